@@ -1,0 +1,211 @@
+/* backend.h - the vtable through which the core reaches a device.
+ *
+ * The ggml-backend pattern: one struct of function pointers per device
+ * type.  The CPU backend is compiled into devtensor._C and registered at
+ * import; the CUDA slot is empty until the first CUDA request, when the
+ * wrapper loads devtensor._cuda (which hands over its vtable in a capsule
+ * named DT_CUDA_CAPSULE_NAME) or, with DEVTENSOR_SIMULATE_CUDA=N, the
+ * simulated backend (csrc/sim).
+ *
+ * Note [Backend ABI]
+ * The struct crosses a shared-library boundary, so it is versioned:
+ * a backend whose abi_version differs from DT_BACKEND_ABI_VERSION is
+ * refused (reported as "unavailable"), never called.  Grow the struct only
+ * at its end and bump the version.  Only plain C data crosses it: no
+ * Python objects, no core functions (_cuda does not link the core).
+ *
+ * Conventions: every slot that can fail returns dt_status and fills err;
+ * `index` is a device index of this backend (0 for cpu); a slot may be
+ * NULL where the backend lacks the feature, and the public wrappers in
+ * backend.c turn that into a clear error or a neutral answer.
+ * Streams and events are opaque handles; NULL is the default stream.
+ */
+#ifndef DT_BACKEND_H
+#define DT_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "compat.h"
+#include "device.h"
+#include "dtype.h"
+#include "error.h"
+
+DT_EXTERN_C_BEGIN
+
+#define DT_BACKEND_ABI_VERSION 1
+#define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
+#define DT_MAX_NDIM 64
+#define DT_MAX_OPERANDS 4
+
+/* Elementwise operations.  Operand 0 is always the output.  Appending is
+ * ABI-compatible only with a version bump (backends index tables by it). */
+typedef enum dt_op {
+    DT_OP_COPY = 0, /* out = (out dtype) in1: the only op whose dtypes differ */
+    DT_OP_ADD,      /* out = in1 + in2; out and inputs share one dtype */
+    DT_OP_SUB,
+    DT_OP_MUL,
+    DT_OP_DIV,      /* true division, floating and complex dtypes only */
+    DT_OP_EQ,       /* out (bool) = in1 == in2; inputs share one dtype */
+    DT_OP_NE,
+    DT_OP_LT,
+    DT_OP_LE,
+    DT_OP_GT,
+    DT_OP_GE,
+    DT_NUM_OPS
+} dt_op;
+
+/* One elementwise launch over a broadcast, coalesced iteration space.
+ * shape is C order (innermost last), ndim >= 1, every shape[i] >= 1 and
+ * numel >= 1 (empty work is never sent).  strides are in bytes and may be
+ * zero (broadcast) or negative.
+ * Operand k with (host_scalar_mask >> k) & 1 is a scalar that lives in
+ * scalar[k] (host memory, already of dtypes[k]); data[k] points at it and
+ * its strides are 0, so a host backend can treat it as any operand while a
+ * device backend passes the value by value. */
+typedef struct dt_loop {
+    int op;                    /* dt_op */
+    int nop;                   /* operands, output first */
+    int ndim;
+    int device_index;
+    int64_t numel;
+    unsigned host_scalar_mask;
+    void *stream;              /* NULL: the device's current stream */
+    dt_dtype dtypes[DT_MAX_OPERANDS];
+    char *data[DT_MAX_OPERANDS];
+    int64_t shape[DT_MAX_NDIM];
+    int64_t strides[DT_MAX_OPERANDS][DT_MAX_NDIM];
+    union {
+        unsigned char bytes[16];
+        double align_;
+    } scalar[DT_MAX_OPERANDS];
+} dt_loop;
+
+/* Filling a contiguous block: the factories' work. */
+typedef enum dt_gen_kind {
+    DT_GEN_FILL = 0,  /* every element = value (bytes already of dtype) */
+    DT_GEN_AFFINE,    /* element i = start + i*step: in int64 (wrapping) for
+                       * integer and bool dtypes, in float64 otherwise,
+                       * then cast to dtype */
+    DT_GEN_UNIFORM,   /* philox.h: uniform in [low, high) */
+    DT_GEN_NORMAL,    /* philox.h: mean + std * N(0, 1) */
+    DT_GEN_RANDINT    /* philox.h: integers in [ilow, ihigh) */
+} dt_gen_kind;
+
+typedef struct dt_gen {
+    int kind;                  /* dt_gen_kind */
+    dt_dtype dtype;
+    int device_index;
+    void *stream;
+    void *data;                /* contiguous, n elements of dtype */
+    int64_t n;
+    union {
+        unsigned char bytes[16];
+        double align_;
+    } value;                   /* FILL */
+    int64_t istart, istep;     /* AFFINE, integer dtypes */
+    double start, step;        /* AFFINE, other dtypes */
+    uint64_t seed, offset;     /* random: element i uses counter offset + i */
+    double low, high;          /* UNIFORM: [low, high); NORMAL: mean=low, std=high */
+    int64_t ilow, ihigh;       /* RANDINT */
+} dt_gen;
+
+typedef enum dt_copy_kind {
+    DT_COPY_HOST_TO_DEVICE = 0,
+    DT_COPY_DEVICE_TO_HOST,
+    DT_COPY_DEVICE_TO_DEVICE   /* same device, or peer (src_index != dst_index) */
+} dt_copy_kind;
+
+typedef struct dt_device_props {
+    char name[256];
+    uint64_t total_memory;
+    int multi_processor_count;
+    int major, minor;          /* compute capability */
+    int simulated;             /* 1 for the simulated backend */
+} dt_device_props;
+
+typedef struct dt_memory_stats {
+    uint64_t allocated;        /* bytes in live tensors */
+    uint64_t max_allocated;    /* peak of allocated since the last reset */
+    uint64_t reserved;         /* bytes held from the device, cached included */
+    uint64_t max_reserved;
+    uint64_t alloc_count;      /* allocations served */
+    uint64_t device_alloc_count; /* of which reached the device allocator */
+} dt_memory_stats;
+
+typedef struct dt_backend_iface {
+    int abi_version;           /* DT_BACKEND_ABI_VERSION */
+    const char *name;          /* "cpu", "cuda", "cuda (simulated)" */
+
+    /* -- devices -- */
+    int (*device_count)(void);                                   /* 0 when none; never fails */
+    const char *(*unavailable_reason)(void);                     /* why device_count() is 0, or NULL */
+    dt_status (*get_device)(int *index, dt_error *err);          /* current device of this thread */
+    dt_status (*set_device)(int index, dt_error *err);
+    dt_status (*device_props)(int index, dt_device_props *out, dt_error *err);
+    dt_status (*can_access_peer)(int index, int peer, int *out, dt_error *err);
+    dt_status (*synchronize)(int index, dt_error *err);          /* wait for all work on the device */
+
+    /* -- device memory -- */
+    /* allocate nbytes (0 allowed) for use on `stream`; *ptr, *ctx are handed back to free */
+    dt_status (*alloc)(int index, size_t nbytes, void *stream, void **ptr, void **ctx, dt_error *err);
+    void (*free)(int index, void *ptr, void *ctx);               /* never fails */
+    /* mark a block as used by another stream: it is not reused until that stream's work is done */
+    dt_status (*record_stream)(int index, void *ptr, void *ctx, void *stream, dt_error *err);
+    dt_status (*memory_stats)(int index, dt_memory_stats *out, dt_error *err);
+    dt_status (*reset_peak_stats)(int index, dt_error *err);
+    dt_status (*empty_cache)(int index, dt_error *err);
+    dt_status (*mem_get_info)(int index, size_t *free_bytes, size_t *total_bytes, dt_error *err);
+
+    /* -- pinned host memory -- */
+    dt_status (*host_alloc_pinned)(size_t nbytes, void **ptr, dt_error *err);
+    void (*host_free_pinned)(void *ptr);
+    int (*host_is_pinned)(const void *ptr);
+
+    /* -- transfers of contiguous bytes; non_blocking only matters for pinned host memory -- */
+    dt_status (*copy)(dt_copy_kind kind, void *dst, int dst_index, const void *src, int src_index,
+                      size_t nbytes, void *stream, int non_blocking, dt_error *err);
+
+    /* -- compute -- */
+    dt_status (*run_loop)(const dt_loop *loop, dt_error *err);
+    dt_status (*generate)(const dt_gen *gen, dt_error *err);
+
+    /* -- streams and events -- */
+    dt_status (*stream_create)(int index, int priority, void **stream, dt_error *err);
+    void (*stream_destroy)(int index, void *stream);
+    dt_status (*stream_synchronize)(int index, void *stream, dt_error *err);
+    dt_status (*stream_query)(int index, void *stream, int *done, dt_error *err);
+    dt_status (*stream_wait_event)(int index, void *stream, void *event, dt_error *err);
+    void *(*get_stream)(int index);                              /* current stream, NULL = default */
+    dt_status (*set_stream)(int index, void *stream, dt_error *err);
+    dt_status (*event_create)(int index, int enable_timing, void **event, dt_error *err);
+    void (*event_destroy)(int index, void *event);
+    dt_status (*event_record)(int index, void *event, void *stream, dt_error *err);
+    dt_status (*event_synchronize)(void *event, dt_error *err);
+    dt_status (*event_query)(void *event, int *done, dt_error *err);
+    dt_status (*event_elapsed_ms)(void *start, void *end, float *ms, dt_error *err);
+} dt_backend_iface;
+
+/* ---- registry (backend.c) ---- */
+
+/* Called by the core the first time the CUDA slot is needed and empty;
+ * returns the backend or NULL and a reason (set by the Python wrapper,
+ * which knows how to import devtensor._cuda). */
+typedef const dt_backend_iface *(*dt_backend_loader)(const char **reason);
+
+void dt_backend_register(dt_device_type type, const dt_backend_iface *iface);
+void dt_backend_set_loader(dt_device_type type, dt_backend_loader loader);
+/* The backend of a device type, loading it on first use; NULL if unavailable. */
+const dt_backend_iface *dt_backend_get(dt_device_type type);
+/* Why dt_backend_get(type) is NULL or has no devices (never NULL). */
+const char *dt_backend_unavailable_reason(dt_device_type type);
+/* Number of devices of a type: 1 for cpu, 0 when CUDA is unavailable. */
+int dt_backend_device_count(dt_device_type type);
+
+/* Resolve DT_INDEX_CURRENT and check that the device exists: returns its
+ * backend, or NULL with a RuntimeError that says why (no CUDA, or the index
+ * and the device count). */
+const dt_backend_iface *dt_device_resolve(dt_device *dev, dt_error *err);
+
+DT_EXTERN_C_END
+
+#endif /* DT_BACKEND_H */

@@ -1,0 +1,84 @@
+/* storage.c - refcounted device memory (see storage.h). */
+#include "storage.h"
+
+#include <stdlib.h>
+
+static dt_status storage_new(dt_storage **out, dt_error *err)
+{
+    dt_storage *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return dt_error_set(err, DT_ERR_NOMEM, "out of host memory allocating a storage");
+    atomic_init(&s->refcount, 1);
+    *out = s;
+    return DT_OK;
+}
+
+dt_status dt_storage_alloc(dt_device device, size_t nbytes, dt_storage **out, dt_error *err)
+{
+    const dt_backend_iface *b = dt_backend_get((dt_device_type)device.type);
+    if (b == NULL)
+        return dt_error_set(err, DT_ERR_RUNTIME, "%s", dt_backend_unavailable_reason((dt_device_type)device.type));
+    dt_storage *s = NULL;
+    DT_TRY(storage_new(&s, err));
+    int index = device.index < 0 ? 0 : device.index;
+    void *stream = b->get_stream ? b->get_stream(index) : NULL;
+    dt_status st = b->alloc(index, nbytes, stream, &s->ptr, &s->alloc_ctx, err);
+    if (st != DT_OK) {
+        free(s);
+        return st;
+    }
+    s->nbytes = nbytes;
+    s->device = device;
+    s->backend = b;
+    *out = s;
+    return DT_OK;
+}
+
+dt_status dt_storage_alloc_pinned(size_t nbytes, dt_storage **out, dt_error *err)
+{
+    const dt_backend_iface *b = dt_backend_get(DT_DEVICE_CUDA);
+    if (b == NULL || b->host_alloc_pinned == NULL)
+        return dt_error_set(err, DT_ERR_RUNTIME, "cannot pin memory: %s",
+                            b == NULL ? dt_backend_unavailable_reason(DT_DEVICE_CUDA)
+                                      : "the CUDA backend has no pinned memory");
+    dt_storage *s = NULL;
+    DT_TRY(storage_new(&s, err));
+    dt_status st = b->host_alloc_pinned(nbytes, &s->ptr, err);
+    if (st != DT_OK) {
+        free(s);
+        return st;
+    }
+    s->nbytes = nbytes;
+    s->device = dt_device_cpu();
+    s->backend = b;
+    s->pinned = 1;
+    *out = s;
+    return DT_OK;
+}
+
+dt_status dt_storage_wrap(void *ptr, size_t nbytes, dt_device device, dt_foreign_release release,
+                          void *owner, dt_storage **out, dt_error *err)
+{
+    dt_storage *s = NULL;
+    DT_TRY(storage_new(&s, err));
+    s->ptr = ptr;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->release = release;
+    s->owner = owner;
+    *out = s;
+    return DT_OK;
+}
+
+void dt_storage_release(dt_storage *s)
+{
+    if (s == NULL || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    if (s->release != NULL)
+        s->release(s->owner);
+    else if (s->pinned)
+        s->backend->host_free_pinned(s->ptr);
+    else if (s->backend != NULL)
+        s->backend->free(s->device.index < 0 ? 0 : s->device.index, s->ptr, s->alloc_ctx);
+    free(s);
+}

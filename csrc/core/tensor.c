@@ -1,0 +1,292 @@
+/* tensor.c - tensor construction, size checks and data movement (see tensor.h). */
+#include "tensor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "elementwise.h"
+
+/* ---- size arithmetic ---- */
+
+dt_status dt_mul_overflow_i64(int64_t a, int64_t b, int64_t *out, dt_error *err)
+{
+    if (__builtin_mul_overflow(a, b, out))
+        return dt_error_set(err, DT_ERR_OVERFLOW,
+                            "size overflow: %lld * %lld does not fit in 64 bits",
+                            (long long)a, (long long)b);
+    return DT_OK;
+}
+
+dt_status dt_shape_check(int ndim, const int64_t *shape, int64_t *numel, dt_error *err)
+{
+    if (ndim < 0 || ndim > DT_MAX_NDIM)
+        return dt_error_set(err, DT_ERR_VALUE,
+                            "maximum supported dimension for a tensor is %d, found %d",
+                            DT_MAX_NDIM, ndim);
+    int64_t n = 1;
+    int overflow = 0;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0)
+            return dt_error_set(err, DT_ERR_VALUE, "negative dimensions are not allowed (got %lld)",
+                                (long long)shape[i]);
+        if (__builtin_mul_overflow(n, shape[i], &n))
+            overflow = 1; /* keep scanning: a 0 dimension or a negative one wins */
+    }
+    if (overflow) {
+        for (int i = 0; i < ndim; i++)
+            if (shape[i] == 0) {
+                *numel = 0;
+                return DT_OK;
+            }
+        return dt_error_set(err, DT_ERR_OVERFLOW,
+                            "tensor is too big: its number of elements does not fit in 64 bits");
+    }
+    *numel = n;
+    return DT_OK;
+}
+
+dt_status dt_contiguous_strides(int ndim, const int64_t *shape, int64_t itemsize,
+                                int64_t *strides, int64_t *nbytes, dt_error *err)
+{
+    int64_t numel;
+    DT_TRY(dt_shape_check(ndim, shape, &numel, err));
+    int64_t total;
+    if (__builtin_mul_overflow(numel, itemsize, &total))
+        return dt_error_set(err, DT_ERR_OVERFLOW,
+                            "tensor is too big: %lld elements of %lld bytes do not fit in 64 bits",
+                            (long long)numel, (long long)itemsize);
+    int64_t stride = itemsize;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = stride;
+        if (shape[i] > 1)
+            stride *= shape[i]; /* cannot overflow: bounded by total */
+    }
+    *nbytes = total;
+    return DT_OK;
+}
+
+/* ---- construction ---- */
+
+void dt_tensor_init_empty(dt_tensor *t)
+{
+    memset(t, 0, sizeof *t);
+    t->shape = t->dims_inline;
+    t->strides = t->dims_inline + DT_INLINE_NDIM;
+}
+
+static dt_status set_dims(dt_tensor *t, int ndim, dt_error *err)
+{
+    if (ndim < 0 || ndim > DT_MAX_NDIM)
+        return dt_error_set(err, DT_ERR_VALUE,
+                            "maximum supported dimension for a tensor is %d, found %d",
+                            DT_MAX_NDIM, ndim);
+    if (ndim > DT_INLINE_NDIM) {
+        int64_t *dims = malloc(2 * (size_t)ndim * sizeof(int64_t));
+        if (dims == NULL)
+            return dt_error_set(err, DT_ERR_NOMEM, "out of host memory for tensor dimensions");
+        t->shape = dims;
+        t->strides = dims + ndim;
+    }
+    t->ndim = ndim;
+    return DT_OK;
+}
+
+void dt_tensor_clear(dt_tensor *t)
+{
+    if (t->shape != t->dims_inline)
+        free(t->shape);
+    dt_storage_release(t->storage);
+    dt_tensor_init_empty(t);
+}
+
+/* Every element of the view must lie inside the storage. */
+static dt_status check_extent(const dt_storage *s, int64_t offset, int ndim, const int64_t *shape,
+                              const int64_t *strides, int64_t itemsize, int64_t numel,
+                              dt_error *err)
+{
+    if (numel == 0)
+        return DT_OK;
+    int64_t lo = offset, hi = offset;
+    for (int i = 0; i < ndim; i++) {
+        int64_t span;
+        if (shape[i] == 0)
+            continue;
+        if (__builtin_mul_overflow(strides[i], shape[i] - 1, &span))
+            return dt_error_set(err, DT_ERR_OVERFLOW, "strides overflow 64 bits");
+        if (__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
+            return dt_error_set(err, DT_ERR_OVERFLOW, "strides overflow 64 bits");
+    }
+    if (lo < 0 || __builtin_add_overflow(hi, itemsize, &hi) || (uint64_t)hi > s->nbytes)
+        return dt_error_set(err, DT_ERR_VALUE,
+                            "view reaches outside its storage: bytes [%lld, %lld) of %llu",
+                            (long long)lo, (long long)hi, (unsigned long long)s->nbytes);
+    return DT_OK;
+}
+
+dt_status dt_tensor_init_view(dt_tensor *t, dt_storage *storage, int64_t offset, int ndim,
+                              const int64_t *shape, const int64_t *strides, dt_dtype dtype,
+                              dt_error *err)
+{
+    dt_tensor_init_empty(t);
+    if (!dt_dtype_is_valid((int)dtype))
+        return dt_error_set(err, DT_ERR_TYPE, "invalid dtype code %d", (int)dtype);
+    int64_t numel;
+    DT_TRY(dt_shape_check(ndim, shape, &numel, err));
+    DT_TRY(check_extent(storage, offset, ndim, shape, strides,
+                        dt_dtype_get_info(dtype)->itemsize, numel, err));
+    DT_TRY(set_dims(t, ndim, err));
+    memcpy(t->shape, shape, (size_t)ndim * sizeof(int64_t));
+    memcpy(t->strides, strides, (size_t)ndim * sizeof(int64_t));
+    t->numel = numel;
+    t->dtype = dtype;
+    t->offset = offset;
+    dt_storage_retain(storage);
+    t->storage = storage;
+    return DT_OK;
+}
+
+dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
+                             const int64_t *shape, dt_error *err)
+{
+    dt_tensor_init_empty(t);
+    if (!dt_dtype_is_valid((int)dtype))
+        return dt_error_set(err, DT_ERR_TYPE, "invalid dtype code %d", (int)dtype);
+    int64_t nbytes, strides[DT_MAX_NDIM];
+    DT_TRY(dt_contiguous_strides(ndim, shape, dt_dtype_get_info(dtype)->itemsize, strides,
+                                 &nbytes, err));
+    if ((uint64_t)nbytes > (uint64_t)SIZE_MAX)
+        return dt_error_set(err, DT_ERR_OVERFLOW, "tensor of %lld bytes is too big", (long long)nbytes);
+    dt_storage *s;
+    DT_TRY(dt_storage_alloc(device, (size_t)nbytes, &s, err));
+    dt_status st = dt_tensor_init_view(t, s, 0, ndim, shape, strides, dtype, err);
+    dt_storage_release(s); /* the view holds it now, or it is freed */
+    return st;
+}
+
+/* ---- queries ---- */
+
+int64_t dt_tensor_itemsize(const dt_tensor *t) { return dt_dtype_get_info(t->dtype)->itemsize; }
+
+int dt_tensor_is_contiguous(const dt_tensor *t)
+{
+    int64_t expected = dt_tensor_itemsize(t);
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] == 1)
+            continue;
+        if (t->shape[i] == 0)
+            return 1;
+        if (t->strides[i] != expected)
+            return 0;
+        expected *= t->shape[i];
+    }
+    return 1;
+}
+
+/* ---- data movement ---- */
+
+dt_status dt_tensor_copy_into(dt_tensor *dst, const dt_tensor *src, dt_error *err)
+{
+    dt_operand in = {0};
+    in.tensor = src;
+    dt_device d;
+    dt_operand both[2] = {{0}, in};
+    both[0].tensor = dst;
+    DT_TRY(dt_operands_device(2, both, &d, err));
+    return dt_launch(DT_OP_COPY, dst, 1, &in, err);
+}
+
+static dt_copy_kind copy_kind(dt_device from, dt_device to)
+{
+    if (from.type == DT_DEVICE_CPU)
+        return DT_COPY_HOST_TO_DEVICE;
+    return to.type == DT_DEVICE_CPU ? DT_COPY_DEVICE_TO_HOST : DT_COPY_DEVICE_TO_DEVICE;
+}
+
+/* Bytes of a contiguous tensor from its device to a new tensor on `to`. */
+static dt_status transfer(dt_tensor *out, const dt_tensor *src, dt_device to, int non_blocking,
+                          dt_error *err)
+{
+    dt_device from = dt_tensor_device(src);
+    DT_TRY(dt_tensor_init_new(out, to, src->dtype, src->ndim, src->shape, err));
+    if (src->numel == 0)
+        return DT_OK;
+    size_t nbytes = (size_t)(src->numel * dt_tensor_itemsize(src));
+    dt_device gpu = from.type == DT_DEVICE_CPU ? to : from;
+    const dt_backend_iface *b = dt_backend_get((dt_device_type)gpu.type);
+    dt_status st;
+    if (from.type == DT_DEVICE_CPU && to.type == DT_DEVICE_CPU) {
+        memcpy(dt_tensor_data(out), dt_tensor_data(src), nbytes);
+        st = DT_OK;
+    } else {
+        void *stream = b->get_stream ? b->get_stream(to.type == DT_DEVICE_CPU ? from.index : to.index) : NULL;
+        st = b->copy(copy_kind(from, to), dt_tensor_data(out), to.index < 0 ? 0 : to.index,
+                     dt_tensor_data(src), from.index < 0 ? 0 : from.index, nbytes, stream,
+                     non_blocking, err);
+    }
+    if (st != DT_OK)
+        dt_tensor_clear(out);
+    return st;
+}
+
+dt_status dt_tensor_to(dt_tensor *out, const dt_tensor *src, dt_device device, dt_dtype dtype,
+                       int non_blocking, dt_error *err)
+{
+    dt_tensor_init_empty(out);
+    dt_device from = dt_tensor_device(src);
+    if (dt_device_resolve(&device, err) == NULL || dt_device_resolve(&from, err) == NULL)
+        return err->status;
+    int same_device = dt_device_equal(from, device);
+    dt_tensor a, b;
+    dt_tensor_init_empty(&a);
+    dt_tensor_init_empty(&b);
+    const dt_tensor *cur = src;
+    dt_status st = DT_OK;
+
+    /* Cast where the data is smaller: before the move when narrowing, after
+     * it when widening; a strided source is packed before it moves. */
+    int64_t out_size = dt_dtype_get_info(dtype)->itemsize;
+    int cast_first = same_device || out_size < dt_tensor_itemsize(src);
+    if (cast_first || (!same_device && !dt_tensor_is_contiguous(src))) {
+        dt_dtype first = cast_first ? dtype : src->dtype;
+        st = dt_tensor_init_new(&a, from, first, src->ndim, src->shape, err);
+        if (st == DT_OK)
+            st = dt_tensor_copy_into(&a, src, err);
+        cur = &a;
+    }
+    if (st == DT_OK && !same_device) {
+        st = transfer(&b, cur, device, non_blocking, err);
+        cur = &b;
+    }
+    if (st == DT_OK && cur->dtype != dtype) {
+        st = dt_tensor_init_new(out, device, dtype, src->ndim, src->shape, err);
+        if (st == DT_OK)
+            st = dt_tensor_copy_into(out, cur, err);
+    } else if (st == DT_OK) {
+        *out = *cur; /* hand over cur's storage and dims */
+        if (cur->shape == cur->dims_inline) {
+            out->shape = out->dims_inline;
+            out->strides = out->dims_inline + DT_INLINE_NDIM;
+        }
+        dt_tensor_init_empty(cur == &a ? &a : &b);
+    }
+    dt_tensor_clear(&a);
+    dt_tensor_clear(&b);
+    if (st != DT_OK)
+        dt_tensor_clear(out);
+    return st;
+}
+
+dt_status dt_tensor_generate(dt_tensor *t, dt_gen *gen, dt_error *err)
+{
+    if (t->numel == 0)
+        return DT_OK;
+    dt_device device = dt_tensor_device(t);
+    const dt_backend_iface *b = dt_device_resolve(&device, err);
+    if (b == NULL)
+        return err->status;
+    gen->dtype = t->dtype;
+    gen->device_index = device.index < 0 ? 0 : device.index;
+    gen->stream = b->get_stream ? b->get_stream(gen->device_index) : NULL;
+    gen->data = dt_tensor_data(t);
+    gen->n = t->numel;
+    return b->generate(gen, err);
+}

@@ -1,0 +1,67 @@
+/* tensor.h - a strided view of a storage: shape, byte strides, offset, dtype.
+ *
+ * Views share storage; a view's base is always the storage, never a chain
+ * of views.  Shapes of up to DT_INLINE_NDIM dimensions live inside the
+ * struct; longer ones (up to DT_MAX_NDIM) on the heap.
+ */
+#ifndef DT_TENSOR_H
+#define DT_TENSOR_H
+
+#include <stdint.h>
+#include "backend.h"
+#include "storage.h"
+
+#define DT_INLINE_NDIM 6
+
+typedef struct dt_tensor {
+    dt_storage *storage;      /* owned reference; NULL while uninitialised */
+    int64_t offset;           /* bytes from storage->ptr to element 0 */
+    int64_t numel;
+    int ndim;
+    dt_dtype dtype;
+    int64_t *shape;           /* points into dims_inline or to the heap */
+    int64_t *strides;         /* bytes */
+    int64_t dims_inline[2 * DT_INLINE_NDIM];
+} dt_tensor;
+
+/* ---- size arithmetic (all overflow-checked in 64 bits) ---- */
+dt_status dt_mul_overflow_i64(int64_t a, int64_t b, int64_t *out, dt_error *err);
+/* Validates 0 <= ndim <= DT_MAX_NDIM and every dim >= 0; *numel = product. */
+dt_status dt_shape_check(int ndim, const int64_t *shape, int64_t *numel, dt_error *err);
+/* C-contiguous byte strides; fails if numel * itemsize overflows. */
+dt_status dt_contiguous_strides(int ndim, const int64_t *shape, int64_t itemsize,
+                                int64_t *strides, int64_t *nbytes, dt_error *err);
+
+/* ---- construction ---- */
+void dt_tensor_init_empty(dt_tensor *t);  /* zero the struct: no storage */
+/* A view on storage (retained): checks shape and that every element lies
+ * inside the storage. */
+dt_status dt_tensor_init_view(dt_tensor *t, dt_storage *storage, int64_t offset, int ndim,
+                              const int64_t *shape, const int64_t *strides, dt_dtype dtype,
+                              dt_error *err);
+/* A new contiguous tensor on a resolved device, contents uninitialised. */
+dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
+                             const int64_t *shape, dt_error *err);
+void dt_tensor_clear(dt_tensor *t);       /* drop the storage and heap dims */
+
+/* ---- queries ---- */
+static inline char *dt_tensor_data(const dt_tensor *t)
+{
+    return t->storage->ptr == NULL ? NULL : (char *)t->storage->ptr + t->offset;
+}
+static inline dt_device dt_tensor_device(const dt_tensor *t) { return t->storage->device; }
+int dt_tensor_is_contiguous(const dt_tensor *t);
+int64_t dt_tensor_itemsize(const dt_tensor *t);
+
+/* ---- data movement ---- */
+/* dst[...] = src broadcast to dst's shape, cast to dst's dtype; same device. */
+dt_status dt_tensor_copy_into(dt_tensor *dst, const dt_tensor *src, dt_error *err);
+/* out = a new tensor on `device` (resolved) with `dtype`, holding src's
+ * values; contiguous.  non_blocking as in backend.h's copy. */
+dt_status dt_tensor_to(dt_tensor *out, const dt_tensor *src, dt_device device, dt_dtype dtype,
+                       int non_blocking, dt_error *err);
+/* Fill a new contiguous tensor (see dt_gen); gen's data, n, dtype and
+ * device are taken from t. */
+dt_status dt_tensor_generate(dt_tensor *t, dt_gen *gen, dt_error *err);
+
+#endif /* DT_TENSOR_H */

@@ -1,0 +1,74 @@
+/* cpu_backend.c - the CPU backend's vtable: host memory and the CPU loops. */
+#include "cpu_backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "cpu_loops.h"
+
+#define CPU_ALIGNMENT 64
+
+static int cpu_device_count(void) { return 1; }
+
+static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, void **ctx,
+                           dt_error *err)
+{
+    (void)index;
+    (void)stream;
+    size_t rounded;
+    if (__builtin_add_overflow(nbytes, (size_t)CPU_ALIGNMENT - 1, &rounded))
+        return dt_error_set(err, DT_ERR_NOMEM, "cannot allocate %zu bytes on cpu", nbytes);
+    rounded -= rounded % CPU_ALIGNMENT;
+    if (rounded == 0)
+        rounded = CPU_ALIGNMENT; /* a unique, valid pointer for empty tensors */
+    void *p = NULL;
+    p = aligned_alloc(CPU_ALIGNMENT, rounded);
+    if (p == NULL)
+        return dt_error_set(err, DT_ERR_NOMEM,
+                            "out of host memory: failed to allocate %zu bytes on cpu", nbytes);
+    *ptr = p;
+    *ctx = NULL;
+    return DT_OK;
+}
+
+static void cpu_free(int index, void *ptr, void *ctx)
+{
+    (void)index;
+    (void)ctx;
+    free(ptr);
+}
+
+static dt_status cpu_copy(dt_copy_kind kind, void *dst, int dst_index, const void *src,
+                          int src_index, size_t nbytes, void *stream, int non_blocking,
+                          dt_error *err)
+{
+    (void)kind; (void)dst_index; (void)src_index; (void)stream; (void)non_blocking; (void)err;
+    memcpy(dst, src, nbytes);
+    return DT_OK;
+}
+
+static dt_status cpu_get_device(int *index, dt_error *err)
+{
+    (void)err;
+    *index = 0;
+    return DT_OK;
+}
+
+static dt_status cpu_synchronize(int index, dt_error *err)
+{
+    (void)index;
+    (void)err;
+    return DT_OK;
+}
+
+const dt_backend_iface dt_cpu_backend = {
+    .abi_version = DT_BACKEND_ABI_VERSION,
+    .name = "cpu",
+    .device_count = cpu_device_count,
+    .get_device = cpu_get_device,
+    .synchronize = cpu_synchronize,
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .copy = cpu_copy,
+    .run_loop = dt_cpu_run_loop,
+    .generate = dt_cpu_generate,
+};

@@ -1,0 +1,23 @@
+/* cpu_loops.h - the CPU's inner loops and the driver that runs a dt_loop.
+ *
+ * Shared by the CPU backend and the simulated CUDA backend (whose "device"
+ * memory is host memory).
+ */
+#ifndef DT_CPU_LOOPS_H
+#define DT_CPU_LOOPS_H
+
+#include "backend.h"
+
+/* NumPy-style inner loop: n elements, data[k] and strides[k] (bytes) for
+ * each operand, output first. */
+typedef void (*dt_cpu_inner_loop)(char **data, const int64_t *strides, int64_t n);
+
+/* Inner loop of an op for its dtypes, or NULL if there is none. */
+dt_cpu_inner_loop dt_cpu_find_loop(int op, const dt_dtype *dtypes);
+
+/* Run a whole loop on host memory. */
+dt_status dt_cpu_run_loop(const dt_loop *loop, dt_error *err);
+/* Fill host memory (dt_gen). */
+dt_status dt_cpu_generate(const dt_gen *gen, dt_error *err);
+
+#endif /* DT_CPU_LOOPS_H */

@@ -1,0 +1,213 @@
+/* dtype_type.c - devtensor.dtype: the Python face of the core's dtypes.
+ *
+ * Note [dtype equality]
+ * A devtensor dtype compares equal to itself, to the matching NumPy dtype
+ * or scalar type and to any name NumPy accepts for it
+ * (x.dtype == numpy.float32 == 'float32' == 'f4').  Its hash is the NumPy
+ * dtype's, so mixed dict keys work; bfloat16 (no NumPy dtype) hashes its name.
+ */
+#include "pydt.h"
+
+static PyObject *instances[DT_NUM_DTYPES];
+
+static const int typenums[DT_NUM_DTYPES] = {
+    [DT_BOOL] = NPY_BOOL, [DT_INT8] = NPY_INT8, [DT_INT16] = NPY_INT16,
+    [DT_INT32] = NPY_INT32, [DT_INT64] = NPY_INT64, [DT_UINT8] = NPY_UINT8,
+    [DT_UINT16] = NPY_UINT16, [DT_UINT32] = NPY_UINT32, [DT_UINT64] = NPY_UINT64,
+    [DT_FLOAT16] = NPY_FLOAT16, [DT_BFLOAT16] = -1, [DT_FLOAT32] = NPY_FLOAT32,
+    [DT_FLOAT64] = NPY_FLOAT64, [DT_COMPLEX64] = NPY_COMPLEX64, [DT_COMPLEX128] = NPY_COMPLEX128,
+};
+
+int dt_py_dtype_typenum(dt_dtype d) { return typenums[d]; }
+
+PyObject *dt_py_dtype_get(dt_dtype d) { return instances[d]; }
+
+int dt_py_dtype_from_descr(PyArray_Descr *descr, dt_dtype *out)
+{
+    if (PyDataType_ISBYTESWAPPED(descr) == 0 || PyDataType_ELSIZE(descr) == 1) {
+        for (int i = 0; i < DT_NUM_DTYPES; i++)
+            if (typenums[i] >= 0 && PyArray_EquivTypenums(typenums[i], descr->type_num)) {
+                *out = (dt_dtype)i;
+                return 0;
+            }
+    }
+    PyObject *r = PyObject_Repr((PyObject *)descr);
+    PyErr_Format(PyExc_TypeError, "devtensor does not support the NumPy data type %S", r);
+    Py_XDECREF(r);
+    return -1;
+}
+
+int dt_py_dtype_converter(PyObject *obj, void *out)
+{
+    int *code = out;
+    if (obj == Py_None) {
+        *code = -1;
+        return 1;
+    }
+    if (PyObject_TypeCheck(obj, &dt_py_dtype_type)) {
+        *code = ((PyDtDtype *)obj)->code;
+        return 1;
+    }
+    if (PyUnicode_Check(obj) && PyUnicode_CompareWithASCIIString(obj, "bfloat16") == 0) {
+        *code = DT_BFLOAT16;
+        return 1;
+    }
+    PyArray_Descr *descr = NULL;
+    if (!PyArray_DescrConverter(obj, &descr))
+        return 0;
+    dt_dtype d;
+    int r = dt_py_dtype_from_descr(descr, &d);
+    Py_DECREF(descr);
+    if (r < 0)
+        return 0;
+    *code = d;
+    return 1;
+}
+
+static PyObject *dtype_repr(PyDtDtype *self)
+{
+    return PyUnicode_FromFormat("devtensor.%s", dt_dtype_get_info(self->code)->name);
+}
+
+static PyObject *dtype_str(PyDtDtype *self)
+{
+    return PyUnicode_FromString(dt_dtype_get_info(self->code)->name);
+}
+
+static PyObject *dtype_richcompare(PyDtDtype *self, PyObject *other, int op)
+{
+    if (op != Py_EQ && op != Py_NE)
+        Py_RETURN_NOTIMPLEMENTED;
+    int code;
+    if (!dt_py_dtype_converter(other, &code)) {
+        PyErr_Clear(); /* not a dtype at all: simply unequal */
+        code = -2;
+    }
+    int equal = code == (int)self->code;
+    return PyBool_FromLong(op == Py_EQ ? equal : !equal);
+}
+
+static Py_hash_t dtype_hash(PyDtDtype *self)
+{
+    if (typenums[self->code] < 0) {
+        PyObject *name = PyUnicode_FromString(dt_dtype_get_info(self->code)->name);
+        if (name == NULL)
+            return -1;
+        Py_hash_t h = PyObject_Hash(name);
+        Py_DECREF(name);
+        return h;
+    }
+    PyArray_Descr *descr = PyArray_DescrFromType(typenums[self->code]);
+    Py_hash_t h = PyObject_Hash((PyObject *)descr);
+    Py_DECREF(descr);
+    return h;
+}
+
+static PyObject *dtype_get_name(PyDtDtype *self, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(dt_dtype_get_info(self->code)->name);
+}
+
+static PyObject *dtype_get_itemsize(PyDtDtype *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(dt_dtype_get_info(self->code)->itemsize);
+}
+
+static PyObject *dtype_get_kind(PyDtDtype *self, void *c)
+{
+    (void)c;
+    static const char kinds[] = {'b', 'i', 'u', 'f', 'c'};
+    return PyUnicode_FromFormat("%c", kinds[dt_dtype_get_info(self->code)->kind]);
+}
+
+static PyObject *dtype_get_is_floating_point(PyDtDtype *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(dt_dtype_is_floating(self->code));
+}
+
+static PyObject *dtype_get_is_complex(PyDtDtype *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(dt_dtype_is_complex(self->code));
+}
+
+/* The matching NumPy dtype (None for bfloat16). */
+static PyObject *dtype_get_numpy(PyDtDtype *self, void *c)
+{
+    (void)c;
+    if (typenums[self->code] < 0)
+        Py_RETURN_NONE;
+    return (PyObject *)PyArray_DescrFromType(typenums[self->code]);
+}
+
+static PyObject *dtype_reduce(PyDtDtype *self, PyObject *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(dt_dtype_get_info(self->code)->name);
+}
+
+static PyGetSetDef dtype_getset[] = {
+    {"name", (getter)dtype_get_name, NULL, "NumPy's name of the dtype", NULL},
+    {"itemsize", (getter)dtype_get_itemsize, NULL, "bytes per element", NULL},
+    {"kind", (getter)dtype_get_kind, NULL, "NumPy's kind character: b, i, u, f or c", NULL},
+    {"is_floating_point", (getter)dtype_get_is_floating_point, NULL, NULL, NULL},
+    {"is_complex", (getter)dtype_get_is_complex, NULL, NULL, NULL},
+    {"numpy_dtype", (getter)dtype_get_numpy, NULL, "the NumPy dtype, None for bfloat16", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef dtype_methods[] = {
+    {"__reduce__", (PyCFunction)dtype_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    (void)type;
+    PyObject *obj;
+    static char *kwlist[] = {"dtype", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:dtype", kwlist, &obj))
+        return NULL;
+    int code;
+    if (!dt_py_dtype_converter(obj, &code))
+        return NULL;
+    if (code < 0)
+        return PyErr_Format(PyExc_TypeError, "dtype(None) is not a data type");
+    return Py_NewRef(instances[code]);
+}
+
+PyTypeObject dt_py_dtype_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtensor.dtype",
+    .tp_basicsize = sizeof(PyDtDtype),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The element type of a tensor: devtensor.float32, devtensor.int64, ...",
+    .tp_repr = (reprfunc)dtype_repr,
+    .tp_str = (reprfunc)dtype_str,
+    .tp_hash = (hashfunc)dtype_hash,
+    .tp_richcompare = (richcmpfunc)dtype_richcompare,
+    .tp_getset = dtype_getset,
+    .tp_methods = dtype_methods,
+    .tp_new = dtype_new,
+};
+
+int dt_py_dtype_init(PyObject *module)
+{
+    if (PyType_Ready(&dt_py_dtype_type) < 0)
+        return -1;
+    if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&dt_py_dtype_type) < 0)
+        return -1;
+    for (int i = 0; i < DT_NUM_DTYPES; i++) {
+        PyDtDtype *d = PyObject_New(PyDtDtype, &dt_py_dtype_type);
+        if (d == NULL)
+            return -1;
+        d->code = (dt_dtype)i;
+        instances[i] = (PyObject *)d;
+        if (PyModule_AddObjectRef(module, dt_dtype_get_info((dt_dtype)i)->name, (PyObject *)d) < 0)
+            return -1;
+    }
+    return 0;
+}

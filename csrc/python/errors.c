@@ -1,0 +1,33 @@
+/* errors.c - turning the core's dt_error into Python exceptions. */
+#include "pydt.h"
+
+PyObject *dt_py_OutOfMemoryError;
+
+PyObject *dt_py_raise(const dt_error *err)
+{
+    PyObject *type;
+    switch (err->status) {
+    case DT_ERR_VALUE: type = PyExc_ValueError; break;
+    case DT_ERR_TYPE: type = PyExc_TypeError; break;
+    case DT_ERR_INDEX: type = PyExc_IndexError; break;
+    case DT_ERR_OVERFLOW: type = PyExc_OverflowError; break;
+    case DT_ERR_NOMEM: type = PyExc_MemoryError; break;
+    case DT_ERR_DEVICE_OOM: type = dt_py_OutOfMemoryError; break;
+    case DT_ERR_NOT_IMPLEMENTED: type = PyExc_NotImplementedError; break;
+    default: type = PyExc_RuntimeError; break;
+    }
+    PyErr_SetString(type, err->msg);
+    return NULL;
+}
+
+int dt_py_errors_init(PyObject *module)
+{
+    dt_py_OutOfMemoryError = PyErr_NewExceptionWithDoc(
+        "devtensor.cuda.OutOfMemoryError",
+        "Raised when a device has too little free memory for an allocation, after devtensor "
+        "freed its cached blocks and ran the garbage collector.",
+        PyExc_MemoryError, NULL);
+    if (dt_py_OutOfMemoryError == NULL)
+        return -1;
+    return PyModule_AddObjectRef(module, "OutOfMemoryError", dt_py_OutOfMemoryError);
+}

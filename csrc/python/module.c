@@ -1,0 +1,124 @@
+/* module.c - devtensor._C: module initialisation and the CUDA loader.
+ *
+ * Import registers the CPU backend and installs a loader for the CUDA
+ * slot; it never touches CUDA (Note [Lazy CUDA] in backend.c).  The loader
+ * fills the slot with the simulated backend when DEVTENSOR_SIMULATE_CUDA=N
+ * was set at import, else with devtensor._cuda's vtable (a capsule).
+ */
+#define DT_PY_IMPORTS_ARRAY
+#include "pydt.h"
+
+#include <stdlib.h>
+#include "cpu_backend.h"
+#include "sim_backend.h"
+
+static int sim_devices = -1;          /* -1: not simulating */
+static unsigned long long sim_memory; /* 0: the simulated backend's default */
+static char load_error[512];
+
+static const dt_backend_iface *load_cuda(const char **reason)
+{
+    if (sim_devices >= 0)
+        return dt_sim_backend_init(sim_devices, sim_memory);
+    PyGILState_STATE g = PyGILState_Ensure();
+    const dt_backend_iface *b = NULL;
+    PyObject *mod = PyImport_ImportModule("devtensor._cuda");
+    PyObject *cap = mod ? PyObject_GetAttrString(mod, "_BACKEND_API") : NULL;
+    if (cap != NULL)
+        b = PyCapsule_GetPointer(cap, DT_CUDA_CAPSULE_NAME);
+    if (b == NULL) {
+        if (mod == NULL && PyErr_ExceptionMatches(PyExc_ModuleNotFoundError)) {
+            snprintf(load_error, sizeof load_error,
+                     "devtensor was built without CUDA support (no devtensor._cuda: nvcc was not "
+                     "found when it was installed)");
+        } else {
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyObject *text = value ? PyObject_Str(value) : NULL;
+            const char *s = text ? PyUnicode_AsUTF8(text) : NULL;
+            snprintf(load_error, sizeof load_error, "devtensor._cuda failed to load: %s",
+                     s ? s : "unknown error");
+            Py_XDECREF(text);
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        }
+        *reason = load_error;
+    }
+    PyErr_Clear();
+    Py_XDECREF(cap);
+    /* mod stays imported (sys.modules holds it), so the vtable outlives us */
+    Py_XDECREF(mod);
+    PyGILState_Release(g);
+    return b;
+}
+
+/* DEVTENSOR_SIMULATE_CUDA=N (and DEVTENSOR_SIMULATE_CUDA_MEMORY=bytes) */
+static int read_simulation_env(void)
+{
+    const char *s = getenv("DEVTENSOR_SIMULATE_CUDA");
+    if (s == NULL || *s == '\0')
+        return 0;
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*end != '\0' || n < 0 || n > DT_SIM_MAX_DEVICES) {
+        PyErr_Format(PyExc_ImportError,
+                     "DEVTENSOR_SIMULATE_CUDA must be a number of devices from 0 to %d, got '%s'",
+                     DT_SIM_MAX_DEVICES, s);
+        return -1;
+    }
+    sim_devices = (int)n;
+    const char *m = getenv("DEVTENSOR_SIMULATE_CUDA_MEMORY");
+    if (m != NULL && *m != '\0') {
+        sim_memory = strtoull(m, &end, 10);
+        if (*end != '\0' || sim_memory == 0) {
+            PyErr_Format(PyExc_ImportError,
+                         "DEVTENSOR_SIMULATE_CUDA_MEMORY must be a positive number of bytes, got '%s'", m);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *is_simulated(PyObject *m, PyObject *u)
+{
+    (void)m; (void)u;
+    return PyBool_FromLong(sim_devices >= 0);
+}
+
+static PyMethodDef module_methods[] = {
+    {"_cuda_is_simulated", is_simulated, METH_NOARGS,
+     "whether DEVTENSOR_SIMULATE_CUDA filled the CUDA slot with simulated devices"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "devtensor._C",
+    .m_doc = "devtensor's C core: tensors, devices, dtypes and the CPU backend.",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__C(void)
+{
+    import_array();
+    PyObject *m = PyModule_Create(&module_def);
+    if (m == NULL)
+        return NULL;
+    if (read_simulation_env() < 0 || dt_py_errors_init(m) < 0 || dt_py_dtype_init(m) < 0 ||
+        dt_py_device_init(m) < 0 || dt_py_tensor_init(m) < 0 ||
+        PyModule_AddFunctions(m, dt_py_creation_methods) < 0 ||
+        PyModule_AddFunctions(m, dt_py_cuda_methods) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_NDIM", DT_MAX_NDIM) < 0 ||
+        PyModule_AddIntConstant(m, "GEN_AFFINE", DT_GEN_AFFINE) < 0 ||
+        PyModule_AddIntConstant(m, "GEN_UNIFORM", DT_GEN_UNIFORM) < 0 ||
+        PyModule_AddIntConstant(m, "GEN_NORMAL", DT_GEN_NORMAL) < 0 ||
+        PyModule_AddIntConstant(m, "GEN_RANDINT", DT_GEN_RANDINT) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    dt_backend_register(DT_DEVICE_CPU, &dt_cpu_backend);
+    dt_backend_set_loader(DT_DEVICE_CUDA, load_cuda);
+    return m;
+}

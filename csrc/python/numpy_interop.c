@@ -1,0 +1,92 @@
+/* numpy_interop.c - zero-copy views between CPU tensors and NumPy arrays. */
+#include "pydt.h"
+
+/* Foreign storage release: drop the NumPy array that owns the memory.
+ * May run on a thread without the GIL (see Note [Releasing the GIL]). */
+static void release_pyobject(void *owner)
+{
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF((PyObject *)owner);
+    PyGILState_Release(g);
+}
+
+PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr)
+{
+    dt_dtype dtype;
+    if (dt_py_dtype_from_descr(PyArray_DESCR(arr), &dtype) < 0)
+        return NULL;
+    int ndim = PyArray_NDIM(arr);
+    if (ndim > DT_MAX_NDIM)
+        return PyErr_Format(PyExc_ValueError, "maximum supported dimension for a tensor is %d, found %d",
+                            DT_MAX_NDIM, ndim);
+    int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM];
+    int64_t itemsize = PyArray_ITEMSIZE(arr), lo = 0, hi = 0, numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        shape[i] = PyArray_DIMS(arr)[i];
+        strides[i] = PyArray_STRIDES(arr)[i];
+        numel *= shape[i];
+    }
+    /* the storage spans the bytes the array reaches: [lo, hi) around data */
+    if (numel > 0) {
+        for (int i = 0; i < ndim; i++) {
+            int64_t span = strides[i] * (shape[i] - 1);
+            if (span < 0)
+                lo += span;
+            else
+                hi += span;
+        }
+        hi += itemsize;
+    }
+    char *data = PyArray_BYTES(arr);
+    dt_storage *s;
+    dt_error err;
+    Py_INCREF(arr);
+    if (dt_storage_wrap(data + lo, (size_t)(hi - lo), dt_device_cpu(), release_pyobject, arr, &s,
+                        &err) != DT_OK) {
+        Py_DECREF(arr);
+        return dt_py_raise(&err);
+    }
+    dt_tensor t;
+    dt_status st = dt_tensor_init_view(&t, s, -lo, ndim, shape, strides, dtype, &err);
+    dt_storage_release(s);
+    if (st != DT_OK) {
+        dt_tensor_clear(&t);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&t);
+}
+
+PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self)
+{
+    const dt_tensor *t = &self->t;
+    if (dt_tensor_device(t).type != DT_DEVICE_CPU) {
+        char name[32];
+        dt_device_format(dt_tensor_device(t), name, sizeof name);
+        return PyErr_Format(PyExc_TypeError,
+                            "can't convert %s device type tensor to numpy. Use Tensor.cpu() to "
+                            "copy the tensor to host memory first.", name);
+    }
+    int typenum = dt_py_dtype_typenum(t->dtype);
+    if (typenum < 0)
+        return PyErr_Format(PyExc_TypeError,
+                            "NumPy has no bfloat16 dtype; convert first, e.g. "
+                            "tensor.astype(devtensor.float32)");
+    npy_intp dims[DT_MAX_NDIM], strides[DT_MAX_NDIM];
+    for (int i = 0; i < t->ndim; i++) {
+        dims[i] = (npy_intp)t->shape[i];
+        strides[i] = (npy_intp)t->strides[i];
+    }
+    PyArray_Descr *descr = PyArray_DescrFromType(typenum);
+    if (descr == NULL)
+        return NULL;
+    PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides,
+                                         dt_tensor_data(t), NPY_ARRAY_WRITEABLE, NULL);
+    if (arr == NULL)
+        return NULL;
+    Py_INCREF(self);
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)self) < 0) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    return arr;
+}

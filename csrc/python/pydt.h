@@ -1,0 +1,102 @@
+/* pydt.h - what the files of the CPython wrapper share: the object layouts
+ * of Tensor, device and dtype, converters for argument parsing, and error
+ * translation.  Only csrc/python includes Python and NumPy headers.
+ */
+#ifndef DT_PYDT_H
+#define DT_PYDT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL devtensor_ARRAY_API
+#ifndef DT_PY_IMPORTS_ARRAY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "elementwise.h"
+#include "tensor.h"
+
+/* ---- errors (errors.c) ---- */
+extern PyObject *dt_py_OutOfMemoryError;  /* devtensor.cuda.OutOfMemoryError */
+/* Set the Python exception for err; returns NULL for `return dt_py_raise(&err);`. */
+PyObject *dt_py_raise(const dt_error *err);
+int dt_py_errors_init(PyObject *module);
+
+/* ---- dtype (dtype_type.c) ---- */
+typedef struct {
+    PyObject_HEAD
+    dt_dtype code;
+} PyDtDtype;
+extern PyTypeObject dt_py_dtype_type;
+PyObject *dt_py_dtype_get(dt_dtype d);            /* borrowed */
+/* "O&" converter: our dtype, a NumPy dtype or type, a name, or a Python
+ * type (bool, int, float, complex); None gives -1. Writes an int. */
+int dt_py_dtype_converter(PyObject *obj, void *out);
+int dt_py_dtype_from_descr(PyArray_Descr *descr, dt_dtype *out); /* 0 or -1 with TypeError */
+int dt_py_dtype_typenum(dt_dtype d);               /* NumPy type number, -1 for bfloat16 */
+int dt_py_dtype_init(PyObject *module);
+
+/* ---- device (device_type.c) ---- */
+typedef struct {
+    PyObject_HEAD
+    dt_device dev;
+} PyDtDevice;
+extern PyTypeObject dt_py_device_type;
+PyObject *dt_py_device_new(dt_device d);
+/* "O&" converter: a device, "cpu", "cuda", "cuda:N" or an int N (cuda:N).
+ * None gives the default device (the innermost `with device(...)`, else cpu). */
+int dt_py_device_converter(PyObject *obj, void *out);
+/* Like the converter, then resolve "cuda" to the current device and check
+ * that the device exists; returns the backend or NULL with an exception. */
+const dt_backend_iface *dt_py_device_resolve(dt_device *dev);
+int dt_py_device_init(PyObject *module);
+/* devtensor._C._default_device(): the innermost `with device(...)`, else cpu. */
+PyObject *dt_py_default_device(PyObject *module, PyObject *unused);
+/* A device argument as factories read it: not given means the default. */
+int dt_py_factory_device(PyObject *obj, dt_device *out);
+
+/* ---- tensor (tensor_type.c) ---- */
+typedef struct {
+    PyObject_HEAD
+    dt_tensor t;
+    PyObject *weakreflist;
+} PyDtTensor;
+extern PyTypeObject dt_py_tensor_base_type;       /* devtensor._C.TensorBase */
+#define DtTensor_Check(op) PyObject_TypeCheck(op, &dt_py_tensor_base_type)
+/* Wrap t in a new devtensor.Tensor, taking over t's storage and dims
+ * (t is left empty); NULL with an exception on failure (t cleared). */
+PyObject *dt_py_tensor_wrap(dt_tensor *t);
+int dt_py_tensor_init(PyObject *module);
+extern PyNumberMethods dt_py_tensor_as_number;     /* number.c */
+PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op);
+
+/* ---- Python scalars (number.c) ---- */
+/* 1 if obj is a Python bool, int, float or complex (not a NumPy scalar),
+ * with its kind for NEP 50 promotion; 0 otherwise. */
+int dt_py_scalar_kind(PyObject *obj, dt_weak_kind *kind);
+/* Store Python scalar obj as one element of dtype `to`, with NumPy 2's
+ * checks: an int out of range of an integer dtype is an OverflowError. */
+int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes);
+
+/* ---- NumPy interop (numpy_interop.c) ---- */
+/* A CPU tensor sharing arr's memory (arr must be native-endian, of a dtype
+ * devtensor has). */
+PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr);
+/* A NumPy array viewing a CPU tensor's memory. */
+PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self);
+
+/* ---- factories and helpers (creation.c) ---- */
+/* Parse a shape: a sequence of ints (anything with __index__). */
+int dt_py_shape_converter(PyObject *obj, void *out);
+typedef struct {
+    int ndim;
+    int64_t dims[DT_MAX_NDIM];
+} dt_py_shape;
+
+/* ---- module functions from each file ---- */
+extern PyMethodDef dt_py_creation_methods[];
+extern PyMethodDef dt_py_cuda_methods[];
+
+#endif /* DT_PYDT_H */

@@ -1,0 +1,380 @@
+/* tensor_type.c - devtensor._C.TensorBase: the C half of devtensor.Tensor.
+ *
+ * The object embeds a core dt_tensor.  Attributes, views, movement and the
+ * fills that factories use live here; the Python subclass devtensor.Tensor
+ * (devtensor/_tensor.py) adds the argument-rich methods (to, cuda, numpy,
+ * printing).  Operators are in number.c.
+ */
+#include "pydt.h"
+
+#include <string.h>
+
+static PyTypeObject *tensor_class = &dt_py_tensor_base_type; /* devtensor.Tensor once set */
+
+/* Move t's contents into dst (dims pointers fixed up); t is left empty. */
+static void tensor_move(dt_tensor *dst, dt_tensor *t)
+{
+    *dst = *t;
+    if (t->shape == t->dims_inline) {
+        dst->shape = dst->dims_inline;
+        dst->strides = dst->dims_inline + DT_INLINE_NDIM;
+    }
+    dt_tensor_init_empty(t);
+}
+
+PyObject *dt_py_tensor_wrap(dt_tensor *t)
+{
+    PyDtTensor *self = (PyDtTensor *)tensor_class->tp_alloc(tensor_class, 0);
+    if (self == NULL) {
+        dt_tensor_clear(t);
+        return NULL;
+    }
+    tensor_move(&self->t, t);
+    return (PyObject *)self;
+}
+
+static void tensor_dealloc(PyDtTensor *self)
+{
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    dt_tensor_clear(&self->t);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Tensors hash by identity, as PyTorch's do (so they can key dicts and
+ * fill sets), although == compares elementwise. */
+static Py_hash_t tensor_hash(PyObject *self)
+{
+    return PyBaseObject_Type.tp_hash(self);
+}
+
+static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    (void)type; (void)args; (void)kwargs;
+    return PyErr_Format(PyExc_TypeError,
+                        "TensorBase cannot be constructed directly; use devtensor.tensor() or "
+                        "devtensor.asarray()");
+}
+
+/* ---- attributes ---- */
+
+static PyObject *int64_tuple(int n, const int64_t *v)
+{
+    PyObject *tup = PyTuple_New(n);
+    if (tup == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLongLong(v[i]);
+        if (x == NULL) {
+            Py_DECREF(tup);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tup, i, x);
+    }
+    return tup;
+}
+
+static PyObject *get_shape(PyDtTensor *self, void *c) { (void)c; return int64_tuple(self->t.ndim, self->t.shape); }
+static PyObject *get_strides(PyDtTensor *self, void *c) { (void)c; return int64_tuple(self->t.ndim, self->t.strides); }
+static PyObject *get_ndim(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLong(self->t.ndim); }
+static PyObject *get_size(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLongLong(self->t.numel); }
+static PyObject *get_itemsize(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLongLong(dt_tensor_itemsize(&self->t)); }
+static PyObject *get_nbytes(PyDtTensor *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLongLong(self->t.numel * dt_tensor_itemsize(&self->t));
+}
+static PyObject *get_dtype(PyDtTensor *self, void *c) { (void)c; return Py_NewRef(dt_py_dtype_get(self->t.dtype)); }
+static PyObject *get_device(PyDtTensor *self, void *c) { (void)c; return dt_py_device_new(dt_tensor_device(&self->t)); }
+static PyObject *get_is_cuda(PyDtTensor *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(dt_tensor_device(&self->t).type == DT_DEVICE_CUDA);
+}
+
+/* A view of self with the given shape, byte strides and byte offset. */
+static PyObject *make_view(PyDtTensor *self, int ndim, const int64_t *shape,
+                           const int64_t *strides, int64_t offset)
+{
+    dt_tensor v;
+    dt_error err;
+    if (dt_tensor_init_view(&v, self->t.storage, offset, ndim, shape, strides, self->t.dtype,
+                            &err) != DT_OK) {
+        dt_tensor_clear(&v);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&v);
+}
+
+static PyObject *get_T(PyDtTensor *self, void *c)
+{
+    (void)c;
+    int n = self->t.ndim;
+    int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM];
+    for (int i = 0; i < n; i++) {
+        shape[i] = self->t.shape[n - 1 - i];
+        strides[i] = self->t.strides[n - 1 - i];
+    }
+    return make_view(self, n, shape, strides, self->t.offset);
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", (getter)get_shape, NULL, "the dimensions, a tuple", NULL},
+    {"strides", (getter)get_strides, NULL, "bytes to step in each dimension (NumPy's convention)", NULL},
+    {"ndim", (getter)get_ndim, NULL, "number of dimensions", NULL},
+    {"size", (getter)get_size, NULL, "number of elements", NULL},
+    {"itemsize", (getter)get_itemsize, NULL, "bytes per element", NULL},
+    {"nbytes", (getter)get_nbytes, NULL, "bytes of the elements", NULL},
+    {"dtype", (getter)get_dtype, NULL, "element type", NULL},
+    {"device", (getter)get_device, NULL, "the device the tensor lives on", NULL},
+    {"is_cuda", (getter)get_is_cuda, NULL, "True if the tensor lives on a CUDA device", NULL},
+    {"T", (getter)get_T, NULL, "the view with the axes reversed", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- methods used by the Python layer ---- */
+
+/* _to(device, dtype, non_blocking): always a new tensor. */
+static PyObject *tensor_to_impl(PyDtTensor *self, PyObject *args)
+{
+    PyObject *devobj, *dtypeobj;
+    int non_blocking = 0;
+    if (!PyArg_ParseTuple(args, "OO|p:_to", &devobj, &dtypeobj, &non_blocking))
+        return NULL;
+    dt_device dev;
+    int dtype;
+    if (!dt_py_device_converter(devobj, &dev) || !dt_py_dtype_converter(dtypeobj, &dtype))
+        return NULL;
+    if (dev.type < 0)
+        dev = dt_tensor_device(&self->t);
+    if (dtype < 0)
+        dtype = self->t.dtype;
+    if (dt_py_device_resolve(&dev) == NULL)
+        return NULL;
+    dt_tensor out;
+    dt_error err;
+    dt_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = dt_tensor_to(&out, &self->t, dev, (dt_dtype)dtype, non_blocking, &err);
+    Py_END_ALLOW_THREADS
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    return dt_py_tensor_wrap(&out);
+}
+
+/* _numpy_view(): a NumPy array sharing a CPU tensor's memory. */
+static PyObject *tensor_numpy_view(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    return dt_py_tensor_to_ndarray(self);
+}
+
+/* _fill_(value): every element = value (a Python scalar), in place, any strides. */
+static PyObject *tensor_fill(PyDtTensor *self, PyObject *value)
+{
+    dt_operand in = {0};
+    in.dtype = self->t.dtype;
+    if (dt_py_scalar_to_bytes(value, self->t.dtype, in.value.bytes) < 0)
+        return NULL;
+    dt_error err;
+    dt_status st;
+    if (dt_tensor_is_contiguous(&self->t)) {
+        dt_gen gen;
+        memset(&gen, 0, sizeof gen);
+        gen.kind = DT_GEN_FILL;
+        memcpy(gen.value.bytes, in.value.bytes, sizeof gen.value.bytes);
+        st = dt_tensor_generate(&self->t, &gen, &err);
+    } else {
+        st = dt_launch(DT_OP_COPY, &self->t, 1, &in, &err);
+    }
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
+/* _generate_(kind, a, b, seed=0, offset=0): fill a contiguous tensor.
+ * AFFINE: a=start, b=step (ints for integer dtypes); UNIFORM: [a, b);
+ * NORMAL: mean a, std b; RANDINT: [a, b). */
+static PyObject *tensor_generate(PyDtTensor *self, PyObject *args)
+{
+    int kind;
+    PyObject *a, *b;
+    unsigned long long seed = 0, offset = 0;
+    if (!PyArg_ParseTuple(args, "iOO|KK:_generate_", &kind, &a, &b, &seed, &offset))
+        return NULL;
+    if (!dt_tensor_is_contiguous(&self->t))
+        return PyErr_Format(PyExc_ValueError, "_generate_ needs a contiguous tensor");
+    dt_gen gen;
+    memset(&gen, 0, sizeof gen);
+    gen.kind = kind;
+    gen.seed = seed;
+    gen.offset = offset;
+    switch (kind) {
+    case DT_GEN_AFFINE:
+        if (PyLong_Check(a) && PyLong_Check(b)) {
+            gen.istart = PyLong_AsLongLong(a);
+            gen.istep = PyLong_AsLongLong(b);
+        }
+        gen.start = PyFloat_AsDouble(a);
+        gen.step = PyFloat_AsDouble(b);
+        break;
+    case DT_GEN_UNIFORM:
+    case DT_GEN_NORMAL:
+        gen.low = PyFloat_AsDouble(a);
+        gen.high = PyFloat_AsDouble(b);
+        break;
+    case DT_GEN_RANDINT:
+        gen.ilow = PyLong_AsLongLong(a);
+        gen.ihigh = PyLong_AsLongLong(b);
+        if (!PyErr_Occurred() && gen.ihigh <= gen.ilow)
+            return PyErr_Format(PyExc_ValueError, "low >= high");
+        break;
+    default:
+        return PyErr_Format(PyExc_ValueError, "unknown generator kind %d", kind);
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    dt_error err;
+    dt_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = dt_tensor_generate(&self->t, &gen, &err);
+    Py_END_ALLOW_THREADS
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
+/* _as_strided(shape, strides, offset): a view, in elements (offset in
+ * elements from this tensor's first element, strides in bytes). */
+static PyObject *tensor_as_strided(PyDtTensor *self, PyObject *args)
+{
+    dt_py_shape shape, strides;
+    long long offset;
+    if (!PyArg_ParseTuple(args, "O&O&L:_as_strided", dt_py_shape_converter, &shape,
+                          dt_py_shape_converter, &strides, &offset))
+        return NULL;
+    if (shape.ndim != strides.ndim)
+        return PyErr_Format(PyExc_ValueError, "shape and strides differ in length");
+    int64_t byte_offset;
+    if (__builtin_mul_overflow(offset, dt_tensor_itemsize(&self->t), &byte_offset) ||
+        __builtin_add_overflow(byte_offset, self->t.offset, &byte_offset))
+        return PyErr_Format(PyExc_OverflowError, "offset overflows");
+    return make_view(self, shape.ndim, shape.dims, strides.dims, byte_offset);
+}
+
+/* _copy_from(src): self[...] = src (broadcast, cast; same device). */
+static PyObject *tensor_copy_from(PyDtTensor *self, PyObject *src)
+{
+    if (!DtTensor_Check(src))
+        return PyErr_Format(PyExc_TypeError, "_copy_from expects a tensor");
+    dt_error err;
+    dt_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = dt_tensor_copy_into(&self->t, &((PyDtTensor *)src)->t, &err);
+    Py_END_ALLOW_THREADS
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
+static PyObject *tensor_is_contiguous(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(dt_tensor_is_contiguous(&self->t));
+}
+
+static PyObject *tensor_is_pinned(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(self->t.storage->pinned);
+}
+
+static PyObject *tensor_data_ptr(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    return PyLong_FromVoidPtr(dt_tensor_data(&self->t));
+}
+
+/* _shares_memory_with(other): the same storage. */
+static PyObject *tensor_same_storage(PyDtTensor *self, PyObject *other)
+{
+    if (!DtTensor_Check(other))
+        Py_RETURN_FALSE;
+    return PyBool_FromLong(self->t.storage == ((PyDtTensor *)other)->t.storage);
+}
+
+static PyMethodDef tensor_methods[] = {
+    {"_to", (PyCFunction)tensor_to_impl, METH_VARARGS, "_to(device, dtype, non_blocking=False): a new tensor"},
+    {"_numpy_view", (PyCFunction)tensor_numpy_view, METH_NOARGS, "a NumPy array viewing a CPU tensor"},
+    {"_fill_", (PyCFunction)tensor_fill, METH_O, "fill with a Python scalar, in place"},
+    {"_generate_", (PyCFunction)tensor_generate, METH_VARARGS, "fill a contiguous tensor (dt_gen)"},
+    {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
+    {"_copy_from", (PyCFunction)tensor_copy_from, METH_O, "self[...] = src on one device"},
+    {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
+    {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS, "whether the elements are C-contiguous"},
+    {"is_pinned", (PyCFunction)tensor_is_pinned, METH_NOARGS, "whether the memory is page-locked host memory"},
+    {"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS, "address of the first element"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---- sequence protocol: len() ---- */
+
+static Py_ssize_t tensor_length(PyDtTensor *self)
+{
+    if (self->t.ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+        return -1;
+    }
+    return (Py_ssize_t)self->t.shape[0];
+}
+
+static PySequenceMethods tensor_as_sequence = {
+    .sq_length = (lenfunc)tensor_length,
+};
+
+static PyMappingMethods tensor_as_mapping = {
+    .mp_length = (lenfunc)tensor_length,
+};
+
+PyTypeObject dt_py_tensor_base_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtensor._C.TensorBase",
+    .tp_basicsize = sizeof(PyDtTensor),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The C base of devtensor.Tensor.",
+    .tp_dealloc = (destructor)tensor_dealloc,
+    .tp_new = tensor_new,
+    .tp_getset = tensor_getset,
+    .tp_methods = tensor_methods,
+    .tp_as_number = &dt_py_tensor_as_number,
+    .tp_as_sequence = &tensor_as_sequence,
+    .tp_as_mapping = &tensor_as_mapping,
+    .tp_richcompare = dt_py_tensor_richcompare,
+    .tp_hash = tensor_hash,
+    .tp_weaklistoffset = offsetof(PyDtTensor, weakreflist),
+};
+
+/* _set_tensor_class(cls): the Python subclass that C-made tensors get. */
+static PyObject *set_tensor_class(PyObject *module, PyObject *cls)
+{
+    (void)module;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &dt_py_tensor_base_type))
+        return PyErr_Format(PyExc_TypeError, "expected a subclass of TensorBase");
+    Py_INCREF(cls);
+    tensor_class = (PyTypeObject *)cls; /* kept for the life of the process */
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef tensor_module_methods[] = {
+    {"_set_tensor_class", set_tensor_class, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+int dt_py_tensor_init(PyObject *module)
+{
+    if (PyType_Ready(&dt_py_tensor_base_type) < 0)
+        return -1;
+    if (PyModule_AddObjectRef(module, "TensorBase", (PyObject *)&dt_py_tensor_base_type) < 0)
+        return -1;
+    return PyModule_AddFunctions(module, tensor_module_methods);
+}

@@ -1,0 +1,29 @@
+"""devtensor: device-aware tensors with NumPy's API and PyTorch's device semantics.
+
+    import devtensor as dt
+    x = dt.ones(2, 3, device=dt.try_gpu())
+    y = x.cuda(0) if dt.cuda.is_available() else x
+"""
+from . import _C
+from ._C import (  # noqa: F401  (dtypes and the device type)
+    bfloat16, bool, complex64, complex128, device, dtype, float16, float32, float64,
+    int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+)
+from ._tensor import Tensor
+from ._creation import (  # noqa: F401
+    arange, asarray, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
+    ones_like, tensor, zeros, zeros_like,
+)
+from . import cuda, random  # noqa: F401
+from .random import rand, randint, randn  # noqa: F401
+from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Tensor", "device", "dtype", "tensor", "asarray", "from_numpy", "zeros", "ones", "empty",
+    "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange", "linspace", "eye",
+    "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus", "num_gpus",
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+]

@@ -1,0 +1,259 @@
+"""Factory functions: tensor, asarray, zeros, ones, empty, full, the _like
+forms, arange, linspace and eye.
+
+Every factory creates the tensor directly on its device (device=None means
+the innermost ``with devtensor.device(...)``, else the cpu); fills run on
+that device through the backend, never on the host followed by a copy.
+"""
+import builtins
+import math
+import operator
+
+import numpy as np
+
+from . import _C
+from ._C import TensorBase, device as _device_type, dtype as _dtype_type
+
+
+def _shape(args, name):
+    """Shape from varargs (ones(2, 3)) or one sequence (ones((2, 3)))."""
+    if len(args) == 1 and not isinstance(args[0], (int, np.integer)) and not (
+            hasattr(args[0], "__index__") and not hasattr(args[0], "__len__")):
+        shape = args[0]
+        if isinstance(shape, TensorBase):
+            shape = shape.tolist()
+        if not hasattr(shape, "__len__"):
+            raise TypeError(f"{name}(): shape must be an int or a sequence of ints, "
+                            f"got {type(shape).__name__}")
+        return tuple(shape)
+    return tuple(args)
+
+
+def _dtype_or(dtype, default):
+    return default if dtype is None else _dtype_type(dtype)
+
+
+def empty(*shape, dtype=None, device=None):
+    """A new tensor of the shape with uninitialised values (float64 by default)."""
+    return _C._empty(_shape(shape, "empty"), _dtype_or(dtype, _C.float64), device)
+
+
+def zeros(*shape, dtype=None, device=None):
+    """A new tensor of zeros (float64 by default)."""
+    t = empty(*shape, dtype=dtype, device=device)
+    t._fill_(0)
+    return t
+
+
+def ones(*shape, dtype=None, device=None):
+    """A new tensor of ones (float64 by default)."""
+    t = empty(*shape, dtype=dtype, device=device)
+    t._fill_(1)
+    return t
+
+
+def _scalar_dtype(value):
+    """NumPy's dtype for a fill value given no dtype."""
+    if isinstance(value, TensorBase):
+        return value.dtype
+    return _dtype_type(np.asarray(value).dtype)
+
+
+def full(shape, fill_value, dtype=None, device=None):
+    """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy."""
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    dtype = _scalar_dtype(fill_value) if dtype is None else _dtype_type(dtype)
+    t = _C._empty(tuple(shape), dtype, device)
+    t._fill_(fill_value.item() if isinstance(fill_value, TensorBase) else fill_value)
+    return t
+
+
+def _like(x, dtype, device, shape):
+    dtype = x.dtype if dtype is None else dtype
+    device = x.device if device is None else device
+    return (x.shape if shape is None else shape), dtype, device
+
+
+def empty_like(x, dtype=None, device=None, shape=None):
+    shape, dtype, device = _like(asarray(x), dtype, device, shape)
+    return empty(shape, dtype=dtype, device=device)
+
+
+def zeros_like(x, dtype=None, device=None, shape=None):
+    shape, dtype, device = _like(asarray(x), dtype, device, shape)
+    return zeros(shape, dtype=dtype, device=device)
+
+
+def ones_like(x, dtype=None, device=None, shape=None):
+    shape, dtype, device = _like(asarray(x), dtype, device, shape)
+    return ones(shape, dtype=dtype, device=device)
+
+
+def full_like(x, fill_value, dtype=None, device=None, shape=None):
+    shape, dtype, device = _like(asarray(x), dtype, device, shape)
+    return full(shape, fill_value, dtype=dtype, device=device)
+
+
+# ---- from data ----
+
+def _to_numpy(obj):
+    """A NumPy array for Python data (nested lists, scalars, buffers); NumPy's
+    default dtypes; object and string data are refused."""
+    try:
+        arr = np.asarray(obj)
+    except ValueError as e:  # ragged nested sequences
+        raise ValueError(f"cannot make a tensor of this data: {e}") from None
+    if arr.dtype.kind not in "biufc":
+        raise TypeError(f"cannot make a tensor of {type(obj).__name__} data: its elements are "
+                        f"not numbers (NumPy would give dtype {arr.dtype})")
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    return arr
+
+
+def asarray(obj, dtype=None, device=None, copy=None):
+    """obj as a tensor: tensors and CPU NumPy arrays are shared, not copied, when
+    dtype and device already match and copy is not True; copy=False raises
+    ValueError when a copy is needed."""
+    if isinstance(obj, TensorBase):
+        target_dtype = obj.dtype if dtype is None else _dtype_type(dtype)
+        target_device = obj.device if device is None else _device_type(device)
+        if target_device.type == "cuda" and target_device.index is None:
+            target_device = _device_type("cuda", _C._cuda_current_device())
+        if not copy and target_device == obj.device and target_dtype == obj.dtype:
+            return obj
+        if copy is False:
+            raise ValueError(f"asarray(copy=False): a copy is needed to make a {target_dtype} "
+                             f"tensor on {target_device} from a {obj.dtype} tensor on {obj.device}")
+        return obj._to(target_device, target_dtype)
+    if dtype is not None and _dtype_type(dtype) == _C.bfloat16:
+        base = _to_numpy(obj)
+        dev = _C._default_device() if device is None else device
+        return _C._from_numpy(np.ascontiguousarray(base))._to(dev, _C.bfloat16)
+    np_dtype = None if dtype is None else _dtype_type(dtype).numpy_dtype
+    if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc" and obj.dtype.isnative:
+        arr = obj if np_dtype is None or obj.dtype == np_dtype else None
+        if arr is None:
+            if copy is False:
+                raise ValueError(f"asarray(copy=False): a copy is needed to cast {obj.dtype} "
+                                 f"to {np_dtype}")
+            arr = obj.astype(np_dtype)
+            copy = None  # the cast made the copy
+        elif not arr.flags.writeable:
+            if copy is False:
+                raise ValueError("asarray(copy=False): the NumPy array is read-only; a tensor "
+                                 "shares memory only with a writeable array")
+            arr = arr.copy()
+            copy = None
+    else:
+        if copy is False:
+            raise ValueError(f"asarray(copy=False): a {type(obj).__name__} cannot be shared "
+                             "without a copy")
+        arr = _to_numpy(obj)
+        if np_dtype is not None and arr.dtype != np_dtype:
+            arr = arr.astype(np_dtype)
+        copy = None
+    if arr.ndim > _C.MAX_NDIM:
+        raise ValueError(f"maximum supported dimension for a tensor is {_C.MAX_NDIM}, "
+                         f"found {arr.ndim}")
+    t = _C._from_numpy(arr)
+    dev = _C._default_device() if device is None else _device_type(device)
+    if dev.type != "cpu":
+        return t.to(dev)
+    return t.copy() if copy else t
+
+
+def tensor(data, dtype=None, device=None):
+    """A new tensor holding a copy of data (nested lists, scalars, arrays, tensors)."""
+    if isinstance(data, TensorBase):
+        dtype = data.dtype if dtype is None else dtype
+        device = data.device if device is None else device
+        return data.to(device, dtype, copy=True)
+    return asarray(data, dtype=dtype, device=device,
+                   copy=True if isinstance(data, np.ndarray) else None)
+
+
+def from_numpy(array):
+    """A CPU tensor sharing the NumPy array's memory (PyTorch's torch.from_numpy)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    return asarray(array, copy=False)
+
+
+# ---- ranges ----
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def arange(start, stop=None, step=1, dtype=None, device=None):
+    """Evenly spaced values in [start, stop), NumPy's arange (int64 for ints,
+    float64 when any bound is a float)."""
+    if stop is None:
+        start, stop = 0, start
+    for v in (start, stop, step):
+        if not isinstance(v, (int, float, np.integer, np.floating)) or isinstance(v, bool):
+            raise TypeError(f"arange() arguments must be real numbers, got {type(v).__name__}")
+    if step == 0:
+        raise ValueError("arange(): step must not be zero")
+    all_int = _is_int(start) and _is_int(stop) and _is_int(step)
+    if dtype is None:
+        dtype = _C.int64 if all_int else _C.float64
+    dtype = _dtype_type(dtype)
+    if all_int:
+        start, stop, step = operator.index(start), operator.index(stop), operator.index(step)
+        length = max(0, -((start - stop) // step))
+    else:
+        span = (float(stop) - float(start)) / float(step)
+        if math.isnan(span) or math.isinf(span):
+            raise ValueError("arange(): cannot compute the length (non-finite bounds)")
+        length = max(0, math.ceil(span))
+    t = _C._empty((length,), dtype, device)
+    if length == 0:
+        return t
+    if dtype.kind in "iub" and all_int:
+        t._generate_(_C.GEN_AFFINE, start, step)
+    else:
+        # NumPy fills start + i * delta with delta = (start + step) - start
+        delta = (float(start) + float(step)) - float(start)
+        if dtype.kind in "iub":
+            f = _C._empty((length,), _C.float64, t.device)
+            f._generate_(_C.GEN_AFFINE, float(start), delta)
+            return f.astype(dtype)
+        t._generate_(_C.GEN_AFFINE, float(start), delta)
+    return t
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=None, device=None):
+    """num evenly spaced values from start to stop (NumPy's linspace)."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = (num - 1) if endpoint else num
+    start, stop = float(start), float(stop)
+    step = (stop - start) / div if div > 0 else math.nan
+    dtype = _C.float64 if dtype is None else _dtype_type(dtype)
+    t = _C._empty((num,), _C.float64, device)
+    if num > 0:
+        t._generate_(_C.GEN_AFFINE, start, 0.0 if div == 0 else step)
+        if endpoint and num > 1:
+            t._as_strided((1,), (8,), num - 1)._fill_(stop)
+    if dtype.kind in "iu":
+        # NumPy floors before casting to an integer dtype
+        host = np.floor(t.numpy(force=True))
+        return asarray(host, device=t.device).astype(dtype)
+    return t if dtype == _C.float64 else t.astype(dtype)
+
+
+def eye(N, M=None, k=0, dtype=None, device=None):
+    """A 2-D tensor with ones on the k-th diagonal and zeros elsewhere."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    k = operator.index(k)
+    t = zeros((N, M), dtype=dtype, device=device)
+    length = builtins.max(0, builtins.min(N, M - k) if k >= 0 else builtins.min(N + k, M))
+    if length > 0:
+        first = k if k >= 0 else -k * M
+        t._as_strided((length,), ((M + 1) * t.itemsize,), first)._fill_(1)
+    return t

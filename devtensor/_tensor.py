@@ -1,0 +1,253 @@
+"""devtensor.Tensor: the Python half of the tensor type.
+
+The C base (devtensor._C.TensorBase) holds the data, the attributes and the
+operators; this class adds the methods whose arguments are rich: movement
+with PyTorch's rules, NumPy interop, scalar conversion and printing.
+"""
+import numpy as np
+
+from . import _C
+from ._C import TensorBase, device as _device_type, dtype as _dtype_type
+
+
+def _as_dtype(obj):
+    """Our dtype for obj, or None if obj does not name one."""
+    if isinstance(obj, _dtype_type):
+        return obj
+    if isinstance(obj, (str, type, np.dtype)):
+        try:
+            return _dtype_type(obj)
+        except TypeError:
+            return None
+    return None
+
+
+def _as_device(obj):
+    """A device for obj (a device, 'cpu', 'cuda:N' or an int), or None."""
+    if isinstance(obj, _device_type):
+        return obj
+    if isinstance(obj, str) and (obj.startswith("cpu") or obj.startswith("cuda")):
+        return _device_type(obj)  # malformed strings raise here, naming the forms
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        return _device_type(obj)
+    return None
+
+
+def _parse_to_args(args, kwargs):
+    """PyTorch's Tensor.to signatures:
+    to(dtype, non_blocking=False, copy=False)
+    to(device=None, dtype=None, non_blocking=False, copy=False)
+    to(other, non_blocking=False, copy=False)
+    """
+    kwargs = dict(kwargs)
+    device = kwargs.pop("device", None)
+    dtype = kwargs.pop("dtype", None)
+    non_blocking = kwargs.pop("non_blocking", False)
+    copy = kwargs.pop("copy", False)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if device is not None:
+        device = _device_type(device) if not isinstance(device, _device_type) else device
+    if dtype is not None:
+        dtype = _dtype_type(dtype)
+    args = list(args)
+
+    def conflict(what):
+        raise TypeError(f"to() received {what} twice (positionally and by keyword)")
+
+    if args and isinstance(args[0], TensorBase):
+        other = args.pop(0)
+        if device is not None or dtype is not None:
+            raise TypeError("to(other) takes its device and dtype from `other`; "
+                            "do not also pass device= or dtype=")
+        device, dtype = other.device, other.dtype
+    elif args and args[0] is not None and not isinstance(args[0], bool):
+        first = args.pop(0)
+        as_dtype = _as_dtype(first) if not isinstance(first, int) else None
+        if as_dtype is not None:
+            if dtype is not None:
+                conflict("a dtype")
+            dtype = as_dtype
+        else:
+            as_device = _as_device(first)
+            if as_device is None:
+                raise TypeError(f"to() expected a device, a dtype or a tensor, "
+                                f"got {type(first).__name__}: {first!r}")
+            if device is not None:
+                conflict("a device")
+            device = as_device
+            if args and not isinstance(args[0], bool) and args[0] is not None:
+                second = _as_dtype(args.pop(0))
+                if second is None:
+                    raise TypeError("to(device, dtype): the second argument must be a dtype")
+                if dtype is not None:
+                    conflict("a dtype")
+                dtype = second
+    elif args and args[0] is None:
+        args.pop(0)
+    if len(args) > 2:
+        raise TypeError(f"to() takes at most 4 positional arguments ({len(args) + 2} given)")
+    if args:
+        non_blocking = args.pop(0)
+    if args:
+        copy = args.pop(0)
+    return device, dtype, bool(non_blocking), bool(copy)
+
+
+def _resolve(device):
+    """'cuda' -> the current CUDA device; checks that the device exists."""
+    if device.type == "cuda" and device.index is None:
+        return _device_type("cuda", _C._cuda_current_device())
+    if device.type == "cuda" and device.index >= _C._cuda_device_count():
+        _C._empty((), None, device)  # raises the error that names the index and count
+    return device
+
+
+class Tensor(TensorBase):
+    """A multi-dimensional array on a device (``cpu`` or ``cuda:N``).
+
+    Create tensors with devtensor.tensor, asarray, zeros, ones, arange, rand, ...
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, data, dtype=None, device=None):
+        from ._creation import tensor
+        return tensor(data, dtype=dtype, device=device)
+
+    # ---- movement (PyTorch's rules) ----
+    def to(self, *args, **kwargs):
+        """to(device=None, dtype=None, *, copy=False, non_blocking=False), to(dtype), to(other).
+
+        Returns self when the tensor already has that device and dtype (unless
+        copy=True); otherwise a new tensor, leaving self untouched."""
+        device, dtype, non_blocking, copy = _parse_to_args(args, kwargs)
+        device = self.device if device is None else _resolve(device)
+        dtype = self.dtype if dtype is None else dtype
+        if not copy and device == self.device and dtype == self.dtype:
+            return self
+        return self._to(device, dtype, non_blocking)
+
+    def cpu(self):
+        """This tensor on the cpu: self if it is there already, else a copy."""
+        return self.to("cpu")
+
+    def cuda(self, device=None, non_blocking=False):
+        """This tensor on a CUDA device (default: the current one); self if already there."""
+        if device is None:
+            device = _device_type("cuda")
+        device = _as_device(device) if not isinstance(device, _device_type) else device
+        if device is None or device.type != "cuda":
+            raise ValueError(f"cuda() expects a CUDA device, got {device}")
+        return self.to(device, non_blocking=non_blocking)
+
+    def to_device(self, device, /, *, stream=None):
+        """Array API: this tensor on `device` (self if it is there already)."""
+        return self.to(device)
+
+    # ---- NumPy interop ----
+    def numpy(self, *, force=False):
+        """A NumPy array sharing this CPU tensor's memory.  For a device tensor
+        this raises TypeError unless force=True, which copies to the host."""
+        if force and self.device.type != "cpu":
+            return self.cpu()._numpy_view()
+        return self._numpy_view()
+
+    def get(self, stream=None):
+        """A NumPy copy of this tensor in host memory (CuPy's spelling)."""
+        return np.array(self._host_view(), copy=True)
+
+    def _host_view(self):
+        """A NumPy array of the values: a view for CPU tensors, a host copy otherwise;
+        bfloat16 values are widened to float32 (NumPy has no bfloat16)."""
+        t = self
+        if t.dtype == _C.bfloat16:
+            t = t._to("cpu", _C.float32)
+        elif t.device.type != "cpu":
+            t = t._to("cpu", t.dtype)
+        return t._numpy_view()
+
+    def __array__(self, dtype=None, copy=None):
+        if self.dtype == _C.bfloat16 and dtype is None:
+            raise TypeError("NumPy has no bfloat16 dtype; convert first, "
+                            "e.g. np.asarray(t.astype(devtensor.float32))")
+        on_host = self.device.type == "cpu"
+        if copy is False and not on_host:
+            raise ValueError(f"converting a tensor on {self.device} to a NumPy array needs a "
+                             "copy to host memory, but copy=False was given")
+        arr = self._host_view()
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            if copy is False:
+                raise ValueError("a NumPy array of another dtype needs a copy, "
+                                 "but copy=False was given")
+            return arr.astype(dtype)
+        return np.array(arr, copy=True) if copy else arr
+
+    # ---- Python scalars ----
+    def item(self):
+        """The value of a one-element tensor as a Python scalar."""
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self._host_view().reshape(-1)[0].item()
+
+    def tolist(self):
+        """The values as (nested) Python lists of Python scalars."""
+        return self._host_view().tolist()
+
+    def __bool__(self):
+        if self.size == 1:
+            return bool(self.item())
+        if self.size == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. "
+                             "Use `array.size > 0` to check that an array is not empty.")
+        raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                         "Use a.any() or a.all()")
+
+    def _scalar(self, kind):
+        if self.size != 1:
+            raise TypeError(f"only single-element tensors can be converted to Python {kind}s "
+                            f"(this one has {self.size} elements)")
+        return self.item()
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __complex__(self):
+        return complex(self._scalar("complex"))
+
+    def __index__(self):
+        if self.ndim != 0 or self.dtype.kind not in "iu":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return self.item()
+
+    # ---- copies ----
+    def copy(self):
+        """A copy on the same device."""
+        return self._to(self.device, self.dtype)
+
+    def astype(self, dtype, copy=True):
+        """The values cast to dtype (NumPy's unsafe casting), on the same device."""
+        dtype = _dtype_type(dtype)
+        if not copy and dtype == self.dtype:
+            return self
+        return self._to(self.device, dtype)
+
+    # ---- NumPy protocols: operators on tensors beat NumPy's ----
+    __array_priority__ = 1000
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from ._numpy_dispatch import array_ufunc
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    # ---- printing ----
+    def __repr__(self):
+        from ._printing import tensor_repr
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+
+_C._set_tensor_class(Tensor)

@@ -1,0 +1,320 @@
+"""devtensor.cuda: CUDA devices, memory, streams and events.
+
+Everything here works on a machine without a GPU: is_available() is False,
+device_count() is 0, why_unavailable() says why, and nothing is printed.
+With DEVTENSOR_SIMULATE_CUDA=N set before import, N simulated devices
+(host memory, for tests) take the place of real ones.
+"""
+from . import _C
+from ._C import OutOfMemoryError, device as _device_type  # noqa: F401
+
+__all__ = [
+    "is_available", "device_count", "why_unavailable", "is_simulated", "current_device",
+    "set_device", "synchronize", "get_device_name", "get_device_properties",
+    "get_device_capability", "can_device_access_peer", "device", "memory_allocated",
+    "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
+    "reset_peak_memory_stats", "empty_cache", "mem_get_info", "memory_summary", "Stream",
+    "Event", "current_stream", "default_stream", "stream", "smi", "OutOfMemoryError",
+]
+
+
+def is_available():
+    """True if at least one CUDA device can be used."""
+    return _C._cuda_device_count() > 0
+
+
+def device_count():
+    """The number of CUDA devices (0, quietly, without a GPU)."""
+    return _C._cuda_device_count()
+
+
+def why_unavailable():
+    """None when CUDA is available; otherwise why not (built without CUDA,
+    no driver, or no device)."""
+    return _C._cuda_why_unavailable()
+
+
+def is_simulated():
+    """True when DEVTENSOR_SIMULATE_CUDA filled the CUDA slot with test devices."""
+    return _C._cuda_is_simulated()
+
+
+def _index(device):
+    """A CUDA device index from None (current), an int, 'cuda:N' or a device."""
+    if device is None:
+        return current_device()
+    if isinstance(device, int) and not isinstance(device, bool):
+        d = _device_type("cuda", device)
+    else:
+        d = _device_type(device)
+    if d.type != "cuda":
+        raise ValueError(f"expected a CUDA device, got {d}")
+    return current_device() if d.index is None else d.index
+
+
+def current_device():
+    """The index of the current CUDA device of this thread."""
+    return _C._cuda_current_device()
+
+
+def set_device(device):
+    """Make `device` the current CUDA device of this thread."""
+    _C._cuda_set_device(_index(device))
+
+
+def synchronize(device=None):
+    """Wait for all work queued on the device."""
+    _C._cuda_synchronize(_index(device))
+
+
+class _DeviceProperties:
+    __slots__ = ("name", "total_memory", "multi_processor_count", "major", "minor", "simulated")
+
+    def __init__(self, name, total_memory, multi_processor_count, major, minor, simulated):
+        self.name = name
+        self.total_memory = total_memory
+        self.multi_processor_count = multi_processor_count
+        self.major = major
+        self.minor = minor
+        self.simulated = simulated
+
+    def __repr__(self):
+        return (f"_DeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"total_memory={self.total_memory // 2**20}MB, "
+                f"multi_processor_count={self.multi_processor_count})")
+
+
+def get_device_properties(device=None):
+    """Name, total memory, multiprocessor count and compute capability."""
+    return _DeviceProperties(*_C._cuda_device_properties(_index(device)))
+
+
+def get_device_name(device=None):
+    return get_device_properties(device).name
+
+
+def get_device_capability(device=None):
+    p = get_device_properties(device)
+    return (p.major, p.minor)
+
+
+def can_device_access_peer(device, peer_device):
+    return _C._cuda_can_access_peer(_index(device), _index(peer_device))
+
+
+class device:
+    """Context manager that makes `idx` the current CUDA device, then restores it."""
+
+    def __init__(self, idx):
+        self.idx = None if idx is None or (isinstance(idx, int) and idx < 0) else _index(idx)
+        self.prev = None
+
+    def __enter__(self):
+        if self.idx is not None:
+            self.prev = current_device()
+            set_device(self.idx)
+        return self
+
+    def __exit__(self, *exc):
+        if self.prev is not None:
+            set_device(self.prev)
+        return False
+
+
+# ---- memory ----
+
+def memory_stats(device=None):
+    return _C._cuda_memory_stats(_index(device))
+
+
+def memory_allocated(device=None):
+    """Bytes held by live tensors on the device."""
+    return memory_stats(device)["allocated_bytes"]
+
+
+def max_memory_allocated(device=None):
+    return memory_stats(device)["max_allocated_bytes"]
+
+
+def memory_reserved(device=None):
+    """Bytes devtensor holds from the device, cached blocks included."""
+    return memory_stats(device)["reserved_bytes"]
+
+
+def max_memory_reserved(device=None):
+    return memory_stats(device)["max_reserved_bytes"]
+
+
+def reset_peak_memory_stats(device=None):
+    _C._cuda_reset_peak_memory_stats(_index(device))
+
+
+def empty_cache():
+    """Return cached, unused blocks of every device to the driver."""
+    _C._cuda_empty_cache()
+
+
+def mem_get_info(device=None):
+    """(free, total) bytes of the device, as the driver reports them."""
+    return _C._cuda_mem_get_info(_index(device))
+
+
+def _mib(n):
+    return f"{n / 2**20:10.1f} MiB"
+
+
+def memory_summary(device=None):
+    """A short table of the device's memory statistics."""
+    i = _index(device)
+    s = memory_stats(i)
+    free, total = mem_get_info(i)
+    rows = [
+        ("allocated (live tensors)", s["allocated_bytes"]),
+        ("allocated, peak", s["max_allocated_bytes"]),
+        ("reserved (with cache)", s["reserved_bytes"]),
+        ("reserved, peak", s["max_reserved_bytes"]),
+        ("device free", free),
+        ("device total", total),
+    ]
+    lines = [f"devtensor memory summary, cuda:{i} ({get_device_name(i)})"]
+    lines += [f"  {name:<26}{_mib(value)}" for name, value in rows]
+    lines.append(f"  {'allocations':<26}{s['num_alloc']:>14} ({s['num_device_alloc']} from the device)")
+    return "\n".join(lines)
+
+
+# ---- streams and events ----
+
+class Stream:
+    """A CUDA stream on a device: work queued on it runs in order."""
+
+    def __init__(self, device=None, priority=0, _handle=None):
+        if _handle is not None:
+            self.device_index, self._handle, self._owned = _handle[0], _handle[1], False
+        else:
+            self.device_index, self._handle = _C._cuda_stream_create(_index(device), priority)
+            self._owned = True
+        self._prev = []
+
+    @property
+    def device(self):
+        return _device_type("cuda", self.device_index)
+
+    def synchronize(self):
+        _C._cuda_stream_synchronize(self.device_index, self._handle)
+
+    def query(self):
+        """True if all work queued on the stream is done."""
+        return _C._cuda_stream_query(self.device_index, self._handle)
+
+    def wait_event(self, event):
+        _C._cuda_stream_wait_event(self.device_index, self._handle, event._handle)
+
+    def wait_stream(self, stream):
+        self.wait_event(stream.record_event())
+
+    def record_event(self, event=None):
+        event = Event() if event is None else event
+        event.record(self)
+        return event
+
+    def __enter__(self):
+        self._prev.append(current_stream(self.device_index))
+        _C._cuda_set_stream(self.device_index, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        prev = self._prev.pop()
+        _C._cuda_set_stream(self.device_index, prev._handle)
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and (self.device_index, self._handle) == (
+            other.device_index, other._handle)
+
+    def __hash__(self):
+        return hash((self.device_index, self._handle))
+
+    def __del__(self):
+        if getattr(self, "_owned", False):
+            _C._cuda_stream_destroy(self.device_index, self._handle)
+
+    def __repr__(self):
+        return f"<devtensor.cuda.Stream device=cuda:{self.device_index} handle={self._handle:#x}>"
+
+
+def current_stream(device=None):
+    return Stream(_handle=_C._cuda_current_stream(_index(device)))
+
+
+def default_stream(device=None):
+    return Stream(_handle=(_index(device), 0))
+
+
+class stream:
+    """Context manager that makes `s` the current stream of its device (None: no-op)."""
+
+    def __init__(self, s):
+        self.s = s
+
+    def __enter__(self):
+        if self.s is not None:
+            self.s.__enter__()
+        return self.s
+
+    def __exit__(self, *exc):
+        if self.s is not None:
+            self.s.__exit__(*exc)
+        return False
+
+
+class Event:
+    """A CUDA event: a marker in a stream, for synchronisation and timing."""
+
+    def __init__(self, enable_timing=False, device=None):
+        self.device_index, self._handle = _C._cuda_event_create(_index(device), enable_timing)
+
+    def record(self, stream=None):
+        stream = current_stream(self.device_index) if stream is None else stream
+        _C._cuda_event_record(stream.device_index, self._handle, stream._handle)
+
+    def synchronize(self):
+        _C._cuda_event_synchronize(self._handle)
+
+    def query(self):
+        return _C._cuda_event_query(self._handle)
+
+    def wait(self, stream=None):
+        stream = current_stream(self.device_index) if stream is None else stream
+        stream.wait_event(self)
+
+    def elapsed_time(self, end_event):
+        """Milliseconds between this event and end_event (both recorded, with timing)."""
+        return _C._cuda_event_elapsed(self._handle, end_event._handle)
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            _C._cuda_event_destroy(self.device_index, self._handle)
+
+
+# ---- the device table ----
+
+def smi(file=None):
+    """Print a table of the CUDA devices, as nvidia-smi shows what matters:
+    index, name, memory used and total, and devtensor's own allocated and
+    reserved memory."""
+    import sys
+    out = file or sys.stdout
+    n = device_count()
+    if n == 0:
+        print(f"CUDA: not available ({why_unavailable()})", file=out)
+        return
+    print(f"{'idx':>3}  {'name':<44} {'used / total MiB':>20} {'dt alloc / reserved MiB':>25}",
+          file=out)
+    for i in range(n):
+        p = get_device_properties(i)
+        free, total = mem_get_info(i)
+        s = memory_stats(i)
+        used = (total - free) / 2**20
+        print(f"{i:>3}  {p.name[:44]:<44} {used:>9.0f} / {total / 2**20:<8.0f} "
+              f"{s['allocated_bytes'] / 2**20:>12.1f} / {s['reserved_bytes'] / 2**20:<10.1f}",
+              file=out)

@@ -1,0 +1,130 @@
+"""devtensor.random: random tensors from a counter-based generator.
+
+Note [Reproducible on every device]
+The generator is Philox4x32-10 (csrc/core/philox.h).  Element i of a draw is
+a function of (seed, offset + i) alone, and each draw advances the offset
+by its size, so one seed gives the same numbers on the cpu, on simulated
+devices and on a GPU, however the work is split.
+"""
+import os
+import threading
+
+import numpy as np
+
+from . import _C
+from ._C import dtype as _dtype_type
+
+_lock = threading.Lock()
+_state = {"seed": int.from_bytes(os.urandom(8), "little"), "offset": 0}
+
+
+def seed(s=None):
+    """Reset the generator: the same seed gives the same sequence of draws."""
+    if s is None:
+        s = int.from_bytes(os.urandom(8), "little")
+    s = int(s)
+    if s < 0 or s >= 2 ** 64:
+        raise ValueError(f"seed must be between 0 and 2**64 - 1, got {s}")
+    with _lock:
+        _state["seed"] = s
+        _state["offset"] = 0
+
+
+manual_seed = seed
+
+
+def get_state():
+    """(seed, offset): pass to set_state to replay the following draws."""
+    with _lock:
+        return (_state["seed"], _state["offset"])
+
+
+def set_state(state):
+    s, offset = state
+    with _lock:
+        _state["seed"] = int(s)
+        _state["offset"] = int(offset)
+
+
+def _take(n):
+    """Reserve n counters; returns (seed, first offset)."""
+    with _lock:
+        s, offset = _state["seed"], _state["offset"]
+        _state["offset"] = (offset + n) % 2 ** 64
+        return s, offset
+
+
+def _shape_of(size):
+    if size is None:
+        return ()
+    if isinstance(size, (int, np.integer)):
+        return (int(size),)
+    return tuple(size)
+
+
+def _varargs_shape(shape):
+    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+def _floating(dtype, name):
+    dtype = _C.float64 if dtype is None else _dtype_type(dtype)
+    if not dtype.is_floating_point:
+        raise TypeError(f"{name}() needs a floating dtype (float16, bfloat16, float32 or "
+                        f"float64), got {dtype}")
+    return dtype
+
+
+def _draw(kind, shape, dtype, device, a, b):
+    t = _C._empty(shape, dtype, device)
+    if t.size:
+        s, offset = _take(t.size)
+        t._generate_(kind, a, b, s, offset)
+    return t
+
+
+def uniform(low=0.0, high=1.0, size=None, dtype=None, device=None):
+    """Uniform samples in [low, high)."""
+    dtype = _floating(dtype, "uniform")
+    return _draw(_C.GEN_UNIFORM, _shape_of(size), dtype, device, float(low), float(high))
+
+
+def normal(loc=0.0, scale=1.0, size=None, dtype=None, device=None):
+    """Normal samples with mean loc and standard deviation scale."""
+    if scale < 0:
+        raise ValueError("scale < 0")
+    dtype = _floating(dtype, "normal")
+    return _draw(_C.GEN_NORMAL, _shape_of(size), dtype, device, float(loc), float(scale))
+
+
+def rand(*shape, dtype=None, device=None):
+    """Uniform samples in [0, 1): rand(2, 3) or rand((2, 3))."""
+    dtype = _floating(dtype, "rand")
+    return _draw(_C.GEN_UNIFORM, _varargs_shape(shape), dtype, device, 0.0, 1.0)
+
+
+def randn(*shape, dtype=None, device=None):
+    """Standard normal samples: randn(2, 3) or randn((2, 3))."""
+    dtype = _floating(dtype, "randn")
+    return _draw(_C.GEN_NORMAL, _varargs_shape(shape), dtype, device, 0.0, 1.0)
+
+
+def randint(low, high=None, size=None, dtype=None, device=None):
+    """Integers in [low, high) (in [0, low) when high is None), NumPy's signature."""
+    if high is None:
+        low, high = 0, low
+    low, high = int(low), int(high)
+    dtype = _C.int64 if dtype is None else _dtype_type(dtype)
+    if dtype.kind not in "iu":
+        raise TypeError(f"Unsupported dtype {dtype} for randint")
+    if low >= high:
+        raise ValueError("low >= high")
+    info = np.iinfo(dtype.numpy_dtype)
+    if low < info.min:
+        raise ValueError(f"low is out of bounds for {dtype}")
+    if high - 1 > info.max:
+        raise ValueError(f"high is out of bounds for {dtype}")
+    if high - low > 2 ** 63 - 1 or high > 2 ** 63 - 1:
+        raise ValueError("randint(): the range [low, high) must fit in int64")
+    return _draw(_C.GEN_RANDINT, _shape_of(size), dtype, device, low, high)

@@ -1,0 +1,44 @@
+"""Build devtensor's extensions: devtensor._C (C core, CPU and simulated
+backends, CPython wrapper) always; devtensor._cuda where nvcc is found
+(build_support/cuda.py)."""
+import os
+import sys
+from glob import glob
+
+import numpy
+from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from build_support.cuda import BuildExt, cuda_extension  # noqa: E402
+
+
+def sources(*folders):
+    return sorted(p for f in folders for p in glob(os.path.join("csrc", f, "*.c")))
+
+
+# DEVTENSOR_SANITIZE=1 builds with AddressSanitizer and UBSan (see .ci/run).
+sanitize = os.environ.get("DEVTENSOR_SANITIZE") == "1"
+extra_compile = ["-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra",
+                 "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
+extra_link = []
+if sanitize:
+    extra_compile += ["-O1", "-g", "-fno-omit-frame-pointer",
+                      "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
+    extra_link += ["-fsanitize=address,undefined"]
+
+core_ext = Extension(
+    "devtensor._C",
+    sources=sources("core", "cpu", "sim", "python"),
+    include_dirs=["csrc/core", "csrc/cpu", "csrc/sim", "csrc/python", numpy.get_include()],
+    define_macros=[("_POSIX_C_SOURCE", "200809L")],
+    extra_compile_args=extra_compile,
+    extra_link_args=extra_link,
+)
+
+ext_modules = [core_ext]
+cuda_ext = cuda_extension(["csrc/core/error.c", "csrc/core/dtype.c"], ["csrc/core"])
+if cuda_ext is not None:
+    ext_modules.append(cuda_ext)
+
+setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildExt})
