@@ -37,7 +37,9 @@ core_ext = Extension(
 )
 
 ext_modules = [core_ext]
-cuda_ext = cuda_extension(["csrc/core/error.c", "csrc/core/dtype.c"], ["csrc/core"])
+# The sanitizer build (.ci/run) instruments the C core only.
+cuda_ext = None if sanitize else cuda_extension(["csrc/core/error.c", "csrc/core/dtype.c"],
+                                                ["csrc/core"])
 if cuda_ext is not None:
     ext_modules.append(cuda_ext)
 

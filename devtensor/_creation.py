@@ -97,11 +97,15 @@ def full_like(x, fill_value, dtype=None, device=None, shape=None):
 
 # ---- from data ----
 
-def _to_numpy(obj):
+def _to_numpy(obj, np_dtype=None):
     """A NumPy array for Python data (nested lists, scalars, buffers); NumPy's
-    default dtypes; object and string data are refused."""
+    default dtypes and NumPy 2's range checks for Python ints; object and
+    string data are refused.  Buffers (bytes, bytearray, memoryview, array)
+    are read through the buffer protocol: bytes become uint8."""
+    if isinstance(obj, (bytes, bytearray)):
+        obj = memoryview(obj)
     try:
-        arr = np.asarray(obj)
+        arr = np.asarray(obj, dtype=np_dtype)
     except ValueError as e:  # ragged nested sequences
         raise ValueError(f"cannot make a tensor of this data: {e}") from None
     if arr.dtype.kind not in "biufc":
@@ -150,9 +154,7 @@ def asarray(obj, dtype=None, device=None, copy=None):
         if copy is False:
             raise ValueError(f"asarray(copy=False): a {type(obj).__name__} cannot be shared "
                              "without a copy")
-        arr = _to_numpy(obj)
-        if np_dtype is not None and arr.dtype != np_dtype:
-            arr = arr.astype(np_dtype)
+        arr = _to_numpy(obj, np_dtype)
         copy = None
     if arr.ndim > _C.MAX_NDIM:
         raise ValueError(f"maximum supported dimension for a tensor is {_C.MAX_NDIM}, "
@@ -160,6 +162,8 @@ def asarray(obj, dtype=None, device=None, copy=None):
     t = _C._from_numpy(arr)
     dev = _C._default_device() if device is None else _device_type(device)
     if dev.type != "cpu":
+        if copy is False:
+            raise ValueError(f"asarray(copy=False): moving host data to {dev} needs a copy")
         return t.to(dev)
     return t.copy() if copy else t
 
@@ -246,8 +250,13 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None, device=None):
     return t if dtype == _C.float64 else t.astype(dtype)
 
 
-def eye(N, M=None, k=0, dtype=None, device=None):
-    """A 2-D tensor with ones on the k-th diagonal and zeros elsewhere."""
+def eye(N, M=None, k=0, dtype=None, device=None, *, m=None, n_cols=None):
+    """A 2-D tensor with ones on the k-th diagonal and zeros elsewhere.
+    The number of columns is NumPy's M, PyTorch's m or the array API's n_cols."""
+    given = [c for c in (M, m, n_cols) if c is not None]
+    if len(given) > 1:
+        raise TypeError("eye(): give the number of columns once (M, m or n_cols)")
+    M = given[0] if given else None
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     k = operator.index(k)

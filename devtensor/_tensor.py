@@ -26,8 +26,8 @@ def _as_device(obj):
     """A device for obj (a device, 'cpu', 'cuda:N' or an int), or None."""
     if isinstance(obj, _device_type):
         return obj
-    if isinstance(obj, str) and (obj.startswith("cpu") or obj.startswith("cuda")):
-        return _device_type(obj)  # malformed strings raise here, naming the forms
+    if isinstance(obj, str):
+        return _device_type(obj)  # neither a dtype nor a device: raises, naming the forms
     if isinstance(obj, int) and not isinstance(obj, bool):
         return _device_type(obj)
     return None
@@ -91,6 +91,9 @@ def _parse_to_args(args, kwargs):
         non_blocking = args.pop(0)
     if args:
         copy = args.pop(0)
+    for name, flag in (("non_blocking", non_blocking), ("copy", copy)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"to(): {name} must be a bool, got {type(flag).__name__}: {flag!r}")
     return device, dtype, bool(non_blocking), bool(copy)
 
 
@@ -136,9 +139,13 @@ class Tensor(TensorBase):
         """This tensor on a CUDA device (default: the current one); self if already there."""
         if device is None:
             device = _device_type("cuda")
-        device = _as_device(device) if not isinstance(device, _device_type) else device
-        if device is None or device.type != "cuda":
-            raise ValueError(f"cuda() expects a CUDA device, got {device}")
+        as_device = _as_device(device) if not isinstance(device, _device_type) else device
+        if as_device is None:
+            raise TypeError(f"cuda() expects a CUDA device (an int, 'cuda:N' or a device), "
+                            f"got {type(device).__name__}: {device!r}")
+        if as_device.type != "cuda":
+            raise ValueError(f"cuda() expects a CUDA device, got {as_device}")
+        device = as_device
         return self.to(device, non_blocking=non_blocking)
 
     def to_device(self, device, /, *, stream=None):
@@ -219,8 +226,9 @@ class Tensor(TensorBase):
         return complex(self._scalar("complex"))
 
     def __index__(self):
-        if self.ndim != 0 or self.dtype.kind not in "iu":
-            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        if self.size != 1 or self.dtype.kind not in "iu":
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
         return self.item()
 
     # ---- copies ----

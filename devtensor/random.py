@@ -6,6 +6,7 @@ a function of (seed, offset + i) alone, and each draw advances the offset
 by its size, so one seed gives the same numbers on the cpu, on simulated
 devices and on a GPU, however the work is split.
 """
+import operator
 import os
 import threading
 
@@ -22,7 +23,7 @@ def seed(s=None):
     """Reset the generator: the same seed gives the same sequence of draws."""
     if s is None:
         s = int.from_bytes(os.urandom(8), "little")
-    s = int(s)
+    s = operator.index(s)
     if s < 0 or s >= 2 ** 64:
         raise ValueError(f"seed must be between 0 and 2**64 - 1, got {s}")
     with _lock:

@@ -54,7 +54,8 @@ dt_status dt_contiguous_strides(int ndim, const int64_t *shape, int64_t itemsize
         return dt_error_set(err, DT_ERR_OVERFLOW,
                             "tensor is too big: %lld elements of %lld bytes do not fit in 64 bits",
                             (long long)numel, (long long)itemsize);
-    int64_t stride = itemsize;
+    /* NumPy's convention: an empty tensor has all-zero strides */
+    int64_t stride = numel == 0 ? 0 : itemsize;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = stride;
         if (shape[i] > 1)

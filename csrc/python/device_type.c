@@ -82,6 +82,9 @@ static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         return NULL;
     if (PyObject_TypeCheck(what, &dt_py_device_type) && index == Py_None)
         return Py_NewRef(what);
+    if (what == Py_None)
+        return PyErr_Format(PyExc_TypeError,
+                            "device(None): expected 'cpu', 'cuda', 'cuda:N', an int or a device");
     if (index != Py_None && !PyUnicode_Check(what))
         return PyErr_Format(PyExc_TypeError, "device(type, index): type must be a string");
     dt_device d;

@@ -144,9 +144,10 @@ int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes)
 /* Fills op from obj, beside a tensor of dtype `peer` on `device`.
  * Returns 1 on success, 0 for "not an operand" (NotImplemented), -1 on error.
  * *keep receives a new reference that must outlive the operand. */
-static int make_operand(PyObject *obj, dt_dtype peer, dt_device device, int comparison,
+static int make_operand(PyObject *obj, dt_dtype peer, dt_device device, dt_op opcode,
                         dt_operand *op, PyObject **keep)
 {
+    int comparison = opcode >= DT_OP_EQ;
     memset(op, 0, sizeof *op);
     *keep = NULL;
     if (DtTensor_Check(obj)) {
@@ -155,6 +156,10 @@ static int make_operand(PyObject *obj, dt_dtype peer, dt_device device, int comp
     }
     dt_weak_kind kind;
     if (dt_py_scalar_kind(obj, &kind)) {
+        /* true division of integers computes in float64: the scalar goes
+         * there directly (NumPy picks the float loop before NEP 50 applies) */
+        if (opcode == DT_OP_DIV && !dt_dtype_is_floating(peer) && !dt_dtype_is_complex(peer))
+            peer = DT_FLOAT64;
         op->dtype = dt_promote_weak(peer, kind);
         if (dt_py_scalar_to_bytes(obj, op->dtype, op->value.bytes) == 0)
             return 1;
@@ -203,12 +208,11 @@ static PyObject *binary(PyObject *a, PyObject *b, dt_op op)
     PyObject *tensor_obj = DtTensor_Check(a) ? a : b;
     const dt_tensor *t = &((PyDtTensor *)tensor_obj)->t;
     dt_device device = dt_tensor_device(t);
-    int comparison = op >= DT_OP_EQ;
     dt_operand ops[2];
     PyObject *keep[2] = {NULL, NULL};
     PyObject *result = NULL;
     for (int k = 0; k < 2; k++) {
-        int r = make_operand(k == 0 ? a : b, t->dtype, device, comparison, &ops[k], &keep[k]);
+        int r = make_operand(k == 0 ? a : b, t->dtype, device, op, &ops[k], &keep[k]);
         if (r <= 0) {
             if (r == 0)
                 result = Py_NewRef(Py_NotImplemented);
