@@ -148,6 +148,11 @@ class Tensor(TensorBase):
         device = as_device
         return self.to(device, non_blocking=non_blocking)
 
+    def pin_memory(self):
+        """A copy of this cpu tensor in page-locked host memory (self if it is
+        pinned already), so transfers to a GPU are fast and can be asynchronous."""
+        return self if self.is_pinned() else self._pin_memory()
+
     def to_device(self, device, /, *, stream=None):
         """Array API: this tensor on `device` (self if it is there already)."""
         return self.to(device)

@@ -110,7 +110,7 @@ DT_FN dt_bf16 dt_double_to_bf16(double d) { return dt_float_to_bf16(dt_double_to
     /* Smith's algorithm, as NumPy's complex division */                              \
     DT_FN C C##_div(C a, C b)                                                          \
     {                                                                                  \
-        R abs_br = b.re >= 0 ? b.re : -b.re, abs_bi = b.im >= 0 ? b.im : -b.im;        \
+        R abs_br = (R)fabs((double)b.re), abs_bi = (R)fabs((double)b.im);              \
         if (abs_br >= abs_bi) {                                                        \
             if (abs_br == 0 && abs_bi == 0)                                            \
                 return C##_make(a.re / abs_br, a.im / abs_bi);                         \

@@ -3,6 +3,10 @@
 
 #include <stdlib.h>
 
+static dt_oom_handler oom_handler;
+
+void dt_storage_set_oom_handler(dt_oom_handler handler) { oom_handler = handler; }
+
 static dt_status storage_new(dt_storage **out, dt_error *err)
 {
     dt_storage *s = calloc(1, sizeof *s);
@@ -23,6 +27,14 @@ dt_status dt_storage_alloc(dt_device device, size_t nbytes, dt_storage **out, dt
     int index = device.index < 0 ? 0 : device.index;
     void *stream = b->get_stream ? b->get_stream(index) : NULL;
     dt_status st = b->alloc(index, nbytes, stream, &s->ptr, &s->alloc_ctx, err);
+    if (st == DT_ERR_DEVICE_OOM && (oom_handler != NULL || b->empty_cache != NULL)) {
+        /* Note [Out of memory]: collect garbage, return cached blocks, retry once */
+        if (oom_handler != NULL)
+            oom_handler();
+        if (b->empty_cache != NULL)
+            b->empty_cache(index, NULL);
+        st = b->alloc(index, nbytes, stream, &s->ptr, &s->alloc_ctx, err);
+    }
     if (st != DT_OK) {
         free(s);
         return st;

@@ -35,6 +35,12 @@ dt_status dt_storage_alloc_pinned(size_t nbytes, dt_storage **out, dt_error *err
 dt_status dt_storage_wrap(void *ptr, size_t nbytes, dt_device device, dt_foreign_release release,
                           void *owner, dt_storage **out, dt_error *err);
 
+/* Called once when a device allocation runs out of memory, before the
+ * cache is emptied and the allocation retried (the wrapper runs Python's
+ * garbage collector, which may free tensors nobody can reach). */
+typedef void (*dt_oom_handler)(void);
+void dt_storage_set_oom_handler(dt_oom_handler handler);
+
 static inline void dt_storage_retain(dt_storage *s)
 {
     atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);

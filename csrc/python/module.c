@@ -53,6 +53,18 @@ static const dt_backend_iface *load_cuda(const char **reason)
     return b;
 }
 
+/* Note [Out of memory]: before a failed device allocation is retried, run
+ * the garbage collector: unreachable cycles may hold device tensors. */
+static void collect_garbage(void)
+{
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyGC_Collect();
+    PyErr_Restore(type, value, tb);
+    PyGILState_Release(g);
+}
+
 /* DEVTENSOR_SIMULATE_CUDA=N (and DEVTENSOR_SIMULATE_CUDA_MEMORY=bytes) */
 static int read_simulation_env(void)
 {
@@ -120,5 +132,6 @@ PyMODINIT_FUNC PyInit__C(void)
     }
     dt_backend_register(DT_DEVICE_CPU, &dt_cpu_backend);
     dt_backend_set_loader(DT_DEVICE_CUDA, load_cuda);
+    dt_storage_set_oom_handler(collect_garbage);
     return m;
 }

@@ -283,6 +283,38 @@ static PyObject *tensor_is_contiguous(PyDtTensor *self, PyObject *unused)
     return PyBool_FromLong(dt_tensor_is_contiguous(&self->t));
 }
 
+/* _pin_memory(): a contiguous copy of a CPU tensor in page-locked memory. */
+static PyObject *tensor_pin_memory(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    const dt_tensor *t = &self->t;
+    if (dt_tensor_device(t).type != DT_DEVICE_CPU) {
+        char name[32];
+        dt_device_format(dt_tensor_device(t), name, sizeof name);
+        return PyErr_Format(PyExc_RuntimeError, "cannot pin a tensor on %s: only cpu tensors "
+                            "can be pinned", name);
+    }
+    int64_t strides[DT_MAX_NDIM], nbytes;
+    dt_storage *s = NULL;
+    dt_tensor out;
+    dt_error err;
+    dt_status st = dt_contiguous_strides(t->ndim, t->shape, dt_tensor_itemsize(t), strides,
+                                         &nbytes, &err);
+    if (st == DT_OK)
+        st = dt_storage_alloc_pinned((size_t)nbytes, &s, &err);
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    st = dt_tensor_init_view(&out, s, 0, t->ndim, t->shape, strides, t->dtype, &err);
+    dt_storage_release(s);
+    if (st == DT_OK)
+        st = dt_tensor_copy_into(&out, t, &err);
+    if (st != DT_OK) {
+        dt_tensor_clear(&out);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&out);
+}
+
 static PyObject *tensor_is_pinned(PyDtTensor *self, PyObject *unused)
 {
     (void)unused;
@@ -312,6 +344,7 @@ static PyMethodDef tensor_methods[] = {
     {"_copy_from", (PyCFunction)tensor_copy_from, METH_O, "self[...] = src on one device"},
     {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
     {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS, "whether the elements are C-contiguous"},
+    {"_pin_memory", (PyCFunction)tensor_pin_memory, METH_NOARGS, "a pinned host copy"},
     {"is_pinned", (PyCFunction)tensor_is_pinned, METH_NOARGS, "whether the memory is page-locked host memory"},
     {"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS, "address of the first element"},
     {NULL, NULL, 0, NULL},

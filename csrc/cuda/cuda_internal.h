@@ -1,0 +1,148 @@
+/* cuda_internal.h - what the files of the CUDA backend share.
+ *
+ * Nothing here crosses the backend ABI (backend.h is the only contract with
+ * the core).  The files of csrc/cuda each own one concern:
+ *   cuda_device.c   the once-only probe, device indices, properties, peers,
+ *                   the device guard and the CUDA -> dt_error mapping
+ *   cuda_stream.c   streams, events, the per-thread current stream
+ *   cuda_alloc.c    the caching allocator
+ *   cuda_copy.c     transfers, the pinned staging ring, pinned host memory
+ *   cuda_loops.cu   elementwise and generator kernels
+ *   cuda_backend.c  the dt_backend_iface table
+ *   cuda_module.c   the Python module that exports the table in a capsule
+ * C11 files include this header; so does cuda_loops.cu (as C++).
+ */
+#ifndef DT_CUDA_INTERNAL_H
+#define DT_CUDA_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "backend.h"
+
+DT_EXTERN_C_BEGIN
+
+/* Device indices above this are not served (the per-thread current-stream
+ * table is a fixed array); the probe clamps the device count to it. */
+#define DT_CUDA_MAX_DEVICES 64
+
+/* ---- errors (cuda_device.c) ---- */
+
+/* Fill err with "CUDA error in <call> on cuda:<device>: <CUDA's string>"
+ * (device < 0: "on the host") and return DT_ERR_DEVICE_OOM for
+ * cudaErrorMemoryAllocation, DT_ERR_RUNTIME otherwise.  Clears CUDA's
+ * last-error slot so a later launch check does not see a stale error. */
+dt_status dt_cuda_error_set(dt_error *err, cudaError_t e, const char *call, int device);
+
+static inline dt_status dt_cuda_check(cudaError_t e, const char *call, int device, dt_error *err)
+{
+    return e == cudaSuccess ? DT_OK : dt_cuda_error_set(err, e, call, device);
+}
+
+/* Run a CUDA call and turn a failure into a dt_status naming the call:
+ *     st = DT_CUDA_CALL(err, dev, cudaMemcpyAsync, (dst, src, n, kind, s));  */
+#define DT_CUDA_CALL(err, dev, fn, args) dt_cuda_check(fn args, #fn, (dev), (err))
+
+/* ---- devices (cuda_device.c) ---- */
+
+int dt_cuda_device_count(void);                 /* probes once; 0 when unavailable */
+const char *dt_cuda_unavailable_reason(void);   /* NULL when devices exist */
+/* DT_OK if `index` names a device; otherwise a RuntimeError saying why. */
+dt_status dt_cuda_index_check(int index, dt_error *err);
+/* Multiprocessor count of a valid device (cached; 1 if it cannot be read). */
+int dt_cuda_device_sm_count(int index);
+
+/* Make `index` the calling thread's current device for a while (validates
+ * the index); exit restores the previous one. */
+typedef struct dt_cuda_guard {
+    int prev;
+    int changed;
+} dt_cuda_guard;
+dt_status dt_cuda_guard_enter(dt_cuda_guard *g, int index, dt_error *err);
+void dt_cuda_guard_exit(dt_cuda_guard *g);
+
+dt_status dt_cuda_device_get(int *index, dt_error *err);
+dt_status dt_cuda_device_set(int index, dt_error *err);
+dt_status dt_cuda_device_props(int index, dt_device_props *out, dt_error *err);
+dt_status dt_cuda_peer_can_access(int index, int peer, int *out, dt_error *err);
+/* Enable index -> peer access once (idempotent, thread-safe); *ok = 0 when
+ * the pair cannot access each other. */
+dt_status dt_cuda_peer_enable(int index, int peer, int *ok, dt_error *err);
+dt_status dt_cuda_device_synchronize(int index, dt_error *err);
+
+/* ---- streams and events (cuda_stream.c) ---- */
+
+/* The opaque stream handle handed to the core.  NULL is the legacy default
+ * stream.  See Note [Stream handles] in cuda_stream.c. */
+typedef struct dt_cuda_stream {
+    cudaStream_t handle;
+    int device;
+    int priority;
+    volatile int destroyed;
+} dt_cuda_stream;
+
+typedef struct dt_cuda_event {
+    cudaEvent_t handle;
+    int device;
+    int timing;
+} dt_cuda_event;
+
+/* The stream to use on device `index` for a request that named `stream`
+ * (NULL: the thread's current stream of that device).  Fails if the
+ * stream belongs to another device or was destroyed.  *raw is its CUDA
+ * handle (0 for the legacy default stream). */
+dt_status dt_cuda_stream_resolve(int index, void *stream, dt_cuda_stream **out, cudaStream_t *raw,
+                                 dt_error *err);
+static inline cudaStream_t dt_cuda_stream_raw(const dt_cuda_stream *s)
+{
+    return s != NULL ? s->handle : (cudaStream_t)0;
+}
+
+dt_status dt_cuda_stream_create(int index, int priority, void **stream, dt_error *err);
+void dt_cuda_stream_destroy(int index, void *stream);
+dt_status dt_cuda_stream_synchronize(int index, void *stream, dt_error *err);
+dt_status dt_cuda_stream_query(int index, void *stream, int *done, dt_error *err);
+dt_status dt_cuda_stream_wait_event(int index, void *stream, void *event, dt_error *err);
+void *dt_cuda_stream_get(int index);
+dt_status dt_cuda_stream_set(int index, void *stream, dt_error *err);
+dt_status dt_cuda_event_create(int index, int enable_timing, void **event, dt_error *err);
+void dt_cuda_event_destroy(int index, void *event);
+dt_status dt_cuda_event_record(int index, void *event, void *stream, dt_error *err);
+dt_status dt_cuda_event_synchronize(void *event, dt_error *err);
+dt_status dt_cuda_event_query(void *event, int *done, dt_error *err);
+dt_status dt_cuda_event_elapsed_ms(void *start, void *end, float *ms, dt_error *err);
+
+/* ---- the caching allocator (cuda_alloc.c) ---- */
+
+dt_status dt_cuda_alloc(int index, size_t nbytes, void *stream, void **ptr, void **ctx, dt_error *err);
+void dt_cuda_free(int index, void *ptr, void *ctx);
+dt_status dt_cuda_alloc_record_stream(int index, void *ptr, void *ctx, void *stream, dt_error *err);
+dt_status dt_cuda_alloc_stats(int index, dt_memory_stats *out, dt_error *err);
+dt_status dt_cuda_alloc_reset_peak(int index, dt_error *err);
+dt_status dt_cuda_alloc_empty_cache(int index, dt_error *err);
+dt_status dt_cuda_mem_get_info(int index, size_t *free_bytes, size_t *total_bytes, dt_error *err);
+/* Called by stream_destroy after the stream was synchronized: its cached
+ * blocks become blocks of the legacy default stream. */
+void dt_cuda_alloc_stream_retire(int index, dt_cuda_stream *stream);
+
+/* ---- transfers and pinned memory (cuda_copy.c) ---- */
+
+dt_status dt_cuda_copy(dt_copy_kind kind, void *dst, int dst_index, const void *src, int src_index,
+                       size_t nbytes, void *stream, int non_blocking, dt_error *err);
+dt_status dt_cuda_host_alloc_pinned(size_t nbytes, void **ptr, dt_error *err);
+void dt_cuda_host_free_pinned(void *ptr);
+int dt_cuda_host_is_pinned(const void *ptr);
+
+/* ---- kernels (cuda_loops.cu) ---- */
+
+dt_status dt_cuda_loop_run(const dt_loop *loop, dt_error *err);
+dt_status dt_cuda_gen_run(const dt_gen *gen, dt_error *err);
+
+/* ---- the table (cuda_backend.c) ---- */
+
+const dt_backend_iface *dt_cuda_backend_iface(void);
+
+DT_EXTERN_C_END
+
+#endif /* DT_CUDA_INTERNAL_H */

@@ -1,0 +1,52 @@
+/* cuda_module.c - the Python extension module devtensor._cuda.
+ *
+ * Its only job is to export the CUDA backend's table (cuda_backend.c) as a
+ * PyCapsule named DT_CUDA_CAPSULE_NAME in the attribute _BACKEND_API, the
+ * way NumPy exports _ARRAY_API; devtensor._C imports it on the first CUDA
+ * request and checks abi_version before using it.  This is the only file
+ * of the backend that includes Python.h.
+ *
+ * Importing the module must not touch CUDA (Note [No driver is a normal
+ * state] in cuda_device.c): nothing here calls into the backend.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "cuda_internal.h"
+
+static int cuda_module_exec(PyObject *m)
+{
+    /* The table is const; the capsule API takes void *.  Readers must not
+     * write through it. */
+    PyObject *cap = PyCapsule_New((void *)dt_cuda_backend_iface(), DT_CUDA_CAPSULE_NAME, NULL);
+    if (cap == NULL)
+        return -1;
+    if (PyModule_AddObject(m, "_BACKEND_API", cap) < 0) {
+        Py_DECREF(cap);
+        return -1;
+    }
+    if (PyModule_AddIntConstant(m, "ABI_VERSION", DT_BACKEND_ABI_VERSION) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot cuda_module_slots[] = {
+    {Py_mod_exec, (void *)cuda_module_exec},
+#if defined(Py_GIL_DISABLED)
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef cuda_module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "devtensor._cuda",
+    .m_doc = "devtensor's CUDA backend: exports its table in the capsule _BACKEND_API.",
+    .m_size = 0,
+    .m_slots = cuda_module_slots,
+};
+
+PyMODINIT_FUNC PyInit__cuda(void)
+{
+    return PyModuleDef_Init(&cuda_module_def);
+}
