@@ -8,6 +8,8 @@
  */
 #include "pydt.h"
 
+#include <string.h>
+
 static PyObject *instances[DT_NUM_DTYPES];
 
 static const int typenums[DT_NUM_DTYPES] = {
@@ -194,8 +196,75 @@ PyTypeObject dt_py_dtype_type = {
     .tp_new = dtype_new,
 };
 
+/* ---- promotion primitives for devtensor's result_type & co ---- */
+
+static PyObject *py_promote_types(PyObject *m, PyObject *args)
+{
+    (void)m;
+    int a, b;
+    if (!PyArg_ParseTuple(args, "O&O&:_promote_types", dt_py_dtype_converter, &a,
+                          dt_py_dtype_converter, &b))
+        return NULL;
+    if (a < 0 || b < 0)
+        return PyErr_Format(PyExc_TypeError, "_promote_types needs two dtypes");
+    return Py_NewRef(instances[dt_promote_types((dt_dtype)a, (dt_dtype)b)]);
+}
+
+/* _promote_weak(dtype, kind): kind is 'bool', 'int', 'float' or 'complex'. */
+static PyObject *py_promote_weak(PyObject *m, PyObject *args)
+{
+    (void)m;
+    int a;
+    const char *kind;
+    if (!PyArg_ParseTuple(args, "O&s:_promote_weak", dt_py_dtype_converter, &a, &kind))
+        return NULL;
+    static const char *const kinds[] = {"bool", "int", "float", "complex"};
+    for (int k = 0; k < 4; k++)
+        if (a >= 0 && strcmp(kind, kinds[k]) == 0)
+            return Py_NewRef(instances[dt_promote_weak((dt_dtype)a, (dt_weak_kind)k)]);
+    return PyErr_Format(PyExc_ValueError, "_promote_weak(dtype, kind): kind must be bool, int, "
+                        "float or complex");
+}
+
+/* _can_cast(from, to, casting): NumPy's casting rules 'no', 'equiv',
+ * 'safe', 'same_kind', 'unsafe'. */
+static PyObject *py_can_cast(PyObject *m, PyObject *args)
+{
+    (void)m;
+    int a, b;
+    const char *casting = "safe";
+    if (!PyArg_ParseTuple(args, "O&O&|s:_can_cast", dt_py_dtype_converter, &a,
+                          dt_py_dtype_converter, &b, &casting))
+        return NULL;
+    if (a < 0 || b < 0)
+        return PyErr_Format(PyExc_TypeError, "_can_cast needs two dtypes");
+    int ok;
+    if (strcmp(casting, "no") == 0 || strcmp(casting, "equiv") == 0)
+        ok = a == b;
+    else if (strcmp(casting, "safe") == 0)
+        ok = dt_can_cast_safe((dt_dtype)a, (dt_dtype)b);
+    else if (strcmp(casting, "same_kind") == 0)
+        ok = dt_can_cast_same_kind((dt_dtype)a, (dt_dtype)b);
+    else if (strcmp(casting, "unsafe") == 0)
+        ok = 1;
+    else
+        return PyErr_Format(PyExc_ValueError,
+                            "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                            "'unsafe'");
+    return PyBool_FromLong(ok);
+}
+
+static PyMethodDef dtype_module_methods[] = {
+    {"_promote_types", py_promote_types, METH_VARARGS, "NumPy 2's promote_types on two dtypes"},
+    {"_promote_weak", py_promote_weak, METH_VARARGS, "NEP 50: dtype op (Python scalar of a kind)"},
+    {"_can_cast", py_can_cast, METH_VARARGS, "NumPy's can_cast between two dtypes"},
+    {NULL, NULL, 0, NULL},
+};
+
 int dt_py_dtype_init(PyObject *module)
 {
+    if (PyModule_AddFunctions(module, dtype_module_methods) < 0)
+        return -1;
     if (PyType_Ready(&dt_py_dtype_type) < 0)
         return -1;
     if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&dt_py_dtype_type) < 0)
