@@ -17,6 +17,7 @@ from ._creation import (  # noqa: F401
 from . import cuda, random  # noqa: F401
 from .random import rand, randint, randn  # noqa: F401
 from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
+from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -26,4 +27,5 @@ __all__ = [
     "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus", "num_gpus",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+    "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
 ]

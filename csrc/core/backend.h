@@ -32,25 +32,47 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 1
+#define DT_BACKEND_ABI_VERSION 2
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
 
-/* Elementwise operations.  Operand 0 is always the output.  Appending is
- * ABI-compatible only with a version bump (backends index tables by it). */
+/* Elementwise operations: X(ID, NumPy name, number of inputs).  Operand 0
+ * of a launch is the output.  The loop dtype of an op is its first input's
+ * dtype; inputs share it except COPY (any cast) and WHERE (a bool condition
+ * first).  The output has the loop dtype, except: comparisons, logical ops
+ * and predicates give bool; ABS, REAL, IMAG and ANGLE of complex give the
+ * real dtype of the same precision.  Semantics: ops.h.  Appending is ABI-
+ * compatible only with a version bump (backends index tables by the id). */
+#define DT_OP_LIST(X)                                                                         \
+    X(COPY, "copy", 1) X(ADD, "add", 2) X(SUB, "subtract", 2) X(MUL, "multiply", 2)           \
+    X(DIV, "divide", 2) X(EQ, "equal", 2) X(NE, "not_equal", 2) X(LT, "less", 2)              \
+    X(LE, "less_equal", 2) X(GT, "greater", 2) X(GE, "greater_equal", 2)                      \
+    X(FLOOR_DIVIDE, "floor_divide", 2) X(REMAINDER, "remainder", 2) X(POW, "power", 2)        \
+    X(MAXIMUM, "maximum", 2) X(MINIMUM, "minimum", 2) X(ATAN2, "arctan2", 2)                  \
+    X(HYPOT, "hypot", 2) X(COPYSIGN, "copysign", 2) X(NEXTAFTER, "nextafter", 2)              \
+    X(LOGADDEXP, "logaddexp", 2) X(BITWISE_AND, "bitwise_and", 2)                            \
+    X(BITWISE_OR, "bitwise_or", 2) X(BITWISE_XOR, "bitwise_xor", 2)                          \
+    X(LEFT_SHIFT, "left_shift", 2) X(RIGHT_SHIFT, "right_shift", 2)                          \
+    X(LOGICAL_AND, "logical_and", 2) X(LOGICAL_OR, "logical_or", 2)                          \
+    X(LOGICAL_XOR, "logical_xor", 2)                                                          \
+    X(NEGATIVE, "negative", 1) X(POSITIVE, "positive", 1) X(ABS, "absolute", 1)               \
+    X(SQUARE, "square", 1) X(SQRT, "sqrt", 1) X(RECIPROCAL, "reciprocal", 1)                  \
+    X(SIGN, "sign", 1) X(EXP, "exp", 1) X(EXPM1, "expm1", 1) X(LOG, "log", 1)                 \
+    X(LOG1P, "log1p", 1) X(LOG2, "log2", 1) X(LOG10, "log10", 1) X(SIN, "sin", 1)             \
+    X(COS, "cos", 1) X(TAN, "tan", 1) X(ASIN, "arcsin", 1) X(ACOS, "arccos", 1)               \
+    X(ATAN, "arctan", 1) X(SINH, "sinh", 1) X(COSH, "cosh", 1) X(TANH, "tanh", 1)             \
+    X(ASINH, "arcsinh", 1) X(ACOSH, "arccosh", 1) X(ATANH, "arctanh", 1)                      \
+    X(FLOOR, "floor", 1) X(CEIL, "ceil", 1) X(TRUNC, "trunc", 1) X(RINT, "rint", 1)           \
+    X(INVERT, "invert", 1) X(LOGICAL_NOT, "logical_not", 1) X(ISNAN, "isnan", 1)              \
+    X(ISINF, "isinf", 1) X(ISFINITE, "isfinite", 1) X(SIGNBIT, "signbit", 1)                  \
+    X(CONJ, "conjugate", 1) X(REAL, "real", 1) X(IMAG, "imag", 1) X(ANGLE, "angle", 1)        \
+    X(WHERE, "where", 3)
+
 typedef enum dt_op {
-    DT_OP_COPY = 0, /* out = (out dtype) in1: the only op whose dtypes differ */
-    DT_OP_ADD,      /* out = in1 + in2; out and inputs share one dtype */
-    DT_OP_SUB,
-    DT_OP_MUL,
-    DT_OP_DIV,      /* true division, floating and complex dtypes only */
-    DT_OP_EQ,       /* out (bool) = in1 == in2; inputs share one dtype */
-    DT_OP_NE,
-    DT_OP_LT,
-    DT_OP_LE,
-    DT_OP_GT,
-    DT_OP_GE,
+#define DT_OP_ENUM_(ID, NAME, NIN) DT_OP_##ID,
+    DT_OP_LIST(DT_OP_ENUM_)
+#undef DT_OP_ENUM_
     DT_NUM_OPS
 } dt_op;
 

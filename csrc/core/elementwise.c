@@ -214,39 +214,226 @@ dt_status dt_launch(dt_op op, dt_tensor *out, int nin, const dt_operand *in, dt_
     return b->run_loop(&loop, err);
 }
 
-/* ---- type resolution ---- */
+/* ---- ops and casting ---- */
 
 static const char *const op_names[DT_NUM_OPS] = {
-    "copy", "add", "subtract", "multiply", "divide",
-    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+#define DT_OP_NAME_(ID, NAME, NIN) NAME,
+    DT_OP_LIST(DT_OP_NAME_)
+#undef DT_OP_NAME_
 };
 
-dt_status dt_binary_result_type(dt_op op, dt_dtype a, dt_dtype b, dt_dtype *compute,
-                                dt_dtype *result, dt_error *err)
+static const int op_nin[DT_NUM_OPS] = {
+#define DT_OP_NIN_(ID, NAME, NIN) NIN,
+    DT_OP_LIST(DT_OP_NIN_)
+#undef DT_OP_NIN_
+};
+
+int dt_op_nin(dt_op op) { return op >= 0 && op < DT_NUM_OPS ? op_nin[op] : 0; }
+const char *dt_op_name(dt_op op) { return op >= 0 && op < DT_NUM_OPS ? op_names[op] : "?"; }
+
+int dt_can_cast(dt_dtype from, dt_dtype to, dt_casting casting)
 {
-    dt_dtype c = dt_promote_types(a, b);
+    switch (casting) {
+    case DT_CASTING_NO:
+    case DT_CASTING_EQUIV: return from == to;
+    case DT_CASTING_SAFE: return dt_can_cast_safe(from, to);
+    case DT_CASTING_SAME_KIND: return dt_can_cast_same_kind(from, to);
+    default: return 1;
+    }
+}
+
+static const char *const casting_names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+
+/* ---- type resolution ---- */
+
+/* Note [Type resolution]
+ * NumPy picks the first loop of a ufunc that the inputs cast to safely; for
+ * the loops devtensor has, that reduces to a few rules:
+ *   PROMOTE    the promoted dtype (add, maximum, bitwise, comparisons, ...)
+ *   TRUE_DIV   promoted, with integers and bool computed in float64
+ *   INT8_BOOL  promoted, with bool computed in int8 (floor_divide, power,
+ *              shifts, square, reciprocal, conjugate)
+ *   FLOAT      promoted, with integers and bool in the smallest float that
+ *              holds them (bool/8-bit -> float16, 16-bit -> float32, else
+ *              float64): sqrt, exp, arctan2, ...
+ *   ANGLE      FLOAT applied as if a Python int 0 were the other operand
+ *   WHERE      bool condition, promoted values
+ * A loop missing for the resolved dtype (floor of complex, bitwise of
+ * float) is NumPy's TypeError.  The output is the loop dtype, except bool
+ * for comparisons, logical ops and predicates, and the real dtype for
+ * absolute/real/imag/angle of complex. */
+typedef enum { RULE_PROMOTE, RULE_TRUE_DIV, RULE_INT8_BOOL, RULE_FLOAT, RULE_ANGLE, RULE_WHERE } dt_rule;
+
+static dt_rule op_rule(dt_op op)
+{
     switch (op) {
-    case DT_OP_SUB:
-        if (c == DT_BOOL)
-            return dt_error_set(err, DT_ERR_TYPE,
-                                "numpy boolean subtract, the `-` operator, is not supported, use "
-                                "the bitwise_xor, the `^` operator, or the logical_xor function "
-                                "instead.");
-        break;
-    case DT_OP_DIV:
-        if (!dt_dtype_is_floating(c) && !dt_dtype_is_complex(c))
-            c = DT_FLOAT64;
-        break;
-    case DT_OP_ADD: case DT_OP_MUL:
+    case DT_OP_DIV: return RULE_TRUE_DIV;
+    case DT_OP_FLOOR_DIVIDE: case DT_OP_REMAINDER: case DT_OP_POW: case DT_OP_LEFT_SHIFT:
+    case DT_OP_RIGHT_SHIFT: case DT_OP_SQUARE: case DT_OP_RECIPROCAL: case DT_OP_CONJ:
+        return RULE_INT8_BOOL;
+    case DT_OP_ATAN2: case DT_OP_HYPOT: case DT_OP_COPYSIGN: case DT_OP_NEXTAFTER:
+    case DT_OP_LOGADDEXP: case DT_OP_SQRT: case DT_OP_EXP: case DT_OP_EXPM1: case DT_OP_LOG:
+    case DT_OP_LOG1P: case DT_OP_LOG2: case DT_OP_LOG10: case DT_OP_SIN: case DT_OP_COS:
+    case DT_OP_TAN: case DT_OP_ASIN: case DT_OP_ACOS: case DT_OP_ATAN: case DT_OP_SINH:
+    case DT_OP_COSH: case DT_OP_TANH: case DT_OP_ASINH: case DT_OP_ACOSH: case DT_OP_ATANH:
+    case DT_OP_RINT:
+        return RULE_FLOAT;
+    case DT_OP_ANGLE: return RULE_ANGLE;
+    case DT_OP_WHERE: return RULE_WHERE;
+    default: return RULE_PROMOTE;
+    }
+}
+
+static int op_returns_bool(dt_op op)
+{
+    switch (op) {
     case DT_OP_EQ: case DT_OP_NE: case DT_OP_LT: case DT_OP_LE: case DT_OP_GT: case DT_OP_GE:
+    case DT_OP_LOGICAL_AND: case DT_OP_LOGICAL_OR: case DT_OP_LOGICAL_XOR:
+    case DT_OP_LOGICAL_NOT: case DT_OP_ISNAN: case DT_OP_ISINF: case DT_OP_ISFINITE:
+    case DT_OP_SIGNBIT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static dt_dtype real_of(dt_dtype d)
+{
+    return d == DT_COMPLEX64 ? DT_FLOAT32 : d == DT_COMPLEX128 ? DT_FLOAT64 : d;
+}
+
+static dt_dtype float_for(dt_dtype d)
+{
+    return dt_dtype_is_floating(d) || dt_dtype_is_complex(d) ? d : dt_promote_types(d, DT_FLOAT16);
+}
+
+/* Whether the backends have a loop for op at loop dtype d (mirrors the CPU
+ * table in cpu_loops.c, which the CUDA kernels follow). */
+static int has_loop(dt_op op, dt_dtype d)
+{
+    dt_dtype_kind k = dt_dtype_get_info(d)->kind;
+    int b = k == DT_KIND_BOOL, i = k == DT_KIND_INT || k == DT_KIND_UINT, f = k == DT_KIND_FLOAT,
+        c = k == DT_KIND_COMPLEX;
+    switch (op) {
+    case DT_OP_DIV: return f || c;
+    case DT_OP_SUB: return !b;
+    case DT_OP_FLOOR_DIVIDE: case DT_OP_REMAINDER: return i || f;
+    case DT_OP_POW: case DT_OP_NEGATIVE: case DT_OP_POSITIVE: case DT_OP_SQUARE:
+    case DT_OP_RECIPROCAL: case DT_OP_SIGN: case DT_OP_CONJ:
+        return !b;
+    case DT_OP_ATAN2: case DT_OP_HYPOT: case DT_OP_COPYSIGN: case DT_OP_NEXTAFTER:
+    case DT_OP_LOGADDEXP:
+        return f;
+    case DT_OP_BITWISE_AND: case DT_OP_BITWISE_OR: case DT_OP_BITWISE_XOR: case DT_OP_INVERT:
+        return b || i;
+    case DT_OP_LEFT_SHIFT: case DT_OP_RIGHT_SHIFT: return i;
+    case DT_OP_FLOOR: case DT_OP_CEIL: case DT_OP_TRUNC: case DT_OP_SIGNBIT: return !c;
+    default:
+        return op_rule(op) == RULE_FLOAT || op_rule(op) == RULE_ANGLE ? f || c : 1;
+    }
+}
+
+static dt_status no_loop(dt_op op, int nin, const dt_dtype *in, dt_error *err)
+{
+    if (op == DT_OP_SUB)
+        return dt_error_set(err, DT_ERR_TYPE,
+                            "numpy boolean subtract, the `-` operator, is not supported, use "
+                            "the bitwise_xor, the `^` operator, or the logical_xor function "
+                            "instead.");
+    if (op == DT_OP_NEGATIVE)
+        return dt_error_set(err, DT_ERR_TYPE,
+                            "The numpy boolean negative, the `-` operator, is not supported, "
+                            "use the `~` operator or the logical_not function instead.");
+    char types[128] = "";
+    for (int k = 0; k < nin; k++) {
+        strncat(types, k ? ", " : "", sizeof types - strlen(types) - 1);
+        strncat(types, dt_dtype_get_info(in[k])->name, sizeof types - strlen(types) - 1);
+    }
+    return dt_error_set(err, DT_ERR_TYPE,
+                        "ufunc '%s' not supported for the input types (%s), and the inputs could "
+                        "not be safely coerced to any supported types according to the casting "
+                        "rule ''safe''", op_names[op], types);
+}
+
+dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting casting,
+                           dt_dtype *loop, dt_dtype *out, dt_error *err)
+{
+    if (op <= DT_OP_COPY || op >= DT_NUM_OPS)
+        return dt_error_set(err, DT_ERR_VALUE, "not an elementwise function: %d", (int)op);
+    int nin = op_nin[op];
+    dt_rule rule = op_rule(op);
+    int first = rule == RULE_WHERE ? 1 : 0; /* where's condition stays bool */
+    dt_dtype d = in[first];
+    for (int k = first + 1; k < nin; k++)
+        d = dt_promote_types(d, in[k]);
+    if (op >= DT_OP_EQ && op <= DT_OP_GE && forced < 0 && d == DT_FLOAT64 &&
+        dt_dtype_is_integral(in[0]) && dt_dtype_is_integral(in[1])) {
+        /* a signed integer against uint64: compared exactly, not in float64 */
+        loop[0] = dt_dtype_get_info(in[0])->kind == DT_KIND_INT ? DT_INT64 : DT_UINT64;
+        loop[1] = loop[0] == DT_INT64 ? DT_UINT64 : DT_INT64;
+        *out = DT_BOOL;
+        return DT_OK;
+    }
+    switch (rule) {
+    case RULE_TRUE_DIV:
+        if (!dt_dtype_is_floating(d) && !dt_dtype_is_complex(d))
+            d = DT_FLOAT64;
+        break;
+    case RULE_INT8_BOOL:
+        if (d == DT_BOOL)
+            d = DT_INT8;
+        break;
+    case RULE_FLOAT:
+        d = float_for(d);
+        break;
+    case RULE_ANGLE:
+        d = float_for(dt_promote_weak(d, DT_WEAK_INT));
         break;
     default:
-        return dt_error_set(err, DT_ERR_VALUE, "'%s' is not a binary op",
-                            op >= 0 && op < DT_NUM_OPS ? op_names[op] : "?");
+        break;
     }
-    *compute = c;
-    *result = op >= DT_OP_EQ ? DT_BOOL : c;
+    if (forced >= 0) {
+        if (op_returns_bool(op) ? forced != DT_BOOL : 0)
+            return dt_error_set(err, DT_ERR_TYPE, "ufunc '%s' returns bool; dtype=%s is not "
+                                "possible", op_names[op], dt_dtype_get_info((dt_dtype)forced)->name);
+        if (!op_returns_bool(op))
+            d = (dt_dtype)forced;
+        for (int k = first; k < nin; k++)
+            if (!dt_can_cast(in[k], d, casting))
+                return dt_error_set(err, DT_ERR_TYPE,
+                                    "Cannot cast ufunc '%s' input %d from dtype('%s') to "
+                                    "dtype('%s') with casting rule '%s'", op_names[op], k,
+                                    dt_dtype_get_info(in[k])->name, dt_dtype_get_info(d)->name,
+                                    casting_names[casting]);
+    }
+    if (!has_loop(op, d))
+        return no_loop(op, nin, in, err);
+    for (int k = 0; k < nin; k++)
+        loop[k] = d;
+    if (rule == RULE_WHERE)
+        loop[0] = DT_BOOL;
+    if (op_returns_bool(op))
+        *out = DT_BOOL;
+    else if (op == DT_OP_ABS || op == DT_OP_REAL || op == DT_OP_IMAG || op == DT_OP_ANGLE)
+        *out = real_of(d);
+    else
+        *out = d;
     return DT_OK;
+}
+
+dt_dtype dt_ufunc_weak_dtype(dt_op op, dt_dtype peer, dt_weak_kind kind)
+{
+    int inexact = dt_dtype_is_floating(peer) || dt_dtype_is_complex(peer);
+    if (!inexact && (kind == DT_WEAK_INT || kind == DT_WEAK_BOOL)) {
+        dt_rule rule = op_rule(op);
+        if (rule == RULE_TRUE_DIV)
+            return DT_FLOAT64;
+        if (rule == RULE_FLOAT || rule == RULE_ANGLE)
+            return float_for(peer);
+    }
+    if (!inexact && op_rule(op) == RULE_TRUE_DIV)
+        peer = DT_FLOAT64;
+    return dt_promote_weak(peer, kind);
 }
 
 /* Bring operand `in` to dtype `to`: scalars convert in place, tensors into
@@ -271,40 +458,144 @@ static dt_status convert_operand(dt_operand *in, dt_dtype to, dt_tensor *tmp, dt
     return DT_OK;
 }
 
-dt_status dt_binary(dt_op op, const dt_operand *a, const dt_operand *b, dt_tensor *out,
-                    dt_error *err)
+/* Integers to negative integer powers are refused, as NumPy does. */
+static dt_status check_int_exponent(const dt_operand *e, dt_error *err)
 {
-    dt_operand in[2] = {*a, *b};
-    dt_device device;
-    DT_TRY(dt_operands_device(2, in, &device, err));
-    dt_dtype compute, result;
-    DT_TRY(dt_binary_result_type(op, dt_operand_dtype(a), dt_operand_dtype(b), &compute,
-                                 &result, err));
+    static const char msg[] = "Integers to negative integer powers are not allowed.";
+    if (e->tensor == NULL) {
+        int64_t v = 0;
+        dt_scalar_cast(e->dtype, e->value.bytes, DT_INT64, &v);
+        return dt_dtype_get_info(e->dtype)->kind == DT_KIND_INT && v < 0
+                   ? dt_error_set(err, DT_ERR_VALUE, "%s", msg) : DT_OK;
+    }
+    if (dt_dtype_get_info(e->tensor->dtype)->kind != DT_KIND_INT || e->tensor->numel == 0)
+        return DT_OK;
+    /* any(e < 0), read on the host */
+    dt_operand zero = {0};
+    zero.dtype = e->tensor->dtype;
+    dt_tensor neg, host;
+    dt_tensor_init_empty(&neg);
+    dt_tensor_init_empty(&host);
+    dt_operand ins[2] = {*e, zero};
+    dt_status st = dt_ufunc(DT_OP_LT, ins, &neg, 0, -1, DT_CASTING_SAME_KIND, err);
+    if (st == DT_OK)
+        st = dt_tensor_to(&host, &neg, dt_device_cpu(), DT_BOOL, 0, err);
+    if (st == DT_OK && memchr(dt_tensor_data(&host), 1, (size_t)host.numel) != NULL)
+        st = dt_error_set(err, DT_ERR_VALUE, "%s", msg);
+    dt_tensor_clear(&neg);
+    dt_tensor_clear(&host);
+    return st;
+}
 
-    int ndims[2];
-    const int64_t *shapes[2];
-    for (int k = 0; k < 2; k++) {
+static int same_view(const dt_tensor *a, const dt_tensor *b)
+{
+    if (dt_tensor_data(a) != dt_tensor_data(b) || a->ndim != b->ndim || a->dtype != b->dtype)
+        return 0;
+    for (int i = 0; i < a->ndim; i++)
+        if (a->shape[i] != b->shape[i] || a->strides[i] != b->strides[i])
+            return 0;
+    return 1;
+}
+
+/* The broadcast shape must be out's own: NumPy's message otherwise. */
+static dt_status check_out_shape(const dt_tensor *out, int nd, const int64_t *shape,
+                                 dt_error *err)
+{
+    int ok = nd <= out->ndim;
+    for (int i = 0; ok && i < nd; i++) {
+        int64_t o = out->shape[out->ndim - nd + i];
+        ok = shape[i] == o || shape[i] == 1;
+    }
+    if (ok)
+        return DT_OK;
+    char a[160], b[160];
+    format_shape(a, sizeof a, out->ndim, out->shape);
+    format_shape(b, sizeof b, nd, shape);
+    return dt_error_set(err, DT_ERR_VALUE,
+                        "non-broadcastable output operand with shape %s doesn't match the "
+                        "broadcast shape %s", a, b);
+}
+
+dt_status dt_ufunc(dt_op op, const dt_operand *in_ops, dt_tensor *out, int out_given, int forced,
+                   dt_casting casting, dt_error *err)
+{
+    int nin = dt_op_nin(op);
+    if (nin < 1)
+        return dt_error_set(err, DT_ERR_VALUE, "not an elementwise function: %d", (int)op);
+    dt_operand in[DT_MAX_OPERANDS];
+    dt_operand all[DT_MAX_OPERANDS + 1];
+    dt_dtype types[DT_MAX_OPERANDS], loop[DT_MAX_OPERANDS], result;
+    for (int k = 0; k < nin; k++) {
+        in[k] = in_ops[k];
+        all[k] = in_ops[k];
+        types[k] = dt_operand_dtype(&in[k]);
+    }
+    int nall = nin;
+    if (out_given) {
+        memset(&all[nall], 0, sizeof all[nall]);
+        all[nall++].tensor = out;
+    }
+    dt_device device;
+    DT_TRY(dt_operands_device(nall, all, &device, err));
+    DT_TRY(dt_ufunc_resolve(op, types, forced, casting, loop, &result, err));
+    if (out_given && !dt_can_cast(result, out->dtype, casting))
+        return dt_error_set(err, DT_ERR_TYPE,
+                            "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with "
+                            "casting rule '%s'", op_names[op], dt_dtype_get_info(result)->name,
+                            dt_dtype_get_info(out->dtype)->name, casting_names[casting]);
+
+    int ndims[DT_MAX_OPERANDS];
+    const int64_t *shapes[DT_MAX_OPERANDS];
+    for (int k = 0; k < nin; k++) {
         ndims[k] = in[k].tensor ? in[k].tensor->ndim : 0;
         shapes[k] = in[k].tensor ? in[k].tensor->shape : NULL;
     }
     int nd;
     int64_t shape[DT_MAX_NDIM];
-    DT_TRY(dt_broadcast_shapes(2, ndims, shapes, &nd, shape, err));
+    DT_TRY(dt_broadcast_shapes(nin, ndims, shapes, &nd, shape, err));
+    if (out_given)
+        DT_TRY(check_out_shape(out, nd, shape, err));
 
-    dt_tensor tmp[2];
-    dt_tensor_init_empty(&tmp[0]);
-    dt_tensor_init_empty(&tmp[1]);
+    dt_tensor tmp[DT_MAX_OPERANDS], direct;
+    for (int k = 0; k < nin; k++)
+        dt_tensor_init_empty(&tmp[k]);
+    dt_tensor_init_empty(&direct);
     dt_status st = DT_OK;
-    for (int k = 0; k < 2 && st == DT_OK; k++)
-        st = convert_operand(&in[k], compute, &tmp[k], err);
-    if (st == DT_OK)
-        st = dt_tensor_init_new(out, device, result, nd, shape, err);
-    if (st == DT_OK) {
-        st = dt_launch(op, out, 2, in, err);
-        if (st != DT_OK)
-            dt_tensor_clear(out);
+    for (int k = 0; k < nin && st == DT_OK; k++)
+        st = convert_operand(&in[k], loop[k], &tmp[k], err);
+    if (st == DT_OK && op == DT_OP_POW && dt_dtype_is_integral(loop[1]))
+        st = check_int_exponent(&in[1], err);
+
+    /* Write straight into out when it has the result dtype and no input
+     * overlaps it other than as the very same view; else through `direct`. */
+    int straight = 0;
+    if (out_given && out->dtype == result) {
+        straight = 1;
+        for (int k = 0; k < nin; k++)
+            if (in[k].tensor && in[k].tensor->storage == out->storage &&
+                !same_view(in[k].tensor, out))
+                straight = 0;
     }
-    dt_tensor_clear(&tmp[0]);
-    dt_tensor_clear(&tmp[1]);
+    dt_tensor *target = straight ? out : &direct;
+    if (st == DT_OK && !straight)
+        st = dt_tensor_init_new(&direct, device, result, out_given ? out->ndim : nd,
+                                out_given ? out->shape : shape, err);
+    if (st == DT_OK)
+        st = dt_launch(op, target, nin, in, err);
+    if (st == DT_OK && !straight) {
+        if (out_given) {
+            st = dt_tensor_copy_into(out, &direct, err);
+        } else {
+            *out = direct; /* hand over direct's storage and dims */
+            if (direct.shape == direct.dims_inline) {
+                out->shape = out->dims_inline;
+                out->strides = out->dims_inline + DT_INLINE_NDIM;
+            }
+            dt_tensor_init_empty(&direct);
+        }
+    }
+    dt_tensor_clear(&direct);
+    for (int k = 0; k < nin; k++)
+        dt_tensor_clear(&tmp[k]);
     return st;
 }

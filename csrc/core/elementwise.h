@@ -40,17 +40,39 @@ void dt_scalar_cast(dt_dtype from, const void *src, dt_dtype to, void *dst);
  * distinct devices otherwise.  Fails if no operand is a tensor. */
 dt_status dt_operands_device(int n, const dt_operand *ops, dt_device *device, dt_error *err);
 
-/* out = a op b with NumPy's promotion of a's and b's dtypes.  out must be
- * uninitialised (dt_tensor_init_empty); it is created on the operands'
- * device with the broadcast shape. */
-dt_status dt_binary(dt_op op, const dt_operand *a, const dt_operand *b, dt_tensor *out,
-                    dt_error *err);
-/* The dtype dt_binary computes in and the dtype it returns. */
-dt_status dt_binary_result_type(dt_op op, dt_dtype a, dt_dtype b, dt_dtype *compute,
-                                dt_dtype *result, dt_error *err);
+/* NumPy's casting rules, for dtype= and out= of dt_ufunc. */
+typedef enum dt_casting {
+    DT_CASTING_NO = 0, DT_CASTING_EQUIV, DT_CASTING_SAFE, DT_CASTING_SAME_KIND, DT_CASTING_UNSAFE
+} dt_casting;
+int dt_can_cast(dt_dtype from, dt_dtype to, dt_casting casting);
+
+/* The number of inputs and NumPy's name of an op. */
+int dt_op_nin(dt_op op);
+const char *dt_op_name(dt_op op);
+
+/* Type resolution (Note [Type resolution] in elementwise.c): the dtype the
+ * inputs are cast to (loop[k], one per input) and the output's dtype, from
+ * the inputs' dtypes; `forced` is dtype= (or -1).  TypeError, with NumPy's
+ * wording, when the op has no loop for those dtypes. */
+dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting casting,
+                           dt_dtype *loop, dt_dtype *out, dt_error *err);
+
+/* The dtype a Python scalar of `kind` takes in `op` beside tensors whose
+ * promoted dtype is `peer` (NEP 50, plus NumPy's rule that float-only ops
+ * read Python ints and bools directly in their float loop). */
+dt_dtype dt_ufunc_weak_dtype(dt_op op, dt_dtype peer, dt_weak_kind kind);
+
+/* out = op(in...) with NumPy's semantics: broadcasting, promotion (the
+ * caller turned Python scalars into operands with dt_promote_weak), dtype=
+ * (`forced`, -1 for none) and out=.  If out_given, *out is an existing tensor
+ * written in place (after the casting check; overlapping inputs are read
+ * before anything is written); otherwise *out must be uninitialised
+ * (dt_tensor_init_empty) and receives a new tensor. */
+dt_status dt_ufunc(dt_op op, const dt_operand *in, dt_tensor *out, int out_given, int forced,
+                   dt_casting casting, dt_error *err);
 
 /* Run `op` with out already allocated (same device, broadcast-compatible)
- * and every input already of the loop's dtypes.  Used by copy and dt_binary. */
+ * and every input already of the loop's dtypes.  Used by copies, fills and dt_ufunc. */
 dt_status dt_launch(dt_op op, dt_tensor *out, int nin, const dt_operand *in, dt_error *err);
 
 #endif /* DT_ELEMENTWISE_H */

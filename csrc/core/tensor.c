@@ -22,38 +22,39 @@ dt_status dt_shape_check(int ndim, const int64_t *shape, int64_t *numel, dt_erro
         return dt_error_set(err, DT_ERR_VALUE,
                             "maximum supported dimension for a tensor is %d, found %d",
                             DT_MAX_NDIM, ndim);
-    int64_t n = 1;
-    int overflow = 0;
-    for (int i = 0; i < ndim; i++) {
+    /* NumPy's rule: the product of the non-zero dimensions must fit, even
+     * when another dimension is 0 (so every view's strides stay finite) */
+    for (int i = 0; i < ndim; i++)
         if (shape[i] < 0)
             return dt_error_set(err, DT_ERR_VALUE, "negative dimensions are not allowed (got %lld)",
                                 (long long)shape[i]);
-        if (__builtin_mul_overflow(n, shape[i], &n))
-            overflow = 1; /* keep scanning: a 0 dimension or a negative one wins */
+    int64_t n = 1;
+    int empty = 0;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0)
+            empty = 1;
+        else if (__builtin_mul_overflow(n, shape[i], &n))
+            return dt_error_set(err, DT_ERR_OVERFLOW,
+                                "tensor is too big: its number of elements does not fit in 64 bits");
     }
-    if (overflow) {
-        for (int i = 0; i < ndim; i++)
-            if (shape[i] == 0) {
-                *numel = 0;
-                return DT_OK;
-            }
-        return dt_error_set(err, DT_ERR_OVERFLOW,
-                            "tensor is too big: its number of elements does not fit in 64 bits");
-    }
-    *numel = n;
+    *numel = empty ? 0 : n;
     return DT_OK;
 }
 
 dt_status dt_contiguous_strides(int ndim, const int64_t *shape, int64_t itemsize,
                                 int64_t *strides, int64_t *nbytes, dt_error *err)
 {
-    int64_t numel;
+    int64_t numel, total, span = 1;
     DT_TRY(dt_shape_check(ndim, shape, &numel, err));
-    int64_t total;
-    if (__builtin_mul_overflow(numel, itemsize, &total))
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] > 0)
+            span *= shape[i]; /* checked by dt_shape_check */
+    if (__builtin_mul_overflow(span, itemsize, &total))
         return dt_error_set(err, DT_ERR_OVERFLOW,
                             "tensor is too big: %lld elements of %lld bytes do not fit in 64 bits",
-                            (long long)numel, (long long)itemsize);
+                            (long long)span, (long long)itemsize);
+    if (numel == 0)
+        total = 0;
     /* NumPy's convention: an empty tensor has all-zero strides */
     int64_t stride = numel == 0 ? 0 : itemsize;
     for (int i = ndim - 1; i >= 0; i--) {

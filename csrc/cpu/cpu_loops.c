@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "ops.h"
+#include "ops_math.h"
 
 #define ALIGNED(p, T) (((uintptr_t)(p) % _Alignof(T)) == 0)
 
@@ -64,25 +64,223 @@ DT_FOR_EACH_DTYPE(DT_COMPARE_LOOPS)
 DT_DIV_LOOPS(f16) DT_DIV_LOOPS(bf16) DT_DIV_LOOPS(f32) DT_DIV_LOOPS(f64)
 DT_DIV_LOOPS(c64) DT_DIV_LOOPS(c128)
 
-#define DT_ROW(OPNAME) \
-    { loop_##OPNAME##_b, loop_##OPNAME##_i8, loop_##OPNAME##_i16, loop_##OPNAME##_i32,     \
-      loop_##OPNAME##_i64, loop_##OPNAME##_u8, loop_##OPNAME##_u16, loop_##OPNAME##_u32,   \
-      loop_##OPNAME##_u64, loop_##OPNAME##_f16, loop_##OPNAME##_bf16, loop_##OPNAME##_f32, \
-      loop_##OPNAME##_f64, loop_##OPNAME##_c64, loop_##OPNAME##_c128 }
+/* ---- unary ops: out = FN(a) ---- */
+#define DT_UNARY_LOOP(FN, X, OUT_T, STORE)                                                 \
+    static void loop_##FN##_##X(char **data, const int64_t *s, int64_t n)                  \
+    {                                                                                      \
+        char *o = data[0], *a = data[1];                                                   \
+        if (s[0] == (int64_t)sizeof(OUT_T) && s[1] == (int64_t)sizeof(dt_T_##X) &&         \
+            ALIGNED(o, OUT_T) && ALIGNED(a, dt_T_##X)) {                                   \
+            OUT_T *op = (OUT_T *)o;                                                        \
+            const dt_T_##X *ap = (const dt_T_##X *)a;                                      \
+            for (int64_t i = 0; i < n; i++)                                                \
+                op[i] = STORE(dt_##FN##_##X(dt_load_##X(ap[i])));                          \
+            return;                                                                        \
+        }                                                                                  \
+        for (int64_t i = 0; i < n; i++, o += s[0], a += s[1]) {                            \
+            dt_T_##X av;                                                                   \
+            memcpy(&av, a, sizeof av);                                                     \
+            OUT_T r = STORE(dt_##FN##_##X(dt_load_##X(av)));                               \
+            memcpy(o, &r, sizeof r);                                                       \
+        }                                                                                  \
+    }
 
-static const dt_cpu_inner_loop binary_loops[DT_NUM_OPS][DT_NUM_DTYPES] = {
-    [DT_OP_ADD] = DT_ROW(add),
-    [DT_OP_SUB] = DT_ROW(sub),
-    [DT_OP_MUL] = DT_ROW(mul),
-    [DT_OP_DIV] = {[DT_FLOAT16] = loop_div_f16, [DT_BFLOAT16] = loop_div_bf16,
-                   [DT_FLOAT32] = loop_div_f32, [DT_FLOAT64] = loop_div_f64,
-                   [DT_COMPLEX64] = loop_div_c64, [DT_COMPLEX128] = loop_div_c128},
-    [DT_OP_EQ] = DT_ROW(eq),
-    [DT_OP_NE] = DT_ROW(ne),
-    [DT_OP_LT] = DT_ROW(lt),
-    [DT_OP_LE] = DT_ROW(le),
-    [DT_OP_GT] = DT_ROW(gt),
-    [DT_OP_GE] = DT_ROW(ge),
+/* where: out = cond ? a : b, moving stored values untouched */
+#define DT_WHERE_LOOP(CODE, X)                                                             \
+    static void loop_where_##X(char **data, const int64_t *s, int64_t n)                   \
+    {                                                                                      \
+        char *o = data[0], *c = data[1], *a = data[2], *b = data[3];                       \
+        for (int64_t i = 0; i < n; i++, o += s[0], c += s[1], a += s[2], b += s[3])        \
+            memcpy(o, *(const bool *)c ? a : b, sizeof(dt_T_##X));                         \
+    }
+DT_FOR_EACH_DTYPE(DT_WHERE_LOOP)
+
+/* Families of tags, so each op lists the dtypes NumPy has a loop for. */
+#define DT_TAGS_INT(M, FN) M(FN, i8) M(FN, i16) M(FN, i32) M(FN, i64) \
+    M(FN, u8) M(FN, u16) M(FN, u32) M(FN, u64)
+#define DT_TAGS_FLOAT(M, FN) M(FN, f16) M(FN, bf16) M(FN, f32) M(FN, f64)
+#define DT_TAGS_COMPLEX(M, FN) M(FN, c64) M(FN, c128)
+#define DT_TAGS_BOOL(M, FN) M(FN, b)
+#define DT_TAGS_INT_FLOAT(M, FN) DT_TAGS_INT(M, FN) DT_TAGS_FLOAT(M, FN)
+#define DT_TAGS_NUMBER(M, FN) DT_TAGS_INT_FLOAT(M, FN) DT_TAGS_COMPLEX(M, FN)
+#define DT_TAGS_INEXACT(M, FN) DT_TAGS_FLOAT(M, FN) DT_TAGS_COMPLEX(M, FN)
+#define DT_TAGS_BOOL_INT(M, FN) DT_TAGS_BOOL(M, FN) DT_TAGS_INT(M, FN)
+#define DT_TAGS_REAL(M, FN) DT_TAGS_BOOL_INT(M, FN) DT_TAGS_FLOAT(M, FN)
+#define DT_TAGS_ALL(M, FN) DT_TAGS_REAL(M, FN) DT_TAGS_COMPLEX(M, FN)
+
+#define DT_BIN_SAME(FN, X) DT_BINARY_LOOP(FN, X, dt_T_##X, dt_store_##X)
+#define DT_BIN_BOOL(FN, X) DT_BINARY_LOOP(FN, X, bool, DT_STORE_BOOL)
+#define DT_UN_SAME(FN, X) DT_UNARY_LOOP(FN, X, dt_T_##X, dt_store_##X)
+#define DT_UN_BOOL(FN, X) DT_UNARY_LOOP(FN, X, bool, DT_STORE_BOOL)
+#define DT_UN_REAL(FN, X) DT_UNARY_LOOP(FN, X, dt_real_T_##X, DT_STORE_BOOL)
+typedef float dt_real_T_c64;
+typedef double dt_real_T_c128;
+
+/* the loops: (family, generator) per function */
+DT_TAGS_INT_FLOAT(DT_BIN_SAME, fdiv) DT_TAGS_INT_FLOAT(DT_BIN_SAME, rem)
+DT_TAGS_NUMBER(DT_BIN_SAME, pow)
+DT_TAGS_ALL(DT_BIN_SAME, max) DT_TAGS_ALL(DT_BIN_SAME, min)
+DT_TAGS_FLOAT(DT_BIN_SAME, atan2) DT_TAGS_FLOAT(DT_BIN_SAME, hypot)
+DT_TAGS_FLOAT(DT_BIN_SAME, copysign) DT_TAGS_FLOAT(DT_BIN_SAME, nextafter)
+DT_TAGS_FLOAT(DT_BIN_SAME, logaddexp)
+DT_TAGS_BOOL_INT(DT_BIN_SAME, and) DT_TAGS_BOOL_INT(DT_BIN_SAME, or)
+DT_TAGS_BOOL_INT(DT_BIN_SAME, xor)
+DT_TAGS_INT(DT_BIN_SAME, lsh) DT_TAGS_INT(DT_BIN_SAME, rsh)
+DT_TAGS_ALL(DT_BIN_BOOL, land) DT_TAGS_ALL(DT_BIN_BOOL, lor) DT_TAGS_ALL(DT_BIN_BOOL, lxor)
+DT_TAGS_NUMBER(DT_UN_SAME, neg) DT_TAGS_NUMBER(DT_UN_SAME, pos)
+DT_TAGS_REAL(DT_UN_SAME, abs) DT_TAGS_COMPLEX(DT_UN_REAL, abs)
+DT_TAGS_NUMBER(DT_UN_SAME, square) DT_TAGS_NUMBER(DT_UN_SAME, recip)
+DT_TAGS_NUMBER(DT_UN_SAME, sign)
+DT_TAGS_INEXACT(DT_UN_SAME, sqrt) DT_TAGS_INEXACT(DT_UN_SAME, exp)
+DT_TAGS_INEXACT(DT_UN_SAME, expm1) DT_TAGS_INEXACT(DT_UN_SAME, log)
+DT_TAGS_INEXACT(DT_UN_SAME, log1p) DT_TAGS_INEXACT(DT_UN_SAME, log2)
+DT_TAGS_INEXACT(DT_UN_SAME, log10) DT_TAGS_INEXACT(DT_UN_SAME, sin)
+DT_TAGS_INEXACT(DT_UN_SAME, cos) DT_TAGS_INEXACT(DT_UN_SAME, tan)
+DT_TAGS_INEXACT(DT_UN_SAME, asin) DT_TAGS_INEXACT(DT_UN_SAME, acos)
+DT_TAGS_INEXACT(DT_UN_SAME, atan) DT_TAGS_INEXACT(DT_UN_SAME, sinh)
+DT_TAGS_INEXACT(DT_UN_SAME, cosh) DT_TAGS_INEXACT(DT_UN_SAME, tanh)
+DT_TAGS_INEXACT(DT_UN_SAME, asinh) DT_TAGS_INEXACT(DT_UN_SAME, acosh)
+DT_TAGS_INEXACT(DT_UN_SAME, atanh)
+DT_TAGS_REAL(DT_UN_SAME, floor) DT_TAGS_REAL(DT_UN_SAME, ceil) DT_TAGS_REAL(DT_UN_SAME, trunc)
+DT_TAGS_INEXACT(DT_UN_SAME, rint)
+DT_TAGS_BOOL_INT(DT_UN_SAME, invert)
+DT_TAGS_ALL(DT_UN_BOOL, lnot) DT_TAGS_ALL(DT_UN_BOOL, isnan) DT_TAGS_ALL(DT_UN_BOOL, isinf)
+DT_TAGS_ALL(DT_UN_BOOL, isfinite) DT_TAGS_REAL(DT_UN_BOOL, signbit)
+DT_TAGS_NUMBER(DT_UN_SAME, conj)
+DT_TAGS_REAL(DT_UN_SAME, real) DT_TAGS_COMPLEX(DT_UN_REAL, real)
+DT_TAGS_REAL(DT_UN_SAME, imag) DT_TAGS_COMPLEX(DT_UN_REAL, imag)
+DT_TAGS_FLOAT(DT_UN_SAME, angle) DT_TAGS_COMPLEX(DT_UN_REAL, angle)
+
+/* comparisons of int64 with uint64 (either order), exact */
+#define DT_MIXED_LOOP(NAME, EXPR_IU, EXPR_UI)                                              \
+    static void loop_mixed_##NAME##_iu(char **data, const int64_t *s, int64_t n)            \
+    {                                                                                      \
+        char *o = data[0], *a = data[1], *b = data[2];                                     \
+        for (int64_t i = 0; i < n; i++, o += s[0], a += s[1], b += s[2]) {                 \
+            int64_t x;                                                                     \
+            uint64_t y;                                                                    \
+            memcpy(&x, a, 8);                                                              \
+            memcpy(&y, b, 8);                                                              \
+            *(bool *)o = (EXPR_IU);                                                        \
+        }                                                                                  \
+    }                                                                                      \
+    static void loop_mixed_##NAME##_ui(char **data, const int64_t *s, int64_t n)            \
+    {                                                                                      \
+        char *o = data[0], *a = data[1], *b = data[2];                                     \
+        for (int64_t i = 0; i < n; i++, o += s[0], a += s[1], b += s[2]) {                 \
+            uint64_t y;                                                                    \
+            int64_t x;                                                                     \
+            memcpy(&y, a, 8);                                                              \
+            memcpy(&x, b, 8);                                                              \
+            *(bool *)o = (EXPR_UI);                                                        \
+        }                                                                                  \
+    }
+/* x is the int64 operand, y the uint64 one; _iu has x first, _ui has y first */
+DT_MIXED_LOOP(eq, dt_mixed_eq(x, y), dt_mixed_eq(x, y))
+DT_MIXED_LOOP(ne, !dt_mixed_eq(x, y), !dt_mixed_eq(x, y))
+DT_MIXED_LOOP(lt, dt_mixed_lt(x, y), dt_mixed_gt(x, y))
+DT_MIXED_LOOP(le, !dt_mixed_gt(x, y), !dt_mixed_lt(x, y))
+DT_MIXED_LOOP(gt, dt_mixed_gt(x, y), dt_mixed_lt(x, y))
+DT_MIXED_LOOP(ge, !dt_mixed_lt(x, y), !dt_mixed_gt(x, y))
+
+/* mixed_loops[op - DT_OP_EQ][0: int64 first, 1: uint64 first] */
+static const dt_cpu_inner_loop mixed_loops[6][2] = {
+    {loop_mixed_eq_iu, loop_mixed_eq_ui}, {loop_mixed_ne_iu, loop_mixed_ne_ui},
+    {loop_mixed_lt_iu, loop_mixed_lt_ui}, {loop_mixed_le_iu, loop_mixed_le_ui},
+    {loop_mixed_gt_iu, loop_mixed_gt_ui}, {loop_mixed_ge_iu, loop_mixed_ge_ui},
+};
+
+/* table rows: [dtype code] = loop */
+#define DT_CODE_b DT_BOOL
+#define DT_CODE_i8 DT_INT8
+#define DT_CODE_i16 DT_INT16
+#define DT_CODE_i32 DT_INT32
+#define DT_CODE_i64 DT_INT64
+#define DT_CODE_u8 DT_UINT8
+#define DT_CODE_u16 DT_UINT16
+#define DT_CODE_u32 DT_UINT32
+#define DT_CODE_u64 DT_UINT64
+#define DT_CODE_f16 DT_FLOAT16
+#define DT_CODE_bf16 DT_BFLOAT16
+#define DT_CODE_f32 DT_FLOAT32
+#define DT_CODE_f64 DT_FLOAT64
+#define DT_CODE_c64 DT_COMPLEX64
+#define DT_CODE_c128 DT_COMPLEX128
+#define DT_ENTRY(FN, X) [DT_CODE_##X] = loop_##FN##_##X,
+#define DT_ROW(FAMILY, FN) {FAMILY(DT_ENTRY, FN)}
+#define DT_ROW2(F1, F2, FN) {F1(DT_ENTRY, FN) F2(DT_ENTRY, FN)}
+#define DT_WHERE_ENTRY(CODE, X) [CODE] = loop_where_##X,
+
+/* loops[op][loop dtype]; NULL where NumPy has no loop */
+static const dt_cpu_inner_loop op_loops[DT_NUM_OPS][DT_NUM_DTYPES] = {
+    [DT_OP_ADD] = DT_ROW(DT_TAGS_ALL, add),
+    [DT_OP_SUB] = DT_ROW(DT_TAGS_ALL, sub),
+    [DT_OP_MUL] = DT_ROW(DT_TAGS_ALL, mul),
+    [DT_OP_DIV] = DT_ROW(DT_TAGS_INEXACT, div),
+    [DT_OP_EQ] = DT_ROW(DT_TAGS_ALL, eq),
+    [DT_OP_NE] = DT_ROW(DT_TAGS_ALL, ne),
+    [DT_OP_LT] = DT_ROW(DT_TAGS_ALL, lt),
+    [DT_OP_LE] = DT_ROW(DT_TAGS_ALL, le),
+    [DT_OP_GT] = DT_ROW(DT_TAGS_ALL, gt),
+    [DT_OP_GE] = DT_ROW(DT_TAGS_ALL, ge),
+    [DT_OP_FLOOR_DIVIDE] = DT_ROW(DT_TAGS_INT_FLOAT, fdiv),
+    [DT_OP_REMAINDER] = DT_ROW(DT_TAGS_INT_FLOAT, rem),
+    [DT_OP_POW] = DT_ROW(DT_TAGS_NUMBER, pow),
+    [DT_OP_MAXIMUM] = DT_ROW(DT_TAGS_ALL, max),
+    [DT_OP_MINIMUM] = DT_ROW(DT_TAGS_ALL, min),
+    [DT_OP_ATAN2] = DT_ROW(DT_TAGS_FLOAT, atan2),
+    [DT_OP_HYPOT] = DT_ROW(DT_TAGS_FLOAT, hypot),
+    [DT_OP_COPYSIGN] = DT_ROW(DT_TAGS_FLOAT, copysign),
+    [DT_OP_NEXTAFTER] = DT_ROW(DT_TAGS_FLOAT, nextafter),
+    [DT_OP_LOGADDEXP] = DT_ROW(DT_TAGS_FLOAT, logaddexp),
+    [DT_OP_BITWISE_AND] = DT_ROW(DT_TAGS_BOOL_INT, and),
+    [DT_OP_BITWISE_OR] = DT_ROW(DT_TAGS_BOOL_INT, or),
+    [DT_OP_BITWISE_XOR] = DT_ROW(DT_TAGS_BOOL_INT, xor),
+    [DT_OP_LEFT_SHIFT] = DT_ROW(DT_TAGS_INT, lsh),
+    [DT_OP_RIGHT_SHIFT] = DT_ROW(DT_TAGS_INT, rsh),
+    [DT_OP_LOGICAL_AND] = DT_ROW(DT_TAGS_ALL, land),
+    [DT_OP_LOGICAL_OR] = DT_ROW(DT_TAGS_ALL, lor),
+    [DT_OP_LOGICAL_XOR] = DT_ROW(DT_TAGS_ALL, lxor),
+    [DT_OP_NEGATIVE] = DT_ROW(DT_TAGS_NUMBER, neg),
+    [DT_OP_POSITIVE] = DT_ROW(DT_TAGS_NUMBER, pos),
+    [DT_OP_ABS] = DT_ROW(DT_TAGS_ALL, abs),
+    [DT_OP_SQUARE] = DT_ROW(DT_TAGS_NUMBER, square),
+    [DT_OP_SQRT] = DT_ROW(DT_TAGS_INEXACT, sqrt),
+    [DT_OP_RECIPROCAL] = DT_ROW(DT_TAGS_NUMBER, recip),
+    [DT_OP_SIGN] = DT_ROW(DT_TAGS_NUMBER, sign),
+    [DT_OP_EXP] = DT_ROW(DT_TAGS_INEXACT, exp),
+    [DT_OP_EXPM1] = DT_ROW(DT_TAGS_INEXACT, expm1),
+    [DT_OP_LOG] = DT_ROW(DT_TAGS_INEXACT, log),
+    [DT_OP_LOG1P] = DT_ROW(DT_TAGS_INEXACT, log1p),
+    [DT_OP_LOG2] = DT_ROW(DT_TAGS_INEXACT, log2),
+    [DT_OP_LOG10] = DT_ROW(DT_TAGS_INEXACT, log10),
+    [DT_OP_SIN] = DT_ROW(DT_TAGS_INEXACT, sin),
+    [DT_OP_COS] = DT_ROW(DT_TAGS_INEXACT, cos),
+    [DT_OP_TAN] = DT_ROW(DT_TAGS_INEXACT, tan),
+    [DT_OP_ASIN] = DT_ROW(DT_TAGS_INEXACT, asin),
+    [DT_OP_ACOS] = DT_ROW(DT_TAGS_INEXACT, acos),
+    [DT_OP_ATAN] = DT_ROW(DT_TAGS_INEXACT, atan),
+    [DT_OP_SINH] = DT_ROW(DT_TAGS_INEXACT, sinh),
+    [DT_OP_COSH] = DT_ROW(DT_TAGS_INEXACT, cosh),
+    [DT_OP_TANH] = DT_ROW(DT_TAGS_INEXACT, tanh),
+    [DT_OP_ASINH] = DT_ROW(DT_TAGS_INEXACT, asinh),
+    [DT_OP_ACOSH] = DT_ROW(DT_TAGS_INEXACT, acosh),
+    [DT_OP_ATANH] = DT_ROW(DT_TAGS_INEXACT, atanh),
+    [DT_OP_FLOOR] = DT_ROW(DT_TAGS_REAL, floor),
+    [DT_OP_CEIL] = DT_ROW(DT_TAGS_REAL, ceil),
+    [DT_OP_TRUNC] = DT_ROW(DT_TAGS_REAL, trunc),
+    [DT_OP_RINT] = DT_ROW(DT_TAGS_INEXACT, rint),
+    [DT_OP_INVERT] = DT_ROW(DT_TAGS_BOOL_INT, invert),
+    [DT_OP_LOGICAL_NOT] = DT_ROW(DT_TAGS_ALL, lnot),
+    [DT_OP_ISNAN] = DT_ROW(DT_TAGS_ALL, isnan),
+    [DT_OP_ISINF] = DT_ROW(DT_TAGS_ALL, isinf),
+    [DT_OP_ISFINITE] = DT_ROW(DT_TAGS_ALL, isfinite),
+    [DT_OP_SIGNBIT] = DT_ROW(DT_TAGS_REAL, signbit),
+    [DT_OP_CONJ] = DT_ROW(DT_TAGS_NUMBER, conj),
+    [DT_OP_REAL] = DT_ROW(DT_TAGS_ALL, real),
+    [DT_OP_IMAG] = DT_ROW(DT_TAGS_ALL, imag),
+    [DT_OP_ANGLE] = DT_ROW(DT_TAGS_INEXACT, angle),
+    [DT_OP_WHERE] = {DT_FOR_EACH_DTYPE(DT_WHERE_ENTRY)},
 };
 
 /* ---- casts: out = (TO) in ---- */
@@ -125,15 +323,18 @@ static const dt_cpu_inner_loop cast_loops[DT_NUM_DTYPES][DT_NUM_DTYPES] = {
 
 dt_cpu_inner_loop dt_cpu_find_loop(int op, const dt_dtype *dtypes)
 {
-    if (op < 0 || op >= DT_NUM_OPS)
+    if (op < 0 || op >= DT_NUM_OPS || !dt_dtype_is_valid((int)dtypes[0]) ||
+        !dt_dtype_is_valid((int)dtypes[1]))
         return NULL;
-    for (int k = 0; k < 3; k++)
-        if (!dt_dtype_is_valid((int)dtypes[k]))
-            return NULL;
     if (op == DT_OP_COPY)
         return cast_loops[dtypes[1]][dtypes[0]];
-    if (dtypes[1] != dtypes[2])
+    if (op >= DT_OP_EQ && op <= DT_OP_GE && dtypes[1] != dtypes[2]) {
+        if (dtypes[1] == DT_INT64 && dtypes[2] == DT_UINT64)
+            return mixed_loops[op - DT_OP_EQ][0];
+        if (dtypes[1] == DT_UINT64 && dtypes[2] == DT_INT64)
+            return mixed_loops[op - DT_OP_EQ][1];
         return NULL;
-    dt_dtype out = op >= DT_OP_EQ ? DT_BOOL : dtypes[1];
-    return dtypes[0] == out ? binary_loops[op][dtypes[1]] : NULL;
+    }
+    /* the loop dtype: the first input's, or the values' for where */
+    return op_loops[op][op == DT_OP_WHERE ? dtypes[2] : dtypes[1]];
 }

@@ -1,12 +1,13 @@
-/* number.c - Python operators on tensors and the conversion of Python
- * scalars (NEP 50: Python scalars are "weak" and take the tensor's dtype).
+/* number.c - elementwise functions and Python operators on tensors, and the
+ * conversion of Python scalars (NEP 50: Python scalars are "weak" and take
+ * the dtype of the tensors beside them).
  *
  * Note [Operand kinds]
  * Beside a tensor, an operand may be a Python bool/int/float/complex (weak,
- * follows the tensor's device and dtype), a NumPy array or NumPy scalar
+ * follows the tensors' device and dtype), a NumPy array or NumPy scalar
  * (strong, like a CPU tensor; with a CUDA tensor it is an error that says
- * how to move it), or anything else (NotImplemented, so Python can try the
- * other operand).
+ * how to move it), or anything else (NotImplemented for operators, so
+ * Python can try the other operand; TypeError for functions).
  */
 #include "pydt.h"
 #include "scalar.h"
@@ -141,61 +142,127 @@ int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes)
 
 /* ---- building operands ---- */
 
-/* Fills op from obj, beside a tensor of dtype `peer` on `device`.
- * Returns 1 on success, 0 for "not an operand" (NotImplemented), -1 on error.
- * *keep receives a new reference that must outlive the operand. */
-static int make_operand(PyObject *obj, dt_dtype peer, dt_device device, dt_op opcode,
-                        dt_operand *op, PyObject **keep)
+/* A Python int compared with an integer tensor it does not fit: compare
+ * exactly, as NumPy 2 does, in uint64 or against a float64 just outside
+ * every integer's range. */
+static int wide_int_operand(PyObject *obj, dt_operand *op)
 {
-    int comparison = opcode >= DT_OP_EQ;
-    memset(op, 0, sizeof *op);
-    *keep = NULL;
-    if (DtTensor_Check(obj)) {
-        op->tensor = &((PyDtTensor *)obj)->t;
-        return 1;
-    }
-    dt_weak_kind kind;
-    if (dt_py_scalar_kind(obj, &kind)) {
-        /* true division of integers computes in float64: the scalar goes
-         * there directly (NumPy picks the float loop before NEP 50 applies) */
-        if (opcode == DT_OP_DIV && !dt_dtype_is_floating(peer) && !dt_dtype_is_complex(peer))
-            peer = DT_FLOAT64;
-        op->dtype = dt_promote_weak(peer, kind);
-        if (dt_py_scalar_to_bytes(obj, op->dtype, op->value.bytes) == 0)
-            return 1;
-        if (!comparison || !PyErr_ExceptionMatches(PyExc_OverflowError))
-            return -1;
-        /* NumPy 2 compares with out-of-range Python ints exactly: widen */
-        PyErr_Clear();
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow == 0) {
         op->dtype = DT_INT64;
-        if (int_to_bytes(obj, DT_INT64, op->value.bytes) == 0)
-            return 1;
-        PyErr_Clear();
-        op->dtype = DT_FLOAT64;
-        return int_to_bytes(obj, DT_FLOAT64, op->value.bytes) == 0 ? 1 : -1;
+        memcpy(op->value.bytes, &v, sizeof v);
+        return 0;
     }
-    if (PyArray_Check(obj) || PyArray_IsScalar(obj, Generic)) {
-        if (device.type != DT_DEVICE_CPU) {
-            char name[32];
-            dt_device_format(device, name, sizeof name);
-            PyErr_Format(PyExc_RuntimeError,
-                         "Expected all tensors to be on the same device, but found a NumPy array "
-                         "(cpu) and a tensor on %s; move the array first with "
-                         "devtensor.asarray(array, device='%s')", name, name);
-            return -1;
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+        if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
+            op->dtype = DT_UINT64;
+            memcpy(op->value.bytes, &u, sizeof u);
+            return 0;
         }
-        PyObject *arr = PyArray_FROM_OF(obj, NPY_ARRAY_NOTSWAPPED);
-        if (arr == NULL)
-            return -1;
-        PyObject *t = dt_py_tensor_from_ndarray((PyArrayObject *)arr);
-        Py_DECREF(arr);
-        if (t == NULL)
-            return -1;
-        *keep = t;
-        op->tensor = &((PyDtTensor *)t)->t;
-        return 1;
+        PyErr_Clear();
     }
+    double beyond = overflow > 0 ? 18446744073709551616.0 : -9223372036854777856.0;
+    op->dtype = DT_FLOAT64;
+    memcpy(op->value.bytes, &beyond, sizeof beyond);
     return 0;
+}
+
+static int is_strong_input(PyObject *obj)
+{
+    return DtTensor_Check(obj) || PyArray_Check(obj) || PyArray_IsScalar(obj, Generic);
+}
+
+static int strong_dtype(PyObject *obj, dt_dtype *d)
+{
+    if (DtTensor_Check(obj)) {
+        *d = ((PyDtTensor *)obj)->t.dtype;
+        return 0;
+    }
+    PyArray_Descr *descr = PyArray_Check(obj) ? PyArray_DESCR((PyArrayObject *)obj) : NULL;
+    if (descr == NULL) {
+        descr = PyArray_DescrFromScalar(obj);
+        if (descr == NULL)
+            return -1;
+        int r = dt_py_dtype_from_descr(descr, d);
+        Py_DECREF(descr);
+        return r;
+    }
+    return dt_py_dtype_from_descr(descr, d);
+}
+
+/* Fill ops[0..nin) from args for `op`.  Returns 1 on success, 0 for "not an
+ * operand" (no exception set), -1 with an exception.  keep[k] receives new
+ * references that must outlive the operands. */
+static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *ops,
+                          PyObject **keep)
+{
+    dt_device device = dt_device_cpu();
+    int have_peer = 0, have_device = 0;
+    dt_dtype peer = DT_BOOL;
+    for (int k = 0; k < nin; k++) {
+        keep[k] = NULL;
+        memset(&ops[k], 0, sizeof ops[k]);
+        if (!have_device && DtTensor_Check(args[k])) {
+            device = dt_tensor_device(&((PyDtTensor *)args[k])->t);
+            have_device = 1;
+        }
+        if (op == DT_OP_WHERE && k == 0)
+            continue; /* the condition does not take part in promotion */
+        if (is_strong_input(args[k])) {
+            dt_dtype d;
+            if (strong_dtype(args[k], &d) < 0)
+                return -1;
+            peer = have_peer ? dt_promote_types(peer, d) : d;
+            have_peer = 1;
+        }
+    }
+    if (!have_device)
+        return 0;
+    for (int k = 0; k < nin; k++) {
+        PyObject *obj = args[k];
+        dt_weak_kind kind;
+        if (DtTensor_Check(obj)) {
+            ops[k].tensor = &((PyDtTensor *)obj)->t;
+        } else if (dt_py_scalar_kind(obj, &kind)) {
+            int cond = op == DT_OP_WHERE && k == 0;
+            ops[k].dtype = cond ? DT_BOOL : have_peer ? dt_ufunc_weak_dtype(op, peer, kind)
+                                                      : dt_promote_weak(DT_BOOL, kind);
+            if (dt_py_scalar_to_bytes(obj, ops[k].dtype, ops[k].value.bytes) == 0)
+                continue;
+            int comparison = op >= DT_OP_EQ && op <= DT_OP_GE;
+            if (!comparison || kind != DT_WEAK_INT ||
+                !PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear();
+            if (wide_int_operand(obj, &ops[k]) < 0)
+                return -1;
+        } else if (PyArray_Check(obj) || PyArray_IsScalar(obj, Generic)) {
+            if (device.type != DT_DEVICE_CPU) {
+                char name[32];
+                dt_device_format(device, name, sizeof name);
+                PyErr_Format(PyExc_RuntimeError,
+                             "Expected all tensors to be on the same device, but found a NumPy "
+                             "array (cpu) and a tensor on %s; move the array first with "
+                             "devtensor.asarray(array, device='%s')", name, name);
+                return -1;
+            }
+            PyObject *arr = PyArray_FROM_OF(obj, NPY_ARRAY_NOTSWAPPED);
+            if (arr == NULL)
+                return -1;
+            keep[k] = dt_py_tensor_from_ndarray((PyArrayObject *)arr);
+            Py_DECREF(arr);
+            if (keep[k] == NULL)
+                return -1;
+            ops[k].tensor = &((PyDtTensor *)keep[k])->t;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* Note [Releasing the GIL]
@@ -203,51 +270,122 @@ static int make_operand(PyObject *obj, dt_dtype peer, dt_device device, dt_op op
  * threads (and notebooks' event loops) keep going. */
 #define DT_GIL_RELEASE_NUMEL 32768
 
-static PyObject *binary(PyObject *a, PyObject *b, dt_op op)
+/* op(args) into a new tensor, or into `out` (a tensor) in place.  Returns a
+ * new reference, Py_NotImplemented for foreign operands when
+ * `not_implemented` is set, or NULL with an exception. */
+static PyObject *apply(dt_op op, PyObject *const *args, PyObject *out_obj, int forced,
+                       dt_casting casting, int not_implemented)
 {
-    PyObject *tensor_obj = DtTensor_Check(a) ? a : b;
-    const dt_tensor *t = &((PyDtTensor *)tensor_obj)->t;
-    dt_device device = dt_tensor_device(t);
-    dt_operand ops[2];
-    PyObject *keep[2] = {NULL, NULL};
+    int nin = dt_op_nin(op);
+    dt_operand ops[DT_MAX_OPERANDS];
+    PyObject *keep[DT_MAX_OPERANDS] = {NULL};
     PyObject *result = NULL;
-    for (int k = 0; k < 2; k++) {
-        int r = make_operand(k == 0 ? a : b, t->dtype, device, op, &ops[k], &keep[k]);
-        if (r <= 0) {
-            if (r == 0)
-                result = Py_NewRef(Py_NotImplemented);
-            goto done;
-        }
+    int r = build_operands(op, args, nin, ops, keep);
+    if (r <= 0) {
+        if (r == 0 && not_implemented)
+            result = Py_NewRef(Py_NotImplemented);
+        else if (r == 0)
+            PyErr_Format(PyExc_TypeError, "%s(): operands must be tensors, NumPy arrays or "
+                         "Python numbers, with at least one tensor", dt_op_name(op));
+        goto done;
     }
-    dt_tensor out;
+    int64_t work = 0;
+    for (int k = 0; k < nin; k++)
+        if (ops[k].tensor && ops[k].tensor->numel > work)
+            work = ops[k].tensor->numel;
+    dt_tensor fresh;
+    dt_tensor *out = out_obj ? &((PyDtTensor *)out_obj)->t : &fresh;
+    dt_tensor_init_empty(&fresh);
     dt_error err;
     dt_status st;
-    dt_tensor_init_empty(&out);
-    int64_t work = (ops[0].tensor ? ops[0].tensor->numel : 1) + (ops[1].tensor ? ops[1].tensor->numel : 1);
     if (work >= DT_GIL_RELEASE_NUMEL) {
         Py_BEGIN_ALLOW_THREADS
-        st = dt_binary(op, &ops[0], &ops[1], &out, &err);
+        st = dt_ufunc(op, ops, out, out_obj != NULL, forced, casting, &err);
         Py_END_ALLOW_THREADS
     } else {
-        st = dt_binary(op, &ops[0], &ops[1], &out, &err);
+        st = dt_ufunc(op, ops, out, out_obj != NULL, forced, casting, &err);
     }
-    result = st == DT_OK ? dt_py_tensor_wrap(&out) : dt_py_raise(&err);
+    if (st != DT_OK)
+        result = dt_py_raise(&err);
+    else
+        result = out_obj ? Py_NewRef(out_obj) : dt_py_tensor_wrap(&fresh);
 done:
-    Py_XDECREF(keep[0]);
-    Py_XDECREF(keep[1]);
+    for (int k = 0; k < nin; k++)
+        Py_XDECREF(keep[k]);
     return result;
 }
 
-static PyObject *nb_add(PyObject *a, PyObject *b) { return binary(a, b, DT_OP_ADD); }
-static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary(a, b, DT_OP_SUB); }
-static PyObject *nb_mul(PyObject *a, PyObject *b) { return binary(a, b, DT_OP_MUL); }
-static PyObject *nb_div(PyObject *a, PyObject *b) { return binary(a, b, DT_OP_DIV); }
+/* ---- Python operators ---- */
+
+static PyObject *binary(PyObject *a, PyObject *b, dt_op op)
+{
+    PyObject *args[2] = {a, b};
+    return apply(op, args, NULL, -1, DT_CASTING_SAME_KIND, 1);
+}
+
+/* x op= y writes into x with NumPy's same_kind casting (int += float fails) */
+static PyObject *inplace(PyObject *a, PyObject *b, dt_op op)
+{
+    if (!DtTensor_Check(a))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *args[2] = {a, b};
+    return apply(op, args, a, -1, DT_CASTING_SAME_KIND, 1);
+}
+
+static PyObject *unary(PyObject *a, dt_op op)
+{
+    return apply(op, &a, NULL, -1, DT_CASTING_SAME_KIND, 1);
+}
+
+#define DT_BINARY_SLOTS(NAME, OP)                                                   \
+    static PyObject *nb_##NAME(PyObject *a, PyObject *b) { return binary(a, b, OP); } \
+    static PyObject *nb_inplace_##NAME(PyObject *a, PyObject *b) { return inplace(a, b, OP); }
+DT_BINARY_SLOTS(add, DT_OP_ADD)
+DT_BINARY_SLOTS(sub, DT_OP_SUB)
+DT_BINARY_SLOTS(mul, DT_OP_MUL)
+DT_BINARY_SLOTS(div, DT_OP_DIV)
+DT_BINARY_SLOTS(floordiv, DT_OP_FLOOR_DIVIDE)
+DT_BINARY_SLOTS(rem, DT_OP_REMAINDER)
+DT_BINARY_SLOTS(and, DT_OP_BITWISE_AND)
+DT_BINARY_SLOTS(or, DT_OP_BITWISE_OR)
+DT_BINARY_SLOTS(xor, DT_OP_BITWISE_XOR)
+DT_BINARY_SLOTS(lshift, DT_OP_LEFT_SHIFT)
+DT_BINARY_SLOTS(rshift, DT_OP_RIGHT_SHIFT)
+
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return binary(a, b, DT_OP_POW);
+}
+
+static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return inplace(a, b, DT_OP_POW);
+}
+
+static PyObject *nb_neg(PyObject *a) { return unary(a, DT_OP_NEGATIVE); }
+static PyObject *nb_pos(PyObject *a) { return unary(a, DT_OP_POSITIVE); }
+static PyObject *nb_abs(PyObject *a) { return unary(a, DT_OP_ABS); }
+static PyObject *nb_invert(PyObject *a) { return unary(a, DT_OP_INVERT); }
 
 PyNumberMethods dt_py_tensor_as_number = {
-    .nb_add = nb_add,
-    .nb_subtract = nb_sub,
-    .nb_multiply = nb_mul,
-    .nb_true_divide = nb_div,
+    .nb_add = nb_add, .nb_inplace_add = nb_inplace_add,
+    .nb_subtract = nb_sub, .nb_inplace_subtract = nb_inplace_sub,
+    .nb_multiply = nb_mul, .nb_inplace_multiply = nb_inplace_mul,
+    .nb_true_divide = nb_div, .nb_inplace_true_divide = nb_inplace_div,
+    .nb_floor_divide = nb_floordiv, .nb_inplace_floor_divide = nb_inplace_floordiv,
+    .nb_remainder = nb_rem, .nb_inplace_remainder = nb_inplace_rem,
+    .nb_power = nb_pow, .nb_inplace_power = nb_inplace_pow,
+    .nb_and = nb_and, .nb_inplace_and = nb_inplace_and,
+    .nb_or = nb_or, .nb_inplace_or = nb_inplace_or,
+    .nb_xor = nb_xor, .nb_inplace_xor = nb_inplace_xor,
+    .nb_lshift = nb_lshift, .nb_inplace_lshift = nb_inplace_lshift,
+    .nb_rshift = nb_rshift, .nb_inplace_rshift = nb_inplace_rshift,
+    .nb_negative = nb_neg, .nb_positive = nb_pos, .nb_absolute = nb_abs,
+    .nb_invert = nb_invert,
 };
 
 PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op)
@@ -257,4 +395,97 @@ PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op)
         [Py_NE] = DT_OP_NE, [Py_GT] = DT_OP_GT, [Py_GE] = DT_OP_GE,
     };
     return binary(a, b, ops[op]);
+}
+
+/* ---- _ufunc(op, *inputs, out=None, dtype=None, casting='same_kind') ---- */
+
+static int casting_from(PyObject *obj, dt_casting *out)
+{
+    static const char *const names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    for (int i = 0; s && i < 5; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (dt_casting)i;
+            return 0;
+        }
+    PyErr_SetString(PyExc_ValueError,
+                    "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+    return -1;
+}
+
+static PyObject *py_ufunc(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames)
+{
+    (void)module;
+    if (nargs < 1)
+        return PyErr_Format(PyExc_TypeError, "_ufunc(op, *inputs)");
+    long opnum = PyLong_AsLong(args[0]);
+    if (opnum == -1 && PyErr_Occurred())
+        return NULL;
+    if (opnum <= DT_OP_COPY || opnum >= DT_NUM_OPS)
+        return PyErr_Format(PyExc_ValueError, "unknown op %ld", opnum);
+    dt_op op = (dt_op)opnum;
+    int nin = dt_op_nin(op);
+    if (nargs - 1 != nin)
+        return PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were "
+                            "given", dt_op_name(op), nin, nin == 1 ? "" : "s", nargs - 1);
+    PyObject *out = NULL, *dtype = NULL, *casting = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+        PyObject *value = args[nargs + i];
+        if (name == NULL)
+            return NULL;
+        if (strcmp(name, "out") == 0)
+            out = value;
+        else if (strcmp(name, "dtype") == 0)
+            dtype = value;
+        else if (strcmp(name, "casting") == 0)
+            casting = value;
+        else
+            return PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
+                                dt_op_name(op), name);
+    }
+    if (out == Py_None)
+        out = NULL;
+    if (out != NULL && !DtTensor_Check(out))
+        return PyErr_Format(PyExc_TypeError, "%s(): out must be a devtensor.Tensor, got %.100s",
+                            dt_op_name(op), Py_TYPE(out)->tp_name);
+    int forced = -1;
+    if (dtype != NULL && !dt_py_dtype_converter(dtype, &forced))
+        return NULL;
+    dt_casting cast = DT_CASTING_SAME_KIND;
+    if (casting_from(casting, &cast) < 0)
+        return NULL;
+    return apply(op, args + 1, out, forced, cast, 0);
+}
+
+static PyMethodDef number_methods[] = {
+    {"_ufunc", (PyCFunction)(void (*)(void))py_ufunc, METH_FASTCALL | METH_KEYWORDS,
+     "_ufunc(op, *inputs, out=None, dtype=None, casting='same_kind')"},
+    {NULL, NULL, 0, NULL},
+};
+
+int dt_py_number_init(PyObject *module)
+{
+    if (PyModule_AddFunctions(module, number_methods) < 0)
+        return -1;
+    /* op ids by NumPy name: devtensor._C.OPS['add'] */
+    PyObject *ops = PyDict_New();
+    if (ops == NULL)
+        return -1;
+    for (int i = DT_OP_COPY + 1; i < DT_NUM_OPS; i++) {
+        PyObject *v = PyLong_FromLong(i);
+        if (v == NULL || PyDict_SetItemString(ops, dt_op_name((dt_op)i), v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(ops);
+            return -1;
+        }
+        Py_DECREF(v);
+    }
+    int r = PyModule_AddObjectRef(module, "OPS", ops);
+    Py_DECREF(ops);
+    return r;
 }

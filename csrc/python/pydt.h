@@ -70,6 +70,7 @@ extern PyTypeObject dt_py_tensor_base_type;       /* devtensor._C.TensorBase */
 PyObject *dt_py_tensor_wrap(dt_tensor *t);
 int dt_py_tensor_init(PyObject *module);
 extern PyNumberMethods dt_py_tensor_as_number;     /* number.c */
+int dt_py_number_init(PyObject *module);           /* _ufunc and OPS */
 PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op);
 
 /* ---- Python scalars (number.c) ---- */

@@ -1,0 +1,332 @@
+/* ops_math.h - scalar semantics of the ops beyond + - * / and comparisons:
+ * NumPy's integer division and remainder, powers, extrema, bitwise, shifts,
+ * logical ops, rounding, predicates and the elementary functions.
+ *
+ * Naming as in ops.h: dt_<op>_<tag>(compute values).  A function exists only
+ * for the dtypes NumPy has a loop for; the type resolution in
+ * elementwise.c never asks for another.  float16 and bfloat16 compute in
+ * float32 (DT_M_f16(exp) is expf), float64 in double.
+ */
+#ifndef DT_OPS_MATH_H
+#define DT_OPS_MATH_H
+
+#include <math.h>
+#include "complex_math.h"
+#include "ops.h"
+
+#define DT_M_f16(fn) fn##f
+#define DT_M_bf16(fn) fn##f
+#define DT_M_f32(fn) fn##f
+#define DT_M_f64(fn) fn
+
+/* ======== integers ======== */
+
+/* NumPy: x // 0 == 0 and x % 0 == 0; MIN // -1 wraps to MIN; floor rounding */
+#define DT_SIGNED_OPS(X, UT, BITS)                                                          \
+    DT_FN dt_C_##X dt_fdiv_##X(dt_C_##X a, dt_C_##X b)                                     \
+    {                                                                                       \
+        if (b == 0)                                                                         \
+            return 0;                                                                       \
+        if (b == -1)                                                                        \
+            return (dt_C_##X)(0 - (UT)a);                                                   \
+        dt_C_##X q = (dt_C_##X)(a / b);                                                     \
+        return (a % b != 0 && ((a < 0) != (b < 0))) ? (dt_C_##X)(q - 1) : q;                \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_rem_##X(dt_C_##X a, dt_C_##X b)                                      \
+    {                                                                                       \
+        if (b == 0 || b == -1)                                                              \
+            return 0;                                                                       \
+        dt_C_##X r = (dt_C_##X)(a % b);                                                     \
+        return (r != 0 && ((r < 0) != (b < 0))) ? (dt_C_##X)(r + b) : r;                    \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_abs_##X(dt_C_##X a) { return (dt_C_##X)(a < 0 ? 0 - (UT)a : (UT)a); } \
+    DT_FN dt_C_##X dt_neg_##X(dt_C_##X a) { return (dt_C_##X)(0 - (UT)a); }                 \
+    DT_FN dt_C_##X dt_sign_##X(dt_C_##X a) { return (dt_C_##X)((a > 0) - (a < 0)); }        \
+    DT_FN bool dt_signbit_##X(dt_C_##X a) { return a < 0; }                                 \
+    /* 1/x truncated; NumPy leaves 1/0 to the platform, we give 0 */                       \
+    DT_FN dt_C_##X dt_recip_##X(dt_C_##X a) { return (a == 1 || a == -1) ? a : 0; }         \
+    DT_FN dt_C_##X dt_lsh_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        return (uint64_t)(int64_t)b < BITS ? (dt_C_##X)((UT)a << b) : 0;                    \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_rsh_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        if ((uint64_t)(int64_t)b < BITS)                                                    \
+            return (dt_C_##X)(a >> b);                                                      \
+        return (dt_C_##X)(a < 0 ? -1 : 0);                                                  \
+    }
+DT_SIGNED_OPS(i8, uint8_t, 8) DT_SIGNED_OPS(i16, uint16_t, 16)
+DT_SIGNED_OPS(i32, uint32_t, 32) DT_SIGNED_OPS(i64, uint64_t, 64)
+
+#define DT_UNSIGNED_OPS(X, BITS)                                                            \
+    DT_FN dt_C_##X dt_fdiv_##X(dt_C_##X a, dt_C_##X b) { return b == 0 ? 0 : (dt_C_##X)(a / b); } \
+    DT_FN dt_C_##X dt_rem_##X(dt_C_##X a, dt_C_##X b) { return b == 0 ? 0 : (dt_C_##X)(a % b); }  \
+    DT_FN dt_C_##X dt_abs_##X(dt_C_##X a) { return a; }                                     \
+    DT_FN dt_C_##X dt_neg_##X(dt_C_##X a) { return (dt_C_##X)(0 - (uint64_t)a); }           \
+    DT_FN dt_C_##X dt_sign_##X(dt_C_##X a) { return (dt_C_##X)(a > 0); }                    \
+    DT_FN bool dt_signbit_##X(dt_C_##X a) { (void)a; return false; }                        \
+    DT_FN dt_C_##X dt_recip_##X(dt_C_##X a) { return (dt_C_##X)(a == 1); }                  \
+    DT_FN dt_C_##X dt_lsh_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        return (uint64_t)b < BITS ? (dt_C_##X)((uint64_t)a << b) : 0;                       \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_rsh_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        return (uint64_t)b < BITS ? (dt_C_##X)(a >> b) : 0;                                \
+    }
+DT_UNSIGNED_OPS(u8, 8) DT_UNSIGNED_OPS(u16, 16) DT_UNSIGNED_OPS(u32, 32) DT_UNSIGNED_OPS(u64, 64)
+
+/* shared by all integers (and bool where NumPy has the loop) */
+#define DT_INT_COMMON(X)                                                                    \
+    DT_FN dt_C_##X dt_pos_##X(dt_C_##X a) { return a; }                                     \
+    DT_FN dt_C_##X dt_square_##X(dt_C_##X a) { return DT_WRAP_MUL(dt_C_##X, a, a); }        \
+    /* exponent >= 0 (negative ones are refused before the launch) */                      \
+    DT_FN dt_C_##X dt_pow_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        uint64_t r = 1, p = (uint64_t)a, n = (uint64_t)b;                                   \
+        while (n > 0) {                                                                     \
+            if (n & 1)                                                                      \
+                r *= p;                                                                     \
+            p *= p;                                                                         \
+            n >>= 1;                                                                        \
+        }                                                                                   \
+        return (dt_C_##X)r;                                                                 \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_max_##X(dt_C_##X a, dt_C_##X b) { return a >= b ? a : b; }            \
+    DT_FN dt_C_##X dt_min_##X(dt_C_##X a, dt_C_##X b) { return a <= b ? a : b; }            \
+    DT_FN dt_C_##X dt_and_##X(dt_C_##X a, dt_C_##X b) { return (dt_C_##X)(a & b); }         \
+    DT_FN dt_C_##X dt_or_##X(dt_C_##X a, dt_C_##X b) { return (dt_C_##X)(a | b); }          \
+    DT_FN dt_C_##X dt_xor_##X(dt_C_##X a, dt_C_##X b) { return (dt_C_##X)(a ^ b); }         \
+    DT_FN dt_C_##X dt_invert_##X(dt_C_##X a) { return (dt_C_##X)~a; }                       \
+    DT_FN dt_C_##X dt_floor_##X(dt_C_##X a) { return a; }                                   \
+    DT_FN dt_C_##X dt_ceil_##X(dt_C_##X a) { return a; }                                    \
+    DT_FN dt_C_##X dt_trunc_##X(dt_C_##X a) { return a; }                                   \
+    DT_FN bool dt_isnan_##X(dt_C_##X a) { (void)a; return false; }                          \
+    DT_FN bool dt_isinf_##X(dt_C_##X a) { (void)a; return false; }                          \
+    DT_FN bool dt_isfinite_##X(dt_C_##X a) { (void)a; return true; }                        \
+    DT_FN dt_C_##X dt_conj_##X(dt_C_##X a) { return a; }                                    \
+    DT_FN dt_C_##X dt_real_##X(dt_C_##X a) { return a; }                                    \
+    DT_FN dt_C_##X dt_imag_##X(dt_C_##X a) { (void)a; return 0; }
+DT_INT_COMMON(i8) DT_INT_COMMON(i16) DT_INT_COMMON(i32) DT_INT_COMMON(i64)
+DT_INT_COMMON(u8) DT_INT_COMMON(u16) DT_INT_COMMON(u32) DT_INT_COMMON(u64)
+
+/* bool: the loops NumPy has (extrema, bitwise, rounding as identity, abs) */
+DT_FN bool dt_max_b(bool a, bool b) { return a || b; }
+DT_FN bool dt_min_b(bool a, bool b) { return a && b; }
+DT_FN bool dt_and_b(bool a, bool b) { return a && b; }
+DT_FN bool dt_or_b(bool a, bool b) { return a || b; }
+DT_FN bool dt_xor_b(bool a, bool b) { return a != b; }
+DT_FN bool dt_invert_b(bool a) { return !a; }
+DT_FN bool dt_abs_b(bool a) { return a; }
+DT_FN bool dt_floor_b(bool a) { return a; }
+DT_FN bool dt_ceil_b(bool a) { return a; }
+DT_FN bool dt_trunc_b(bool a) { return a; }
+DT_FN bool dt_isnan_b(bool a) { (void)a; return false; }
+DT_FN bool dt_isinf_b(bool a) { (void)a; return false; }
+DT_FN bool dt_isfinite_b(bool a) { (void)a; return true; }
+DT_FN bool dt_signbit_b(bool a) { (void)a; return false; }
+DT_FN bool dt_conj_b(bool a) { return a; }
+DT_FN bool dt_real_b(bool a) { return a; }
+DT_FN bool dt_imag_b(bool a) { (void)a; return false; }
+
+/* ======== floating point ======== */
+
+/* Python's float divmod, as NumPy's npy_divmod: the quotient is floored
+ * and snapped to an integer, the remainder takes the divisor's sign. */
+#define DT_FLOAT_DIVMOD(X)                                                                  \
+    DT_FN dt_C_##X dt_divmod_##X(dt_C_##X a, dt_C_##X b, dt_C_##X *modulus)                \
+    {                                                                                       \
+        dt_C_##X mod = DT_M_##X(fmod)(a, b), div, floordiv;                                 \
+        if (b == 0) {                                                                       \
+            *modulus = mod;                                                                 \
+            return a / b;                                                                   \
+        }                                                                                   \
+        div = (a - mod) / b;                                                                \
+        if (mod != 0) {                                                                     \
+            if ((b < 0) != (mod < 0)) {                                                     \
+                mod += b;                                                                   \
+                div -= 1;                                                                   \
+            }                                                                               \
+        } else {                                                                            \
+            mod = DT_M_##X(copysign)(0, b);                                                 \
+        }                                                                                   \
+        if (div != 0) {                                                                     \
+            floordiv = DT_M_##X(floor)(div);                                                \
+            if (div - floordiv > (dt_C_##X)0.5)                                             \
+                floordiv += 1;                                                              \
+        } else {                                                                            \
+            floordiv = DT_M_##X(copysign)(0, a / b);                                        \
+        }                                                                                   \
+        *modulus = mod;                                                                     \
+        return floordiv;                                                                    \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_fdiv_##X(dt_C_##X a, dt_C_##X b)                                     \
+    {                                                                                       \
+        dt_C_##X mod;                                                                       \
+        return b == 0 ? a / b : dt_divmod_##X(a, b, &mod);                                  \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_rem_##X(dt_C_##X a, dt_C_##X b)                                      \
+    {                                                                                       \
+        dt_C_##X mod;                                                                       \
+        if (b == 0)                                                                         \
+            return DT_M_##X(fmod)(a, b);                                                    \
+        dt_divmod_##X(a, b, &mod);                                                          \
+        return mod;                                                                         \
+    }
+
+#define DT_FLOAT_OPS(X)                                                                     \
+    DT_FLOAT_DIVMOD(X)                                                                      \
+    DT_FN dt_C_##X dt_pow_##X(dt_C_##X a, dt_C_##X b) { return DT_M_##X(pow)(a, b); }       \
+    DT_FN dt_C_##X dt_max_##X(dt_C_##X a, dt_C_##X b) { return (a >= b || a != a) ? a : b; } \
+    DT_FN dt_C_##X dt_min_##X(dt_C_##X a, dt_C_##X b) { return (a <= b || a != a) ? a : b; } \
+    DT_FN dt_C_##X dt_atan2_##X(dt_C_##X a, dt_C_##X b) { return DT_M_##X(atan2)(a, b); }   \
+    DT_FN dt_C_##X dt_hypot_##X(dt_C_##X a, dt_C_##X b) { return DT_M_##X(hypot)(a, b); }   \
+    DT_FN dt_C_##X dt_copysign_##X(dt_C_##X a, dt_C_##X b) { return DT_M_##X(copysign)(a, b); } \
+    /* NumPy's logaddexp: exact at equal inputs, log1p of the smaller term */               \
+    DT_FN dt_C_##X dt_logaddexp_##X(dt_C_##X a, dt_C_##X b)                                 \
+    {                                                                                       \
+        if (a == b)                                                                         \
+            return a + (dt_C_##X)0.693147180559945309417232121458176568;                    \
+        dt_C_##X t = a - b;                                                                 \
+        if (t > 0)                                                                          \
+            return a + DT_M_##X(log1p)(DT_M_##X(exp)(-t));                                  \
+        if (t <= 0)                                                                         \
+            return b + DT_M_##X(log1p)(DT_M_##X(exp)(t));                                   \
+        return t; /* nan */                                                                 \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_neg_##X(dt_C_##X a) { return -a; }                                    \
+    DT_FN dt_C_##X dt_pos_##X(dt_C_##X a) { return a; }                                     \
+    DT_FN dt_C_##X dt_abs_##X(dt_C_##X a) { return DT_M_##X(fabs)(a); }                     \
+    DT_FN dt_C_##X dt_square_##X(dt_C_##X a) { return a * a; }                              \
+    DT_FN dt_C_##X dt_sqrt_##X(dt_C_##X a) { return DT_M_##X(sqrt)(a); }                    \
+    DT_FN dt_C_##X dt_recip_##X(dt_C_##X a) { return (dt_C_##X)1 / a; }                     \
+    DT_FN dt_C_##X dt_sign_##X(dt_C_##X a)                                                  \
+    {                                                                                       \
+        return a > 0 ? (dt_C_##X)1 : (a < 0 ? (dt_C_##X)-1 : (a == 0 ? (dt_C_##X)0 : a));  \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_exp_##X(dt_C_##X a) { return DT_M_##X(exp)(a); }                      \
+    DT_FN dt_C_##X dt_expm1_##X(dt_C_##X a) { return DT_M_##X(expm1)(a); }                  \
+    DT_FN dt_C_##X dt_log_##X(dt_C_##X a) { return DT_M_##X(log)(a); }                      \
+    DT_FN dt_C_##X dt_log1p_##X(dt_C_##X a) { return DT_M_##X(log1p)(a); }                  \
+    DT_FN dt_C_##X dt_log2_##X(dt_C_##X a) { return DT_M_##X(log2)(a); }                    \
+    DT_FN dt_C_##X dt_log10_##X(dt_C_##X a) { return DT_M_##X(log10)(a); }                  \
+    DT_FN dt_C_##X dt_sin_##X(dt_C_##X a) { return DT_M_##X(sin)(a); }                      \
+    DT_FN dt_C_##X dt_cos_##X(dt_C_##X a) { return DT_M_##X(cos)(a); }                      \
+    DT_FN dt_C_##X dt_tan_##X(dt_C_##X a) { return DT_M_##X(tan)(a); }                      \
+    DT_FN dt_C_##X dt_asin_##X(dt_C_##X a) { return DT_M_##X(asin)(a); }                    \
+    DT_FN dt_C_##X dt_acos_##X(dt_C_##X a) { return DT_M_##X(acos)(a); }                    \
+    DT_FN dt_C_##X dt_atan_##X(dt_C_##X a) { return DT_M_##X(atan)(a); }                    \
+    DT_FN dt_C_##X dt_sinh_##X(dt_C_##X a) { return DT_M_##X(sinh)(a); }                    \
+    DT_FN dt_C_##X dt_cosh_##X(dt_C_##X a) { return DT_M_##X(cosh)(a); }                    \
+    DT_FN dt_C_##X dt_tanh_##X(dt_C_##X a) { return DT_M_##X(tanh)(a); }                    \
+    DT_FN dt_C_##X dt_asinh_##X(dt_C_##X a) { return DT_M_##X(asinh)(a); }                  \
+    DT_FN dt_C_##X dt_acosh_##X(dt_C_##X a) { return DT_M_##X(acosh)(a); }                  \
+    DT_FN dt_C_##X dt_atanh_##X(dt_C_##X a) { return DT_M_##X(atanh)(a); }                  \
+    DT_FN dt_C_##X dt_floor_##X(dt_C_##X a) { return DT_M_##X(floor)(a); }                  \
+    DT_FN dt_C_##X dt_ceil_##X(dt_C_##X a) { return DT_M_##X(ceil)(a); }                    \
+    DT_FN dt_C_##X dt_trunc_##X(dt_C_##X a) { return DT_M_##X(trunc)(a); }                  \
+    DT_FN dt_C_##X dt_rint_##X(dt_C_##X a) { return DT_M_##X(rint)(a); }                    \
+    DT_FN bool dt_isnan_##X(dt_C_##X a) { return a != a; }                                  \
+    DT_FN bool dt_isinf_##X(dt_C_##X a) { return isinf(a); }                                \
+    DT_FN bool dt_isfinite_##X(dt_C_##X a) { return isfinite(a); }                          \
+    DT_FN bool dt_signbit_##X(dt_C_##X a) { return signbit(a) != 0; }                       \
+    DT_FN dt_C_##X dt_conj_##X(dt_C_##X a) { return a; }                                    \
+    DT_FN dt_C_##X dt_real_##X(dt_C_##X a) { return a; }                                    \
+    DT_FN dt_C_##X dt_imag_##X(dt_C_##X a) { (void)a; return 0; }                           \
+    DT_FN dt_C_##X dt_angle_##X(dt_C_##X a) { return DT_M_##X(atan2)((dt_C_##X)0, a); }
+DT_FLOAT_OPS(f16) DT_FLOAT_OPS(bf16) DT_FLOAT_OPS(f32) DT_FLOAT_OPS(f64)
+
+DT_FN float dt_nextafter_f32(float a, float b) { return nextafterf(a, b); }
+DT_FN double dt_nextafter_f64(double a, double b) { return nextafter(a, b); }
+
+/* nextafter in a 16-bit format: step the bits of the stored value (NumPy's
+ * npy_half_nextafter), then widen back to the float32 compute value. */
+#define DT_NEXTAFTER16(X, SIGN, INF, TO, FROM)                                              \
+    DT_FN float dt_nextafter_##X(float a, float b)                                          \
+    {                                                                                       \
+        uint16_t x = TO(a);                                                                 \
+        float xa = FROM(x), yb = FROM(TO(b));                                               \
+        if (xa != xa || yb != yb)                                                           \
+            return xa != xa ? xa : yb;                                                      \
+        if (xa == yb)                                                                       \
+            return yb;                                                                      \
+        if ((x & 0x7fffu) == 0) /* +-0: the smallest subnormal toward b */                \
+            return FROM((uint16_t)((yb < 0 ? SIGN : 0u) | 1u));                             \
+        int away = (xa < yb) == ((x & SIGN) == 0);                                          \
+        return FROM((uint16_t)(away ? x + 1 : x - 1));                                      \
+    }
+DT_NEXTAFTER16(f16, 0x8000u, 0x7c00u, dt_float_to_half, dt_half_to_float)
+DT_NEXTAFTER16(bf16, 0x8000u, 0x7f80u, dt_float_to_bf16, dt_bf16_to_float)
+
+/* ======== complex ======== */
+
+#define DT_COMPLEX_OPS(X, R)                                                                \
+    DT_FN dt_C_##X dt_##X##_from_z(dt_c128 z) { return dt_##X##_make((R)z.re, (R)z.im); }  \
+    DT_FN dt_c128 dt_##X##_to_z(dt_C_##X a) { return dt_c128_make(a.re, a.im); }           \
+    DT_FN dt_C_##X dt_pow_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        return dt_##X##_from_z(dt_z_pow(dt_##X##_to_z(a), dt_##X##_to_z(b)));               \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_max_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        return (dt_##X##_le(b, a) || a.re != a.re || a.im != a.im) ? a : b;                 \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_min_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        return (dt_##X##_le(a, b) || a.re != a.re || a.im != a.im) ? a : b;                 \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_neg_##X(dt_C_##X a) { return dt_##X##_make(-a.re, -a.im); }           \
+    DT_FN dt_C_##X dt_pos_##X(dt_C_##X a) { return a; }                                     \
+    DT_FN R dt_abs_##X(dt_C_##X a) { return (R)hypot(a.re, a.im); }                          \
+    DT_FN dt_C_##X dt_square_##X(dt_C_##X a) { return dt_##X##_mul(a, a); }                 \
+    DT_FN dt_C_##X dt_recip_##X(dt_C_##X a) { return dt_##X##_div(dt_##X##_make(1, 0), a); } \
+    DT_FN bool dt_isnan_##X(dt_C_##X a) { return a.re != a.re || a.im != a.im; }            \
+    DT_FN bool dt_isinf_##X(dt_C_##X a) { return isinf(a.re) || isinf(a.im); }              \
+    DT_FN bool dt_isfinite_##X(dt_C_##X a) { return isfinite(a.re) && isfinite(a.im); }     \
+    DT_FN dt_C_##X dt_conj_##X(dt_C_##X a) { return dt_##X##_make(a.re, -a.im); }           \
+    DT_FN R dt_real_##X(dt_C_##X a) { return a.re; }                                        \
+    DT_FN R dt_imag_##X(dt_C_##X a) { return a.im; }                                        \
+    DT_FN R dt_angle_##X(dt_C_##X a) { return (R)atan2(a.im, a.re); }
+DT_COMPLEX_OPS(c64, float)
+DT_COMPLEX_OPS(c128, double)
+
+/* complex elementary functions through dt_c128 (complex_math.h) */
+#define DT_COMPLEX_FN(X, NAME)                                                              \
+    DT_FN dt_C_##X dt_##NAME##_##X(dt_C_##X a) { return dt_##X##_from_z(dt_z_##NAME(dt_##X##_to_z(a))); }
+#define DT_COMPLEX_FNS(X)                                                                   \
+    DT_COMPLEX_FN(X, sqrt) DT_COMPLEX_FN(X, sign) DT_COMPLEX_FN(X, exp)                     \
+    DT_COMPLEX_FN(X, expm1) DT_COMPLEX_FN(X, log) DT_COMPLEX_FN(X, log1p)                   \
+    DT_COMPLEX_FN(X, log2) DT_COMPLEX_FN(X, log10) DT_COMPLEX_FN(X, sin)                    \
+    DT_COMPLEX_FN(X, cos) DT_COMPLEX_FN(X, tan) DT_COMPLEX_FN(X, asin)                      \
+    DT_COMPLEX_FN(X, acos) DT_COMPLEX_FN(X, atan) DT_COMPLEX_FN(X, sinh)                    \
+    DT_COMPLEX_FN(X, cosh) DT_COMPLEX_FN(X, tanh) DT_COMPLEX_FN(X, asinh)                   \
+    DT_COMPLEX_FN(X, acosh) DT_COMPLEX_FN(X, atanh)
+DT_COMPLEX_FNS(c64)
+DT_COMPLEX_FNS(c128)
+
+/* complex rint rounds both parts (NumPy's rint loop for complex) */
+DT_FN dt_c64 dt_rint_c64(dt_c64 a) { return dt_c64_make(rintf(a.re), rintf(a.im)); }
+DT_FN dt_c128 dt_rint_c128(dt_c128 a) { return dt_c128_make(rint(a.re), rint(a.im)); }
+
+/* ======== comparisons of int64 with uint64, exact (NumPy's special loops) ======== */
+DT_FN bool dt_mixed_eq(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a == b; }
+DT_FN bool dt_mixed_lt(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b; }
+DT_FN bool dt_mixed_gt(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a > b; }
+
+/* ======== logical ops and where, for every dtype ======== */
+DT_FN bool dt_truth_b(bool a) { return a; }
+#define DT_TRUTH_REAL(X) DT_FN bool dt_truth_##X(dt_C_##X a) { return a != 0; }
+DT_TRUTH_REAL(i8) DT_TRUTH_REAL(i16) DT_TRUTH_REAL(i32) DT_TRUTH_REAL(i64)
+DT_TRUTH_REAL(u8) DT_TRUTH_REAL(u16) DT_TRUTH_REAL(u32) DT_TRUTH_REAL(u64)
+DT_TRUTH_REAL(f16) DT_TRUTH_REAL(bf16) DT_TRUTH_REAL(f32) DT_TRUTH_REAL(f64)
+DT_FN bool dt_truth_c64(dt_c64 a) { return dt_c64_nonzero(a); }
+DT_FN bool dt_truth_c128(dt_c128 a) { return dt_c128_nonzero(a); }
+
+#define DT_LOGICAL_OPS(CODE, X)                                                             \
+    DT_FN bool dt_land_##X(dt_C_##X a, dt_C_##X b) { return dt_truth_##X(a) && dt_truth_##X(b); } \
+    DT_FN bool dt_lor_##X(dt_C_##X a, dt_C_##X b) { return dt_truth_##X(a) || dt_truth_##X(b); }  \
+    DT_FN bool dt_lxor_##X(dt_C_##X a, dt_C_##X b) { return dt_truth_##X(a) != dt_truth_##X(b); } \
+    DT_FN bool dt_lnot_##X(dt_C_##X a) { return !dt_truth_##X(a); }
+DT_FOR_EACH_DTYPE(DT_LOGICAL_OPS)
+
+#endif /* DT_OPS_MATH_H */

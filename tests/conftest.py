@@ -1,0 +1,80 @@
+"""Shared test configuration for devtensor.
+
+* Unless DEVTENSOR_TEST_DEVICES is set, two simulated CUDA devices are
+  requested (DEVTENSOR_SIMULATE_CUDA=2) *before* devtensor is imported, so
+  that every device rule runs on a machine without a GPU.
+* ``device`` fixture: parametrized over DEVTENSOR_TEST_DEVICES (comma
+  separated, e.g. ``cpu,cuda:0,cuda:1``); by default cpu plus up to two
+  CUDA devices that exist.
+* ``requires_devices(n)``: skip unless at least n CUDA devices exist.
+* ``gpu`` marker: the test needs a real (non-simulated) CUDA device.
+* HYPOTHESIS_PROFILE=thorough runs 1000 examples per property (default: 50).
+"""
+import os
+
+if not os.environ.get("DEVTENSOR_TEST_DEVICES"):
+    os.environ.setdefault("DEVTENSOR_SIMULATE_CUDA", "2")
+
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from helpers import (  # noqa: E402
+    ALL_DEVICES,
+    HAS_REAL_GPU,
+    cuda_count,
+)
+
+try:
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "devtensor",
+        max_examples=50,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    settings.register_profile(
+        "thorough",
+        max_examples=1000,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "devtensor"))
+except ImportError:  # pragma: no cover
+    pass
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a real (non-simulated) CUDA device")
+    config.addinivalue_line("markers", "requires_devices(n): needs at least n CUDA devices")
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_gpu = pytest.mark.skip(reason="needs a real CUDA device (none found, or simulated)")
+    for item in items:
+        if item.get_closest_marker("gpu") is not None and not HAS_REAL_GPU:
+            item.add_marker(skip_gpu)
+        m = item.get_closest_marker("requires_devices")
+        if m is not None:
+            n = m.args[0]
+            if cuda_count() < n:
+                item.add_marker(pytest.mark.skip(reason=f"needs {n} CUDA device(s), have {cuda_count()}"))
+
+
+@pytest.fixture(params=ALL_DEVICES)
+def device(request):
+    """A device string from DEVTENSOR_TEST_DEVICES (default cpu, cuda:0, cuda:1)."""
+    return request.param
+
+
+MOVE_DEVICES = list(dict.fromkeys(["cpu"] + ALL_DEVICES))
+
+
+@pytest.fixture(params=[(a, b) for a in MOVE_DEVICES for b in MOVE_DEVICES],
+                ids=lambda p: f"{p[0]}->{p[1]}")
+def device_pair(request):
+    """(source, destination) device strings, including same-device pairs."""
+    return request.param

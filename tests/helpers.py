@@ -1,0 +1,93 @@
+"""Helpers shared by the test modules (imported after conftest sets the env)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+
+
+def cuda_count():
+    try:
+        return dt.cuda.device_count() if dt.cuda.is_available() else 0
+    except Exception:  # pragma: no cover - a broken cuda module is a test failure elsewhere
+        return 0
+
+
+def _is_simulated():
+    if cuda_count() == 0:
+        return False
+    try:
+        return "simulated" in dt.cuda.get_device_name(0).lower()
+    except Exception:
+        return bool(os.environ.get("DEVTENSOR_SIMULATE_CUDA"))
+
+
+SIMULATED = _is_simulated()
+HAS_REAL_GPU = cuda_count() > 0 and not SIMULATED
+
+
+def _default_devices():
+    env = os.environ.get("DEVTENSOR_TEST_DEVICES")
+    if env:
+        return [d.strip() for d in env.split(",") if d.strip()]
+    return ["cpu"] + [f"cuda:{i}" for i in range(min(cuda_count(), 2))]
+
+
+ALL_DEVICES = _default_devices()
+CUDA_DEVICES = [d for d in ALL_DEVICES if d.startswith("cuda")]
+
+
+def requires_devices(n):
+    """Marker: skip unless at least n CUDA devices exist."""
+    return pytest.mark.requires_devices(n)
+
+
+requires_cuda = requires_devices(1)
+
+
+def to_np(t):
+    """Host NumPy copy of a tensor (on any device)."""
+    return np.asarray(t.cpu().numpy()).copy()
+
+
+def assert_same(t, expected, device=None, exact=True, rtol=1e-7, atol=0):
+    """t is a dt.Tensor equal to the NumPy array `expected` (dtype, shape, values)."""
+    expected = np.asarray(expected)
+    assert isinstance(t, dt.Tensor), type(t)
+    assert t.dtype == expected.dtype, (t.dtype, expected.dtype)
+    assert t.shape == expected.shape, (t.shape, expected.shape)
+    if device is not None:
+        assert t.device == dt.device(device), (t.device, device)
+    got = to_np(t)
+    assert got.dtype == expected.dtype
+    if exact:
+        np.testing.assert_array_equal(got, expected, strict=True)
+    else:
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def run_python(code, env_update=None, remove=("DEVTENSOR_SIMULATE_CUDA",), timeout=120):
+    """Run `code` in a fresh interpreter; returns CompletedProcess."""
+    env = dict(os.environ)
+    for k in remove:
+        env.pop(k, None)
+    if env_update:
+        env.update(env_update)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=timeout)
+
+
+def sanity():
+    """A normal operation still works (the interpreter is healthy)."""
+    r = dt.ones(2, 3) + 1
+    assert r.tolist() == [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+
+
+NUMPY_DTYPE_NAMES = [
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+]
+ALL_DTYPE_NAMES = NUMPY_DTYPE_NAMES[:10] + ["bfloat16"] + NUMPY_DTYPE_NAMES[10:]

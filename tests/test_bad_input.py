@@ -1,0 +1,257 @@
+"""Hostile input: each case raises a clear Python exception and the interpreter keeps
+working (checked after every test by an autouse fixture)."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import run_python, sanity
+
+
+@pytest.fixture(autouse=True)
+def _still_alive():
+    yield
+    sanity()
+
+
+FACTORIES = [dt.zeros, dt.ones, dt.empty, lambda *s, **k: dt.full(s[0] if len(s) == 1 else s, 1.0, **k)]
+FNAMES = ["zeros", "ones", "empty", "full"]
+
+
+@pytest.mark.parametrize("f", FACTORIES, ids=FNAMES)
+@pytest.mark.parametrize("shape", [(-1,), ((2, -3),), ((-1, 0),), (((0, -5)),)], ids=repr)
+def test_negative_shape(f, shape):
+    with pytest.raises(ValueError, match="negative"):
+        f(*shape)
+
+
+@pytest.mark.parametrize("f", FACTORIES, ids=FNAMES)
+@pytest.mark.parametrize("shape", [(2.5,), ((2, 3.0),), ("3",), ((2, None),), ([[2]],),
+                                   (np.float64(2),), ((2, "a"),), (object(),)], ids=repr)
+def test_non_integer_shape(f, shape):
+    with pytest.raises(TypeError):
+        f(*shape)
+
+
+def test_varargs_non_integer():
+    with pytest.raises(TypeError):
+        dt.ones(2, 3.0)
+    with pytest.raises(TypeError):
+        dt.zeros(2, "3")
+
+
+@pytest.mark.parametrize("shape", [(2 ** 62, 8), (2 ** 40, 2 ** 40), (2 ** 61,), (2 ** 32, 2 ** 32),
+                                   (2 ** 21,) * 3, (3, 2 ** 62)], ids=repr)
+def test_size_overflow(shape):
+    with pytest.raises(OverflowError, match="too big"):
+        dt.empty(*shape)
+    with pytest.raises(OverflowError, match="too big"):
+        dt.zeros(shape, dtype=dt.complex128)
+    with pytest.raises(OverflowError, match="too big"):
+        dt.full(shape, 1, dtype=dt.complex128)
+
+
+@pytest.mark.parametrize("shape", [(2 ** 63,), (2 ** 64,), (-(2 ** 63) - 1,), (2 ** 100, 1)],
+                         ids=repr)
+def test_dimension_not_int64(shape):
+    with pytest.raises(OverflowError):
+        dt.empty(shape)
+
+
+@pytest.mark.parametrize("shape", [(0, 2 ** 62, 2 ** 62), (2 ** 62, 0, 2 ** 62)], ids=repr)
+def test_overflow_with_zero_dim_does_not_crash(shape, device):
+    try:
+        t = dt.empty(shape, device=device)
+    except (OverflowError, ValueError):
+        return
+    assert t.size == 0 and t.nbytes == 0 and t.shape == shape
+    repr(t)
+    if shape[0] == 0:
+        assert t.tolist() == []
+    u = t + 1
+    assert u.shape == shape
+    assert t.T.shape == shape[::-1]
+    assert t.astype(dt.int8).size == 0
+    assert t.to("cpu").shape == shape
+    assert (t == t).dtype == dt.bool
+
+
+@pytest.mark.parametrize("shape", [(2 ** 50,), (2 ** 45, 2 ** 5)], ids=repr)
+def test_huge_but_representable_allocation(shape, device):
+    # 8 PiB: fits in 64 bits, cannot be allocated -> MemoryError (or a subclass), no crash
+    with pytest.raises(MemoryError):
+        dt.zeros(shape, dtype=dt.float64, device=device)
+    with pytest.raises(MemoryError):
+        dt.empty(shape, dtype=dt.float64, device=device)
+    with pytest.raises(MemoryError):
+        dt.ones(2, device=device).to(device, dtype=dt.float64) + dt.empty(shape, device=device)
+
+
+def test_too_many_dimensions():
+    assert dt.zeros((1,) * 64).ndim == 64
+    with pytest.raises(ValueError):
+        dt.zeros((1,) * 65)
+    with pytest.raises(ValueError):
+        dt.ones(*(1,) * 65)
+    with pytest.raises(ValueError):
+        dt.empty((1,) * 1000)
+
+
+def test_too_many_dimensions_nested_list():
+    data = 1.0
+    for _ in range(65):
+        data = [data]
+    with pytest.raises(ValueError):
+        dt.tensor(data)
+    inner = 1.0
+    for _ in range(64):
+        inner = [inner]
+    assert dt.tensor(inner).ndim == 64
+
+
+DEEP = r'''
+import devtensor as dt
+lst = []
+lst.append(lst)
+try:
+    dt.tensor(lst)
+except (ValueError, RecursionError, TypeError) as e:
+    print("recursive:", type(e).__name__)
+data = 0
+for _ in range(100_000):
+    data = [data]
+try:
+    dt.tensor(data)
+except (ValueError, RecursionError) as e:
+    print("deep:", type(e).__name__)
+try:
+    dt.asarray(data)
+except (ValueError, RecursionError) as e:
+    print("deep asarray:", type(e).__name__)
+print((dt.ones(2) + 1).tolist())
+'''
+
+
+def test_recursive_and_very_deep_lists():
+    # in a subprocess: a C stack overflow would kill the test process
+    p = run_python(DEEP, remove=())
+    assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("recursive: "), p.stdout
+    assert lines[1].startswith("deep: "), p.stdout
+    assert lines[2].startswith("deep asarray: "), p.stdout
+    assert lines[3] == "[2.0, 2.0]"
+
+
+@pytest.mark.parametrize("data", [
+    [[1, 2], [3]],
+    [1, [2]],
+    [[1], 2],
+    [[[1, 2]], [[3]]],
+    [[1, 2], []],
+], ids=repr)
+def test_ragged(data):
+    with pytest.raises(ValueError):
+        dt.tensor(data)
+    with pytest.raises(ValueError):
+        dt.asarray(data)
+
+
+@pytest.mark.parametrize("data", [
+    ["a"], [object()], [1, "2"], "abc", None, [None], {"a": 1}, {1, 2}, [[1], [object()]],
+    np.array(["a", "b"]), np.array([object()], dtype=object), np.array(["2020-01-01"],
+                                                                        dtype="datetime64[D]"),
+    np.zeros(2, dtype=[("a", "f4")]), [b"x"],
+], ids=lambda d: type(d).__name__ + ":" + repr(d)[:20])
+def test_non_numbers(data):
+    with pytest.raises(TypeError):
+        dt.tensor(data)
+    with pytest.raises(TypeError):
+        dt.asarray(data)
+
+
+def test_python_int_too_large():
+    with pytest.raises((OverflowError, TypeError)):
+        dt.tensor([2 ** 64])
+    with pytest.raises((OverflowError, TypeError)):
+        dt.tensor([-(2 ** 63) - 1])
+    with pytest.raises((OverflowError, TypeError)):
+        dt.tensor(2 ** 100)
+
+
+def test_unknown_dtype_everywhere():
+    for call in (lambda: dt.zeros(2, dtype="xyz"), lambda: dt.ones(2, dtype="xyz"),
+                 lambda: dt.empty(2, dtype="xyz"), lambda: dt.full(2, 1, dtype="xyz"),
+                 lambda: dt.tensor([1], dtype="xyz"), lambda: dt.asarray([1], dtype="xyz"),
+                 lambda: dt.arange(3, dtype="xyz"), lambda: dt.eye(2, dtype="xyz"),
+                 lambda: dt.ones(2).astype("xyz"), lambda: dt.zeros_like(dt.ones(2), dtype="xyz")):
+        with pytest.raises(TypeError, match="data type 'xyz' not understood"):
+            call()
+
+
+@pytest.mark.parametrize("dev", ["gpu", "cuda:x", "cuda:-1", "cpu:1", "", "cuda:1:2", "tpu"])
+def test_bad_device_strings_everywhere(dev):
+    for call in (lambda: dt.zeros(2, device=dev), lambda: dt.tensor([1], device=dev),
+                 lambda: dt.asarray([1], device=dev), lambda: dt.arange(3, device=dev),
+                 lambda: dt.rand(2, device=dev), lambda: dt.ones(2).to(device=dev),
+                 lambda: dt.ones(2).to_device(dev)):
+        with pytest.raises(RuntimeError):
+            call()
+
+
+@pytest.mark.parametrize("dev", ["gpu", "cuda:x", "cuda:-1", "cpu:1", "cuda:1:2", "cuda:"])
+def test_bad_device_strings_positional_to(dev):
+    # device-like strings given positionally to to(): the device error (RuntimeError)
+    with pytest.raises(RuntimeError) as ei:
+        dt.ones(2).to(dev)
+    assert repr(dev) in str(ei.value) or f'"{dev}"' in str(ei.value)
+
+
+@pytest.mark.parametrize("s", ["", "tpu", "float31"])
+def test_unknown_string_positional_to(s):
+    # neither a dtype nor a device: TypeError or RuntimeError, naming the string
+    with pytest.raises((TypeError, RuntimeError)) as ei:
+        dt.ones(2).to(s)
+    assert repr(s) in str(ei.value) or f'"{s}"' in str(ei.value)
+
+
+@pytest.mark.parametrize("dev", [1.5, object(), [0]], ids=repr)
+def test_bad_device_types(dev):
+    with pytest.raises(TypeError):
+        dt.zeros(2, device=dev)
+    with pytest.raises(TypeError):
+        dt.ones(2).to(device=dev)
+
+
+def test_to_contradictory():
+    x = dt.ones(2)
+    for call in (lambda: x.to("cpu", "cpu"), lambda: x.to("cpu", device="cpu"),
+                 lambda: x.to(dt.float32, dtype=dt.float32), lambda: x.to(1.5),
+                 lambda: x.to(copy=True, foo=1), lambda: x.to(dt.ones(1), dt.ones(1)),
+                 lambda: x.to(dtype=dt.device("cpu"))):
+        with pytest.raises(TypeError):
+            call()
+
+
+def test_errors_in_binary_ops_leave_operands_intact():
+    a = dt.ones((2, 3))
+    b = dt.ones(4)
+    for _ in range(3):
+        with pytest.raises(ValueError):
+            a + b
+    assert a.tolist() == [[1.0] * 3] * 2 and b.tolist() == [1.0] * 4
+
+
+def test_int_item_of_empty():
+    with pytest.raises(ValueError):
+        dt.zeros(0).item()
+    with pytest.raises((TypeError, ValueError)):
+        int(dt.zeros(0))
+
+
+def test_keyword_errors():
+    with pytest.raises(TypeError):
+        dt.zeros(2, dtyp=dt.float32)
+    with pytest.raises(TypeError):
+        dt.tensor([1], devic="cpu")
+    with pytest.raises(TypeError):
+        dt.tensor()

@@ -1,0 +1,588 @@
+"""Creation: tensor(), asarray(), zeros/ones/empty/full (+ _like), arange, linspace, eye,
+attributes and Python protocols, compared with NumPy."""
+import array
+import operator
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import ALL_DTYPE_NAMES, NUMPY_DTYPE_NAMES, assert_same, to_np
+
+
+# ------------------------------------------------------------------ tensor()
+
+@pytest.mark.parametrize("data", [
+    [1, 2, 3],
+    [[1, 2], [3, 4]],
+    [1, 2.5],
+    [True, False],
+    [True, 2],
+    [1 + 2j, 3],
+    [],
+    [[]],
+    [[[1.5]], [[2.5]]],
+    5,
+    2.5,
+    True,
+    1j,
+    (1, 2, 3),
+    ((1, 2), [3, 4]),
+    [2 ** 63],
+    [-(2 ** 63), 2 ** 63 - 1],
+], ids=repr)
+def test_tensor_from_python_matches_numpy(data, device):
+    expected = np.array(data)
+    t = dt.tensor(data, device=device)
+    assert_same(t, expected, device=device)
+    assert t.ndim == expected.ndim
+
+
+def test_tensor_default_dtypes():
+    assert dt.tensor([1, 2]).dtype == dt.int64
+    assert dt.tensor([1.0]).dtype == dt.float64
+    assert dt.tensor([True]).dtype == dt.bool
+    assert dt.tensor([1j]).dtype == dt.complex128
+    assert dt.tensor(3).shape == ()
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
+def test_tensor_with_dtype(dtype, device):
+    data = [[0, 1, 2], [3, 4, 5]]
+    t = dt.tensor(data, dtype=dtype, device=device)
+    assert_same(t, np.array(data, dtype=dtype), device=device)
+
+
+def test_tensor_float_to_int_truncates():
+    assert_same(dt.tensor([1.7, -2.5], dtype=dt.int32), np.array([1.7, -2.5], dtype=np.int32))
+
+
+def test_tensor_out_of_range_python_int_for_dtype():
+    with pytest.raises(OverflowError):  # NumPy 2: Python integer 300 out of bounds for int8
+        np.array([300], dtype=np.int8)
+    with pytest.raises(OverflowError):
+        dt.tensor([300], dtype=dt.int8)
+
+
+def test_tensor_bfloat16():
+    t = dt.tensor([1.0, 2.0, 0.5, -3.0], dtype=dt.bfloat16)
+    assert t.dtype == dt.bfloat16
+    assert t.itemsize == 2
+    assert t.astype(dt.float32).tolist() == [1.0, 2.0, 0.5, -3.0]
+    # 1 + 2**-9 is not representable in bfloat16 (8 significand bits): rounds to 1
+    assert dt.tensor([1 + 2 ** -9], dtype=dt.bfloat16).astype(dt.float64).tolist() == [1.0]
+
+
+def test_tensor_from_numpy_copies():
+    a = np.arange(6.0).reshape(2, 3)
+    t = dt.tensor(a)
+    a[0, 0] = 100
+    assert t.tolist()[0][0] == 0.0
+    n = t.numpy()
+    n[0, 1] = -1
+    assert a[0, 1] == 1.0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: np.arange(12.0).reshape(3, 4)[:, ::2],
+    lambda: np.arange(12).reshape(3, 4)[::-1],
+    lambda: np.arange(12).reshape(3, 4)[::-2, ::-3],
+    lambda: np.arange(24, dtype=np.float32).reshape(2, 3, 4).transpose(2, 0, 1),
+    lambda: np.array(7),
+    lambda: np.array(2.5, dtype=np.float32),
+    lambda: np.zeros((0, 3)),
+    lambda: np.zeros((3, 0, 2), dtype=np.int16),
+    lambda: np.broadcast_to(np.arange(3), (4, 3)),
+    lambda: np.array([1, 2, 3], dtype=">i4"),
+    lambda: np.frombuffer(b"\x00" + np.arange(4.0).tobytes(), dtype=np.float64, offset=1),
+    lambda: np.array([1 + 2j, 3 - 4j], dtype=np.complex64),
+    lambda: np.array([True, False, True])[::2],
+], ids=["cols", "rev", "negstep", "transpose", "0d", "0d32", "empty", "empty3",
+        "broadcast", "bigendian", "unaligned", "complex64", "bool"])
+def test_tensor_and_asarray_from_numpy_layouts(make, device):
+    a = make()
+    for f in (dt.tensor, dt.asarray):
+        t = f(a, device=device)
+        assert_same(t, a.astype(a.dtype.newbyteorder("=")), device=device)
+        assert t.tolist() == a.tolist()
+
+
+@pytest.mark.parametrize("buf,expected", [
+    (bytearray(b"\x01\x02\xff"), np.array([1, 2, 255], dtype=np.uint8)),
+    (memoryview(b"ab"), np.array([97, 98], dtype=np.uint8)),
+    (array.array("f", [1.5, 2.5]), np.array([1.5, 2.5], dtype=np.float32)),
+    (array.array("q", [-1, 5]), np.array([-1, 5], dtype=np.int64)),
+    (memoryview(np.arange(6, dtype=np.int16).reshape(2, 3)), np.arange(6, dtype=np.int16).reshape(2, 3)),
+], ids=["bytearray", "memoryview", "array-f", "array-q", "memoryview2d"])
+def test_from_buffers(buf, expected):
+    np.testing.assert_array_equal(np.asarray(buf), expected, strict=True)
+    assert_same(dt.asarray(buf), expected)
+    assert_same(dt.tensor(buf), expected)
+
+
+def test_from_bytes():
+    # bytes are read through the buffer protocol as uint8 (like memoryview(b)), not as NumPy's S2
+    assert_same(dt.asarray(b"\x01\x02"), np.array([1, 2], dtype=np.uint8))
+    assert_same(dt.tensor(b"ab"), np.array([97, 98], dtype=np.uint8))
+    assert_same(dt.asarray(b""), np.array([], dtype=np.uint8))
+
+
+def test_asarray_bytearray_zero_copy():
+    ba = bytearray(b"\x01\x02\x03")
+    t = dt.asarray(ba)
+    t.numpy()[0] = 9
+    assert ba[0] == 9
+
+
+def test_tensor_from_tensor_copies(device):
+    t = dt.tensor([1.0, 2.0], device=device)
+    u = dt.tensor(t)
+    assert u is not t
+    assert u.tolist() == [1.0, 2.0]
+    assert u.dtype == dt.float64
+    v = dt.tensor(t, dtype=dt.float32, device="cpu")
+    assert v.dtype == dt.float32 and v.device == dt.device("cpu")
+
+
+# ------------------------------------------------------------------ asarray()
+
+def test_asarray_zero_copy_from_numpy():
+    a = np.arange(6.0).reshape(2, 3)
+    t = dt.asarray(a)
+    assert t.device == dt.device("cpu")
+    n = t.numpy()
+    assert np.shares_memory(n, a)
+    n[1, 2] = 42.0
+    assert a[1, 2] == 42.0
+    a[0, 0] = -7.0
+    assert t.tolist()[0][0] == -7.0
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(copy=None), dict(copy=False), dict(dtype=np.float64),
+                                dict(dtype="float64", copy=False), dict(device="cpu")])
+def test_asarray_zero_copy_variants(kw):
+    a = np.arange(4.0)
+    t = dt.asarray(a, **kw)
+    t.numpy()[0] = 11.0
+    assert a[0] == 11.0
+
+
+def test_asarray_noncontiguous_zero_copy():
+    a = np.arange(12.0).reshape(3, 4)[::-1, ::2]
+    t = dt.asarray(a)
+    assert t.strides == a.strides
+    t.numpy()[0, 0] = 100.0
+    assert a[0, 0] == 100.0
+
+
+def test_asarray_copy_true_copies():
+    a = np.arange(4.0)
+    t = dt.asarray(a, copy=True)
+    t.numpy()[0] = 11.0
+    assert a[0] == 0.0
+
+
+def test_asarray_dtype_change_copies():
+    a = np.arange(4.0)
+    t = dt.asarray(a, dtype=dt.float32)
+    assert t.dtype == dt.float32
+    t.numpy()[0] = 11.0
+    assert a[0] == 0.0
+
+
+@pytest.mark.parametrize("kw", [dict(dtype=dt.float32), dict(dtype="int64")])
+def test_asarray_copy_false_when_copy_needed(kw):
+    a = np.arange(4.0)
+    with pytest.raises(ValueError):
+        dt.asarray(a, copy=False, **kw)
+
+
+def test_asarray_copy_false_list():
+    # NumPy 2: np.asarray([1, 2], copy=False) raises ValueError (a copy is needed)
+    with pytest.raises(ValueError):
+        dt.asarray([1, 2], copy=False)
+
+
+def test_asarray_copy_false_to_other_device(device):
+    if device == "cpu":
+        pytest.skip("same device")
+    with pytest.raises(ValueError):
+        dt.asarray(np.arange(3.0), device=device, copy=False)
+
+
+def test_asarray_to_device(device):
+    a = np.arange(5, dtype=np.int32)
+    t = dt.asarray(a, device=device)
+    assert_same(t, a, device=device)
+    a[0] = 99  # a device tensor (or a cpu view) - only cpu shares memory
+    if device != "cpu":
+        assert to_np(t)[0] == 0
+
+
+def test_asarray_readonly_numpy_not_writable_through_view():
+    a = np.arange(4.0)
+    a.flags.writeable = False
+    t = dt.asarray(a)
+    assert t.tolist() == [0.0, 1.0, 2.0, 3.0]
+    n = t.numpy()
+    assert not (np.shares_memory(n, a) and n.flags.writeable)
+
+
+def test_asarray_python_data():
+    assert_same(dt.asarray([[1, 2], [3, 4]]), np.asarray([[1, 2], [3, 4]]))
+    assert_same(dt.asarray(3.5), np.asarray(3.5))
+    assert_same(dt.asarray([1, 2], dtype=dt.uint8), np.asarray([1, 2], dtype=np.uint8))
+
+
+# ------------------------------------------------------------------ factories
+
+SHAPE_FORMS = [
+    ((2, 3), (2, 3)),
+    (([2, 3],), (2, 3)),
+    ((2, 3, 1), (2, 3, 1)),
+    ((5,), (5,)),
+    (((),), ()),
+    ((0,), (0,)),
+    (((2, 0, 3),), (2, 0, 3)),
+    (((np.int64(2), np.int32(3)),), (2, 3)),
+    ((np.int64(4),), (4,)),
+]
+
+
+@pytest.mark.parametrize("args,shape", SHAPE_FORMS, ids=repr)
+@pytest.mark.parametrize("fname", ["zeros", "ones", "empty"])
+def test_factory_shapes(fname, args, shape, device):
+    t = getattr(dt, fname)(*args, device=device)
+    assert t.shape == shape
+    assert isinstance(t.shape, tuple)
+    assert all(type(s) is int for s in t.shape)
+    assert t.dtype == dt.float64
+    assert t.device == dt.device(device)
+    if fname != "empty":
+        assert_same(t, getattr(np, fname)(shape), device=device)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPE_NAMES)
+def test_factory_dtypes(dtype, device):
+    for f, v in ((dt.zeros, 0), (dt.ones, 1)):
+        t = f(2, 3, dtype=dtype, device=device)
+        assert t.dtype == getattr(dt, dtype)
+        assert t.device == dt.device(device)
+        ref = t.astype(dt.float64) if dtype == "bfloat16" else t
+        assert ref.tolist() == [[v] * 3] * 2
+    e = dt.empty((4,), dtype=dtype, device=device)
+    assert e.dtype == getattr(dt, dtype) and e.shape == (4,)
+
+
+@pytest.mark.parametrize("fill", [3, 3.5, True, 1 + 2j, -7])
+def test_full_infers_dtype_like_numpy(fill, device):
+    assert_same(dt.full((2, 3), fill, device=device), np.full((2, 3), fill), device=device)
+
+
+def test_full_varargs_and_dtype(device):
+    assert_same(dt.full((2,), 7, dtype=dt.float32, device=device), np.full((2,), 7, np.float32))
+    assert_same(dt.full([3], 2.9, dtype="int16", device=device), np.full([3], 2.9, np.int16))
+    assert_same(dt.full((), 1.5, device=device), np.full((), 1.5))
+
+
+@pytest.mark.parametrize("fname", ["zeros_like", "ones_like", "empty_like"])
+def test_like_keeps_device_and_dtype(fname, device):
+    x = dt.ones((2, 3), dtype=dt.int16, device=device)
+    y = getattr(dt, fname)(x)
+    assert y.shape == (2, 3) and y.dtype == dt.int16 and y.device == x.device
+    assert y is not x
+    z = getattr(dt, fname)(x, dtype=dt.float32)
+    assert z.dtype == dt.float32 and z.device == x.device
+    w = getattr(dt, fname)(x, device="cpu")
+    assert w.device == dt.device("cpu") and w.dtype == dt.int16
+    if fname != "empty_like":
+        assert_same(y, getattr(np, fname)(np.ones((2, 3), np.int16)))
+
+
+def test_full_like(device):
+    x = dt.ones((2, 2), dtype=dt.int32, device=device)
+    y = dt.full_like(x, 7.9)  # NumPy: cast to int32 -> 7
+    assert_same(y, np.full_like(np.ones((2, 2), np.int32), 7.9), device=device)
+    z = dt.full_like(x, 2.5, dtype=dt.float64)
+    assert_same(z, np.full((2, 2), 2.5), device=device)
+    u = dt.full_like(x, 1, device="cpu")
+    assert u.device == dt.device("cpu")
+
+
+def test_like_accepts_numpy_array():
+    a = np.ones((2, 3), dtype=np.float32)
+    y = dt.zeros_like(a)
+    assert isinstance(y, dt.Tensor)
+    assert_same(y, np.zeros_like(a))
+
+
+def test_empty_like_source_unchanged(device):
+    x = dt.ones(3, device=device)
+    dt.empty_like(x)
+    assert x.tolist() == [1.0, 1.0, 1.0]
+
+
+ARANGE_CASES = [
+    (5,), (0,), (-3,), (5.0,), (2, 10), (10, 2), (0, 10, 3), (10, 0, -3), (-3, 3),
+    (0, 1, 0.1), (1, 0, -0.25), (0.5, 4), (0, 5, 2.5), (1, 2, 0.3), (-1.5, 1.5, 0.5),
+    (0, 10 ** 12, 10 ** 11), (3, 4), (3, 3),
+]
+
+
+@pytest.mark.parametrize("args", ARANGE_CASES, ids=repr)
+def test_arange_matches_numpy(args, device):
+    expected = np.arange(*args)
+    t = dt.arange(*args, device=device)
+    assert t.dtype == expected.dtype
+    assert t.shape == expected.shape
+    assert t.device == dt.device(device)
+    np.testing.assert_allclose(to_np(t), expected, rtol=1e-14, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "uint8", "int16"])
+def test_arange_dtype(dtype, device):
+    expected = np.arange(1, 9, 2, dtype=dtype)
+    assert_same(dt.arange(1, 9, 2, dtype=dtype, device=device), expected)
+
+
+def test_arange_keyword_step():
+    assert_same(dt.arange(0, 10, step=4), np.arange(0, 10, step=4))
+
+
+@pytest.mark.parametrize("args", [(0, 5, 0), (1, 2, 0.0)])
+def test_arange_step_zero(args):
+    with pytest.raises((ZeroDivisionError, ValueError)):
+        dt.arange(*args)
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((0, 1), {}), ((0, 1, 5), {}), ((0, 1, 5), dict(endpoint=False)), ((1, 0, 4), {}),
+    ((2, 3, 1), {}), ((2, 3, 0), {}), ((0, 10), dict(num=11)), ((-5, 5, 7), {}),
+    ((0, 1, 3), dict(endpoint=False)), ((1, 1, 4), {}),
+], ids=repr)
+def test_linspace(args, kw, device):
+    expected = np.linspace(*args, **kw)
+    t = dt.linspace(*args, **kw, device=device)
+    assert t.dtype == expected.dtype and t.shape == expected.shape
+    assert t.device == dt.device(device)
+    np.testing.assert_allclose(to_np(t), expected, rtol=1e-14, atol=1e-15)
+    if expected.size and kw.get("endpoint", True):
+        assert to_np(t)[-1] == expected[-1]  # the endpoint is exact
+    if expected.size:
+        assert to_np(t)[0] == expected[0]
+
+
+def test_linspace_dtype():
+    assert_same(dt.linspace(0, 10, 6, dtype=dt.int32), np.linspace(0, 10, 6, dtype=np.int32))
+    assert dt.linspace(0, 1, 3, dtype=dt.float32).dtype == dt.float32
+
+
+def test_linspace_negative_num():
+    with pytest.raises(ValueError):
+        dt.linspace(0, 1, -1)
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((3,), {}), ((0,), {}), ((1,), {}), ((2, 4), {}), ((4, 2), {}), ((3,), dict(k=1)),
+    ((3,), dict(k=-2)), ((3, 5), dict(k=3)), ((3,), dict(k=5)), ((4, 3), dict(k=-1)),
+], ids=repr)
+def test_eye(args, kw, device):
+    assert_same(dt.eye(*args, **kw, device=device), np.eye(*args, **kw), device=device)
+
+
+def test_eye_m_keyword():
+    assert_same(dt.eye(4, m=3, k=-1), np.eye(4, 3, k=-1))
+    assert_same(dt.eye(2, m=None), np.eye(2))
+
+
+def test_eye_dtype():
+    assert_same(dt.eye(3, dtype=dt.int32), np.eye(3, dtype=np.int32))
+    assert_same(dt.eye(2, dtype=bool), np.eye(2, dtype=bool))
+
+
+# ------------------------------------------------------------------ attributes
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
+@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 3), (2, 3, 4), (1, 0, 5)], ids=repr)
+def test_attributes_like_numpy(dtype, shape, device):
+    a = np.zeros(shape, dtype=dtype)
+    t = dt.zeros(shape, dtype=dtype, device=device)
+    assert t.shape == a.shape and isinstance(t.shape, tuple)
+    assert t.ndim == a.ndim
+    assert t.size == a.size
+    assert t.itemsize == a.itemsize
+    assert t.nbytes == a.nbytes
+    assert t.strides == a.strides and isinstance(t.strides, tuple)  # incl. NumPy 2's 0 strides
+    assert t.dtype == a.dtype
+
+
+def test_bfloat16_attributes():
+    t = dt.zeros((3, 4), dtype=dt.bfloat16)
+    assert t.itemsize == 2 and t.nbytes == 24 and t.strides == (8, 2)
+
+
+def test_T_is_reversed_view():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    t = dt.asarray(a)
+    tt = t.T
+    assert tt.shape == (4, 3, 2)
+    assert tt.strides == a.T.strides
+    assert_same(tt, a.T)
+    n = tt.numpy()
+    assert np.shares_memory(n, a)
+    n[3, 2, 1] = -1.0
+    assert a[1, 2, 3] == -1.0
+
+
+def test_T_on_device(device):
+    a = np.arange(6).reshape(2, 3)
+    t = dt.asarray(a, device=device)
+    assert_same(t.T, a.T, device=device)
+    assert_same(dt.zeros(3, device=device).T, np.zeros(3))
+    assert dt.zeros((), device=device).T.shape == ()
+
+
+# ------------------------------------------------------------------ protocols
+
+@pytest.mark.parametrize("value,dtype,pytype", [
+    (3, "int64", int), (3, "uint8", int), (2.5, "float64", float), (2.5, "float32", float),
+    (0.5, "float16", float), (True, "bool", bool), (1 + 2j, "complex128", complex),
+    (1 - 2j, "complex64", complex), (2.0, "bfloat16", float),
+])
+def test_item(value, dtype, pytype, device):
+    t = dt.tensor([value], dtype=dtype, device=device)
+    v = t.item()
+    assert type(v) is pytype
+    assert v == value
+    assert type(dt.tensor(value, dtype=dtype, device=device).item()) is pytype
+
+
+def test_item_many_elements():
+    with pytest.raises(ValueError, match="size 1"):
+        dt.ones(2).item()
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
+def test_tolist_like_numpy(dtype, device):
+    a = np.arange(12).reshape(3, 4).astype(dtype)
+    t = dt.asarray(a, device=device)
+    lst = t.tolist()
+    assert lst == a.tolist()
+    assert type(lst[0][0]) is type(a.tolist()[0][0])
+    assert dt.tensor(5, dtype=dtype).tolist() == np.array(5, dtype=dtype).tolist()
+
+
+def test_len(device):
+    assert len(dt.zeros((3, 4), device=device)) == 3
+    assert len(dt.zeros(0, device=device)) == 0
+    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
+        len(dt.zeros((), device=device))
+
+
+def test_bool(device):
+    assert bool(dt.tensor([1], device=device)) is True
+    assert bool(dt.tensor([0.0], device=device)) is False
+    assert bool(dt.tensor(2.0, device=device)) is True
+    assert bool(dt.tensor([[False]], device=device)) is False
+    assert bool(dt.tensor(1j, device=device)) is True
+    with pytest.raises(ValueError, match=r"^The truth value of an array with more than one "
+                                         r"element is ambiguous"):
+        bool(dt.ones(2, device=device))
+
+
+def test_bool_empty_like_numpy():
+    with pytest.raises(ValueError):
+        bool(np.zeros(0))
+    with pytest.raises(ValueError):
+        bool(dt.zeros(0))
+
+
+def test_int_float(device):
+    assert int(dt.tensor(2.7, device=device)) == 2
+    assert float(dt.tensor(3, device=device)) == 3.0
+    assert type(float(dt.tensor(3, device=device))) is float
+    assert type(int(dt.tensor(3.0, device=device))) is int
+    assert int(dt.tensor(2 ** 62, device=device)) == 2 ** 62
+    assert int(dt.tensor(2 ** 64 - 1, dtype=dt.uint64, device=device)) == 2 ** 64 - 1
+    with pytest.raises(TypeError):
+        int(dt.ones(2, device=device))
+    with pytest.raises(TypeError):
+        float(dt.ones(3, device=device))
+
+
+def test_index(device):
+    t = dt.tensor(2, device=device)
+    assert operator.index(t) == 2
+    assert [10, 20, 30][t] == 30
+    with pytest.raises(TypeError):
+        operator.index(dt.tensor(2.0, device=device))
+    with pytest.raises(TypeError):
+        operator.index(dt.tensor([1, 2], device=device))
+    with pytest.raises(TypeError):
+        [1, 2][dt.tensor(0.0)]
+
+
+def test_copy_is_independent(device):
+    a = np.arange(4.0)
+    t = dt.asarray(a, device=device)
+    c = t.copy()
+    assert c is not t
+    assert_same(c, a, device=device)
+    if device == "cpu":
+        assert not np.shares_memory(c.numpy(), t.numpy())
+        c.numpy()[0] = 5
+        assert t.tolist()[0] == 0.0
+
+
+@pytest.mark.parametrize("src", NUMPY_DTYPE_NAMES)
+@pytest.mark.parametrize("dst", NUMPY_DTYPE_NAMES)
+def test_astype_matches_numpy(src, dst):
+    if np.dtype(src).kind == "c":
+        a = np.array([0, 1.5 + 2j, -2.25 - 1j, 100.75 + 0.5j]).astype(src)
+    elif np.dtype(src).kind == "f":
+        a = np.array([0, 1.5, -2.75, 100.25, 3.999], dtype=src)
+    elif np.dtype(src).kind == "b":
+        a = np.array([True, False, True])
+    else:
+        a = np.array([0, 1, 7, 100, 127], dtype=src)
+    if np.dtype(dst).kind == "u" and np.dtype(src).kind in "fc":
+        a = abs(a)  # float->unsigned of negatives is undefined in C
+    with np.errstate(all="ignore"), _nowarn():
+        expected = a.astype(dst)
+    t = dt.asarray(a)
+    r = t.astype(dst)
+    assert r is not t
+    assert_same(r, expected)
+
+
+class _nowarn:
+    def __enter__(self):
+        import warnings
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *exc):
+        return self._w.__exit__(*exc)
+
+
+def test_astype_same_dtype_is_new_tensor(device):
+    t = dt.ones(3, device=device)
+    r = t.astype(dt.float64)
+    assert r is not t
+    assert r.device == t.device
+    assert r.tolist() == t.tolist()
+
+
+def test_astype_keeps_device(device):
+    t = dt.tensor([1.7, -1.7, 2.5], device=device)
+    r = t.astype(dt.int32)
+    assert r.device == t.device
+    assert r.tolist() == [1, -1, 2]
+    c = dt.tensor([1.5 + 9j], device=device).astype(dt.float64)
+    assert c.tolist() == [1.5]
+
+
+def test_astype_bfloat16_roundtrip(device):
+    t = dt.tensor([1.0, 1.5, -256.0, 0.0078125], device=device)
+    assert t.astype(dt.bfloat16).astype(dt.float64).tolist() == [1.0, 1.5, -256.0, 0.0078125]

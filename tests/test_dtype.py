@@ -1,0 +1,98 @@
+"""dtypes: names, NumPy equivalence, attributes, hashing, unknown names."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import ALL_DTYPE_NAMES, NUMPY_DTYPE_NAMES
+
+
+@pytest.mark.parametrize("name", ALL_DTYPE_NAMES)
+def test_dtype_objects_exist(name):
+    d = getattr(dt, name)
+    assert isinstance(d, dt.dtype)
+    assert d.name == name
+    assert str(d) == name
+    assert repr(d) == f"devtensor.{name}"
+    assert d == name
+    assert d == getattr(dt, name)
+    hash(d)
+    assert {d: 1}[getattr(dt, name)] == 1
+
+
+@pytest.mark.parametrize("name", NUMPY_DTYPE_NAMES)
+def test_dtype_matches_numpy(name):
+    d = getattr(dt, name)
+    nd = np.dtype(name)
+    assert d == nd
+    assert d == nd.type  # e.g. dt.float32 == np.float32
+    assert d.itemsize == nd.itemsize
+    assert d.kind == nd.kind
+
+
+def test_bfloat16_attributes():
+    assert dt.bfloat16.itemsize == 2
+    assert dt.bfloat16 == "bfloat16"
+    assert dt.bfloat16 != dt.float16
+    assert dt.bfloat16 != np.float16
+    assert dt.bfloat16 != dt.float32
+
+
+def test_tensor_dtype_compares_three_ways():
+    x = dt.ones(2, dtype=dt.float32)
+    assert x.dtype == np.float32
+    assert x.dtype == "float32"
+    assert x.dtype == np.dtype("float32")
+    assert x.dtype == dt.float32
+    assert np.float32 == x.dtype or x.dtype == np.float32
+
+
+@pytest.mark.parametrize("a,b", [("float32", "float64"), ("int32", "uint32"), ("int8", "bool"),
+                                 ("complex64", "float32"), ("int64", "float64")])
+def test_dtype_inequality(a, b):
+    assert getattr(dt, a) != getattr(dt, b)
+    assert getattr(dt, a) != np.dtype(b)
+    assert getattr(dt, a) != b
+    assert not (getattr(dt, a) == b)
+
+
+def test_dtype_compare_with_unknown_string_is_false_not_error():
+    # NumPy: np.dtype('float32') == 'xyz' -> False
+    assert (dt.float32 == "xyz") is False
+    assert dt.float32 != "xyz"
+
+
+def test_dtypes_distinct_hashable_set():
+    ds = {getattr(dt, n) for n in ALL_DTYPE_NAMES}
+    assert len(ds) == len(ALL_DTYPE_NAMES)
+
+
+@pytest.mark.parametrize("spec", ["float32", np.float32, np.dtype("float32"), dt.float32])
+def test_dtype_spellings_accepted(spec):
+    assert dt.zeros(2, dtype=spec).dtype == dt.float32
+    assert dt.tensor([1, 2], dtype=spec).dtype == dt.float32
+    assert dt.ones(2).astype(spec).dtype == dt.float32
+
+
+def test_python_types_as_dtype():
+    # NumPy: float -> float64, int -> int64, bool -> bool, complex -> complex128
+    assert dt.zeros(1, dtype=float).dtype == dt.float64
+    assert dt.zeros(1, dtype=int).dtype == dt.int64
+    assert dt.zeros(1, dtype=bool).dtype == dt.bool
+    assert dt.zeros(1, dtype=complex).dtype == dt.complex128
+
+
+@pytest.mark.parametrize("bad", ["xyz", "float31", "int128"])
+def test_unknown_dtype_string(bad):
+    with pytest.raises(TypeError, match=f"data type '{bad}' not understood"):
+        dt.zeros(2, dtype=bad)
+    with pytest.raises(TypeError, match=f"data type '{bad}' not understood"):
+        dt.tensor([1], dtype=bad)
+    with pytest.raises(TypeError, match=f"data type '{bad}' not understood"):
+        dt.ones(2).astype(bad)
+
+
+@pytest.mark.parametrize("bad", [object, np.dtype("U3"), np.dtype("datetime64[s]"), 123, 1.5,
+                                 [("a", "f4")]])
+def test_unsupported_dtype_objects(bad):
+    with pytest.raises(TypeError):
+        dt.zeros(2, dtype=bad)

@@ -1,0 +1,139 @@
+"""Behaviour with no CUDA at all, in a fresh interpreter without the simulated backend.
+
+On this CI machine there is no GPU driver; on a GPU machine CUDA_VISIBLE_DEVICES=''
+hides every device, which must read as "no device"."""
+import json
+
+import pytest
+
+from helpers import run_python
+
+NO_CUDA_ENV = {"CUDA_VISIBLE_DEVICES": ""}
+
+SCRIPT = r'''
+import json, sys
+import devtensor as dt
+out = {}
+def rec(name, f):
+    try:
+        r = f()
+        out[name] = {"ok": True, "value": r}
+    except BaseException as e:
+        out[name] = {"ok": False, "type": type(e).__name__, "msg": str(e),
+                     "mro": [c.__name__ for c in type(e).__mro__]}
+rec("is_available", lambda: dt.cuda.is_available())
+rec("device_count", lambda: dt.cuda.device_count())
+rec("why", lambda: dt.cuda.why_unavailable())
+rec("num_gpus", lambda: dt.num_gpus())
+rec("try_gpu", lambda: repr(dt.try_gpu()))
+rec("try_gpu1", lambda: repr(dt.try_gpu(1)))
+rec("try_gpu_is_cpu", lambda: dt.try_gpu() == dt.device("cpu"))
+rec("try_all_gpus", lambda: dt.try_all_gpus() == [dt.device("cpu")])
+rec("try_all_gpus_repr", lambda: repr(dt.try_all_gpus()))
+rec("dot_cuda", lambda: repr(dt.ones(2).cuda()))
+rec("dot_cuda1", lambda: repr(dt.ones(2).cuda(1)))
+rec("to_cuda", lambda: repr(dt.ones(2).to("cuda")))
+rec("to_cuda0", lambda: repr(dt.ones(2).to(dt.device("cuda:0"))))
+rec("factory_cuda", lambda: repr(dt.ones(2, device="cuda")))
+rec("asarray_cuda", lambda: repr(dt.asarray([1, 2], device="cuda:0")))
+rec("rand_cuda", lambda: repr(dt.rand(2, device="cuda")))
+rec("device_cuda10", lambda: repr(dt.device("cuda:10")))
+rec("cpu_tensor", lambda: dt.tensor([1, 2, 3]).device == dt.device("cpu"))
+rec("cpu_math", lambda: (dt.ones(2, 3) + dt.ones(3)).tolist())
+rec("cpu_to_cpu_is", lambda: (lambda x: x.to("cpu") is x and x.cpu() is x)(dt.ones(2)))
+rec("cpu_repr", lambda: repr(dt.ones(2)))
+json.dump(out, sys.stdout)
+'''
+
+
+@pytest.fixture(scope="module")
+def results():
+    p = run_python(SCRIPT, env_update=NO_CUDA_ENV)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == "", p.stderr
+    return json.loads(p.stdout)
+
+
+def _ok(results, name):
+    r = results[name]
+    assert r["ok"], r
+    return r["value"]
+
+
+def test_import_is_silent():
+    p = run_python("import devtensor", env_update=NO_CUDA_ENV)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "" and p.stderr == ""
+    p = run_python("import devtensor as dt; dt.cuda.is_available(); dt.cuda.device_count(); "
+                   "dt.num_gpus(); dt.try_gpu(); dt.try_all_gpus()", env_update=NO_CUDA_ENV)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "" and p.stderr == ""
+
+
+def test_no_cuda_queries(results):
+    assert _ok(results, "is_available") is False
+    assert _ok(results, "device_count") == 0
+    assert _ok(results, "num_gpus") == 0
+    assert _ok(results, "try_gpu") == "device(type='cpu')"
+    assert _ok(results, "try_gpu1") == "device(type='cpu')"
+    assert _ok(results, "try_gpu_is_cpu") is True
+    assert _ok(results, "try_all_gpus") is True
+    assert _ok(results, "try_all_gpus_repr") == "[device(type='cpu')]"
+
+
+def test_why_unavailable(results):
+    why = _ok(results, "why")
+    assert isinstance(why, str) and why
+    low = why.lower()
+    assert ("without cuda" in low or "driver" in low or "no cuda device" in low
+            or "no device" in low or "no gpu" in low), why
+
+
+@pytest.mark.parametrize("name", ["dot_cuda", "dot_cuda1", "to_cuda", "to_cuda0", "factory_cuda",
+                                  "asarray_cuda", "rand_cuda"])
+def test_cuda_requests_raise_with_reason(results, name):
+    r = results[name]
+    assert not r["ok"], r
+    assert r["type"] == "RuntimeError" or "RuntimeError" in r["mro"], r
+    why = _ok(results, "why")
+    assert why in r["msg"], (why, r["msg"])
+
+
+def test_cpu_keeps_working(results):
+    assert _ok(results, "device_cuda10") == "device(type='cuda', index=10)"
+    assert _ok(results, "cpu_tensor") is True
+    assert _ok(results, "cpu_math") == [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+    assert _ok(results, "cpu_to_cpu_is") is True
+    assert _ok(results, "cpu_repr") == "tensor([1., 1.])"
+
+
+def test_simulate_zero_devices():
+    # DEVTENSOR_SIMULATE_CUDA=0 must mean "no device", not a crash
+    p = run_python("import devtensor as dt; print(dt.cuda.is_available(), dt.cuda.device_count())",
+                   env_update={"DEVTENSOR_SIMULATE_CUDA": "0", **NO_CUDA_ENV}, remove=())
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["False", "0"]
+
+
+@pytest.mark.parametrize("value", ["abc", "-3"])
+def test_simulate_bad_value_does_not_crash(value):
+    p = run_python("import devtensor as dt; dt.ones(2) + 1; print('ok')",
+                   env_update={"DEVTENSOR_SIMULATE_CUDA": value, **NO_CUDA_ENV}, remove=())
+    assert p.returncode >= 0, p.stderr  # no crash by signal
+    # either ignored/treated as no device, or a clean error that names the variable
+    assert p.stdout.strip().endswith("ok") or "DEVTENSOR_SIMULATE_CUDA" in p.stderr, p.stderr
+
+
+def test_python_m_devtensor_without_gpu():
+    p = run_python("import runpy; runpy.run_module('devtensor', run_name='__main__')",
+                   env_update=NO_CUDA_ENV)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "cpu" in p.stdout
+
+
+def test_python_m_devtensor_with_simulated_devices():
+    p = run_python("import runpy; runpy.run_module('devtensor', run_name='__main__')",
+                   env_update={"DEVTENSOR_SIMULATE_CUDA": "2"}, remove=())
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "cuda:1" in p.stdout
+    assert "simulated" in p.stdout.lower()  # the test backend says so where it shows itself

@@ -1,0 +1,144 @@
+"""NumPy interop: numpy(), get(), __array__ protocol, zero-copy rules."""
+import warnings
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import NUMPY_DTYPE_NAMES, assert_same
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
+def test_numpy_zero_copy_on_cpu(dtype):
+    a = np.arange(6).reshape(2, 3).astype(dtype)
+    t = dt.asarray(a)
+    n = t.numpy()
+    assert isinstance(n, np.ndarray)
+    assert n.dtype == a.dtype and n.shape == a.shape
+    assert np.shares_memory(n, a)
+    assert np.shares_memory(t.numpy(), n)
+
+
+def test_numpy_writes_visible_in_tensor():
+    t = dt.zeros(3)
+    t.numpy()[1] = 5.0
+    assert t.tolist() == [0.0, 5.0, 0.0]
+
+
+def test_numpy_keeps_tensor_memory_alive():
+    t = dt.arange(1000.0)
+    n = t.numpy()
+    del t
+    import gc
+    gc.collect()
+    dt.ones(1000) + 2  # allocate something else
+    assert n[999] == 999.0 and n.sum() == 999 * 1000 / 2
+
+
+def test_numpy_of_view():
+    a = np.arange(12.0).reshape(3, 4)
+    t = dt.asarray(a).T
+    n = t.numpy()
+    assert n.strides == a.T.strides
+    assert np.shares_memory(n, a)
+    np.testing.assert_array_equal(n, a.T)
+
+
+def test_numpy_on_cuda_raises(device):
+    if device == "cpu":
+        pytest.skip("cpu")
+    t = dt.ones(3, device=device)
+    with pytest.raises(TypeError, match=r"\.cpu\(\)"):
+        t.numpy()
+    assert t.device == dt.device(device)
+
+
+def test_numpy_force(device):
+    a = np.arange(5, dtype=np.int32)
+    t = dt.asarray(a.copy(), device=device)
+    n = t.numpy(force=True)
+    assert isinstance(n, np.ndarray)
+    np.testing.assert_array_equal(n, a, strict=True)
+    if device != "cpu":
+        n[0] = 100
+        assert t.tolist()[0] == 0
+
+
+def test_get_returns_numpy_copy(device):
+    a = np.arange(5, dtype=np.float32)
+    t = dt.asarray(a, device=device)
+    g = t.get()
+    assert type(g) is np.ndarray
+    np.testing.assert_array_equal(g, a, strict=True)
+    g[0] = 99
+    assert t.tolist()[0] == 0.0
+    assert a[0] == 0.0
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
+def test_np_asarray_protocol(dtype, device):
+    a = np.arange(6).reshape(3, 2).astype(dtype)
+    t = dt.asarray(a, device=device)
+    n = np.asarray(t)
+    assert type(n) is np.ndarray
+    np.testing.assert_array_equal(n, a, strict=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)  # NumPy warns too
+        m = np.asarray(t, dtype=np.float64)
+        np.testing.assert_array_equal(m, a.astype(np.float64), strict=True)
+    c = np.array(t)  # copy=True
+    c.flat[0] = 1
+    assert t.tolist() == a.tolist()
+
+
+def test_array_protocol_cpu_zero_copy():
+    a = np.arange(4.0)
+    t = dt.asarray(a)
+    assert np.shares_memory(np.asarray(t), a)
+    assert np.shares_memory(np.asarray(t, copy=False), a)
+    assert not np.shares_memory(np.asarray(t, copy=True), a)
+    assert not np.shares_memory(np.array(t), a)
+
+
+def test_array_method_signature():
+    t = dt.arange(3)
+    r = t.__array__()
+    np.testing.assert_array_equal(r, np.arange(3), strict=True)
+    r = t.__array__(np.float32)
+    assert r.dtype == np.float32
+    r = t.__array__(dtype=None, copy=True)
+    assert not np.shares_memory(r, t.numpy())
+
+
+def test_np_asarray_cuda_copy_false_raises(device):
+    if device == "cpu":
+        pytest.skip("cpu")
+    t = dt.ones(3, device=device)
+    with pytest.raises(ValueError):
+        np.asarray(t, copy=False)
+    np.testing.assert_array_equal(np.asarray(t), np.ones(3))
+
+
+def test_bfloat16_to_numpy():
+    t = dt.tensor([1.0, 2.5], dtype=dt.bfloat16)
+    # NumPy has no bfloat16: either a clear TypeError or an upcast - never garbage
+    try:
+        n = np.asarray(t)
+    except TypeError:
+        return
+    np.testing.assert_array_equal(n.astype(np.float64), [1.0, 2.5])
+
+
+def test_roundtrip_numpy_tensor_numpy(device):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((7, 5)).astype(np.float32)
+    t = dt.asarray(a, device=device)
+    back = t.cpu().numpy()
+    np.testing.assert_array_equal(back, a, strict=True)
+    assert_same(dt.asarray(back), a)
+
+
+def test_numpy_function_accepts_tensor():
+    # np functions that accept array-likes work through __array__ on cpu
+    t = dt.arange(5)
+    assert np.sum(np.asarray(t)) == 10

@@ -1,0 +1,104 @@
+"""repr/str: PyTorch's layout with NumPy's number formatting."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import CUDA_DEVICES
+
+
+def _np_body(a):
+    return np.array2string(a, separator=", ", prefix="tensor(")
+
+
+def test_exact_simple_cases():
+    assert repr(dt.ones(2, 3)) == "tensor([[1., 1., 1.],\n        [1., 1., 1.]])"
+    assert repr(dt.tensor([1, 2, 3])) == "tensor([1, 2, 3])"
+    assert repr(dt.tensor([1, 2, 3], dtype=dt.int32)) == "tensor([1, 2, 3], dtype=int32)"
+    assert repr(dt.tensor([1.0, 2.0], dtype=dt.float32)) == "tensor([1., 2.], dtype=float32)"
+    assert repr(dt.tensor([1.0, 2.0])) == "tensor([1., 2.])"
+    assert repr(dt.tensor([0.1, 2.5])) == "tensor([0.1, 2.5])"
+    assert repr(dt.tensor(1.5)) == "tensor(1.5)"
+    assert repr(dt.tensor(7)) == "tensor(7)"
+
+
+def test_bool_shows_no_dtype():
+    r = repr(dt.tensor([True, False]))
+    assert r.startswith("tensor([") and "True" in r and "False" in r
+    assert "dtype" not in r
+    assert r == "tensor([ True, False])"
+
+
+@pytest.mark.parametrize("dev", CUDA_DEVICES or ["cuda:0"])
+def test_device_suffix(dev):
+    if dev not in CUDA_DEVICES:
+        pytest.skip("no CUDA device")
+    assert repr(dt.tensor([1.0, 2.0], device=dev)) == f"tensor([1., 2.], device='{dev}')"
+    r = repr(dt.tensor([1, 2], dtype=dt.int32, device=dev))
+    assert r.startswith("tensor([1, 2], ")
+    assert f"device='{dev}'" in r and "dtype=int32" in r
+    assert r.index("device=") < r.index("dtype=")  # PyTorch order
+    r = repr(dt.ones(2, 3, device=dev))
+    assert r == f"tensor([[1., 1., 1.],\n        [1., 1., 1.]], device='{dev}')"
+
+
+def test_str_contains_values(device):
+    s = str(dt.tensor([1.0, 2.0], device=device))
+    assert "1." in s and "2." in s
+
+
+@pytest.mark.parametrize("dtype,suffix", [
+    ("int8", True), ("int16", True), ("int32", True), ("int64", False), ("uint8", True),
+    ("uint64", True), ("float16", True), ("float32", True), ("float64", False),
+    ("complex64", True), ("complex128", False), ("bool", False), ("bfloat16", True),
+])
+def test_dtype_suffix(dtype, suffix):
+    r = repr(dt.ones(3, dtype=dtype))
+    assert r.startswith("tensor(")
+    assert r.endswith(")")
+    assert (f"dtype={dtype}" in r) == suffix, r
+
+
+@pytest.mark.parametrize("make", [
+    lambda: np.array([[1.5, -2.25], [100.0, 0.001]]),
+    lambda: np.arange(12).reshape(3, 4),
+    lambda: np.array([1e-10, 1.0]),
+    lambda: np.array([1e20, 1.0]),
+    lambda: np.array([np.nan, np.inf, -np.inf, 0.0]),
+    lambda: np.array([1 + 2j, -0.5j]),
+    lambda: np.arange(24.0).reshape(2, 3, 4),
+    lambda: np.array([-1, 10, -100]),
+], ids=["floats", "ints", "small", "large", "nonfinite", "complex", "3d", "neg"])
+def test_numpy_number_formatting(make):
+    a = make()
+    assert repr(dt.asarray(a)) == f"tensor({_np_body(a)})"
+
+
+def test_float32_formatting_matches_numpy():
+    a = np.array([0.1, 1 / 3], dtype=np.float32)
+    r = repr(dt.asarray(a))
+    assert r == f"tensor({_np_body(a)}, dtype=float32)"
+
+
+def test_large_tensors_summarised(device):
+    r = repr(dt.arange(10_000, device=device))
+    assert "..." in r
+    assert r.startswith("tensor([   0,    1,    2") or r.startswith("tensor([0, 1, 2")
+    assert "9999" in r
+    assert len(r) < 500
+    r2 = repr(dt.zeros((2000, 2000), device=device))
+    assert "..." in r2 and len(r2) < 2000
+
+
+def test_empty_and_0d():
+    r = repr(dt.zeros(0))
+    assert r.startswith("tensor([]")
+    r = repr(dt.zeros((2, 0)))
+    assert r.startswith("tensor(")
+    assert repr(dt.tensor(True)) == "tensor(True)"
+
+
+def test_printing_cuda_does_not_move(device):
+    x = dt.ones(2, device=device)
+    repr(x)
+    str(x)
+    assert x.device == dt.device(device)

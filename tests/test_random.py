@@ -1,0 +1,176 @@
+"""Random numbers: seeding, reproducibility across devices, ranges and moments."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import CUDA_DEVICES, to_np
+
+N = 100_000
+
+
+def test_rand_shapes_and_defaults(device):
+    for args, shape in (((2, 3), (2, 3)), (((2, 3),), (2, 3)), ((5,), (5,)), ((), ())):
+        t = dt.rand(*args, device=device)
+        assert t.shape == shape
+        assert t.dtype == dt.float64
+        assert t.device == dt.device(device)
+    assert dt.randn(4, 2, device=device).shape == (4, 2)
+    assert dt.randn(4, device=device).dtype == dt.float64
+
+
+def test_top_level_is_random_module():
+    dt.random.seed(123)
+    a = to_np(dt.rand(10))
+    dt.random.seed(123)
+    b = to_np(dt.random.rand(10))
+    np.testing.assert_array_equal(a, b)
+    dt.random.seed(9)
+    a = to_np(dt.randn(10))
+    dt.random.seed(9)
+    b = to_np(dt.random.randn(10))
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("fn", ["rand", "randn"])
+def test_same_seed_same_numbers(fn, device):
+    f = getattr(dt.random, fn)
+    dt.random.seed(42)
+    a = to_np(f(1000, device=device))
+    b = to_np(f(1000, device=device))
+    dt.random.seed(42)
+    c = to_np(f(1000, device=device))
+    np.testing.assert_array_equal(a, c)
+    assert not np.array_equal(a, b), "the stream must advance"
+    dt.random.seed(43)
+    d = to_np(f(1000, device=device))
+    assert not np.array_equal(a, d)
+
+
+def _draw_all(device, seed=2024):
+    dt.random.seed(seed)
+    out = {}
+    out["rand"] = to_np(dt.random.rand(3, 333, device=device))
+    out["randint"] = to_np(dt.random.randint(-50, 50, size=(777,), device=device))
+    out["uniform"] = to_np(dt.random.uniform(-2.0, 3.0, size=(500,), device=device))
+    out["randn"] = to_np(dt.random.randn(1001, device=device))
+    out["normal"] = to_np(dt.random.normal(1.5, 2.0, size=(999,), device=device))
+    out["rand2"] = to_np(dt.rand(17, device=device))
+    return out
+
+
+@pytest.mark.parametrize("other", CUDA_DEVICES or ["cpu"])
+def test_same_numbers_on_every_device(other):
+    ref = _draw_all("cpu")
+    got = _draw_all(other)
+    for k in ("rand", "randint", "uniform", "rand2"):
+        assert got[k].dtype == ref[k].dtype
+        np.testing.assert_array_equal(got[k], ref[k], err_msg=k, strict=True)  # bit for bit
+    for k in ("randn", "normal"):
+        np.testing.assert_array_max_ulp(got[k], ref[k], maxulp=4)
+
+
+def test_rand_range_and_moments(device):
+    dt.random.seed(0)
+    x = to_np(dt.rand(N, device=device))
+    assert x.min() >= 0.0 and x.max() < 1.0
+    assert abs(x.mean() - 0.5) < 0.01
+    assert abs(x.var() - 1 / 12) < 0.005
+    assert len(np.unique(x)) > N * 0.99
+
+
+def test_rand_float32_below_one():
+    dt.random.seed(1)
+    x = to_np(dt.rand(N, dtype=dt.float32))
+    assert x.dtype == np.float32
+    assert x.min() >= 0.0 and x.max() < 1.0
+
+
+def test_randn_moments(device):
+    dt.random.seed(1)
+    x = to_np(dt.randn(N, device=device))
+    assert np.isfinite(x).all()
+    assert abs(x.mean()) < 0.02
+    assert abs(x.std() - 1.0) < 0.02
+    assert 0.66 < np.mean(np.abs(x) < 1) < 0.70  # ~68.3%
+
+
+def test_normal_moments(device):
+    dt.random.seed(2)
+    x = to_np(dt.random.normal(5.0, 3.0, size=(N,), device=device))
+    assert x.shape == (N,) and x.dtype == np.float64
+    assert abs(x.mean() - 5.0) < 0.06
+    assert abs(x.std() - 3.0) < 0.06
+
+
+def test_uniform_range_and_moments(device):
+    dt.random.seed(3)
+    x = to_np(dt.random.uniform(-2.0, 6.0, size=(N,), device=device))
+    assert x.dtype == np.float64
+    assert x.min() >= -2.0 and x.max() < 6.0
+    assert abs(x.mean() - 2.0) < 0.06
+    assert abs(x.var() - 64 / 12) < 0.15
+
+
+def test_uniform_normal_shape_forms(device):
+    assert dt.random.uniform(0, 1, size=(2, 3), device=device).shape == (2, 3)
+    assert dt.random.uniform(0, 1, size=4, device=device).shape == (4,)
+    assert dt.random.normal(0, 1, size=(3,), device=device).shape == (3,)
+
+
+@pytest.mark.parametrize("low,high", [(0, 10), (-5, 5), (100, 103), (0, 2), (-(2 ** 40), 2 ** 40)])
+def test_randint_range(low, high, device):
+    dt.random.seed(4)
+    x = to_np(dt.randint(low, high, size=(20_000,), device=device))
+    assert x.dtype == np.int64
+    assert x.min() >= low and x.max() < high
+    if high - low <= 10:
+        assert set(np.unique(x).tolist()) == set(range(low, high))  # every value hit
+
+
+def test_randint_single_bound(device):
+    dt.random.seed(5)
+    x = to_np(dt.randint(3, size=(1000,), device=device))
+    assert set(np.unique(x).tolist()) == {0, 1, 2}
+    y = to_np(dt.random.randint(7, size=(2, 5), device=device))
+    assert y.shape == (2, 5) and y.min() >= 0 and y.max() < 7
+
+
+def test_randint_uniformity():
+    dt.random.seed(6)
+    x = to_np(dt.randint(0, 6, size=(60_000,)))
+    counts = np.bincount(x, minlength=6)
+    assert np.all(np.abs(counts - 10_000) < 500)
+
+
+def test_randint_dtype():
+    x = dt.randint(0, 100, size=(10,), dtype=dt.int32)
+    assert x.dtype == dt.int32
+    assert 0 <= to_np(x).min() and to_np(x).max() < 100
+
+
+@pytest.mark.parametrize("low,high", [(5, 2), (3, 3), (0, None)])
+def test_randint_empty_range(low, high):
+    with pytest.raises(ValueError):
+        dt.randint(low, high, size=(3,))
+    dt.ones(1)
+
+
+def test_random_bad_shapes():
+    with pytest.raises(ValueError):
+        dt.rand(-1)
+    with pytest.raises(TypeError):
+        dt.rand(2.5)
+
+
+def test_seed_bad_type():
+    with pytest.raises(TypeError):
+        dt.random.seed("abc")
+
+
+def test_random_is_independent_of_shape_split():
+    # Counter-based: one (n,) draw equals the same elements reshaped
+    dt.random.seed(11)
+    a = to_np(dt.rand(6))
+    dt.random.seed(11)
+    b = to_np(dt.rand(2, 3))
+    np.testing.assert_array_equal(a.reshape(2, 3), b)

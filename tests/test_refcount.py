@@ -1,0 +1,222 @@
+"""Reference counting: creating, moving, round-tripping and deleting tensors neither leaks
+nor steals references (checked with sys.getrefcount on the objects involved)."""
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+
+N = 50
+
+
+def rc(obj):
+    gc.collect()
+    return sys.getrefcount(obj)
+
+
+def test_asarray_zero_copy_holds_and_releases_source():
+    a = np.arange(10.0)
+    before = rc(a)
+    t = dt.asarray(a)
+    during = rc(a)
+    assert during > before  # zero copy: the tensor keeps the array (its buffer) alive
+    n = t.numpy()
+    assert np.shares_memory(n, a)
+    del n, t
+    assert rc(a) == before
+
+
+def test_asarray_many_times():
+    a = np.arange(10.0)
+    before = rc(a)
+    ts = [dt.asarray(a) for _ in range(N)]
+    del ts
+    assert rc(a) == before
+    for _ in range(N):
+        dt.asarray(a).numpy()
+    assert rc(a) == before
+
+
+def test_asarray_copy_does_not_keep_source():
+    a = np.arange(10.0)
+    before = rc(a)
+    ts = [dt.asarray(a, dtype=dt.float32) for _ in range(N)]
+    ts += [dt.tensor(a) for _ in range(N)]
+    ts += [dt.asarray(a, copy=True) for _ in range(N)]
+    assert rc(a) == before
+    del ts
+    assert rc(a) == before
+
+
+def test_source_survives_deletion_of_numpy_owner():
+    a = np.arange(10.0)
+    t = dt.asarray(a)
+    del a
+    gc.collect()
+    assert t.tolist() == [float(i) for i in range(10)]
+
+
+def test_noncontiguous_and_views():
+    base = np.arange(24.0).reshape(4, 6)
+    before = rc(base)
+    view = base[::-1, ::2]
+    vb = rc(view)
+    for _ in range(N):
+        t = dt.asarray(view)
+        tt = t.T
+        tt.numpy()
+        del t, tt
+    assert rc(view) == vb
+    del view
+    assert rc(base) == before
+
+
+def test_failed_creation_does_not_leak():
+    a = np.arange(4.0)
+    before = rc(a)
+    for _ in range(N):
+        with pytest.raises(ValueError):
+            dt.asarray(a, dtype=dt.float32, copy=False)
+    assert rc(a) == before
+    lst = [1.5, 2.5]
+    item = lst[0]
+    lb, ib = rc(lst), rc(item)
+    for _ in range(N):
+        with pytest.raises(ValueError):
+            dt.tensor([lst, [1.0]])
+    assert rc(lst) == lb and rc(item) == ib
+
+
+def test_tensor_from_list_elements_not_leaked():
+    v = 10.0 ** 10 + 0.5
+    w = 10 ** 12 + 7
+    lst = [v, w]
+    bv, bw, bl = rc(v), rc(w), rc(lst)
+    for _ in range(N):
+        dt.tensor(lst)
+        dt.tensor([lst, lst])
+        dt.asarray(lst)
+    assert (rc(v), rc(w), rc(lst)) == (bv, bw, bl)
+
+
+def test_tolist_item_no_leak():
+    t = dt.tensor([1.5, 2.5])
+    before = rc(t)
+    for _ in range(N):
+        t.tolist()
+        t.numpy()
+    assert rc(t) == before
+
+
+def test_identity_moves_do_not_leak(device):
+    x = dt.ones(3, device=device)
+    before = rc(x)
+    for _ in range(N):
+        assert x.to(device) is x
+        assert x.to(x.dtype) is x
+        assert x.to(x) is x
+        if device == "cpu":
+            assert x.cpu() is x
+        else:
+            assert x.cuda(dt.device(device)) is x
+        x.to_device(device)
+    assert rc(x) == before
+
+
+def test_moves_do_not_leak(device_pair):
+    src, dst = device_pair
+    x = dt.ones(3, device=src)
+    before = rc(x)
+    for _ in range(N):
+        y = x.to(dst, copy=True)
+        z = y.to(src, dtype=dt.float32)
+        del y, z
+    assert rc(x) == before
+
+
+def test_device_and_dtype_objects_not_leaked(device):
+    d = dt.device(device)
+
+    def body():
+        t = dt.zeros(2, dtype=dt.float32, device=d)
+        t.device
+        t.dtype
+        t.to(d)
+        t.to(dt.float32)
+        t.astype(dt.float32)
+        repr(t)
+        del t
+
+    body()  # warm up: one-time caches may keep a reference
+    f32 = dt.float32
+    bd, bf = rc(d), rc(f32)
+    del f32
+    for _ in range(N):
+        body()
+    f32 = dt.float32
+    after = (rc(d), rc(f32))  # outside the assert: pytest's rewriting holds temporaries
+    assert after == (bd, bf + 0)
+
+
+def test_attributes_no_leak():
+    t = dt.zeros((2, 3))
+    before = rc(t)
+    for _ in range(N):
+        t.shape, t.strides, t.device, t.dtype, t.T, t.ndim, t.size, t.nbytes
+    assert rc(t) == before
+
+
+def test_numpy_roundtrip_tensor_freed():
+    import weakref
+    t = dt.ones(5)
+    try:
+        r = weakref.ref(t)
+    except TypeError:
+        pytest.skip("Tensor does not support weak references")
+    n = t.numpy()
+    del t
+    gc.collect()
+    n[0] = 2.0  # memory still valid
+    del n
+    gc.collect()
+    assert r() is None
+
+
+def test_array_protocol_no_leak(device):
+    t = dt.arange(6, device=device)
+    before = rc(t)
+    for _ in range(N):
+        np.asarray(t)
+        np.array(t)
+        t.get()
+        t.numpy(force=True)
+    assert rc(t) == before
+
+
+def test_binary_ops_no_leak(device):
+    a = dt.ones(3, device=device)
+    b = dt.ones(3, device=device)
+    s = 2.5
+    ba, bb, bs = rc(a), rc(b), rc(s)
+    for _ in range(N):
+        a + b
+        a * s
+        s - a
+        a < b
+        try:
+            a + dt.ones(4, device=device)
+        except ValueError:
+            pass
+    assert (rc(a), rc(b), rc(s)) == (ba, bb, bs)
+
+
+def test_numpy_operand_no_leak():
+    t = dt.ones(3)
+    a = np.ones(3)
+    ba = rc(a)
+    for _ in range(N):
+        t + a
+        a * t
+    assert rc(a) == ba
