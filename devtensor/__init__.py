@@ -17,6 +17,8 @@ from ._creation import (  # noqa: F401
 from . import cuda, random  # noqa: F401
 from .random import rand, randint, randn  # noqa: F401
 from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
+from . import _ufuncs
+from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 
 __version__ = "0.1.0"
@@ -28,4 +30,4 @@ __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
-]
+] + _ufuncs.__all__

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
+from ._numpy_dispatch import array_ufunc as _array_ufunc
 
 
 def _as_dtype(obj):
@@ -241,9 +242,13 @@ class Tensor(TensorBase):
         """A copy on the same device."""
         return self._to(self.device, self.dtype)
 
-    def astype(self, dtype, copy=True):
-        """The values cast to dtype (NumPy's unsafe casting), on the same device."""
+    def astype(self, dtype, casting="unsafe", copy=True):
+        """The values cast to dtype on the same device; casting is NumPy's rule
+        ('no', 'equiv', 'safe', 'same_kind', 'unsafe')."""
         dtype = _dtype_type(dtype)
+        if not _C._can_cast(self.dtype, dtype, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
+                            f"dtype('{dtype}') according to the rule '{casting}'")
         if not copy and dtype == self.dtype:
             return self
         return self._to(self.device, dtype)
@@ -252,8 +257,7 @@ class Tensor(TensorBase):
     __array_priority__ = 1000
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from ._numpy_dispatch import array_ufunc
-        return array_ufunc(ufunc, method, inputs, kwargs)
+        return _array_ufunc(ufunc, method, inputs, kwargs)
 
     # ---- printing ----
     def __repr__(self):
