@@ -9,9 +9,10 @@ void dt_storage_set_oom_handler(dt_oom_handler handler) { oom_handler = handler;
 
 static dt_status storage_new(dt_storage **out, dt_error *err)
 {
-    dt_storage *s = calloc(1, sizeof *s);
+    dt_storage *s = malloc(sizeof *s);
     if (s == NULL)
         return dt_error_set(err, DT_ERR_NOMEM, "out of host memory allocating a storage");
+    *s = (dt_storage){.ptr = NULL};
     atomic_init(&s->refcount, 1);
     *out = s;
     return DT_OK;

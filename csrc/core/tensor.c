@@ -70,7 +70,12 @@ dt_status dt_contiguous_strides(int ndim, const int64_t *shape, int64_t itemsize
 
 void dt_tensor_init_empty(dt_tensor *t)
 {
-    memset(t, 0, sizeof *t);
+    /* the dims are written before they are read: only the header is reset */
+    t->storage = NULL;
+    t->offset = 0;
+    t->numel = 0;
+    t->ndim = 0;
+    t->dtype = DT_BOOL;
     t->shape = t->dims_inline;
     t->strides = t->dims_inline + DT_INLINE_NDIM;
 }

@@ -7,6 +7,12 @@
 
 #define CPU_ALIGNMENT 64
 
+/* Note [Host alignment]
+ * Large blocks are 64-byte aligned (cache lines, vector loads); small ones
+ * come from malloc, whose 16 bytes suit every dtype and which is several
+ * times faster than aligned_alloc on the small-tensor hot path. */
+#define CPU_SMALL_BLOCK 65536
+
 static int cpu_device_count(void) { return 1; }
 
 static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, void **ctx,
@@ -20,8 +26,7 @@ static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, v
     rounded -= rounded % CPU_ALIGNMENT;
     if (rounded == 0)
         rounded = CPU_ALIGNMENT; /* a unique, valid pointer for empty tensors */
-    void *p = NULL;
-    p = aligned_alloc(CPU_ALIGNMENT, rounded);
+    void *p = rounded <= CPU_SMALL_BLOCK ? malloc(rounded) : aligned_alloc(CPU_ALIGNMENT, rounded);
     if (p == NULL)
         return dt_error_set(err, DT_ERR_NOMEM,
                             "out of host memory: failed to allocate %zu bytes on cpu", nbytes);
