@@ -237,6 +237,20 @@ class Tensor(TensorBase):
                             "index")
         return self.item()
 
+    # ---- parts of complex numbers (views, as NumPy's) ----
+    @property
+    def real(self):
+        """The real part: a view for complex tensors, self otherwise."""
+        return self._part_view(0) if self.dtype.is_complex else self
+
+    @property
+    def imag(self):
+        """The imaginary part: a view for complex tensors, zeros otherwise."""
+        if self.dtype.is_complex:
+            return self._part_view(1)
+        from ._creation import zeros
+        return zeros(self.shape, dtype=self.dtype, device=self.device)
+
     # ---- copies ----
     def copy(self):
         """A copy on the same device."""

@@ -6,6 +6,8 @@ Each is a thin wrapper over devtensor._C._ufunc, which broadcasts, promotes
 of its tensor operands.  Python numbers and NumPy arrays are accepted where
 NumPy accepts them; with no tensor at all the first input becomes one.
 """
+import builtins
+
 from . import _C
 from ._C import TensorBase
 
@@ -14,11 +16,15 @@ _OPS = _C.OPS
 
 
 def _first_tensor(args):
-    """Make sure one operand is a tensor (NumPy's functions accept plain data)."""
+    """NumPy's functions accept plain data: nested sequences become tensors on
+    the device of the tensor operands, and with no tensor at all the first
+    operand becomes one."""
+    from ._creation import asarray
+    device = next((a.device for a in args if isinstance(a, TensorBase)), None)
+    args = tuple(asarray(a, device=device) if isinstance(a, (list, tuple)) else a for a in args)
     if any(isinstance(a, TensorBase) for a in args):
         return args
-    from ._creation import asarray
-    return (asarray(args[0]),) + tuple(args[1:])
+    return (asarray(args[0]),) + args[1:]
 
 
 def _make(numpy_name, public_name):
@@ -32,7 +38,7 @@ def _make(numpy_name, public_name):
             return _ufunc(op, x, out=out, dtype=dtype, casting=casting)
     else:
         def fn(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
-            if not isinstance(x1, TensorBase) and not isinstance(x2, TensorBase):
+            if not (isinstance(x1, TensorBase) and isinstance(x2, TensorBase)):
                 x1, x2 = _first_tensor((x1, x2))
             return _ufunc(op, x1, x2, out=out, dtype=dtype, casting=casting)
     fn.__name__ = fn.__qualname__ = public_name
@@ -69,10 +75,18 @@ for _public, _numpy in _NAMES.items():
 
 def where(condition, x, y, /):
     """Elements of x where condition is true, else of y (broadcast, promoted)."""
-    if not any(isinstance(a, TensorBase) for a in (condition, x, y)):
-        from ._creation import asarray
-        condition = asarray(condition)
+    condition, x, y = _first_tensor((condition, x, y))
     return _ufunc(_OPS["where"], condition, x, y)
+
+
+def _clamp_bound(x, bound):
+    """NumPy 2's clip keeps x's dtype: a Python int outside an integer dtype's
+    range is clamped to it instead of raising."""
+    if isinstance(bound, int) and not isinstance(bound, bool) and x.dtype.kind in "iu":
+        from ._dtype_api import iinfo
+        info = iinfo(x.dtype)
+        return min(max(bound, int(info.min)), int(info.max))
+    return bound
 
 
 def clip(x, /, min=None, max=None, out=None):
@@ -80,28 +94,46 @@ def clip(x, /, min=None, max=None, out=None):
     if not isinstance(x, TensorBase):
         (x,) = _first_tensor((x,))
     if min is None and max is None:
-        return _ufunc(_OPS["positive"], x, out=out) if x.dtype.kind != "b" else x.copy()
+        if x.dtype.kind == "b":
+            raise TypeError("clip() of a bool tensor needs a bound (NumPy has no bool loop)")
+        return _ufunc(_OPS["positive"], x, out=out)
     r = x
     if min is not None:
-        r = _ufunc(_OPS["maximum"], r, min, out=out if max is None else None)
+        r = _ufunc(_OPS["maximum"], r, _clamp_bound(x, min), out=out if max is None else None)
     if max is not None:
-        r = _ufunc(_OPS["minimum"], r, max, out=out)
+        r = _ufunc(_OPS["minimum"], r, _clamp_bound(x, max), out=out)
     return r
 
 
 def round(x, /, decimals=0, out=None):
-    """Round to the given number of decimals, halves to even (NumPy's round)."""
+    """Round to the given number of decimals, halves to even (NumPy's round:
+    complex parts separately; integers to negative decimals through float64)."""
     if not isinstance(x, TensorBase):
         (x,) = _first_tensor((x,))
-    if x.dtype.kind in "iu":
+    kind = x.dtype.kind
+    if kind == "b" and decimals != 0:
+        raise TypeError("round() of a bool tensor to non-zero decimals is not supported")
+    if kind == "c":
+        from ._creation import empty
+        result = empty(x.shape, dtype=x.dtype, device=x.device) if out is None else out
+        result.real._copy_from(round(x.real, decimals))
+        result.imag._copy_from(round(x.imag, decimals))
+        return result
+    if kind in "iu":
         if decimals >= 0:
             return x.copy() if out is None else _ufunc(_OPS["positive"], x, out=out)
-        raise NotImplementedError("round() of integers to negative decimals")
+        scale = 10 ** -decimals
+        y = _ufunc(_OPS["rint"], _ufunc(_OPS["divide"], x, float(scale)))
+        y = _ufunc(_OPS["multiply"], y, float(scale))
+        return y.astype(x.dtype) if out is None else _ufunc(_OPS["positive"], y, out=out,
+                                                            casting="unsafe")
     if decimals == 0:
         return _ufunc(_OPS["rint"], x, out=out)
-    scale = 10.0 ** decimals
-    y = _ufunc(_OPS["rint"], _ufunc(_OPS["multiply"], x, scale))
-    return _ufunc(_OPS["divide"], y, scale, out=out)
+    # NumPy's order of operations, rounding in x's dtype at each step
+    first, then = ("multiply", "divide") if decimals > 0 else ("divide", "multiply")
+    scale = 10.0 ** builtins.abs(decimals)
+    y = _ufunc(_OPS["rint"], _ufunc(_OPS[first], x, scale))
+    return _ufunc(_OPS[then], y, scale, out=out)
 
 
 around = round

@@ -7,7 +7,9 @@
  * inverses by logarithms), with care for overflow in tan/tanh.  They agree
  * with NumPy's (C99 library) results to a few ulps on ordinary inputs; at
  * branch cuts and extreme magnitudes the last digits may differ.
- * dt_c64 computes in double and rounds once.
+ * dt_c64 computes in double and rounds once, so where NumPy's float32
+ * arithmetic overflows (complex64 powers with exponents near 1e38) the
+ * results differ: NumPy's nan against our inf or 0.
  */
 #ifndef DT_COMPLEX_MATH_H
 #define DT_COMPLEX_MATH_H
@@ -21,6 +23,8 @@ DT_FN dt_c128 dt_z_exp(dt_c128 z)
 {
     if (z.im == 0)
         return dt_z_make(exp(z.re), z.im);
+    if (isinf(z.re) && z.re < 0) /* C99 Annex G: +0 cis(y), and +-0 for infinite or NaN y */
+        return isfinite(z.im) ? dt_z_make(0.0 * cos(z.im), 0.0 * sin(z.im)) : dt_z_make(0, 0);
     double e = exp(z.re);
     return dt_z_make(e * cos(z.im), e * sin(z.im));
 }
@@ -131,11 +135,17 @@ DT_FN dt_c128 dt_z_pow(dt_c128 a, dt_c128 b)
     if (b.re == 0 && b.im == 0)
         return dt_z_make(1, 0);
     if (a.re == 0 && a.im == 0) {
-        if (b.re > 0 && b.im == 0)
+        if (b.re > 0) /* NumPy 2: 0 ** b is 0 when b has a positive real part */
             return dt_z_make(0, 0);
         return dt_z_make(NAN, NAN);
     }
     if (b.im == 0 && b.re == floor(b.re) && fabs(b.re) < 100) {
+        if (b.re == 1) /* as NumPy: no multiplication, so infinities stay clean */
+            return a;
+        if (b.re == 2)
+            return dt_c128_mul(a, a);
+        if (b.re == 3)
+            return dt_c128_mul(dt_c128_mul(a, a), a);
         long n = (long)fabs(b.re);
         dt_c128 r = dt_z_make(1, 0), p = a;
         while (n > 0) {

@@ -363,9 +363,12 @@ dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting 
     int nin = op_nin[op];
     dt_rule rule = op_rule(op);
     int first = rule == RULE_WHERE ? 1 : 0; /* where's condition stays bool */
-    dt_dtype d = in[first];
+    /* float-only ops take the first float every input casts to safely,
+     * without promoting the inputs first (int8 with uint8 is float16) */
+    int per_input_float = rule == RULE_FLOAT;
+    dt_dtype d = per_input_float ? float_for(in[first]) : in[first];
     for (int k = first + 1; k < nin; k++)
-        d = dt_promote_types(d, in[k]);
+        d = dt_promote_types(d, per_input_float ? float_for(in[k]) : in[k]);
     if (op >= DT_OP_EQ && op <= DT_OP_GE && forced < 0 && d == DT_FLOAT64 &&
         dt_dtype_is_integral(in[0]) && dt_dtype_is_integral(in[1])) {
         /* a signed integer against uint64: compared exactly, not in float64 */
@@ -384,7 +387,6 @@ dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting 
             d = DT_INT8;
         break;
     case RULE_FLOAT:
-        d = float_for(d);
         break;
     case RULE_ANGLE:
         d = float_for(dt_promote_weak(d, DT_WEAK_INT));
@@ -398,14 +400,15 @@ dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting 
                                 "possible", op_names[op], dt_dtype_get_info((dt_dtype)forced)->name);
         if (!op_returns_bool(op))
             d = (dt_dtype)forced;
-        for (int k = first; k < nin; k++)
-            if (!dt_can_cast(in[k], d, casting))
-                return dt_error_set(err, DT_ERR_TYPE,
-                                    "Cannot cast ufunc '%s' input %d from dtype('%s') to "
-                                    "dtype('%s') with casting rule '%s'", op_names[op], k,
-                                    dt_dtype_get_info(in[k])->name, dt_dtype_get_info(d)->name,
-                                    casting_names[casting]);
     }
+    /* every input is cast to the loop dtype under the casting rule */
+    for (int k = first; k < nin; k++)
+        if (!dt_can_cast(in[k], d, casting))
+            return dt_error_set(err, DT_ERR_TYPE,
+                                "Cannot cast ufunc '%s' input %d from dtype('%s') to dtype('%s') "
+                                "with casting rule '%s'", op_names[op], k,
+                                dt_dtype_get_info(in[k])->name, dt_dtype_get_info(d)->name,
+                                casting_names[casting]);
     if (!has_loop(op, d))
         return no_loop(op, nin, in, err);
     for (int k = 0; k < nin; k++)
@@ -428,8 +431,8 @@ dt_dtype dt_ufunc_weak_dtype(dt_op op, dt_dtype peer, dt_weak_kind kind)
         dt_rule rule = op_rule(op);
         if (rule == RULE_TRUE_DIV)
             return DT_FLOAT64;
-        if (rule == RULE_FLOAT || rule == RULE_ANGLE)
-            return float_for(peer);
+        if (rule == RULE_FLOAT || rule == RULE_ANGLE) /* bool with an int: via int64 */
+            return float_for(dt_promote_weak(peer, kind));
     }
     if (!inexact && op_rule(op) == RULE_TRUE_DIV)
         peer = DT_FLOAT64;

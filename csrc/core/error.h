@@ -9,6 +9,9 @@
 #define DT_ERROR_H
 
 #include <stddef.h>
+#include "compat.h"
+
+DT_EXTERN_C_BEGIN
 
 typedef enum dt_status {
     DT_OK = 0,
@@ -42,5 +45,7 @@ dt_status dt_error_set(dt_error *err, dt_status status, const char *fmt, ...);
         if (dt_try_s_ != DT_OK)           \
             return dt_try_s_;             \
     } while (0)
+
+DT_EXTERN_C_END
 
 #endif /* DT_ERROR_H */

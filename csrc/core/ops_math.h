@@ -247,9 +247,9 @@ DT_FN double dt_nextafter_f64(double a, double b) { return nextafter(a, b); }
         uint16_t x = TO(a);                                                                 \
         float xa = FROM(x), yb = FROM(TO(b));                                               \
         if (xa != xa || yb != yb)                                                           \
-            return xa != xa ? xa : yb;                                                      \
-        if (xa == yb)                                                                       \
-            return yb;                                                                      \
+            return NAN;                                                                     \
+        if (xa == yb) /* NumPy's half nextafter returns x here (C's returns y) */          \
+            return xa;                                                                      \
         if ((x & 0x7fffu) == 0) /* +-0: the smallest subnormal toward b */                \
             return FROM((uint16_t)((yb < 0 ? SIGN : 0u) | 1u));                             \
         int away = (xa < yb) == ((x & SIGN) == 0);                                          \

@@ -121,9 +121,18 @@ DT_FN dt_bf16 dt_double_to_bf16(double d) { return dt_float_to_bf16(dt_double_to
         return C##_make((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);         \
     }                                                                                  \
     DT_FN bool C##_eq(C a, C b) { return a.re == b.re && a.im == b.im; }             \
-    /* NumPy orders complex numbers lexicographically */                               \
-    DT_FN bool C##_lt(C a, C b) { return a.re < b.re || (a.re == b.re && a.im < b.im); } \
-    DT_FN bool C##_le(C a, C b) { return a.re < b.re || (a.re == b.re && a.im <= b.im); } \
+    /* NumPy orders complex numbers lexicographically; a NaN imaginary part    \
+     * makes the real-part comparison false (its CLT/CLE) */                      \
+    DT_FN bool C##_lt(C a, C b)                                                        \
+    {                                                                                  \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                        \
+               (a.re == b.re && a.im < b.im);                                          \
+    }                                                                                  \
+    DT_FN bool C##_le(C a, C b)                                                        \
+    {                                                                                  \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                        \
+               (a.re == b.re && a.im <= b.im);                                         \
+    }                                                                                  \
     DT_FN bool C##_nonzero(C a) { return a.re != 0 || a.im != 0; }
 
 DT_DEFINE_COMPLEX(dt_c64, float)

@@ -233,7 +233,8 @@ static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *
                                                       : dt_promote_weak(DT_BOOL, kind);
             if (dt_py_scalar_to_bytes(obj, ops[k].dtype, ops[k].value.bytes) == 0)
                 continue;
-            int comparison = op >= DT_OP_EQ && op <= DT_OP_GE;
+            int comparison = (op >= DT_OP_EQ && op <= DT_OP_GE) || op == DT_OP_LOGICAL_AND ||
+                             op == DT_OP_LOGICAL_OR || op == DT_OP_LOGICAL_XOR;
             if (!comparison || kind != DT_WEAK_INT ||
                 !PyErr_ExceptionMatches(PyExc_OverflowError))
                 return -1;
@@ -402,9 +403,13 @@ PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op)
 static int casting_from(PyObject *obj, dt_casting *out)
 {
     static const char *const names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
-    if (obj == NULL || obj == Py_None)
+    if (obj == NULL)
         return 0;
-    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "casting must be str, not %.100s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(obj);
     for (int i = 0; s && i < 5; i++)
         if (strcmp(s, names[i]) == 0) {
             *out = (dt_casting)i;
@@ -447,6 +452,12 @@ static PyObject *py_ufunc(PyObject *module, PyObject *const *args, Py_ssize_t na
         else
             return PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
                                 dt_op_name(op), name);
+    }
+    if (out != NULL && PyTuple_Check(out)) { /* NumPy's out=(array,) */
+        if (PyTuple_GET_SIZE(out) != 1)
+            return PyErr_Format(PyExc_ValueError, "%s(): out must be a tuple of length 1 "
+                                "(one output), got %zd", dt_op_name(op), PyTuple_GET_SIZE(out));
+        out = PyTuple_GET_ITEM(out, 0);
     }
     if (out == Py_None)
         out = NULL;

@@ -118,6 +118,28 @@ static PyObject *get_T(PyDtTensor *self, void *c)
     return make_view(self, n, shape, strides, self->t.offset);
 }
 
+/* _part_view(part): the real (0) or imaginary (1) part of a complex tensor
+ * as a view of the real dtype, NumPy's x.real / x.imag. */
+static PyObject *tensor_part_view(PyDtTensor *self, PyObject *arg)
+{
+    long part = PyLong_AsLong(arg);
+    if (part == -1 && PyErr_Occurred())
+        return NULL;
+    dt_dtype d = self->t.dtype;
+    if (!dt_dtype_is_complex(d) || (part != 0 && part != 1))
+        return PyErr_Format(PyExc_ValueError, "_part_view needs a complex tensor and part 0 or 1");
+    dt_dtype real = d == DT_COMPLEX64 ? DT_FLOAT32 : DT_FLOAT64;
+    dt_tensor v;
+    dt_error err;
+    int64_t offset = self->t.offset + part * dt_dtype_get_info(real)->itemsize;
+    if (dt_tensor_init_view(&v, self->t.storage, offset, self->t.ndim, self->t.shape,
+                            self->t.strides, real, &err) != DT_OK) {
+        dt_tensor_clear(&v);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&v);
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"shape", (getter)get_shape, NULL, "the dimensions, a tuple", NULL},
     {"strides", (getter)get_strides, NULL, "bytes to step in each dimension (NumPy's convention)", NULL},
@@ -340,6 +362,7 @@ static PyMethodDef tensor_methods[] = {
     {"_numpy_view", (PyCFunction)tensor_numpy_view, METH_NOARGS, "a NumPy array viewing a CPU tensor"},
     {"_fill_", (PyCFunction)tensor_fill, METH_O, "fill with a Python scalar, in place"},
     {"_generate_", (PyCFunction)tensor_generate, METH_VARARGS, "fill a contiguous tensor (dt_gen)"},
+    {"_part_view", (PyCFunction)tensor_part_view, METH_O, "real (0) or imaginary (1) part view"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
     {"_copy_from", (PyCFunction)tensor_copy_from, METH_O, "self[...] = src on one device"},
     {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
