@@ -1,0 +1,174 @@
+"""devtensor.cuda beyond device counting: the current device, `with device`,
+memory statistics, out-of-memory errors, pinned memory, streams and events,
+and the device table.  Runs on the simulated devices in CI (which model
+memory budgets, streams and events, Note [What the simulation models]) and
+on real GPUs in tools/gpu_check.sh."""
+import gc
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import cuda_count, requires_devices, run_python
+
+pytestmark = pytest.mark.skipif(cuda_count() == 0, reason="needs CUDA devices (real or simulated)")
+
+
+def test_current_device_and_set_device():
+    assert dt.cuda.current_device() == 0
+    if dt.cuda.device_count() > 1:
+        dt.cuda.set_device(1)
+        try:
+            assert dt.cuda.current_device() == 1
+            assert dt.ones(2, device="cuda").device == dt.device("cuda:1")
+        finally:
+            dt.cuda.set_device(0)
+    with pytest.raises(RuntimeError, match=r"cuda:\d+.*out of range"):
+        dt.cuda.set_device(dt.cuda.device_count())
+
+
+@requires_devices(2)
+def test_cuda_device_context_manager_restores():
+    with dt.cuda.device(1):
+        assert dt.cuda.current_device() == 1
+        assert dt.zeros(3, device="cuda").device.index == 1
+    assert dt.cuda.current_device() == 0
+
+
+@requires_devices(2)
+def test_with_device_sets_factory_default():
+    with dt.device("cuda:1"):
+        for t in (dt.ones(2), dt.zeros(2), dt.arange(3), dt.rand(2), dt.tensor([1, 2]),
+                  dt.full((2,), 7), dt.eye(2), dt.linspace(0, 1, 3)):
+            assert t.device == dt.device("cuda:1"), t
+        with dt.device("cpu"):
+            assert dt.ones(1).device == dt.device("cpu")
+        assert dt.ones(1).device == dt.device("cuda:1")
+    assert dt.ones(1).device == dt.device("cpu")
+
+
+def test_device_properties():
+    p = dt.cuda.get_device_properties(0)
+    assert p.name == dt.cuda.get_device_name(0) and p.total_memory > 0
+    assert p.multi_processor_count >= 1
+    assert dt.cuda.get_device_capability(0) == (p.major, p.minor)
+    free, total = dt.cuda.mem_get_info(0)
+    assert 0 <= free <= total == p.total_memory or not p.simulated
+    with pytest.raises(RuntimeError, match="out of range"):
+        dt.cuda.get_device_properties(99)
+    with pytest.raises(ValueError, match="CUDA device"):
+        dt.cuda.get_device_properties("cpu")
+
+
+def test_memory_statistics_follow_tensors():
+    gc.collect()
+    dt.cuda.synchronize(0)
+    base = dt.cuda.memory_allocated(0)
+    dt.cuda.reset_peak_memory_stats(0)
+    t = dt.empty(1 << 20, dtype=dt.uint8, device="cuda:0")
+    assert dt.cuda.memory_allocated(0) >= base + (1 << 20)
+    assert dt.cuda.max_memory_allocated(0) >= base + (1 << 20)
+    assert dt.cuda.memory_reserved(0) >= dt.cuda.memory_allocated(0)
+    del t
+    gc.collect()
+    assert dt.cuda.memory_allocated(0) == base
+    assert dt.cuda.max_memory_allocated(0) >= base + (1 << 20)
+    dt.cuda.reset_peak_memory_stats(0)
+    assert dt.cuda.max_memory_allocated(0) == base
+    dt.cuda.empty_cache()
+    assert "cuda:0" in dt.cuda.memory_summary(0)
+
+
+def test_out_of_memory_is_a_memoryerror_and_the_process_goes_on():
+    total = dt.cuda.get_device_properties(0).total_memory
+    with pytest.raises(dt.cuda.OutOfMemoryError) as info:
+        dt.empty(total * 2, dtype=dt.uint8, device="cuda:0")
+    assert isinstance(info.value, MemoryError)
+    msg = str(info.value)
+    assert "cuda:0" in msg and str(total * 2) in msg and "free" in msg
+    x = dt.ones(3, device="cuda:0") + 1  # still works
+    assert x.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_out_of_memory_runs_the_garbage_collector_first():
+    """Unreachable cycles holding device memory are collected before OOM is raised."""
+    free, _ = dt.cuda.mem_get_info(0)
+    if free > (64 << 30):
+        pytest.skip("device too large to fill quickly")
+    chunk = free // 2 + 1
+
+    class Holder:
+        pass
+
+    h = Holder()
+    h.self = h
+    h.t = dt.empty(chunk, dtype=dt.uint8, device="cuda:0")
+    del h  # now only a cycle holds the tensor
+    t = dt.empty(chunk, dtype=dt.uint8, device="cuda:0")  # fits only after gc
+    assert t.size == chunk
+
+
+def test_pin_memory_and_non_blocking_round_trip():
+    a = np.arange(1000, dtype=np.float32)
+    p = dt.asarray(a).pin_memory()
+    assert p.is_pinned() and p.device == dt.device("cpu") and p.pin_memory() is p
+    assert not dt.asarray(a).is_pinned()
+    g = p.to("cuda:0", non_blocking=True)
+    back = g.to("cpu", non_blocking=True)
+    dt.cuda.synchronize(0)
+    np.testing.assert_array_equal(back.numpy(), a)
+    with pytest.raises(RuntimeError, match="only cpu tensors"):
+        g.pin_memory()
+
+
+def test_streams_and_events():
+    s = dt.cuda.Stream(device=0)
+    assert s.device == dt.device("cuda:0") and s.query()
+    assert dt.cuda.current_stream(0) == dt.cuda.default_stream(0)
+    start, end = dt.cuda.Event(enable_timing=True), dt.cuda.Event(enable_timing=True)
+    with dt.cuda.stream(s):
+        assert dt.cuda.current_stream(0) == s
+        start.record()
+        x = dt.ones(10000, device="cuda:0") * 3
+        end.record()
+    assert dt.cuda.current_stream(0) == dt.cuda.default_stream(0)
+    end.synchronize()
+    assert end.query() and start.elapsed_time(end) >= 0
+    dt.cuda.current_stream(0).wait_stream(s)
+    assert float((x == 3).astype(dt.float64).tolist()[-1]) == 1.0
+    s.synchronize()
+    e = dt.cuda.Event()
+    e.record(s)
+    s.wait_event(e)
+    with pytest.raises(RuntimeError, match="enable_timing"):
+        e.elapsed_time(end)
+
+
+@requires_devices(2)
+def test_stream_of_another_device_is_refused():
+    s1 = dt.cuda.Stream(device=1)
+    with pytest.raises(RuntimeError, match="cuda:1"):
+        dt.cuda.Event(device=0).record(s1)
+
+
+@requires_devices(2)
+def test_peer_access_and_copies_between_devices():
+    assert dt.cuda.can_device_access_peer(0, 1) in (True, False)
+    a = np.random.default_rng(0).standard_normal((64, 33))
+    x = dt.asarray(a, device="cuda:0")
+    y = x.to("cuda:1")
+    assert y.device.index == 1
+    np.testing.assert_array_equal(y.cpu().numpy(), a)
+    np.testing.assert_array_equal(x.T.to("cuda:1").cpu().numpy(), a.T)  # strided source
+
+
+def test_smi_prints_a_row_per_device(capsys):
+    dt.cuda.smi()
+    out = capsys.readouterr().out
+    for i in range(dt.cuda.device_count()):
+        assert f"\n{i:>3}  " in "\n" + out.split("\n", 1)[1]
+
+
+def test_invalid_simulation_setting_is_an_import_error():
+    r = run_python("import devtensor", env_update={"DEVTENSOR_SIMULATE_CUDA": "many"}, remove=())
+    assert r.returncode != 0 and "DEVTENSOR_SIMULATE_CUDA" in r.stderr
