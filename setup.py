@@ -19,9 +19,9 @@ def sources(*folders):
 
 # DEVTENSOR_SANITIZE=1 builds with AddressSanitizer and UBSan (see .ci/run).
 sanitize = os.environ.get("DEVTENSOR_SANITIZE") == "1"
-extra_compile = ["-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra",
+extra_compile = ["-std=c11", "-O2", "-ffp-contract=off", "-pthread", "-Wall", "-Wextra",
                  "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
-extra_link = []
+extra_link = ["-pthread"]
 if sanitize:
     extra_compile += ["-O1", "-g", "-fno-omit-frame-pointer",
                       "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]

@@ -16,6 +16,8 @@ from ._creation import (  # noqa: F401
 )
 from . import cuda, random  # noqa: F401
 from .random import rand, randint, randn  # noqa: F401
+from ._C import _get_num_threads as get_num_threads  # noqa: F401
+from ._C import _set_num_threads as set_num_threads  # noqa: F401
 from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
 from . import _ufuncs
 from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)
@@ -29,5 +31,5 @@ __all__ = [
     "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus", "num_gpus",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
+    "set_num_threads", "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
 ] + _ufuncs.__all__

@@ -20,8 +20,10 @@ _get = getattr(dt, "get_num_threads", None) or getattr(dt._C, "_get_num_threads"
 pytestmark = pytest.mark.skipif(_set is None or _get is None,
                                 reason="set_num_threads/get_num_threads not built in")
 
-# Above the split threshold (2^17 elements) and not a multiple of any chunk size.
+# Above the split thresholds of loops (2^17 elements) and random draws, and
+# not a multiple of any chunk size; fills split from 2^19 elements.
 N = (1 << 18) + 37
+N_FILL = (1 << 20) + 37
 MANY = 4  # more threads than this machine may have cores: chunks still disjoint
 
 
@@ -102,6 +104,24 @@ def test_casts_same_bits(device, kind, to):
 
 
 @pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("kind", ["contiguous", "transposed", "broadcast_outer"])
+def test_functions_same_bits(device, kind):
+    """Unary functions, a ternary where and a 4-operand loop split like the rest."""
+    rng = np.random.default_rng(2)
+    x, y, _, _ = _operands(rng, kind, "float64", device)
+    fns = [lambda f=getattr(dt, name): f(x) for name in ("exp", "sin", "sqrt", "negative")
+           if hasattr(dt, name)]
+    if hasattr(dt, "where"):
+        fns.append(lambda: dt.where(x < y, x, y))
+    if not fns:
+        pytest.skip("no elementwise functions built in yet")
+    for fn in fns:
+        with np.errstate(invalid="ignore"):
+            one, many = both(fn)
+        same_bits(one, many)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
 def test_generation_same_bits(device):
     def draws():
         out = []
@@ -114,8 +134,8 @@ def test_generation_same_bits(device):
         out.append(dt.arange(N, device=device))
         out.append(dt.arange(0.5, N, 1.5, dtype=dt.float32, device=device))
         out.append(dt.linspace(-3, 7, N, device=device))
-        out.append(dt.full((N,), 2.5, dtype=dt.float32, device=device))
-        out.append(dt.ones((N,), dtype=dt.complex128, device=device))
+        out.append(dt.full((N_FILL,), 2.5, dtype=dt.float32, device=device))
+        out.append(dt.ones((N_FILL,), dtype=dt.complex128, device=device))
         return [np.asarray(t.cpu()) for t in out]
 
     with num_threads(1):
@@ -125,7 +145,8 @@ def test_generation_same_bits(device):
     for a, b in zip(one, many):
         same_bits(a, b)
     np.testing.assert_array_equal(one[-5], np.arange(N))
-    np.testing.assert_array_equal(one[-2], np.full(N, 2.5, np.float32))
+    np.testing.assert_array_equal(one[-2], np.full(N_FILL, 2.5, np.float32))
+    np.testing.assert_array_equal(one[-1], np.ones(N_FILL, np.complex128))
 
 
 def test_get_set_round_trip():
@@ -226,3 +247,30 @@ def test_concurrent_python_threads():
         for t in threads:
             t.join()
     assert errors == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc/self/task")
+def test_pool_starts_lazily():
+    """No thread at import or for small ops; workers appear on the first big op."""
+    code = """if True:
+        import os
+        import numpy as np
+        tasks = lambda: len(os.listdir("/proc/self/task"))
+        base = tasks()
+        import devtensor as dt
+        s = getattr(dt, "set_num_threads", None) or dt._C._set_num_threads
+        s(3)
+        x = dt.asarray(np.ones(1000))
+        y = x + x
+        small = tasks()
+        x = dt.asarray(np.ones(1 << 20))
+        y = x + x
+        print(base, small, tasks())
+    """
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    base, small, big = map(int, out.stdout.split())
+    assert small == base
+    assert big == base + 2

@@ -537,7 +537,10 @@ def strided_tensor(view, device):
             base = nb.base  # np.lib.stride_tricks' DummyArray
         else:
             break
-    assert base.flags.c_contiguous
+    if not base.flags.c_contiguous:
+        # an F-ordered base would be packed to C order on a device: keep the values,
+        # lose the exotic strides for this draw
+        return dt.asarray(np.ascontiguousarray(view), device=device)
     tb = dt.asarray(base, device=device)
     offset = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0])
     offset //= view.itemsize

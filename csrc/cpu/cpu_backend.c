@@ -1,8 +1,10 @@
 /* cpu_backend.c - the CPU backend's vtable: host memory and the CPU loops. */
+#define _DEFAULT_SOURCE 1 /* madvise and MADV_HUGEPAGE */
 #include "cpu_backend.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "cpu_loops.h"
 
 #define CPU_ALIGNMENT 64
@@ -12,6 +14,14 @@
  * come from malloc, whose 16 bytes suit every dtype and which is several
  * times faster than aligned_alloc on the small-tensor hot path. */
 #define CPU_SMALL_BLOCK 65536
+
+/* Note [Huge pages]
+ * A fresh output is written once, so for big tensors the page faults of
+ * first touch cost more than the arithmetic.  Like NumPy, blocks of 4 MiB
+ * and more are 2 MiB-aligned and offered to the kernel for transparent huge
+ * pages, which cuts those faults 512-fold where THP is enabled. */
+#define CPU_HUGE_BLOCK (4u << 20)
+#define CPU_HUGE_PAGE (2u << 20)
 
 static int cpu_device_count(void) { return 1; }
 
@@ -26,7 +36,19 @@ static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, v
     rounded -= rounded % CPU_ALIGNMENT;
     if (rounded == 0)
         rounded = CPU_ALIGNMENT; /* a unique, valid pointer for empty tensors */
-    void *p = rounded <= CPU_SMALL_BLOCK ? malloc(rounded) : aligned_alloc(CPU_ALIGNMENT, rounded);
+    void *p;
+    if (rounded <= CPU_SMALL_BLOCK) {
+        p = malloc(rounded);
+    } else if (rounded < CPU_HUGE_BLOCK) {
+        p = aligned_alloc(CPU_ALIGNMENT, rounded);
+    } else {
+        size_t huge = rounded + (CPU_HUGE_PAGE - rounded % CPU_HUGE_PAGE) % CPU_HUGE_PAGE;
+        p = huge < rounded ? NULL : aligned_alloc(CPU_HUGE_PAGE, huge);
+#ifdef MADV_HUGEPAGE
+        if (p != NULL)
+            madvise(p, huge, MADV_HUGEPAGE); /* advice only: failure is harmless */
+#endif
+    }
     if (p == NULL)
         return dt_error_set(err, DT_ERR_NOMEM,
                             "out of host memory: failed to allocate %zu bytes on cpu", nbytes);

@@ -8,6 +8,14 @@
  * through memcpy, so unaligned NumPy buffers are safe.
  * The driver that runs these loops over a dt_loop is cpu_run.c.
  */
+/* Note [Vectorization]
+ * GCC's -O2 vectorizes only loops whose trip count it knows; these loops
+ * take n at run time, so this file is built at -O3, whose cost model lets
+ * the contiguous paths use SIMD (with a run-time alias check). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
 #include "cpu_loops.h"
 
 #include <stdint.h>

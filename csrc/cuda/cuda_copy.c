@@ -8,8 +8,10 @@
  *
  * Note [When copies block]
  *   host -> device, pinned source:  asynchronous if non_blocking, else
- *                                   waited for.  The caller keeps the
- *                                   source alive until the stream passes.
+ *                                   waited for.  A pinned block freed
+ *                                   while the copy runs is freed only
+ *                                   once it is done (Note [Pinned blocks
+ *                                   in flight]).
  *   host -> device, pageable:       synchronous (the source may be reused
  *                                   or freed as soon as copy() returns).
  *   device -> host, pinned target:  asynchronous if non_blocking.
@@ -54,6 +56,162 @@
 
 /* ---- pinned host memory ---- */
 
+/* Note [Pinned blocks in flight]
+ * A non_blocking copy from (or into) pinned memory returns before the copy
+ * engine has read (or written) the host bytes, and the core may drop the
+ * last reference to the pinned storage at once: dt_storage_release ->
+ * host_free_pinned -> cudaFreeHost while the DMA still runs, after which the
+ * copy would read freed (possibly reallocated) memory.  So every pinned
+ * block that host_alloc_pinned hands out is registered (base, size, sorted
+ * by base), and every asynchronous copy that touches a registered block
+ * records an event on its stream into the block's list of uses (one event
+ * per (device, stream): re-recording it moves it to the newest copy, which
+ * finishes after the older ones on that stream).  host_free_pinned then
+ * frees a block whose events have all completed at once; one still in
+ * flight moves to a deferred list and is freed by a later pinned call
+ * (alloc, free, tracked copy) once its events have completed, so freeing
+ * never blocks the host (it runs in tensor deallocation, GIL held).  When
+ * cudaHostAlloc runs out of memory, the deferred blocks are waited for and
+ * freed and the allocation is retried.  If an event cannot be created or
+ * recorded, the copy is waited for instead (correct, only slower).
+ * Pinned memory that devtensor did not allocate (another library's
+ * cudaHostRegister) is not tracked: its owner frees it.  The staging ring
+ * (below) is never freed and its copies are synchronous. */
+
+typedef struct pinned_use {
+    cudaEvent_t event;
+    cudaStream_t stream;
+    int device;
+} pinned_use;
+
+typedef struct pinned_block {
+    char *base;
+    size_t size;
+    pinned_use *uses;
+    int nuses, cap;
+} pinned_block;
+
+static pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER;
+static pinned_block *pinned_live;   /* sorted by base */
+static int pinned_nlive, pinned_cap_live;
+static pinned_block *pinned_deferred; /* freed by the caller, still in flight */
+static int pinned_ndeferred, pinned_cap_deferred;
+
+static int grow(void **arr, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    int ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(*arr, (size_t)ncap * elem);
+    if (p == NULL)
+        return 0;
+    *arr = p;
+    *cap = ncap;
+    return 1;
+}
+
+/* Drop the uses whose events completed; returns the number still pending.
+ * wait != 0: wait for each instead. (lock held) */
+static int block_prune(pinned_block *b, int wait)
+{
+    int keep = 0;
+    for (int i = 0; i < b->nuses; i++) {
+        cudaError_t e = wait ? cudaEventSynchronize(b->uses[i].event) : cudaEventQuery(b->uses[i].event);
+        if (e == cudaErrorNotReady) {
+            (void)cudaGetLastError();
+            b->uses[keep++] = b->uses[i];
+            continue;
+        }
+        if (e != cudaSuccess) /* a sticky error: the work will never run; nothing to wait for */
+            (void)cudaGetLastError();
+        if (cudaEventDestroy(b->uses[i].event) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
+    b->nuses = keep;
+    return keep;
+}
+
+static void block_release(pinned_block *b)
+{
+    if (cudaFreeHost(b->base) != cudaSuccess)
+        (void)cudaGetLastError();
+    free(b->uses);
+    b->uses = NULL;
+}
+
+/* Free the deferred blocks that are done (all of them, waiting, if wait).
+ * (lock held) */
+static void deferred_sweep(int wait)
+{
+    int keep = 0;
+    for (int i = 0; i < pinned_ndeferred; i++) {
+        if (block_prune(&pinned_deferred[i], wait) == 0)
+            block_release(&pinned_deferred[i]);
+        else
+            pinned_deferred[keep++] = pinned_deferred[i];
+    }
+    pinned_ndeferred = keep;
+}
+
+/* index of the live block containing [p, p + n), or -1 (lock held) */
+static int live_find(const char *p, size_t n)
+{
+    int lo = 0, hi = pinned_nlive - 1, at = -1;
+    while (lo <= hi) { /* the last block with base <= p */
+        int mid = lo + (hi - lo) / 2;
+        if (pinned_live[mid].base <= p) {
+            at = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if (at < 0)
+        return -1;
+    const pinned_block *b = &pinned_live[at];
+    size_t off = (size_t)(p - b->base);
+    return off < b->size && n <= b->size - off ? at : -1;
+}
+
+/* Record that an asynchronous copy on stream s of device dev (guard
+ * entered) uses host bytes [p, p + n).  If that cannot be recorded, wait
+ * for the copy (Note [Pinned blocks in flight]). */
+static dt_status pinned_track(const void *p, size_t n, int dev, cudaStream_t s, dt_error *err)
+{
+    int ok = 1;
+    pthread_mutex_lock(&pinned_lock);
+    deferred_sweep(0);
+    int i = live_find((const char *)p, n);
+    if (i >= 0) {
+        pinned_block *b = &pinned_live[i];
+        block_prune(b, 0);
+        int u = 0;
+        while (u < b->nuses && !(b->uses[u].device == dev && b->uses[u].stream == s))
+            u++;
+        if (u == b->nuses) {
+            cudaEvent_t ev = NULL;
+            if (!grow((void **)&b->uses, &b->cap, b->nuses + 1, sizeof *b->uses) ||
+                cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) != cudaSuccess) {
+                (void)cudaGetLastError();
+                ok = 0;
+            } else {
+                b->uses[u].event = ev;
+                b->uses[u].stream = s;
+                b->uses[u].device = dev;
+                b->nuses++;
+            }
+        }
+        if (ok && cudaEventRecord(b->uses[u].event, s) != cudaSuccess) {
+            (void)cudaGetLastError();
+            ok = 0;
+        }
+    }
+    pthread_mutex_unlock(&pinned_lock);
+    return ok ? DT_OK : DT_CUDA_CALL(err, dev, cudaStreamSynchronize, (s));
+}
+
 int dt_cuda_host_is_pinned(const void *ptr)
 {
     if (ptr == NULL || dt_cuda_device_count() == 0)
@@ -74,28 +232,74 @@ dt_status dt_cuda_host_alloc_pinned(size_t nbytes, void **ptr, dt_error *err)
     DT_TRY(dt_cuda_device_get(&dev, err));
     dt_cuda_guard g;
     DT_TRY(dt_cuda_guard_enter(&g, dev, err));
+    pthread_mutex_lock(&pinned_lock);
+    deferred_sweep(0);
     /* portable: usable with every device, whichever is current */
     cudaError_t e = cudaHostAlloc(ptr, nbytes != 0 ? nbytes : 1, cudaHostAllocPortable);
-    dt_cuda_guard_exit(&g);
+    if (e == cudaErrorMemoryAllocation && pinned_ndeferred > 0) {
+        (void)cudaGetLastError();
+        deferred_sweep(1); /* Note [Pinned blocks in flight]: wait, free, retry */
+        e = cudaHostAlloc(ptr, nbytes != 0 ? nbytes : 1, cudaHostAllocPortable);
+    }
+    dt_status st = DT_OK;
     if (e == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
         *ptr = NULL;
-        return dt_error_set(err, DT_ERR_NOMEM, "out of pinned host memory: cudaHostAlloc of %zu bytes failed (%s)",
-                            nbytes, cudaGetErrorString(e));
-    }
-    if (e != cudaSuccess) {
+        st = dt_error_set(err, DT_ERR_NOMEM, "out of pinned host memory: cudaHostAlloc of %zu bytes failed (%s)",
+                          nbytes, cudaGetErrorString(e));
+    } else if (e != cudaSuccess) {
         *ptr = NULL;
-        return dt_cuda_error_set(err, e, "cudaHostAlloc", dev);
+        st = dt_cuda_error_set(err, e, "cudaHostAlloc", dev);
+    } else if (!grow((void **)&pinned_live, &pinned_cap_live, pinned_nlive + 1, sizeof *pinned_live)) {
+        if (cudaFreeHost(*ptr) != cudaSuccess)
+            (void)cudaGetLastError();
+        *ptr = NULL;
+        st = dt_error_set(err, DT_ERR_NOMEM, "out of host memory registering a pinned block");
+    } else {
+        /* insert, keeping the list sorted by base */
+        char *base = (char *)*ptr;
+        int at = pinned_nlive;
+        while (at > 0 && pinned_live[at - 1].base > base)
+            at--;
+        memmove(&pinned_live[at + 1], &pinned_live[at], (size_t)(pinned_nlive - at) * sizeof *pinned_live);
+        pinned_live[at].base = base;
+        pinned_live[at].size = nbytes != 0 ? nbytes : 1;
+        pinned_live[at].uses = NULL;
+        pinned_live[at].nuses = pinned_live[at].cap = 0;
+        pinned_nlive++;
     }
-    return DT_OK;
+    pthread_mutex_unlock(&pinned_lock);
+    dt_cuda_guard_exit(&g);
+    return st;
 }
 
 void dt_cuda_host_free_pinned(void *ptr)
 {
     if (ptr == NULL)
         return;
-    if (cudaFreeHost(ptr) != cudaSuccess)
-        (void)cudaGetLastError();
+    pthread_mutex_lock(&pinned_lock);
+    deferred_sweep(0);
+    int i = live_find((const char *)ptr, 1);
+    if (i < 0 || pinned_live[i].base != (char *)ptr) {
+        /* not a block of ours (or already freed): hand it to CUDA as before */
+        pthread_mutex_unlock(&pinned_lock);
+        if (cudaFreeHost(ptr) != cudaSuccess)
+            (void)cudaGetLastError();
+        return;
+    }
+    pinned_block b = pinned_live[i];
+    memmove(&pinned_live[i], &pinned_live[i + 1], (size_t)(pinned_nlive - i - 1) * sizeof *pinned_live);
+    pinned_nlive--;
+    if (block_prune(&b, 0) == 0) {
+        block_release(&b);
+    } else if (grow((void **)&pinned_deferred, &pinned_cap_deferred, pinned_ndeferred + 1,
+                    sizeof *pinned_deferred)) {
+        pinned_deferred[pinned_ndeferred++] = b;
+    } else {
+        block_prune(&b, 1); /* no room to defer: wait */
+        block_release(&b);
+    }
+    pthread_mutex_unlock(&pinned_lock);
 }
 
 /* ---- the staging ring (Note [Pageable staging]) ---- */
@@ -240,6 +444,8 @@ static dt_status copy_h2d(char *dst, int dev, const char *src, size_t n, void *s
         st = DT_CUDA_CALL(err, dev, cudaMemcpyAsync, (dst, src, n, cudaMemcpyHostToDevice, s));
         if (st == DT_OK && !non_blocking)
             st = DT_CUDA_CALL(err, dev, cudaStreamSynchronize, (s));
+        else if (st == DT_OK) /* Note [Pinned blocks in flight] */
+            st = pinned_track(src, n, dev, s, err);
     } else if (n >= DT_CUDA_STAGE_MIN && ring_acquire(dev)) {
         st = staged_h2d(dst, src, n, dev, s, err);
         ring_release();
@@ -265,6 +471,8 @@ static dt_status copy_d2h(char *dst, const char *src, int dev, size_t n, void *s
         st = DT_CUDA_CALL(err, dev, cudaMemcpyAsync, (dst, src, n, cudaMemcpyDeviceToHost, s));
         if (st == DT_OK && !non_blocking)
             st = DT_CUDA_CALL(err, dev, cudaStreamSynchronize, (s));
+        else if (st == DT_OK) /* Note [Pinned blocks in flight] */
+            st = pinned_track(dst, n, dev, s, err);
     } else if (n >= DT_CUDA_STAGE_MIN && ring_acquire(dev)) {
         st = staged_d2h(dst, src, n, dev, s, err);
         ring_release();

@@ -7,10 +7,13 @@
  *   cuda_stream.c   streams, events, the per-thread current stream
  *   cuda_alloc.c    the caching allocator
  *   cuda_copy.c     transfers, the pinned staging ring, pinned host memory
- *   cuda_loops.cu   elementwise and generator kernels
+ *   cuda_loops.cu   the elementwise launcher and kernel registry, and the
+ *                   generator kernels; the elementwise kernels themselves
+ *                   are in cuda_loops_{cast,arith,math,complex,compare}.cu
+ *                   (C++ templates shared through cuda_loops.cuh)
  *   cuda_backend.c  the dt_backend_iface table
  *   cuda_module.c   the Python module that exports the table in a capsule
- * C11 files include this header; so does cuda_loops.cu (as C++).
+ * C11 files include this header; so do the .cu files (as C++).
  */
 #ifndef DT_CUDA_INTERNAL_H
 #define DT_CUDA_INTERNAL_H

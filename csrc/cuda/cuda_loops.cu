@@ -1,14 +1,16 @@
-/* cuda_loops.cu - the CUDA backend's elementwise kernels (dt_loop) and
- * generator kernels (dt_gen), and their launchers.
+/* cuda_loops.cu - the CUDA backend's one elementwise launcher (dt_loop),
+ * the kernel registry, and the generator kernels (dt_gen).
  *
  * The math is not written here: every value comes from the shared scalar
- * definitions (ops.h, scalar.h, philox.h), expanded over the dtypes through
- * DT_FOR_EACH_DTYPE, so the GPU computes what the CPU backend computes.
- * Only the launch structure is GPU-specific:
+ * definitions (ops.h, ops_math.h, scalar.h, philox.h), expanded into
+ * kernels by the family files (cuda_loops_cast.cu, _arith, _math, _complex,
+ * _compare; Note [Kernel files] in cuda_loops.cuh), so the GPU computes what
+ * the CPU backend computes.  The (op, dtype) loops that exist are those of
+ * cpu_loops.c's tables.  Only the launch structure is GPU-specific:
  *   - k_contig:  every non-scalar operand contiguous (ndim == 1 after the
  *                core coalesced the dimensions, stride == itemsize) and
  *                aligned for 16-byte vectors: each thread loads and stores
- *                whole vectors (Note [Vector width]);
+ *                whole vectors (Note [Vector width] in cuda_loops.cuh);
  *   - k_strided: anything else, with an offset calculator that turns a
  *                linear index into one byte offset per operand, in 32-bit
  *                arithmetic (with multiply-shift division) when the element
@@ -21,338 +23,56 @@
  * Note [Identical values]
  * nvcc contracts a*b+c into an FMA by default, the host C compiler does not:
  * complex multiplication and Smith's division would then differ from the
- * CPU backend in the last bit.  This file is compiled with --fmad=false
+ * CPU backend in the last bit.  The .cu files are compiled with --fmad=false
  * (build_support/cuda.py); elementwise kernels are memory-bound, so this
  * costs nothing measurable.  philox.h's affine steps are explicitly rounded
- * in any case.
+ * in any case.  The elementary functions call CUDA's libm, not the C
+ * library's: Note [Device libm] in cuda_loops_complex.cu.
  */
+#include "error.h"
+
 #include <cuda_runtime.h>
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <type_traits>
 
-#include "cuda_internal.h"
-#include "ops.h"
+#include "cuda_loops.cuh"
 #include "philox.h"
 
 namespace dt_cuda_kernels {
 
-constexpr int kThreads = 256;
-constexpr int kBlocksPerSm = 32;  /* grid cap: a few waves of full occupancy */
-constexpr int kMaxDims = 24;      /* Note [Offset calculator] */
-constexpr int kMaxOps = 3;        /* operands of the ops we run: out, in1, in2 */
-
 /* ---------------------------------------------------------------------------
- * Dtype tags: one struct per dtype wrapping the shared scalar functions, so
- * templates can be written once over the dtypes.
+ * The registry: every kernel's address, filled once (a C++ local static:
+ * thread-safe, and it touches no CUDA API, so a machine without a driver
+ * can build it and still refuse the launch afterwards).
  */
-#define DT_CU_TAG(CODE, X)                                                                   \
-    struct Tag_##X {                                                                         \
-        using T = dt_T_##X;                                                                  \
-        using C = dt_C_##X;                                                                  \
-        static constexpr dt_dtype code = CODE;                                               \
-        static __device__ __forceinline__ C load(T v) { return dt_load_##X(v); }             \
-        static __device__ __forceinline__ T store(C v) { return dt_store_##X(v); }           \
-        static __device__ __forceinline__ C add(C a, C b) { return dt_add_##X(a, b); }       \
-        static __device__ __forceinline__ C sub(C a, C b) { return dt_sub_##X(a, b); }       \
-        static __device__ __forceinline__ C mul(C a, C b) { return dt_mul_##X(a, b); }       \
-        static __device__ __forceinline__ bool eq(C a, C b) { return dt_eq_##X(a, b); }      \
-        static __device__ __forceinline__ bool ne(C a, C b) { return dt_ne_##X(a, b); }      \
-        static __device__ __forceinline__ bool lt(C a, C b) { return dt_lt_##X(a, b); }      \
-        static __device__ __forceinline__ bool le(C a, C b) { return dt_le_##X(a, b); }      \
-        static __device__ __forceinline__ bool gt(C a, C b) { return dt_gt_##X(a, b); }      \
-        static __device__ __forceinline__ bool ge(C a, C b) { return dt_ge_##X(a, b); }      \
-        /* DT_CAST(F, X, v) == from_wide(F's widen(v)): one overload per wide kind */        \
-        static __device__ __forceinline__ auto widen(T v) { return dt_widen_##X(v); }        \
-        static __device__ __forceinline__ T from_wide(int64_t v) { return DT_CAST(i64, X, v); }  \
-        static __device__ __forceinline__ T from_wide(uint64_t v) { return DT_CAST(u64, X, v); } \
-        static __device__ __forceinline__ T from_wide(float v) { return DT_CAST(f32, X, v); }    \
-        static __device__ __forceinline__ T from_wide(double v) { return DT_CAST(f64, X, v); }   \
-        static __device__ __forceinline__ T from_wide(dt_c128 v) { return DT_CAST(c128, X, v); } \
-    };
-DT_FOR_EACH_DTYPE(DT_CU_TAG)
-#undef DT_CU_TAG
-
-/* true division exists for floating and complex tags only */
-template <class G> struct DivOf;
-#define DT_CU_DIV(X)                                                                       \
-    template <> struct DivOf<Tag_##X> {                                                    \
-        static __device__ __forceinline__ dt_C_##X div(dt_C_##X a, dt_C_##X b) { return dt_div_##X(a, b); } \
-    };
-DT_CU_DIV(f16) DT_CU_DIV(bf16) DT_CU_DIV(f32) DT_CU_DIV(f64) DT_CU_DIV(c64) DT_CU_DIV(c128)
-#undef DT_CU_DIV
-
-/* ---------------------------------------------------------------------------
- * Op functors: Out, In1, In2 (storage types), nin, apply().
- */
-template <class G, int OP> struct BinaryOp {
-    using Out = typename G::T;
-    using In1 = typename G::T;
-    using In2 = typename G::T;
-    static constexpr int nin = 2;
-    static constexpr bool contig = true;
-    static __device__ __forceinline__ Out apply(In1 a, In2 b)
-    {
-        typename G::C x = G::load(a), y = G::load(b);
-        if constexpr (OP == DT_OP_ADD)
-            return G::store(G::add(x, y));
-        else if constexpr (OP == DT_OP_SUB)
-            return G::store(G::sub(x, y));
-        else if constexpr (OP == DT_OP_MUL)
-            return G::store(G::mul(x, y));
-        else
-            return G::store(DivOf<G>::div(x, y));
-    }
-};
-
-template <class G, int OP> struct CompareOp {
-    using Out = dt_T_b;
-    using In1 = typename G::T;
-    using In2 = typename G::T;
-    static constexpr int nin = 2;
-    static constexpr bool contig = true;
-    static __device__ __forceinline__ Out apply(In1 a, In2 b)
-    {
-        typename G::C x = G::load(a), y = G::load(b);
-        if constexpr (OP == DT_OP_EQ)
-            return G::eq(x, y);
-        else if constexpr (OP == DT_OP_NE)
-            return G::ne(x, y);
-        else if constexpr (OP == DT_OP_LT)
-            return G::lt(x, y);
-        else if constexpr (OP == DT_OP_LE)
-            return G::le(x, y);
-        else if constexpr (OP == DT_OP_GT)
-            return G::gt(x, y);
-        else
-            return G::ge(x, y);
-    }
-};
-
-template <class F, class T> struct CastOp {
-    using Out = typename T::T;
-    using In1 = typename F::T;
-    using In2 = In1;
-    static constexpr int nin = 1;
-    static constexpr bool contig = true;
-    static __device__ __forceinline__ Out apply(In1 a) { return T::from_wide(F::widen(a)); }
-};
-
-/* same-dtype copies move bits: one kernel per element size */
-struct alignas(8) Raw16 {
-    uint64_t lo, hi;
-};
-template <int N> struct RawOf;
-template <> struct RawOf<1> { using type = uint8_t; };
-template <> struct RawOf<2> { using type = uint16_t; };
-template <> struct RawOf<4> { using type = uint32_t; };
-template <> struct RawOf<8> { using type = uint64_t; };
-template <> struct RawOf<16> { using type = Raw16; };
-
-template <int N> struct RawCopy {
-    using Out = typename RawOf<N>::type;
-    using In1 = Out;
-    using In2 = Out;
-    static constexpr int nin = 1;
-    static constexpr bool contig = true;
-    static __device__ __forceinline__ Out apply(In1 a) { return a; }
-};
-
-/* operands whose addresses are not multiples of their element size: bytes */
-template <int N> struct Bytes {
-    unsigned char b[N];
-};
-template <int N> struct ByteCopy {
-    using Out = Bytes<N>;
-    using In1 = Out;
-    using In2 = Out;
-    static constexpr int nin = 1;
-    static constexpr bool contig = false;
-    static __device__ __forceinline__ Out apply(In1 a) { return a; }
-};
-
-/* ---------------------------------------------------------------------------
- * Kernel parameters.
- */
-struct OperandArgs {
-    char *data[kMaxOps];          /* NULL for host scalars */
-    unsigned scalar_mask;         /* bit k: operand k is a host scalar */
-    struct alignas(16) {
-        unsigned char bytes[16];
-    } scalar[kMaxOps];            /* host scalars, by value */
-};
-
-template <class T> __device__ __forceinline__ T scalar_value(const OperandArgs &a, int k)
+const Registry &registry()
 {
-    T v;
-    memcpy(&v, a.scalar[k].bytes, sizeof(T));
-    return v;
-}
-
-/* Note [Offset calculator]
- * Dimensions are stored innermost first.  Division by each extent uses a
- * precomputed multiply-shift pair in the 32-bit calculator: for a divisor d,
- * s = ceil(log2 d) and m = floor(2^32 (2^s - d) / d) + 1, then for n < 2^31
- * n / d == (umulhi(n, m) + n) >> s (the sum fits in 32 bits).  kMaxDims = 24
- * keeps the parameters small (about 0.5 KiB in 32-bit form); a launch with
- * more coalesced dimensions (rare: a 25-dimensional view no two of whose
- * axes merge) runs as one launch per index of its outer dimensions. */
-struct Calc32 {
-    int ndim;
-    uint32_t size[kMaxDims];
-    uint32_t mul[kMaxDims];
-    uint32_t shift[kMaxDims];
-    int32_t stride[kMaxOps][kMaxDims];
-};
-
-struct Calc64 {
-    int ndim;
-    int64_t size[kMaxDims];
-    int64_t stride[kMaxOps][kMaxDims];
-};
-
-DT_FN uint32_t div32(uint32_t n, uint32_t mul, uint32_t shift)
-{
-#if defined(__CUDA_ARCH__)
-    uint32_t hi = __umulhi(n, mul);
-#else
-    uint32_t hi = (uint32_t)(((uint64_t)n * mul) >> 32);
-#endif
-    return (hi + n) >> shift;
-}
-
-template <int NOP>
-__device__ __forceinline__ void offsets_of(const Calc32 &c, uint32_t i, int32_t off[kMaxOps])
-{
-#pragma unroll
-    for (int k = 0; k < NOP; k++)
-        off[k] = 0;
-#pragma unroll 1
-    for (int d = 0; d < kMaxDims; d++) {
-        if (d == c.ndim)
-            break;
-        uint32_t q = div32(i, c.mul[d], c.shift[d]);
-        int32_t r = (int32_t)(i - q * c.size[d]);
-        i = q;
-#pragma unroll
-        for (int k = 0; k < NOP; k++)
-            off[k] += r * c.stride[k][d];
-    }
-}
-
-template <int NOP>
-__device__ __forceinline__ void offsets_of(const Calc64 &c, int64_t i, int64_t off[kMaxOps])
-{
-#pragma unroll
-    for (int k = 0; k < NOP; k++)
-        off[k] = 0;
-#pragma unroll 1
-    for (int d = 0; d < kMaxDims; d++) {
-        if (d == c.ndim)
-            break;
-        int64_t q = i / c.size[d];
-        int64_t r = i - q * c.size[d];
-        i = q;
-#pragma unroll
-        for (int k = 0; k < NOP; k++)
-            off[k] += r * c.stride[k][d];
-    }
-}
-
-/* Note [Vector width]
- * Each thread of k_contig handles V consecutive elements, V chosen so that
- * the widest operand moves exactly 16 bytes (one LDG.128/STG.128); narrower
- * operands move V * itemsize bytes, still naturally aligned and coalesced
- * across the warp.  The host checks every pointer's alignment to its
- * operand's V * itemsize before choosing this kernel. */
-template <class T, int V> struct alignas(sizeof(T) * V) Vec {
-    T v[V];
-};
-
-template <class Op> constexpr int vec_width()
-{
-    constexpr size_t a = sizeof(typename Op::Out), b = sizeof(typename Op::In1),
-                     c = Op::nin == 2 ? sizeof(typename Op::In2) : 1;
-    constexpr size_t m = a > b ? (a > c ? a : c) : (b > c ? b : c);
-    return m >= 16 ? 1 : (int)(16 / m);
-}
-
-template <class Op, int V>
-__global__ void __launch_bounds__(kThreads) k_contig(OperandArgs a, int64_t n)
-{
-    using Out = typename Op::Out;
-    using In1 = typename Op::In1;
-    using In2 = typename Op::In2;
-    const bool sc1 = (a.scalar_mask >> 1) & 1u, sc2 = (a.scalar_mask >> 2) & 1u;
-    const In1 s1 = scalar_value<In1>(a, 1);
-    const In2 s2 = scalar_value<In2>(a, 2);
-    const int64_t nvec = n / V;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (int64_t v = t; v < nvec; v += step) {
-        Vec<Out, V> r;
-        Vec<In1, V> x1{};
-        if (!sc1)
-            x1 = reinterpret_cast<const Vec<In1, V> *>(a.data[1])[v];
-        if constexpr (Op::nin == 2) {
-            Vec<In2, V> x2{};
-            if (!sc2)
-                x2 = reinterpret_cast<const Vec<In2, V> *>(a.data[2])[v];
-#pragma unroll
-            for (int j = 0; j < V; j++)
-                r.v[j] = Op::apply(sc1 ? s1 : x1.v[j], sc2 ? s2 : x2.v[j]);
-        } else {
-#pragma unroll
-            for (int j = 0; j < V; j++)
-                r.v[j] = Op::apply(sc1 ? s1 : x1.v[j]);
-        }
-        reinterpret_cast<Vec<Out, V> *>(a.data[0])[v] = r;
-    }
-    /* the last n % V elements, one per thread */
-    for (int64_t i = nvec * V + t; i < n; i += step) {
-        In1 x1 = sc1 ? s1 : reinterpret_cast<const In1 *>(a.data[1])[i];
-        if constexpr (Op::nin == 2) {
-            In2 x2 = sc2 ? s2 : reinterpret_cast<const In2 *>(a.data[2])[i];
-            reinterpret_cast<Out *>(a.data[0])[i] = Op::apply(x1, x2);
-        } else {
-            reinterpret_cast<Out *>(a.data[0])[i] = Op::apply(x1);
-        }
-    }
-}
-
-template <class Op, class Calc, class Index>
-__global__ void __launch_bounds__(kThreads) k_strided(OperandArgs a, Calc c, Index n)
-{
-    using Out = typename Op::Out;
-    using In1 = typename Op::In1;
-    using In2 = typename Op::In2;
-    using Off = typename std::conditional<sizeof(Index) == 4, int32_t, int64_t>::type;
-    constexpr int NOP = Op::nin + 1;
-    const bool sc1 = (a.scalar_mask >> 1) & 1u, sc2 = (a.scalar_mask >> 2) & 1u;
-    const In1 s1 = scalar_value<In1>(a, 1);
-    const In2 s2 = scalar_value<In2>(a, 2);
-    const Index step = (Index)gridDim.x * blockDim.x;
-    for (Index i = (Index)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
-        Off off[kMaxOps];
-        offsets_of<NOP>(c, i, off);
-        In1 x1 = sc1 ? s1 : *reinterpret_cast<const In1 *>(a.data[1] + off[1]);
-        if constexpr (Op::nin == 2) {
-            In2 x2 = sc2 ? s2 : *reinterpret_cast<const In2 *>(a.data[2] + off[2]);
-            *reinterpret_cast<Out *>(a.data[0] + off[0]) = Op::apply(x1, x2);
-        } else {
-            *reinterpret_cast<Out *>(a.data[0] + off[0]) = Op::apply(x1);
-        }
-    }
+    static const Registry *reg = [] {
+        static Registry r;
+        memset(&r, 0, sizeof r);
+        register_cast(r);
+        register_arith(r);
+        register_math(r);
+        register_complex(r);
+        register_compare(r);
+        return &r;
+    }();
+    return *reg;
 }
 
 /* ---------------------------------------------------------------------------
  * Host side of the elementwise launches.
  */
 
-const char *const op_names[DT_NUM_OPS] = {"copy", "add", "subtract", "multiply", "divide", "equal",
-                                          "not_equal", "less", "less_equal", "greater", "greater_equal"};
+#define DT_CU_OP_NAME(ID, NAME, NIN) NAME,
+const char *const op_names[DT_NUM_OPS] = {DT_OP_LIST(DT_CU_OP_NAME)};
+#undef DT_CU_OP_NAME
+#define DT_CU_OP_NIN(ID, NAME, NIN) NIN,
+const int op_nin[DT_NUM_OPS] = {DT_OP_LIST(DT_CU_OP_NIN)};
+#undef DT_CU_OP_NIN
 
 const char *dtype_name(dt_dtype d)
 {
@@ -360,12 +80,22 @@ const char *dtype_name(dt_dtype d)
     return info != NULL ? info->name : "?";
 }
 
+/* "divide int32", "less int64, uint64", "where bool, float32, float32",
+ * "copy float64 -> int8"; "... -> T" also when the output is not the one
+ * the op gives */
 void loop_describe(const dt_loop *l, char *buf, size_t size)
 {
-    if (l->op == DT_OP_COPY)
+    if (l->op == DT_OP_COPY) {
         snprintf(buf, size, "copy %s -> %s", dtype_name(l->dtypes[1]), dtype_name(l->dtypes[0]));
-    else
-        snprintf(buf, size, "%s %s", op_names[l->op], dtype_name(l->dtypes[1]));
+        return;
+    }
+    int nin = l->nop - 1;
+    bool same = true;
+    for (int k = 2; k <= nin && k < DT_MAX_OPERANDS; k++)
+        same = same && l->dtypes[k] == l->dtypes[1];
+    int n = snprintf(buf, size, "%s %s", op_names[l->op], dtype_name(l->dtypes[1]));
+    for (int k = 2; !same && k <= nin && k < DT_MAX_OPERANDS && n > 0 && (size_t)n < size; k++)
+        n += snprintf(buf + n, size - (size_t)n, ", %s", dtype_name(l->dtypes[k]));
 }
 
 dt_status launch_status(const char *what, int device, dt_error *err)
@@ -378,14 +108,19 @@ dt_status launch_status(const char *what, int device, dt_error *err)
     return dt_cuda_error_set(err, e, call, device);
 }
 
-dt_status loop_launch_status(const dt_loop *l, dt_error *err)
+/* a failed cudaLaunchKernel, or an error the launch left behind */
+dt_status loop_launch_result(const dt_loop *l, cudaError_t e, dt_error *err)
 {
-    cudaError_t e = cudaGetLastError();
+    const char *how = "cudaLaunchKernel";
+    if (e == cudaSuccess) {
+        e = cudaGetLastError();
+        how = "the kernel launch";
+    }
     if (e == cudaSuccess)
         return DT_OK;
-    char what[96], call[128];
+    char what[112], call[160];
     loop_describe(l, what, sizeof what);
-    snprintf(call, sizeof call, "the kernel launch (%s)", what);
+    snprintf(call, sizeof call, "%s (%s)", how, what);
     return dt_cuda_error_set(err, e, call, l->device_index);
 }
 
@@ -400,8 +135,7 @@ unsigned grid_for(int64_t items, int device)
 
 int is_scalar(const dt_loop *l, int k) { return (int)((l->host_scalar_mask >> k) & 1u); }
 
-/* One sub-launch: `ndim` dims (C order) starting at dims `dim0` of the loop,
- * with base pointers `base`. */
+/* One sub-launch: `ndim` dims (C order) with base pointers `base`. */
 struct SubLoop {
     int ndim;
     const int64_t *shape;
@@ -434,6 +168,14 @@ bool fits_int32(const SubLoop &s, int nop, unsigned mask)
     return true;
 }
 
+/* Note [Offset calculator]
+ * Dimensions are stored innermost first.  Division by each extent uses a
+ * precomputed multiply-shift pair in the 32-bit calculator: for a divisor d,
+ * s = ceil(log2 d) and m = floor(2^32 (2^s - d) / d) + 1, then for n < 2^31
+ * n / d == (umulhi(n, m) + n) >> s (the sum fits in 32 bits).  kMaxDims = 24
+ * keeps the parameters small (under 1 KiB with 4 operands); a launch with
+ * more coalesced dimensions (rare: a 25-dimensional view no two of whose
+ * axes merge) runs as one launch per index of its outer dimensions. */
 void divider32(uint32_t d, uint32_t *mul, uint32_t *shift)
 {
     uint32_t s = 0;
@@ -443,15 +185,15 @@ void divider32(uint32_t d, uint32_t *mul, uint32_t *shift)
     *shift = s;
 }
 
-template <class Op>
-dt_status run_strided_one(const dt_loop *l, OperandArgs &a, const SubLoop &s, cudaStream_t stream, dt_error *err)
+dt_status run_strided_one(const dt_loop *l, const KernelSet &k, OperandArgs &a, const SubLoop &s,
+                          cudaStream_t stream, dt_error *err)
 {
-    constexpr int nop = Op::nin + 1;
-    for (int k = 0; k < nop; k++)
-        if (!is_scalar(l, k))
-            a.data[k] = s.base[k];
-    unsigned grid = grid_for(s.numel, l->device_index);
-    if (fits_int32(s, nop, l->host_scalar_mask)) {
+    for (int j = 0; j < k.nop; j++)
+        if (!is_scalar(l, j))
+            a.data[j] = s.base[j];
+    dim3 grid(grid_for(s.numel, l->device_index)), block(kThreads);
+    cudaError_t e;
+    if (fits_int32(s, k.nop, l->host_scalar_mask)) {
         Calc32 c;
         memset(&c, 0, sizeof c);
         c.ndim = s.ndim;
@@ -459,10 +201,12 @@ dt_status run_strided_one(const dt_loop *l, OperandArgs &a, const SubLoop &s, cu
             int src = s.ndim - 1 - d; /* innermost first */
             c.size[d] = (uint32_t)s.shape[src];
             divider32(c.size[d], &c.mul[d], &c.shift[d]);
-            for (int k = 0; k < nop; k++)
-                c.stride[k][d] = is_scalar(l, k) ? 0 : (int32_t)s.strides[k][src];
+            for (int j = 0; j < k.nop; j++)
+                c.stride[j][d] = is_scalar(l, j) ? 0 : (int32_t)s.strides[j][src];
         }
-        k_strided<Op, Calc32, uint32_t><<<grid, kThreads, 0, stream>>>(a, c, (uint32_t)s.numel);
+        uint32_t n = (uint32_t)s.numel;
+        void *args[] = {&a, &c, &n};
+        e = cudaLaunchKernel(k.strided32, grid, block, args, 0, stream);
     } else {
         Calc64 c;
         memset(&c, 0, sizeof c);
@@ -470,38 +214,38 @@ dt_status run_strided_one(const dt_loop *l, OperandArgs &a, const SubLoop &s, cu
         for (int d = 0; d < s.ndim; d++) {
             int src = s.ndim - 1 - d;
             c.size[d] = s.shape[src];
-            for (int k = 0; k < nop; k++)
-                c.stride[k][d] = is_scalar(l, k) ? 0 : s.strides[k][src];
+            for (int j = 0; j < k.nop; j++)
+                c.stride[j][d] = is_scalar(l, j) ? 0 : s.strides[j][src];
         }
-        k_strided<Op, Calc64, int64_t><<<grid, kThreads, 0, stream>>>(a, c, s.numel);
+        int64_t n = s.numel;
+        void *args[] = {&a, &c, &n};
+        e = cudaLaunchKernel(k.strided64, grid, block, args, 0, stream);
     }
-    return loop_launch_status(l, err);
+    return loop_launch_result(l, e, err);
 }
 
-template <class Op>
-dt_status run_strided(const dt_loop *l, OperandArgs &a, cudaStream_t stream, dt_error *err)
+dt_status run_strided(const dt_loop *l, const KernelSet &k, OperandArgs &a, cudaStream_t stream, dt_error *err)
 {
-    constexpr int nop = Op::nin + 1;
     int outer = l->ndim > kMaxDims ? l->ndim - kMaxDims : 0;
     SubLoop s;
     s.ndim = l->ndim - outer;
     s.shape = l->shape + outer;
     s.numel = 1;
     for (int d = outer; d < l->ndim; d++)
-        s.numel *= l->shape[d]; /* <= loop numel, checked by the caller */
-    for (int k = 0; k < nop; k++)
-        s.strides[k] = l->strides[k] + outer;
+        s.numel *= l->shape[d]; /* <= numel, which loop_validate checked */
+    for (int j = 0; j < k.nop; j++)
+        s.strides[j] = l->strides[j] + outer;
     /* Note [Offset calculator]: one launch per index of the outer dims */
     int64_t idx[DT_MAX_NDIM] = {0};
     for (;;) {
-        for (int k = 0; k < nop; k++) {
-            char *p = l->data[k];
-            if (!is_scalar(l, k))
+        for (int j = 0; j < k.nop; j++) {
+            char *p = l->data[j];
+            if (!is_scalar(l, j))
                 for (int d = 0; d < outer; d++)
-                    p += idx[d] * l->strides[k][d];
-            s.base[k] = p;
+                    p += idx[d] * l->strides[j][d];
+            s.base[j] = p;
         }
-        DT_TRY(run_strided_one<Op>(l, a, s, stream, err));
+        DT_TRY(run_strided_one(l, k, a, s, stream, err));
         int d = outer - 1;
         while (d >= 0 && ++idx[d] == l->shape[d])
             idx[d--] = 0;
@@ -513,7 +257,7 @@ dt_status run_strided(const dt_loop *l, OperandArgs &a, cudaStream_t stream, dt_
 
 dt_status misaligned_error(const dt_loop *l, int k, dt_error *err)
 {
-    char what[96];
+    char what[112];
     loop_describe(l, what, sizeof what);
     return dt_error_set(err, DT_ERR_VALUE,
                         "%s on cuda:%d: operand %d is not aligned to its element size (data or byte "
@@ -521,168 +265,130 @@ dt_status misaligned_error(const dt_loop *l, int k, dt_error *err)
                         what, l->device_index, k);
 }
 
-template <class Op>
-dt_status launch(const dt_loop *l, cudaStream_t stream, dt_error *err)
+/* 1 if every non-scalar operand's address and strides are multiples of its
+ * element alignment; else 0 and *bad is the first operand that is not */
+int loop_aligned(const dt_loop *l, const KernelSet &k, int *bad)
 {
-    using Out = typename Op::Out;
-    using In1 = typename Op::In1;
-    using In2 = typename Op::In2;
-    constexpr int nop = Op::nin + 1;
-    const size_t size[kMaxOps] = {sizeof(Out), sizeof(In1), sizeof(In2)};
-    const size_t align[kMaxOps] = {alignof(Out), alignof(In1), alignof(In2)};
+    for (int j = 0; j < k.nop; j++) {
+        if (is_scalar(l, j))
+            continue;
+        int ok = (uintptr_t)l->data[j] % k.align[j] == 0;
+        for (int d = 0; d < l->ndim && ok; d++)
+            ok = l->shape[d] == 1 || l->strides[j][d] % (int64_t)k.align[j] == 0;
+        if (!ok) {
+            *bad = j;
+            return 0;
+        }
+    }
+    return 1;
+}
 
+/* The one launcher (Note [One launcher] in cuda_loops.cuh). */
+dt_status launch_loop(const dt_loop *l, const KernelSet &k, cudaStream_t stream, dt_error *err)
+{
     OperandArgs a;
     memset(&a, 0, sizeof a);
     a.scalar_mask = l->host_scalar_mask;
-    for (int k = 0; k < nop; k++) {
-        if (is_scalar(l, k))
-            memcpy(a.scalar[k].bytes, l->scalar[k].bytes, 16);
+    for (int j = 0; j < k.nop && j < kMaxOps; j++) {
+        if (is_scalar(l, j))
+            memcpy(a.scalar[j].bytes, l->scalar[j].bytes, 16);
         else
-            a.data[k] = l->data[k];
+            a.data[j] = l->data[j];
     }
-    /* element alignment, so that no thread faults on a misaligned access */
-    for (int k = 0; k < nop; k++) {
-        if (is_scalar(l, k))
-            continue;
-        if ((uintptr_t)l->data[k] % align[k] != 0)
-            return misaligned_error(l, k, err);
-        for (int d = 0; d < l->ndim; d++)
-            if (l->shape[d] > 1 && l->strides[k][d] % (int64_t)align[k] != 0)
-                return misaligned_error(l, k, err);
-    }
-    if constexpr (Op::contig) {
-        constexpr int V = vec_width<Op>();
-        bool contiguous = l->ndim == 1, aligned = true;
-        for (int k = 0; k < nop && contiguous; k++) {
-            if (is_scalar(l, k))
+    int bad = 0;
+    if (!loop_aligned(l, k, &bad)) /* no thread may fault on a misaligned access */
+        return misaligned_error(l, bad, err);
+    if (k.contig != nullptr && l->ndim == 1) {
+        bool contiguous = true, aligned = true;
+        for (int j = 0; j < k.nop; j++) {
+            if (is_scalar(l, j))
                 continue;
-            contiguous = l->strides[k][0] == (int64_t)size[k];
-            aligned = aligned && (uintptr_t)l->data[k] % (size[k] * V) == 0;
+            contiguous = contiguous && l->strides[j][0] == (int64_t)k.size[j];
+            aligned = aligned && (uintptr_t)l->data[j] % (k.size[j] * (size_t)k.vec) == 0;
         }
         if (contiguous && aligned) {
-            unsigned grid = grid_for((l->numel + V - 1) / V, l->device_index);
-            k_contig<Op, V><<<grid, kThreads, 0, stream>>>(a, l->numel);
-            return loop_launch_status(l, err);
+            dim3 grid(grid_for((l->numel + k.vec - 1) / k.vec, l->device_index)), block(kThreads);
+            int64_t n = l->numel;
+            void *args[] = {&a, &n};
+            return loop_launch_result(l, cudaLaunchKernel(k.contig, grid, block, args, 0, stream), err);
         }
     }
-    return run_strided<Op>(l, a, stream, err);
+    return run_strided(l, k, a, stream, err);
 }
 
-/* same dtype: move bits (a contiguous device copy is a cudaMemcpyAsync) */
-template <int N> dt_status launch_raw(const dt_loop *l, cudaStream_t stream, dt_error *err)
+/* identity on bits (same-dtype copies, Note [Identity ops]): a contiguous
+ * device copy is a cudaMemcpyAsync, anything else a raw copy kernel */
+dt_status launch_raw(const dt_loop *l, int n, cudaStream_t stream, dt_error *err)
 {
-    bool aligned = is_scalar(l, 1) || (uintptr_t)l->data[1] % alignof(typename RawOf<N>::type) == 0;
-    aligned = aligned && (uintptr_t)l->data[0] % alignof(typename RawOf<N>::type) == 0;
-    for (int k = 0; k < 2; k++)
-        for (int d = 0; d < l->ndim && !is_scalar(l, k); d++)
-            if (l->shape[d] > 1 && l->strides[k][d] % (int64_t)alignof(typename RawOf<N>::type) != 0)
-                aligned = false;
-    if (!is_scalar(l, 1) && l->ndim == 1 && l->strides[0][0] == N && l->strides[1][0] == N) {
+    if (!is_scalar(l, 1) && l->ndim == 1 && l->strides[0][0] == n && l->strides[1][0] == n) {
         if (l->data[0] == l->data[1])
             return DT_OK;
-        cudaError_t e = cudaMemcpyAsync(l->data[0], l->data[1], (size_t)l->numel * N, cudaMemcpyDeviceToDevice, stream);
-        return dt_cuda_check(e, "cudaMemcpyAsync", l->device_index, err);
+        return DT_CUDA_CALL(err, l->device_index, cudaMemcpyAsync,
+                            (l->data[0], l->data[1], (size_t)l->numel * (size_t)n, cudaMemcpyDeviceToDevice, stream));
     }
-    if (aligned)
-        return launch<RawCopy<N>>(l, stream, err);
-    return launch<ByteCopy<N>>(l, stream, err);
-}
-
-template <class F, class T> dt_status launch_cast(const dt_loop *l, cudaStream_t stream, dt_error *err)
-{
-    if constexpr (F::code == T::code)
-        return launch_raw<(int)sizeof(typename F::T)>(l, stream, err);
-    else
-        return launch<CastOp<F, T>>(l, stream, err);
+    const Registry &r = registry();
+    KernelSet k = r.raw[size_index((size_t)n)];
+    int bad;
+    if (!loop_aligned(l, k, &bad))
+        k = r.raw_bytes[size_index((size_t)n)];
+    return launch_loop(l, k, stream, err);
 }
 
 dt_status type_error(const dt_loop *l, dt_error *err)
 {
-    char what[96];
+    char what[112];
     loop_describe(l, what, sizeof what);
+    if (l->op != DT_OP_COPY && l->dtypes[0] >= 0 && l->dtypes[0] < DT_NUM_DTYPES)
+        return dt_error_set(err, DT_ERR_TYPE, "no CUDA kernel for %s with output %s", what,
+                            dtype_name(l->dtypes[0]));
     return dt_error_set(err, DT_ERR_TYPE, "no CUDA kernel for %s", what);
 }
 
-template <class F> dt_status dispatch_cast_to(const dt_loop *l, cudaStream_t stream, dt_error *err)
+/* The kernels of a validated loop, as cpu_loops.c's dt_cpu_find_loop picks
+ * its loop (the loop dtype is the first input's, the values' for where), or
+ * a TypeError when none exists or the dtypes do not fit it. */
+dt_status find_kernels(const dt_loop *l, KernelSet *out, dt_error *err)
 {
-    switch (l->dtypes[0]) {
-#define DT_CU_CASE(CODE, X) \
-    case CODE:              \
-        return launch_cast<F, Tag_##X>(l, stream, err);
-        DT_FOR_EACH_DTYPE(DT_CU_CASE)
-#undef DT_CU_CASE
-    default:
-        return type_error(l, err);
+    const Registry &r = registry();
+    const dt_dtype *t = l->dtypes;
+    if (l->op == DT_OP_COPY) {
+        *out = r.cast[t[1]][t[0]];
+        return DT_OK;
     }
-}
-
-dt_status dispatch_cast(const dt_loop *l, cudaStream_t stream, dt_error *err)
-{
-    switch (l->dtypes[1]) {
-#define DT_CU_CASE(CODE, X) \
-    case CODE:              \
-        return dispatch_cast_to<Tag_##X>(l, stream, err);
-        DT_FOR_EACH_DTYPE(DT_CU_CASE)
-#undef DT_CU_CASE
-    default:
-        return type_error(l, err);
-    }
-}
-
-template <int OP> dt_status dispatch_arith(const dt_loop *l, cudaStream_t stream, dt_error *err)
-{
-    switch (l->dtypes[0]) {
-#define DT_CU_CASE(CODE, X) \
-    case CODE:              \
-        return launch<BinaryOp<Tag_##X, OP>>(l, stream, err);
-    /* bool: + is or, * is and; bool - is refused (NumPy) */
-    case DT_BOOL:
-        if constexpr (OP == DT_OP_SUB)
+    if (l->op == DT_OP_WHERE) {
+        const dt_dtype_info *info = dt_dtype_get_info(t[2]);
+        if (t[1] != DT_BOOL || t[3] != t[2] || t[0] != t[2] || info == NULL)
             return type_error(l, err);
-        else
-            return launch<BinaryOp<Tag_b, OP>>(l, stream, err);
-        DT_CU_CASE(DT_INT8, i8) DT_CU_CASE(DT_INT16, i16) DT_CU_CASE(DT_INT32, i32) DT_CU_CASE(DT_INT64, i64)
-        DT_CU_CASE(DT_UINT8, u8) DT_CU_CASE(DT_UINT16, u16) DT_CU_CASE(DT_UINT32, u32) DT_CU_CASE(DT_UINT64, u64)
-        DT_CU_CASE(DT_FLOAT16, f16) DT_CU_CASE(DT_BFLOAT16, bf16) DT_CU_CASE(DT_FLOAT32, f32)
-        DT_CU_CASE(DT_FLOAT64, f64) DT_CU_CASE(DT_COMPLEX64, c64) DT_CU_CASE(DT_COMPLEX128, c128)
-#undef DT_CU_CASE
-    default:
-        return type_error(l, err);
+        KernelSet k = r.where[size_index((size_t)info->itemsize)];
+        int bad;
+        if (!loop_aligned(l, k, &bad))
+            k = r.where_bytes[size_index((size_t)info->itemsize)];
+        k.out_dtype = t[2];
+        *out = k;
+        return DT_OK;
     }
-}
-
-dt_status dispatch_div(const dt_loop *l, cudaStream_t stream, dt_error *err)
-{
-    switch (l->dtypes[0]) {
-#define DT_CU_CASE(CODE, X) \
-    case CODE:              \
-        return launch<BinaryOp<Tag_##X, DT_OP_DIV>>(l, stream, err);
-        DT_CU_CASE(DT_FLOAT16, f16) DT_CU_CASE(DT_BFLOAT16, bf16) DT_CU_CASE(DT_FLOAT32, f32)
-        DT_CU_CASE(DT_FLOAT64, f64) DT_CU_CASE(DT_COMPLEX64, c64) DT_CU_CASE(DT_COMPLEX128, c128)
-#undef DT_CU_CASE
-    default:
-        return type_error(l, err);
+    if (l->op >= DT_OP_EQ && l->op <= DT_OP_GE && t[1] != t[2]) {
+        int which = t[1] == DT_INT64 && t[2] == DT_UINT64 ? 0 : t[1] == DT_UINT64 && t[2] == DT_INT64 ? 1 : -1;
+        if (which < 0 || t[0] != DT_BOOL)
+            return type_error(l, err);
+        *out = r.mixed[l->op - DT_OP_EQ][which];
+        return DT_OK;
     }
-}
-
-template <int OP> dt_status dispatch_compare(const dt_loop *l, cudaStream_t stream, dt_error *err)
-{
-    switch (l->dtypes[1]) {
-#define DT_CU_CASE(CODE, X) \
-    case CODE:              \
-        return launch<CompareOp<Tag_##X, OP>>(l, stream, err);
-        DT_FOR_EACH_DTYPE(DT_CU_CASE)
-#undef DT_CU_CASE
-    default:
+    for (int k = 2; k < l->nop; k++)
+        if (t[k] != t[1])
+            return type_error(l, err);
+    const KernelSet &k = r.ops[l->op][t[1]];
+    if (k.nop != l->nop || k.out_dtype != (int)t[0])
         return type_error(l, err);
-    }
+    *out = k;
+    return DT_OK;
 }
 
 dt_status loop_validate(const dt_loop *l, dt_error *err)
 {
     if (l->op < 0 || l->op >= DT_NUM_OPS)
         return dt_error_set(err, DT_ERR_VALUE, "run_loop: unknown op %d", l->op);
-    int want = l->op == DT_OP_COPY ? 2 : 3;
+    int want = op_nin[l->op] + 1;
     if (l->nop != want)
         return dt_error_set(err, DT_ERR_VALUE, "run_loop: %s takes %d operands, got %d", op_names[l->op], want,
                             l->nop);
@@ -709,21 +415,34 @@ dt_status loop_validate(const dt_loop *l, dt_error *err)
     for (int k = 0; k < l->nop; k++)
         if (!is_scalar(l, k) && l->data[k] == NULL)
             return dt_error_set(err, DT_ERR_VALUE, "run_loop: operand %d has no data", k);
-    switch (l->op) {
-    case DT_OP_COPY:
-        return DT_OK;
-    case DT_OP_ADD:
-    case DT_OP_SUB:
-    case DT_OP_MUL:
-    case DT_OP_DIV:
-        if (l->dtypes[1] != l->dtypes[0] || l->dtypes[2] != l->dtypes[0])
-            return type_error(l, err);
-        return DT_OK;
-    default:
-        if (l->dtypes[0] != DT_BOOL || l->dtypes[1] != l->dtypes[2])
-            return type_error(l, err);
-        return DT_OK;
-    }
+    return DT_OK;
+}
+
+/* Run a loop whose kernels were found (guard entered). */
+dt_status run_found(const dt_loop *l, const KernelSet &k, cudaStream_t stream, dt_error *err)
+{
+    if (k.raw != 0)
+        return launch_raw(l, k.raw, stream, err);
+    if (!k.swap12)
+        return launch_loop(l, k, stream, err);
+    /* Note [Swapped comparisons] in cuda_loops_compare.cu */
+    dt_loop *sw = (dt_loop *)malloc(sizeof *sw);
+    if (sw == NULL)
+        return dt_error_set(err, DT_ERR_NOMEM, "out of host memory launching a comparison");
+    memcpy(sw, l, sizeof *sw);
+    sw->data[1] = l->data[2];
+    sw->data[2] = l->data[1];
+    memcpy(sw->strides[1], l->strides[2], (size_t)l->ndim * sizeof(int64_t));
+    memcpy(sw->strides[2], l->strides[1], (size_t)l->ndim * sizeof(int64_t));
+    sw->scalar[1] = l->scalar[2];
+    sw->scalar[2] = l->scalar[1];
+    sw->dtypes[1] = l->dtypes[2];
+    sw->dtypes[2] = l->dtypes[1];
+    unsigned m = l->host_scalar_mask;
+    sw->host_scalar_mask = (m & ~6u) | ((m >> 1) & 2u) | ((m << 1) & 4u);
+    dt_status st = launch_loop(sw, k, stream, err);
+    free(sw);
+    return st;
 }
 
 /* ---------------------------------------------------------------------------
@@ -904,26 +623,14 @@ extern "C" dt_status dt_cuda_loop_run(const dt_loop *l, dt_error *err)
     if (l == NULL)
         return dt_error_set(err, DT_ERR_VALUE, "run_loop: no loop");
     DT_TRY(loop_validate(l, err));
+    KernelSet k;
+    DT_TRY(find_kernels(l, &k, err)); /* a TypeError before any CUDA call */
     cudaStream_t stream;
     DT_TRY(dt_cuda_stream_resolve(l->device_index, l->stream, NULL, &stream, err));
     dt_cuda_guard g;
     DT_TRY(dt_cuda_guard_enter(&g, l->device_index, err));
     (void)cudaGetLastError(); /* a stale error must not be blamed on this launch */
-    dt_status st;
-    switch (l->op) {
-    case DT_OP_COPY: st = dispatch_cast(l, stream, err); break;
-    case DT_OP_ADD: st = dispatch_arith<DT_OP_ADD>(l, stream, err); break;
-    case DT_OP_SUB: st = dispatch_arith<DT_OP_SUB>(l, stream, err); break;
-    case DT_OP_MUL: st = dispatch_arith<DT_OP_MUL>(l, stream, err); break;
-    case DT_OP_DIV: st = dispatch_div(l, stream, err); break;
-    case DT_OP_EQ: st = dispatch_compare<DT_OP_EQ>(l, stream, err); break;
-    case DT_OP_NE: st = dispatch_compare<DT_OP_NE>(l, stream, err); break;
-    case DT_OP_LT: st = dispatch_compare<DT_OP_LT>(l, stream, err); break;
-    case DT_OP_LE: st = dispatch_compare<DT_OP_LE>(l, stream, err); break;
-    case DT_OP_GT: st = dispatch_compare<DT_OP_GT>(l, stream, err); break;
-    case DT_OP_GE: st = dispatch_compare<DT_OP_GE>(l, stream, err); break;
-    default: st = type_error(l, err); break;
-    }
+    dt_status st = run_found(l, k, stream, err);
     dt_cuda_guard_exit(&g);
     return st;
 }

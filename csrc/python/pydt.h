@@ -96,6 +96,9 @@ typedef struct {
     int64_t dims[DT_MAX_NDIM];
 } dt_py_shape;
 
+/* ---- CPU threads (threads.c) ---- */
+extern PyMethodDef dt_py_thread_methods[];
+
 /* ---- module functions from each file ---- */
 extern PyMethodDef dt_py_creation_methods[];
 extern PyMethodDef dt_py_cuda_methods[];

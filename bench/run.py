@@ -1,0 +1,441 @@
+"""Side-by-side benchmarks: devtensor against NumPy on the CPU and against
+CuPy and PyTorch on a GPU, measured in one run and reported as ratios.
+
+    python bench/run.py --cpu --quick            # the CPU table (~1 minute on 2 cores)
+    python bench/run.py --gpu --json bench/results/gpu.json
+
+Every number is a median of repeated timings after warm-ups (perf_counter;
+on a GPU the device is synchronized before each clock read).  The ratio is
+reference time / devtensor time, so > 1 means devtensor is faster; for
+bandwidth rows it is devtensor's bandwidth / the reference's.  Nothing here
+asserts: benchmarks report, tests decide (DESIGN.md, section 5).
+
+Competitors are used only where importable (CuPy and PyTorch are not needed
+on a CPU-only machine).  Timings on a shared or busy machine are noisy: read
+ratios from one run, not across runs.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # run from a source checkout
+
+import numpy as np  # noqa: E402
+
+import devtensor as dt  # noqa: E402
+
+MiB = 1 << 20
+GiB = 1 << 30
+
+
+# ---- thread count ----
+
+def _thread_api():
+    s = getattr(dt, "set_num_threads", None) or getattr(dt._C, "_set_num_threads", None)
+    g = getattr(dt, "get_num_threads", None) or getattr(dt._C, "_get_num_threads", None)
+    return s, g
+
+
+def cpus_available():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+# ---- timing ----
+
+def median_time(fn, reps, warmup=2, inner=1, sync=None):
+    """Median seconds per call of fn over `reps` samples of `inner` calls."""
+    for _ in range(warmup):
+        fn()
+    if sync:
+        sync()
+    samples = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        if sync:
+            sync()
+        samples.append((time.perf_counter() - t0) / inner)
+    return statistics.median(samples)
+
+
+def paired_times(fa, fb, reps, warmup=2, inner=1, sync_a=None, sync_b=None):
+    """Median times of fa and fb, sampled alternately so drift hits both."""
+    for _ in range(warmup):
+        fa()
+        fb()
+    if sync_a:
+        sync_a()
+    if sync_b:
+        sync_b()
+    ta, tb = [], []
+    for _ in range(reps):
+        for f, s, out in ((fa, sync_a, ta), (fb, sync_b, tb)):
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                f()
+            if s:
+                s()
+            out.append((time.perf_counter() - t0) / inner)
+    return statistics.median(ta), statistics.median(tb)
+
+
+# ---- results ----
+
+class Table:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, section, case, threads, dt_s, ref_name, ref_s, note="", kind="time"):
+        """kind 'time': seconds, ratio = ref/dt; kind 'GB/s': ratio = dt/ref."""
+        if dt_s is None or ref_s is None or dt_s <= 0 or ref_s <= 0:
+            ratio = None
+        else:
+            ratio = ref_s / dt_s if kind == "time" else dt_s / ref_s
+        row = dict(section=section, case=case, threads=threads, devtensor=dt_s,
+                   reference=ref_name, reference_value=ref_s, ratio=ratio, unit=kind, note=note)
+        self.rows.append(row)
+        print(format_row(row), flush=True)
+        return row
+
+
+def fmt_value(v, unit):
+    if v is None:
+        return "-"
+    if unit == "GB/s":
+        return f"{v:8.1f} GB/s"
+    if v < 1e-6:
+        return f"{v * 1e9:8.1f} ns"
+    if v < 1e-3:
+        return f"{v * 1e6:8.2f} us"
+    if v < 1:
+        return f"{v * 1e3:8.2f} ms"
+    return f"{v:8.3f} s "
+
+
+HEADER = f"{'case':<38} {'thr':>4} {'devtensor':>13} {'reference':>22} {'ratio':>7}  note"
+
+
+def format_row(r):
+    ref = f"{r['reference']} {fmt_value(r['reference_value'], r['unit'])}"
+    ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}"
+    return (f"{r['case']:<38} {str(r['threads']):>4} {fmt_value(r['devtensor'], r['unit']):>13} "
+            f"{ref:>22} {ratio:>7}  {r['note']}")
+
+
+def machine_info():
+    info = {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpu_model": platform.processor() or None,
+        "cpus_available": cpus_available(),
+        "cpu_count": os.cpu_count(),
+        "numpy": np.__version__,
+        "devtensor": getattr(dt, "__version__", None),
+        "env": {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
+                                           "OMP_NUM_THREADS", "DEVTENSOR_NUM_THREADS")
+                if k in os.environ},
+    }
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu_model"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        info["loadavg_at_start"] = list(os.getloadavg())
+    except OSError:  # pragma: no cover
+        pass
+    _, get = _thread_api()
+    if get is not None:
+        info["devtensor_default_threads"] = get()
+    return info
+
+
+# ---- CPU ----
+
+def _check(a, b, exact):
+    """'' if devtensor's answer matches NumPy's, else a note for the table.
+    Transcendental functions may differ from NumPy's SIMD versions in the last
+    bits, so they are compared to within a few ulp."""
+    try:
+        a, b = np.asarray(a), np.asarray(b)
+        if np.array_equal(a, b, equal_nan=True):
+            return ""
+        if not exact and np.allclose(a, b, rtol=4 * np.finfo(b.dtype).eps, atol=0,
+                                     equal_nan=True):
+            return "within 4 ulp of NumPy"
+    except Exception as e:
+        return f"check failed: {type(e).__name__}"
+    return "MISMATCH vs NumPy"
+
+
+def bench_cpu(table, quick):
+    set_threads, get_threads = _thread_api()
+    default = get_threads() if get_threads else None
+    allt = cpus_available()
+    settings = [1, allt] if set_threads else [None]
+    if set_threads and allt == 1:
+        settings = [1]
+    reps = 7 if quick else 21
+    n = 10 ** 7
+    rng = np.random.default_rng(0)
+    print(f"\n== CPU: devtensor vs NumPy {np.__version__} ({allt} CPUs available) ==")
+    print(HEADER)
+
+    cases = []
+    for dtype in ("float32", "float64"):
+        a, b, c = (rng.random(n).astype(dtype) for _ in range(3))
+        x, y, z = (dt.asarray(v) for v in (a, b, c))
+        cases.append((f"a + b  10^7 {dtype}", lambda x=x, y=y: x + y, lambda a=a, b=b: a + b,
+                      True))
+        cases.append((f"a * b + c  10^7 {dtype}", lambda x=x, y=y, z=z: x * y + z,
+                      lambda a=a, b=b, c=c: a * b + c, True))
+    a = rng.random(n)
+    x = dt.asarray(a)
+    cond_np = a > 0.5
+    cond = x > 0.5
+    for name in ("exp", "sin"):
+        if hasattr(dt, name):
+            f, g = getattr(dt, name), getattr(np, name)
+            cases.append((f"{name}(a)  10^7 float64", lambda f=f: f(x), lambda g=g: g(a), False))
+    if hasattr(dt, "where"):
+        cases.append(("where(c, a, b)  10^7 float64", lambda: dt.where(cond, x, 0.0 - x),
+                      lambda: np.where(cond_np, a, 0.0 - a), True))
+
+    try:
+        for threads in settings:
+            if threads is not None:
+                set_threads(threads)
+            for name, fdt, fnp, exact in cases:
+                note = _check(fdt(), fnp(), exact)
+                tdt, tnp = paired_times(fdt, fnp, reps)
+                table.add("cpu", name, threads or "dflt", tdt, "numpy", tnp, note)
+        # the per-call path: thread count plays no part below the split threshold
+        for dtype in ("float64", "float32"):
+            a16 = rng.random(16).astype(dtype)
+            b16 = rng.random(16).astype(dtype)
+            x16, y16 = dt.asarray(a16), dt.asarray(b16)
+            inner = 200 if quick else 1000
+            tdt, tnp = paired_times(lambda: x16 + y16, lambda: a16 + b16, 15 if quick else 41,
+                                    warmup=3, inner=inner)
+            table.add("cpu", f"a + b  16 {dtype} (per call)", "-", tdt, "numpy", tnp,
+                      "target: devtensor <= 1.5x NumPy (ratio >= 0.67)")
+    finally:
+        if set_threads and default:
+            set_threads(default)
+
+
+# ---- GPU ----
+
+def _try_import(name):
+    try:
+        return __import__(name)
+    except Exception:
+        return None
+
+
+def bench_gpu(table, quick, allow_simulated=False):
+    if not dt.cuda.is_available():
+        print(f"\n== GPU: skipped ({dt.cuda.why_unavailable()}) ==")
+        return
+    if dt.cuda.is_simulated() and not allow_simulated:
+        print("\n== GPU: skipped (the CUDA devices are simulated: nothing to measure) ==")
+        return
+    cp = _try_import("cupy")
+    torch = _try_import("torch")
+    if torch is not None and not torch.cuda.is_available():
+        torch = None
+    reps = 5 if quick else 15
+    name = dt.cuda.get_device_name(0)
+    print(f"\n== GPU: {name}; CuPy {'yes' if cp else 'no'}, PyTorch {'yes' if torch else 'no'} ==")
+    print(HEADER)
+    dsync = dt.cuda.synchronize
+    tsync = torch.cuda.synchronize if torch else None
+    csync = (lambda: cp.cuda.Device().synchronize()) if cp else None
+
+    def gbps(nbytes, seconds):
+        return nbytes / seconds / 1e9
+
+    # -- host <-> device copies, 256 MiB --
+    nbytes = 256 * MiB
+    host = np.ones(nbytes // 4, dtype=np.float32)
+    th = dt.from_numpy(host)
+    tpinned = th.pin_memory()
+    tdev = th.cuda()
+    dsync()
+    t_h2d = median_time(lambda: th.cuda(), reps, sync=dsync)
+    t_h2d_pin = median_time(lambda: tpinned.cuda(non_blocking=True), reps, sync=dsync)
+    t_d2h = median_time(lambda: tdev.cpu(), reps, sync=dsync)
+    ref = {}
+    if cp is not None:
+        rt = cp.cuda.runtime
+        dbuf = cp.empty(nbytes // 4, dtype=cp.float32)
+        pinned_mem = cp.cuda.alloc_pinned_memory(nbytes)
+        hpin = np.frombuffer(pinned_mem, np.float32, nbytes // 4)
+        hpin[...] = 1
+        hout = np.empty_like(host)
+        ref["h2d"] = median_time(lambda: rt.memcpy(dbuf.data.ptr, host.ctypes.data, nbytes,
+                                                   rt.memcpyHostToDevice), reps, sync=csync)
+        ref["h2d_pin"] = median_time(lambda: rt.memcpy(dbuf.data.ptr, hpin.ctypes.data, nbytes,
+                                                       rt.memcpyHostToDevice), reps, sync=csync)
+        ref["d2h"] = median_time(lambda: rt.memcpy(hout.ctypes.data, dbuf.data.ptr, nbytes,
+                                                   rt.memcpyDeviceToHost), reps, sync=csync)
+        del dbuf, pinned_mem, hpin, hout
+    for key, label, t in (("h2d", "H2D pageable 256 MiB", t_h2d),
+                          ("h2d_pin", "H2D pinned 256 MiB", t_h2d_pin),
+                          ("d2h", "D2H pageable 256 MiB (new host array)", t_d2h)):
+        r = ref.get(key)
+        table.add("gpu", label, "-", gbps(nbytes, t), "cudaMemcpy",
+                  gbps(nbytes, r) if r else None, "" if r else "CuPy not importable", kind="GB/s")
+    if torch is not None:
+        tt = torch.from_numpy(host)
+        tt_pin = tt.pin_memory()
+        tt_dev = tt.cuda()
+        r1 = median_time(lambda: tt.cuda(), reps, sync=tsync)
+        r2 = median_time(lambda: tt_pin.cuda(non_blocking=True), reps, sync=tsync)
+        r3 = median_time(lambda: tt_dev.cpu(), reps, sync=tsync)
+        table.add("gpu", "H2D pageable 256 MiB", "-", gbps(nbytes, t_h2d), "torch",
+                  gbps(nbytes, r1), kind="GB/s")
+        table.add("gpu", "H2D pinned 256 MiB", "-", gbps(nbytes, t_h2d_pin), "torch",
+                  gbps(nbytes, r2), kind="GB/s")
+        table.add("gpu", "D2H pageable 256 MiB (new host array)", "-", gbps(nbytes, t_d2h),
+                  "torch", gbps(nbytes, r3), kind="GB/s")
+        del tt, tt_pin, tt_dev
+    del th, tpinned, tdev, host
+
+    # -- .cuda() of a 1 GiB pageable array --
+    big = np.ones(GiB // 4, dtype=np.float32)
+    tb = dt.from_numpy(big)
+    t1 = median_time(lambda: tb.cuda(), max(3, reps // 2), warmup=1, sync=dsync)
+    r1 = None
+    if torch is not None:
+        ttb = torch.from_numpy(big)
+        r1 = median_time(lambda: ttb.cuda(), max(3, reps // 2), warmup=1, sync=tsync)
+        del ttb
+    table.add("gpu", ".cuda() 1 GiB pageable", "-", t1, "torch", r1,
+              "" if r1 else "PyTorch not importable")
+    del tb, big
+
+    # -- allocation/free pair from the cache (host time per pair) --
+    inner = 200 if quick else 1000
+    t_alloc = median_time(lambda: dt.empty(MiB, dtype=dt.uint8, device="cuda"), 11, warmup=3,
+                          inner=inner)
+    if torch is not None:
+        r = median_time(lambda: torch.empty(MiB, dtype=torch.uint8, device="cuda"), 11,
+                        warmup=3, inner=inner)
+        table.add("gpu", "alloc+free 1 MiB (cached)", "-", t_alloc, "torch", r)
+    if cp is not None:
+        r = median_time(lambda: cp.empty(MiB, dtype=cp.uint8), 11, warmup=3, inner=inner)
+        table.add("gpu", "alloc+free 1 MiB (cached)", "-", t_alloc, "cupy", r)
+    if torch is None and cp is None:
+        table.add("gpu", "alloc+free 1 MiB (cached)", "-", t_alloc, "-", None,
+                  "no competitor importable")
+
+    # -- a + b float32 on 2^28 elements vs copy bandwidth, CuPy, PyTorch --
+    n = 1 << 28
+    x = dt.ones(n, dtype=dt.float32, device="cuda")
+    y = dt.ones(n, dtype=dt.float32, device="cuda")
+    dsync()
+    t_add = median_time(lambda: x + y, reps, sync=dsync)
+    t_copy = median_time(lambda: x.copy(), reps, sync=dsync)
+    add_bw = gbps(3 * 4 * n, t_add)
+    copy_bw = gbps(2 * 4 * n, t_copy)
+    table.add("gpu", "a + b 2^28 float32 (bandwidth)", "-", add_bw, "dt D2D copy", copy_bw,
+              "target: ratio >= 0.90", kind="GB/s")
+    if cp is not None:
+        cx = cp.ones(n, dtype=cp.float32)
+        cy = cp.ones(n, dtype=cp.float32)
+        r = median_time(lambda: cx + cy, reps, sync=csync)
+        rc = median_time(lambda: cx.copy(), reps, sync=csync)
+        table.add("gpu", "a + b 2^28 float32", "-", t_add, "cupy", r)
+        table.add("gpu", "D2D copy 1 GiB", "-", copy_bw, "cupy", gbps(2 * 4 * n, rc),
+                  kind="GB/s")
+        del cx, cy
+        cp.get_default_memory_pool().free_all_blocks()
+    if torch is not None:
+        tx = torch.ones(n, dtype=torch.float32, device="cuda")
+        ty = torch.ones(n, dtype=torch.float32, device="cuda")
+        r = median_time(lambda: tx + ty, reps, sync=tsync)
+        table.add("gpu", "a + b 2^28 float32", "-", t_add, "torch", r)
+        del tx, ty
+        torch.cuda.empty_cache()
+    del x, y
+
+    # -- a small op from Python: host time per call --
+    xs = dt.ones(16, dtype=dt.float32, device="cuda")
+    ys = dt.ones(16, dtype=dt.float32, device="cuda")
+    inner = 500 if quick else 2000
+    t_small = median_time(lambda: xs + ys, 11, warmup=3, inner=inner)
+    dsync()
+    if torch is not None:
+        txs = torch.ones(16, device="cuda")
+        tys = torch.ones(16, device="cuda")
+        r = median_time(lambda: txs + tys, 11, warmup=3, inner=inner)
+        torch.cuda.synchronize()
+        table.add("gpu", "a + b 16 float32 (host time per call)", "-", t_small, "torch", r)
+    if cp is not None:
+        cxs = cp.ones(16, dtype=cp.float32)
+        cys = cp.ones(16, dtype=cp.float32)
+        r = median_time(lambda: cxs + cys, 11, warmup=3, inner=inner)
+        cp.cuda.Device().synchronize()
+        table.add("gpu", "a + b 16 float32 (host time per call)", "-", t_small, "cupy", r)
+    if torch is None and cp is None:
+        table.add("gpu", "a + b 16 float32 (host time per call)", "-", t_small, "-", None,
+                  "no competitor importable")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cpu", action="store_true", help="CPU benchmarks vs NumPy")
+    p.add_argument("--gpu", action="store_true", help="GPU benchmarks vs CuPy and PyTorch")
+    p.add_argument("--quick", action="store_true", help="fewer repetitions")
+    p.add_argument("--json", metavar="PATH", help="write every number and machine info")
+    p.add_argument("--allow-simulated", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if not args.cpu and not args.gpu:
+        args.cpu = True
+    table = Table()
+    info = machine_info()
+    print(f"devtensor {info['devtensor']}, NumPy {info['numpy']}, {info['cpu_model']}, "
+          f"{info['cpus_available']} CPUs available; ratio > 1: devtensor faster")
+    load = info.get("loadavg_at_start")
+    if load and load[0] > 0.5:
+        print(f"note: load average {load[0]:.2f} at start: other processes share the CPUs, so "
+              f"multithreaded timings understate the speedup")
+    if args.cpu:
+        bench_cpu(table, args.quick)
+    if args.gpu:
+        if dt.cuda.is_available() and (not dt.cuda.is_simulated() or args.allow_simulated):
+            info["gpu"] = dt.cuda.get_device_name(0)
+            for mod in ("cupy", "torch"):
+                m = sys.modules.get(mod) or _try_import(mod)
+                if m is not None:
+                    info[mod] = getattr(m, "__version__", None)
+        bench_gpu(table, args.quick, args.allow_simulated)
+    try:
+        info["loadavg_at_end"] = list(os.getloadavg())
+    except OSError:  # pragma: no cover
+        pass
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "quick": args.quick, "results": table.rows}, f, indent=2)
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

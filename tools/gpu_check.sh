@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# tools/gpu_check.sh - one-shot check of devtensor on a machine with a GPU.
+#
+#   tools/gpu_check.sh [OUT_DIR]        (default: $OUT, else ./gpu_check_out)
+#
+# Steps, each under `timeout` and within one overall budget (GPU_CHECK_BUDGET
+# seconds, default 540, so the whole run ends well under 10 minutes):
+#   1. build devtensor in place for this GPU (DEVTENSOR_CUDA_ARCH, default 90)
+#   2. the test suite against real CUDA  (DEVTENSOR_TEST_DEVICES=cuda)
+#   3. the CUDA tests (-k cuda) once more under compute-sanitizer memcheck,
+#      with the caching allocator off (DEVTENSOR_CUDA_NO_CACHE=1)
+#   4. bench/run.py --gpu (side by side with CuPy and PyTorch), if it exists
+# It writes OUT_DIR/{build,tests,sanitizer,bench}.log, tests.xml,
+# sanitizer.xml, bench.json, nvidia-smi.txt and summary.json, and prints a
+# short table last.  It installs nothing (the GPU machine has no network):
+# python3, numpy, pytest (and, for the benchmarks, cupy and torch) must be
+# there already; tests that need hypothesis skip without it.
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 2
+OUT_DIR="${1:-${OUT:-gpu_check_out}}"
+mkdir -p "$OUT_DIR"
+OUT_DIR="$(cd "$OUT_DIR" && pwd)"
+
+PY="${PYTHON:-python3}"
+BUDGET="${GPU_CHECK_BUDGET:-540}"
+PYTEST_ARGS="${GPU_CHECK_PYTEST_ARGS:--x -q}"
+export DEVTENSOR_CUDA_ARCH="${DEVTENSOR_CUDA_ARCH:-90}"
+export PYTHONDONTWRITEBYTECODE=1
+START=$(date +%s)
+
+# seconds left for a step: min(cap, what the budget leaves minus a reserve)
+left() {
+    local cap=$1 reserve=${2:-20} now remaining
+    now=$(date +%s)
+    remaining=$(( BUDGET - (now - START) - reserve ))
+    (( remaining < cap )) && cap=$remaining
+    (( cap < 1 )) && cap=1
+    echo "$cap"
+}
+
+declare -A STATUS DURATION
+step() {  # step NAME CAP_SECONDS LOGFILE CMD...
+    local name=$1 cap=$2 log=$3 t0 rc limit
+    shift 3
+    limit=$(left "$cap")
+    echo "== $name (limit ${limit}s) -> $log"
+    t0=$(date +%s)
+    timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
+    rc=$?
+    DURATION[$name]=$(( $(date +%s) - t0 ))
+    if (( rc == 0 )); then STATUS[$name]=pass
+    elif (( rc == 124 || rc == 137 )); then STATUS[$name]="timeout (${limit}s)"
+    else STATUS[$name]="fail (exit $rc)"; fi
+    tail -n 3 "$log" | sed 's/^/   /'
+    return $rc
+}
+
+# ---- 0. the machine
+{ command -v nvidia-smi >/dev/null && nvidia-smi || echo "nvidia-smi not found"; } >"$OUT_DIR/nvidia-smi.txt" 2>&1
+GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
+DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)
+
+# ---- 1. build (in place; the test suite imports from the source tree)
+BUILD_OK=0
+step build 240 "$OUT_DIR/build.log" "$PY" setup.py build_ext --inplace --force -j 4 && BUILD_OK=1
+
+# ---- 2. the test suite on real CUDA
+if (( BUILD_OK )); then
+    # shellcheck disable=SC2086
+    DEVTENSOR_TEST_DEVICES=cuda step tests 200 "$OUT_DIR/tests.log" \
+        "$PY" -m pytest $PYTEST_ARGS -p no:cacheprovider --junitxml="$OUT_DIR/tests.xml"
+else
+    STATUS[tests]="skipped (build failed)"; DURATION[tests]=0
+fi
+
+# ---- 3. compute-sanitizer memcheck, caching off
+SANITIZER="$(command -v compute-sanitizer || true)"
+for c in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
+         "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/compute-sanitizer" \
+         /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
+    [[ -z "$SANITIZER" && -x "$c" ]] && SANITIZER="$c"
+done
+if (( BUILD_OK )) && [[ -n "$SANITIZER" ]]; then
+    DEVTENSOR_TEST_DEVICES=cuda DEVTENSOR_CUDA_NO_CACHE=1 step sanitizer 150 "$OUT_DIR/sanitizer.log" \
+        "$SANITIZER" --tool memcheck --error-exitcode 99 --print-limit 50 --target-processes all \
+        "$PY" -m pytest -q -k cuda -p no:cacheprovider --junitxml="$OUT_DIR/sanitizer.xml"
+elif (( BUILD_OK )); then
+    STATUS[sanitizer]="skipped (no compute-sanitizer)"; DURATION[sanitizer]=0
+else
+    STATUS[sanitizer]="skipped (build failed)"; DURATION[sanitizer]=0
+fi
+
+# ---- 4. benchmarks
+if (( BUILD_OK )) && [[ -f bench/run.py ]]; then
+    step bench 120 "$OUT_DIR/bench.log" "$PY" bench/run.py --gpu --json "$OUT_DIR/bench.json"
+elif (( BUILD_OK )); then
+    STATUS[bench]="skipped (no bench/run.py)"; DURATION[bench]=0
+else
+    STATUS[bench]="skipped (build failed)"; DURATION[bench]=0
+fi
+
+# ---- summary.json and the table
+TOTAL=$(( $(date +%s) - START ))
+export OUT_DIR GPU_NAME DRIVER TOTAL
+for s in build tests sanitizer bench; do
+    export "STATUS_$s=${STATUS[$s]:-not run}" "DURATION_$s=${DURATION[$s]:-0}"
+done
+"$PY" - <<'EOF'
+import datetime, json, os, re, sys
+import xml.etree.ElementTree as ET
+
+out = os.environ["OUT_DIR"]
+
+def junit(name):
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return None
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError:
+        return None
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    c = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for s in suites:
+        for k in c:
+            c[k] += int(s.get(k, 0))
+    c["passed"] = c["tests"] - c["failures"] - c["errors"] - c["skipped"]
+    return c
+
+def sanitizer_errors():
+    path = os.path.join(out, "sanitizer.log")
+    if not os.path.exists(path):
+        return None
+    m = re.findall(r"ERROR SUMMARY: (\d+) error", open(path, errors="replace").read())
+    return sum(int(x) for x in m) if m else None
+
+def versions():
+    v = {"python": sys.version.split()[0]}
+    for mod in ("numpy", "cupy", "torch"):
+        try:
+            v[mod] = __import__(mod).__version__
+        except Exception:
+            v[mod] = None
+    return v
+
+steps = {}
+for s in ("build", "tests", "sanitizer", "bench"):
+    steps[s] = {"status": os.environ.get(f"STATUS_{s}"), "seconds": int(os.environ.get(f"DURATION_{s}", 0))}
+steps["tests"]["counts"] = junit("tests.xml")
+steps["sanitizer"]["counts"] = junit("sanitizer.xml")
+steps["sanitizer"]["memcheck_errors"] = sanitizer_errors()
+summary = {
+    "gpu": os.environ.get("GPU_NAME") or None,
+    "driver": os.environ.get("DRIVER") or None,
+    "cuda_arch": os.environ.get("DEVTENSOR_CUDA_ARCH"),
+    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    "total_seconds": int(os.environ["TOTAL"]),
+    "versions": versions(),
+    "steps": steps,
+    "bench_json": "bench.json" if os.path.exists(os.path.join(out, "bench.json")) else None,
+}
+with open(os.path.join(out, "summary.json"), "w") as f:
+    json.dump(summary, f, indent=2)
+
+print()
+print(f"devtensor GPU check: {summary['gpu'] or 'no GPU found'} (driver {summary['driver']}), "
+      f"sm_{summary['cuda_arch']}, {summary['total_seconds']} s")
+print(f"{'step':<10} {'status':<32} {'time':>6}  detail")
+for s, info in steps.items():
+    c = info.get("counts")
+    detail = ""
+    if c:
+        detail = f"{c['passed']} passed, {c['failures'] + c['errors']} failed, {c['skipped']} skipped"
+    if s == "sanitizer" and info.get("memcheck_errors") is not None:
+        detail += f"; memcheck errors: {info['memcheck_errors']}"
+    print(f"{s:<10} {info['status']:<32} {info['seconds']:>5}s  {detail}")
+print(f"summary: {os.path.join(out, 'summary.json')}")
+EOF
+[[ "${STATUS[build]}" == pass && "${STATUS[tests]}" == pass ]]
