@@ -6,7 +6,7 @@
 # Steps, each under `timeout` and within one overall budget (GPU_CHECK_BUDGET
 # seconds, default 540, so the whole run ends well under 10 minutes):
 #   1. build devtensor in place for this GPU (DEVTENSOR_CUDA_ARCH, default 90)
-#   2. the test suite against real CUDA  (DEVTENSOR_TEST_DEVICES=cuda)
+#   2. the test suite against real CUDA  (DEVTENSOR_TEST_DEVICES=cpu,cuda:0)
 #   3. the CUDA tests (-k cuda) once more under compute-sanitizer memcheck,
 #      with the caching allocator off (DEVTENSOR_CUDA_NO_CACHE=1)
 #   4. bench/run.py --gpu (side by side with CuPy and PyTorch), if it exists
@@ -24,7 +24,7 @@ OUT_DIR="$(cd "$OUT_DIR" && pwd)"
 
 PY="${PYTHON:-python3}"
 BUDGET="${GPU_CHECK_BUDGET:-540}"
-PYTEST_ARGS="${GPU_CHECK_PYTEST_ARGS:--x -q}"
+PYTEST_ARGS="${GPU_CHECK_PYTEST_ARGS:--q --maxfail=200}"
 export DEVTENSOR_CUDA_ARCH="${DEVTENSOR_CUDA_ARCH:-90}"
 export PYTHONDONTWRITEBYTECODE=1
 START=$(date +%s)
@@ -68,7 +68,7 @@ step build 240 "$OUT_DIR/build.log" "$PY" setup.py build_ext --inplace --force -
 # ---- 2. the test suite on real CUDA
 if (( BUILD_OK )); then
     # shellcheck disable=SC2086
-    DEVTENSOR_TEST_DEVICES=cuda step tests 200 "$OUT_DIR/tests.log" \
+    DEVTENSOR_TEST_DEVICES=cpu,cuda:0 step tests 200 "$OUT_DIR/tests.log" \
         "$PY" -m pytest $PYTEST_ARGS -p no:cacheprovider --junitxml="$OUT_DIR/tests.xml"
 else
     STATUS[tests]="skipped (build failed)"; DURATION[tests]=0
@@ -82,7 +82,7 @@ for c in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
     [[ -z "$SANITIZER" && -x "$c" ]] && SANITIZER="$c"
 done
 if (( BUILD_OK )) && [[ -n "$SANITIZER" ]]; then
-    DEVTENSOR_TEST_DEVICES=cuda DEVTENSOR_CUDA_NO_CACHE=1 step sanitizer 150 "$OUT_DIR/sanitizer.log" \
+    DEVTENSOR_TEST_DEVICES=cuda:0 DEVTENSOR_CUDA_NO_CACHE=1 step sanitizer 150 "$OUT_DIR/sanitizer.log" \
         "$SANITIZER" --tool memcheck --error-exitcode 99 --print-limit 50 --target-processes all \
         "$PY" -m pytest -q -k cuda -p no:cacheprovider --junitxml="$OUT_DIR/sanitizer.xml"
 elif (( BUILD_OK )); then
