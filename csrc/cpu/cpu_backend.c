@@ -2,9 +2,11 @@
 #define _DEFAULT_SOURCE 1 /* madvise and MADV_HUGEPAGE */
 #include "cpu_backend.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "cpu_host_cache.h"
 #include "cpu_loops.h"
 
 #define CPU_ALIGNMENT 64
@@ -43,25 +45,45 @@ static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, v
         p = aligned_alloc(CPU_ALIGNMENT, rounded);
     } else {
         size_t huge = rounded + (CPU_HUGE_PAGE - rounded % CPU_HUGE_PAGE) % CPU_HUGE_PAGE;
-        p = huge < rounded ? NULL : aligned_alloc(CPU_HUGE_PAGE, huge);
+        if (huge < rounded)
+            return dt_error_set(err, DT_ERR_NOMEM, "cannot allocate %zu bytes on cpu", nbytes);
+        p = dt_cpu_cache_take(huge);
+        if (p == NULL) {
+            p = aligned_alloc(CPU_HUGE_PAGE, huge);
+            if (p == NULL) { /* give the cached blocks back, then try once more */
+                dt_cpu_cache_empty();
+                p = aligned_alloc(CPU_HUGE_PAGE, huge);
+            }
 #ifdef MADV_HUGEPAGE
-        if (p != NULL)
-            madvise(p, huge, MADV_HUGEPAGE); /* advice only: failure is harmless */
+            if (p != NULL)
+                madvise(p, huge, MADV_HUGEPAGE); /* advice only: failure is harmless */
 #endif
+        }
+        *ctx = (void *)(uintptr_t)huge; /* cpu_free hands big blocks to the cache */
     }
     if (p == NULL)
         return dt_error_set(err, DT_ERR_NOMEM,
                             "out of host memory: failed to allocate %zu bytes on cpu", nbytes);
     *ptr = p;
-    *ctx = NULL;
+    if (rounded < CPU_HUGE_BLOCK)
+        *ctx = NULL;
     return DT_OK;
 }
 
 static void cpu_free(int index, void *ptr, void *ctx)
 {
     (void)index;
-    (void)ctx;
-    free(ptr);
+    size_t huge = (size_t)(uintptr_t)ctx;
+    if (huge == 0 || !dt_cpu_cache_give(ptr, huge))
+        free(ptr);
+}
+
+static dt_status cpu_empty_cache(int index, dt_error *err)
+{
+    (void)index;
+    (void)err;
+    dt_cpu_cache_empty();
+    return DT_OK;
 }
 
 static dt_status cpu_copy(dt_copy_kind kind, void *dst, int dst_index, const void *src,
@@ -95,6 +117,7 @@ const dt_backend_iface dt_cpu_backend = {
     .synchronize = cpu_synchronize,
     .alloc = cpu_alloc,
     .free = cpu_free,
+    .empty_cache = cpu_empty_cache,
     .copy = cpu_copy,
     .run_loop = dt_cpu_run_loop,
     .generate = dt_cpu_generate,
