@@ -589,12 +589,7 @@ dt_status dt_ufunc(dt_op op, const dt_operand *in_ops, dt_tensor *out, int out_g
         if (out_given) {
             st = dt_tensor_copy_into(out, &direct, err);
         } else {
-            *out = direct; /* hand over direct's storage and dims */
-            if (direct.shape == direct.dims_inline) {
-                out->shape = out->dims_inline;
-                out->strides = out->dims_inline + DT_INLINE_NDIM;
-            }
-            dt_tensor_init_empty(&direct);
+            dt_tensor_move(out, &direct);
         }
     }
     dt_tensor_clear(&direct);

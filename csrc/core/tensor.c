@@ -105,6 +105,16 @@ void dt_tensor_clear(dt_tensor *t)
     dt_tensor_init_empty(t);
 }
 
+void dt_tensor_move(dt_tensor *dst, dt_tensor *src)
+{
+    *dst = *src;
+    if (src->shape == src->dims_inline) { /* inline dims move with the struct */
+        dst->shape = dst->dims_inline;
+        dst->strides = dst->dims_inline + DT_INLINE_NDIM;
+    }
+    dt_tensor_init_empty(src);
+}
+
 /* Every element of the view must lie inside the storage. */
 static dt_status check_extent(const dt_storage *s, int64_t offset, int ndim, const int64_t *shape,
                               const int64_t *strides, int64_t itemsize, int64_t numel,
@@ -268,12 +278,7 @@ dt_status dt_tensor_to(dt_tensor *out, const dt_tensor *src, dt_device device, d
         if (st == DT_OK)
             st = dt_tensor_copy_into(out, cur, err);
     } else if (st == DT_OK) {
-        *out = *cur; /* hand over cur's storage and dims */
-        if (cur->shape == cur->dims_inline) {
-            out->shape = out->dims_inline;
-            out->strides = out->dims_inline + DT_INLINE_NDIM;
-        }
-        dt_tensor_init_empty(cur == &a ? &a : &b);
+        dt_tensor_move(out, cur == &a ? &a : &b);
     }
     dt_tensor_clear(&a);
     dt_tensor_clear(&b);

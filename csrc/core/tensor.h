@@ -43,6 +43,9 @@ dt_status dt_tensor_init_view(dt_tensor *t, dt_storage *storage, int64_t offset,
 dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
                              const int64_t *shape, dt_error *err);
 void dt_tensor_clear(dt_tensor *t);       /* drop the storage and heap dims */
+/* Hand src's storage and dims over to dst (whose own are not freed); src
+ * is left empty. */
+void dt_tensor_move(dt_tensor *dst, dt_tensor *src);
 
 /* ---- queries ---- */
 static inline char *dt_tensor_data(const dt_tensor *t)

@@ -11,17 +11,6 @@
 
 static PyTypeObject *tensor_class = &dt_py_tensor_base_type; /* devtensor.Tensor once set */
 
-/* Move t's contents into dst (dims pointers fixed up); t is left empty. */
-static void tensor_move(dt_tensor *dst, dt_tensor *t)
-{
-    *dst = *t;
-    if (t->shape == t->dims_inline) {
-        dst->shape = dst->dims_inline;
-        dst->strides = dst->dims_inline + DT_INLINE_NDIM;
-    }
-    dt_tensor_init_empty(t);
-}
-
 PyObject *dt_py_tensor_wrap(dt_tensor *t)
 {
     PyDtTensor *self = (PyDtTensor *)tensor_class->tp_alloc(tensor_class, 0);
@@ -29,7 +18,7 @@ PyObject *dt_py_tensor_wrap(dt_tensor *t)
         dt_tensor_clear(t);
         return NULL;
     }
-    tensor_move(&self->t, t);
+    dt_tensor_move(&self->t, t);
     return (PyObject *)self;
 }
 
