@@ -91,3 +91,26 @@ NUMPY_DTYPE_NAMES = [
     "float16", "float32", "float64", "complex64", "complex128",
 ]
 ALL_DTYPE_NAMES = NUMPY_DTYPE_NAMES[:10] + ["bfloat16"] + NUMPY_DTYPE_NAMES[10:]
+
+
+# ---- hypothesis, optional: the GPU machine may not have it ----
+try:
+    from hypothesis import given, settings, strategies as st  # noqa: F401
+    from hypothesis.extra import numpy as hnp  # noqa: F401
+except ImportError:  # property tests skip; every other test still runs
+    class _NoHypothesis:
+        """Stands in for hypothesis' strategies when it is not installed."""
+
+        def __getattr__(self, name):
+            return self
+
+        def __call__(self, *args, **kwargs):
+            return self  # also as a decorator: st.composite functions become stubs
+
+    st = hnp = _NoHypothesis()
+
+    def settings(*args, **kwargs):
+        return lambda f: f
+
+    def given(*args, **kwargs):
+        return lambda f: pytest.mark.skip(reason="hypothesis is not installed")(f)

@@ -5,11 +5,10 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-from hypothesis.extra import numpy as hnp
 
 import devtensor as dt
-from helpers import CUDA_DEVICES, NUMPY_DTYPE_NAMES, requires_cuda, requires_devices, to_np
+from helpers import (CUDA_DEVICES, NUMPY_DTYPE_NAMES, given, hnp, requires_cuda,
+                     requires_devices, st, to_np)
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,

@@ -10,11 +10,9 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-from hypothesis.extra import numpy as hnp
 
 import devtensor as dt
-from helpers import ALL_DEVICES, NUMPY_DTYPE_NAMES, to_np
+from helpers import ALL_DEVICES, NUMPY_DTYPE_NAMES, given, hnp, settings, st, to_np
 
 # ----------------------------------------------------------------------------- the functions
 
