@@ -2,6 +2,7 @@
 backends, CPython wrapper) always; devtensor._cuda where nvcc is found
 (build_support/cuda.py)."""
 import os
+import platform
 import sys
 from glob import glob
 
@@ -19,9 +20,18 @@ def sources(*folders):
 
 # DEVTENSOR_SANITIZE=1 builds with AddressSanitizer and UBSan (see .ci/run).
 sanitize = os.environ.get("DEVTENSOR_SANITIZE") == "1"
-extra_compile = ["-std=c11", "-O2", "-ffp-contract=off", "-pthread", "-Wall", "-Wextra",
-                 "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
+# -fno-math-errno: devtensor never reads errno, and GCC vectorizes libm calls
+# only without it (Note [Vector math] in csrc/cpu/cpu_vecmath.h).
+extra_compile = ["-std=c11", "-O2", "-ffp-contract=off", "-fno-math-errno", "-pthread", "-Wall",
+                 "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
 extra_link = ["-pthread"]
+macros = [("_POSIX_C_SOURCE", "200809L")]
+libraries = ["m"]
+# glibc's vector math library, on x86-64 Linux with glibc
+if sys.platform.startswith("linux") and platform.machine() == "x86_64" and \
+        platform.libc_ver()[0] == "glibc":
+    macros.append(("DT_HAVE_LIBMVEC", "1"))
+    libraries.insert(0, "mvec")
 if sanitize:
     extra_compile += ["-O1", "-g", "-fno-omit-frame-pointer",
                       "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
@@ -31,7 +41,8 @@ core_ext = Extension(
     "devtensor._C",
     sources=sources("core", "cpu", "sim", "python"),
     include_dirs=["csrc/core", "csrc/cpu", "csrc/sim", "csrc/python", numpy.get_include()],
-    define_macros=[("_POSIX_C_SOURCE", "200809L")],
+    define_macros=macros,
+    libraries=libraries,
     extra_compile_args=extra_compile,
     extra_link_args=extra_link,
 )

@@ -1,7 +1,10 @@
 """Host memory: big blocks are 2 MiB-aligned and reused by exact size
 (Note [Host block cache]); reuse must never leak old values or alias live
 tensors."""
+import os
+
 import numpy as np
+import pytest
 
 import devtensor as dt
 from helpers import run_python
@@ -9,12 +12,16 @@ from helpers import run_python
 BIG = (8 << 20) // 8  # 8 MiB of float64
 
 
+CACHE_ON = os.environ.get("DEVTENSOR_CPU_CACHE_BYTES", "") != "0"
+
+
 def test_reused_block_is_filled_afresh():
     a = dt.full((BIG,), 7.0)
     ptr = a.data_ptr()
     del a
     b = dt.zeros(BIG)
-    assert b.data_ptr() == ptr  # the freed block came back from the cache
+    if CACHE_ON:
+        assert b.data_ptr() == ptr  # the freed block came back from the cache
     assert float(dt.maximum(b, 0).numpy().max()) == 0.0
 
 

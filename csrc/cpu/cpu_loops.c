@@ -17,6 +17,7 @@
 #endif
 
 #include "cpu_loops.h"
+#include "cpu_vecmath.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -24,9 +25,26 @@
 
 #define ALIGNED(p, T) (((uintptr_t)(p) % _Alignof(T)) == 0)
 
+/* float32 and float64 loops get SIMD clones (Note [Vector math]) */
+#define DT_CLONES_f32 DT_VECTOR_CLONES
+#define DT_CLONES_f64 DT_VECTOR_CLONES
+#define DT_CLONES_b
+#define DT_CLONES_i8
+#define DT_CLONES_i16
+#define DT_CLONES_i32
+#define DT_CLONES_i64
+#define DT_CLONES_u8
+#define DT_CLONES_u16
+#define DT_CLONES_u32
+#define DT_CLONES_u64
+#define DT_CLONES_f16
+#define DT_CLONES_bf16
+#define DT_CLONES_c64
+#define DT_CLONES_c128
+
 /* ---- binary ops: out = OP(a, b) ---- */
 #define DT_BINARY_LOOP(OPNAME, X, OUT_T, STORE)                                           \
-    static void loop_##OPNAME##_##X(char **data, const int64_t *s, int64_t n)              \
+    DT_CLONES_##X static void loop_##OPNAME##_##X(char **data, const int64_t *s, int64_t n) \
     {                                                                                      \
         char *o = data[0], *a = data[1], *b = data[2];                                     \
         const int64_t so = (int64_t)sizeof(OUT_T), si = (int64_t)sizeof(dt_T_##X);         \
@@ -74,7 +92,7 @@ DT_DIV_LOOPS(c64) DT_DIV_LOOPS(c128)
 
 /* ---- unary ops: out = FN(a) ---- */
 #define DT_UNARY_LOOP(FN, X, OUT_T, STORE)                                                 \
-    static void loop_##FN##_##X(char **data, const int64_t *s, int64_t n)                  \
+    DT_CLONES_##X static void loop_##FN##_##X(char **data, const int64_t *s, int64_t n)     \
     {                                                                                      \
         char *o = data[0], *a = data[1];                                                   \
         if (s[0] == (int64_t)sizeof(OUT_T) && s[1] == (int64_t)sizeof(dt_T_##X) &&         \
