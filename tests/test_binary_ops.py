@@ -405,3 +405,16 @@ def test_unsupported_operand(bad):
     with pytest.raises(TypeError):
         bad * t
     assert (t + 1).tolist() == [2.0, 2.0]
+
+
+def test_numpy_scalars_are_strong_and_go_to_any_device(device):
+    """NumPy scalars keep their dtype (NEP 50: strong) and, unlike NumPy arrays,
+    combine with tensors on any device (passed by value, as in PyTorch)."""
+    x = dt.ones(3, dtype=dt.float32, device=device)
+    for s, expected in ((np.float32(2), np.float32), (np.float64(2), np.float64),
+                        (np.int16(2), np.float32), (np.complex64(2), np.complex64)):
+        got = x * s
+        assert got.device == x.device and got.dtype == np.result_type(np.float32, expected)
+        np.testing.assert_array_equal(got.cpu().numpy(), np.ones(3, np.float32) * s)
+    i8 = dt.ones(2, dtype=dt.int8, device=device)
+    assert (i8 + np.int16(3)).dtype == dt.int16

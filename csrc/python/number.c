@@ -241,7 +241,13 @@ static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *
             PyErr_Clear();
             if (wide_int_operand(obj, &ops[k]) < 0)
                 return -1;
-        } else if (PyArray_Check(obj) || PyArray_IsScalar(obj, Generic)) {
+        } else if (PyArray_IsScalar(obj, Generic)) {
+            /* a NumPy scalar: strong dtype, but passed by value, so it goes
+             * with tensors on any device (as in PyTorch) */
+            if (strong_dtype(obj, &ops[k].dtype) < 0 ||
+                dt_py_scalar_to_bytes(obj, ops[k].dtype, ops[k].value.bytes) < 0)
+                return -1;
+        } else if (PyArray_Check(obj)) {
             if (device.type != DT_DEVICE_CPU) {
                 char name[32];
                 dt_device_format(device, name, sizeof name);
