@@ -21,6 +21,9 @@ from ._C import _set_num_threads as set_num_threads  # noqa: F401
 from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
 from . import _ufuncs
 from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)
+from ._views import (  # noqa: F401
+    broadcast_to, expand_dims, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
+)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 
 __version__ = "0.1.0"
@@ -32,4 +35,6 @@ __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     "set_num_threads", "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
+    "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",
+    "broadcast_to",
 ] + _ufuncs.__all__

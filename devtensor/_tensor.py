@@ -2,13 +2,17 @@
 
 The C base (devtensor._C.TensorBase) holds the data, the attributes and the
 operators; this class adds the methods whose arguments are rich: movement
-with PyTorch's rules, NumPy interop, scalar conversion and printing.
+with PyTorch's rules, NumPy interop, scalar conversion, printing, and
+indexing and views (thin methods over devtensor/_views.py).
 """
+import operator
+
 import numpy as np
 
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._numpy_dispatch import array_ufunc as _array_ufunc
+from . import _views
 
 
 def _as_dtype(obj):
@@ -250,6 +254,63 @@ class Tensor(TensorBase):
             return self._part_view(1)
         from ._creation import zeros
         return zeros(self.shape, dtype=self.dtype, device=self.device)
+
+    # ---- indexing and views (devtensor/_views.py) ----
+    def __getitem__(self, key):
+        """Basic indexing gives a view; indexing every axis gives a 0-d tensor."""
+        return _views.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        _views.setitem(self, key, value)
+
+    def __iter__(self):
+        """Views of the subtensors along axis 0 (a 0-d tensor is not iterable)."""
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    def reshape(self, *shape, copy=None):
+        """reshape(2, 3) or reshape((2, 3)): a view when possible, else a copy."""
+        return _views.reshape(self, _views.shape_arg(shape, "reshape"), copy=copy)
+
+    def view(self, *shape):
+        """PyTorch's view: a reshape that never copies (RuntimeError if it would have to)."""
+        return _views.view(self, _views.shape_arg(shape, "view"))
+
+    def flatten(self):
+        """A 1-d copy (NumPy's flatten; ravel() gives a view when possible)."""
+        return _views.reshape(self, (-1,), copy=True)
+
+    def ravel(self):
+        return _views.ravel(self)
+
+    def squeeze(self, axis=None):
+        return _views.squeeze(self, axis)
+
+    def expand_dims(self, axis):
+        return _views.expand_dims(self, axis)
+
+    def unsqueeze(self, dim):
+        """PyTorch's spelling of expand_dims for one axis."""
+        return _views.expand_dims(self, operator.index(dim))
+
+    def transpose(self, *axes):
+        """NumPy's transpose: transpose() reverses the axes, transpose(1, 0, 2) or
+        transpose((1, 0, 2)) permutes them.  PyTorch's two-axis swap is swapaxes."""
+        return _views.transpose(self, _views.axes_arg(axes))
+
+    def permute(self, *dims):
+        return _views.permute_dims(self, _views.axes_arg(dims) or ())
+
+    def swapaxes(self, axis1, axis2):
+        return _views.swapaxes(self, axis1, axis2)
+
+    def broadcast_to(self, shape):
+        return _views.broadcast_to(self, shape)
+
+    def contiguous(self):
+        """self if C-contiguous already, else a contiguous copy."""
+        return self if self.is_contiguous() else self.copy()
 
     # ---- copies ----
     def copy(self):

@@ -1,0 +1,391 @@
+"""Views: basic indexing (getitem and setitem), reshape, transpose, squeeze,
+expand_dims and broadcast_to, with NumPy's results, strides and errors.
+
+Every view is made by one primitive, ``TensorBase._as_strided(shape, strides,
+offset)``, which shares the storage and checks bounds in the C core; so these
+functions only compute shapes and byte strides on the host and work the same
+on every device without touching device data.
+
+Note [Indexing is NumPy's, with two differences]
+    * Indexing every axis with an integer gives a 0-d tensor (a view), as in
+      PyTorch, not a Python scalar; use ``.item()`` for the scalar.
+    * Advanced indexing (integer arrays, boolean masks) runs through NumPy on
+      CPU tensors (a copy, as in NumPy) and raises IndexError on devices.
+    A 0-d integer tensor used as an index on a device is read back to the host
+    (one scalar), as PyTorch does.
+
+Note [broadcast_to is writable]
+    NumPy marks broadcast views read-only; devtensor has no read-only flag, so
+    writing through a view with zero strides writes the same element many
+    times (in an unspecified order).  Copy it first if you mean to write.
+"""
+import operator
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from ._C import TensorBase
+
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+              "integer or boolean arrays are valid indices")
+
+
+def _tensor(x):
+    """x itself if it is a tensor, else devtensor.asarray(x) (NumPy's functions accept lists)."""
+    if isinstance(x, TensorBase):
+        return x
+    from ._creation import asarray
+    return asarray(x)
+
+
+def shape_arg(args, name):
+    """A shape from varargs (reshape(2, 3)) or from one sequence (reshape((2, 3)))."""
+    from ._creation import _shape
+    return tuple(operator.index(n) for n in _shape(args, name))
+
+
+def axes_arg(args):
+    """Axes from varargs (transpose(1, 0)) or one sequence or None (transpose((1, 0)))."""
+    if len(args) == 1 and (args[0] is None or hasattr(args[0], "__len__")):
+        return args[0]
+    return args or None
+
+
+def _view(x, shape, strides, offset_bytes=0):
+    return x._as_strided(tuple(shape), tuple(strides), offset_bytes // x.itemsize)
+
+
+def _contiguous_strides(shape, itemsize):
+    """C-order strides, as NumPy fills them (a zero-length axis counts as one)."""
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n or 1
+    return tuple(reversed(strides))
+
+
+# ---- indexing ----
+
+def _as_int(k):
+    """k as a Python int if it is a basic integer index (not bool), else None."""
+    if isinstance(k, (bool, np.bool_)):
+        return None
+    if isinstance(k, (int, np.integer)):
+        return int(k)
+    if isinstance(k, (TensorBase, np.ndarray)) and k.ndim == 0 and k.dtype.kind in "iu":
+        return int(k)
+    return None
+
+
+def _is_advanced(k):
+    return isinstance(k, (list, TensorBase, np.ndarray, bool, np.bool_))
+
+
+def _split_key(key):
+    """The key as a tuple, or None if it needs advanced indexing."""
+    key = key if isinstance(key, tuple) else (key,)
+    out = []
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            out.append(k)
+            continue
+        i = _as_int(k)
+        if i is not None:
+            out.append(i)
+        elif _is_advanced(k) or isinstance(k, tuple):
+            return None
+        else:
+            raise IndexError(_BAD_INDEX)
+    return out
+
+
+def _basic_view(x, key):
+    """x[key] for a basic key (the list _split_key made): a view of x."""
+    if sum(k is Ellipsis for k in key) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(k is not None and k is not Ellipsis for k in key)
+    if consumed > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, "
+                         f"but {consumed} were indexed")
+    fill = [slice(None)] * (x.ndim - consumed)
+    if Ellipsis in key:
+        at = next(i for i, k in enumerate(key) if k is Ellipsis)
+        key = key[:at] + fill + key[at + 1:]
+    else:
+        key = key + fill
+    shape, strides, offset, axis = [], [], 0, 0
+    for k in key:
+        if k is None:
+            shape.append(1)
+            strides.append(0)
+            continue
+        n, stride = x.shape[axis], x.strides[axis]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            if not length:  # NumPy's empty slice: start 0, step 1
+                start, step = 0, 1
+            offset += start * stride
+            shape.append(length)
+            strides.append(stride * step)
+        else:
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
+            offset += (k % n) * stride
+        axis += 1
+    return _view(x, shape, strides, offset)
+
+
+def _numpy_key(key):
+    """The key with CPU tensors replaced by the NumPy arrays that share their memory."""
+    conv = (lambda k: k.numpy() if isinstance(k, TensorBase) else k)
+    return tuple(map(conv, key)) if isinstance(key, tuple) else conv(key)
+
+
+def _advanced_on_host(x, key):
+    """The NumPy array of the CPU tensor x, or IndexError for a device tensor."""
+    if x.device.type != "cpu":
+        raise IndexError(f"only basic indexing (integers, slices, ..., None) is supported for "
+                         f"tensors on {x.device}; advanced indexing with integer arrays or "
+                         f"boolean masks works on cpu tensors only (for now)")
+    return x.numpy(), _numpy_key(key)
+
+
+def getitem(x, key):
+    """x[key]: a view for basic keys (see Note [Indexing is NumPy's, with two differences])."""
+    parts = _split_key(key)
+    if parts is not None:
+        return _basic_view(x, parts)
+    from ._creation import asarray
+    arr, key = _advanced_on_host(x, key)
+    return asarray(arr[key])
+
+
+def setitem(x, key, value):
+    """x[key] = value, NumPy's way: broadcast, cast, and right when value overlaps x.
+
+    value may be a Python scalar, a tensor on x's device, or anything
+    devtensor.asarray takes (NumPy arrays, nested lists), which is copied to
+    x's device (PyTorch's behaviour)."""
+    parts = _split_key(key)
+    if parts is None:
+        arr, key = _advanced_on_host(x, key)
+        if isinstance(value, TensorBase) and value.device != x.device:
+            raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
+                               f"least two devices, {x.device} and {value.device}!")
+        arr[key] = np.asarray(value)
+        return
+    dst = _basic_view(x, parts)
+    if isinstance(value, (bool, int, float, complex)):
+        dst._fill_(_scalar_for(x.dtype, value))
+        return
+    if not isinstance(value, TensorBase):
+        from ._creation import asarray
+        as_array = isinstance(value, (np.ndarray, np.generic))
+        value = asarray(value, dtype=None if as_array else x.dtype, device=x.device)
+    elif value.device == x.device and value._same_storage(x):
+        value = value.copy()  # x[1:] = x[:-1] reads what it overwrites
+    dst._copy_from(_broadcast_value(value, dst.shape))
+
+
+def _scalar_for(dtype, value):
+    """value converted as NumPy converts a Python scalar it stores: int() for
+    integer dtypes (so NaN, inf and out-of-range values raise), and complex
+    refused for real dtypes."""
+    if isinstance(value, complex) and dtype.kind in "iuf":
+        float(value)  # raises NumPy's TypeError
+    if isinstance(value, float) and dtype.kind in "iu":
+        return int(value)
+    return value
+
+
+def _broadcast_value(value, shape):
+    """value broadcast to shape for assignment; NumPy drops its leading length-1 axes."""
+    extra = value.ndim - len(shape)
+    if extra > 0 and all(n == 1 for n in value.shape[:extra]):
+        value = _view(value, value.shape[extra:], value.strides[extra:])
+    strides = _broadcast_strides(value.shape, value.strides, shape)
+    if strides is None:
+        raise ValueError(f"could not broadcast input array from shape {value.shape} "
+                         f"into shape {tuple(shape)}")
+    return _view(value, shape, strides)
+
+
+# ---- shapes ----
+
+def _broadcast_strides(shape, strides, target):
+    """Strides of a view of (shape, strides) broadcast to target, or None if impossible."""
+    extra = len(target) - len(shape)
+    if extra < 0:
+        return None
+    out = [0] * extra
+    for n, s, t in zip(shape, strides, target[extra:]):
+        if n == 1:  # NumPy gives length-1 input axes stride 0, even when t == 1
+            out.append(0)
+        elif n == t:
+            out.append(s)
+        else:
+            return None
+    return out
+
+
+def broadcast_to(x, shape):
+    """A view of x with the given shape (NumPy's rules; see Note [broadcast_to is writable])."""
+    x = _tensor(x)
+    shape = shape_arg((shape,), "broadcast_to")
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    strides = _broadcast_strides(x.shape, x.strides, shape)
+    if strides is None:
+        if not shape and x.ndim:
+            raise ValueError("cannot broadcast a non-scalar to a scalar array")
+        if x.ndim > len(shape):
+            raise ValueError("input operand has more dimensions than allowed by the axis "
+                             "remapping")
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {_fmt(x.shape)}  and requested shape "
+                         f"{_fmt(shape)}")
+    return _view(x, shape, strides)
+
+
+def _fmt(shape):
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _infer_shape(size, shape):
+    """shape with its unknown (negative) entry filled in, or NumPy's ValueError."""
+    unknown = [i for i, n in enumerate(shape) if n < 0]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    known = 1
+    for n in shape:
+        known *= n if n >= 0 else 1
+    if unknown and known and size % known == 0:
+        shape = shape[:unknown[0]] + (size // known,) + shape[unknown[0] + 1:]
+    elif unknown or known != size:
+        shown = ",".join("newaxis" if n < 0 else str(n) for n in shape)
+        shown += "," if len(shape) == 1 else ""
+        raise ValueError(f"cannot reshape array of size {size} into shape ({shown})")
+    return shape
+
+
+def _nocopy_strides(x, shape):
+    """Strides giving x the new shape without a copy, or None (NumPy's
+    _attempt_nocopy_reshape: each group of new axes must map onto a group of old
+    axes that are contiguous with each other)."""
+    if x.is_contiguous() or x.size == 0:
+        return _contiguous_strides(shape, x.itemsize)
+    old = [(n, s) for n, s in zip(x.shape, x.strides) if n != 1]
+    strides = [0] * len(shape)
+    oi = ni = 0
+    while ni < len(shape) and oi < len(old):
+        oj, nj = oi + 1, ni + 1
+        op, np_ = old[oi][0], shape[ni]
+        while np_ != op:
+            if np_ < op:
+                np_ *= shape[nj]
+                nj += 1
+            else:
+                op *= old[oj][0]
+                oj += 1
+        for k in range(oi, oj - 1):
+            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
+                return None
+        strides[nj - 1] = old[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            strides[k - 1] = strides[k] * shape[k]
+        ni, oi = nj, oj
+    last = strides[ni - 1] if ni else x.itemsize
+    for k in range(ni, len(shape)):
+        strides[k] = last
+    return strides
+
+
+def _reshaped(x, shape):
+    """(shape with -1 filled in, the strides of a view of x with it or None).
+    As NumPy, asking for x's own shape (before inference) keeps x's strides."""
+    if shape == x.shape:
+        return shape, x.strides
+    shape = _infer_shape(x.size, shape)
+    return shape, _nocopy_strides(x, shape)
+
+
+def reshape(x, shape, *, copy=None):
+    """x with a new shape (one entry may be -1): a view when the strides allow,
+    else a copy; copy=True always copies, copy=False raises rather than copy."""
+    x = _tensor(x)
+    shape, strides = _reshaped(x, shape_arg((shape,), "reshape"))
+    if copy or strides is None:
+        if copy is False:
+            raise ValueError("Unable to avoid creating a copy while reshaping.")
+        x = x.copy()
+        strides = _contiguous_strides(shape, x.itemsize)
+    return _view(x, shape, strides)
+
+
+def view(x, shape):
+    """PyTorch's Tensor.view: reshape that must not copy."""
+    shape, strides = _reshaped(x, shape)
+    if strides is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead.")
+    return _view(x, shape, strides)
+
+
+def ravel(x):
+    """x as 1-d: a view when possible (NumPy's ravel)."""
+    return reshape(x, (-1,))
+
+
+def squeeze(x, axis=None):
+    """x without length-1 axes (all of them, or those in axis)."""
+    x = _tensor(x)
+    if axis is None:
+        drop = {i for i, n in enumerate(x.shape) if n == 1}
+    else:
+        drop = set(normalize_axis_tuple(axis, x.ndim))
+        if any(x.shape[i] != 1 for i in drop):
+            raise ValueError("cannot select an axis to squeeze out which has size not equal "
+                             "to one")
+    keep = [i for i in range(x.ndim) if i not in drop]
+    return _view(x, [x.shape[i] for i in keep], [x.strides[i] for i in keep])
+
+
+def expand_dims(x, axis):
+    """x with new length-1 axes at the positions in axis (NumPy's, a view)."""
+    x = _tensor(x)
+    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    axes = normalize_axis_tuple(axis, x.ndim + len(axis))
+    rest = iter(x.shape)
+    shape = [1 if i in axes else next(rest) for i in range(x.ndim + len(axes))]
+    return reshape(x, shape)
+
+
+def permute_dims(x, axes):
+    """x with its axes reordered (axes[i] is the old axis that becomes axis i)."""
+    x = _tensor(x)
+    axes = tuple(operator.index(a) for a in axes)
+    if len(axes) != x.ndim:
+        raise ValueError("axes don't match array")
+    axes = tuple(normalize_axis_index(a, x.ndim) for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis in transpose")
+    return _view(x, [x.shape[a] for a in axes], [x.strides[a] for a in axes])
+
+
+def transpose(x, axes=None):
+    """NumPy's transpose: axes reversed, or permuted by axes."""
+    x = _tensor(x)
+    return permute_dims(x, range(x.ndim)[::-1] if axes is None else axes)
+
+
+def swapaxes(x, axis1, axis2):
+    """x with two axes exchanged (PyTorch's Tensor.transpose(dim0, dim1))."""
+    x = _tensor(x)
+    a = normalize_axis_index(axis1, x.ndim, "axis1")
+    b = normalize_axis_index(axis2, x.ndim, "axis2")
+    axes = list(range(x.ndim))
+    axes[a], axes[b] = b, a
+    return permute_dims(x, axes)
+

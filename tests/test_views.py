@@ -1,0 +1,441 @@
+"""Views: basic indexing, setitem, reshape, transpose, squeeze, expand_dims and
+broadcast_to, on every device, with NumPy as the oracle for values, shapes,
+byte strides and errors (devtensor/_views.py)."""
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, given, hnp, requires_cuda, st, to_np
+
+
+def pair(shape, device, dtype="int64"):
+    """(tensor, NumPy array) holding 0, 1, 2, ... in the given shape."""
+    a = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    return dt.asarray(a, device=device), a
+
+
+def assert_view(v, expected, base=None):
+    """v equals the NumPy view `expected`, with the same byte strides, and
+    (when base is given) shares base's storage.  Empty tensors made on a
+    device may have other strides than NumPy's, so theirs are not compared."""
+    if expected.size:
+        assert v.strides == expected.strides, (v.strides, expected.strides)
+    assert_same(v, expected)
+    if base is not None:
+        assert v._same_storage(base)
+
+
+# ---- getitem ----
+
+KEYS = [
+    1, -1, (0, 2), (-2, -3), slice(None), slice(1, None), slice(None, None, -1),
+    slice(5, -10, -2), slice(-100, 100, 3), slice(2, 1), (Ellipsis, 1), (1, Ellipsis),
+    (None, 1, slice(0, 3, 2), None), (Ellipsis, None), (), Ellipsis, (slice(None), 2),
+    (1, 2, 3), (1, None, 2, Ellipsis, None, 3), (slice(None, None, -1), slice(None, None, -2)),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+def test_getitem_matches_numpy(device, key):
+    x, a = pair((2, 3, 4), device)
+    assert_view(x[key], a[key], base=x)
+
+
+@pytest.mark.parametrize("idx", [np.int64(1), np.uint8(1), np.array(1), np.int8(-1)], ids=repr)
+def test_numpy_integers_are_ints(device, idx):
+    x, a = pair((3, 2), device)
+    assert_view(x[idx], a[idx], base=x)
+
+
+def test_zero_d_integer_tensor_is_an_int(device):
+    x, a = pair((3, 2), device)
+    assert_view(x[dt.asarray(2, device=device)], a[2], base=x)
+    assert_view(x[1:, dt.asarray(-1, device=device)], a[1:, -1], base=x)
+
+
+def test_full_integer_index_is_a_0d_view(device):
+    x, a = pair((2, 3), device)
+    s = x[1, 2]
+    assert isinstance(s, dt.Tensor) and s.shape == () and s.item() == 5
+    s[...] = 50
+    assert x.tolist()[1][2] == 50
+
+
+@given(data=st.data())
+def test_getitem_property(device, data):
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5))
+    x, a = pair(shape, device, dtype="int32")
+    for _ in range(2):  # the second index applies to a (possibly strided) view
+        key = data.draw(hnp.basic_indices(a.shape, allow_newaxis=True, allow_ellipsis=True))
+        x, a = x[key], a[key]
+        assert_view(x, a)
+
+
+def test_writes_through_a_view_reach_the_base(device):
+    x, a = pair((4, 5), device, dtype="float32")
+    v = x[1:, ::-2]
+    v[...] = -1.0
+    a[1:, ::-2] = -1.0
+    assert_same(x, a)
+    x[2] = 7.0
+    a[2] = 7.0
+    assert_same(v, a[1:, ::-2])
+
+
+def test_a_view_keeps_its_storage_alive(device):
+    x, a = pair((3, 4), device)
+    v = x[1:, ::2]
+    del x
+    gc.collect()
+    dt.ones(3, 4, device=device)  # reuse freed memory, if it was freed
+    assert_same(v, a[1:, ::2])
+
+
+def test_views_do_not_leak_references(device):
+    x, _ = pair((3, 4), device)
+    before = sys.getrefcount(x)
+    views = [x[1:, None, ::2].reshape(-1).T for _ in range(100)]
+    del views
+    assert sys.getrefcount(x) == before
+
+
+def test_iteration_yields_views(device):
+    x, a = pair((3, 2), device)
+    rows = list(x)
+    assert len(rows) == 3
+    for r, e in zip(rows, a):
+        assert_view(r, e, base=x)
+    with pytest.raises(TypeError, match="iteration over a 0-d"):
+        iter(x[0, 0])
+
+
+@pytest.mark.parametrize("key, exc, msg", [
+    (5, IndexError, "index 5 is out of bounds for axis 0 with size 3"),
+    (-4, IndexError, "index -4 is out of bounds for axis 0 with size 3"),
+    ((0, 3), IndexError, "index 3 is out of bounds for axis 1 with size 2"),
+    ((0, 0, 0), IndexError,
+     "too many indices for array: array is 2-dimensional, but 3 were indexed"),
+    ((Ellipsis, Ellipsis), IndexError, "an index can only have a single ellipsis"),
+    (slice(None, None, 0), ValueError, "slice step cannot be zero"),
+    (1.0, IndexError, "only integers, slices"),
+    ("a", IndexError, "only integers, slices"),
+])
+def test_getitem_errors(device, key, exc, msg):
+    x, a = pair((3, 2), device)
+    with pytest.raises(exc) as np_err:
+        a[key]
+    with pytest.raises(exc, match=msg.replace("(", r"\(").replace(".", r"\.")) as err:
+        x[key]
+    assert str(err.value) == str(np_err.value)
+    with pytest.raises(exc):
+        x[key] = 0
+
+
+def test_too_many_indices_1d():
+    with pytest.raises(IndexError, match="array is 1-dimensional, but 2 were indexed"):
+        dt.arange(3)[0, 0]
+
+
+@pytest.mark.parametrize("key", [
+    [0, 2], (slice(None), [1, 0]), np.array([True, False, True]), True,
+    (np.array([0, 2]), 1),
+], ids=repr)
+def test_advanced_indexing_on_cpu_goes_through_numpy(key):
+    x, a = pair((3, 2), "cpu")
+    assert_same(x[key], a[key])
+    x[key] = -1
+    a[key] = -1
+    assert_same(x, a)
+
+
+def test_advanced_indexing_with_tensors_on_cpu():
+    x, a = pair((5,), "cpu")
+    assert_same(x[x > 2], a[a > 2])
+    assert_same(x[dt.asarray([4, 0])], a[[4, 0]])
+    x[x > 2] = dt.asarray(0)
+    a[a > 2] = 0
+    assert_same(x, a)
+
+
+@requires_cuda
+def test_advanced_indexing_on_a_device_raises():
+    x = dt.arange(4, device="cuda:0")
+    for key in ([0, 1], x > 1, (slice(None), [0])):
+        with pytest.raises(IndexError, match="only basic indexing"):
+            x[key]
+        with pytest.raises(IndexError, match="only basic indexing"):
+            x[key] = 0
+
+
+# ---- setitem ----
+
+def test_setitem_scalar_fills(device):
+    x, a = pair((3, 4), device, dtype="float64")
+    for key, value in [(1, 5), ((slice(None), 0), 2.5), ((Ellipsis, -1), True), (..., -3.0)]:
+        x[key] = value
+        a[key] = value
+        assert_same(x, a)
+
+
+def test_setitem_broadcasts_and_casts(device):
+    x, a = pair((3, 4), device, dtype="int32")
+    row = dt.asarray([1.9, -2.9, 3.5, 4.0], device=device)
+    x[1:] = row
+    a[1:] = np.array([1.9, -2.9, 3.5, 4.0])
+    assert_same(x, a)
+    x[:, 1] = dt.asarray([[[7]]], device=device)  # leading length-1 axes are dropped
+    a[:, 1] = np.array([[[7]]])
+    assert_same(x, a)
+
+
+def test_setitem_from_lists_and_numpy(device):
+    x, a = pair((2, 3), device, dtype="float32")
+    for key, value in [(0, [1, 2, 3]), ((slice(None), 1), np.array([9.5, 8.5])),
+                       (1, np.float64(4.25)), ((0, 0), np.int8(-3))]:
+        x[key] = value
+        a[key] = value
+        assert_same(x, a)
+
+
+@pytest.mark.parametrize("dst, src", [
+    (slice(1, None), slice(None, -1)), (slice(None, -1), slice(1, None)),
+    (slice(None, None, -1), slice(None)), (slice(None), slice(None, None, -1)),
+    (slice(0, None, 2), slice(1, None, 2)),
+])
+def test_setitem_overlapping_source(device, dst, src):
+    x, a = pair((8,), device)
+    x[dst] = x[src]
+    a[dst] = a[src]
+    assert_same(x, a)
+
+
+def test_setitem_overlap_2d_transpose(device):
+    x, a = pair((3, 3), device)
+    x[...] = x.T
+    a[...] = a.T
+    assert_same(x, a)
+
+
+@pytest.mark.parametrize("dtype, value, exc, msg", [
+    ("int8", 300, OverflowError, "Python integer 300 out of bounds for int8"),
+    ("uint8", -1.0, OverflowError, "Python integer -1 out of bounds for uint8"),
+    ("int32", float("nan"), ValueError, "cannot convert float NaN to integer"),
+    ("int32", float("inf"), OverflowError, "cannot convert float infinity to integer"),
+    ("float64", 1j, TypeError, "not 'complex'"),
+])
+def test_setitem_scalar_errors(device, dtype, value, exc, msg):
+    x = dt.zeros(3, dtype=dtype, device=device)
+    with pytest.raises(exc, match=msg):
+        np.zeros(3, dtype=dtype)[0] = value
+    with pytest.raises(exc, match=msg):
+        x[0] = value
+    assert x.tolist() == [0, 0, 0]
+
+
+def test_setitem_shape_mismatch(device):
+    x, a = pair((3, 4), device)
+    with pytest.raises(ValueError) as np_err:
+        a[0] = np.ones(3)
+    for value in (dt.ones(3, device=device), [1, 2, 3]):
+        with pytest.raises(ValueError) as err:
+            x[0] = value
+        assert str(err.value) == str(np_err.value)
+
+
+@requires_cuda
+def test_setitem_from_another_device_raises():
+    x = dt.zeros(3, device="cuda:0")
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        x[:] = dt.ones(3)
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        dt.zeros(3)[[0, 1]] = dt.ones(2, device="cuda:0")
+    x[:] = np.ones(3)  # host data (NumPy, lists) is copied to the device
+    assert x.tolist() == [1.0, 1.0, 1.0]
+
+
+# ---- reshape and friends ----
+
+@pytest.mark.parametrize("shape", [(6,), (2, 3), (3, -1), (-1,), (1, 6, 1), (6, 1, 1), ()],
+                         ids=repr)
+def test_reshape_contiguous_is_a_view(device, shape):
+    size = 1 if shape == () else 6
+    x, a = pair((size,), device)
+    assert_view(x.reshape(shape), a.reshape(shape), base=x)
+    assert_view(dt.reshape(x, shape), np.reshape(a, shape), base=x)
+    if shape:
+        assert_view(x.reshape(*shape), a.reshape(*shape), base=x)
+
+
+@pytest.mark.parametrize("shape", [(2, 2, 2, 1), (1, 2, 1, 2, 2), (4, 2), (8,), (2, 4)],
+                         ids=repr)
+def test_reshape_strided_views_and_copies_as_numpy(device, shape):
+    x, a = pair((2, 3, 4), device)
+    x, a = x[:, ::2, 1:3], a[:, ::2, 1:3]
+    r, e = x.reshape(shape), a.reshape(shape)
+    assert_same(r, e)
+    assert r._same_storage(x) == np.shares_memory(e, a)
+    if np.shares_memory(e, a):
+        assert r.strides == e.strides
+
+
+@given(data=st.data())
+def test_reshape_property(device, data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=4))
+    x, a = pair(shape, device, dtype="int16")
+    key = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True))
+    if not isinstance(a[key], np.ndarray):
+        key = (Ellipsis,)  # NumPy gives a scalar, which views nothing
+    axes = data.draw(st.permutations(range(a[key].ndim)))
+    x, a = x[key].transpose(axes), a[key].transpose(axes)
+    dims = [n for n in a.shape]
+    split = data.draw(st.lists(st.integers(0, len(dims)), max_size=3))
+    for i in sorted(split, reverse=True):  # insert 1s, then merge neighbours
+        dims.insert(i, 1)
+    target = (-1,) if data.draw(st.booleans()) else tuple(dims)
+    r, e = x.reshape(target), a.reshape(target)
+    assert_same(r, e)
+    assert r._same_storage(x) == np.shares_memory(e, a) or e.size <= 1
+    if np.shares_memory(e, a):
+        assert r.strides == e.strides
+
+
+def test_reshape_copy_argument(device):
+    x, a = pair((2, 3), device)
+    c = dt.reshape(x, (3, 2), copy=True)
+    assert not c._same_storage(x)
+    assert_same(c, a.reshape(3, 2))
+    with pytest.raises(ValueError, match="Unable to avoid creating a copy while reshaping."):
+        dt.reshape(x.T, (6,), copy=False)
+    assert_view(dt.reshape(x, (6,), copy=False), a.reshape(6), base=x)
+
+
+@pytest.mark.parametrize("shape, exc, msg", [
+    ((4,), ValueError, r"cannot reshape array of size 6 into shape \(4,\)"),
+    ((4, -1), ValueError, r"cannot reshape array of size 6 into shape \(4,newaxis\)"),
+    ((-1, -1), ValueError, "can only specify one unknown dimension"),
+    ((2.0, 3), TypeError, "'float' object cannot be interpreted as an integer"),
+])
+def test_reshape_errors(device, shape, exc, msg):
+    x, a = pair((6,), device)
+    with pytest.raises(exc, match=msg):
+        a.reshape(shape)
+    with pytest.raises(exc, match=msg):
+        x.reshape(shape)
+
+
+def test_view_never_copies(device):
+    x, a = pair((2, 3), device)
+    assert_view(x.view(3, 2), a.reshape(3, 2), base=x)
+    assert_view(x.view(-1), a.reshape(-1), base=x)
+    with pytest.raises(RuntimeError, match=r"Use \.reshape"):
+        x.T.view(6)
+
+
+def test_flatten_copies_and_ravel_views(device):
+    x, a = pair((2, 3), device)
+    f = x.flatten()
+    assert_same(f, a.flatten())
+    assert not f._same_storage(x)
+    assert_view(x.ravel(), a.ravel(), base=x)
+    assert_view(dt.ravel(x), np.ravel(a), base=x)
+    r = x.T.ravel()
+    assert_same(r, a.T.ravel())
+    assert not r._same_storage(x)
+
+
+def test_contiguous(device):
+    x, a = pair((2, 3), device)
+    assert x.contiguous() is x
+    c = x.T.contiguous()
+    assert c.is_contiguous() and not c._same_storage(x)
+    assert_same(c, np.ascontiguousarray(a.T))
+
+
+def test_squeeze(device):
+    x, a = pair((1, 3, 1, 2), device)
+    for axis in (None, 0, -2, (0, 2)):
+        assert_view(x.squeeze(axis), a.squeeze(axis), base=x)
+        assert_view(dt.squeeze(x, axis), np.squeeze(a, axis), base=x)
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out"):
+        x.squeeze(1)
+    with pytest.raises(np.exceptions.AxisError, match="axis 4 is out of bounds"):
+        x.squeeze(4)
+
+
+def test_expand_dims_and_unsqueeze(device):
+    x, a = pair((2, 3), device)
+    for axis in (0, 2, -1, (0, 3), [1, -1]):
+        assert_view(x.expand_dims(axis), np.expand_dims(a, axis), base=x)
+        assert_view(dt.expand_dims(x, axis), np.expand_dims(a, axis), base=x)
+    s, e = x[:, ::2], a[:, ::2]
+    assert_view(s.unsqueeze(1), np.expand_dims(e, 1), base=x)
+    assert_view(s.unsqueeze(-1), np.expand_dims(e, -1), base=x)
+    with pytest.raises(np.exceptions.AxisError):
+        x.unsqueeze(3)
+    with pytest.raises(ValueError, match="repeated axis"):
+        x.expand_dims((0, 0))
+
+
+def test_transpose_permute_swapaxes(device):
+    x, a = pair((2, 3, 4), device)
+    assert_view(x.transpose(), a.transpose(), base=x)
+    assert_view(x.T, a.T, base=x)
+    assert_view(x.transpose(1, 0, 2), a.transpose(1, 0, 2), base=x)
+    assert_view(x.transpose((2, 0, 1)), a.transpose((2, 0, 1)), base=x)
+    assert_view(x.transpose(None), a.transpose(None), base=x)
+    assert_view(x.permute(2, 0, 1), a.transpose(2, 0, 1), base=x)
+    assert_view(x.permute((-1, 0, 1)), a.transpose(-1, 0, 1), base=x)
+    assert_view(x.swapaxes(0, 2), a.swapaxes(0, 2), base=x)
+    assert_view(dt.transpose(x), np.transpose(a), base=x)
+    assert_view(dt.transpose(x, (1, 2, 0)), np.transpose(a, (1, 2, 0)), base=x)
+    assert_view(dt.permute_dims(x, (1, 2, 0)), np.permute_dims(a, (1, 2, 0)), base=x)
+    assert_view(dt.swapaxes(x, -1, 0), np.swapaxes(a, -1, 0), base=x)
+
+
+@pytest.mark.parametrize("call, exc, msg", [
+    (lambda t: t.transpose(0), ValueError, "axes don't match array"),
+    (lambda t: t.transpose(0, 0), ValueError, "repeated axis in transpose"),
+    (lambda t: t.transpose(0, 2), np.exceptions.AxisError, "axis 2 is out of bounds"),
+    (lambda t: t.swapaxes(0, 2), np.exceptions.AxisError, "axis2: axis 2 is out of bounds"),
+])
+def test_transpose_errors(device, call, exc, msg):
+    x, a = pair((2, 3), device)
+    with pytest.raises(exc, match=msg):
+        call(a)
+    with pytest.raises(exc, match=msg):
+        call(x)
+
+
+def test_broadcast_to(device):
+    x, a = pair((3, 1), device)
+    for shape in [(3, 1), (3, 4), (2, 3, 4), (0, 3, 1)]:
+        assert_view(x.broadcast_to(shape), np.broadcast_to(a, shape), base=x)
+        assert_view(dt.broadcast_to(x, shape), np.broadcast_to(a, shape), base=x)
+    assert_view(dt.broadcast_to(x[0, 0], 5), np.broadcast_to(a[0, 0], 5), base=x)
+
+
+@pytest.mark.parametrize("shape", [(4, 2), (3,), (), (-1, 3), (2, 0)], ids=repr)
+def test_broadcast_to_errors(device, shape):
+    x, a = pair((3, 1), device)
+    with pytest.raises(ValueError) as np_err:
+        np.broadcast_to(a, shape)
+    with pytest.raises(ValueError) as err:
+        x.broadcast_to(shape)
+    assert str(err.value) == str(np_err.value)
+
+
+def test_module_functions_accept_lists():
+    assert_same(dt.reshape([[1, 2], [3, 4]], (4,)), np.reshape([[1, 2], [3, 4]], (4,)))
+    assert_same(dt.transpose([[1, 2]]), np.transpose([[1, 2]]))
+    assert_same(dt.squeeze([[1]]), np.squeeze([[1]]))
+    assert_same(dt.broadcast_to(1.5, (2,)), np.broadcast_to(1.5, (2,)))
+
+
+def test_views_of_device_tensors_stay_on_the_device(device):
+    x, _ = pair((2, 3), device)
+    for v in (x[1], x.T, x.reshape(3, 2), x[None], x.broadcast_to((4, 2, 3)), x.squeeze()):
+        assert v.device == dt.device(device)
+    assert to_np(x[:, 1:]).tolist() == [[1, 2], [4, 5]]
