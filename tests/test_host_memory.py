@@ -4,7 +4,6 @@ tensors."""
 import os
 
 import numpy as np
-import pytest
 
 import devtensor as dt
 from helpers import run_python
