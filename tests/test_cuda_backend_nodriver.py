@@ -185,6 +185,8 @@ def _iface():
 
 IFACE = _iface()
 N_DEVICES = IFACE.device_count()
+# cuda_alloc.c's alloc_init: caching is off when the variable is set, non-empty and not "0"
+NO_CACHE = os.environ.get("DEVTENSOR_CUDA_NO_CACHE", "") not in ("", "0")
 needs_gpu = pytest.mark.skipif(N_DEVICES == 0, reason="no CUDA device")
 needs_no_gpu = pytest.mark.skipif(N_DEVICES > 0, reason="a CUDA device is present")
 
@@ -528,17 +530,19 @@ def test_cuda_alloc_cache_reuses_and_counts():
     s0 = MemoryStats()
     assert IFACE.memory_stats(0, ctypes.byref(s0), e) == DT_OK
     a = Dev(size)
-    assert a.ptr.value % 512 == 0
+    assert a.ptr.value % 256 == 0
     s1 = MemoryStats()
     IFACE.memory_stats(0, ctypes.byref(s1), e)
-    assert s1.allocated == s0.allocated + (size + 511) // 512 * 512
+    # DEVTENSOR_CUDA_NO_CACHE (the sanitizer run): exact sizes, one cudaMalloc each
+    assert s1.allocated == s0.allocated + (size if NO_CACHE else (size + 511) // 512 * 512)
     assert s1.reserved >= s0.reserved + size
     a.close()
     b = Dev(size)  # same size, same stream: the cached block comes back
-    assert b.ptr.value == a.ptr.value
     s2 = MemoryStats()
     IFACE.memory_stats(0, ctypes.byref(s2), e)
-    assert s2.device_alloc_count == s1.device_alloc_count  # no cudaMalloc for it
+    if not NO_CACHE:
+        assert b.ptr.value == a.ptr.value
+        assert s2.device_alloc_count == s1.device_alloc_count  # no cudaMalloc for it
     b.close()
     z = Dev(0)
     assert not z.ptr.value
@@ -676,10 +680,11 @@ def test_cuda_many_dims_and_64bit_paths():
     # so it runs as one launch per index of the 2 outer dims
     shape = (2,) * 20 + (1,) * 6
     n = 1 << 20
-    a = np.arange(n, dtype=np.int32).reshape(shape)
+    a = np.arange(n, dtype=np.int32).reshape(shape[::-1])
     A, O = Dev(a.nbytes), Dev(a.nbytes)
     A.put(a)
-    t = a.transpose(tuple(range(25, -1, -1)))
+    t = a.transpose(tuple(range(25, -1, -1)))  # t.shape == shape, its strides not mergeable
+    assert t.shape == shape
     lp = _loop(DT_OP_COPY, ["int32", "int32"], [O.ptr.value, A.ptr.value], shape,
                [np.empty(shape, np.int32).strides, t.strides])
     assert IFACE.run_loop(ctypes.byref(lp), e) == DT_OK, e.msg

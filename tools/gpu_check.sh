@@ -7,7 +7,7 @@
 # seconds, default 540, so the whole run ends well under 10 minutes):
 #   1. build devtensor in place for this GPU (DEVTENSOR_CUDA_ARCH, default 90)
 #   2. the test suite against real CUDA  (DEVTENSOR_TEST_DEVICES=cpu,cuda:0)
-#   3. the CUDA tests (-k cuda) once more under compute-sanitizer memcheck,
+#   3. the CUDA backend and API tests (-k cuda) once more under compute-sanitizer memcheck,
 #      with the caching allocator off (DEVTENSOR_CUDA_NO_CACHE=1)
 #   4. bench/run.py --gpu (side by side with CuPy and PyTorch), if it exists
 # It writes OUT_DIR/{build,tests,sanitizer,bench}.log, tests.xml,
@@ -84,7 +84,8 @@ done
 if (( BUILD_OK )) && [[ -n "$SANITIZER" ]]; then
     DEVTENSOR_TEST_DEVICES=cuda:0 DEVTENSOR_CUDA_NO_CACHE=1 step sanitizer 150 "$OUT_DIR/sanitizer.log" \
         "$SANITIZER" --tool memcheck --error-exitcode 99 --print-limit 50 --target-processes all \
-        "$PY" -m pytest -q -k cuda -p no:cacheprovider --junitxml="$OUT_DIR/sanitizer.xml"
+        "$PY" -m pytest -q -k cuda -p no:cacheprovider --junitxml="$OUT_DIR/sanitizer.xml" \
+        tests/test_cuda_backend_nodriver.py tests/test_cuda_api.py
 elif (( BUILD_OK )); then
     STATUS[sanitizer]="skipped (no compute-sanitizer)"; DURATION[sanitizer]=0
 else
