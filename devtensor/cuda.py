@@ -298,23 +298,66 @@ class Event:
 
 # ---- the device table ----
 
+class _Utilization:
+    """GPU utilisation from NVML, loaded at run time only where the driver
+    ships it (libnvidia-ml); None everywhere else.  NVML numbers devices in
+    PCI order, as CUDA does unless CUDA_VISIBLE_DEVICES or
+    CUDA_DEVICE_ORDER reorder them; then utilisation is not shown."""
+
+    _lib = None
+    _tried = False
+
+    @classmethod
+    def _load(cls):
+        import ctypes
+        import os
+        cls._tried = True
+        if os.environ.get("CUDA_VISIBLE_DEVICES") or \
+                os.environ.get("CUDA_DEVICE_ORDER", "PCI_BUS_ID") != "PCI_BUS_ID":
+            return
+        try:
+            lib = ctypes.CDLL("libnvidia-ml.so.1")
+            if lib.nvmlInit_v2() == 0:
+                cls._lib = lib
+        except (OSError, AttributeError):
+            pass
+
+    @classmethod
+    def percent(cls, index):
+        import ctypes
+        if not cls._tried:
+            cls._load()
+        if cls._lib is None:
+            return None
+
+        class Rates(ctypes.Structure):
+            _fields_ = [("gpu", ctypes.c_uint), ("memory", ctypes.c_uint)]
+
+        handle, rates = ctypes.c_void_p(), Rates()
+        if cls._lib.nvmlDeviceGetHandleByIndex_v2(index, ctypes.byref(handle)) != 0 or \
+                cls._lib.nvmlDeviceGetUtilizationRates(handle, ctypes.byref(rates)) != 0:
+            return None
+        return rates.gpu
+
+
 def smi(file=None):
-    """Print a table of the CUDA devices, as nvidia-smi shows what matters:
-    index, name, memory used and total, and devtensor's own allocated and
-    reserved memory."""
+    """Print a table of the CUDA devices with what nvidia-smi shows that
+    matters: index, name, memory used and total, devtensor's own allocated
+    and reserved memory, and utilisation where NVML reports it."""
     import sys
     out = file or sys.stdout
     n = device_count()
     if n == 0:
         print(f"CUDA: not available ({why_unavailable()})", file=out)
         return
-    print(f"{'idx':>3}  {'name':<44} {'used / total MiB':>20} {'dt alloc / reserved MiB':>25}",
-          file=out)
+    print(f"{'idx':>3}  {'name':<44} {'used / total MiB':>20} {'dt alloc / reserved MiB':>25}"
+          f" {'util':>5}", file=out)
     for i in range(n):
         p = get_device_properties(i)
         free, total = mem_get_info(i)
         s = memory_stats(i)
         used = (total - free) / 2**20
+        util = None if p.simulated else _Utilization.percent(i)
         print(f"{i:>3}  {p.name[:44]:<44} {used:>9.0f} / {total / 2**20:<8.0f} "
-              f"{s['allocated_bytes'] / 2**20:>12.1f} / {s['reserved_bytes'] / 2**20:<10.1f}",
-              file=out)
+              f"{s['allocated_bytes'] / 2**20:>12.1f} / {s['reserved_bytes'] / 2**20:<10.1f}"
+              f" {('-' if util is None else f'{util}%'):>5}", file=out)

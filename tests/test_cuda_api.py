@@ -172,3 +172,11 @@ def test_smi_prints_a_row_per_device(capsys):
 def test_invalid_simulation_setting_is_an_import_error():
     r = run_python("import devtensor", env_update={"DEVTENSOR_SIMULATE_CUDA": "many"}, remove=())
     assert r.returncode != 0 and "DEVTENSOR_SIMULATE_CUDA" in r.stderr
+
+
+def test_smi_utilisation_from_nvml_or_a_dash(capsys):
+    dt.cuda.smi()
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.rstrip().endswith("util")
+    u = dt.cuda._Utilization.percent(0)
+    assert u is None or 0 <= u <= 100  # None where NVML is absent (CI) or devices reordered
