@@ -11,8 +11,8 @@ from ._C import (  # noqa: F401  (dtypes and the device type)
 )
 from ._tensor import Tensor
 from ._creation import (  # noqa: F401
-    arange, asarray, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
-    ones_like, tensor, zeros, zeros_like,
+    arange, asarray, empty, empty_like, eye, from_dlpack, from_numpy, full, full_like, linspace,
+    ones, ones_like, tensor, zeros, zeros_like,
 )
 from . import cuda, random  # noqa: F401
 from .random import rand, randint, randn  # noqa: F401
@@ -29,12 +29,12 @@ from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_t
 __version__ = "0.1.0"
 
 __all__ = [
-    "Tensor", "device", "dtype", "tensor", "asarray", "from_numpy", "zeros", "ones", "empty",
-    "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange", "linspace", "eye",
-    "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus", "num_gpus",
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    "set_num_threads", "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
+    "Tensor", "device", "dtype", "tensor", "asarray", "from_dlpack", "from_numpy", "zeros",
+    "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange",
+    "linspace", "eye", "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus",
+    "num_gpus", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "set_num_threads",
+    "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
     "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",
     "broadcast_to",
 ] + _ufuncs.__all__

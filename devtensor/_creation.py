@@ -178,6 +178,21 @@ def tensor(data, dtype=None, device=None):
                    copy=True if isinstance(data, np.ndarray) else None)
 
 
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A tensor sharing the memory of any DLPack producer (a PyTorch or CuPy
+    tensor, a NumPy array, a JAX array, ...); copy=True copies it, device=
+    moves it (a copy)."""
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack() needs an object with __dlpack__, got {type(x).__name__}")
+    kind = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
+    # CUDA producers: the consumer's stream is the legacy default stream (1)
+    capsule = x.__dlpack__(stream=1) if kind == 2 else x.__dlpack__()
+    t = _C._from_dlpack(capsule)
+    if device is not None:
+        return t.to(device, copy=bool(copy))
+    return t.copy() if copy else t
+
+
 def from_numpy(array):
     """A CPU tensor sharing the NumPy array's memory (PyTorch's torch.from_numpy)."""
     if not isinstance(array, np.ndarray):

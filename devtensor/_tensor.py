@@ -200,6 +200,30 @@ class Tensor(TensorBase):
             return arr.astype(dtype)
         return np.array(arr, copy=True) if copy else arr
 
+    # ---- DLPack (zero-copy exchange with PyTorch, CuPy, JAX, NumPy) ----
+    def __dlpack_device__(self):
+        """(DLPack device type, index): (1, 0) for cpu, (2, i) for cuda:i."""
+        if self.device.type == "cpu":
+            return (3, 0) if self.is_pinned() else (1, 0)
+        from . import cuda
+        if cuda.is_simulated():
+            raise BufferError("simulated CUDA devices keep host memory: DLPack cannot describe it")
+        return (2, self.device.index)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule sharing this tensor's memory (copy=True exports a copy).
+        For a CUDA tensor, work queued on its device is finished first, so the
+        consumer's stream may read it at once."""
+        kind, index = self.__dlpack_device__()
+        if dl_device is not None and tuple(dl_device) != (kind, index):
+            raise BufferError(f"cannot export a tensor on {self.device} to DLPack device "
+                              f"{tuple(dl_device)}")
+        source = self.copy() if copy else self
+        if kind == 2:
+            from . import cuda
+            cuda.synchronize(index)
+        return _C._to_dlpack(source)
+
     # ---- Python scalars ----
     def item(self):
         """The value of a one-element tensor as a Python scalar."""

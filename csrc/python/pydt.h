@@ -96,6 +96,9 @@ typedef struct {
     int64_t dims[DT_MAX_NDIM];
 } dt_py_shape;
 
+/* ---- DLPack (dlpack.c) ---- */
+extern PyMethodDef dt_py_dlpack_methods[];
+
 /* ---- CPU threads (threads.c) ---- */
 extern PyMethodDef dt_py_thread_methods[];
 

@@ -1,0 +1,228 @@
+/* dlpack.c - zero-copy exchange with other array libraries through DLPack
+ * (https://dmlc.github.io/dlpack): export a tensor as a "dltensor" capsule
+ * and import one from NumPy, PyTorch, CuPy, JAX, ...
+ *
+ * The legacy (unversioned) DLManagedTensor is used in both directions; every
+ * consumer accepts it.  The struct layouts below are DLPack's ABI.
+ *
+ * Note [DLPack lifetimes]
+ * Export: the capsule owns a manager holding a reference to the tensor's
+ * storage; the consumer calls the deleter when done (or the capsule's
+ * destructor does, if nobody consumed it).  Import: the storage keeps the
+ * producer's DLManagedTensor and calls its deleter when the last view dies.
+ */
+#include "pydt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- DLPack's ABI ---- */
+typedef struct { int32_t device_type, device_id; } DLDevice;
+typedef struct { uint8_t code, bits; uint16_t lanes; } DLDataType;
+typedef struct {
+    void *data;
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides; /* in elements; NULL means C-contiguous */
+    uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+
+enum { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3 };
+enum { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6 };
+
+static DLDataType to_dl_dtype(dt_dtype d)
+{
+    static const uint8_t codes[DT_NUM_DTYPES] = {
+        [DT_BOOL] = kDLBool, [DT_INT8] = kDLInt, [DT_INT16] = kDLInt, [DT_INT32] = kDLInt,
+        [DT_INT64] = kDLInt, [DT_UINT8] = kDLUInt, [DT_UINT16] = kDLUInt, [DT_UINT32] = kDLUInt,
+        [DT_UINT64] = kDLUInt, [DT_FLOAT16] = kDLFloat, [DT_BFLOAT16] = kDLBfloat,
+        [DT_FLOAT32] = kDLFloat, [DT_FLOAT64] = kDLFloat, [DT_COMPLEX64] = kDLComplex,
+        [DT_COMPLEX128] = kDLComplex,
+    };
+    DLDataType t = {codes[d], (uint8_t)(8 * dt_dtype_get_info(d)->itemsize), 1};
+    return t;
+}
+
+static int from_dl_dtype(DLDataType t, dt_dtype *out)
+{
+    for (int d = 0; d < DT_NUM_DTYPES; d++) {
+        DLDataType c = to_dl_dtype((dt_dtype)d);
+        if (t.lanes == 1 && c.code == t.code && c.bits == t.bits) {
+            *out = (dt_dtype)d;
+            return 0;
+        }
+    }
+    PyErr_Format(PyExc_BufferError, "devtensor has no dtype for DLPack type code %d, %d bits, "
+                 "%d lanes", t.code, t.bits, t.lanes);
+    return -1;
+}
+
+/* ---- export ---- */
+
+typedef struct {
+    DLManagedTensor managed;
+    dt_storage *storage;       /* retained */
+    int64_t dims[2 * DT_MAX_NDIM];
+} export_ctx;
+
+static void export_deleter(DLManagedTensor *m)
+{
+    export_ctx *ctx = m->manager_ctx;
+    dt_storage_release(ctx->storage);
+    free(ctx);
+}
+
+static void export_capsule_destructor(PyObject *capsule)
+{
+    if (!PyCapsule_IsValid(capsule, "dltensor"))
+        return; /* consumed: the consumer owns it now */
+    DLManagedTensor *m = PyCapsule_GetPointer(capsule, "dltensor");
+    if (m != NULL && m->deleter != NULL)
+        m->deleter(m);
+}
+
+/* _to_dlpack(tensor): a "dltensor" capsule sharing the tensor's memory. */
+static PyObject *to_dlpack(PyObject *module, PyObject *obj)
+{
+    (void)module;
+    if (!DtTensor_Check(obj))
+        return PyErr_Format(PyExc_TypeError, "_to_dlpack expects a tensor");
+    const dt_tensor *t = &((PyDtTensor *)obj)->t;
+    int64_t itemsize = dt_tensor_itemsize(t);
+    for (int i = 0; i < t->ndim; i++)
+        if (t->strides[i] % itemsize != 0)
+            return PyErr_Format(PyExc_BufferError, "DLPack needs strides that are whole "
+                                "elements; this view's are not (copy it first)");
+    export_ctx *ctx = calloc(1, sizeof *ctx);
+    if (ctx == NULL)
+        return PyErr_NoMemory();
+    DLTensor *dl = &ctx->managed.dl_tensor;
+    dt_device dev = dt_tensor_device(t);
+    dl->data = t->storage->ptr;
+    dl->byte_offset = (uint64_t)t->offset;
+    dl->device.device_type = dev.type == DT_DEVICE_CUDA ? kDLCUDA
+                             : t->storage->pinned ? kDLCUDAHost : kDLCPU;
+    dl->device.device_id = dev.index < 0 ? 0 : dev.index;
+    dl->ndim = t->ndim;
+    dl->dtype = to_dl_dtype(t->dtype);
+    dl->shape = ctx->dims;
+    dl->strides = ctx->dims + DT_MAX_NDIM;
+    for (int i = 0; i < t->ndim; i++) {
+        dl->shape[i] = t->shape[i];
+        dl->strides[i] = t->strides[i] / itemsize;
+    }
+    ctx->managed.manager_ctx = ctx;
+    ctx->managed.deleter = export_deleter;
+    dt_storage_retain(t->storage);
+    ctx->storage = t->storage;
+    PyObject *capsule = PyCapsule_New(&ctx->managed, "dltensor", export_capsule_destructor);
+    if (capsule == NULL)
+        export_deleter(&ctx->managed);
+    return capsule;
+}
+
+/* ---- import ---- */
+
+static void release_managed(void *owner)
+{
+    DLManagedTensor *m = owner;
+    if (m->deleter == NULL)
+        return;
+    PyGILState_STATE g = PyGILState_Ensure(); /* producers' deleters may touch Python */
+    m->deleter(m);
+    PyGILState_Release(g);
+}
+
+/* _from_dlpack(capsule): a tensor sharing the producer's memory. */
+static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
+{
+    (void)module;
+    DLManagedTensor *m = PyCapsule_GetPointer(capsule, "dltensor");
+    if (m == NULL) {
+        PyErr_Clear();
+        return PyErr_Format(PyExc_BufferError, "expected an unconsumed DLPack \"dltensor\" "
+                            "capsule");
+    }
+    DLTensor *dl = &m->dl_tensor;
+    dt_dtype dtype;
+    if (from_dl_dtype(dl->dtype, &dtype) < 0)
+        return NULL;
+    dt_device dev;
+    switch (dl->device.device_type) {
+    case kDLCPU: case kDLCUDAHost:
+        dev = dt_device_cpu();
+        break;
+    case kDLCUDA: {
+        const dt_backend_iface *b = dt_backend_get(DT_DEVICE_CUDA);
+        if (b == NULL || b->device_count() == 0)
+            return PyErr_Format(PyExc_BufferError, "a CUDA DLPack tensor, but CUDA is not "
+                                "available: %s", dt_backend_unavailable_reason(DT_DEVICE_CUDA));
+        dt_device_props props;
+        dt_error e;
+        if (b->device_props != NULL && b->device_props(dl->device.device_id, &props, &e) == DT_OK &&
+            props.simulated)
+            return PyErr_Format(PyExc_BufferError, "simulated CUDA devices cannot hold memory of "
+                                "a real GPU");
+        dev.type = DT_DEVICE_CUDA;
+        dev.index = (int16_t)dl->device.device_id;
+        break;
+    }
+    default:
+        return PyErr_Format(PyExc_BufferError, "devtensor cannot use DLPack device type %d",
+                            dl->device.device_type);
+    }
+    if (dl->ndim < 0 || dl->ndim > DT_MAX_NDIM)
+        return PyErr_Format(PyExc_BufferError, "DLPack tensor has %d dimensions", dl->ndim);
+    int64_t itemsize = dt_dtype_get_info(dtype)->itemsize, shape[DT_MAX_NDIM],
+            strides[DT_MAX_NDIM], nbytes;
+    dt_error err;
+    if (dt_contiguous_strides(dl->ndim, dl->shape, itemsize, strides, &nbytes, &err) != DT_OK)
+        return dt_py_raise(&err);
+    int64_t lo = 0, hi = 0, numel = 1;
+    for (int i = 0; i < dl->ndim; i++) {
+        shape[i] = dl->shape[i];
+        numel *= shape[i];
+        if (dl->strides != NULL &&
+            __builtin_mul_overflow(dl->strides[i], itemsize, &strides[i]))
+            return PyErr_Format(PyExc_BufferError, "DLPack strides overflow");
+    }
+    if (numel > 0) {
+        for (int i = 0; i < dl->ndim; i++) {
+            int64_t span;
+            if (__builtin_mul_overflow(strides[i], shape[i] - 1, &span) ||
+                __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
+                return PyErr_Format(PyExc_BufferError, "DLPack strides overflow");
+        }
+        hi += itemsize;
+    }
+    /* from here on devtensor owns m: failures call its deleter */
+    if (PyCapsule_SetName(capsule, "used_dltensor") < 0)
+        return NULL;
+    char *first = (char *)dl->data + dl->byte_offset;
+    dt_storage *s;
+    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release_managed, m, &s, &err) != DT_OK) {
+        release_managed(m);
+        return dt_py_raise(&err);
+    }
+    dt_tensor t;
+    dt_status st = dt_tensor_init_view(&t, s, -lo, dl->ndim, shape, strides, dtype, &err);
+    dt_storage_release(s); /* the view holds it, or it is gone with m */
+    if (st != DT_OK) {
+        dt_tensor_clear(&t);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&t);
+}
+
+PyMethodDef dt_py_dlpack_methods[] = {
+    {"_to_dlpack", to_dlpack, METH_O, "_to_dlpack(tensor): a DLPack capsule"},
+    {"_from_dlpack", from_dlpack, METH_O, "_from_dlpack(capsule): a tensor"},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,97 @@
+"""DLPack: zero-copy exchange with NumPy here (and PyTorch/CuPy on a GPU),
+lifetimes of exported and imported memory, and the refusals."""
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import HAS_REAL_GPU, NUMPY_DTYPE_NAMES, SIMULATED, cuda_count
+
+
+def layouts():
+    a = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    return {"contiguous": a, "transposed": a.T, "negative": a[:, ::-1, ::2], "0-d": np.array(5.0),
+            "empty": np.zeros((0, 3)), "column": a[:, 1, :][:, None]}
+
+
+@pytest.mark.parametrize("name", list(layouts()))
+def test_numpy_to_devtensor_shares_memory(name):
+    a = layouts()[name]
+    t = dt.from_dlpack(a)
+    assert t.shape == a.shape and t.dtype == a.dtype
+    np.testing.assert_array_equal(t.numpy(), a)
+    if a.size:
+        assert np.shares_memory(t.numpy(), a)
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
+def test_round_trip_every_dtype(dtype):
+    a = (np.arange(6) % 2).astype(dtype).reshape(2, 3)
+    t = dt.from_dlpack(a)
+    b = np.from_dlpack(t)
+    assert b.dtype == a.dtype and np.shares_memory(a, b)
+    t[0, 0] = 1  # written through the devtensor view, seen by both arrays
+    assert a[0, 0] == 1 and b[0, 0] == 1
+
+
+def test_devtensor_to_numpy_strided_and_copy():
+    x = dt.arange(6, dtype=dt.int16).reshape(2, 3).T
+    y = np.from_dlpack(x)
+    assert y.strides == x.strides
+    np.testing.assert_array_equal(y, np.arange(6, dtype=np.int16).reshape(2, 3).T)
+    c = dt.from_dlpack(np.arange(3.0), copy=True)
+    assert not np.shares_memory(c.numpy(), np.arange(3.0))
+
+
+def test_exported_memory_outlives_the_tensor():
+    a = np.arange(1000.0)
+    before = sys.getrefcount(a)
+    t = dt.from_numpy(a)
+    cap = t.__dlpack__()
+    del t
+    b = dt._C._from_dlpack(cap)  # consumes the capsule
+    np.testing.assert_array_equal(b.numpy(), a)
+    with pytest.raises(BufferError, match="unconsumed"):
+        dt._C._from_dlpack(cap)  # a capsule is consumed once
+    del b, cap
+    gc.collect()
+    assert sys.getrefcount(a) == before
+
+
+def test_unconsumed_capsule_releases_its_reference():
+    a = np.arange(10.0)
+    before = sys.getrefcount(a)
+    cap = dt.from_numpy(a).__dlpack__()
+    assert sys.getrefcount(a) > before
+    del cap
+    gc.collect()
+    assert sys.getrefcount(a) == before
+
+
+def test_refusals():
+    with pytest.raises(TypeError, match="__dlpack__"):
+        dt.from_dlpack([1, 2, 3])
+    with pytest.raises(BufferError):
+        dt.ones(2).__dlpack__(dl_device=(2, 0))
+    assert dt.ones(2).__dlpack_device__() == (1, 0)
+
+
+@pytest.mark.skipif(not SIMULATED or cuda_count() == 0, reason="needs simulated devices")
+def test_simulated_devices_cannot_export():
+    with pytest.raises(BufferError, match="simulated"):
+        dt.ones(2, device="cuda:0").__dlpack__()
+
+
+@pytest.mark.gpu
+def test_cuda_exchange_with_torch_and_cupy():
+    x = dt.arange(10, dtype=dt.float32, device="cuda:0") * 2
+    assert x.__dlpack_device__() == (2, 0)
+    for name in ("torch", "cupy"):
+        lib = pytest.importorskip(name)
+        y = lib.from_dlpack(x)
+        np.testing.assert_array_equal(np.asarray(y.tolist()), np.arange(10) * 2)
+        z = dt.from_dlpack(y)
+        assert z.device == dt.device("cuda:0") and z.data_ptr() == x.data_ptr()
+    assert HAS_REAL_GPU
