@@ -122,9 +122,7 @@ def asarray(obj, dtype=None, device=None, copy=None):
     ValueError when a copy is needed."""
     if isinstance(obj, TensorBase):
         target_dtype = obj.dtype if dtype is None else _dtype_type(dtype)
-        target_device = obj.device if device is None else _device_type(device)
-        if target_device.type == "cuda" and target_device.index is None:
-            target_device = _device_type("cuda", _C._cuda_current_device())
+        target_device = obj.device if device is None else _C._resolve_device(device)
         if not copy and target_device == obj.device and target_dtype == obj.dtype:
             return obj
         if copy is False:

@@ -102,15 +102,6 @@ def _parse_to_args(args, kwargs):
     return device, dtype, bool(non_blocking), bool(copy)
 
 
-def _resolve(device):
-    """'cuda' -> the current CUDA device; checks that the device exists."""
-    if device.type == "cuda" and device.index is None:
-        return _device_type("cuda", _C._cuda_current_device())
-    if device.type == "cuda" and device.index >= _C._cuda_device_count():
-        _C._empty((), None, device)  # raises the error that names the index and count
-    return device
-
-
 class Tensor(TensorBase):
     """A multi-dimensional array on a device (``cpu`` or ``cuda:N``).
 
@@ -130,7 +121,7 @@ class Tensor(TensorBase):
         Returns self when the tensor already has that device and dtype (unless
         copy=True); otherwise a new tensor, leaving self untouched."""
         device, dtype, non_blocking, copy = _parse_to_args(args, kwargs)
-        device = self.device if device is None else _resolve(device)
+        device = self.device if device is None else _C._resolve_device(device)
         dtype = self.dtype if dtype is None else dtype
         if not copy and device == self.device and dtype == self.dtype:
             return self

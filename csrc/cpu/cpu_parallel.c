@@ -155,6 +155,19 @@ static int64_t dt_cpu_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* One spin iteration: pause, and every 64th time check the clock; returns 0
+ * once DT_CPU_SPIN_NS have passed since the first check. */
+static int dt_cpu_spin_step(unsigned i, int64_t *deadline)
+{
+    dt_cpu_relax();
+    if ((i & 63) != 63)
+        return 1;
+    int64_t t = dt_cpu_now_ns();
+    if (*deadline == 0)
+        *deadline = t + DT_CPU_SPIN_NS;
+    return t <= *deadline;
+}
+
 /* Spin until *value != unless (returns 1), or for DT_CPU_SPIN_NS (returns 0). */
 static int dt_cpu_spin_ulong(atomic_ulong *value, unsigned long unless)
 {
@@ -162,31 +175,20 @@ static int dt_cpu_spin_ulong(atomic_ulong *value, unsigned long unless)
     for (unsigned i = 0;; i++) {
         if (atomic_load_explicit(value, memory_order_acquire) != unless)
             return 1;
-        dt_cpu_relax();
-        if ((i & 63) == 63) {
-            int64_t t = dt_cpu_now_ns();
-            if (deadline == 0)
-                deadline = t + DT_CPU_SPIN_NS;
-            else if (t > deadline)
-                return 0;
-        }
+        if (!dt_cpu_spin_step(i, &deadline))
+            return 0;
     }
 }
 
+/* Spin until *value == 0 (returns 1), or for DT_CPU_SPIN_NS (returns 0). */
 static int dt_cpu_spin_int_zero(atomic_int *value)
 {
     int64_t deadline = 0;
     for (unsigned i = 0;; i++) {
         if (atomic_load_explicit(value, memory_order_acquire) == 0)
             return 1;
-        dt_cpu_relax();
-        if ((i & 63) == 63) {
-            int64_t t = dt_cpu_now_ns();
-            if (deadline == 0)
-                deadline = t + DT_CPU_SPIN_NS;
-            else if (t > deadline)
-                return 0;
-        }
+        if (!dt_cpu_spin_step(i, &deadline))
+            return 0;
     }
 }
 

@@ -201,6 +201,21 @@ PyObject *dt_py_default_device(PyObject *module, PyObject *unused)
     return dt_py_device_new(dt_device_cpu());
 }
 
+/* _resolve_device(device): the concrete device a request names ('cuda' is
+ * the current CUDA device); RuntimeError if it does not exist. */
+static PyObject *py_resolve_device(PyObject *module, PyObject *obj)
+{
+    (void)module;
+    dt_device d;
+    if (!dt_py_device_converter(obj, &d))
+        return NULL;
+    if (d.type < 0)
+        return PyErr_Format(PyExc_TypeError, "_resolve_device(None): a device is needed");
+    if (dt_py_device_resolve(&d) == NULL)
+        return NULL;
+    return dt_py_device_new(d);
+}
+
 static PyObject *device_reduce(PyDtDevice *self, PyObject *unused)
 {
     (void)unused;
@@ -240,9 +255,16 @@ PyTypeObject dt_py_device_type = {
     .tp_getset = device_getset,
 };
 
+static PyMethodDef device_module_methods[] = {
+    {"_resolve_device", py_resolve_device, METH_O,
+     "the concrete device a request names, checked to exist"},
+    {NULL, NULL, 0, NULL},
+};
+
 int dt_py_device_init(PyObject *module)
 {
-    if (PyType_Ready(&dt_py_device_type) < 0)
+    if (PyType_Ready(&dt_py_device_type) < 0 ||
+        PyModule_AddFunctions(module, device_module_methods) < 0)
         return -1;
     return PyModule_AddObjectRef(module, "device", (PyObject *)&dt_py_device_type);
 }
