@@ -61,7 +61,8 @@ step() {  # step NAME CAP_SECONDS LOGFILE CMD...
 GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)
 
-# ---- 1. build (in place; the test suite imports from the source tree)
+# ---- 1. build (in place, into src/devtensor; the suite imports it from there)
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 BUILD_OK=0
 step build 240 "$OUT_DIR/build.log" "$PY" setup.py build_ext --inplace --force -j 4 && BUILD_OK=1
 
