@@ -49,7 +49,7 @@ core_ext = Extension(
 
 ext_modules = [core_ext]
 # The sanitizer build (.ci/run) instruments the C core only.
-cuda_ext = None if sanitize else cuda_extension(["csrc/core/error.c", "csrc/core/dtype.c"],
+cuda_ext = None if sanitize else cuda_extension(["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c"],
                                                 ["csrc/core"])
 if cuda_ext is not None:
     ext_modules.append(cuda_ext)

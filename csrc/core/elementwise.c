@@ -171,6 +171,7 @@ dt_status dt_launch(dt_op op, dt_tensor *out, int nin, const dt_operand *in, dt_
 {
     if (nin + 1 > DT_MAX_OPERANDS)
         return dt_error_set(err, DT_ERR_VALUE, "too many operands (%d)", nin);
+    DT_TRY(dt_tensor_check_writeable(out, err));
     if (out->numel == 0)
         return DT_OK;
     dt_device device = dt_tensor_device(out);
@@ -490,16 +491,6 @@ static dt_status check_int_exponent(const dt_operand *e, dt_error *err)
     return st;
 }
 
-static int same_view(const dt_tensor *a, const dt_tensor *b)
-{
-    if (dt_tensor_data(a) != dt_tensor_data(b) || a->ndim != b->ndim || a->dtype != b->dtype)
-        return 0;
-    for (int i = 0; i < a->ndim; i++)
-        if (a->shape[i] != b->shape[i] || a->strides[i] != b->strides[i])
-            return 0;
-    return 1;
-}
-
 /* The broadcast shape must be out's own: NumPy's message otherwise. */
 static dt_status check_out_shape(const dt_tensor *out, int nd, const int64_t *shape,
                                  dt_error *err)
@@ -540,6 +531,8 @@ dt_status dt_ufunc(dt_op op, const dt_operand *in_ops, dt_tensor *out, int out_g
     }
     dt_device device;
     DT_TRY(dt_operands_device(nall, all, &device, err));
+    if (out_given)
+        DT_TRY(dt_tensor_check_writeable(out, err));
     DT_TRY(dt_ufunc_resolve(op, types, forced, casting, loop, &result, err));
     if (out_given && !dt_can_cast(result, out->dtype, casting))
         return dt_error_set(err, DT_ERR_TYPE,
@@ -575,8 +568,8 @@ dt_status dt_ufunc(dt_op op, const dt_operand *in_ops, dt_tensor *out, int out_g
     if (out_given && out->dtype == result) {
         straight = 1;
         for (int k = 0; k < nin; k++)
-            if (in[k].tensor && in[k].tensor->storage == out->storage &&
-                !same_view(in[k].tensor, out))
+            if (in[k].tensor && dt_tensors_may_overlap(in[k].tensor, out) &&
+                !dt_tensors_same_view(in[k].tensor, out))
                 straight = 0;
     }
     dt_tensor *target = straight ? out : &direct;

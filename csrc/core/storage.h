@@ -25,6 +25,7 @@ typedef struct dt_storage {
     dt_foreign_release release;       /* foreign memory only */
     void *owner;                      /* foreign memory only */
     int pinned;                       /* host memory from host_alloc_pinned */
+    int readonly;                     /* foreign memory its owner lets us read only */
 } dt_storage;
 
 /* New storage of nbytes on a resolved device (see dt_device_resolve). */

@@ -76,6 +76,7 @@ void dt_tensor_init_empty(dt_tensor *t)
     t->numel = 0;
     t->ndim = 0;
     t->dtype = DT_BOOL;
+    t->flags = 0;
     t->shape = t->dims_inline;
     t->strides = t->dims_inline + DT_INLINE_NDIM;
 }
@@ -156,6 +157,7 @@ dt_status dt_tensor_init_view(dt_tensor *t, dt_storage *storage, int64_t offset,
     t->numel = numel;
     t->dtype = dtype;
     t->offset = offset;
+    t->flags = storage->readonly ? DT_TENSOR_READONLY | DT_TENSOR_NEVER_WRITEABLE : 0;
     dt_storage_retain(storage);
     t->storage = storage;
     return DT_OK;
@@ -183,6 +185,53 @@ dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int
 
 int64_t dt_tensor_itemsize(const dt_tensor *t) { return dt_dtype_get_info(t->dtype)->itemsize; }
 
+dt_status dt_tensor_check_writeable(const dt_tensor *t, dt_error *err)
+{
+    if (t->flags & DT_TENSOR_READONLY)
+        return dt_error_set(err, DT_ERR_VALUE, "assignment destination is read-only");
+    return DT_OK;
+}
+
+void dt_tensor_byte_bounds(const dt_tensor *t, uintptr_t *lo, uintptr_t *hi)
+{
+    /* the extent was checked against the storage when the view was made */
+    uintptr_t base = (uintptr_t)dt_tensor_data(t);
+    *lo = *hi = base;
+    if (t->numel == 0)
+        return;
+    int64_t below = 0, above = dt_tensor_itemsize(t);
+    for (int i = 0; i < t->ndim; i++) {
+        int64_t span = t->strides[i] * (t->shape[i] - 1);
+        if (span < 0)
+            below += span;
+        else
+            above += span;
+    }
+    *lo = base + (uintptr_t)below; /* wraps to base - |below| */
+    *hi = base + (uintptr_t)above;
+}
+
+int dt_tensors_may_overlap(const dt_tensor *a, const dt_tensor *b)
+{
+    if (!dt_device_equal(dt_tensor_device(a), dt_tensor_device(b)))
+        return 0;
+    uintptr_t alo, ahi, blo, bhi;
+    dt_tensor_byte_bounds(a, &alo, &ahi);
+    dt_tensor_byte_bounds(b, &blo, &bhi);
+    return alo < ahi && blo < bhi && alo < bhi && blo < ahi;
+}
+
+int dt_tensors_same_view(const dt_tensor *a, const dt_tensor *b)
+{
+    if (dt_tensor_data(a) != dt_tensor_data(b) || a->ndim != b->ndim || a->dtype != b->dtype ||
+        !dt_device_equal(dt_tensor_device(a), dt_tensor_device(b)))
+        return 0;
+    for (int i = 0; i < a->ndim; i++)
+        if (a->shape[i] != b->shape[i] || a->strides[i] != b->strides[i])
+            return 0;
+    return 1;
+}
+
 int dt_tensor_is_contiguous(const dt_tensor *t)
 {
     int64_t expected = dt_tensor_itemsize(t);
@@ -208,7 +257,21 @@ dt_status dt_tensor_copy_into(dt_tensor *dst, const dt_tensor *src, dt_error *er
     dt_operand both[2] = {{0}, in};
     both[0].tensor = dst;
     DT_TRY(dt_operands_device(2, both, &d, err));
-    return dt_launch(DT_OP_COPY, dst, 1, &in, err);
+    DT_TRY(dt_tensor_check_writeable(dst, err));
+    if (dt_tensors_same_view(src, dst))
+        return DT_OK;
+    if (!dt_tensors_may_overlap(src, dst))
+        return dt_launch(DT_OP_COPY, dst, 1, &in, err);
+    /* x[1:] = x[:-1] reads what it overwrites: read src first */
+    dt_tensor tmp;
+    dt_status st = dt_tensor_init_new(&tmp, d, src->dtype, src->ndim, src->shape, err);
+    if (st == DT_OK)
+        st = dt_launch(DT_OP_COPY, &tmp, 1, &in, err);
+    in.tensor = &tmp;
+    if (st == DT_OK)
+        st = dt_launch(DT_OP_COPY, dst, 1, &in, err);
+    dt_tensor_clear(&tmp);
+    return st;
 }
 
 static dt_copy_kind copy_kind(dt_device from, dt_device to)
@@ -289,6 +352,7 @@ dt_status dt_tensor_to(dt_tensor *out, const dt_tensor *src, dt_device device, d
 
 dt_status dt_tensor_generate(dt_tensor *t, dt_gen *gen, dt_error *err)
 {
+    DT_TRY(dt_tensor_check_writeable(t, err));
     if (t->numel == 0)
         return DT_OK;
     dt_device device = dt_tensor_device(t);

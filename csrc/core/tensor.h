@@ -13,12 +13,26 @@
 
 #define DT_INLINE_NDIM 6
 
+/* Note [Read-only tensors]
+ * NumPy's model: a tensor over memory its owner lets us read only (bytes, a
+ * read-only buffer or NumPy array, a read-only DLPack capsule) is read-only,
+ * and so is every view of it; broadcast views (zero strides) and the zeros
+ * that x.imag gives for a real x are read-only and can never be made
+ * writeable.  Every write into an existing tensor goes through dt_launch or
+ * dt_tensor_generate, which refuse a read-only destination with NumPy's
+ * "assignment destination is read-only" before touching memory. */
+enum {
+    DT_TENSOR_READONLY = 1,        /* writes raise ValueError */
+    DT_TENSOR_NEVER_WRITEABLE = 2, /* READONLY cannot be cleared */
+};
+
 typedef struct dt_tensor {
     dt_storage *storage;      /* owned reference; NULL while uninitialised */
     int64_t offset;           /* bytes from storage->ptr to element 0 */
     int64_t numel;
     int ndim;
     dt_dtype dtype;
+    int flags;                /* DT_TENSOR_* (Note [Read-only tensors]) */
     int64_t *shape;           /* points into dims_inline or to the heap */
     int64_t *strides;         /* bytes */
     int64_t dims_inline[2 * DT_INLINE_NDIM];
@@ -55,9 +69,22 @@ static inline char *dt_tensor_data(const dt_tensor *t)
 static inline dt_device dt_tensor_device(const dt_tensor *t) { return t->storage->device; }
 int dt_tensor_is_contiguous(const dt_tensor *t);
 int64_t dt_tensor_itemsize(const dt_tensor *t);
+/* DT_OK, or ValueError "assignment destination is read-only". */
+dt_status dt_tensor_check_writeable(const dt_tensor *t, dt_error *err);
+/* Note [Overlap is about memory]
+ * Two tensors may share memory without sharing a storage object (two wraps
+ * of one NumPy buffer, a DLPack round trip), so overlap is decided by
+ * address ranges on one device, NumPy's may_share_memory bounds test:
+ * [lo, hi) are the absolute addresses of the first and one past the last
+ * byte the tensor reaches (lo == hi when it is empty). */
+void dt_tensor_byte_bounds(const dt_tensor *t, uintptr_t *lo, uintptr_t *hi);
+int dt_tensors_may_overlap(const dt_tensor *a, const dt_tensor *b);
+/* The same elements in the same order: same data, dtype, shape and strides. */
+int dt_tensors_same_view(const dt_tensor *a, const dt_tensor *b);
 
 /* ---- data movement ---- */
-/* dst[...] = src broadcast to dst's shape, cast to dst's dtype; same device. */
+/* dst[...] = src broadcast to dst's shape, cast to dst's dtype; same device.
+ * Right when src overlaps dst (src is read into a temporary first). */
 dt_status dt_tensor_copy_into(dt_tensor *dst, const dt_tensor *src, dt_error *err);
 /* out = a new tensor on `device` (resolved) with `dtype`, holding src's
  * values; contiguous.  non_blocking as in backend.h's copy. */

@@ -1,7 +1,9 @@
 /* cpu_host_cache.c - the cache of big freed host blocks (Note [Host block
  * cache] in cpu_host_cache.h). */
 #include "cpu_host_cache.h"
+#include "env.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,10 +19,9 @@ static long long budget = -1; /* read from the environment on first use */
 static size_t cache_budget(void)
 {
     if (budget < 0) {
-        const char *s = getenv("DEVTENSOR_CPU_CACHE_BYTES");
-        char *end = NULL;
-        long long v = s && *s ? strtoll(s, &end, 10) : -1;
-        budget = (s && *s && end && *end == '\0' && v >= 0) ? v : (long long)CACHE_DEFAULT_BYTES;
+        long long v;
+        budget = dt_env_int("DEVTENSOR_CPU_CACHE_BYTES", 0, LLONG_MAX, &v) == 1
+                     ? v : (long long)CACHE_DEFAULT_BYTES;
     }
     return (size_t)budget;
 }

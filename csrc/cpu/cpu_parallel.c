@@ -34,6 +34,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #endif
 #include "cpu_parallel.h"
+#include "env.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -68,17 +69,13 @@ static int dt_cpu_cpus_count(void)
     return c > DT_CPU_MAX_THREADS ? DT_CPU_MAX_THREADS : (int)c;
 }
 
-/* DEVTENSOR_NUM_THREADS if it is a valid count (else ignored), else the CPUs. */
+/* DEVTENSOR_NUM_THREADS if it is a valid count (else the import warned, see
+ * Note [Environment variables]), else the CPUs. */
 static int dt_cpu_threads_default(void)
 {
-    const char *s = getenv("DEVTENSOR_NUM_THREADS");
-    if (s != NULL && *s != '\0') {
-        char *end;
-        errno = 0;
-        long v = strtol(s, &end, 10);
-        if (*end == '\0' && errno == 0 && v >= 1 && v <= DT_CPU_MAX_THREADS)
-            return (int)v;
-    }
+    long long v;
+    if (dt_env_int("DEVTENSOR_NUM_THREADS", 1, DT_CPU_MAX_THREADS, &v) == 1)
+        return (int)v;
     return dt_cpu_cpus_count();
 }
 

@@ -44,6 +44,7 @@
  * compute-sanitizer sees every out-of-bounds access.
  */
 #include "cuda_internal.h"
+#include "env.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -101,8 +102,8 @@ static int alloc_no_cache;
 
 static void alloc_init(void)
 {
-    const char *env = getenv("DEVTENSOR_CUDA_NO_CACHE");
-    alloc_no_cache = env != NULL && env[0] != '\0' && strcmp(env, "0") != 0;
+    if (dt_env_flag("DEVTENSOR_CUDA_NO_CACHE", &alloc_no_cache) != 1) /* Note [Environment variables] */
+        alloc_no_cache = 0;
     int n = dt_cuda_device_count();
     if (n <= 0)
         return;

@@ -44,6 +44,7 @@
  * use the same ring in the other direction.
  */
 #include "cuda_internal.h"
+#include "env.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -313,8 +314,8 @@ static int staging_enabled = 1;
 
 static void staging_init(void)
 {
-    const char *env = getenv("DEVTENSOR_CUDA_STAGING");
-    staging_enabled = !(env != NULL && strcmp(env, "0") == 0);
+    if (dt_env_flag("DEVTENSOR_CUDA_STAGING", &staging_enabled) != 1) /* Note [Environment variables] */
+        staging_enabled = 1;
 }
 
 /* Lock the ring for a copy on device `dev` (guard entered): returns 0 when

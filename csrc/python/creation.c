@@ -4,10 +4,15 @@
  * (devtensor/_creation.py) on top of these and TensorBase._generate_. */
 #include "pydt.h"
 
-int dt_py_shape_converter(PyObject *obj, void *out)
+#include <stdio.h>
+
+/* A sequence of int64 (anything with __index__) into out; `what` names it
+ * in errors ("shape" or "strides"). */
+static int int64_sequence(PyObject *obj, dt_py_shape *out, const char *what)
 {
-    dt_py_shape *shape = out;
-    PyObject *seq = PySequence_Fast(obj, "shape must be a sequence of integers");
+    char not_a_sequence[64];
+    snprintf(not_a_sequence, sizeof not_a_sequence, "%s must be a sequence of integers", what);
+    PyObject *seq = PySequence_Fast(obj, not_a_sequence);
     if (seq == NULL)
         return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -20,9 +25,8 @@ int dt_py_shape_converter(PyObject *obj, void *out)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
         if (PyBool_Check(item) || !PyIndex_Check(item)) {
-            PyErr_Format(PyExc_TypeError,
-                         "shape must contain integers, got '%.100s' at position %zd",
-                         Py_TYPE(item)->tp_name, i);
+            PyErr_Format(PyExc_TypeError, "%s must contain integers, got '%.100s' at position %zd",
+                         what, Py_TYPE(item)->tp_name, i);
             Py_DECREF(seq);
             return 0;
         }
@@ -32,17 +36,21 @@ int dt_py_shape_converter(PyObject *obj, void *out)
         if (v == -1 && PyErr_Occurred()) {
             if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
                 PyErr_Clear();
-                PyErr_Format(PyExc_OverflowError, "dimension %zd of the shape does not fit in 64 bits", i);
+                PyErr_Format(PyExc_OverflowError, "entry %zd of the %s (%R) does not fit in 64 "
+                             "bits", i, what, item);
             }
             Py_DECREF(seq);
             return 0;
         }
-        shape->dims[i] = v;
+        out->dims[i] = v;
     }
-    shape->ndim = (int)n;
+    out->ndim = (int)n;
     Py_DECREF(seq);
     return 1;
 }
+
+int dt_py_shape_converter(PyObject *obj, void *out) { return int64_sequence(obj, out, "shape"); }
+int dt_py_strides_converter(PyObject *obj, void *out) { return int64_sequence(obj, out, "strides"); }
 
 int dt_py_factory_device(PyObject *obj, dt_device *out)
 {

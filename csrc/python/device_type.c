@@ -7,6 +7,8 @@
  */
 #include "pydt.h"
 
+#include <string.h>
+
 PyObject *dt_py_device_new(dt_device d)
 {
     PyDtDevice *self = PyObject_New(PyDtDevice, &dt_py_device_type);
@@ -44,9 +46,15 @@ int dt_py_device_converter(PyObject *obj, void *out)
         return 1;
     }
     if (PyUnicode_Check(obj)) {
-        const char *s = PyUnicode_AsUTF8(obj);
+        Py_ssize_t len;
+        const char *s = PyUnicode_AsUTF8AndSize(obj, &len);
         if (s == NULL)
             return 0;
+        if ((size_t)len != strlen(s)) { /* 'cpu\0junk' must not read as 'cpu' */
+            PyErr_Format(PyExc_RuntimeError, "Invalid device string: %R (it contains a NUL "
+                         "character); expected 'cpu', 'cuda' or 'cuda:N'", obj);
+            return 0;
+        }
         dt_error err;
         if (dt_device_parse(s, d, &err) != DT_OK) {
             dt_py_raise(&err);

@@ -2,8 +2,13 @@
  * (https://dmlc.github.io/dlpack): export a tensor as a "dltensor" capsule
  * and import one from NumPy, PyTorch, CuPy, JAX, ...
  *
- * The legacy (unversioned) DLManagedTensor is used in both directions; every
- * consumer accepts it.  The struct layouts below are DLPack's ABI.
+ * Both forms are spoken: the legacy DLManagedTensor ("dltensor"), which
+ * every consumer accepts, and DLPack 1.x's DLManagedTensorVersioned
+ * ("dltensor_versioned"), which carries a read-only flag, exported when the
+ * consumer asks with max_version >= (1, 0).  A read-only tensor is exported
+ * only in the versioned form (the legacy one cannot say "read-only"), and a
+ * read-only capsule imports as a read-only tensor (Note [Read-only tensors]).
+ * The struct layouts below are DLPack's ABI.
  *
  * Note [DLPack lifetimes]
  * Export: the capsule owns a manager holding a reference to the tensor's
@@ -33,6 +38,19 @@ typedef struct DLManagedTensor {
     void *manager_ctx;
     void (*deleter)(struct DLManagedTensor *self);
 } DLManagedTensor;
+
+typedef struct { uint32_t major, minor; } DLPackVersion;
+typedef struct DLManagedTensorVersioned {
+    DLPackVersion version;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensorVersioned *self);
+    uint64_t flags;
+    DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+#define DLPACK_MAJOR_VERSION 1
+#define DLPACK_MINOR_VERSION 0
+#define DLPACK_FLAG_BITMASK_READ_ONLY (1ull << 0)
+#define DLPACK_FLAG_BITMASK_IS_COPIED (1ull << 1)
 
 enum { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3 };
 enum { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6 };
@@ -67,34 +85,49 @@ static int from_dl_dtype(DLDataType t, dt_dtype *out)
 /* ---- export ---- */
 
 typedef struct {
-    DLManagedTensor managed;
-    dt_storage *storage;       /* retained */
+    DLManagedTensor managed;             /* the legacy form, or */
+    DLManagedTensorVersioned versioned;  /* the versioned one */
+    dt_storage *storage;                 /* retained */
     int64_t dims[2 * DT_MAX_NDIM];
 } export_ctx;
 
-static void export_deleter(DLManagedTensor *m)
+static void export_free(export_ctx *ctx)
 {
-    export_ctx *ctx = m->manager_ctx;
     dt_storage_release(ctx->storage);
     free(ctx);
 }
+static void export_deleter(DLManagedTensor *m) { export_free(m->manager_ctx); }
+static void export_deleter_versioned(DLManagedTensorVersioned *m) { export_free(m->manager_ctx); }
 
 static void export_capsule_destructor(PyObject *capsule)
 {
-    if (!PyCapsule_IsValid(capsule, "dltensor"))
-        return; /* consumed: the consumer owns it now */
-    DLManagedTensor *m = PyCapsule_GetPointer(capsule, "dltensor");
-    if (m != NULL && m->deleter != NULL)
-        m->deleter(m);
+    if (PyCapsule_IsValid(capsule, "dltensor")) {
+        DLManagedTensor *m = PyCapsule_GetPointer(capsule, "dltensor");
+        if (m != NULL && m->deleter != NULL)
+            m->deleter(m);
+    } else if (PyCapsule_IsValid(capsule, "dltensor_versioned")) {
+        DLManagedTensorVersioned *m = PyCapsule_GetPointer(capsule, "dltensor_versioned");
+        if (m != NULL && m->deleter != NULL)
+            m->deleter(m);
+    } /* else consumed: the consumer owns it now */
 }
 
-/* _to_dlpack(tensor): a "dltensor" capsule sharing the tensor's memory. */
-static PyObject *to_dlpack(PyObject *module, PyObject *obj)
+/* _to_dlpack(tensor, versioned=False, copied=False): a capsule sharing the
+ * tensor's memory, "dltensor_versioned" (DLPack 1.0) or legacy "dltensor". */
+static PyObject *to_dlpack(PyObject *module, PyObject *args)
 {
     (void)module;
-    if (!DtTensor_Check(obj))
-        return PyErr_Format(PyExc_TypeError, "_to_dlpack expects a tensor");
+    PyObject *obj;
+    int versioned = 0, copied = 0;
+    if (!PyArg_ParseTuple(args, "O!|pp:_to_dlpack", &dt_py_tensor_base_type, &obj, &versioned,
+                          &copied))
+        return NULL;
     const dt_tensor *t = &((PyDtTensor *)obj)->t;
+    int readonly = (t->flags & DT_TENSOR_READONLY) != 0;
+    if (readonly && !versioned)
+        return PyErr_Format(PyExc_BufferError, "cannot export a read-only tensor through the "
+                            "legacy DLPack protocol, which has no read-only flag; ask for "
+                            "max_version=(1, 0) or copy it first");
     int64_t itemsize = dt_tensor_itemsize(t);
     for (int i = 0; i < t->ndim; i++)
         if (t->strides[i] % itemsize != 0)
@@ -103,7 +136,7 @@ static PyObject *to_dlpack(PyObject *module, PyObject *obj)
     export_ctx *ctx = calloc(1, sizeof *ctx);
     if (ctx == NULL)
         return PyErr_NoMemory();
-    DLTensor *dl = &ctx->managed.dl_tensor;
+    DLTensor *dl = versioned ? &ctx->versioned.dl_tensor : &ctx->managed.dl_tensor;
     dt_device dev = dt_tensor_device(t);
     dl->data = t->storage->ptr;
     dl->byte_offset = (uint64_t)t->offset;
@@ -118,24 +151,48 @@ static PyObject *to_dlpack(PyObject *module, PyObject *obj)
         dl->shape[i] = t->shape[i];
         dl->strides[i] = t->strides[i] / itemsize;
     }
-    ctx->managed.manager_ctx = ctx;
-    ctx->managed.deleter = export_deleter;
     dt_storage_retain(t->storage);
     ctx->storage = t->storage;
-    PyObject *capsule = PyCapsule_New(&ctx->managed, "dltensor", export_capsule_destructor);
+    void *managed;
+    if (versioned) {
+        ctx->versioned.version.major = DLPACK_MAJOR_VERSION;
+        ctx->versioned.version.minor = DLPACK_MINOR_VERSION;
+        ctx->versioned.manager_ctx = ctx;
+        ctx->versioned.deleter = export_deleter_versioned;
+        ctx->versioned.flags = (readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0) |
+                               (copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0);
+        managed = &ctx->versioned;
+    } else {
+        ctx->managed.manager_ctx = ctx;
+        ctx->managed.deleter = export_deleter;
+        managed = &ctx->managed;
+    }
+    PyObject *capsule = PyCapsule_New(managed, versioned ? "dltensor_versioned" : "dltensor",
+                                      export_capsule_destructor);
     if (capsule == NULL)
-        export_deleter(&ctx->managed);
+        export_free(ctx);
     return capsule;
 }
 
 /* ---- import ---- */
 
+/* producers' deleters may touch Python: call them with the GIL */
 static void release_managed(void *owner)
 {
     DLManagedTensor *m = owner;
     if (m->deleter == NULL)
         return;
-    PyGILState_STATE g = PyGILState_Ensure(); /* producers' deleters may touch Python */
+    PyGILState_STATE g = PyGILState_Ensure();
+    m->deleter(m);
+    PyGILState_Release(g);
+}
+
+static void release_managed_versioned(void *owner)
+{
+    DLManagedTensorVersioned *m = owner;
+    if (m->deleter == NULL)
+        return;
+    PyGILState_STATE g = PyGILState_Ensure();
     m->deleter(m);
     PyGILState_Release(g);
 }
@@ -144,13 +201,29 @@ static void release_managed(void *owner)
 static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
 {
     (void)module;
-    DLManagedTensor *m = PyCapsule_GetPointer(capsule, "dltensor");
-    if (m == NULL) {
-        PyErr_Clear();
-        return PyErr_Format(PyExc_BufferError, "expected an unconsumed DLPack \"dltensor\" "
-                            "capsule");
+    void *m;
+    DLTensor *dl;
+    dt_foreign_release release;
+    int versioned = PyCapsule_IsValid(capsule, "dltensor_versioned"), readonly = 0;
+    if (versioned) {
+        DLManagedTensorVersioned *mv = PyCapsule_GetPointer(capsule, "dltensor_versioned");
+        if (mv->version.major != DLPACK_MAJOR_VERSION)
+            return PyErr_Format(PyExc_BufferError, "DLPack version %u.%u is not supported "
+                                "(devtensor speaks %d.x)", mv->version.major, mv->version.minor,
+                                DLPACK_MAJOR_VERSION);
+        m = mv;
+        dl = &mv->dl_tensor;
+        release = release_managed_versioned;
+        readonly = (mv->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+    } else if (PyCapsule_IsValid(capsule, "dltensor")) {
+        DLManagedTensor *ml = PyCapsule_GetPointer(capsule, "dltensor");
+        m = ml;
+        dl = &ml->dl_tensor;
+        release = release_managed;
+    } else {
+        return PyErr_Format(PyExc_BufferError, "expected an unconsumed DLPack capsule "
+                            "(\"dltensor\" or \"dltensor_versioned\")");
     }
-    DLTensor *dl = &m->dl_tensor;
     dt_dtype dtype;
     if (from_dl_dtype(dl->dtype, &dtype) < 0)
         return NULL;
@@ -203,14 +276,15 @@ static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
         hi += itemsize;
     }
     /* from here on devtensor owns m: failures call its deleter */
-    if (PyCapsule_SetName(capsule, "used_dltensor") < 0)
+    if (PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0)
         return NULL;
     char *first = (char *)dl->data + dl->byte_offset;
     dt_storage *s;
-    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release_managed, m, &s, &err) != DT_OK) {
-        release_managed(m);
+    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release, m, &s, &err) != DT_OK) {
+        release(m);
         return dt_py_raise(&err);
     }
+    s->readonly = readonly;
     dt_tensor t;
     dt_status st = dt_tensor_init_view(&t, s, -lo, dl->ndim, shape, strides, dtype, &err);
     dt_storage_release(s); /* the view holds it, or it is gone with m */
@@ -222,7 +296,8 @@ static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
 }
 
 PyMethodDef dt_py_dlpack_methods[] = {
-    {"_to_dlpack", to_dlpack, METH_O, "_to_dlpack(tensor): a DLPack capsule"},
+    {"_to_dlpack", to_dlpack, METH_VARARGS,
+     "_to_dlpack(tensor, versioned=False, copied=False): a DLPack capsule"},
     {"_from_dlpack", from_dlpack, METH_O, "_from_dlpack(capsule): a tensor"},
     {NULL, NULL, 0, NULL},
 };

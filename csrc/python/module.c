@@ -8,8 +8,11 @@
 #define DT_PY_IMPORTS_ARRAY
 #include "pydt.h"
 
+#include <limits.h>
 #include <stdlib.h>
+#include "env.h"
 #include "cpu_backend.h"
+#include "cpu_parallel.h"
 #include "sim_backend.h"
 
 static int sim_devices = -1;          /* -1: not simulating */
@@ -54,13 +57,18 @@ static const dt_backend_iface *load_cuda(const char **reason)
 }
 
 /* Note [Out of memory]: before a failed device allocation is retried, run
- * the garbage collector: unreachable cycles may hold device tensors. */
+ * the garbage collector: unreachable cycles may hold device tensors.  It
+ * runs even where gc.disable() was called (PyGC_Collect alone then does
+ * nothing), and gc is left as it was. */
 static void collect_garbage(void)
 {
     PyGILState_STATE g = PyGILState_Ensure();
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
+    int was_enabled = PyGC_Enable();
     PyGC_Collect();
+    if (!was_enabled)
+        PyGC_Disable();
     PyErr_Restore(type, value, tb);
     PyGILState_Release(g);
 }
@@ -80,15 +88,46 @@ static int read_simulation_env(void)
         return -1;
     }
     sim_devices = (int)n;
-    const char *m = getenv("DEVTENSOR_SIMULATE_CUDA_MEMORY");
-    if (m != NULL && *m != '\0') {
-        sim_memory = strtoull(m, &end, 10);
-        if (*end != '\0' || sim_memory == 0) {
-            PyErr_Format(PyExc_ImportError,
-                         "DEVTENSOR_SIMULATE_CUDA_MEMORY must be a positive number of bytes, got '%s'", m);
-            return -1;
-        }
+    long long bytes;
+    int r = dt_env_int("DEVTENSOR_SIMULATE_CUDA_MEMORY", 1, LLONG_MAX, &bytes);
+    if (r < 0) {
+        PyErr_Format(PyExc_ImportError, "DEVTENSOR_SIMULATE_CUDA_MEMORY must be a positive "
+                     "number of bytes, got '%s'", getenv("DEVTENSOR_SIMULATE_CUDA_MEMORY"));
+        return -1;
     }
+    if (r == 1)
+        sim_memory = (unsigned long long)bytes;
+    return 0;
+}
+
+/* Warn once, at import, about each malformed setting that the C code will
+ * ignore (Note [Environment variables]). */
+static int warn_about_environment(void)
+{
+    static const struct { const char *name, *what, *instead; long long lo, hi; } ints[] = {
+        {"DEVTENSOR_NUM_THREADS", "threads", "one thread per CPU available", 1,
+         DT_CPU_MAX_THREADS},
+        {"DEVTENSOR_CPU_CACHE_BYTES", "bytes", "the default budget of 512 MiB", 0, LLONG_MAX},
+    };
+    static const struct { const char *name, *instead; } flags[] = {
+        {"DEVTENSOR_CUDA_NO_CACHE", "0: the caching allocator is on"},
+        {"DEVTENSOR_CUDA_STAGING", "1: staging is on"},
+    };
+    long long v;
+    int f;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (dt_env_int(ints[i].name, ints[i].lo, ints[i].hi, &v) < 0 &&
+            PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s='%s' is not a whole number of %s from "
+                             "%lld to %lld; it is ignored (using %s)", ints[i].name,
+                             getenv(ints[i].name), ints[i].what, ints[i].lo, ints[i].hi,
+                             ints[i].instead) < 0)
+            return -1;
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (dt_env_flag(flags[i].name, &f) < 0 &&
+            PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s='%s' is not 0 or 1; it is ignored "
+                             "(using %s)", flags[i].name, getenv(flags[i].name),
+                             flags[i].instead) < 0)
+            return -1;
     return 0;
 }
 
@@ -118,7 +157,7 @@ PyMODINIT_FUNC PyInit__C(void)
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
-    if (read_simulation_env() < 0 || dt_py_errors_init(m) < 0 || dt_py_dtype_init(m) < 0 ||
+    if (read_simulation_env() < 0 || warn_about_environment() < 0 || dt_py_errors_init(m) < 0 || dt_py_dtype_init(m) < 0 ||
         dt_py_device_init(m) < 0 || dt_py_tensor_init(m) < 0 || dt_py_number_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_creation_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_cuda_methods) < 0 ||

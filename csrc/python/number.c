@@ -12,6 +12,7 @@
 #include "pydt.h"
 #include "scalar.h"
 
+#include <math.h>
 #include <string.h>
 
 int dt_py_scalar_kind(PyObject *obj, dt_weak_kind *kind)
@@ -93,9 +94,46 @@ static int int_to_bytes(PyObject *obj, dt_dtype to, void *bytes)
     return 0;
 }
 
+/* Note [Storing a float in an integer]
+ * NumPy stores a Python float, or a NumPy floating scalar, in an integer
+ * element as int() would: NaN is a ValueError, an infinity an OverflowError,
+ * anything else is truncated and must then fit the dtype (OverflowError "Python
+ * integer 3000000000 out of bounds for int32").  A Python complex cannot be
+ * stored in a real element (TypeError); a NumPy complex scalar can (its
+ * imaginary part is dropped, as NumPy's cast does). */
+static int float_to_int_bytes(double d, dt_dtype to, void *bytes)
+{
+    if (isnan(d)) {
+        PyErr_SetString(PyExc_ValueError, "cannot convert float NaN to integer");
+        return -1;
+    }
+    if (isinf(d)) {
+        PyErr_SetString(PyExc_OverflowError, "cannot convert float infinity to integer");
+        return -1;
+    }
+    PyObject *as_int = PyLong_FromDouble(d); /* truncates */
+    if (as_int == NULL)
+        return -1;
+    int r = int_to_bytes(as_int, to, bytes);
+    Py_DECREF(as_int);
+    return r;
+}
+
+static int is_integer_dtype(dt_dtype d)
+{
+    dt_dtype_kind k = dt_dtype_get_info(d)->kind;
+    return k == DT_KIND_INT || k == DT_KIND_UINT;
+}
+
 int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes)
 {
     dt_weak_kind kind;
+    if (PyArray_IsScalar(obj, Floating) && is_integer_dtype(to)) {
+        double d = PyFloat_AsDouble(obj);
+        if (d == -1.0 && PyErr_Occurred())
+            return -1;
+        return float_to_int_bytes(d, to, bytes);
+    }
     if (!dt_py_scalar_kind(obj, &kind)) {
         /* NumPy scalars and 0-d arrays: convert through NumPy, then cast */
         if (PyArray_IsScalar(obj, Generic) || PyArray_Check(obj)) {
@@ -128,10 +166,17 @@ int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes)
         return int_to_bytes(obj, to, bytes);
     case DT_WEAK_FLOAT: {
         double d = PyFloat_AS_DOUBLE(obj);
+        if (is_integer_dtype(to))
+            return float_to_int_bytes(d, to, bytes);
         dt_scalar_cast(DT_FLOAT64, &d, to, bytes);
         return 0;
     }
     default: {
+        if (is_integer_dtype(to) || dt_dtype_get_info(to)->kind == DT_KIND_FLOAT) {
+            PyErr_Format(PyExc_TypeError, "%s() argument must be a string or a real number, "
+                         "not 'complex'", is_integer_dtype(to) ? "int" : "float");
+            return -1;
+        }
         Py_complex c = PyComplex_AsCComplex(obj);
         dt_c128 z = {c.real, c.imag};
         dt_scalar_cast(DT_COMPLEX128, &z, to, bytes);
@@ -194,11 +239,29 @@ static int strong_dtype(PyObject *obj, dt_dtype *d)
     return dt_py_dtype_from_descr(descr, d);
 }
 
-/* Fill ops[0..nin) from args for `op`.  Returns 1 on success, 0 for "not an
- * operand" (no exception set), -1 with an exception.  keep[k] receives new
- * references that must outlive the operands. */
-static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *ops,
-                          PyObject **keep)
+/* A CPU tensor over NumPy array arr, moved to `device` when that is not the
+ * cpu (a copy); new reference. */
+static PyObject *array_on_device(PyObject *arr, dt_device device)
+{
+    PyObject *host = dt_py_tensor_from_ndarray((PyArrayObject *)arr);
+    if (host == NULL || device.type == DT_DEVICE_CPU)
+        return host;
+    dt_tensor moved;
+    dt_error err;
+    dt_status st = dt_tensor_to(&moved, &((PyDtTensor *)host)->t, device,
+                                ((PyDtTensor *)host)->t.dtype, 0, &err);
+    Py_DECREF(host);
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    return dt_py_tensor_wrap(&moved);
+}
+
+/* Fill ops[0..nin) from args (lists and tuples already made arrays, see
+ * build_operands; from_seq[k] marks them).  Returns 1 on success, 0 for
+ * "not an operand" (no exception set), -1 with an exception.  keep[k]
+ * receives new references that must outlive the operands. */
+static int build_operands_from(dt_op op, PyObject *const *args, const int *from_seq, int nin,
+                               dt_operand *ops, PyObject **keep)
 {
     dt_device device = dt_device_cpu();
     int have_peer = 0, have_device = 0;
@@ -248,7 +311,7 @@ static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *
                 dt_py_scalar_to_bytes(obj, ops[k].dtype, ops[k].value.bytes) < 0)
                 return -1;
         } else if (PyArray_Check(obj)) {
-            if (device.type != DT_DEVICE_CPU) {
+            if (device.type != DT_DEVICE_CPU && !from_seq[k]) {
                 char name[32];
                 dt_device_format(device, name, sizeof name);
                 PyErr_Format(PyExc_RuntimeError,
@@ -257,11 +320,7 @@ static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *
                              "devtensor.asarray(array, device='%s')", name, name);
                 return -1;
             }
-            PyObject *arr = PyArray_FROM_OF(obj, NPY_ARRAY_NOTSWAPPED);
-            if (arr == NULL)
-                return -1;
-            keep[k] = dt_py_tensor_from_ndarray((PyArrayObject *)arr);
-            Py_DECREF(arr);
+            keep[k] = array_on_device(obj, device); /* native byte order: build_operands */
             if (keep[k] == NULL)
                 return -1;
             ops[k].tensor = &((PyDtTensor *)keep[k])->t;
@@ -270,6 +329,50 @@ static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *
         }
     }
     return 1;
+}
+
+/* Note [Sequences as operands]
+ * As NumPy does, a list or tuple beside a tensor is np.asarray(seq): a strong
+ * operand with NumPy's default dtypes (t == [0, 0, 1] compares elementwise);
+ * it is copied to the tensor's device.  Sequences that NumPy cannot make a
+ * numeric array of are no operand (the operator returns NotImplemented).
+ * NumPy arrays in another byte order are read through a native copy. */
+static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *ops,
+                          PyObject **keep)
+{
+    PyObject *local[DT_MAX_OPERANDS], *conv[DT_MAX_OPERANDS] = {NULL};
+    int from_seq[DT_MAX_OPERANDS] = {0}, r = 1;
+    for (int k = 0; k < nin; k++) {
+        PyObject *obj = args[k];
+        local[k] = obj;
+        keep[k] = NULL;
+        if (PyList_Check(obj) || PyTuple_Check(obj)) {
+            conv[k] = PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
+            if (conv[k] == NULL) {
+                r = -1;
+                break;
+            }
+            if (!PyTypeNum_ISNUMBER(PyArray_TYPE((PyArrayObject *)conv[k])) &&
+                !PyTypeNum_ISBOOL(PyArray_TYPE((PyArrayObject *)conv[k]))) {
+                r = 0;
+                break;
+            }
+            from_seq[k] = 1;
+        } else if (PyArray_Check(obj) && !PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
+            conv[k] = PyArray_FROM_OF(obj, NPY_ARRAY_NOTSWAPPED);
+            if (conv[k] == NULL) {
+                r = -1;
+                break;
+            }
+        }
+        if (conv[k] != NULL)
+            local[k] = conv[k];
+    }
+    if (r == 1)
+        r = build_operands_from(op, local, from_seq, nin, ops, keep);
+    for (int k = 0; k < nin; k++)
+        Py_XDECREF(conv[k]);
+    return r;
 }
 
 /* Note [Releasing the GIL]

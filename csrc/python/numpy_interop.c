@@ -46,6 +46,7 @@ PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr)
         Py_DECREF(arr);
         return dt_py_raise(&err);
     }
+    s->readonly = !PyArray_ISWRITEABLE(arr); /* Note [Read-only tensors] */
     dt_tensor t;
     dt_status st = dt_tensor_init_view(&t, s, -lo, ndim, shape, strides, dtype, &err);
     dt_storage_release(s);
@@ -80,7 +81,9 @@ PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self)
     if (descr == NULL)
         return NULL;
     PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides,
-                                         dt_tensor_data(t), NPY_ARRAY_WRITEABLE, NULL);
+                                         dt_tensor_data(t),
+                                         (t->flags & DT_TENSOR_READONLY) ? 0 : NPY_ARRAY_WRITEABLE,
+                                         NULL);
     if (arr == NULL)
         return NULL;
     Py_INCREF(self);

@@ -91,6 +91,7 @@ PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self);
 /* ---- factories and helpers (creation.c) ---- */
 /* Parse a shape: a sequence of ints (anything with __index__). */
 int dt_py_shape_converter(PyObject *obj, void *out);
+int dt_py_strides_converter(PyObject *obj, void *out); /* the same, naming "strides" */
 typedef struct {
     int ndim;
     int64_t dims[DT_MAX_NDIM];

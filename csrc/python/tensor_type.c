@@ -92,6 +92,7 @@ static PyObject *make_view(PyDtTensor *self, int ndim, const int64_t *shape,
         dt_tensor_clear(&v);
         return dt_py_raise(&err);
     }
+    v.flags |= self->t.flags; /* a view of read-only memory is read-only */
     return dt_py_tensor_wrap(&v);
 }
 
@@ -126,10 +127,41 @@ static PyObject *tensor_part_view(PyDtTensor *self, PyObject *arg)
         dt_tensor_clear(&v);
         return dt_py_raise(&err);
     }
+    v.flags |= self->t.flags;
     return dt_py_tensor_wrap(&v);
 }
 
+/* _writeable: False for read-only tensors (Note [Read-only tensors]);
+ * settable, except to True where the memory or the view forbids it. */
+static PyObject *get_writeable(PyDtTensor *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(!(self->t.flags & DT_TENSOR_READONLY));
+}
+
+static int set_writeable(PyDtTensor *self, PyObject *value, void *c)
+{
+    (void)c;
+    int on = value == NULL ? -1 : PyObject_IsTrue(value);
+    if (value == NULL)
+        PyErr_SetString(PyExc_AttributeError, "cannot delete the writeable flag");
+    if (on < 0)
+        return -1;
+    if (!on) {
+        self->t.flags |= DT_TENSOR_READONLY;
+        return 0;
+    }
+    if (self->t.flags & DT_TENSOR_NEVER_WRITEABLE) {
+        PyErr_SetString(PyExc_ValueError, "cannot set WRITEABLE flag to True of this array");
+        return -1;
+    }
+    self->t.flags &= ~DT_TENSOR_READONLY;
+    return 0;
+}
+
 static PyGetSetDef tensor_getset[] = {
+    {"_writeable", (getter)get_writeable, (setter)set_writeable,
+     "whether the tensor may be written (NumPy's flags.writeable)", NULL},
     {"shape", (getter)get_shape, NULL, "the dimensions, a tuple", NULL},
     {"strides", (getter)get_strides, NULL, "bytes to step in each dimension (NumPy's convention)", NULL},
     {"ndim", (getter)get_ndim, NULL, "number of dimensions", NULL},
@@ -262,7 +294,7 @@ static PyObject *tensor_as_strided(PyDtTensor *self, PyObject *args)
     dt_py_shape shape, strides;
     long long offset;
     if (!PyArg_ParseTuple(args, "O&O&L:_as_strided", dt_py_shape_converter, &shape,
-                          dt_py_shape_converter, &strides, &offset))
+                          dt_py_strides_converter, &strides, &offset))
         return NULL;
     if (shape.ndim != strides.ndim)
         return PyErr_Format(PyExc_ValueError, "shape and strides differ in length");
@@ -338,12 +370,29 @@ static PyObject *tensor_data_ptr(PyDtTensor *self, PyObject *unused)
     return PyLong_FromVoidPtr(dt_tensor_data(&self->t));
 }
 
-/* _shares_memory_with(other): the same storage. */
+/* _same_storage(other): the same storage object. */
 static PyObject *tensor_same_storage(PyDtTensor *self, PyObject *other)
 {
     if (!DtTensor_Check(other))
         Py_RETURN_FALSE;
     return PyBool_FromLong(self->t.storage == ((PyDtTensor *)other)->t.storage);
+}
+
+/* _may_share_memory(other): the byte ranges overlap on one device
+ * (Note [Overlap is about memory]). */
+static PyObject *tensor_may_share_memory(PyDtTensor *self, PyObject *other)
+{
+    if (!DtTensor_Check(other))
+        return PyErr_Format(PyExc_TypeError, "_may_share_memory expects a tensor");
+    return PyBool_FromLong(dt_tensors_may_overlap(&self->t, &((PyDtTensor *)other)->t));
+}
+
+/* _lock_readonly(): read-only for good (broadcast views, x.imag of a real x). */
+static PyObject *tensor_lock_readonly(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    self->t.flags |= DT_TENSOR_READONLY | DT_TENSOR_NEVER_WRITEABLE;
+    Py_RETURN_NONE;
 }
 
 static PyMethodDef tensor_methods[] = {
@@ -355,6 +404,8 @@ static PyMethodDef tensor_methods[] = {
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
     {"_copy_from", (PyCFunction)tensor_copy_from, METH_O, "self[...] = src on one device"},
     {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
+    {"_may_share_memory", (PyCFunction)tensor_may_share_memory, METH_O, "whether the byte ranges overlap"},
+    {"_lock_readonly", (PyCFunction)tensor_lock_readonly, METH_NOARGS, "make read-only for good"},
     {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS, "whether the elements are C-contiguous"},
     {"_pin_memory", (PyCFunction)tensor_pin_memory, METH_NOARGS, "a pinned host copy"},
     {"is_pinned", (PyCFunction)tensor_is_pinned, METH_NOARGS, "whether the memory is page-locked host memory"},

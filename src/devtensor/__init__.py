@@ -25,6 +25,8 @@ from ._views import (  # noqa: F401
     broadcast_to, expand_dims, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
+from ._overlap import may_share_memory, shares_memory  # noqa: F401
+from ._pickle import map_location  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -36,5 +38,5 @@ __all__ = [
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "set_num_threads",
     "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
     "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",
-    "broadcast_to",
+    "broadcast_to", "may_share_memory", "shares_memory", "map_location",
 ] + _ufuncs.__all__

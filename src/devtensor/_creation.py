@@ -97,15 +97,17 @@ def full_like(x, fill_value, dtype=None, device=None, shape=None):
 
 # ---- from data ----
 
-def _to_numpy(obj, np_dtype=None):
+def _to_numpy(obj, np_dtype=None, copy=False):
     """A NumPy array for Python data (nested lists, scalars, buffers); NumPy's
     default dtypes and NumPy 2's range checks for Python ints; object and
     string data are refused.  Buffers (bytes, bytearray, memoryview, array)
-    are read through the buffer protocol: bytes become uint8."""
+    are read through the buffer protocol: bytes become uint8, and without
+    copy=True the array shares the buffer (read-only if the buffer is)."""
     if isinstance(obj, (bytes, bytearray)):
         obj = memoryview(obj)
     try:
-        arr = np.asarray(obj, dtype=np_dtype)
+        arr = np.array(obj, dtype=np_dtype, copy=True) if copy else \
+            np.asarray(obj, dtype=np_dtype)
     except ValueError as e:  # ragged nested sequences
         raise ValueError(f"cannot make a tensor of this data: {e}") from None
     if arr.dtype.kind not in "biufc":
@@ -142,17 +144,12 @@ def asarray(obj, dtype=None, device=None, copy=None):
                                  f"to {np_dtype}")
             arr = obj.astype(np_dtype)
             copy = None  # the cast made the copy
-        elif not arr.flags.writeable:
-            if copy is False:
-                raise ValueError("asarray(copy=False): the NumPy array is read-only; a tensor "
-                                 "shares memory only with a writeable array")
-            arr = arr.copy()
-            copy = None
+        # a read-only array is shared as a read-only tensor (Note [Read-only tensors])
     else:
         if copy is False:
             raise ValueError(f"asarray(copy=False): a {type(obj).__name__} cannot be shared "
                              "without a copy")
-        arr = _to_numpy(obj, np_dtype)
+        arr = _to_numpy(obj, np_dtype, copy=bool(copy))
         copy = None
     if arr.ndim > _C.MAX_NDIM:
         raise ValueError(f"maximum supported dimension for a tensor is {_C.MAX_NDIM}, "
@@ -172,8 +169,7 @@ def tensor(data, dtype=None, device=None):
         dtype = data.dtype if dtype is None else dtype
         device = data.device if device is None else device
         return data.to(device, dtype, copy=True)
-    return asarray(data, dtype=dtype, device=device,
-                   copy=True if isinstance(data, np.ndarray) else None)
+    return asarray(data, dtype=dtype, device=device, copy=True)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
@@ -184,7 +180,11 @@ def from_dlpack(x, /, *, device=None, copy=None):
         raise TypeError(f"from_dlpack() needs an object with __dlpack__, got {type(x).__name__}")
     kind = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
     # CUDA producers: the consumer's stream is the legacy default stream (1)
-    capsule = x.__dlpack__(stream=1) if kind == 2 else x.__dlpack__()
+    kwargs = {"stream": 1} if kind == 2 else {}
+    try:  # DLPack 1.x (with a read-only flag); older producers take no max_version
+        capsule = x.__dlpack__(max_version=(1, 0), **kwargs)
+    except TypeError:
+        capsule = x.__dlpack__(**kwargs)
     t = _C._from_dlpack(capsule)
     if device is not None:
         return t.to(device, copy=bool(copy))
@@ -204,40 +204,62 @@ def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def _arange_length(start, stop, step, all_int):
+    """NumPy's arange length: ceil((stop - start) / step), with NumPy's rule for a
+    quotient that underflows to zero (an infinite step gives one value, [start])."""
+    if all_int:
+        return max(0, -((start - stop) // step))
+    delta = float(stop) - float(start)
+    quotient = delta / float(step)
+    if math.isnan(quotient):
+        raise ValueError("arange: cannot compute length")
+    if math.isinf(quotient):
+        raise ValueError("Maximum allowed size exceeded")
+    if quotient == 0.0 and delta != 0.0:
+        return 0 if math.copysign(1.0, quotient) < 0 else 1
+    return max(0, math.ceil(quotient))
+
+
 def arange(start, stop=None, step=1, dtype=None, device=None):
     """Evenly spaced values in [start, stop), NumPy's arange (int64 for ints,
-    float64 when any bound is a float)."""
+    float64 when any bound is a float).  As NumPy, the values are
+    first + i * (second - first), where first = start and second = start + step
+    are computed once and cast to the dtype: so arange(0.5, 5, 1.5,
+    dtype=int32) is [0, 2, 4]."""
     if stop is None:
         start, stop = 0, start
+    start, stop, step = (int(v) if isinstance(v, (bool, np.bool_)) else v
+                         for v in (start, stop, step))
     for v in (start, stop, step):
-        if not isinstance(v, (int, float, np.integer, np.floating)) or isinstance(v, bool):
+        if not isinstance(v, (int, float, np.integer, np.floating)):
             raise TypeError(f"arange() arguments must be real numbers, got {type(v).__name__}")
     if step == 0:
         raise ValueError("arange(): step must not be zero")
     all_int = _is_int(start) and _is_int(stop) and _is_int(step)
+    if all_int:
+        start, stop, step = operator.index(start), operator.index(stop), operator.index(step)
     if dtype is None:
         dtype = _C.int64 if all_int else _C.float64
     dtype = _dtype_type(dtype)
-    if all_int:
-        start, stop, step = operator.index(start), operator.index(stop), operator.index(step)
-        length = max(0, -((start - stop) // step))
-    else:
-        span = (float(stop) - float(start)) / float(step)
-        if math.isnan(span) or math.isinf(span):
-            raise ValueError("arange(): cannot compute the length (non-finite bounds)")
-        length = max(0, math.ceil(span))
+    length = _arange_length(start, stop, step, all_int)
+    if dtype == _C.bool and length > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most "
+                        "length 2.")
     t = _C._empty((length,), dtype, device)
     if length == 0:
         return t
-    if dtype.kind in "iub" and all_int:
+    if dtype.kind in "iu":
+        if not all_int:  # first and second cast to the integer dtype (truncation)
+            first = int(float(start))
+            start, step = first, int(float(start) + float(step)) - first
         t._generate_(_C.GEN_AFFINE, start, step)
+    elif dtype.kind == "b":  # at most two values: start and start + step, as truths
+        t = arange(start, stop, step, device=device)
+        return t.astype(_C.bool)
     else:
         # NumPy fills start + i * delta with delta = (start + step) - start
-        delta = (float(start) + float(step)) - float(start)
-        if dtype.kind in "iub":
-            f = _C._empty((length,), _C.float64, t.device)
-            f._generate_(_C.GEN_AFFINE, float(start), delta)
-            return f.astype(dtype)
+        # (one value is start alone, even for an infinite step)
+        delta = (float(start) + float(step)) - float(start) if length > 1 else 0.0
         t._generate_(_C.GEN_AFFINE, float(start), delta)
     return t
 

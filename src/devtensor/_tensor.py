@@ -213,7 +213,8 @@ class Tensor(TensorBase):
         if kind == 2:
             from . import cuda
             cuda.synchronize(index)
-        return _C._to_dlpack(source)
+        versioned = max_version is not None and tuple(max_version)[0] >= 1
+        return _C._to_dlpack(source, versioned, bool(copy))
 
     # ---- Python scalars ----
     def item(self):
@@ -264,11 +265,19 @@ class Tensor(TensorBase):
 
     @property
     def imag(self):
-        """The imaginary part: a view for complex tensors, zeros otherwise."""
+        """The imaginary part: a view for complex tensors; for real ones, read-only
+        zeros (as NumPy's), so that writing to them raises instead of being lost."""
         if self.dtype.is_complex:
             return self._part_view(1)
         from ._creation import zeros
-        return zeros(self.shape, dtype=self.dtype, device=self.device)
+        z = zeros(self.shape, dtype=self.dtype, device=self.device)
+        z._lock_readonly()
+        return z
+
+    @property
+    def flags(self):
+        """NumPy's flags: writeable (settable), c_contiguous, f_contiguous."""
+        return Flags(self)
 
     # ---- indexing and views (devtensor/_views.py) ----
     def __getitem__(self, key):
@@ -349,12 +358,85 @@ class Tensor(TensorBase):
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         return _array_ufunc(ufunc, method, inputs, kwargs)
 
+    # ---- copying and pickling ----
+    def __copy__(self):
+        """copy.copy: a copy of the values on the same device (NumPy's)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce_ex__(self, protocol):
+        """Pickle the values (a NumPy array; bfloat16 widened exactly to float32),
+        the dtype and the device; see _rebuild_tensor."""
+        return (_rebuild_tensor, (np.ascontiguousarray(self._host_view()), self.dtype.name,
+                                  str(self.device)))
+
     # ---- printing ----
+    def __format__(self, spec):
+        """0-d tensors format like NumPy scalars (format(t, '.2f')); others take
+        only the empty spec, as NumPy's arrays."""
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to devtensor.Tensor.__format__")
+        return str(self)
+
     def __repr__(self):
         from ._printing import tensor_repr
         return tensor_repr(self)
 
     __str__ = __repr__
+
+
+class Flags:
+    """A tensor's flags, read like NumPy's (t.flags.writeable, t.flags['C_CONTIGUOUS'])."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, t):
+        self._t = t
+
+    @property
+    def writeable(self):
+        return self._t._writeable
+
+    @writeable.setter
+    def writeable(self, value):
+        self._t._writeable = value
+
+    @property
+    def c_contiguous(self):
+        return self._t.is_contiguous()
+
+    @property
+    def f_contiguous(self):
+        return self._t.T.is_contiguous()
+
+    _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "C_CONTIGUOUS": "c_contiguous",
+              "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous"}
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._NAMES[key.upper()])
+        except (KeyError, AttributeError):
+            raise KeyError(key) from None
+
+    def __setitem__(self, key, value):
+        if self._NAMES.get(str(key).upper()) != "writeable":
+            raise KeyError(f"only WRITEABLE can be set, not {key!r}")
+        self.writeable = value
+
+    def __repr__(self):
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
+                f"  WRITEABLE : {self.writeable}")
+
+
+def _rebuild_tensor(values, dtype_name, device):
+    """Unpickle a tensor onto `device`, or onto the device that an enclosing
+    `with devtensor.map_location(...)` names."""
+    from ._pickle import unpickled_tensor
+    return unpickled_tensor(values, dtype_name, device)
 
 
 _C._set_tensor_class(Tensor)

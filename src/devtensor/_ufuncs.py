@@ -7,6 +7,8 @@ of its tensor operands.  Python numbers and NumPy arrays are accepted where
 NumPy accepts them; with no tensor at all the first input becomes one.
 """
 import builtins
+import math
+import operator
 
 from . import _C
 from ._C import TensorBase
@@ -105,11 +107,18 @@ def clip(x, /, min=None, max=None, out=None):
     return r
 
 
+def _power_of_ten(n):
+    """10.0 ** n for n >= 0, inf where that overflows (round(x, 400) is then NaN,
+    as NumPy's)."""
+    return 10.0 ** n if n <= 308 else math.inf
+
+
 def round(x, /, decimals=0, out=None):
     """Round to the given number of decimals, halves to even (NumPy's round:
     complex parts separately; integers to negative decimals through float64)."""
     if not isinstance(x, TensorBase):
         (x,) = _first_tensor((x,))
+    decimals = operator.index(decimals)  # round(x, 1.5) is a TypeError, as NumPy's
     kind = x.dtype.kind
     if kind == "b" and decimals != 0:
         raise TypeError("round() of a bool tensor to non-zero decimals is not supported")
@@ -122,16 +131,16 @@ def round(x, /, decimals=0, out=None):
     if kind in "iu":
         if decimals >= 0:
             return x.copy() if out is None else _ufunc(_OPS["positive"], x, out=out)
-        scale = 10 ** -decimals
-        y = _ufunc(_OPS["rint"], _ufunc(_OPS["divide"], x, float(scale)))
-        y = _ufunc(_OPS["multiply"], y, float(scale))
+        scale = _power_of_ten(-decimals)
+        y = _ufunc(_OPS["rint"], _ufunc(_OPS["divide"], x, scale))
+        y = _ufunc(_OPS["multiply"], y, scale)
         return y.astype(x.dtype) if out is None else _ufunc(_OPS["positive"], y, out=out,
                                                             casting="unsafe")
     if decimals == 0:
         return _ufunc(_OPS["rint"], x, out=out)
     # NumPy's order of operations, rounding in x's dtype at each step
     first, then = ("multiply", "divide") if decimals > 0 else ("divide", "multiply")
-    scale = 10.0 ** builtins.abs(decimals)
+    scale = _power_of_ten(builtins.abs(decimals))
     y = _ufunc(_OPS["rint"], _ufunc(_OPS[first], x, scale))
     return _ufunc(_OPS[then], y, scale, out=out)
 

@@ -14,16 +14,17 @@ Note [Indexing is NumPy's, with two differences]
     A 0-d integer tensor used as an index on a device is read back to the host
     (one scalar), as PyTorch does.
 
-Note [broadcast_to is writable]
-    NumPy marks broadcast views read-only; devtensor has no read-only flag, so
-    writing through a view with zero strides writes the same element many
-    times (in an unspecified order).  Copy it first if you mean to write.
+Note [broadcast_to is read-only]
+    As NumPy's, broadcast_to views are read-only for good: writing through a
+    view with zero strides would write one element many times, in an
+    unspecified order on a GPU.  Copy it first if you mean to write.
 """
 import operator
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from . import _C
 from ._C import TensorBase
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
@@ -67,13 +68,17 @@ def _contiguous_strides(shape, itemsize):
 # ---- indexing ----
 
 def _as_int(k):
-    """k as a Python int if it is a basic integer index (not bool), else None."""
+    """k as a Python int if it is a basic integer index (not bool), else None:
+    ints, NumPy integers, 0-d integer arrays and tensors, and any other object
+    with __index__ (as NumPy takes them)."""
     if isinstance(k, (bool, np.bool_)):
         return None
     if isinstance(k, (int, np.integer)):
         return int(k)
-    if isinstance(k, (TensorBase, np.ndarray)) and k.ndim == 0 and k.dtype.kind in "iu":
-        return int(k)
+    if isinstance(k, (TensorBase, np.ndarray)):
+        return int(k) if k.ndim == 0 and k.dtype.kind in "iu" else None
+    if hasattr(type(k), "__index__"):
+        return operator.index(k)
     return None
 
 
@@ -108,6 +113,11 @@ def _basic_view(x, key):
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, "
                          f"but {consumed} were indexed")
     fill = [slice(None)] * (x.ndim - consumed)
+    ndim = x.ndim - sum(not isinstance(k, slice) and k is not None and k is not Ellipsis
+                        for k in key) + sum(k is None for k in key)
+    if ndim > _C.MAX_NDIM:
+        raise IndexError(f"number of dimensions must be within [0, {_C.MAX_NDIM}], indexing "
+                         f"result would have {ndim}")
     if Ellipsis in key:
         at = next(i for i, k in enumerate(key) if k is Ellipsis)
         key = key[:at] + fill + key[at + 1:]
@@ -127,13 +137,20 @@ def _basic_view(x, key):
                 start, step = 0, 1
             offset += start * stride
             shape.append(length)
-            strides.append(stride * step)
+            strides.append(_wrap_i64(stride * step))
         else:
             if not -n <= k < n:
                 raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
             offset += (k % n) * stride
         axis += 1
     return _view(x, shape, strides, offset)
+
+
+def _wrap_i64(n):
+    """n in int64 two's complement, as NumPy computes a step's stride: it can
+    overflow only when the slice has at most one element, whose stride is moot
+    (np.arange(10)[::2**62] is [0])."""
+    return (n + 2**63) % 2**64 - 2**63
 
 
 def _numpy_key(key):
@@ -173,30 +190,19 @@ def setitem(x, key, value):
         if isinstance(value, TensorBase) and value.device != x.device:
             raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
                                f"least two devices, {x.device} and {value.device}!")
-        arr[key] = np.asarray(value)
+        # Python scalars go as they are, so NumPy's checks apply (NaN into int raises)
+        arr[key] = value if isinstance(value, (bool, int, float, complex)) else np.asarray(value)
         return
     dst = _basic_view(x, parts)
-    if isinstance(value, (bool, int, float, complex)):
-        dst._fill_(_scalar_for(x.dtype, value))
+    if isinstance(value, (bool, int, float, complex, np.generic)):
+        dst._fill_(value)  # NumPy's checks (Note [Storing a float in an integer] in number.c)
         return
     if not isinstance(value, TensorBase):
         from ._creation import asarray
-        as_array = isinstance(value, (np.ndarray, np.generic))
+        as_array = isinstance(value, np.ndarray)
         value = asarray(value, dtype=None if as_array else x.dtype, device=x.device)
-    elif value.device == x.device and value._same_storage(x):
-        value = value.copy()  # x[1:] = x[:-1] reads what it overwrites
+    # an overlapping value (x[1:] = x[:-1]) is read first by the core's copy
     dst._copy_from(_broadcast_value(value, dst.shape))
-
-
-def _scalar_for(dtype, value):
-    """value converted as NumPy converts a Python scalar it stores: int() for
-    integer dtypes (so NaN, inf and out-of-range values raise), and complex
-    refused for real dtypes."""
-    if isinstance(value, complex) and dtype.kind in "iuf":
-        float(value)  # raises NumPy's TypeError
-    if isinstance(value, float) and dtype.kind in "iu":
-        return int(value)
-    return value
 
 
 def _broadcast_value(value, shape):
@@ -230,7 +236,7 @@ def _broadcast_strides(shape, strides, target):
 
 
 def broadcast_to(x, shape):
-    """A view of x with the given shape (NumPy's rules; see Note [broadcast_to is writable])."""
+    """A read-only view of x with the given shape (NumPy's rules; Note [broadcast_to is read-only])."""
     x = _tensor(x)
     shape = shape_arg((shape,), "broadcast_to")
     if any(n < 0 for n in shape):
@@ -245,7 +251,9 @@ def broadcast_to(x, shape):
         raise ValueError(f"operands could not be broadcast together with remapped shapes "
                          f"[original->remapped]: {_fmt(x.shape)}  and requested shape "
                          f"{_fmt(shape)}")
-    return _view(x, shape, strides)
+    view = _view(x, shape, strides)
+    view._lock_readonly()  # Note [broadcast_to is read-only]
+    return view
 
 
 def _fmt(shape):
