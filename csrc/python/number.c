@@ -173,8 +173,9 @@ int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes)
     }
     default: {
         if (is_integer_dtype(to) || dt_dtype_get_info(to)->kind == DT_KIND_FLOAT) {
-            PyErr_Format(PyExc_TypeError, "%s() argument must be a string or a real number, "
-                         "not 'complex'", is_integer_dtype(to) ? "int" : "float");
+            PyErr_Format(PyExc_TypeError, "%s argument must be a string%s or a real number, "
+                         "not 'complex'", is_integer_dtype(to) ? "int()" : "float()",
+                         is_integer_dtype(to) ? ", a bytes-like object" : "");
             return -1;
         }
         Py_complex c = PyComplex_AsCComplex(obj);

@@ -234,7 +234,7 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
         if not isinstance(v, (int, float, np.integer, np.floating)):
             raise TypeError(f"arange() arguments must be real numbers, got {type(v).__name__}")
     if step == 0:
-        raise ValueError("arange(): step must not be zero")
+        raise ZeroDivisionError("arange(): step must not be zero")  # NumPy's type
     all_int = _is_int(start) and _is_int(stop) and _is_int(step)
     if all_int:
         start, stop, step = operator.index(start), operator.index(stop), operator.index(step)
@@ -261,6 +261,8 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
         # (one value is start alone, even for an infinite step)
         delta = (float(start) + float(step)) - float(start) if length > 1 else 0.0
         t._generate_(_C.GEN_AFFINE, float(start), delta)
+        if float(start) == 0.0 and math.copysign(1.0, float(start)) < 0:
+            t._as_strided((1,), (t.itemsize,), 0)._fill_(-0.0)  # -0.0 + 0 * delta is +0.0
     return t
 
 

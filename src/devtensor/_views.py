@@ -190,7 +190,10 @@ def setitem(x, key, value):
         if isinstance(value, TensorBase) and value.device != x.device:
             raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
                                f"least two devices, {x.device} and {value.device}!")
-        # Python scalars go as they are, so NumPy's checks apply (NaN into int raises)
+        # scalars go as Python scalars, so that NumPy's checks apply (NaN into an
+        # integer raises; Note [Storing a float in an integer] in number.c)
+        if isinstance(value, np.floating):
+            value = float(value)
         arr[key] = value if isinstance(value, (bool, int, float, complex)) else np.asarray(value)
         return
     dst = _basic_view(x, parts)

@@ -1,0 +1,258 @@
+"""Smaller differences from NumPy found by hostile input (issue 7): round's
+decimals, arange's lengths and values, huge slice steps, __index__ objects,
+too many dimensions, byte order, NUL in device strings, the environment,
+out of memory with gc disabled, copying, pickling and formatting."""
+import copy
+import math
+import pickle
+import textwrap
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, run_python, to_np
+
+INF, NAN = math.inf, math.nan
+
+
+# ---- round ----
+
+def test_round_decimals_must_be_an_integer():
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        dt.round(dt.ones(2), 1.5)
+    assert_same(dt.round(dt.tensor([1.25, 2.5]), np.int64(1)), np.round([1.25, 2.5], 1))
+
+
+@pytest.mark.parametrize("decimals", [400, -400, 309, -309, 308, 40, -40])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_round_huge_decimals_give_numpys_nan(device, dtype, decimals):
+    a = np.array([1.5, -2.25, 0.0], dtype=dtype)
+    with np.errstate(all="ignore"):
+        expected = np.round(a, decimals)
+    assert_same(dt.round(dt.asarray(a, device=device), decimals), expected)
+
+
+# ---- arange ----
+
+ARANGE_CASES = [
+    (0.5, 5, 1.5, "int32"), (0.5, 5, 1.5, "uint8"), (-0.5, 5, 1.5, "int32"),
+    (10, 0, -0.7, "int16"), (-3.7, 2, 1.1, "int32"), (0.2, 0.9, 0.3, "int64"),
+    (0, 10, INF, None), (0, -10, INF, None), (0, -10, -INF, None), (5, 10, -INF, None),
+    (0, 0, INF, None), (0, 1e-300, INF, None), (-0.0, 10, INF, None), (3, 3, 1.0, None),
+    (0.5, 5, 1.5, "float32"), (0, 5, 1, "float16"), (0, 2, 1, "bool"), (1, 2, 1, "bool"),
+    (0, 2, 1.0, "bool"), (True, 3, 1, None), (-5, 5, 3, None), (5, -5, -3, "int8"),
+]
+
+
+@pytest.mark.parametrize("start,stop,step,dtype", ARANGE_CASES, ids=repr)
+def test_arange_matches_numpy(device, start, stop, step, dtype):
+    expected = np.arange(start, stop, step, dtype=dtype)
+    got = dt.arange(start, stop, step, dtype=dtype, device=device)
+    assert got.dtype == dt.dtype(expected.dtype)
+    np.testing.assert_array_equal(to_np(got), expected, strict=True)
+    assert np.signbit(to_np(got)).tolist() == np.signbit(expected).tolist()
+
+
+@pytest.mark.parametrize("args,kwargs,exc,msg", [
+    ((3,), {"dtype": "bool"}, TypeError, "at most length 2"),
+    ((0, INF, 1), {}, ValueError, "Maximum allowed size exceeded"),
+    ((0, NAN), {}, ValueError, "cannot compute length"),
+    ((0, 1, 0), {}, ZeroDivisionError, "step"),
+    ((0, "1"), {}, TypeError, "real numbers"),
+], ids=repr)
+def test_arange_errors(args, kwargs, exc, msg):
+    with pytest.raises(exc, match=msg):
+        dt.arange(*args, **kwargs)
+    with pytest.raises(exc):
+        np.arange(*args, **kwargs)
+
+
+# ---- indexing ----
+
+@pytest.mark.parametrize("key", [slice(None, None, 2**62), slice(None, None, -2**62),
+                                 slice(1, None, 2**63 - 1), slice(None, None, -(2**63) + 1),
+                                 slice(3, 4, 2**62)], ids=repr)
+def test_huge_slice_steps(device, key):
+    a = np.arange(10)
+    t = dt.arange(10, device=device)[key]
+    assert_same(t, a[key])
+    assert t.strides == a[key].strides  # NumPy's int64 wrap-around for a moot stride
+
+
+def test_stride_overflow_names_the_strides():
+    with pytest.raises(OverflowError, match=r"entry 0 of the strides \(18446744073709551616\)"):
+        dt.ones(3)._as_strided((2,), (2**64,), 0)
+    with pytest.raises(OverflowError, match=r"entry 1 of the shape"):
+        dt.ones(3)._as_strided((1, 2**64), (8, 8), 0)
+
+
+class Index:
+    def __init__(self, i):
+        self.i = i
+
+    def __index__(self):
+        return self.i
+
+
+def test_index_objects_are_indices(device):
+    a = np.arange(12).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    assert_same(t[Index(2)], a[Index(2)])
+    assert_same(t[Index(-1), Index(1)], a[Index(-1), Index(1)])
+    assert_same(t[Index(0):Index(2)], a[0:2])
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 3"):
+        t[Index(5)]
+    t[Index(1)] = 0
+    a[Index(1)] = 0
+    assert_same(t, a)
+
+
+def test_too_many_new_axes_is_an_index_error(device):
+    t = dt.arange(5, device=device)
+    with pytest.raises(IndexError, match=r"must be within \[0, 64\], indexing result would "
+                                         r"have 71"):
+        t[(None,) * 70]
+    with pytest.raises(IndexError):
+        np.arange(5)[(None,) * 70]
+    assert t[(None,) * 63].ndim == 64
+
+
+# ---- devices ----
+
+@pytest.mark.parametrize("bad", ["cpu\x00junk", "cuda:0\x00", "\x00cpu"])
+def test_device_strings_with_nul_are_refused(bad):
+    with pytest.raises(RuntimeError, match="NUL"):
+        dt.device(bad)
+    with pytest.raises(RuntimeError, match="NUL"):
+        dt.ones(2, device=bad)
+
+
+# ---- the environment (each in a fresh interpreter) ----
+
+@pytest.mark.parametrize("var,value,expect", [
+    ("DEVTENSOR_NUM_THREADS", "abc", "DEVTENSOR_NUM_THREADS='abc' is not a whole number"),
+    ("DEVTENSOR_NUM_THREADS", "0", "from 1 to"),
+    ("DEVTENSOR_NUM_THREADS", "-3", "ignored"),
+    ("DEVTENSOR_NUM_THREADS", " 2", "ignored"),
+    ("DEVTENSOR_CPU_CACHE_BYTES", "-1", "DEVTENSOR_CPU_CACHE_BYTES='-1'"),
+    ("DEVTENSOR_CPU_CACHE_BYTES", "1e9", "whole number of bytes"),
+    ("DEVTENSOR_CUDA_NO_CACHE", "yes", "is not 0 or 1"),
+    ("DEVTENSOR_CUDA_STAGING", "off", "DEVTENSOR_CUDA_STAGING='off' is not 0 or 1"),
+])
+def test_malformed_settings_warn_and_use_the_default(var, value, expect):
+    code = textwrap.dedent("""
+        import warnings
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            import devtensor as dt
+        print("|".join(str(x.message) for x in w if x.category is RuntimeWarning))
+        print(dt.get_num_threads() >= 1, (dt.ones(3) + 1).tolist())
+    """)
+    p = run_python(code, {var: value})
+    assert p.returncode == 0, p.stderr
+    warned, works = p.stdout.strip().splitlines()
+    assert expect in warned
+    assert works == "True [2.0, 2.0, 2.0]"
+
+
+def test_valid_settings_do_not_warn():
+    p = run_python("import warnings; warnings.simplefilter('error'); import devtensor as dt; "
+                   "print(dt.get_num_threads())", {"DEVTENSOR_NUM_THREADS": "2",
+                                                   "DEVTENSOR_CPU_CACHE_BYTES": "0",
+                                                   "DEVTENSOR_CUDA_NO_CACHE": "1"})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "2"
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "abc", "12x", "+"])
+def test_bad_simulated_memory_refuses_to_import(value):
+    p = run_python("import devtensor", {"DEVTENSOR_SIMULATE_CUDA": "1",
+                                        "DEVTENSOR_SIMULATE_CUDA_MEMORY": value}, remove=())
+    assert p.returncode != 0
+    assert "DEVTENSOR_SIMULATE_CUDA_MEMORY must be a positive number of bytes" in p.stderr
+
+
+def test_out_of_memory_retry_collects_garbage_with_gc_disabled():
+    code = textwrap.dedent("""
+        import gc
+        import devtensor as dt
+        gc.disable()
+        class Holder:
+            pass
+        h = Holder()
+        h.me = h                            # a cycle only the collector frees
+        h.t = dt.empty(6 * 2**20, dtype=dt.uint8, device="cuda:0")
+        del h
+        t = dt.empty(6 * 2**20, dtype=dt.uint8, device="cuda:0")   # needs the cycle's memory
+        print("ok", gc.isenabled())
+    """)
+    p = run_python(code, {"DEVTENSOR_SIMULATE_CUDA": "1",
+                          "DEVTENSOR_SIMULATE_CUDA_MEMORY": str(10 * 2**20)}, remove=())
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "ok False"
+
+
+# ---- copying, pickling, formatting ----
+
+DTYPES = ["bool", "int8", "uint16", "int64", "float16", "bfloat16", "float32", "complex128"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_pickle_round_trip(device, dtype):
+    t = dt.arange(6, device=device).reshape(2, 3).astype(dtype)[:, ::2]
+    for protocol in (2, pickle.HIGHEST_PROTOCOL):
+        u = pickle.loads(pickle.dumps(t, protocol=protocol))
+        assert (u.dtype, u.device, u.shape) == (t.dtype, t.device, t.shape)
+        assert u.tolist() == t.tolist()
+        assert not dt.may_share_memory(u, t) and u.flags.writeable
+
+
+def test_copy_and_deepcopy_copy_the_values(device):
+    t = dt.arange(4.0, device=device)
+    for c in (copy.copy(t), copy.deepcopy(t), copy.deepcopy({"w": [t]})["w"][0]):
+        assert (c.device, c.dtype, c.tolist()) == (t.device, t.dtype, t.tolist())
+        c[0] = 9
+        assert t.tolist()[0] == 0.0
+    r, _ = dt.asarray(np.frombuffer(b"\x01\x02", np.uint8)), None
+    assert copy.copy(r).flags.writeable  # a copy of read-only memory is writeable, as NumPy's
+
+
+def test_map_location_moves_unpickled_tensors(device):
+    blob = pickle.dumps({"w": dt.ones(3, device=device)})
+    with dt.map_location("cpu"):
+        assert pickle.loads(blob)["w"].device == dt.device("cpu")
+    assert pickle.loads(blob)["w"].device == dt.device(device)
+
+
+def test_unpickling_a_cuda_tensor_without_cuda_says_how():
+    blob = pickle.dumps(dt.ones(3, device="cuda:1")) if dt.cuda.device_count() > 1 else None
+    if blob is None:
+        pytest.skip("needs two (simulated) CUDA devices")
+    code = textwrap.dedent(f"""
+        import pickle, devtensor as dt
+        blob = {blob!r}
+        try:
+            pickle.loads(blob)
+        except RuntimeError as e:
+            print(e)
+        with dt.map_location("cpu"):
+            print(pickle.loads(blob).tolist())
+    """)
+    p = run_python(code)  # no simulated devices in the child
+    assert p.returncode == 0, p.stderr
+    err, values = p.stdout.strip().splitlines()
+    assert "cannot unpickle a tensor onto cuda:1" in err
+    assert "devtensor.map_location('cpu')" in err
+    assert values == "[1.0, 1.0, 1.0]"
+
+
+def test_zero_d_tensors_format_like_numpy_scalars(device):
+    for value, spec in ((3.14159, ".2f"), (3.14159, "e"), (42, "05d"), (2.5, ""),
+                        (True, ""), (1 + 2j, ".1f")):
+        t = dt.tensor(value, device=device)
+        assert format(t, spec) == format(np.array(value)[()], spec)
+    assert f"{dt.tensor(2.0, device=device):.3f}" == "2.000"
+    with pytest.raises(TypeError, match="unsupported format string"):
+        format(dt.tensor([1.0]), ".2f")
+    assert format(dt.tensor([1.0]), "") == str(dt.tensor([1.0]))
