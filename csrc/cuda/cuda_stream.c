@@ -12,6 +12,13 @@
  * then never alias an old one in the allocator).  Streams are created
  * non-blocking (they do not synchronise with the legacy default stream),
  * like PyTorch's.
+ * Who destroys a handle, and when, is decided above this file: each handle
+ * is owned by one devtensor.cuda.Stream / Event object, destroyed once when
+ * it goes, never while it is any thread's current stream (Note [Stream and
+ * event ownership] in csrc/python/stream_type.c).  So the "destroyed" flag
+ * is a guard for callers of the vtable that break that rule (a destroyed
+ * stream gives an error, not undefined behaviour); an event has no such
+ * guard: its struct is freed by event_destroy.
  *
  * Note [NULL streams]
  * backend.h uses NULL both for "the default stream" and, in dt_loop, for

@@ -1,11 +1,9 @@
 /* cuda_api.c - the functions behind devtensor.cuda: devices, memory
  * statistics, streams and events, over whatever fills the CUDA slot (the
- * real backend or the simulated one).  Streams and events cross into
- * Python as integer handles owned by devtensor.cuda.Stream / Event.
+ * real backend or the simulated one).  Streams and events are in
+ * stream_type.c (Note [Stream and event ownership]).
  */
 #include "pydt.h"
-
-#include <stdint.h>
 
 /* The CUDA backend with at least one device, or NULL with RuntimeError. */
 static const dt_backend_iface *cuda_backend(void)
@@ -19,8 +17,8 @@ static const dt_backend_iface *cuda_backend(void)
     return b;
 }
 
-/* Parse a device index argument (None: current) and check it. */
-static const dt_backend_iface *cuda_index(PyObject *obj, int *index)
+/* Parse a device index argument (None: current) and check it (pydt.h). */
+const dt_backend_iface *dt_py_cuda_index(PyObject *obj, int *index)
 {
     dt_device d = {DT_DEVICE_CUDA, DT_INDEX_CURRENT};
     if (obj != Py_None) {
@@ -89,7 +87,7 @@ static PyObject *set_device(PyObject *m, PyObject *arg)
 {
     (void)m;
     int index;
-    const dt_backend_iface *b = cuda_index(arg, &index);
+    const dt_backend_iface *b = dt_py_cuda_index(arg, &index);
     if (b == NULL)
         return NULL;
     NEED_SLOT(b, set_device);
@@ -101,7 +99,7 @@ static PyObject *synchronize(PyObject *m, PyObject *arg)
 {
     (void)m;
     int index;
-    const dt_backend_iface *b = cuda_index(arg, &index);
+    const dt_backend_iface *b = dt_py_cuda_index(arg, &index);
     if (b == NULL)
         return NULL;
     dt_error err;
@@ -119,7 +117,7 @@ static PyObject *device_properties(PyObject *m, PyObject *arg)
 {
     (void)m;
     int index;
-    const dt_backend_iface *b = cuda_index(arg, &index);
+    const dt_backend_iface *b = dt_py_cuda_index(arg, &index);
     if (b == NULL)
         return NULL;
     NEED_SLOT(b, device_props);
@@ -137,8 +135,8 @@ static PyObject *can_access_peer(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO", &a, &bobj))
         return NULL;
     int i, j;
-    const dt_backend_iface *b = cuda_index(a, &i);
-    if (b == NULL || cuda_index(bobj, &j) == NULL)
+    const dt_backend_iface *b = dt_py_cuda_index(a, &i);
+    if (b == NULL || dt_py_cuda_index(bobj, &j) == NULL)
         return NULL;
     NEED_SLOT(b, can_access_peer);
     int out = 0;
@@ -150,7 +148,7 @@ static PyObject *memory_stats(PyObject *m, PyObject *arg)
 {
     (void)m;
     int index;
-    const dt_backend_iface *b = cuda_index(arg, &index);
+    const dt_backend_iface *b = dt_py_cuda_index(arg, &index);
     if (b == NULL)
         return NULL;
     NEED_SLOT(b, memory_stats);
@@ -168,7 +166,7 @@ static PyObject *reset_peak(PyObject *m, PyObject *arg)
 {
     (void)m;
     int index;
-    const dt_backend_iface *b = cuda_index(arg, &index);
+    const dt_backend_iface *b = dt_py_cuda_index(arg, &index);
     if (b == NULL)
         return NULL;
     NEED_SLOT(b, reset_peak_stats);
@@ -190,200 +188,13 @@ static PyObject *mem_get_info(PyObject *m, PyObject *arg)
 {
     (void)m;
     int index;
-    const dt_backend_iface *b = cuda_index(arg, &index);
+    const dt_backend_iface *b = dt_py_cuda_index(arg, &index);
     if (b == NULL)
         return NULL;
     NEED_SLOT(b, mem_get_info);
     size_t free_b = 0, total_b = 0;
     CALL(b->mem_get_info(index, &free_b, &total_b, ERR));
     return Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b);
-}
-
-/* ---- streams and events: handles are addresses as ints, 0 = default stream ---- */
-
-static void *handle(PyObject *obj)
-{
-    return obj == Py_None ? NULL : PyLong_AsVoidPtr(obj);
-}
-
-static PyObject *stream_create(PyObject *m, PyObject *args)
-{
-    (void)m;
-    PyObject *dev;
-    int priority = 0;
-    if (!PyArg_ParseTuple(args, "O|i", &dev, &priority))
-        return NULL;
-    int index;
-    const dt_backend_iface *b = cuda_index(dev, &index);
-    if (b == NULL)
-        return NULL;
-    NEED_SLOT(b, stream_create);
-    void *s = NULL;
-    CALL(b->stream_create(index, priority, &s, ERR));
-    return Py_BuildValue("(iN)", index, PyLong_FromVoidPtr(s));
-}
-
-static PyObject *stream_destroy(PyObject *m, PyObject *args)
-{
-    (void)m;
-    int index;
-    PyObject *h;
-    if (!PyArg_ParseTuple(args, "iO", &index, &h))
-        return NULL;
-    const dt_backend_iface *b = dt_backend_get(DT_DEVICE_CUDA);
-    void *s = handle(h);
-    if (b != NULL && b->stream_destroy != NULL && s != NULL)
-        b->stream_destroy(index, s);
-    Py_RETURN_NONE;
-}
-
-static PyObject *stream_op(PyObject *args, int which)
-{
-    int index;
-    PyObject *h, *e = Py_None;
-    if (!PyArg_ParseTuple(args, "iO|O", &index, &h, &e))
-        return NULL;
-    const dt_backend_iface *b = cuda_backend();
-    if (b == NULL)
-        return NULL;
-    void *s = handle(h);
-    if (PyErr_Occurred())
-        return NULL;
-    dt_error err;
-    dt_status st = DT_OK;
-    int done = 0;
-    switch (which) {
-    case 0:
-        NEED_SLOT(b, stream_synchronize);
-        Py_BEGIN_ALLOW_THREADS
-        st = b->stream_synchronize(index, s, &err);
-        Py_END_ALLOW_THREADS
-        break;
-    case 1:
-        NEED_SLOT(b, stream_query);
-        st = b->stream_query(index, s, &done, &err);
-        break;
-    case 2:
-        NEED_SLOT(b, stream_wait_event);
-        st = b->stream_wait_event(index, s, handle(e), &err);
-        break;
-    default:
-        NEED_SLOT(b, set_stream);
-        st = b->set_stream(index, s, &err);
-        break;
-    }
-    if (st != DT_OK)
-        return dt_py_raise(&err);
-    if (which == 1)
-        return PyBool_FromLong(done);
-    Py_RETURN_NONE;
-}
-
-static PyObject *stream_synchronize(PyObject *m, PyObject *a) { (void)m; return stream_op(a, 0); }
-static PyObject *stream_query(PyObject *m, PyObject *a) { (void)m; return stream_op(a, 1); }
-static PyObject *stream_wait_event(PyObject *m, PyObject *a) { (void)m; return stream_op(a, 2); }
-static PyObject *set_stream(PyObject *m, PyObject *a) { (void)m; return stream_op(a, 3); }
-
-static PyObject *current_stream(PyObject *m, PyObject *arg)
-{
-    (void)m;
-    int index;
-    const dt_backend_iface *b = cuda_index(arg, &index);
-    if (b == NULL)
-        return NULL;
-    void *s = b->get_stream ? b->get_stream(index) : NULL;
-    return Py_BuildValue("(iN)", index, PyLong_FromVoidPtr(s));
-}
-
-static PyObject *event_create(PyObject *m, PyObject *args)
-{
-    (void)m;
-    PyObject *dev;
-    int timing = 0;
-    if (!PyArg_ParseTuple(args, "O|p", &dev, &timing))
-        return NULL;
-    int index;
-    const dt_backend_iface *b = cuda_index(dev, &index);
-    if (b == NULL)
-        return NULL;
-    NEED_SLOT(b, event_create);
-    void *e = NULL;
-    CALL(b->event_create(index, timing, &e, ERR));
-    return Py_BuildValue("(iN)", index, PyLong_FromVoidPtr(e));
-}
-
-static PyObject *event_destroy(PyObject *m, PyObject *args)
-{
-    (void)m;
-    int index;
-    PyObject *h;
-    if (!PyArg_ParseTuple(args, "iO", &index, &h))
-        return NULL;
-    const dt_backend_iface *b = dt_backend_get(DT_DEVICE_CUDA);
-    void *e = handle(h);
-    if (b != NULL && b->event_destroy != NULL && e != NULL)
-        b->event_destroy(index, e);
-    Py_RETURN_NONE;
-}
-
-static PyObject *event_record(PyObject *m, PyObject *args)
-{
-    (void)m;
-    int index;
-    PyObject *e, *s;
-    if (!PyArg_ParseTuple(args, "iOO", &index, &e, &s))
-        return NULL;
-    const dt_backend_iface *b = cuda_backend();
-    if (b == NULL)
-        return NULL;
-    NEED_SLOT(b, event_record);
-    CALL(b->event_record(index, handle(e), handle(s), ERR));
-    Py_RETURN_NONE;
-}
-
-static PyObject *event_synchronize(PyObject *m, PyObject *e)
-{
-    (void)m;
-    const dt_backend_iface *b = cuda_backend();
-    if (b == NULL)
-        return NULL;
-    NEED_SLOT(b, event_synchronize);
-    dt_error err;
-    dt_status st;
-    void *ev = handle(e);
-    Py_BEGIN_ALLOW_THREADS
-    st = b->event_synchronize(ev, &err);
-    Py_END_ALLOW_THREADS
-    if (st != DT_OK)
-        return dt_py_raise(&err);
-    Py_RETURN_NONE;
-}
-
-static PyObject *event_query(PyObject *m, PyObject *e)
-{
-    (void)m;
-    const dt_backend_iface *b = cuda_backend();
-    if (b == NULL)
-        return NULL;
-    NEED_SLOT(b, event_query);
-    int done = 0;
-    CALL(b->event_query(handle(e), &done, ERR));
-    return PyBool_FromLong(done);
-}
-
-static PyObject *event_elapsed(PyObject *m, PyObject *args)
-{
-    (void)m;
-    PyObject *a, *c;
-    if (!PyArg_ParseTuple(args, "OO", &a, &c))
-        return NULL;
-    const dt_backend_iface *b = cuda_backend();
-    if (b == NULL)
-        return NULL;
-    NEED_SLOT(b, event_elapsed_ms);
-    float ms = 0;
-    CALL(b->event_elapsed_ms(handle(a), handle(c), &ms, ERR));
-    return PyFloat_FromDouble(ms);
 }
 
 PyMethodDef dt_py_cuda_methods[] = {
@@ -399,18 +210,5 @@ PyMethodDef dt_py_cuda_methods[] = {
     {"_cuda_reset_peak_memory_stats", reset_peak, METH_O, NULL},
     {"_cuda_empty_cache", empty_cache, METH_NOARGS, NULL},
     {"_cuda_mem_get_info", mem_get_info, METH_O, NULL},
-    {"_cuda_stream_create", stream_create, METH_VARARGS, NULL},
-    {"_cuda_stream_destroy", stream_destroy, METH_VARARGS, NULL},
-    {"_cuda_stream_synchronize", stream_synchronize, METH_VARARGS, NULL},
-    {"_cuda_stream_query", stream_query, METH_VARARGS, NULL},
-    {"_cuda_stream_wait_event", stream_wait_event, METH_VARARGS, NULL},
-    {"_cuda_set_stream", set_stream, METH_VARARGS, NULL},
-    {"_cuda_current_stream", current_stream, METH_O, NULL},
-    {"_cuda_event_create", event_create, METH_VARARGS, NULL},
-    {"_cuda_event_destroy", event_destroy, METH_VARARGS, NULL},
-    {"_cuda_event_record", event_record, METH_VARARGS, NULL},
-    {"_cuda_event_synchronize", event_synchronize, METH_O, NULL},
-    {"_cuda_event_query", event_query, METH_O, NULL},
-    {"_cuda_event_elapsed", event_elapsed, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

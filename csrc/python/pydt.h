@@ -107,4 +107,12 @@ extern PyMethodDef dt_py_thread_methods[];
 extern PyMethodDef dt_py_creation_methods[];
 extern PyMethodDef dt_py_cuda_methods[];
 
+/* ---- CUDA devices, streams and events (cuda_api.c, stream_type.c) ---- */
+/* A CUDA device argument (None: the current device, an int, "cuda:N", a
+ * device), resolved and checked to exist: its backend, and *index; NULL
+ * with an exception. */
+const dt_backend_iface *dt_py_cuda_index(PyObject *obj, int *index);
+/* devtensor._C._CudaStream / _CudaEvent and the current-stream functions. */
+int dt_py_stream_init(PyObject *module);
+
 #endif /* DT_PYDT_H */

@@ -260,7 +260,13 @@ static dt_status sim_stream_create(int index, int priority, void **stream, dt_er
 static void sim_stream_destroy(int index, void *stream)
 {
     (void)index;
-    free(stream);
+    sim_stream *s = stream;
+    if (s == NULL)
+        return;
+    /* as the real backend does: this thread's current stream never dangles */
+    if (s->device >= 0 && s->device < DT_SIM_MAX_DEVICES && sim_current_stream[s->device] == s)
+        sim_current_stream[s->device] = NULL;
+    free(s);
 }
 
 static dt_status check_stream(int index, void *stream, dt_error *err)

@@ -184,76 +184,33 @@ def memory_summary(device=None):
 
 # ---- streams and events ----
 
-class Stream:
-    """A CUDA stream on a device: work queued on it runs in order."""
-
-    def __init__(self, device=None, priority=0, _handle=None):
-        if _handle is not None:
-            self.device_index, self._handle, self._owned = _handle[0], _handle[1], False
-        else:
-            self.device_index, self._handle = _C._cuda_stream_create(_index(device), priority)
-            self._owned = True
-        self._prev = []
-
-    @property
-    def device(self):
-        return _device_type("cuda", self.device_index)
-
-    def synchronize(self):
-        _C._cuda_stream_synchronize(self.device_index, self._handle)
-
-    def query(self):
-        """True if all work queued on the stream is done."""
-        return _C._cuda_stream_query(self.device_index, self._handle)
-
-    def wait_event(self, event):
-        _C._cuda_stream_wait_event(self.device_index, self._handle, event._handle)
-
-    def wait_stream(self, stream):
-        self.wait_event(stream.record_event())
-
-    def record_event(self, event=None):
-        event = Event() if event is None else event
-        event.record(self)
-        return event
-
-    def __enter__(self):
-        self._prev.append(current_stream(self.device_index))
-        _C._cuda_set_stream(self.device_index, self._handle)
-        return self
-
-    def __exit__(self, *exc):
-        prev = self._prev.pop()
-        _C._cuda_set_stream(self.device_index, prev._handle)
-        return False
-
-    def __eq__(self, other):
-        return isinstance(other, Stream) and (self.device_index, self._handle) == (
-            other.device_index, other._handle)
-
-    def __hash__(self):
-        return hash((self.device_index, self._handle))
-
-    def __del__(self):
-        if getattr(self, "_owned", False):
-            _C._cuda_stream_destroy(self.device_index, self._handle)
-
-    def __repr__(self):
-        return f"<devtensor.cuda.Stream device=cuda:{self.device_index} handle={self._handle:#x}>"
+# Stream and Event are C types that own their backend handles: see
+# Note [Stream and event ownership] in csrc/python/stream_type.c.  A handle
+# is destroyed exactly once, when its object goes; a current stream is kept
+# alive by its device's current-stream slot; copies are the object itself
+# and pickling raises TypeError.
+Stream = _C._CudaStream
+Event = _C._CudaEvent
 
 
 def current_stream(device=None):
-    return Stream(_handle=_C._cuda_current_stream(_index(device)))
+    """The current stream of a device in this thread: the Stream object made
+    current (by `with stream(s)`), else the device's default stream."""
+    return _C._cuda_current_stream(_index(device))
 
 
 def default_stream(device=None):
-    return Stream(_handle=(_index(device), 0))
+    """The default stream of a device (one object per device)."""
+    return _C._cuda_default_stream(_index(device))
 
 
 class stream:
     """Context manager that makes `s` the current stream of its device (None: no-op)."""
 
     def __init__(self, s):
+        if s is not None and not isinstance(s, Stream):
+            raise TypeError(f"stream(s): expected a devtensor.cuda.Stream or None, "
+                            f"got {type(s).__name__}")
         self.s = s
 
     def __enter__(self):
@@ -265,35 +222,6 @@ class stream:
         if self.s is not None:
             self.s.__exit__(*exc)
         return False
-
-
-class Event:
-    """A CUDA event: a marker in a stream, for synchronisation and timing."""
-
-    def __init__(self, enable_timing=False, device=None):
-        self.device_index, self._handle = _C._cuda_event_create(_index(device), enable_timing)
-
-    def record(self, stream=None):
-        stream = current_stream(self.device_index) if stream is None else stream
-        _C._cuda_event_record(stream.device_index, self._handle, stream._handle)
-
-    def synchronize(self):
-        _C._cuda_event_synchronize(self._handle)
-
-    def query(self):
-        return _C._cuda_event_query(self._handle)
-
-    def wait(self, stream=None):
-        stream = current_stream(self.device_index) if stream is None else stream
-        stream.wait_event(self)
-
-    def elapsed_time(self, end_event):
-        """Milliseconds between this event and end_event (both recorded, with timing)."""
-        return _C._cuda_event_elapsed(self._handle, end_event._handle)
-
-    def __del__(self):
-        if getattr(self, "_handle", None):
-            _C._cuda_event_destroy(self.device_index, self._handle)
 
 
 # ---- the device table ----
