@@ -142,9 +142,11 @@ static PyObject *get_writeable(PyDtTensor *self, void *c)
 static int set_writeable(PyDtTensor *self, PyObject *value, void *c)
 {
     (void)c;
-    int on = value == NULL ? -1 : PyObject_IsTrue(value);
-    if (value == NULL)
+    if (value == NULL) {
         PyErr_SetString(PyExc_AttributeError, "cannot delete the writeable flag");
+        return -1;
+    }
+    int on = PyObject_IsTrue(value);
     if (on < 0)
         return -1;
     if (!on) {
