@@ -22,10 +22,11 @@
  * Note [Complex overflow]
  * exp(x) overflows for x > 709.78, while exp(x) cos(y) may not (cos y
  * tiny), nor cosh(x) cos(y) up to x ~ 1419.  dt_z_expmul_ forms exp(x) c as
- * (exp(x/2) c) exp(x/2), and cosh(x) c as (exp(x/2) c) (exp(x/2)/2).  tanh uses Kahan's form, which has no cancellation
- * near the poles (x = 0, y = pi/2): with t = tan y, s = sinh x,
- * b = 1 + t^2, tanh(x + iy) = (b s sqrt(1 + s^2) + i t) / (1 + b s^2), and
- * for |x| > 22, where tanh x rounds to +-1, 1 + i 4 sin y cos y e^(-2|x|).
+ * (exp(x/2) c) exp(x/2), and cosh(x) c as (exp(x/2) c) (exp(x/2)/2).  tanh avoids the cancellation of
+ * cosh 2x + cos 2y near the poles (x = 0, y = pi/2) with a denominator of
+ * two squares (Kahan's form, multiplied out): tanh(x + iy) =
+ * (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y), and for |x| > 22,
+ * where tanh x rounds to +-1, +-1 + i 4 sin y cos y e^(-2|x|).
  * log and sqrt scale tiny and huge arguments by powers of two; near
  * |z| = 1, log's real part is log1p(x^2 + y^2 - 1) / 2 with x^2 + y^2 - 1
  * formed exactly enough (dt_z_x2y2m1_: products split by fma, sums by
@@ -54,7 +55,8 @@ DT_FN double dt_z_expmul_(double x, double c, double h)
     return (e * c) * (e * h);
 }
 
-/* x^2 + y^2 - 1 with an absolute error near 1e-32, not 1e-16 */
+/* x^2 + y^2 - 1 to an ulp or so even where the terms cancel: the exact
+ * products as sums of two doubles (fma), added by two-sum */
 DT_FN double dt_z_two_sum_(double a, double b, double *err)
 {
     double s = a + b, bb = s - a;
@@ -63,9 +65,10 @@ DT_FN double dt_z_two_sum_(double a, double b, double *err)
 }
 DT_FN double dt_z_x2y2m1_(double x, double y)
 {
-    double xh = x * x, xl = fma(x, x, -xh), yh = y * y, yl = fma(y, y, -yh), e1, e2;
+    double xh = x * x, xl = fma(x, x, -xh), yh = y * y, yl = fma(y, y, -yh), e1, e2, e3, e4;
     double s = dt_z_two_sum_(dt_z_two_sum_(xh, -1.0, &e1), yh, &e2);
-    return s + ((xl + yl) + (e1 + e2));
+    s = dt_z_two_sum_(dt_z_two_sum_(s, xl, &e3), yl, &e4); /* xl, yl may cancel s too */
+    return s + ((e1 + e2) + (e3 + e4));
 }
 
 /* ---- exp, log, sqrt ---- */
@@ -241,8 +244,8 @@ DT_FN dt_c128 dt_z_tanh(dt_c128 z)
         double e = exp(-fabs(x));
         return dt_z_make(copysign(1.0, x), (4 * sin(y) * cos(y) * e) * e);
     }
-    double t = tan(y), b = 1 + t * t, s = sinh(x), d = 1 + b * s * s;
-    return dt_z_make(b * s * sqrt(1 + s * s) / d, t / d);
+    double s = sinh(x), c = cos(y), d = s * s + c * c;
+    return dt_z_make(s * cosh(x) / d, sin(y) * c / d);
 }
 /* cos z = cosh(iz), sin z = -i sinh(iz), tan z = -i tanh(iz), with iz = -y + ix */
 DT_FN dt_c128 dt_z_cos(dt_c128 z) { return dt_z_cosh(dt_z_make(-z.im, z.re)); }
