@@ -285,7 +285,16 @@ DT_NEXTAFTER16(bf16, 0x8000u, 0x7f80u, dt_float_to_bf16, dt_bf16_to_float)
     DT_FN dt_C_##X dt_pos_##X(dt_C_##X a) { return a; }                                     \
     DT_FN R dt_abs_##X(dt_C_##X a) { return (R)hypot((double)a.re, (double)a.im); }                          \
     DT_FN dt_C_##X dt_square_##X(dt_C_##X a) { return dt_##X##_mul(a, a); }                 \
-    DT_FN dt_C_##X dt_recip_##X(dt_C_##X a) { return dt_##X##_div(dt_##X##_make(1, 0), a); } \
+    /* NumPy's reciprocal: 1/a by Smith's scaling, in the dtype's precision */            \
+    DT_FN dt_C_##X dt_recip_##X(dt_C_##X a)                                                 \
+    {                                                                                       \
+        if (fabs((double)a.im) <= fabs((double)a.re)) {                                     \
+            R r = a.im / a.re, d = a.re + a.im * r;                                         \
+            return dt_##X##_make((R)1 / d, -r / d);                                         \
+        }                                                                                   \
+        R r = a.re / a.im, d = a.re * r + a.im;                                             \
+        return dt_##X##_make(r / d, (R)-1 / d);                                             \
+    }                                                                                       \
     DT_FN bool dt_isnan_##X(dt_C_##X a) { return a.re != a.re || a.im != a.im; }            \
     DT_FN bool dt_isinf_##X(dt_C_##X a) { return isinf(a.re) || isinf(a.im); }              \
     DT_FN bool dt_isfinite_##X(dt_C_##X a) { return isfinite(a.re) && isfinite(a.im); }     \
@@ -300,8 +309,7 @@ DT_COMPLEX_OPS(c128, double)
 #define DT_COMPLEX_FN(X, NAME)                                                              \
     DT_FN dt_C_##X dt_##NAME##_##X(dt_C_##X a) { return dt_##X##_from_z(dt_z_##NAME(dt_##X##_to_z(a))); }
 #define DT_COMPLEX_FNS(X)                                                                   \
-    DT_COMPLEX_FN(X, sqrt) DT_COMPLEX_FN(X, sign) DT_COMPLEX_FN(X, exp)                     \
-    DT_COMPLEX_FN(X, expm1) DT_COMPLEX_FN(X, log) DT_COMPLEX_FN(X, log1p)                   \
+    DT_COMPLEX_FN(X, sqrt) DT_COMPLEX_FN(X, exp) DT_COMPLEX_FN(X, log)                      \
     DT_COMPLEX_FN(X, log2) DT_COMPLEX_FN(X, log10) DT_COMPLEX_FN(X, sin)                    \
     DT_COMPLEX_FN(X, cos) DT_COMPLEX_FN(X, tan) DT_COMPLEX_FN(X, asin)                      \
     DT_COMPLEX_FN(X, acos) DT_COMPLEX_FN(X, atan) DT_COMPLEX_FN(X, sinh)                    \
@@ -309,6 +317,14 @@ DT_COMPLEX_OPS(c128, double)
     DT_COMPLEX_FN(X, acosh) DT_COMPLEX_FN(X, atanh)
 DT_COMPLEX_FNS(c64)
 DT_COMPLEX_FNS(c128)
+
+/* NumPy's own formulas, in the dtype's precision (complex_math.h, Note [Complex formulas]) */
+DT_FN dt_c64 dt_expm1_c64(dt_c64 a) { return dt_zf_expm1(a); }
+DT_FN dt_c64 dt_log1p_c64(dt_c64 a) { return dt_zf_log1p(a); }
+DT_FN dt_c64 dt_sign_c64(dt_c64 a) { return dt_zf_sign(a); }
+DT_FN dt_c128 dt_expm1_c128(dt_c128 a) { return dt_z_expm1(a); }
+DT_FN dt_c128 dt_log1p_c128(dt_c128 a) { return dt_z_log1p(a); }
+DT_FN dt_c128 dt_sign_c128(dt_c128 a) { return dt_z_sign(a); }
 
 /* complex rint rounds both parts (NumPy's rint loop for complex) */
 DT_FN dt_c64 dt_rint_c64(dt_c64 a) { return dt_c64_make(rintf(a.re), rintf(a.im)); }

@@ -39,8 +39,15 @@
 #define DT_CLONES_u64
 #define DT_CLONES_f16
 #define DT_CLONES_bf16
+/* complex loops call the scalar libm, never libmvec: NumPy's complex functions
+ * are glibc's scalar ones, and a 4-ulp log or hypot inside log1p or expm1
+ * grows to many ulps of the complex result (complex_math.h) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define DT_CLONES_c64 __attribute__((optimize("no-tree-vectorize")))
+#else
 #define DT_CLONES_c64
-#define DT_CLONES_c128
+#endif
+#define DT_CLONES_c128 DT_CLONES_c64
 
 /* ---- binary ops: out = OP(a, b) ---- */
 #define DT_BINARY_LOOP(OPNAME, X, OUT_T, STORE)                                           \

@@ -1,0 +1,181 @@
+"""Complex functions at special values: C99 Annex G, with NumPy (glibc) as the oracle.
+
+Every function runs over a table of all pairs of special parts (signed zeros,
+subnormals, 1e-8, +-1, +-2, pi/2, values where exp overflows, the largest
+finite magnitudes, infinities, NaN) for complex64 and complex128, on every
+test device.  Per part: NaN where NumPy has NaN, infinities and zeros equal
+with their sign, finite values within a few ulps.
+
+Deliberate differences, left out below (see csrc/core/complex_math.h):
+* complex64 transcendental functions compute in double and round once;
+  where NumPy's float32 routines (glibc's ctanf, ctanhf) are a few ulps off
+  we accept the correctly rounded value (NumPy's complex128 result rounded).
+* csqrtf rounds twice in the float32 subnormal range (sqrt(0.5 + 1e-45j)
+  has imaginary part 0 in NumPy, 1e-45 here).
+* square is not in the table: NumPy's complex square and multiply use fused
+  multiply-adds on CPUs with FMA only, so their last bits and overflow
+  (NaN or -inf) depend on the machine.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import to_np
+
+FUNCS = ["sqrt", "exp", "expm1", "log", "log1p", "log2", "log10",
+         "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+         "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
+         "sign", "reciprocal"]
+ULPS = {"complex128": 4, "complex64": 2}
+
+
+def parts(dtype):
+    if np.dtype(dtype) == np.complex128:
+        big, small, tiny, ov = 1e300, 1e-300, 5e-324, 800.0
+    else:
+        big, small, tiny, ov = 1e38, 1e-38, 1e-45, 100.0
+    return [0.0, -0.0, tiny, small, 1e-8, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 3.0,
+            math.pi / 2, -math.pi / 2, math.pi, 20.0, -30.0, ov, -ov, big, -big,
+            math.inf, -math.inf, math.nan]
+
+
+def special_table(dtype):
+    p = parts(dtype)
+    return np.array([complex(r, i) for r in p for i in p], dtype=dtype)
+
+
+def _ordered(a):
+    """Floats as integers in the order of their values (adjacent floats differ by 1)."""
+    a = np.asarray(a)
+    i = a.view(np.int64 if a.dtype == np.float64 else np.int32).astype(np.int64)
+    mask = np.int64(0x7FFFFFFFFFFFFFFF if a.dtype == np.float64 else 0x7FFFFFFF)
+    return np.where(i < 0, -(i & mask), i)
+
+
+def part_mismatch(g, e, ulps):
+    """Boolean mask: g differs from e (real arrays) beyond `ulps`, or in a special value."""
+    gn, en = np.isnan(g), np.isnan(e)
+    special = np.isinf(e) | (e == 0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        dist = np.abs(_ordered(g) - _ordered(e))
+    exact = (g == e) & (np.signbit(g) == np.signbit(e))
+    bad = np.where(en, ~gn, np.where(special, ~exact, gn | (dist > ulps)))
+    return bad
+
+
+def mismatch(got, expected, ulps):
+    return part_mismatch(got.real, expected.real, ulps) | part_mismatch(got.imag, expected.imag, ulps)
+
+
+def numpy_of(fname, x):
+    with np.errstate(all="ignore"):
+        return getattr(np, fname)(x)
+
+
+def run(fname, x, device):
+    return to_np(getattr(dt, fname)(dt.asarray(np.array(x, copy=True), device=device)))
+
+
+def describe(fname, x, got, expected, bad):
+    rows = [f"{fname}({x[i]!r}) = {got[i]!r}, NumPy {expected[i]!r}" for i in np.flatnonzero(bad)[:10]]
+    return f"{int(bad.sum())} of {len(x)} differ:\n" + "\n".join(rows)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("fname", FUNCS)
+def test_special_value_table(fname, dtype, device):
+    x = special_table(dtype)
+    expected = numpy_of(fname, x)
+    got = run(fname, x, device)
+    assert got.dtype == expected.dtype
+    bad = mismatch(got, expected, ULPS[dtype])
+    if dtype == "complex64":
+        if fname == "sqrt":  # csqrtf's double rounding in the subnormal range
+            bad &= ~(np.abs(x.imag) < np.finfo(np.float32).tiny)
+        # NumPy's float32 routine a few ulps off: accept the correctly rounded value
+        with np.errstate(all="ignore"):
+            rounded = numpy_of(fname, x.astype(np.complex128)).astype(np.complex64)
+        finite = np.isfinite(expected) & np.isfinite(got)
+        bad &= ~(finite & ~mismatch(got, rounded, 1))
+    assert not bad.any(), describe(fname, x, got, expected, bad)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("fname", FUNCS)
+def test_branch_cuts_and_unit_circle(fname, dtype, device):
+    """Near the unit circle, the cuts on the axes and across magnitudes."""
+    rng = np.random.default_rng(7)
+    z = [np.exp(1j * rng.uniform(0, 2 * np.pi, 100)),
+         rng.uniform(-3, 3, 100) + 1j * rng.choice([1e-20, -1e-20, 0.0, -0.0], 100),
+         rng.choice([1e-20, -1e-20, 0.0, -0.0], 100) + 1j * rng.uniform(-3, 3, 100),
+         rng.choice([1, -1], 100) * (1 + 10 ** rng.uniform(-15, -1, 100)) + 1j * 10 ** rng.uniform(-30, -1, 100),
+         10 ** rng.uniform(-30, 30, 100) * np.exp(1j * rng.uniform(-np.pi, np.pi, 100))]
+    x = np.concatenate(z).astype(dtype)
+    expected = numpy_of(fname, x)
+    got = run(fname, x, device)
+    bad = mismatch(got, expected, ULPS[dtype])
+    if dtype == "complex64":
+        with np.errstate(all="ignore"):
+            rounded = numpy_of(fname, x.astype(np.complex128)).astype(np.complex64)
+        bad &= mismatch(got, rounded, 1)
+    assert not bad.any(), describe(fname, x, got, expected, bad)
+
+
+def test_table_catches_a_wrong_sign():
+    """The comparison is strict: a flipped zero, an extra ulp budget or NaN-for-inf fail."""
+    e = np.array([complex(1, 0), complex(math.inf, 0), complex(1.0, 2.0)])
+    assert mismatch(np.array([complex(1, -0.0)]), e[:1], 4).all()
+    assert mismatch(np.array([complex(math.nan, 0)]), e[1:2], 4).all()
+    assert mismatch(np.array([complex(1.0, 2.0 + 5 * np.spacing(2.0))]), e[2:], 4).all()
+    assert not mismatch(np.array([complex(1.0, np.nextafter(2.0, 3))]), e[2:], 4).any()
+
+
+# ----------------------------------------------------------------------------- the issue's examples
+
+def one(fname, z, dtype, device):
+    return complex(run(fname, np.array([z], dtype=dtype), device)[0])
+
+
+def same(a, b):
+    for p, q in ((a.real, b.real), (a.imag, b.imag)):
+        if math.isnan(q):
+            assert math.isnan(p), (a, b)
+        else:
+            assert p == pytest.approx(q, rel=1e-6) and math.copysign(1, p) == math.copysign(1, q), (a, b)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_cosh_inf_is_inf_plus_0j(dtype, device):
+    got = one("cosh", complex(math.inf, 0.0), dtype, device)
+    same(got, complex(math.inf, 0.0))
+    same(complex(np.cosh(np.array([complex(math.inf, 0.0)], dtype))[0]), got)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_arccos_of_2_on_the_cut_has_negative_imaginary_part(dtype, device):
+    got = one("arccos", complex(2.0, 0.0), dtype, device)
+    same(got, complex(0.0, -1.3169578969248166))
+    same(complex(np.arccos(np.array([2 + 0j], dtype))[0]), got)
+
+
+@pytest.mark.parametrize("fname, expected", [
+    ("arcsin", complex(0.7853981633974483, 691.8152486690535)),
+    ("arccos", complex(0.7853981633974483, -691.8152486690535)),
+    ("arcsinh", complex(691.8152486690535, 0.7853981633974483)),
+])
+def test_inverse_functions_do_not_overflow(fname, expected, device):
+    z = complex(1e300, 1e300)
+    got = one(fname, z, "complex128", device)
+    same(got, expected)
+    same(complex(getattr(np, fname)(np.array([z]))[0]), got)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_sign_of_imaginary_infinity_is_1j(dtype, device):
+    z = complex(0.0, math.inf)
+    got = one("sign", z, dtype, device)
+    same(got, complex(0.0, 1.0))
+    same(complex(np.sign(np.array([z], dtype))[0]), got)
+    same(one("sign", complex(0.0, -math.inf), dtype, device), complex(0.0, -1.0))
