@@ -92,8 +92,12 @@ def paired_times(fa, fb, reps, warmup=2, inner=1, sync_a=None, sync_b=None):
 # ---- results ----
 
 class Table:
-    def __init__(self):
+    """The rows measured so far; on_row(rows) runs after each one (main writes the
+    JSON then, so a run cut short by a time limit keeps what it measured)."""
+
+    def __init__(self, on_row=None):
         self.rows = []
+        self.on_row = on_row
 
     def add(self, section, case, threads, dt_s, ref_name, ref_s, note="", kind="time"):
         """kind 'time': seconds, ratio = ref/dt; kind 'GB/s': ratio = dt/ref."""
@@ -105,6 +109,8 @@ class Table:
                    reference=ref_name, reference_value=ref_s, ratio=ratio, unit=kind, note=note)
         self.rows.append(row)
         print(format_row(row), flush=True)
+        if self.on_row is not None:
+            self.on_row(self.rows)
         return row
 
 
@@ -407,8 +413,18 @@ def main(argv=None):
     args = p.parse_args(argv)
     if not args.cpu and not args.gpu:
         args.cpu = True
-    table = Table()
     info = machine_info()
+
+    def write_json(rows):
+        if not args.json:
+            return
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        tmp = args.json + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"machine": info, "quick": args.quick, "results": rows}, f, indent=2)
+        os.replace(tmp, args.json)
+
+    table = Table(on_row=write_json)
     print(f"devtensor {info['devtensor']}, NumPy {info['numpy']}, {info['cpu_model']}, "
           f"{info['cpus_available']} CPUs available; ratio > 1: devtensor faster")
     load = info.get("loadavg_at_start")
@@ -430,9 +446,7 @@ def main(argv=None):
     except OSError:  # pragma: no cover
         pass
     if args.json:
-        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-        with open(args.json, "w") as f:
-            json.dump({"machine": info, "quick": args.quick, "results": table.rows}, f, indent=2)
+        write_json(table.rows)
         print(f"\nwrote {args.json}")
     return 0
 

@@ -180,3 +180,27 @@ def test_smi_utilisation_from_nvml_or_a_dash(capsys):
     assert header.rstrip().endswith("util")
     u = dt.cuda._Utilization.percent(0)
     assert u is None or 0 <= u <= 100  # None where NVML is absent (CI) or devices reordered
+
+
+@requires_devices(1)
+def test_record_stream():
+    s = dt.cuda.Stream(0)
+    x = dt.ones(1000, device="cuda:0")
+    with s:
+        y = x * 2                       # work on s reading x
+    x.record_stream(s)                  # x's block is not reused until s is done
+    x.record_stream(dt.cuda.default_stream(0))
+    del x
+    s.synchronize()
+    assert y.tolist()[:2] == [2.0, 2.0]
+    dt.from_dlpack(dt.ones(2, device="cpu")).to("cuda:0").record_stream(s)
+    with pytest.raises(RuntimeError, match="record_stream expects a CUDA tensor"):
+        dt.ones(2).record_stream(s)
+    with pytest.raises(TypeError, match="devtensor.cuda.Stream"):
+        dt.ones(2, device="cuda:0").record_stream(0)
+
+
+@requires_devices(2)
+def test_record_stream_of_another_device_is_refused():
+    with pytest.raises(RuntimeError, match="the stream is on cuda:1, the tensor on cuda:0"):
+        dt.ones(2, device="cuda:0").record_stream(dt.cuda.Stream(1))

@@ -65,8 +65,12 @@ def test_same_numbers_on_every_device(other):
     for k in ("rand", "randint", "uniform", "rand2"):
         assert got[k].dtype == ref[k].dtype
         np.testing.assert_array_equal(got[k], ref[k], err_msg=k, strict=True)  # bit for bit
-    for k in ("randn", "normal"):
-        np.testing.assert_array_max_ulp(got[k], ref[k], maxulp=4)
+    # Box-Muller through log and cos: a GPU's math library may differ from the CPU's
+    # by an ulp or two, and normal's mean + std * z cancels near zero, so the
+    # difference is bounded in units of std (2.0 for normal, 1 for randn), not ulps
+    for k, std in (("randn", 1.0), ("normal", 2.0)):
+        assert got[k].dtype == ref[k].dtype
+        np.testing.assert_allclose(got[k], ref[k], rtol=0, atol=std * 1e-12, err_msg=k)
 
 
 def test_rand_range_and_moments(device):

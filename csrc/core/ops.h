@@ -15,7 +15,8 @@
  * double for float64, dt_c128 for complex.  Complex -> real keeps the real
  * part (NumPy warns; we do not).  Out-of-range float -> integer casts are
  * undefined in C, and NumPy calls them undefined: values then differ by
- * platform (CUDA saturates, x86 gives the "integer indefinite").
+ * platform (CUDA saturates, x86 gives the "integer indefinite"); devtensor
+ * spells them out so that every device agrees (Note [Float to integer casts]).
  */
 #ifndef DT_OPS_H
 #define DT_OPS_H
@@ -142,16 +143,53 @@ DT_WIDEN_REAL(f64, D)
 DT_FN dt_c128 dt_widen_c64(dt_c64 v) { return dt_c128_make(v.re, v.im); }
 DT_FN dt_c128 dt_widen_c128(dt_c128 v) { return v; }
 
-/* narrowing from each wide kind to each destination tag */
-#define DT_NARROW_INTLIKE(X)                                                         \
+/* Note [Float to integer casts]
+ * C leaves a float -> integer cast undefined when the value does not fit,
+ * and the hardware differs: x86 gives the "integer indefinite" (the most
+ * negative value) of its 32- or 64-bit conversion and then keeps the low
+ * bits, nvcc's conversions saturate ((uint8_t)-57.3 is 199 on x86, NumPy's
+ * value, and 0 on a GPU).  So the cast is spelled out in defined C: through
+ * int32 for destinations of up to 16 bits and int32 itself, through int64
+ * for wider ones (uint64 from values >= 2**63 by the offset trick), with the
+ * indefinite value where that does not fit, and NaN too.  Every device then
+ * gives x86's (and NumPy's) results; the one known exception is NumPy's
+ * uint32 loop on CPUs whose vector unit converts to unsigned directly, for
+ * values outside int64 and NaN. */
+DT_FN int32_t dt_float_to_i32(double v)
+{
+    return v >= -2147483648.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN;
+}
+DT_FN int64_t dt_float_to_i64(double v)
+{
+    return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+DT_FN uint64_t dt_float_to_u64(double v)
+{
+    if (!(v >= 9223372036854775808.0)) /* NaN too: the indefinite, 2**63 */
+        return (uint64_t)dt_float_to_i64(v);
+    return (uint64_t)dt_float_to_i64(v - 9223372036854775808.0) ^ 0x8000000000000000ull;
+}
+
+/* narrowing from each wide kind to each destination tag; VIA converts a
+ * float or double (Note [Float to integer casts]) */
+#define DT_NARROW_INT(X, VIA)                                                        \
+    DT_FN dt_T_##X dt_narrow_I_##X(int64_t v) { return (dt_T_##X)v; }                \
+    DT_FN dt_T_##X dt_narrow_U_##X(uint64_t v) { return (dt_T_##X)v; }               \
+    DT_FN dt_T_##X dt_narrow_F_##X(float v) { return (dt_T_##X)VIA((double)v); }     \
+    DT_FN dt_T_##X dt_narrow_D_##X(double v) { return (dt_T_##X)VIA(v); }            \
+    DT_FN dt_T_##X dt_narrow_Z_##X(dt_c128 v) { return (dt_T_##X)VIA(v.re); }
+DT_NARROW_INT(i8, dt_float_to_i32) DT_NARROW_INT(i16, dt_float_to_i32)
+DT_NARROW_INT(i32, dt_float_to_i32) DT_NARROW_INT(i64, dt_float_to_i64)
+DT_NARROW_INT(u8, dt_float_to_i32) DT_NARROW_INT(u16, dt_float_to_i32)
+DT_NARROW_INT(u32, dt_float_to_i64) DT_NARROW_INT(u64, dt_float_to_u64)
+
+#define DT_NARROW_FLOAT(X)                                                           \
     DT_FN dt_T_##X dt_narrow_I_##X(int64_t v) { return (dt_T_##X)v; }                \
     DT_FN dt_T_##X dt_narrow_U_##X(uint64_t v) { return (dt_T_##X)v; }               \
     DT_FN dt_T_##X dt_narrow_F_##X(float v) { return (dt_T_##X)v; }                  \
     DT_FN dt_T_##X dt_narrow_D_##X(double v) { return (dt_T_##X)v; }                 \
     DT_FN dt_T_##X dt_narrow_Z_##X(dt_c128 v) { return (dt_T_##X)v.re; }
-DT_NARROW_INTLIKE(i8) DT_NARROW_INTLIKE(i16) DT_NARROW_INTLIKE(i32)
-DT_NARROW_INTLIKE(i64) DT_NARROW_INTLIKE(u8) DT_NARROW_INTLIKE(u16) DT_NARROW_INTLIKE(u32)
-DT_NARROW_INTLIKE(u64) DT_NARROW_INTLIKE(f32) DT_NARROW_INTLIKE(f64)
+DT_NARROW_FLOAT(f32) DT_NARROW_FLOAT(f64)
 
 DT_FN bool dt_narrow_I_b(int64_t v) { return v != 0; }
 DT_FN bool dt_narrow_U_b(uint64_t v) { return v != 0; }

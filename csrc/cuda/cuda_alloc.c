@@ -688,6 +688,13 @@ dt_status dt_cuda_alloc_empty_cache(int index, dt_error *err)
 {
     dt_cuda_devalloc *s;
     DT_TRY(alloc_state(index, &s, err));
+    /* a device this process never allocated on has nothing cached: do not
+     * make it current, which would create a CUDA context there */
+    pthread_mutex_lock(&s->lock);
+    int untouched = s->stats.reserved == 0 && s->npend == 0 && s->nevents == 0;
+    pthread_mutex_unlock(&s->lock);
+    if (untouched)
+        return DT_OK;
     dt_cuda_guard g;
     DT_TRY(dt_cuda_guard_enter(&g, index, err));
     pthread_mutex_lock(&s->lock);

@@ -114,5 +114,9 @@ extern PyMethodDef dt_py_cuda_methods[];
 const dt_backend_iface *dt_py_cuda_index(PyObject *obj, int *index);
 /* devtensor._C._CudaStream / _CudaEvent and the current-stream functions. */
 int dt_py_stream_init(PyObject *module);
+/* The device and backend handle (NULL: the default stream) of a
+ * devtensor.cuda.Stream, kept alive by the caller's reference to it; -1 with
+ * TypeError for anything else. */
+int dt_py_stream_handle(PyObject *obj, int *device, void **handle);
 
 #endif /* DT_PYDT_H */

@@ -342,6 +342,17 @@ fail:
 
 static PyObject *event_new_on(const dt_backend_iface *b, int index, int timing);
 
+int dt_py_stream_handle(PyObject *obj, int *device, void **handle)
+{
+    if (!Stream_Check(obj)) {
+        type_error(obj, "devtensor.cuda.Stream");
+        return -1;
+    }
+    *device = ((PyDtStream *)obj)->device;
+    *handle = ((PyDtStream *)obj)->handle;
+    return 0;
+}
+
 static PyObject *stream_wait_stream(PyDtStream *self, PyObject *other)
 {
     if (!Stream_Check(other)) {

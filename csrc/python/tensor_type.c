@@ -389,6 +389,33 @@ static PyObject *tensor_may_share_memory(PyDtTensor *self, PyObject *other)
     return PyBool_FromLong(dt_tensors_may_overlap(&self->t, &((PyDtTensor *)other)->t));
 }
 
+/* _record_stream(stream): PyTorch's record_stream: the memory of this CUDA
+ * tensor is not reused for another tensor until the work queued on `stream`
+ * so far is done.  Foreign memory (DLPack) is never reused by us: nothing to
+ * record. */
+static PyObject *tensor_record_stream(PyDtTensor *self, PyObject *stream)
+{
+    int device;
+    void *handle;
+    if (dt_py_stream_handle(stream, &device, &handle) < 0)
+        return NULL;
+    dt_storage *s = self->t.storage;
+    char name[32];
+    dt_device_format(s->device, name, sizeof name);
+    if (s->device.type != DT_DEVICE_CUDA)
+        return PyErr_Format(PyExc_RuntimeError, "record_stream expects a CUDA tensor, got a "
+                            "tensor on %s", name);
+    if (device != s->device.index)
+        return PyErr_Format(PyExc_RuntimeError, "record_stream: the stream is on cuda:%d, the "
+                            "tensor on %s", device, name);
+    if (s->backend == NULL || s->backend->record_stream == NULL || s->pinned)
+        Py_RETURN_NONE;
+    dt_error err;
+    if (s->backend->record_stream(device, s->ptr, s->alloc_ctx, handle, &err) != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
 /* _lock_readonly(): read-only for good (broadcast views, x.imag of a real x). */
 static PyObject *tensor_lock_readonly(PyDtTensor *self, PyObject *unused)
 {
@@ -408,6 +435,9 @@ static PyMethodDef tensor_methods[] = {
     {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
     {"_may_share_memory", (PyCFunction)tensor_may_share_memory, METH_O, "whether the byte ranges overlap"},
     {"_lock_readonly", (PyCFunction)tensor_lock_readonly, METH_NOARGS, "make read-only for good"},
+    {"record_stream", (PyCFunction)tensor_record_stream, METH_O,
+     "record_stream(stream): do not reuse this CUDA tensor's memory until the work queued on "
+     "stream so far is done (PyTorch's)"},
     {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS, "whether the elements are C-contiguous"},
     {"_pin_memory", (PyCFunction)tensor_pin_memory, METH_NOARGS, "a pinned host copy"},
     {"is_pinned", (PyCFunction)tensor_is_pinned, METH_NOARGS, "whether the memory is page-locked host memory"},
