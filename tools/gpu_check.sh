@@ -27,6 +27,7 @@ cd "$(dirname "$0")/.." || exit 2
 OUT_DIR="${1:-${OUT:-gpu_check_out}}"
 mkdir -p "$OUT_DIR"
 OUT_DIR="$(cd "$OUT_DIR" && pwd)"
+rm -f "$OUT_DIR"/tests.xml "$OUT_DIR"/sanitizer.xml "$OUT_DIR"/bench.json  # no stale counts
 
 PY="${PYTHON:-python3}"
 BUDGET="${GPU_CHECK_BUDGET:-540}"
@@ -90,7 +91,7 @@ if ! ls src/devtensor/_cuda*.so >/dev/null 2>&1 && [[ -n "$PREBUILT" ]] && \
 fi
 
 # ---- 1b. CUDA must really be there: fail loudly otherwise
-CUDA_STATE=$("$PY" - 2>&1 <<'EOF'
+CUDA_STATE=$(DRIVER="$DRIVER" "$PY" - 2>&1 <<'EOF'
 import devtensor as dt
 try:
     import devtensor._cuda  # noqa: F401
@@ -98,9 +99,13 @@ except ImportError as e:
     print(f"no _cuda extension: {e}")
     raise SystemExit(3)
 if not dt.cuda.is_available():
-    why = dt.cuda.why_unavailable()
-    hint = (" -- the driver is older than the CUDA runtime devtensor was built with "
-            "(the static CUDA 13 runtime needs a recent driver)") if "insufficient" in why else ""
+    import os
+    why, driver = dt.cuda.why_unavailable(), os.environ.get("DRIVER")
+    hint = ""
+    if "insufficient" in why:  # cudart says so both for no driver and for an old one
+        hint = (f" -- driver {driver} is older than the CUDA runtime devtensor was built with "
+                f"(the static CUDA 13 runtime needs a recent driver)") if driver else \
+            " -- nvidia-smi finds no NVIDIA driver on this machine"
     print(f"CUDA unavailable: {why}{hint}")
     raise SystemExit(4)
 print(f"{dt.cuda.device_count()} device(s), {dt.cuda.get_device_name(0)}")
@@ -116,7 +121,9 @@ fi
 DURATION[cuda]=0
 
 # ---- 2. the test suite on real CUDA
-if (( BUILD_OK )); then
+if (( BUILD_OK && CUDA_RC != 0 )); then
+    STATUS[tests]="skipped (CUDA unavailable, see cuda)"; DURATION[tests]=0
+elif (( BUILD_OK )); then
     # shellcheck disable=SC2086
     DEVTENSOR_TEST_DEVICES=cpu,cuda:0 step tests 200 "$OUT_DIR/tests.log" \
         "$PY" -m pytest $PYTEST_ARGS -p no:cacheprovider --junitxml="$OUT_DIR/tests.xml"
@@ -131,7 +138,9 @@ for c in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
          /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
     [[ -z "$SANITIZER" && -x "$c" ]] && SANITIZER="$c"
 done
-if (( BUILD_OK )) && [[ -n "$SANITIZER" ]]; then
+if (( BUILD_OK && CUDA_RC != 0 )); then
+    STATUS[sanitizer]="skipped (CUDA unavailable)"; DURATION[sanitizer]=0
+elif (( BUILD_OK )) && [[ -n "$SANITIZER" ]]; then
     # every kernel family once (elementwise contiguous and strided, casts,
     # generators, copies, streams), not the whole suite: instrumenting every
     # kernel would not fit; the deliberate out-of-memory tests' failed
