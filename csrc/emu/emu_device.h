@@ -245,7 +245,7 @@ static constexpr int warpSize = 32;
 #define __syncthreads_count(p) ::dt_emu::barrier(::dt_emu::BAR_COUNT, (p) != 0, __FILE__, __LINE__)
 #define __syncthreads_and(p) ::dt_emu::barrier(::dt_emu::BAR_AND, (p) != 0, __FILE__, __LINE__)
 #define __syncthreads_or(p) ::dt_emu::barrier(::dt_emu::BAR_OR, (p) != 0, __FILE__, __LINE__)
-#define __syncwarp(...) ::dt_emu::syncwarp_at(__FILE__, __LINE__, ##__VA_ARGS__)
+#define __syncwarp(...) ::dt_emu::SyncwarpAt{__FILE__, __LINE__}(__VA_ARGS__)
 #define __shfl_sync(...) ::dt_emu::shfl_at(::dt_emu::SHFL_IDX, __FILE__, __LINE__, __VA_ARGS__)
 #define __shfl_up_sync(...) ::dt_emu::shfl_at(::dt_emu::SHFL_UP, __FILE__, __LINE__, __VA_ARGS__)
 #define __shfl_down_sync(...) ::dt_emu::shfl_at(::dt_emu::SHFL_DOWN, __FILE__, __LINE__, __VA_ARGS__)
@@ -256,10 +256,12 @@ static constexpr int warpSize = 32;
 #define __any_sync(mask, p) ((int)::dt_emu::warp_op(::dt_emu::VOTE_ANY, (mask), (p) != 0, 0, 32, __FILE__, __LINE__))
 
 namespace dt_emu {
-inline void syncwarp_at(const char *file, int line, unsigned mask = 0xffffffffu)
-{
-    (void)warp_op(WARP_SYNC, mask, 0, 0, 32, file, line);
-}
+/* __syncwarp() or __syncwarp(mask), with the call site */
+struct SyncwarpAt {
+    const char *file;
+    int line;
+    void operator()(unsigned mask = 0xffffffffu) const { (void)warp_op(WARP_SYNC, mask, 0, 0, 32, file, line); }
+};
 /* arg: srcLane (idx), delta (up, down), laneMask (xor) */
 template <class T>
 inline T shfl_at(int kind, const char *file, int line, unsigned mask, T var, int arg, int width = warpSize)
@@ -268,6 +270,9 @@ inline T shfl_at(int kind, const char *file, int line, unsigned mask, T var, int
 }
 } // namespace dt_emu
 
+/* the calling warp's lanes that have not exited; a GPU gives the lanes
+ * converged at the call, which code may rely on only to include the
+ * caller */
 static inline unsigned __activemask() { return ::dt_emu::active_mask(); }
 
 /* __threadfence*: no-ops.  Fibers switch only at barriers and warp

@@ -152,9 +152,18 @@ dt_emu_switch:
     stmxcsr 8(%rsp)
     fnstcw (%rsp)
     movq %rsp, (%rdi)
+    movq %rsp, %rdx
     movq %rsi, %rsp
-    fldcw (%rsp)
+    movl 8(%rsp), %eax
+    cmpl 8(%rdx), %eax
+    je 1f
     ldmxcsr 8(%rsp)
+1:
+    movzwl (%rsp), %eax
+    cmpw (%rdx), %ax
+    je 2f
+    fldcw (%rsp)
+2:
     addq $16, %rsp
     popq %r15
     popq %r14
@@ -275,6 +284,7 @@ struct Run {
     std::vector<Fiber> fibers;
     unsigned nthreads;
     std::vector<unsigned> order; /* this round's runnable fibers */
+    size_t pos;                  /* the next of them to run */
     Context sched;
     Fiber *cur;
     unsigned char *dyn_shared;
@@ -378,22 +388,51 @@ void make_context(Fiber &f)
 #endif
 }
 
-/* scheduler -> fiber f, until f switches back */
-void resume(Run &r, Fiber &f)
+/* Note [Handing on]
+ * A round does not return to the scheduler between fibers: a fiber that
+ * blocks or ends switches straight to the next runnable fiber of the
+ * round (r.order from r.pos), and only the last one switches back to the
+ * scheduler, which then resolves barriers and rendezvous.  One switch per
+ * thread per round instead of two. */
+
+/* the next fiber of this round, or nullptr */
+Fiber *next_in_round(Run &r)
 {
-    if (!f.started) {
-        make_context(f);
-        f.started = true;
+    while (r.pos < r.order.size()) {
+        Fiber &n = r.fibers[r.order[r.pos++]];
+        if (n.state == RUNNABLE)
+            return &n;
     }
-    r.cur = &f;
-    threadIdx = f.idx;
+    return nullptr;
+}
+
+/* make n the running fiber (it runs after the switch that follows) */
+void enter(Run &r, Fiber &n)
+{
+    if (!n.started) {
+        make_context(n);
+        n.started = true;
+    }
+    r.cur = &n;
+    threadIdx = n.idx;
+}
+
+/* run this round's fibers (Note [Handing on]); returns when the last has
+ * switched back */
+void run_round(Run &r)
+{
+    r.pos = 0;
+    Fiber *f = next_in_round(r);
+    if (f == nullptr)
+        return;
+    enter(r, *f);
 #if defined(DT_EMU_ASAN)
-    __sanitizer_start_switch_fiber(&r.sched_fake, f.stack->lo, kStack);
+    __sanitizer_start_switch_fiber(&r.sched_fake, f->stack->lo, kStack);
 #endif
 #if defined(DT_EMU_UCONTEXT)
-    swapcontext(&r.sched.uc, &f.ctx.uc);
+    swapcontext(&r.sched.uc, &f->ctx.uc);
 #else
-    dt_emu_switch(&r.sched.sp, f.ctx.sp);
+    dt_emu_switch(&r.sched.sp, f->ctx.sp);
 #endif
 #if defined(DT_EMU_ASAN)
     __sanitizer_finish_switch_fiber(r.sched_fake, nullptr, nullptr);
@@ -401,25 +440,39 @@ void resume(Run &r, Fiber &f)
     r.cur = nullptr;
 }
 
+/* after a switch into fiber f: the first one, from the scheduler, tells
+ * ASan's bookkeeping where the scheduler's stack is */
 #if defined(DT_EMU_ASAN)
-void landed(Run &r, Fiber &f) { __sanitizer_finish_switch_fiber(f.fake_stack, &r.sched_bottom, &r.sched_size); }
+void landed(Run &r, Fiber &f)
+{
+    if (r.sched_bottom == nullptr)
+        __sanitizer_finish_switch_fiber(f.fake_stack, &r.sched_bottom, &r.sched_size);
+    else
+        __sanitizer_finish_switch_fiber(f.fake_stack, nullptr, nullptr);
+}
 #else
 void landed(Run &, Fiber &) {}
 #endif
 
-/* fiber f -> scheduler; returns when the scheduler resumes f.  final:
- * f will never run again (ended or faulted). */
+/* fiber f blocks, ends or faults: on to the next fiber of the round, or
+ * the scheduler; returns when f is resumed.  final: f never runs again. */
 void to_scheduler(Run &r, Fiber &f, bool final)
 {
+    Fiber *n = r.faulted ? nullptr : next_in_round(r);
+    if (n != nullptr)
+        enter(r, *n);
 #if defined(DT_EMU_ASAN)
-    __sanitizer_start_switch_fiber(final ? nullptr : &f.fake_stack, r.sched_bottom, r.sched_size);
+    if (n != nullptr)
+        __sanitizer_start_switch_fiber(final ? nullptr : &f.fake_stack, n->stack->lo, kStack);
+    else
+        __sanitizer_start_switch_fiber(final ? nullptr : &f.fake_stack, r.sched_bottom, r.sched_size);
 #else
     (void)final;
 #endif
 #if defined(DT_EMU_UCONTEXT)
-    swapcontext(&f.ctx.uc, &r.sched.uc);
+    swapcontext(&f.ctx.uc, n != nullptr ? &n->ctx.uc : &r.sched.uc);
 #else
-    dt_emu_switch(&f.ctx.sp, r.sched.sp);
+    dt_emu_switch(&f.ctx.sp, n != nullptr ? n->ctx.sp : r.sched.sp);
 #endif
     landed(r, f);
 }
@@ -707,11 +760,9 @@ bool run_block(Run &r)
     for (;;) {
         build_order(r);
         if (!r.order.empty()) {
-            for (unsigned t : r.order) {
-                resume(r, r.fibers[t]);
-                if (r.faulted)
-                    return false;
-            }
+            run_round(r);
+            if (r.faulted)
+                return false;
             continue;
         }
         if (resolve_warps(r)) {
@@ -970,6 +1021,10 @@ bool prepare_run(Run &r, const Grid &g)
         f.idx.z = t / (g.block.x * g.block.y);
     }
     r.order.reserve(r.nthreads);
+#if defined(DT_EMU_ASAN)
+    r.sched_bottom = nullptr;
+    r.sched_size = 0;
+#endif
     return true;
 }
 
