@@ -61,13 +61,20 @@ VARIANTS = {
     "asan": ["-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"],
 }
 # (source, compiled as a .cu through the header?)
-SOURCES = [
+RUNTIME = [
     (os.path.join(EMU, "emu_fiber.cpp"), False),
     (os.path.join(EMU, "emu_launch.cpp"), False),
     (os.path.join(TESTS, "emu_runtime_stub.cpp"), False),
+]
+DRIVER = [
     (os.path.join(TESTS, "emu_driver.cpp"), False),
     (os.path.join(TESTS, "emu_kernels.cu"), True),
 ]
+REAL = [
+    (os.path.join(TESTS, "emu_real_kernels.cu"), True),
+    (os.path.join(ROOT, "csrc", "cuda", "cuda_loops_arith.cu"), True),
+]
+REAL_FLAGS = ["-O1", "-I" + os.path.join(ROOT, "csrc", "core"), "-I" + os.path.join(ROOT, "csrc", "cuda")]
 
 
 def _compile_cmd(src, as_cu, extra, out):
@@ -82,37 +89,50 @@ def _run(cmd, **kw):
 
 
 @pytest.fixture(scope="session")
-def driver(tmp_path_factory):
-    """driver(variant) -> the path of the driver built that way (built once
-    per session, one source file per g++ call)."""
-    built = {}
+def build(tmp_path_factory):
+    """build(variant, what) -> the path of an executable: what is "driver"
+    (emu_driver + emu_kernels.cu) or "real" (emu_real_kernels.cu +
+    cuda_loops_arith.cu).  Each object is compiled once per session, one
+    source file per g++ call."""
+    objects, exes = {}, {}
+    root = tmp_path_factory.mktemp("emu")
 
-    def get(variant):
-        if variant not in built:
-            d = tmp_path_factory.mktemp("emu-" + variant)
-            objs = []
-            for src, as_cu in SOURCES:
-                obj = str(d / (os.path.basename(src) + ".o"))
-                p = _run(_compile_cmd(src, as_cu, VARIANTS[variant], obj))
-                if p.returncode != 0:
-                    if variant == "asan" and "asan" in p.stdout.lower():
-                        pytest.skip("AddressSanitizer is not available: " + p.stdout[-300:])
-                    pytest.fail(f"g++ failed on {src}:\n{p.stdout}")
-                objs.append(obj)
-            exe = str(d / "emu_driver")
+    def obj(variant, src, as_cu, extra):
+        key = (variant, src)
+        if key not in objects:
+            out = str(root / f"{variant}-{os.path.basename(src)}.o")
+            p = _run(_compile_cmd(src, as_cu, VARIANTS[variant] + extra, out))
+            if p.returncode != 0:
+                if variant == "asan" and "asan" in p.stdout.lower():
+                    pytest.skip("AddressSanitizer is not available: " + p.stdout[-300:])
+                pytest.fail(f"g++ failed on {src}:\n{p.stdout}")
+            objects[key] = out
+        return objects[key]
+
+    def get(variant, what="driver"):
+        key = (variant, what)
+        if key not in exes:
+            srcs, extra = (DRIVER, []) if what == "driver" else (REAL, REAL_FLAGS)
+            objs = [obj(variant, s, cu, []) for s, cu in RUNTIME] + [obj(variant, s, cu, extra) for s, cu in srcs]
+            exe = str(root / f"{variant}-{what}")
             p = _run([GXX] + VARIANTS[variant] + objs + ["-o", exe])
             if p.returncode != 0:
                 if variant == "asan":
                     pytest.skip("cannot link with AddressSanitizer: " + p.stdout[-300:])
-                pytest.fail("linking the driver failed:\n" + p.stdout)
-            built[variant] = exe
-        return built[variant]
+                pytest.fail("linking failed:\n" + p.stdout)
+            exes[key] = exe
+        return exes[key]
 
     return get
 
 
+@pytest.fixture(scope="session")
+def driver(build):
+    return lambda variant: build(variant, "driver")
+
+
 def run_case(exe, case, order=None, env=None, timeout=120):
-    cmd = [exe, case] + ([order] if order else [])
+    cmd = [exe] + ([case] if case else []) + ([order] if order else [])
     e = dict(os.environ)
     e.pop("DEVTENSOR_EMULATE_ORDER", None)
     e.setdefault("ASAN_OPTIONS", "detect_leaks=0")
@@ -250,6 +270,15 @@ def test_speed(driver):
 
 # ---------------------------------------------------------------------------
 # The real kernels.
+
+def test_real_arith_kernels_run(build):
+    """cuda_loops_arith.cu's k_contig (float32 add) and k_strided (int32
+    multiply by a host scalar, strided output) launched from its KernelSets
+    through cudaLaunchKernel: the registry on the backend's kernels."""
+    p = run_case(build("asm", "real"), None)
+    assert_pass(p)
+    assert "info launched {anonymous}::k_contig<Op_ADD_f32, 4> 1" in p.stdout, p.stdout
+    assert int(info(p)["registered"]) > 500
 
 LOOP_FILES = sorted(f for f in os.listdir(os.path.join(ROOT, "csrc", "cuda"))
                     if f.startswith("cuda_loops") and f.endswith(".cu"))
