@@ -160,7 +160,7 @@ def assert_pass(proc):
 # Kernels that must give the right answer in every order.
 
 CORRECT_CASES = ["axpb", "builtins", "reduce_shfl", "reduce_tree", "dyn_shared", "sync_reduce",
-                 "early_exit", "shuffles", "votes", "atomics"]
+                 "early_exit", "shuffles", "votes", "syncwarp_exited", "atomics"]
 
 
 @pytest.mark.parametrize("order", ORDERS)

@@ -400,10 +400,10 @@ static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
 }
 static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
 static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
-static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+static inline long long __mul64hi(long long a, long long b) { return (long long)(__extension__((__int128)a * b) >> 64); }
 static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
 {
-    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+    return (unsigned long long)(__extension__((unsigned __int128)a * b) >> 64);
 }
 static inline int __mul24(int a, int b) { return (int)((unsigned)(a << 8 >> 8) * (unsigned)(b << 8 >> 8)); }
 static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }

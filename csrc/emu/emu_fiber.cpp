@@ -19,7 +19,10 @@
  * words (the ABI says they are preserved across calls), stores rsp, loads
  * the other context's rsp and pops the same.  Everything else is
  * caller-saved, so the compiler has already saved what it needs: a switch
- * is about twenty instructions, no system call.  Elsewhere, and under
+ * is about twenty instructions, no system call.  ldmxcsr and fldcw are
+ * slow (they order the FP pipeline), so a control word is loaded only
+ * when it differs from the current one: kernels rarely change them, and
+ * skipping the loads made switches about a third cheaper.  Elsewhere, and under
  * AddressSanitizer (which must be told about every stack switch and
  * whose interceptors understand swapcontext), it is ucontext's
  * swapcontext, which also saves and restores the signal mask: a system
@@ -62,7 +65,11 @@
  * together.  Faults (cudaErrorIllegalInstruction, which a GPU raises
  * for a warp-synchronous instruction whose mask is invalid):
  *   - m lacks the calling lane, or width is not a power of two <= 32;
- *   - m names a lane that does not exist or has exited;
+ *   - m names a lane that does not exist or has exited, for a shuffle or
+ *     vote (CUDA: the value from such a lane is undefined; here it is
+ *     treated as the bug it nearly always is).  __syncwarp waits only for
+ *     the lanes of m that have not exited, as the Programming Guide
+ *     defines it ("all non-exited threads named in mask");
  *   - the lanes of m wait at different intrinsics (kinds or widths);
  *   - nothing can proceed (a lane of m waits at __syncthreads, or at a
  *     warp intrinsic with another mask, and nothing will change that).
@@ -640,18 +647,38 @@ unsigned lanes_in_warp(const Run &r, unsigned base)
     return n >= 32 ? kFullMask : (1u << n) - 1u;
 }
 
+/* the lanes of warp `base` that have exited */
+unsigned exited_lanes(const Run &r, unsigned base)
+{
+    unsigned m = 0;
+    for (unsigned l = 0; l < 32 && base + l < r.nthreads; l++)
+        if (r.fibers[base + l].state == EXITED)
+            m |= 1u << l;
+    return m;
+}
+
+/* the lanes f's rendezvous waits for: its mask, less (for __syncwarp
+ * only) the lanes that have exited or do not exist */
+unsigned awaited_lanes(const Run &r, const Fiber &f, unsigned base)
+{
+    if (f.op_kind != WARP_SYNC)
+        return f.op_mask;
+    return f.op_mask & lanes_in_warp(r, base) & ~exited_lanes(r, base);
+}
+
 /* try to complete lane's rendezvous: 1 done, 0 not ready, -1 fault */
 int try_warp_op(Run &r, unsigned base, unsigned lane)
 {
     Fiber &f = r.fibers[base + lane];
     unsigned m = f.op_mask, exist = lanes_in_warp(r, base);
-    if (m & ~exist) {
+    if (f.op_kind != WARP_SYNC && (m & ~exist)) {
         record_fault(r, cudaErrorIllegalInstruction,
                      "%s calls %s at %s:%d with mask 0x%08x, which names lane %d: the warp has only %u lanes",
                      who(r, f).c_str(), warp_op_name(f.op_kind), base_name(f.file), f.line, m,
                      __builtin_ctz(m & ~exist), (unsigned)__builtin_popcount(exist));
         return -1;
     }
+    m = awaited_lanes(r, f, base);
     bool ready = true;
     for (unsigned l = 0; l < 32; l++) {
         if (!((m >> l) & 1u))
@@ -663,14 +690,14 @@ int try_warp_op(Run &r, unsigned base, unsigned lane)
                          warp_op_name(f.op_kind), base_name(f.file), f.line, m, l, who(r, o).c_str());
             return -1;
         }
-        if (o.state != AT_WARP || o.op_mask != m)
+        if (o.state != AT_WARP || o.op_mask != f.op_mask)
             ready = false;
     }
     if (!ready)
         return 0;
     for (unsigned l = 0; l < 32; l++) {
         const Fiber &o = r.fibers[base + l];
-        if (((m >> l) & 1u) && (o.op_kind != f.op_kind || o.op_width != f.op_width)) {
+        if (((m >> l) & 1u) && (o.op_kind != f.op_kind || o.op_width != f.op_width || o.op_mask != f.op_mask)) {
             record_fault(r, cudaErrorIllegalInstruction,
                          "the lanes of mask 0x%08x disagree: %s calls %s (width %d) at %s:%d, %s calls %s (width %d) "
                          "at %s:%d",
@@ -720,9 +747,9 @@ void deadlock(Run &r)
         const Fiber &f = r.fibers[t];
         if (f.state != AT_WARP)
             continue;
-        unsigned base = t & ~31u;
+        unsigned base = t & ~31u, m = awaited_lanes(r, f, base);
         for (unsigned l = 0; l < 32; l++) {
-            if (!((f.op_mask >> l) & 1u))
+            if (!((m >> l) & 1u))
                 continue;
             const Fiber &o = r.fibers[base + l];
             if (o.state != AT_WARP || o.op_mask != f.op_mask) {

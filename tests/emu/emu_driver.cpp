@@ -8,16 +8,19 @@
  * status is 0 for PASS, 1 for FAIL, 2 for an unknown case.
  *
  * Note [Emulation speed]
- * `emu_driver bench` (2 cores shared with other builds, g++ 12 -O2, one
- * OS thread; best of 3), forward order:
- *                                   x86-64 switch   ucontext
- *   y = a*x + b, 1e6 float,           ~35 ms         ~390 ms
+ * `emu_driver bench`, forward order, best of 3, one OS thread (g++ 12
+ * -O2, a 2-core VM with other work running, load about 1):
+ *                                      x86-64 switch   ucontext
+ *   y = a*x + b over 1e6 floats,           ~48 ms        ~450 ms
  *   3907 blocks of 256 threads
- *   the same elements summed          ~60 ms        ~1300 ms
- *   (shuffles + shared memory)
- * The first is two switches per thread; the reduction adds ten warp
- * rendezvous and one barrier per thread.  swapcontext's cost is its
- * sigprocmask system call on every switch.
+ *   the same elements summed: shuffles    ~285 ms       ~2250 ms
+ *   and shared memory (k_reduce_shfl)
+ * The first is about one switch per thread (Note [Handing on] in
+ * emu_fiber.cpp); the reduction adds ten warp rendezvous and a barrier
+ * per thread, a switch each.  ucontext's cost is swapcontext's
+ * sigprocmask system call on every switch: 5 to 10 times slower, as
+ * DESIGN.md section 7 says.  Before skipping unchanged FP control words
+ * and handing on between fibers the asm figures were ~65 and ~550 ms.
  */
 #include "emu_kernels.h"
 #include "emu_launch.h"
@@ -244,6 +247,16 @@ void case_votes()
     }
 }
 
+void case_syncwarp_exited()
+{
+    std::vector<int> out(48, -1);
+    CHECK_OK(launch_syncwarp_exited(out.data()));
+    for (int t = 0; t < 48; t++) {
+        int l = t % 32, want = l >= 20 ? -1 : t - l + (l ^ 1);
+        CHECK(out[t] == want, "thread %d: %d, want %d", t, out[t], want);
+    }
+}
+
 void case_atomics()
 {
     const unsigned grid = 4, block = 64, n = grid * block;
@@ -411,6 +424,8 @@ int main(int argc, char **argv)
         case_shuffles();
     else if (c == "votes")
         case_votes();
+    else if (c == "syncwarp_exited")
+        case_syncwarp_exited();
     else if (c == "atomics")
         case_atomics();
     else if (c == "divergent_barrier")

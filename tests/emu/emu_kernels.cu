@@ -245,6 +245,25 @@ cudaError_t launch_votes(unsigned *out, unsigned block)
     return cudaLaunchKernel(DT_KERNEL_ADDRESS(k_votes), dim3(1), dim3(block), args, 0, 0);
 }
 
+/* __syncwarp waits only for lanes that have not exited (and exist: 48
+ * threads make a second warp of 16 lanes) */
+__global__ void k_syncwarp_exited(int *out)
+{
+    __shared__ int s[64];
+    unsigned t = threadIdx.x, l = t % 32;
+    if (l >= 20)
+        return;
+    s[t] = (int)t;
+    __syncwarp();
+    out[t] = s[t - l + (l ^ 1u)];
+}
+
+cudaError_t launch_syncwarp_exited(int *out)
+{
+    void *args[] = {&out};
+    return cudaLaunchKernel(DT_KERNEL_ADDRESS(k_syncwarp_exited), dim3(1), dim3(48), args, 0, 0);
+}
+
 /* ---------------------------------------------------------------------------
  * Atomics, every type: each of `threads` threads of every block adds.
  */

@@ -38,6 +38,7 @@ cudaError_t launch_early_exit(int *out, int n);
 cudaError_t launch_shuffles(const int *in, int *out, int width, int arg);
 cudaError_t launch_shuffle_types(double *d, long long *ll, float *f, int *half);
 cudaError_t launch_votes(unsigned *out, unsigned block);
+cudaError_t launch_syncwarp_exited(int *out);
 cudaError_t launch_atomics(AtomicCells *c, unsigned grid, unsigned block);
 cudaError_t launch_fault(int which, int *out, unsigned block);
 cudaError_t launch_nothing(dim3 grid, dim3 block, size_t shared);
