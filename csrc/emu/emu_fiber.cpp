@@ -301,6 +301,7 @@ struct Run {
     bool faulted;
     cudaError_t error;
     std::string message;
+    char signal_message[256]; /* a fault found in the signal handler */
 #if defined(DT_EMU_ASAN)
     void *sched_fake;
     const void *sched_bottom;
@@ -827,11 +828,16 @@ void segv_handler(int sig, siginfo_t *si, void *uctx)
     Fiber *f = r != nullptr ? r->cur : nullptr;
     char *addr = (char *)si->si_addr;
     if (f != nullptr && f->started && addr >= f->stack->map && addr < f->stack->lo) {
-        /* on the alternate stack, which is abandoned like the fiber's */
-        char msg[256];
-        snprintf(msg, sizeof msg, "stack overflow: %s used up its %zu KiB stack (address %p)", who(*r, *f).c_str(),
-                 kStack / 1024, (void *)addr);
-        record_fault(*r, cudaErrorIllegalAddress, "%s", msg);
+        /* on the alternate stack, which is abandoned like the fiber's; no
+         * allocation here (the fiber may have been inside malloc):
+         * run_grid copies the message */
+        if (!r->faulted) {
+            snprintf(r->signal_message, sizeof r->signal_message,
+                     "stack overflow: thread (%u,%u,%u) of block (%u,%u,%u) used up its %zu KiB stack (address %p)",
+                     f->idx.x, f->idx.y, f->idx.z, r->block.x, r->block.y, r->block.z, kStack / 1024, (void *)addr);
+            r->faulted = true;
+            r->error = cudaErrorIllegalAddress;
+        }
         f->state = FAULTED;
         to_scheduler(*r, *f, true);
     }
@@ -1029,6 +1035,7 @@ bool prepare_run(Run &r, const Grid &g)
     r.cur = nullptr;
     r.faulted = false;
     r.error = cudaSuccess;
+    r.signal_message[0] = '\0';
     r.schedule = schedule();
     r.dyn_shared = nullptr;
     if (g.shared_bytes > 0) {
@@ -1097,7 +1104,7 @@ cudaError_t run_grid(const Grid &g, std::string *message)
 #endif
     free(r.dyn_shared);
     if (e != cudaSuccess) {
-        *message = r.message;
+        *message = r.signal_message[0] != '\0' ? std::string(r.signal_message) : r.message;
         r.fibers.clear();
         t_stacks.release(); /* Note [Faults] */
     }
