@@ -532,13 +532,13 @@ dt_status gen_fill(const dt_gen *g, int itemsize, cudaStream_t stream, dt_error 
         if (body > 0) {
             uint4 pv;
             memcpy(&pv, pat.b, 16);
-            k_fill16<<<grid_for((int64_t)(body / 16), g->device_index), kThreads, 0, stream>>>(
+            DT_LAUNCH(k_fill16, grid_for((int64_t)(body / 16), g->device_index), kThreads, 0, stream)(
                 (uint4 *)p, (int64_t)(body / 16), pv);
             DT_TRY(launch_status("fill", g->device_index, err));
         }
     }
     if (nbytes > body) {
-        k_fill_bytes<<<grid_for((int64_t)(nbytes - body), g->device_index), kThreads, 0, stream>>>(
+        DT_LAUNCH(k_fill_bytes, grid_for((int64_t)(nbytes - body), g->device_index), kThreads, 0, stream)(
             p + body, (int64_t)(nbytes - body), pat);
         DT_TRY(launch_status("fill", g->device_index, err));
     }
@@ -563,9 +563,9 @@ template <class G> dt_status gen_typed(const dt_gen *g, cudaStream_t stream, dt_
     case DT_GEN_AFFINE:
         what = "arange";
         if constexpr (integral)
-            k_affine_int<G><<<grid, kThreads, 0, stream>>>(p, g->n, g->istart, g->istep);
+            DT_LAUNCH(k_affine_int<G>, grid, kThreads, 0, stream)(p, g->n, g->istart, g->istep);
         else
-            k_affine_float<G><<<grid, kThreads, 0, stream>>>(p, g->n, g->start, g->step);
+            DT_LAUNCH(k_affine_float<G>, grid, kThreads, 0, stream)(p, g->n, g->start, g->step);
         break;
     case DT_GEN_UNIFORM:
         what = "uniform";
@@ -574,14 +574,14 @@ template <class G> dt_status gen_typed(const dt_gen *g, cudaStream_t stream, dt_
                                  : code == DT_BFLOAT16 ? DT_PHILOX_BITS_BFLOAT16
                                  : code == DT_FLOAT32  ? DT_PHILOX_BITS_FLOAT32
                                                        : DT_PHILOX_BITS_FLOAT64;
-            k_uniform<G><<<grid, kThreads, 0, stream>>>(p, g->n, g->seed, g->offset, bits, g->low, g->high);
+            DT_LAUNCH(k_uniform<G>, grid, kThreads, 0, stream)(p, g->n, g->seed, g->offset, bits, g->low, g->high);
         } else
             return gen_type_error(g, "uniform random numbers", err);
         break;
     case DT_GEN_NORMAL:
         what = "normal";
         if constexpr (floating)
-            k_normal<G><<<grid, kThreads, 0, stream>>>(p, g->n, g->seed, g->offset, g->low, g->high);
+            DT_LAUNCH(k_normal<G>, grid, kThreads, 0, stream)(p, g->n, g->seed, g->offset, g->low, g->high);
         else
             return gen_type_error(g, "normal random numbers", err);
         break;
@@ -590,7 +590,7 @@ template <class G> dt_status gen_typed(const dt_gen *g, cudaStream_t stream, dt_
         if (g->ihigh <= g->ilow)
             return dt_error_set(err, DT_ERR_VALUE, "randint: high (%lld) must be greater than low (%lld)",
                                 (long long)g->ihigh, (long long)g->ilow);
-        k_randint<G><<<grid, kThreads, 0, stream>>>(p, g->n, g->seed, g->offset, g->ilow, g->ihigh);
+        DT_LAUNCH(k_randint<G>, grid, kThreads, 0, stream)(p, g->n, g->seed, g->offset, g->ilow, g->ihigh);
         break;
     default:
         return dt_error_set(err, DT_ERR_VALUE, "generate: unknown kind %d", g->kind);

@@ -43,6 +43,7 @@
 
 #include "cuda_internal.h"
 #include "ops_math.h"
+#include "../emu/emu_spelling.h" /* DT_KERNEL_ADDRESS, DT_LAUNCH (CPU emulation) */
 
 namespace dt_cuda_kernels {
 
@@ -351,7 +352,8 @@ __global__ void __launch_bounds__(kThreads) k_strided(OperandArgs a, Calc c, Ind
     }
 }
 
-/* The addresses of an Op's kernels: instantiating this is what compiles them. */
+/* The addresses of an Op's kernels: instantiating this is what compiles
+ * them (and, in the CPU emulation, registers them: emu_launch.cpp). */
 template <class Op> KernelSet kernels_of()
 {
     KernelSet k;
@@ -360,9 +362,9 @@ template <class Op> KernelSet kernels_of()
     k.vec = vec_width<Op>();
     k.out_dtype = Op::out_code;
     if constexpr (Op::contig)
-        k.contig = (const void *)&k_contig<Op, vec_width<Op>()>;
-    k.strided32 = (const void *)&k_strided<Op, Calc32, uint32_t>;
-    k.strided64 = (const void *)&k_strided<Op, Calc64, int64_t>;
+        k.contig = DT_KERNEL_ADDRESS(k_contig<Op, vec_width<Op>()>);
+    k.strided32 = DT_KERNEL_ADDRESS(k_strided<Op, Calc32, uint32_t>);
+    k.strided64 = DT_KERNEL_ADDRESS(k_strided<Op, Calc64, int64_t>);
     k.size[0] = sizeof(typename Op::Out);
     k.size[1] = sizeof(typename Op::In1);
     k.size[2] = sizeof(typename Op::In2);
