@@ -12,6 +12,7 @@ from setuptools import Extension, setup
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from build_support.cuda import BuildExt, cuda_extension  # noqa: E402
+from build_support.emulated import emulated_extension  # noqa: E402
 
 
 def sources(*folders):
@@ -53,5 +54,10 @@ cuda_ext = None if sanitize else cuda_extension(["csrc/core/error.c", "csrc/core
                                                 ["csrc/core"])
 if cuda_ext is not None:
     ext_modules.append(cuda_ext)
+# the same CUDA backend executed on the CPU (DEVTENSOR_EMULATE_CUDA=N), for CI
+emu_ext = None if sanitize else emulated_extension(
+    ["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c"], ["csrc/core"])
+if emu_ext is not None:
+    ext_modules.append(emu_ext)
 
 setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildExt})

@@ -257,7 +257,7 @@ def bench_gpu(table, quick, allow_simulated=False):
     if not dt.cuda.is_available():
         print(f"\n== GPU: skipped ({dt.cuda.why_unavailable()}) ==")
         return
-    if dt.cuda.is_simulated() and not allow_simulated:
+    if (dt.cuda.is_simulated() or dt.cuda.is_emulated()) and not allow_simulated:
         print("\n== GPU: skipped (the CUDA devices are simulated: nothing to measure) ==")
         return
     cp = _try_import("cupy")
@@ -434,7 +434,8 @@ def main(argv=None):
     if args.cpu:
         bench_cpu(table, args.quick)
     if args.gpu:
-        if dt.cuda.is_available() and (not dt.cuda.is_simulated() or args.allow_simulated):
+        if dt.cuda.is_available() and (not (dt.cuda.is_simulated() or dt.cuda.is_emulated())
+                                       or args.allow_simulated):
             info["gpu"] = dt.cuda.get_device_name(0)
             for mod in ("cupy", "torch"):
                 m = sys.modules.get(mod) or _try_import(mod)

@@ -147,16 +147,23 @@ def cuda_extension(core_sources, include_dirs):
 
 
 class BuildExt(build_ext):
-    """build_ext that compiles .cu sources with nvcc (in parallel) and the
-    rest, and every other extension, the usual way."""
+    """build_ext that compiles .cu sources with nvcc (in parallel), or, for the
+    emulated backend, .cu and .cpp sources with the C++ compiler; the rest,
+    and every other extension, the usual way."""
 
     def build_extension(self, ext):
-        cu = [s for s in ext.sources if s.endswith(".cu")]
+        emulated = getattr(ext, "emulated", False)
+        own = (".cu", ".cpp") if emulated else (".cu",)
+        cu = [s for s in ext.sources if s.endswith(own)]
         if not cu:
             return super().build_extension(ext)
-        objects = self._compile_cu(ext, cu)
+        if emulated:  # build_support/emulated.py: the host C++ compiler, no nvcc
+            from build_support.emulated import compile_cxx
+            objects = compile_cxx(ext, cu, self.build_temp, self.force, _is_stale)
+        else:
+            objects = self._compile_cu(ext, cu)
         saved = (ext.sources, ext.extra_objects, ext.depends)
-        ext.sources = [s for s in ext.sources if not s.endswith(".cu")]
+        ext.sources = [s for s in ext.sources if not s.endswith(own)]
         ext.extra_objects = list(ext.extra_objects or []) + objects
         ext.depends = list(ext.depends or []) + objects  # relink when an object changed
         try:

@@ -1,8 +1,10 @@
 """Shared test configuration for devtensor.
 
-* Unless DEVTENSOR_TEST_DEVICES is set, two simulated CUDA devices are
-  requested (DEVTENSOR_SIMULATE_CUDA=2) *before* devtensor is imported, so
-  that every device rule runs on a machine without a GPU.
+* Unless DEVTENSOR_TEST_DEVICES or DEVTENSOR_EMULATE_CUDA is set, two
+  simulated CUDA devices are requested (DEVTENSOR_SIMULATE_CUDA=2) *before*
+  devtensor is imported, so that every device rule runs on a machine without
+  a GPU.  DEVTENSOR_EMULATE_CUDA=2 runs the suite on the real CUDA backend
+  executed on the CPU instead (devtensor._cuda_emu).
 * ``device`` fixture: parametrized over DEVTENSOR_TEST_DEVICES (comma
   separated, e.g. ``cpu,cuda:0,cuda:1``); by default cpu plus up to two
   CUDA devices that exist.
@@ -12,7 +14,7 @@
 """
 import os
 
-if not os.environ.get("DEVTENSOR_TEST_DEVICES"):
+if not os.environ.get("DEVTENSOR_TEST_DEVICES") and not os.environ.get("DEVTENSOR_EMULATE_CUDA"):
     os.environ.setdefault("DEVTENSOR_SIMULATE_CUDA", "2")
 
 import sys  # noqa: E402

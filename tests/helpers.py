@@ -25,8 +25,14 @@ def _is_simulated():
         return bool(os.environ.get("DEVTENSOR_SIMULATE_CUDA"))
 
 
+def _is_emulated():
+    """The real CUDA backend executed on the CPU (DEVTENSOR_EMULATE_CUDA)."""
+    return cuda_count() > 0 and dt.cuda.is_emulated()
+
+
 SIMULATED = _is_simulated()
-HAS_REAL_GPU = cuda_count() > 0 and not SIMULATED
+EMULATED = _is_emulated()
+HAS_REAL_GPU = cuda_count() > 0 and not SIMULATED and not EMULATED
 
 
 def _default_devices():
@@ -69,13 +75,18 @@ def assert_same(t, expected, device=None, exact=True, rtol=1e-7, atol=0):
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
 
 
-def run_python(code, env_update=None, remove=("DEVTENSOR_SIMULATE_CUDA",), timeout=120):
-    """Run `code` in a fresh interpreter; returns CompletedProcess."""
+def run_python(code, env_update=None, remove=("DEVTENSOR_SIMULATE_CUDA", "DEVTENSOR_EMULATE_CUDA"),
+               timeout=120):
+    """Run `code` in a fresh interpreter; returns CompletedProcess.  By default
+    the child has no simulated or emulated devices; remove=() keeps this
+    session's.  Simulated devices asked for in env_update replace emulated ones."""
     env = dict(os.environ)
     for k in remove:
         env.pop(k, None)
     if env_update:
         env.update(env_update)
+        if "DEVTENSOR_SIMULATE_CUDA" in env_update:
+            env.pop("DEVTENSOR_EMULATE_CUDA", None)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, timeout=timeout)
 

@@ -186,6 +186,7 @@ def test_smi_utilisation_from_nvml_or_a_dash(capsys):
 def test_record_stream():
     s = dt.cuda.Stream(0)
     x = dt.ones(1000, device="cuda:0")
+    s.wait_stream(dt.cuda.current_stream(0))  # x is filled on the current stream
     with s:
         y = x * 2                       # work on s reading x
     x.record_stream(s)                  # x's block is not reused until s is done

@@ -38,15 +38,27 @@ static PyModuleDef_Slot cuda_module_slots[] = {
     {0, NULL},
 };
 
+/* Note [Two builds of one backend]
+ * The same sources build devtensor._cuda (nvcc and the CUDA runtime, for
+ * GPUs) and, with DEVTENSOR_EMULATED, devtensor._cuda_emu (g++ and the CPU
+ * emulation in csrc/emu, for CI); only the module's name differs. */
+#ifdef DEVTENSOR_EMULATED
+#define DT_CUDA_MODULE_NAME "devtensor._cuda_emu"
+#define DT_CUDA_MODULE_INIT PyInit__cuda_emu
+#else
+#define DT_CUDA_MODULE_NAME "devtensor._cuda"
+#define DT_CUDA_MODULE_INIT PyInit__cuda
+#endif
+
 static struct PyModuleDef cuda_module_def = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "devtensor._cuda",
+    .m_name = DT_CUDA_MODULE_NAME,
     .m_doc = "devtensor's CUDA backend: exports its table in the capsule _BACKEND_API.",
     .m_size = 0,
     .m_slots = cuda_module_slots,
 };
 
-PyMODINIT_FUNC PyInit__cuda(void)
+PyMODINIT_FUNC DT_CUDA_MODULE_INIT(void)
 {
     return PyModuleDef_Init(&cuda_module_def);
 }

@@ -3,7 +3,9 @@
  * Import registers the CPU backend and installs a loader for the CUDA
  * slot; it never touches CUDA (Note [Lazy CUDA] in backend.c).  The loader
  * fills the slot with the simulated backend when DEVTENSOR_SIMULATE_CUDA=N
- * was set at import, else with devtensor._cuda's vtable (a capsule).
+ * was set at import, with devtensor._cuda_emu's vtable (the real CUDA
+ * backend executed on the CPU, csrc/emu) when DEVTENSOR_EMULATE_CUDA=N was,
+ * else with devtensor._cuda's (a capsule).
  */
 #define DT_PY_IMPORTS_ARRAY
 #include "pydt.h"
@@ -16,6 +18,7 @@
 #include "sim_backend.h"
 
 static int sim_devices = -1;          /* -1: not simulating */
+static int emulated;                  /* DEVTENSOR_EMULATE_CUDA is set: load _cuda_emu */
 static unsigned long long sim_memory; /* 0: the simulated backend's default */
 static char load_error[512];
 
@@ -25,15 +28,17 @@ static const dt_backend_iface *load_cuda(const char **reason)
         return dt_sim_backend_init(sim_devices, sim_memory);
     PyGILState_STATE g = PyGILState_Ensure();
     const dt_backend_iface *b = NULL;
-    PyObject *mod = PyImport_ImportModule("devtensor._cuda");
+    PyObject *mod = PyImport_ImportModule(emulated ? "devtensor._cuda_emu" : "devtensor._cuda");
     PyObject *cap = mod ? PyObject_GetAttrString(mod, "_BACKEND_API") : NULL;
     if (cap != NULL)
         b = PyCapsule_GetPointer(cap, DT_CUDA_CAPSULE_NAME);
     if (b == NULL) {
         if (mod == NULL && PyErr_ExceptionMatches(PyExc_ModuleNotFoundError)) {
-            snprintf(load_error, sizeof load_error,
-                     "devtensor was built without CUDA support (no devtensor._cuda: nvcc was not "
-                     "found when it was installed)");
+            snprintf(load_error, sizeof load_error, "%s", emulated
+                     ? "devtensor was built without the CUDA emulation (no devtensor._cuda_emu: "
+                       "no C++ compiler was found when it was installed)"
+                     : "devtensor was built without CUDA support (no devtensor._cuda: nvcc was "
+                       "not found when it was installed)");
         } else {
             PyObject *type, *value, *tb;
             PyErr_Fetch(&type, &value, &tb);
@@ -77,8 +82,15 @@ static void collect_garbage(void)
 static int read_simulation_env(void)
 {
     const char *s = getenv("DEVTENSOR_SIMULATE_CUDA");
+    const char *e = getenv("DEVTENSOR_EMULATE_CUDA");
+    emulated = e != NULL && *e != '\0'; /* the emulated runtime checks the value */
     if (s == NULL || *s == '\0')
         return 0;
+    if (emulated) {
+        PyErr_SetString(PyExc_ImportError, "DEVTENSOR_SIMULATE_CUDA and DEVTENSOR_EMULATE_CUDA "
+                        "are both set: choose simulated or emulated CUDA devices");
+        return -1;
+    }
     char *end;
     long n = strtol(s, &end, 10);
     if (*end != '\0' || n < 0 || n > DT_SIM_MAX_DEVICES) {
@@ -137,9 +149,17 @@ static PyObject *is_simulated(PyObject *m, PyObject *u)
     return PyBool_FromLong(sim_devices >= 0);
 }
 
+static PyObject *is_emulated(PyObject *m, PyObject *u)
+{
+    (void)m; (void)u;
+    return PyBool_FromLong(emulated);
+}
+
 static PyMethodDef module_methods[] = {
     {"_cuda_is_simulated", is_simulated, METH_NOARGS,
      "whether DEVTENSOR_SIMULATE_CUDA filled the CUDA slot with simulated devices"},
+    {"_cuda_is_emulated", is_emulated, METH_NOARGS,
+     "whether DEVTENSOR_EMULATE_CUDA asks for the CUDA backend executed on the CPU"},
     {NULL, NULL, 0, NULL},
 };
 

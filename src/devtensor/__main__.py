@@ -10,6 +10,9 @@ def main():
     dt.cuda.smi()
     if dt.cuda.is_simulated():
         print("(simulated CUDA devices: DEVTENSOR_SIMULATE_CUDA is set; they run on the CPU)")
+    elif dt.cuda.is_emulated():
+        print("(emulated CUDA devices: DEVTENSOR_EMULATE_CUDA is set; the CUDA backend runs on "
+              "the CPU)")
     print()
 
     print("# Dive into Deep Learning, 'GPUs': computing devices")

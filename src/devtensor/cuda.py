@@ -9,7 +9,7 @@ from . import _C
 from ._C import OutOfMemoryError, device as _device_type  # noqa: F401
 
 __all__ = [
-    "is_available", "device_count", "why_unavailable", "is_simulated", "current_device",
+    "is_available", "device_count", "why_unavailable", "is_simulated", "is_emulated", "current_device",
     "set_device", "synchronize", "get_device_name", "get_device_properties",
     "get_device_capability", "can_device_access_peer", "device", "memory_allocated",
     "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
@@ -37,6 +37,12 @@ def why_unavailable():
 def is_simulated():
     """True when DEVTENSOR_SIMULATE_CUDA filled the CUDA slot with test devices."""
     return _C._cuda_is_simulated()
+
+
+def is_emulated():
+    """True when DEVTENSOR_EMULATE_CUDA runs the real CUDA backend on the CPU
+    (devtensor._cuda_emu): its devices' memory is host memory too."""
+    return _C._cuda_is_emulated()
 
 
 def _index(device):
