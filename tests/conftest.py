@@ -80,3 +80,27 @@ MOVE_DEVICES = list(dict.fromkeys(["cpu"] + ALL_DEVICES))
 def device_pair(request):
     """(source, destination) device strings, including same-device pairs."""
     return request.param
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """With DEVTENSOR_EMULATE_COVERAGE=FILE on emulated devices: add this run's
+    kernel launch counts to FILE (JSON {name: launches}), for
+    tools/kernel_coverage.py to check that every registered kernel ran."""
+    path = os.environ.get("DEVTENSOR_EMULATE_COVERAGE")
+    if not path or not os.environ.get("DEVTENSOR_EMULATE_CUDA"):
+        return
+    import json
+
+    import devtensor as dt
+    if not dt.cuda.is_available():
+        return
+    from devtensor import _cuda_emu
+    dt.cuda.synchronize()
+    counts = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            counts = json.load(f)
+    for name, launches in _cuda_emu._kernel_launches():
+        counts[name] = counts.get(name, 0) + launches
+    with open(path, "w") as f:
+        json.dump(counts, f, indent=0, sort_keys=True)

@@ -144,9 +144,27 @@ struct SubLoop {
     int64_t numel;
 };
 
+#ifdef DEVTENSOR_EMULATED
+/* Note [Covering the 64-bit kernels]
+ * The 64-bit strided kernels run only past 2**31 elements or bytes of
+ * extent, which no test allocates; in the emulated build (only there)
+ * DEVTENSOR_EMULATE_INDEX64=1 sends every strided loop to them, so that CI
+ * executes them too (.ci/run, tools/kernel_coverage.py). */
+static bool force_index64()
+{
+    static const bool on = [] {
+        const char *v = getenv("DEVTENSOR_EMULATE_INDEX64");
+        return v != NULL && strcmp(v, "1") == 0;
+    }();
+    return on;
+}
+#else
+static bool force_index64() { return false; }
+#endif
+
 bool fits_int32(const SubLoop &s, int nop, unsigned mask)
 {
-    if (s.numel > INT32_MAX)
+    if (s.numel > INT32_MAX || force_index64())
         return false;
     for (int k = 0; k < nop; k++) {
         if ((mask >> k) & 1u)

@@ -14,6 +14,37 @@
 
 #include "cuda_internal.h"
 
+#ifdef DEVTENSOR_EMULATED
+#include "emu_launch.h"
+
+/* _kernel_launches(): [(name, launches)] for every kernel the emulated
+ * backend has registered, so tests can see which ones never ran. */
+static PyObject *kernel_launches(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    size_t n = emu_kernel_count();
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list != NULL && i < n; i++) {
+        PyObject *row = Py_BuildValue("(sK)", emu_kernel_name(i), emu_kernel_launches(i));
+        if (row == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, row);
+    }
+    return list;
+}
+
+static PyMethodDef cuda_module_methods[] = {
+    {"_kernel_launches", kernel_launches, METH_NOARGS,
+     "[(name, launches)] for every registered kernel (emulated builds only)"},
+    {NULL, NULL, 0, NULL},
+};
+#else
+static PyMethodDef cuda_module_methods[] = {{NULL, NULL, 0, NULL}};
+#endif
+
 static int cuda_module_exec(PyObject *m)
 {
     /* The table is const; the capsule API takes void *.  Readers must not
@@ -55,6 +86,7 @@ static struct PyModuleDef cuda_module_def = {
     .m_name = DT_CUDA_MODULE_NAME,
     .m_doc = "devtensor's CUDA backend: exports its table in the capsule _BACKEND_API.",
     .m_size = 0,
+    .m_methods = cuda_module_methods,
     .m_slots = cuda_module_slots,
 };
 
