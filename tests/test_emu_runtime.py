@@ -35,7 +35,12 @@ def program(tmp_path_factory):
 
 
 def run(program, case, **env):
+    """The test program on one case.  A sanitizer runtime that .ci/run preloads
+    into Python (LD_PRELOAD) is not passed on: the program is built with its
+    own sanitizers (DEVTENSOR_EMU_SANITIZE) or none."""
     full = {k: v for k, v in os.environ.items() if not k.startswith("DEVTENSOR_EMULATE")}
+    if not os.environ.get("DEVTENSOR_EMU_SANITIZE"):
+        full.pop("LD_PRELOAD", None)
     full.update(env)
     return subprocess.run([program, case], capture_output=True, text=True, env=full, timeout=120)
 
