@@ -30,7 +30,12 @@ import threading
 import numpy as np
 import pytest
 
-_cuda = pytest.importorskip("devtensor._cuda", reason="devtensor._cuda was not built (no nvcc)")
+# On emulated devices (DEVTENSOR_EMULATE_CUDA=N) the same tests read the same
+# table from devtensor._cuda_emu, the backend built from the same sources and
+# executed on the CPU: the device tests below then launch its kernels.
+EMULATED = os.environ.get("DEVTENSOR_EMULATE_CUDA", "") not in ("", "0")
+MODULE = "devtensor._cuda_emu" if EMULATED else "devtensor._cuda"
+_cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
@@ -1009,7 +1014,90 @@ def test_cuda_int64_uint64_comparisons_are_exact():
         lp = _loop(op, ["bool", "uint64", "int64"], [O.ptr.value, B.ptr.value, A.ptr.value], (n,), [(1,), (8,), (8,)])
         assert IFACE.run_loop(ctypes.byref(lp), e) == DT_OK, e.msg
         assert list(O.get(np.bool_, n)) == [f(y, x) for x, y in pairs], OP_NAME[op]
+        # strided (the offset calculator): the int64 operand read backwards
+        for dts, ins, g in ((["bool", "int64", "uint64"], (A, B), lambda x, y: f(x, y)),
+                            (["bool", "uint64", "int64"], (B, A), lambda x, y: f(y, x))):
+            back = [(8 * (n - 1) if d is A else 0) for d in ins]
+            lp = _loop(op, dts, [O.ptr.value] + [d.ptr.value + o for d, o in zip(ins, back)], (n,),
+                       [(1,)] + [(-8,) if d is A else (8,) for d in ins])
+            assert IFACE.run_loop(ctypes.byref(lp), e) == DT_OK, e.msg
+            want = [g(x, y) for x, y in zip(a[::-1], b)]
+            assert list(O.get(np.bool_, n)) == want, (OP_NAME[op], dts, "strided")
     for d in (A, B, O):
+        d.close()
+
+
+@needs_gpu
+@pytest.mark.parametrize("itemsize", [1, 2, 4, 8, 16])
+def test_cuda_same_dtype_copies_move_bits(itemsize):
+    """COPY between operands of one dtype moves stored bits (Note [Identity
+    ops] in cuda_loops_arith.cu): contiguous (a cudaMemcpyAsync), strided
+    and aligned (the raw kernel), at addresses that are not multiples of the
+    element size (the byte kernel: no thread may fault on a misaligned
+    load), and from a host scalar (the raw kernel's contiguous form)."""
+    dtype = {1: "uint8", 2: "float16", 4: "float32", 8: "int64", 16: "complex128"}[itemsize]
+    n = 301
+    rng = np.random.default_rng(itemsize)
+    raw = rng.integers(0, 256, n * itemsize, dtype=np.uint8)  # any bits, NaN payloads too
+    S, O = Dev(itemsize * n + 32), Dev(itemsize * n + 32)
+    e = err()
+    dts = [dtype, dtype]
+
+    def out_bytes(offset=0):
+        return O.get(np.uint8, itemsize * n + offset)[offset:]
+
+    def run(lp):
+        assert IFACE.run_loop(ctypes.byref(lp), e) == DT_OK, e.msg
+
+    S.put(raw)
+    run(_loop(DT_OP_COPY, dts, [O.ptr.value, S.ptr.value], (n,), [(itemsize,), (itemsize,)]))
+    assert np.array_equal(out_bytes(), raw), "contiguous"
+    # reversed source: strided, aligned
+    run(_loop(DT_OP_COPY, dts, [O.ptr.value, S.ptr.value + itemsize * (n - 1)], (n,),
+              [(itemsize,), (-itemsize,)]))
+    want = raw.reshape(n, itemsize)[::-1].ravel()
+    assert np.array_equal(out_bytes(), want), "strided"
+    if itemsize > 1:  # misaligned by one byte, source and destination
+        S.put(np.concatenate([np.zeros(1, np.uint8), raw]))
+        run(_loop(DT_OP_COPY, dts, [O.ptr.value + 1, S.ptr.value + 1 + itemsize * (n - 1)], (n,),
+                  [(itemsize,), (-itemsize,)]))
+        assert np.array_equal(out_bytes(1), want), "misaligned"
+    # a host scalar as the source: every element gets its bits
+    run(_loop(DT_OP_COPY, dts, [O.ptr.value, None], (n,), [(itemsize,), (0,)],
+              scalars={1: raw[:itemsize].tobytes()}))
+    assert np.array_equal(out_bytes(), np.tile(raw[:itemsize], n)), "host scalar"
+    S.close()
+    O.close()
+
+
+@needs_gpu
+@pytest.mark.parametrize("itemsize", [2, 4, 8, 16])  # every address is aligned for 1
+def test_cuda_where_on_misaligned_operands(itemsize):
+    """where at addresses that are not multiples of the element size: the
+    byte kernels, contiguous and strided."""
+    dtype = {2: "int16", 4: "float32", 8: "float64", 16: "complex128"}[itemsize]
+    n = 203
+    rng = np.random.default_rng(itemsize)
+    cond = rng.integers(0, 2, n).astype(bool)
+    x = rng.integers(0, 256, n * itemsize, dtype=np.uint8)
+    y = rng.integers(0, 256, n * itemsize, dtype=np.uint8)
+    O, C, X, Y = Dev(itemsize * n + 1), Dev(n), Dev(itemsize * n + 1), Dev(itemsize * n + 1)
+    C.put(cond)
+    X.put(np.concatenate([np.zeros(1, np.uint8), x]))
+    Y.put(np.concatenate([np.zeros(1, np.uint8), y]))
+    e = err()
+    dts = [dtype, "bool", dtype, dtype]
+    xs, ys = x.reshape(n, itemsize), y.reshape(n, itemsize)
+    for strided in (False, True):
+        step = -itemsize if strided else itemsize
+        start = 1 + (itemsize * (n - 1) if strided else 0)
+        lp = _loop(DT_OP_WHERE, dts, [O.ptr.value + 1, C.ptr.value, X.ptr.value + start, Y.ptr.value + 1],
+                   (n,), [(itemsize,), (1,), (step,), (itemsize,)])
+        assert IFACE.run_loop(ctypes.byref(lp), e) == DT_OK, e.msg
+        xv = xs[::-1] if strided else xs
+        want = np.where(cond[:, None], xv, ys).ravel()
+        assert np.array_equal(O.get(np.uint8, itemsize * n + 1)[1:], want), ("strided" if strided else "contiguous")
+    for d in (O, C, X, Y):
         d.close()
 
 

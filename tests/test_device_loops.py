@@ -7,6 +7,8 @@ strided), so that CI executes them (tools/kernel_coverage.py counts them).
 Comparison: bit for bit on simulated devices (the CPU loops), NumPy-style
 tolerances where the device has its own math library (check()).
 """
+import zlib
+
 import numpy as np
 import pytest
 
@@ -21,12 +23,17 @@ DTYPES = NUMPY_DTYPE_NAMES + ["bfloat16"]
 def _inputs(name, dtype, nin, strided, device):
     """nin tensors of dtype on device (bool for where's condition), 6x5 values;
     strided ones are every other row and column of a twice bigger tensor."""
-    rng = np.random.default_rng(abs(hash((name, dtype))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(f"{name} {dtype}".encode()))  # the same in every run
     src = "float32" if dtype == "bfloat16" else dtype
     v = values_for(src, name)
     out = []
     for k in range(nin):
-        a = v[rng.integers(0, len(v), (12, 10) if strided else (6, 5))]
+        vk = v
+        if name == "power" and k == 1 and v.dtype.kind == "i":
+            # a negative integer exponent raises before any launch; the
+            # refusal is tested in test_ufunc_values.py
+            vk = v[(v >= 0) & (v < 8)]
+        a = vk[rng.integers(0, len(vk), (12, 10) if strided else (6, 5))]
         if name == "where" and k == 0:
             a = a.astype(bool) if a.dtype.kind != "c" else a.real.astype(bool)
         t = dt.asarray(a, device=device)

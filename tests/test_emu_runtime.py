@@ -18,20 +18,30 @@ SOURCES = [os.path.join(ROOT, "csrc", "emu", "emu_runtime.cpp"),
            os.path.join(ROOT, "tests", "emu_runtime", "emu_runtime_test.cpp")]
 
 
-@pytest.fixture(scope="module")
-def program(tmp_path_factory):
+def _build(tmp_path_factory, san):
     gxx = shutil.which("g++")
     if gxx is None:
         pytest.skip("g++ is not installed")
     out = str(tmp_path_factory.mktemp("emu_runtime") / "emu_runtime_test")
     cmd = [gxx, "-std=c++17", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-pthread",
            "-I" + os.path.join(ROOT, "csrc", "emu", "include"), "-I" + os.path.join(ROOT, "csrc", "emu")]
-    san = os.environ.get("DEVTENSOR_EMU_SANITIZE")
     if san:
-        cmd.append("-fsanitize=" + ("address,undefined" if san == "address" else san))
+        cmd += ["-fsanitize=" + ("address,undefined" if san == "address" else san), "-fno-omit-frame-pointer"]
     res = subprocess.run(cmd + SOURCES + ["-o", out], capture_output=True, text=True)
+    if res.returncode != 0 and san and "sanitize" in res.stderr:
+        pytest.skip(f"the {san} sanitizer is not available: {res.stderr[-300:]}")
     assert res.returncode == 0, res.stderr
     return out
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    return _build(tmp_path_factory, os.environ.get("DEVTENSOR_EMU_SANITIZE"))
+
+
+@pytest.fixture(scope="module")
+def asan_program(tmp_path_factory):
+    return _build(tmp_path_factory, "address")
 
 
 def run(program, case, **env):
@@ -74,7 +84,8 @@ CASES = {
 
 def test_every_case_is_listed(program):
     listed = subprocess.run([program], capture_output=True, text=True).stdout.split()
-    assert sorted(listed) == sorted(list(CASES) + ["protected", "host_deref"])
+    assert sorted(listed) == sorted(list(CASES) + ["protected", "host_deref", "no_bounds_check",
+                                                   "kernel_after_free"])
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -108,3 +119,26 @@ def test_host_dereferencing_device_memory_faults(program):
 def test_check_mode_does_not_fault(program):
     res = run(program, "host_deref", DEVTENSOR_EMULATE_CUDA_PROTECT="check")
     assert res.returncode == 0 and "without a fault" in res.stdout, res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("case, words", [
+    ("no_bounds_check", "past its allocation"),
+    ("kernel_after_free", "freed device memory"),
+])
+def test_kernel_memory_errors_are_reported_by_asan(program, asan_program, case, words):
+    """Planted faults: a kernel without its bounds check, and a kernel on
+    freed memory.  Built with AddressSanitizer the emulated device memory
+    has poisoned redzones and freed blocks (Note [Device memory under
+    AddressSanitizer]): a report naming the kernel, on the stream worker
+    that ran it.  Without a sanitizer both run unseen, as on a GPU without
+    compute-sanitizer: the test shows that too, so that it cannot pass by
+    reporting everything."""
+    res = run(asan_program, case, ASAN_OPTIONS="detect_leaks=0")
+    assert res.returncode != 0, res.stdout + res.stderr
+    assert "AddressSanitizer: use-after-poison" in res.stderr, res.stderr[-3000:]
+    kernel = "k_fill_unchecked" if case == "no_bounds_check" else "k_fill"
+    assert kernel in res.stderr, res.stderr[-3000:]
+    assert words not in res.stdout
+    if not os.environ.get("DEVTENSOR_EMU_SANITIZE"):
+        plain = run(program, case)
+        assert plain.returncode == 0 and words in plain.stdout, plain.stdout + plain.stderr

@@ -62,9 +62,8 @@ DT_FN float dt_load_bf16(dt_bf16 v) { return dt_bf16_to_float(v); }
 DT_FN dt_bf16 dt_store_bf16(float v) { return dt_float_to_bf16(v); }
 
 /* ---- arithmetic ---- */
-/* bool: + is logical or, * is logical and (NumPy); - is refused upstream */
+/* bool: + is logical or, * is logical and (NumPy); - has no bool loop */
 DT_FN bool dt_add_b(bool a, bool b) { return a || b; }
-DT_FN bool dt_sub_b(bool a, bool b) { return a != b; }
 DT_FN bool dt_mul_b(bool a, bool b) { return a && b; }
 
 #define DT_INT_ARITH(X)                                                             \

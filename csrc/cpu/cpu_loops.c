@@ -81,7 +81,6 @@
 #define DT_STORE_BOOL(v) (v)
 #define DT_ARITH_LOOPS(CODE, X)                                    \
     DT_BINARY_LOOP(add, X, dt_T_##X, dt_store_##X)                 \
-    DT_BINARY_LOOP(sub, X, dt_T_##X, dt_store_##X)                 \
     DT_BINARY_LOOP(mul, X, dt_T_##X, dt_store_##X)
 #define DT_DIV_LOOPS(X) DT_BINARY_LOOP(div, X, dt_T_##X, dt_store_##X)
 #define DT_COMPARE_LOOPS(CODE, X)                                  \
@@ -151,7 +150,7 @@ typedef double dt_real_T_c128;
 
 /* the loops: (family, generator) per function */
 DT_TAGS_INT_FLOAT(DT_BIN_SAME, fdiv) DT_TAGS_INT_FLOAT(DT_BIN_SAME, rem)
-DT_TAGS_NUMBER(DT_BIN_SAME, pow)
+DT_TAGS_NUMBER(DT_BIN_SAME, sub) DT_TAGS_NUMBER(DT_BIN_SAME, pow)
 DT_TAGS_ALL(DT_BIN_SAME, max) DT_TAGS_ALL(DT_BIN_SAME, min)
 DT_TAGS_FLOAT(DT_BIN_SAME, atan2) DT_TAGS_FLOAT(DT_BIN_SAME, hypot)
 DT_TAGS_FLOAT(DT_BIN_SAME, copysign) DT_TAGS_FLOAT(DT_BIN_SAME, nextafter)
@@ -247,7 +246,7 @@ static const dt_cpu_inner_loop mixed_loops[6][2] = {
 /* loops[op][loop dtype]; NULL where NumPy has no loop */
 static const dt_cpu_inner_loop op_loops[DT_NUM_OPS][DT_NUM_DTYPES] = {
     [DT_OP_ADD] = DT_ROW(DT_TAGS_ALL, add),
-    [DT_OP_SUB] = DT_ROW(DT_TAGS_ALL, sub),
+    [DT_OP_SUB] = DT_ROW(DT_TAGS_NUMBER, sub), /* NumPy refuses bool - bool */
     [DT_OP_MUL] = DT_ROW(DT_TAGS_ALL, mul),
     [DT_OP_DIV] = DT_ROW(DT_TAGS_INEXACT, div),
     [DT_OP_EQ] = DT_ROW(DT_TAGS_ALL, eq),

@@ -20,7 +20,7 @@
 #include "cuda_loops.cuh"
 
 #define DT_CU_LIST(M)                                                                       \
-    M(ADD, add, ALL, BIN_SAME) M(SUB, sub, ALL, BIN_SAME) M(MUL, mul, ALL, BIN_SAME)        \
+    M(ADD, add, ALL, BIN_SAME) M(SUB, sub, NUMBER, BIN_SAME) M(MUL, mul, ALL, BIN_SAME)        \
     M(DIV, div, INEXACT, BIN_SAME)                                                          \
     M(FLOOR_DIVIDE, fdiv, INT_FLOAT, BIN_SAME) M(REMAINDER, rem, INT_FLOAT, BIN_SAME)       \
     M(POW, pow, INT, BIN_SAME)                                                              \

@@ -39,7 +39,10 @@ template <class F> void register_casts_from(Registry &r)
 template <int N> void register_raw(Registry &r)
 {
     r.raw[size_index(N)] = kernels_of<RawCopy<N>>();
-    r.raw_bytes[size_index(N)] = kernels_of<ByteCopy<N>>();
+    if constexpr (N == 1) /* every address is aligned for one byte: no byte kernel needed */
+        r.raw_bytes[0] = r.raw[0];
+    else
+        r.raw_bytes[size_index(N)] = kernels_of<ByteCopy<N>>();
 }
 
 } // namespace

@@ -69,7 +69,10 @@ struct WhereOp : OpTypes<V, bool, V, V, 3, 0, CONTIG> {
 template <int N> void register_where(Registry &r)
 {
     r.where[size_index(N)] = kernels_of<WhereOp<typename RawOf<N>::type, true>>();
-    r.where_bytes[size_index(N)] = kernels_of<WhereOp<Bytes<N>, false>>();
+    if constexpr (N == 1) /* every address is aligned for one byte */
+        r.where_bytes[0] = r.where[0];
+    else
+        r.where_bytes[size_index(N)] = kernels_of<WhereOp<Bytes<N>, false>>();
 }
 
 } // namespace

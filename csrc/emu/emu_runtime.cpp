@@ -20,6 +20,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -76,6 +80,32 @@ namespace {
 
 constexpr int kMaxDevices = 8;
 constexpr size_t kAlign = 256; /* cudaMalloc's documented alignment */
+
+/* Note [Device memory under AddressSanitizer]
+ * In a build with -fsanitize=address the emulation does for device memory
+ * what compute-sanitizer's memcheck does on a GPU.  Each allocation is
+ * followed by a redzone of kRedzone bytes; the redzone, the slack between
+ * the size asked for and the rounded size, and every freed allocation are
+ * poisoned, so a kernel or copy that runs past the end of an allocation
+ * or touches freed memory is an ASan report with the kernel's stack.
+ * Memory never allocated is not poisoned (the shadow of a whole reserve
+ * would be gigabytes); allocations are first fit from the region's start,
+ * so what follows the last one is its redzone.  Poisoning happens on the
+ * host at cudaMalloc and cudaFree, which is sound because cudaFree waits
+ * for the device first.  The caching allocator above (csrc/cuda/
+ * cuda_alloc.c) hands out blocks of segments in stream order, which
+ * host-time poisoning cannot follow: the sanitizer run sets
+ * DEVTENSOR_CUDA_NO_CACHE=1 so that every tensor is its own cudaMalloc,
+ * as tools/gpu_check.sh does for memcheck. */
+#if defined(__SANITIZE_ADDRESS__)
+constexpr size_t kRedzone = kAlign;
+#define DT_EMU_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define DT_EMU_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+constexpr size_t kRedzone = 0;
+#define DT_EMU_POISON(p, n) ((void)(p), (void)(n))
+#define DT_EMU_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 constexpr int kLeastPriority = 0, kGreatestPriority = -5;
 constexpr int kSmCount = 132;
 
@@ -965,15 +995,17 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
     size_t rounded = (size + kAlign - 1) & ~(kAlign - 1);
     if (v.used + rounded > v.budget)
         return ret(cudaErrorMemoryAllocation);
-    char *p = region_take(v, rounded);
+    char *p = region_take(v, rounded + kRedzone);
     if (p == nullptr)
         return ret(cudaErrorMemoryAllocation);
     v.used += rounded;
     v.live[(uintptr_t)p] = Alloc{size, rounded};
+    DT_EMU_UNPOISON(p, rounded);
     if (g->poison) {
         DeviceAccess a;
         memset(p, 0xCB, rounded);
     }
+    DT_EMU_POISON(p + size, rounded - size + kRedzone); /* Note [Device memory under AddressSanitizer] */
     *devPtr = p;
     return cudaSuccess;
 }
@@ -998,11 +1030,13 @@ cudaError_t cudaFree(void *devPtr)
     size_t rounded = it->second.rounded;
     v.live.erase(it);
     v.used -= rounded;
+    DT_EMU_UNPOISON(devPtr, rounded);
     if (g->poison) {
         DeviceAccess a;
         memset(devPtr, 0xDB, rounded);
     }
-    region_give(v, (char *)devPtr, rounded);
+    DT_EMU_POISON(devPtr, rounded + kRedzone);
+    region_give(v, (char *)devPtr, rounded + kRedzone);
     return ret(sticky(w.device));
 }
 

@@ -289,6 +289,41 @@ static void case_host_deref()
     printf("host read a device pointer without a fault (%d)\n", v);
 }
 
+/* Planted fault: a kernel without its bounds check.  It fills whole
+ * "blocks" of 64 elements, as a grid rounded up to the block size does
+ * when `if (i < n) return;` is missing: the tail of the last block writes
+ * past the allocation.  In an AddressSanitizer build that is a report
+ * (Note [Device memory under AddressSanitizer] in emu_runtime.cpp); without
+ * one it lands unseen in the allocation's slack, as on a GPU without
+ * compute-sanitizer. */
+static cudaError_t k_fill_unchecked(void *p, void *n, void *v)
+{
+    size_t blocks = ((size_t)n + 63) / 64;
+    for (size_t i = 0; i < blocks * 64; i++)
+        ((int *)p)[i] = (int)(intptr_t)v;
+    return cudaSuccess;
+}
+
+static void case_no_bounds_check()
+{
+    int *d = nullptr, h[100] = {0};
+    OK(cudaMalloc((void **)&d, sizeof h));
+    OK(launch(k_fill_unchecked, 0, d, 100, 3));
+    OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    printf("a kernel wrote past its allocation without a report (%d)\n", h[99]);
+}
+
+/* Planted fault: a kernel launched on memory freed before it ran. */
+static void case_kernel_after_free()
+{
+    int *d = nullptr, h[16] = {0};
+    OK(cudaMalloc((void **)&d, sizeof h));
+    OK(cudaFree(d));
+    OK(launch(k_fill, 0, d, 16, 5));
+    OK(cudaDeviceSynchronize());
+    printf("a kernel wrote freed device memory without a report (%d)\n", h[0]);
+}
+
 /* A worker may touch device memory while a host thread may not. */
 static void case_worker_access()
 {
@@ -744,6 +779,8 @@ static const Case cases[] = {
     {"d2h_synchronised", case_d2h_synchronised},
     {"protected", case_protected},
     {"host_deref", case_host_deref},
+    {"no_bounds_check", case_no_bounds_check},
+    {"kernel_after_free", case_kernel_after_free},
     {"worker_access", case_worker_access},
     {"stream_order", case_stream_order},
     {"legacy_stream", case_legacy_stream},
