@@ -12,7 +12,7 @@
  * <<<>>> launches (DT_LAUNCH).  Under nvcc the same macros come from
  * emu_spelling.h, which is all a .cu file needs to include to use them.
  *
- * From the CUDA toolkit it takes only types (Note [Toolkit types]).
+ * It needs no CUDA toolkit (Note [Toolkit types]).
  *
  * Note [Two compilers]
  * DEVTENSOR_EMULATED is defined here and nowhere else: code that must
@@ -22,11 +22,42 @@
  * falls back to its portable host spelling.
  *
  * Note [Toolkit types]
- * Taken from /usr/local/cuda/include, all plain C types:
- *   vector_types.h  dim3, uint3, and the other vector types (uint4, ...);
- *   driver_types.h  cudaError_t and its values, cudaStream_t.
- * (Both include crt/host_defines.h, whose qualifier macros are replaced
- * below.)  A machine without the toolkit needs copies of exactly these.
+ * No CUDA toolkit is needed: vector_types.h (dim3, uint3, uint4, ...) and
+ * driver_types.h (cudaError_t and its values, cudaStream_t) come from
+ * csrc/emu/include, our own declarations with CUDA's documented names,
+ * layouts and values, which the build puts first on the include path.
+ * (The toolkit's own copies would work too: they are plain C types, and
+ * the qualifier macros of its crt/host_defines.h are replaced below.)
+ *
+ * Note [What emulation cannot catch]
+ * The emulation runs our CUDA code, strictly, on the CPU; it is not a GPU,
+ * and passing on it proves nothing about these (only a real GPU and
+ * compute-sanitizer do: tools/gpu_check.sh):
+ *   - weak memory ordering: between its switch points a fiber runs alone
+ *     and every store is visible at once, so a missing __threadfence,
+ *     volatile or atomic for data shared between blocks or with the host
+ *     never shows;
+ *   - races between blocks: blocks run one after another, so two blocks
+ *     writing one location, or a block waiting for another (a spin lock,
+ *     a grid-wide barrier without cooperative launch), run in one fixed
+ *     order or hang here, and lose no update;
+ *   - intra-warp races without a barrier: lanes do not run in lockstep
+ *     (threads switch only at barriers and warp intrinsics), so code that
+ *     relies on implicit warp synchrony fails here as on Volta and later,
+ *     but a race between lanes between two switch points is invisible;
+ *   - timing and throughput: occupancy, coalescing, bank conflicts,
+ *     launch overhead, copy/compute overlap -- none is modelled;
+ *   - the GPU math library's exact values: device functions (expf, sinf,
+ *     __expf, ...) are the host's libm here, not CUDA's libdevice (tests
+ *     compare GPU results with ulp tolerances for that reason);
+ *   - tensor cores and flush-to-zero: reduced-precision matrix units and
+ *     denormal flushing do not exist here; FMA contraction is off in both
+ *     builds (nvcc --fmad=false, Note [Identical values] in cuda_loops.cu),
+ *     which only a GPU run confirms;
+ *   - the real driver and hardware: error codes our emulation chooses for
+ *     faults (700, 715, 9, 1) follow the documentation, compute capability
+ *     limits are those of Note [Emulated properties], and nothing here
+ *     checks the PTX or SASS nvcc emits.
  *
  * Note [Static shared memory]
  * __shared__ is `static`: one object per variable (per template

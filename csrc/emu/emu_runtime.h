@@ -17,6 +17,19 @@
  *   DEVTENSOR_EMULATE_DELAY_US=0          every queued operation starts
  *                                         this much later (tests of
  *                                         missing synchronisation)
+ *
+ * Note [CUDA libraries on the CPU]
+ * csrc/cuda calls no CUDA library yet, only the runtime.  The first call
+ * into cuBLAS, cuSOLVER, cuFFT, cuRAND or CUB (reductions, linear algebra
+ * and FFT will make them) comes with the library's header in
+ * csrc/emu/include, declaring the calls made, and a plain reference
+ * implementation of exactly those calls in csrc/emu (handles, streams,
+ * leading dimensions, strides, workspaces, status codes checked as the
+ * library documents them), so that the calling code runs in CI on
+ * emulated devices like the kernels.  g++ finds the toolkit's own headers
+ * on this machine's default include path, so the build alone would not
+ * notice a call without one: tests/test_emu_kernels.py
+ * (test_every_cuda_library_has_an_emulated_header) does.
  */
 #ifndef DT_EMU_RUNTIME_H
 #define DT_EMU_RUNTIME_H
