@@ -49,14 +49,15 @@ core_ext = Extension(
 )
 
 ext_modules = [core_ext]
-# The sanitizer build (.ci/run) instruments the C core only.
+# The sanitizer build (.ci/run) instruments the C core and the emulated CUDA
+# backend; the nvcc-built one is left out (its device code is not host code).
 cuda_ext = None if sanitize else cuda_extension(["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c"],
                                                 ["csrc/core"])
 if cuda_ext is not None:
     ext_modules.append(cuda_ext)
 # the same CUDA backend executed on the CPU (DEVTENSOR_EMULATE_CUDA=N), for CI
-emu_ext = None if sanitize else emulated_extension(
-    ["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c"], ["csrc/core"])
+emu_ext = emulated_extension(["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c"], ["csrc/core"],
+                             sanitize=sanitize)
 if emu_ext is not None:
     ext_modules.append(emu_ext)
 

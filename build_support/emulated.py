@@ -3,10 +3,12 @@ executed on the CPU (Note [Two builds of one backend] in csrc/cuda/cuda_module.c
 
 setup.py uses one name from here:
 
-    emulated_extension(core_sources, include_dirs)
+    emulated_extension(core_sources, include_dirs, sanitize=False)
         the setuptools Extension "devtensor._cuda_emu": the C core sources it
         needs, csrc/cuda/*.c and *.cu, and the emulation csrc/emu/*.cpp; or
         None where no C++ compiler is found or DEVTENSOR_NO_EMULATION=1.
+        sanitize: built with AddressSanitizer and UBSan (DEVTENSOR_SANITIZE=1;
+        Note [Device memory under AddressSanitizer] in csrc/emu/emu_runtime.cpp).
 
 No CUDA toolkit is needed: csrc/emu/include declares the runtime API that
 csrc/emu/emu_runtime.cpp implements.  The .cu files compile as C++17 with
@@ -39,7 +41,11 @@ def _rel(pattern):
     return sorted(os.path.relpath(p, ROOT) for p in glob(os.path.join(ROOT, pattern)))
 
 
-def emulated_extension(core_sources, include_dirs):
+SANITIZE_FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
+                  "-fno-sanitize-recover=undefined"]
+
+
+def emulated_extension(core_sources, include_dirs, sanitize=False):
     """The Extension devtensor._cuda_emu, or None (with one line) without a C++ compiler."""
     if os.environ.get("DEVTENSOR_NO_EMULATION", "") not in ("", "0"):
         print("devtensor: DEVTENSOR_NO_EMULATION is set; building without the CUDA emulation",
@@ -62,12 +68,13 @@ def emulated_extension(core_sources, include_dirs):
         define_macros=[("DEVTENSOR_EMULATED", "1")],
         libraries=["stdc++", "pthread"],
         extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-fvisibility=hidden",
-                            "-D_POSIX_C_SOURCE=200809L"],
-        extra_link_args=["-pthread"],
+                            "-D_POSIX_C_SOURCE=200809L"] + (SANITIZE_FLAGS if sanitize else []),
+        extra_link_args=["-pthread"] + (["-fsanitize=address,undefined"] if sanitize else []),
         depends=headers,
     )
     ext.emulated = True
     ext.cxx = cxx
+    ext.cxx_flags = SANITIZE_FLAGS if sanitize else []
     return ext
 
 
@@ -76,6 +83,7 @@ def compile_cxx(ext, sources, build_temp, force, is_stale):
     compiler, in parallel; returns the object files."""
     base = [ext.cxx, "-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden", "-pthread",
             "-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-unknown-pragmas"]
+    base += list(getattr(ext, "cxx_flags", []))  # after -O2: the sanitizer build's -O1 wins
     base += [f"-I{d}" for d in ext.include_dirs]
     for name, value in ext.define_macros or []:
         base.append(f"-D{name}" if value is None else f"-D{name}={value}")

@@ -18,8 +18,9 @@ from helpers import run_python
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("devtensor._cuda_emu") is None,
                                 reason="devtensor._cuda_emu was not built (no C++ compiler)")
 
-# every queued operation starts 20 ms after it could: races become certain
-SLOW = {"DEVTENSOR_EMULATE_CUDA": "1", "DEVTENSOR_EMULATE_DELAY_US": "20000"}
+# every queued operation starts 20 ms after it could: races become certain;
+# the caching allocator on, also in the sanitizer run (which turns it off)
+SLOW = {"DEVTENSOR_EMULATE_CUDA": "1", "DEVTENSOR_EMULATE_DELAY_US": "20000", "DEVTENSOR_CUDA_NO_CACHE": "0"}
 
 REUSE = textwrap.dedent("""
     import devtensor as dt
