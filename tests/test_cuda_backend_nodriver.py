@@ -277,7 +277,8 @@ def test_cuda_import_is_silent_and_lazy():
             "maps = open('/proc/self/maps').read()\n"
             "print('LIBCUDA' if 'libcuda.so' in maps else 'NOLIBCUDA')\n")
     env = dict(os.environ)
-    env.pop("DEVTENSOR_SIMULATE_CUDA", None)
+    for retired in ("DEVTENSOR_SIMULATE_CUDA", "DEVTENSOR_SIMULATE_CUDA_MEMORY"):
+        env.pop(retired, None)  # import would warn about them
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        env=env, timeout=120)
     assert r.returncode == 0, r.stderr
