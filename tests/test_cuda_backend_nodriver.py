@@ -121,7 +121,7 @@ class DtGen(ctypes.Structure):
 class DeviceProps(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char * 256), ("total_memory", ctypes.c_uint64),
                 ("multi_processor_count", ctypes.c_int), ("major", ctypes.c_int),
-                ("minor", ctypes.c_int), ("simulated", ctypes.c_int)]
+                ("minor", ctypes.c_int), ("reserved", ctypes.c_int)]
 
 
 class MemoryStats(ctypes.Structure):
@@ -513,7 +513,7 @@ def test_cuda_device_props_and_peer():
     e = err()
     props = DeviceProps()
     assert IFACE.device_props(0, ctypes.byref(props), e) == DT_OK, e.msg
-    assert props.name and props.total_memory > 0 and props.major >= 7 and props.simulated == 0
+    assert props.name and props.total_memory > 0 and props.major >= 7 and props.reserved == 0
     ok = ctypes.c_int()
     assert IFACE.can_access_peer(0, 0, ctypes.byref(ok), e) == DT_OK and ok.value == 1
     assert IFACE.set_device(N_DEVICES, e) == DT_ERR_RUNTIME

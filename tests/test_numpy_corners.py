@@ -166,6 +166,39 @@ def test_valid_settings_do_not_warn():
     assert p.stdout.strip() == "2"
 
 
+@pytest.mark.parametrize("var,value,instead", [
+    ("DEVTENSOR_SIMULATE_CUDA", "2", "use DEVTENSOR_EMULATE_CUDA=N for N CUDA devices emulated"),
+    ("DEVTENSOR_SIMULATE_CUDA_MEMORY", "1000000", "use DEVTENSOR_EMULATE_CUDA=N with "
+                                                 "DEVTENSOR_EMULATE_CUDA_MEMORY=size"),
+])
+def test_retired_simulation_settings_warn_and_name_the_emulation(var, value, instead):
+    # Note [Retired variables] in csrc/python/module.c
+    code = textwrap.dedent("""
+        import warnings
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            import devtensor as dt
+        print("|".join(str(x.message) for x in w if x.category is RuntimeWarning))
+        print(dt.cuda.is_emulated(), (dt.ones(3) + 1).tolist())
+    """)
+    p = run_python(code, {var: value})
+    assert p.returncode == 0, p.stderr
+    warned, works = p.stdout.strip().splitlines()
+    assert f"{var}='{value}' is ignored: devtensor's simulated CUDA devices were removed" in warned
+    assert instead in warned
+    assert works == "False [2.0, 2.0, 2.0]"
+    p = run_python("import devtensor", {var: value})  # shown under the default filters
+    assert p.returncode == 0 and f"RuntimeWarning: {var}='{value}' is ignored" in p.stderr, p.stderr
+
+
+@requires_emulation
+def test_retired_simulation_setting_beside_the_emulation_only_warns():
+    p = run_python("import devtensor as dt; print(dt.cuda.device_count())",
+                   {"DEVTENSOR_SIMULATE_CUDA": "1", "DEVTENSOR_EMULATE_CUDA": "2"})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "2" and "DEVTENSOR_SIMULATE_CUDA='1' is ignored" in p.stderr
+
+
 @requires_emulation
 def test_out_of_memory_retry_collects_garbage_with_gc_disabled():
     code = textwrap.dedent("""
