@@ -1,6 +1,7 @@
-"""Build devtensor's extensions: devtensor._C (C core, CPU and simulated
-backends, CPython wrapper) always; devtensor._cuda where nvcc is found
-(build_support/cuda.py)."""
+"""Build devtensor's extensions: devtensor._C (C core, CPU backend, CPython
+wrapper) always; devtensor._cuda where nvcc is found (build_support/cuda.py);
+devtensor._cuda_emu, the same CUDA backend executed on the CPU, where a C++
+compiler is found (build_support/emulated.py)."""
 import os
 import platform
 import sys
@@ -40,8 +41,8 @@ if sanitize:
 
 core_ext = Extension(
     "devtensor._C",
-    sources=sources("core", "cpu", "sim", "python"),
-    include_dirs=["csrc/core", "csrc/cpu", "csrc/sim", "csrc/python", numpy.get_include()],
+    sources=sources("core", "cpu", "python"),
+    include_dirs=["csrc/core", "csrc/cpu", "csrc/python", numpy.get_include()],
     define_macros=macros,
     libraries=libraries,
     extra_compile_args=extra_compile,

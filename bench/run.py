@@ -253,12 +253,12 @@ def _try_import(name):
         return None
 
 
-def bench_gpu(table, quick, allow_simulated=False):
+def bench_gpu(table, quick, allow_emulated=False):
     if not dt.cuda.is_available():
         print(f"\n== GPU: skipped ({dt.cuda.why_unavailable()}) ==")
         return
-    if (dt.cuda.is_simulated() or dt.cuda.is_emulated()) and not allow_simulated:
-        print("\n== GPU: skipped (the CUDA devices are simulated: nothing to measure) ==")
+    if dt.cuda.is_emulated() and not allow_emulated:
+        print("\n== GPU: skipped (the CUDA devices are emulated on the CPU: nothing to measure) ==")
         return
     cp = _try_import("cupy")
     torch = _try_import("torch")
@@ -409,7 +409,7 @@ def main(argv=None):
     p.add_argument("--gpu", action="store_true", help="GPU benchmarks vs CuPy and PyTorch")
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
     p.add_argument("--json", metavar="PATH", help="write every number and machine info")
-    p.add_argument("--allow-simulated", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--allow-emulated", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if not args.cpu and not args.gpu:
         args.cpu = True
@@ -434,14 +434,13 @@ def main(argv=None):
     if args.cpu:
         bench_cpu(table, args.quick)
     if args.gpu:
-        if dt.cuda.is_available() and (not (dt.cuda.is_simulated() or dt.cuda.is_emulated())
-                                       or args.allow_simulated):
+        if dt.cuda.is_available() and (not dt.cuda.is_emulated() or args.allow_emulated):
             info["gpu"] = dt.cuda.get_device_name(0)
             for mod in ("cupy", "torch"):
                 m = sys.modules.get(mod) or _try_import(mod)
                 if m is not None:
                     info[mod] = getattr(m, "__version__", None)
-        bench_gpu(table, args.quick, args.allow_simulated)
+        bench_gpu(table, args.quick, args.allow_emulated)
     try:
         info["loadavg_at_end"] = list(os.getloadavg())
     except OSError:  # pragma: no cover

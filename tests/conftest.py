@@ -1,21 +1,37 @@
 """Shared test configuration for devtensor.
 
 * Unless DEVTENSOR_TEST_DEVICES or DEVTENSOR_EMULATE_CUDA is set, two
-  simulated CUDA devices are requested (DEVTENSOR_SIMULATE_CUDA=2) *before*
-  devtensor is imported, so that every device rule runs on a machine without
-  a GPU.  DEVTENSOR_EMULATE_CUDA=2 runs the suite on the real CUDA backend
-  executed on the CPU instead (devtensor._cuda_emu).
+  emulated CUDA devices are requested (DEVTENSOR_EMULATE_CUDA=2) *before*
+  devtensor is imported, where devtensor._cuda_emu was built (the real CUDA
+  backend executed on the CPU, csrc/emu), so that every device rule and
+  every kernel runs on a machine without a GPU.  Where it was not built (no
+  C++ compiler at install time) the suite runs on the cpu alone and the
+  device tests skip, saying why.
 * ``device`` fixture: parametrized over DEVTENSOR_TEST_DEVICES (comma
   separated, e.g. ``cpu,cuda:0,cuda:1``); by default cpu plus up to two
   CUDA devices that exist.
 * ``requires_devices(n)``: skip unless at least n CUDA devices exist.
-* ``gpu`` marker: the test needs a real (non-simulated) CUDA device.
+* ``gpu`` marker: the test needs a real CUDA device (emulated ones are not).
 * HYPOTHESIS_PROFILE=thorough runs 1000 examples per property (default: 50).
 """
+import importlib.machinery
+import importlib.util
 import os
 
-if not os.environ.get("DEVTENSOR_TEST_DEVICES") and not os.environ.get("DEVTENSOR_EMULATE_CUDA"):
-    os.environ.setdefault("DEVTENSOR_SIMULATE_CUDA", "2")
+
+def _emulation_built():
+    """Whether devtensor._cuda_emu is installed, found without importing
+    devtensor (find_spec of the submodule would import the package, and so
+    _C, before the environment below is set)."""
+    spec = importlib.util.find_spec("devtensor")
+    folders = (spec.submodule_search_locations or []) if spec is not None else []
+    return any(os.path.isfile(os.path.join(folder, "_cuda_emu" + suffix))
+               for folder in folders for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+if not os.environ.get("DEVTENSOR_TEST_DEVICES") and not os.environ.get("DEVTENSOR_EMULATE_CUDA") \
+        and _emulation_built():
+    os.environ["DEVTENSOR_EMULATE_CUDA"] = "2"
 
 import sys  # noqa: E402
 
@@ -27,6 +43,7 @@ from helpers import (  # noqa: E402
     ALL_DEVICES,
     HAS_REAL_GPU,
     cuda_count,
+    no_cuda_reason,
 )
 
 try:
@@ -50,19 +67,21 @@ except ImportError:  # pragma: no cover
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "gpu: needs a real (non-simulated) CUDA device")
+    config.addinivalue_line("markers", "gpu: needs a real CUDA device (not an emulated one)")
     config.addinivalue_line("markers", "requires_devices(n): needs at least n CUDA devices")
 
 
 def pytest_collection_modifyitems(config, items):
-    skip_gpu = pytest.mark.skip(reason="needs a real CUDA device (none found, or simulated)")
+    skip_gpu = pytest.mark.skip(reason="needs a real CUDA device (none found, or emulated)")
     for item in items:
         if item.get_closest_marker("gpu") is not None and not HAS_REAL_GPU:
             item.add_marker(skip_gpu)
         m = item.get_closest_marker("requires_devices")
         if m is not None:
             n = m.args[0]
-            if cuda_count() < n:
+            if cuda_count() == 0:
+                item.add_marker(pytest.mark.skip(reason=no_cuda_reason()))
+            elif cuda_count() < n:
                 item.add_marker(pytest.mark.skip(reason=f"needs {n} CUDA device(s), have {cuda_count()}"))
 
 

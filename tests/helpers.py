@@ -1,4 +1,5 @@
 """Helpers shared by the test modules (imported after conftest sets the env)."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -16,23 +17,23 @@ def cuda_count():
         return 0
 
 
-def _is_simulated():
-    if cuda_count() == 0:
-        return False
-    try:
-        return "simulated" in dt.cuda.get_device_name(0).lower()
-    except Exception:
-        return bool(os.environ.get("DEVTENSOR_SIMULATE_CUDA"))
-
-
 def _is_emulated():
     """The real CUDA backend executed on the CPU (DEVTENSOR_EMULATE_CUDA)."""
     return cuda_count() > 0 and dt.cuda.is_emulated()
 
 
-SIMULATED = _is_simulated()
 EMULATED = _is_emulated()
-HAS_REAL_GPU = cuda_count() > 0 and not SIMULATED and not EMULATED
+HAS_REAL_GPU = cuda_count() > 0 and not EMULATED
+# devtensor._cuda_emu was built (a C++ compiler was found at install time)
+HAS_EMULATION = importlib.util.find_spec("devtensor._cuda_emu") is not None
+requires_emulation = pytest.mark.skipif(
+    not HAS_EMULATION,
+    reason="devtensor._cuda_emu was not built (no C++ compiler at install, or DEVTENSOR_NO_EMULATION=1)")
+
+
+def no_cuda_reason():
+    """Why a test that needs CUDA devices skips: none exist, and why not."""
+    return f"needs CUDA devices (real or emulated): {dt.cuda.why_unavailable()}"
 
 
 def _default_devices():
@@ -75,18 +76,15 @@ def assert_same(t, expected, device=None, exact=True, rtol=1e-7, atol=0):
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
 
 
-def run_python(code, env_update=None, remove=("DEVTENSOR_SIMULATE_CUDA", "DEVTENSOR_EMULATE_CUDA"),
-               timeout=120):
+def run_python(code, env_update=None, remove=("DEVTENSOR_EMULATE_CUDA",), timeout=120):
     """Run `code` in a fresh interpreter; returns CompletedProcess.  By default
-    the child has no simulated or emulated devices; remove=() keeps this
-    session's.  Simulated devices asked for in env_update replace emulated ones."""
+    the child has no emulated devices; remove=() keeps this session's.  The
+    retired DEVTENSOR_SIMULATE_CUDA* variables are never passed on (import
+    warns about them, test_numpy_corners.py) unless env_update sets them."""
     env = dict(os.environ)
-    for k in remove:
+    for k in tuple(remove) + ("DEVTENSOR_SIMULATE_CUDA", "DEVTENSOR_SIMULATE_CUDA_MEMORY"):
         env.pop(k, None)
-    if env_update:
-        env.update(env_update)
-        if "DEVTENSOR_SIMULATE_CUDA" in env_update:
-            env.pop("DEVTENSOR_EMULATE_CUDA", None)
+    env.update(env_update or {})
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, timeout=timeout)
 

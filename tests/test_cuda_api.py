@@ -1,17 +1,18 @@
 """devtensor.cuda beyond device counting: the current device, `with device`,
 memory statistics, out-of-memory errors, pinned memory, streams and events,
-and the device table.  Runs on the simulated devices in CI (which model
-memory budgets, streams and events, Note [What the simulation models]) and
-on real GPUs in tools/gpu_check.sh."""
+and the device table.  Runs on the emulated devices in CI (the real CUDA
+backend, its caching allocator, streams and events, executed on the CPU
+with a memory budget per device, csrc/emu) and on real GPUs in
+tools/gpu_check.sh."""
 import gc
 
 import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import cuda_count, requires_devices, run_python
+from helpers import cuda_count, no_cuda_reason, requires_devices
 
-pytestmark = pytest.mark.skipif(cuda_count() == 0, reason="needs CUDA devices (real or simulated)")
+pytestmark = pytest.mark.skipif(cuda_count() == 0, reason=no_cuda_reason())
 
 
 def test_current_device_and_set_device():
@@ -53,7 +54,7 @@ def test_device_properties():
     assert p.multi_processor_count >= 1
     assert dt.cuda.get_device_capability(0) == (p.major, p.minor)
     free, total = dt.cuda.mem_get_info(0)
-    assert 0 <= free <= total == p.total_memory or not p.simulated
+    assert 0 <= free <= total == p.total_memory
     with pytest.raises(RuntimeError, match="out of range"):
         dt.cuda.get_device_properties(99)
     with pytest.raises(ValueError, match="CUDA device"):
@@ -167,11 +168,6 @@ def test_smi_prints_a_row_per_device(capsys):
     out = capsys.readouterr().out
     for i in range(dt.cuda.device_count()):
         assert f"\n{i:>3}  " in "\n" + out.split("\n", 1)[1]
-
-
-def test_invalid_simulation_setting_is_an_import_error():
-    r = run_python("import devtensor", env_update={"DEVTENSOR_SIMULATE_CUDA": "many"}, remove=())
-    assert r.returncode != 0 and "DEVTENSOR_SIMULATE_CUDA" in r.stderr
 
 
 def test_smi_utilisation_from_nvml_or_a_dash(capsys):

@@ -126,7 +126,7 @@ class DtGen(ctypes.Structure):
 class DeviceProps(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char * 256), ("total_memory", ctypes.c_uint64),
                 ("multi_processor_count", ctypes.c_int), ("major", ctypes.c_int),
-                ("minor", ctypes.c_int), ("simulated", ctypes.c_int)]
+                ("minor", ctypes.c_int), ("reserved", ctypes.c_int)]
 
 
 class MemoryStats(ctypes.Structure):
@@ -282,7 +282,8 @@ def test_cuda_import_is_silent_and_lazy():
             "maps = open('/proc/self/maps').read()\n"
             "print('LIBCUDA' if 'libcuda.so' in maps else 'NOLIBCUDA')\n")
     env = dict(os.environ)
-    env.pop("DEVTENSOR_SIMULATE_CUDA", None)
+    for retired in ("DEVTENSOR_SIMULATE_CUDA", "DEVTENSOR_SIMULATE_CUDA_MEMORY"):
+        env.pop(retired, None)  # import would warn about them
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        env=env, timeout=120)
     assert r.returncode == 0, r.stderr
@@ -517,7 +518,7 @@ def test_cuda_device_props_and_peer():
     e = err()
     props = DeviceProps()
     assert IFACE.device_props(0, ctypes.byref(props), e) == DT_OK, e.msg
-    assert props.name and props.total_memory > 0 and props.major >= 7 and props.simulated == 0
+    assert props.name and props.total_memory > 0 and props.major >= 7 and props.reserved == 0
     ok = ctypes.c_int()
     assert IFACE.can_access_peer(0, 0, ctypes.byref(ok), e) == DT_OK and ok.value == 1
     assert IFACE.set_device(N_DEVICES, e) == DT_ERR_RUNTIME

@@ -1,11 +1,11 @@
 """The listings of D2L's "GPUs" section (seeds/DIGEST.md) that need no neural network,
-written with devtensor: with simulated devices, one device, and no CUDA at all."""
+written with devtensor: with two (emulated) devices, one device, and no CUDA at all."""
 import json
 
 import pytest
 
 import devtensor as dt
-from helpers import cuda_count, requires_devices, run_python
+from helpers import cuda_count, requires_devices, requires_emulation, run_python
 
 
 # The book's own helpers, spelled with devtensor
@@ -141,10 +141,11 @@ def test_listing_without_cuda():
     assert out["cpu_is"] is True
 
 
-def test_listing_with_simulated_devices_subprocess():
+@requires_emulation
+def test_listing_with_two_emulated_devices_subprocess():
     code = NO_CUDA_LISTING.replace("Z = X.cuda(1)", "Z = X.cuda(1); out['Zis'] = Z.cuda(1) is Z; "
                                    "out['Zdev'] = repr(Z.device)")
-    p = run_python(code, env_update={"DEVTENSOR_SIMULATE_CUDA": "2"}, remove=())
+    p = run_python(code, env_update={"DEVTENSOR_EMULATE_CUDA": "2"})
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["try_gpu"] == "device(type='cuda', index=0)"

@@ -1,11 +1,11 @@
 """devtensor.device: construction, attributes, repr/str, equality, hashing, errors,
-and devtensor.cuda device management (simulated devices)."""
+and devtensor.cuda device management (on emulated devices in CI)."""
 import os
 
 import pytest
 
 import devtensor as dt
-from helpers import ALL_DEVICES, SIMULATED, cuda_count, requires_cuda, requires_devices
+from helpers import ALL_DEVICES, EMULATED, cuda_count, requires_cuda, requires_devices
 
 
 def test_cpu_device():
@@ -174,13 +174,13 @@ def test_cuda_module_api():
     assert dt.num_gpus() == dt.cuda.device_count()
 
 
-@pytest.mark.skipif(not SIMULATED or os.environ.get("DEVTENSOR_SIMULATE_CUDA") != "2",
-                    reason="needs DEVTENSOR_SIMULATE_CUDA=2")
-def test_simulated_two_devices():
-    assert dt.cuda.is_available() is True
+@pytest.mark.skipif(not EMULATED or os.environ.get("DEVTENSOR_EMULATE_CUDA") != "2",
+                    reason="needs DEVTENSOR_EMULATE_CUDA=2")
+def test_emulated_two_devices():
+    assert dt.cuda.is_available() is True and dt.cuda.is_emulated() is True
     assert dt.cuda.device_count() == 2
     for i in range(2):
-        assert "simulated" in dt.cuda.get_device_name(i).lower()
+        assert "emulated" in dt.cuda.get_device_name(i).lower()
     assert dt.num_gpus() == 2
     assert dt.try_all_gpus() == [dt.device("cuda:0"), dt.device("cuda:1")]
     assert dt.try_gpu() == dt.device("cuda:0")

@@ -1,5 +1,6 @@
 """DLPack: zero-copy exchange with NumPy here (and PyTorch/CuPy on a GPU),
 lifetimes of exported and imported memory, and the refusals."""
+import ctypes
 import gc
 import sys
 
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import HAS_REAL_GPU, NUMPY_DTYPE_NAMES, SIMULATED, cuda_count
+from helpers import EMULATED, HAS_REAL_GPU, NUMPY_DTYPE_NAMES
 
 
 def layouts():
@@ -78,10 +79,48 @@ def test_refusals():
     assert dt.ones(2).__dlpack_device__() == (1, 0)
 
 
-@pytest.mark.skipif(not SIMULATED or cuda_count() == 0, reason="needs simulated devices")
-def test_simulated_devices_cannot_export():
-    with pytest.raises(BufferError, match="simulated"):
-        dt.ones(2, device="cuda:0").__dlpack__()
+@pytest.mark.skipif(not EMULATED, reason="needs emulated devices")
+def test_emulated_devices_cannot_export():
+    x = dt.ones(2, device="cuda:0")
+    for export in (x.__dlpack__, x.__dlpack_device__):
+        with pytest.raises(BufferError, match="emulated CUDA devices keep host memory"):
+            export()
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLManagedTensor(ctypes.Structure):  # DLTensor's fields, then manager_ctx and deleter
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.c_void_p), ("byte_offset", ctypes.c_uint64),
+                ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+_DLTENSOR = b"dltensor"  # a capsule keeps a pointer to its name
+
+
+@pytest.mark.skipif(not EMULATED, reason="needs emulated devices")
+def test_emulated_devices_refuse_memory_of_a_real_gpu():
+    """A capsule as PyTorch or CuPy on a GPU would hand over (kDLCUDA, device
+    0): emulated devices keep host memory and cannot hold it; the refusal
+    leaves the capsule to its producer."""
+    shape = (ctypes.c_int64 * 1)(4)
+    m = _DLManagedTensor(data=0x10000, device=_DLDevice(2, 0), ndim=1, dtype=_DLDataType(2, 32, 1),
+                         shape=shape)
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    capsule = new(ctypes.addressof(m), _DLTENSOR, None)
+    with pytest.raises(BufferError, match="emulated CUDA devices .* cannot hold memory of a real GPU"):
+        dt._C._from_dlpack(capsule)
+    valid = ctypes.pythonapi.PyCapsule_IsValid
+    valid.restype, valid.argtypes = ctypes.c_int, [ctypes.py_object, ctypes.c_char_p]
+    assert valid(capsule, _DLTENSOR) == 1  # not consumed
 
 
 @pytest.mark.gpu

@@ -236,10 +236,10 @@ def test_to_unknown_dtype_string():
 # ------------------------------------------------------------------ real GPU only
 
 @pytest.mark.gpu
-def test_real_gpu_is_not_simulated():
+def test_real_gpu_is_not_emulated():
     name = dt.cuda.get_device_name(0)
     assert isinstance(name, str) and name
-    assert "simulated" not in name.lower()
+    assert "emulated" not in name.lower() and not dt.cuda.is_emulated()
 
 
 @pytest.mark.gpu

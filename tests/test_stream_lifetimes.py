@@ -15,11 +15,11 @@ import pytest
 
 import devtensor as dt
 from devtensor import _C
-from helpers import cuda_count, given, run_python, settings, st
+from helpers import cuda_count, given, no_cuda_reason, run_python, settings, st
 
 import stream_model
 
-pytestmark = pytest.mark.skipif(cuda_count() == 0, reason="needs CUDA devices (real or simulated)")
+pytestmark = pytest.mark.skipif(cuda_count() == 0, reason=no_cuda_reason())
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 KINDS = {"Stream": lambda: dt.cuda.Stream(0), "Event": lambda: dt.cuda.Event()}

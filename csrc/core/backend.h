@@ -4,8 +4,8 @@
  * type.  The CPU backend is compiled into devtensor._C and registered at
  * import; the CUDA slot is empty until the first CUDA request, when the
  * wrapper loads devtensor._cuda (which hands over its vtable in a capsule
- * named DT_CUDA_CAPSULE_NAME) or, with DEVTENSOR_SIMULATE_CUDA=N, the
- * simulated backend (csrc/sim).
+ * named DT_CUDA_CAPSULE_NAME) or, with DEVTENSOR_EMULATE_CUDA=N,
+ * devtensor._cuda_emu (the same backend executed on the CPU, csrc/emu).
  *
  * Note [Backend ABI]
  * The struct crosses a shared-library boundary, so it is versioned:
@@ -142,7 +142,7 @@ typedef struct dt_device_props {
     uint64_t total_memory;
     int multi_processor_count;
     int major, minor;          /* compute capability */
-    int simulated;             /* 1 for the simulated backend */
+    int reserved;              /* 0; keeps the layout of ABI version 2 (Note [Backend ABI]) */
 } dt_device_props;
 
 typedef struct dt_memory_stats {
@@ -156,7 +156,7 @@ typedef struct dt_memory_stats {
 
 typedef struct dt_backend_iface {
     int abi_version;           /* DT_BACKEND_ABI_VERSION */
-    const char *name;          /* "cpu", "cuda", "cuda (simulated)" */
+    const char *name;          /* "cpu", "cuda" */
 
     /* -- devices -- */
     int (*device_count)(void);                                   /* 0 when none; never fails */

@@ -2,8 +2,8 @@
  *
  * Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as
  * 1, 2, 3", SC'11).  Element i of a random tensor is a pure function of
- * (seed, offset + i), so one seed gives the same numbers on the CPU, the
- * simulated devices and a GPU, however the work is split.
+ * (seed, offset + i), so one seed gives the same numbers on the CPU, on
+ * emulated devices and on a GPU, however the work is split.
  *
  * Note [Same numbers everywhere]
  * Uniform and integer draws are exact integer arithmetic, identical on

@@ -1,8 +1,5 @@
-/* cpu_loops.h - the CPU's inner loops and the driver that runs a dt_loop.
- *
- * Shared by the CPU backend and the simulated CUDA backend (whose "device"
- * memory is host memory).
- */
+/* cpu_loops.h - the CPU's inner loops and the driver that runs a dt_loop,
+ * for the CPU backend (cpu_backend.c). */
 #ifndef DT_CPU_LOOPS_H
 #define DT_CPU_LOOPS_H
 

@@ -208,7 +208,7 @@ dt_status dt_cuda_device_props(int index, dt_device_props *out, dt_error *err)
     out->multi_processor_count = p.multiProcessorCount;
     out->major = p.major;
     out->minor = p.minor;
-    out->simulated = 0;
+    out->reserved = 0;
     return DT_OK;
 }
 

@@ -234,7 +234,7 @@ dt_status dt_cuda_event_record(int index, void *event, void *stream, dt_error *e
         return dt_error_set(err, DT_ERR_VALUE, "event_record: no event");
     dt_cuda_event *ev = (dt_cuda_event *)event;
     if (ev->device != index)
-        return dt_error_set(err, DT_ERR_RUNTIME, /* PyTorch's type, and the simulated backend's */
+        return dt_error_set(err, DT_ERR_RUNTIME, /* PyTorch's type */
                             "an event created on cuda:%d cannot be recorded on a stream of cuda:%d",
                             ev->device, index);
     cudaStream_t raw;

@@ -1,7 +1,7 @@
 /* cuda_api.c - the functions behind devtensor.cuda: devices, memory
- * statistics, streams and events, over whatever fills the CUDA slot (the
- * real backend or the simulated one).  Streams and events are in
- * stream_type.c (Note [Stream and event ownership]).
+ * statistics, streams and events, over whatever fills the CUDA slot
+ * (devtensor._cuda, or devtensor._cuda_emu on emulated devices).  Streams
+ * and events are in stream_type.c (Note [Stream and event ownership]).
  */
 #include "pydt.h"
 
@@ -112,7 +112,7 @@ static PyObject *synchronize(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-/* (name, total_memory, multi_processor_count, major, minor, simulated) */
+/* (name, total_memory, multi_processor_count, major, minor) */
 static PyObject *device_properties(PyObject *m, PyObject *arg)
 {
     (void)m;
@@ -123,9 +123,8 @@ static PyObject *device_properties(PyObject *m, PyObject *arg)
     NEED_SLOT(b, device_props);
     dt_device_props p;
     CALL(b->device_props(index, &p, ERR));
-    return Py_BuildValue("(sKiiiO)", p.name, (unsigned long long)p.total_memory,
-                         p.multi_processor_count, p.major, p.minor,
-                         p.simulated ? Py_True : Py_False);
+    return Py_BuildValue("(sKiii)", p.name, (unsigned long long)p.total_memory,
+                         p.multi_processor_count, p.major, p.minor);
 }
 
 static PyObject *can_access_peer(PyObject *m, PyObject *args)

@@ -237,12 +237,9 @@ static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
         if (b == NULL || b->device_count() == 0)
             return PyErr_Format(PyExc_BufferError, "a CUDA DLPack tensor, but CUDA is not "
                                 "available: %s", dt_backend_unavailable_reason(DT_DEVICE_CUDA));
-        dt_device_props props;
-        dt_error e;
-        if (b->device_props != NULL && b->device_props(dl->device.device_id, &props, &e) == DT_OK &&
-            props.simulated)
-            return PyErr_Format(PyExc_BufferError, "simulated CUDA devices cannot hold memory of "
-                                "a real GPU");
+        if (dt_py_cuda_is_emulated())
+            return PyErr_Format(PyExc_BufferError, "emulated CUDA devices (DEVTENSOR_EMULATE_CUDA) "
+                                "keep host memory: they cannot hold memory of a real GPU");
         dev.type = DT_DEVICE_CUDA;
         dev.index = (int16_t)dl->device.device_id;
         break;

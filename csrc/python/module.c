@@ -2,10 +2,9 @@
  *
  * Import registers the CPU backend and installs a loader for the CUDA
  * slot; it never touches CUDA (Note [Lazy CUDA] in backend.c).  The loader
- * fills the slot with the simulated backend when DEVTENSOR_SIMULATE_CUDA=N
- * was set at import, with devtensor._cuda_emu's vtable (the real CUDA
- * backend executed on the CPU, csrc/emu) when DEVTENSOR_EMULATE_CUDA=N was,
- * else with devtensor._cuda's (a capsule).
+ * fills the slot with devtensor._cuda_emu's vtable (the real CUDA backend
+ * executed on the CPU, csrc/emu) when DEVTENSOR_EMULATE_CUDA=N was set at
+ * import, else with devtensor._cuda's (both hand it over in a capsule).
  */
 #define DT_PY_IMPORTS_ARRAY
 #include "pydt.h"
@@ -15,17 +14,14 @@
 #include "env.h"
 #include "cpu_backend.h"
 #include "cpu_parallel.h"
-#include "sim_backend.h"
 
-static int sim_devices = -1;          /* -1: not simulating */
-static int emulated;                  /* DEVTENSOR_EMULATE_CUDA is set: load _cuda_emu */
-static unsigned long long sim_memory; /* 0: the simulated backend's default */
+static int emulated; /* DEVTENSOR_EMULATE_CUDA was set at import: load _cuda_emu */
 static char load_error[512];
+
+int dt_py_cuda_is_emulated(void) { return emulated; }
 
 static const dt_backend_iface *load_cuda(const char **reason)
 {
-    if (sim_devices >= 0)
-        return dt_sim_backend_init(sim_devices, sim_memory);
     PyGILState_STATE g = PyGILState_Ensure();
     const dt_backend_iface *b = NULL;
     PyObject *mod = PyImport_ImportModule(emulated ? "devtensor._cuda_emu" : "devtensor._cuda");
@@ -78,42 +74,16 @@ static void collect_garbage(void)
     PyGILState_Release(g);
 }
 
-/* DEVTENSOR_SIMULATE_CUDA=N (and DEVTENSOR_SIMULATE_CUDA_MEMORY=bytes) */
-static int read_simulation_env(void)
-{
-    const char *s = getenv("DEVTENSOR_SIMULATE_CUDA");
-    const char *e = getenv("DEVTENSOR_EMULATE_CUDA");
-    emulated = e != NULL && *e != '\0'; /* the emulated runtime checks the value */
-    if (s == NULL || *s == '\0')
-        return 0;
-    if (emulated) {
-        PyErr_SetString(PyExc_ImportError, "DEVTENSOR_SIMULATE_CUDA and DEVTENSOR_EMULATE_CUDA "
-                        "are both set: choose simulated or emulated CUDA devices");
-        return -1;
-    }
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*end != '\0' || n < 0 || n > DT_SIM_MAX_DEVICES) {
-        PyErr_Format(PyExc_ImportError,
-                     "DEVTENSOR_SIMULATE_CUDA must be a number of devices from 0 to %d, got '%s'",
-                     DT_SIM_MAX_DEVICES, s);
-        return -1;
-    }
-    sim_devices = (int)n;
-    long long bytes;
-    int r = dt_env_int("DEVTENSOR_SIMULATE_CUDA_MEMORY", 1, LLONG_MAX, &bytes);
-    if (r < 0) {
-        PyErr_Format(PyExc_ImportError, "DEVTENSOR_SIMULATE_CUDA_MEMORY must be a positive "
-                     "number of bytes, got '%s'", getenv("DEVTENSOR_SIMULATE_CUDA_MEMORY"));
-        return -1;
-    }
-    if (r == 1)
-        sim_memory = (unsigned long long)bytes;
-    return 0;
-}
+/* Note [Retired variables]
+ * DEVTENSOR_SIMULATE_CUDA=N and DEVTENSOR_SIMULATE_CUDA_MEMORY chose a
+ * simulated CUDA backend (host memory, the CPU loops) that was removed: the
+ * emulation runs the real CUDA backend instead (DEVTENSOR_EMULATE_CUDA=N).
+ * A script that still sets them would silently get no devices, or a real
+ * GPU where it asked for test devices, so import warns once, naming the
+ * replacement; the variables have no other effect. */
 
 /* Warn once, at import, about each malformed setting that the C code will
- * ignore (Note [Environment variables]). */
+ * ignore (Note [Environment variables]) and each retired one. */
 static int warn_about_environment(void)
 {
     static const struct { const char *name, *what, *instead; long long lo, hi; } ints[] = {
@@ -124,6 +94,11 @@ static int warn_about_environment(void)
     static const struct { const char *name, *instead; } flags[] = {
         {"DEVTENSOR_CUDA_NO_CACHE", "0: the caching allocator is on"},
         {"DEVTENSOR_CUDA_STAGING", "1: staging is on"},
+    };
+    static const struct { const char *name, *instead; } retired[] = {
+        {"DEVTENSOR_SIMULATE_CUDA", "DEVTENSOR_EMULATE_CUDA=N for N CUDA devices emulated on the CPU"},
+        {"DEVTENSOR_SIMULATE_CUDA_MEMORY", "DEVTENSOR_EMULATE_CUDA=N with "
+                                           "DEVTENSOR_EMULATE_CUDA_MEMORY=size (e.g. 512M, 4G)"},
     };
     long long v;
     int f;
@@ -140,13 +115,15 @@ static int warn_about_environment(void)
                              "(using %s)", flags[i].name, getenv(flags[i].name),
                              flags[i].instead) < 0)
             return -1;
+    for (size_t i = 0; i < sizeof retired / sizeof retired[0]; i++) {
+        const char *s = getenv(retired[i].name);
+        if (s != NULL && *s != '\0' &&
+            PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s='%s' is ignored: devtensor's simulated "
+                             "CUDA devices were removed; use %s",
+                             retired[i].name, s, retired[i].instead) < 0)
+            return -1;
+    }
     return 0;
-}
-
-static PyObject *is_simulated(PyObject *m, PyObject *u)
-{
-    (void)m; (void)u;
-    return PyBool_FromLong(sim_devices >= 0);
 }
 
 static PyObject *is_emulated(PyObject *m, PyObject *u)
@@ -156,8 +133,6 @@ static PyObject *is_emulated(PyObject *m, PyObject *u)
 }
 
 static PyMethodDef module_methods[] = {
-    {"_cuda_is_simulated", is_simulated, METH_NOARGS,
-     "whether DEVTENSOR_SIMULATE_CUDA filled the CUDA slot with simulated devices"},
     {"_cuda_is_emulated", is_emulated, METH_NOARGS,
      "whether DEVTENSOR_EMULATE_CUDA asks for the CUDA backend executed on the CPU"},
     {NULL, NULL, 0, NULL},
@@ -177,7 +152,9 @@ PyMODINIT_FUNC PyInit__C(void)
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
-    if (read_simulation_env() < 0 || warn_about_environment() < 0 || dt_py_errors_init(m) < 0 || dt_py_dtype_init(m) < 0 ||
+    const char *e = getenv("DEVTENSOR_EMULATE_CUDA");
+    emulated = e != NULL && *e != '\0'; /* the emulated runtime checks the value */
+    if (warn_about_environment() < 0 || dt_py_errors_init(m) < 0 || dt_py_dtype_init(m) < 0 ||
         dt_py_device_init(m) < 0 || dt_py_tensor_init(m) < 0 || dt_py_number_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_creation_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_cuda_methods) < 0 || dt_py_stream_init(m) < 0 ||

@@ -118,5 +118,9 @@ int dt_py_stream_init(PyObject *module);
  * devtensor.cuda.Stream, kept alive by the caller's reference to it; -1 with
  * TypeError for anything else. */
 int dt_py_stream_handle(PyObject *obj, int *device, void **handle);
+/* 1 when DEVTENSOR_EMULATE_CUDA was set at import: the CUDA slot is (or
+ * will be) devtensor._cuda_emu, whose device memory is host memory
+ * (module.c). */
+int dt_py_cuda_is_emulated(void);
 
 #endif /* DT_PYDT_H */

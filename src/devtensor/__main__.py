@@ -8,9 +8,7 @@ def main():
     print(f"devtensor {dt.__version__}")
     print("devices: cpu" + "".join(f", cuda:{i}" for i in range(dt.cuda.device_count())))
     dt.cuda.smi()
-    if dt.cuda.is_simulated():
-        print("(simulated CUDA devices: DEVTENSOR_SIMULATE_CUDA is set; they run on the CPU)")
-    elif dt.cuda.is_emulated():
+    if dt.cuda.is_emulated():
         print("(emulated CUDA devices: DEVTENSOR_EMULATE_CUDA is set; the CUDA backend runs on "
               "the CPU)")
     print()

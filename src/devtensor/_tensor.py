@@ -197,9 +197,8 @@ class Tensor(TensorBase):
         if self.device.type == "cpu":
             return (3, 0) if self.is_pinned() else (1, 0)
         from . import cuda
-        if cuda.is_simulated() or cuda.is_emulated():
-            raise BufferError(f"{'simulated' if cuda.is_simulated() else 'emulated'} CUDA devices "
-                              "keep host memory: DLPack cannot describe it")
+        if cuda.is_emulated():
+            raise BufferError("emulated CUDA devices keep host memory: DLPack cannot describe it")
         return (2, self.device.index)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):

@@ -2,14 +2,15 @@
 
 Everything here works on a machine without a GPU: is_available() is False,
 device_count() is 0, why_unavailable() says why, and nothing is printed.
-With DEVTENSOR_SIMULATE_CUDA=N set before import, N simulated devices
-(host memory, for tests) take the place of real ones.
+With DEVTENSOR_EMULATE_CUDA=N set before import, N emulated devices (the
+CUDA backend executed on the CPU, devtensor._cuda_emu, for tests) take the
+place of real ones.
 """
 from . import _C
 from ._C import OutOfMemoryError, device as _device_type  # noqa: F401
 
 __all__ = [
-    "is_available", "device_count", "why_unavailable", "is_simulated", "is_emulated", "current_device",
+    "is_available", "device_count", "why_unavailable", "is_emulated", "current_device",
     "set_device", "synchronize", "get_device_name", "get_device_properties",
     "get_device_capability", "can_device_access_peer", "device", "memory_allocated",
     "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
@@ -32,11 +33,6 @@ def why_unavailable():
     """None when CUDA is available; otherwise why not (built without CUDA,
     no driver, or no device)."""
     return _C._cuda_why_unavailable()
-
-
-def is_simulated():
-    """True when DEVTENSOR_SIMULATE_CUDA filled the CUDA slot with test devices."""
-    return _C._cuda_is_simulated()
 
 
 def is_emulated():
@@ -74,15 +70,14 @@ def synchronize(device=None):
 
 
 class _DeviceProperties:
-    __slots__ = ("name", "total_memory", "multi_processor_count", "major", "minor", "simulated")
+    __slots__ = ("name", "total_memory", "multi_processor_count", "major", "minor")
 
-    def __init__(self, name, total_memory, multi_processor_count, major, minor, simulated):
+    def __init__(self, name, total_memory, multi_processor_count, major, minor):
         self.name = name
         self.total_memory = total_memory
         self.multi_processor_count = multi_processor_count
         self.major = major
         self.minor = minor
-        self.simulated = simulated
 
     def __repr__(self):
         return (f"_DeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
@@ -291,7 +286,7 @@ def smi(file=None):
         free, total = mem_get_info(i)
         s = memory_stats(i)
         used = (total - free) / 2**20
-        util = None if p.simulated else _Utilization.percent(i)
+        util = None if is_emulated() else _Utilization.percent(i)
         print(f"{i:>3}  {p.name[:44]:<44} {used:>9.0f} / {total / 2**20:<8.0f} "
               f"{s['allocated_bytes'] / 2**20:>12.1f} / {s['reserved_bytes'] / 2**20:<10.1f}"
               f" {('-' if util is None else f'{util}%'):>5}", file=out)

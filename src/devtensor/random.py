@@ -3,7 +3,7 @@
 Note [Reproducible on every device]
 The generator is Philox4x32-10 (csrc/core/philox.h).  Element i of a draw is
 a function of (seed, offset + i) alone, and each draw advances the offset
-by its size, so one seed gives the same numbers on the cpu, on simulated
+by its size, so one seed gives the same numbers on the cpu, on emulated
 devices and on a GPU, however the work is split.
 """
 import operator
