@@ -27,19 +27,20 @@ def _same_device(tensors):
 # ---- triangles ----
 
 def _tri_mask(N, M, k, device):
-    """(N, M) bool: j - i <= k, i.e. NumPy's greater_equal.outer(arange(N), arange(-k, M-k))."""
+    """(N, M) bool: NumPy's greater_equal.outer(arange(N), arange(-k, M-k)), both
+    aranges integer (so a float k counts as NumPy's arange casts it)."""
     from ._ufuncs import greater_equal
-    rows = reshape(arange(N, device=device), (N, 1))
-    cols = reshape(arange(-k, M - k, device=device), (1, M))
+    rows = reshape(arange(N, device=device), (-1, 1))  # a negative N or M gives 0 rows
+    cols = reshape(arange(-k, M - k, dtype=_C.int64, device=device), (1, -1))
     return greater_equal(rows, cols)
 
 
 def tri(N, M=None, k=0, dtype=float, *, device=None):
-    """An (N, M) tensor with ones at and below the k-th diagonal (NumPy's tri)."""
+    """An (N, M) tensor with ones at and below the k-th diagonal (NumPy's tri;
+    as NumPy's, a negative N or M gives no rows or columns; unlike NumPy's,
+    a float N or M is a TypeError)."""
     N = operator.index(N)
     M = N if M is None else operator.index(M)
-    if N < 0 or M < 0:
-        raise ValueError("negative dimensions are not allowed")
     mask = _tri_mask(N, M, k, device)
     dtype = _dtype_type(dtype)
     return mask if dtype == _C.bool else mask.astype(dtype)
