@@ -52,9 +52,11 @@ def _factory_args(args, dtype, order, name):
         (ones((2, 3), np.complex64), ones(3, "float32"), zeros(2, None, 'F')).
         An integer can never be a dtype, so the two never collide; a dtype
         given both ways is NumPy's TypeError."""
+    if len(args) == 1:  # the common cases first: zeros((2, 3)), zeros(4)
+        return _shape(args, name), dtype, order
     if not args:
         raise TypeError(f"{name}() missing required argument 'shape' (pos 1)")
-    if builtins.all(_is_index(a) for a in args):
+    if builtins.all(type(a) is int or _is_index(a) for a in args):
         return _shape(args, name), dtype, order
     rest = args[1:]
     if len(rest) > 2:
@@ -71,7 +73,7 @@ def _factory_args(args, dtype, order, name):
 
 def _order(order, name):
     """'C' or 'F' (NumPy's order argument of the factories; None is 'C')."""
-    if order is None or order in ("C", "c"):
+    if order == "C" or order is None or order == "c":
         return "C"
     if order in ("F", "f"):
         return "F"
@@ -82,7 +84,7 @@ def _order(order, name):
 
 def _new(shape, dtype, device, order="C"):
     """An uninitialised tensor in C order, or in Fortran order (a transposed C one)."""
-    if order == "F" and len(shape) > 1:
+    if order != "C" and len(shape) > 1:
         return _C._empty(tuple(shape)[::-1], dtype, device).T
     return _C._empty(tuple(shape), dtype, device)
 
