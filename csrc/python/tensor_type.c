@@ -307,6 +307,34 @@ static PyObject *tensor_as_strided(PyDtTensor *self, PyObject *args)
     return make_view(self, shape.ndim, shape.dims, strides.dims, byte_offset);
 }
 
+/* _reinterpret(dtype, shape, strides): a view of the same first byte with
+ * another dtype, shape and byte strides: NumPy's x.view(dtype), whose shape
+ * rules live in the Python layer (_views.view_dtype); the core checks that
+ * the view stays inside the storage. */
+static PyObject *tensor_reinterpret(PyDtTensor *self, PyObject *args)
+{
+    PyObject *dtypeobj;
+    dt_py_shape shape, strides;
+    int dtype;
+    if (!PyArg_ParseTuple(args, "OO&O&:_reinterpret", &dtypeobj, dt_py_shape_converter, &shape,
+                          dt_py_strides_converter, &strides))
+        return NULL;
+    if (!dt_py_dtype_converter(dtypeobj, &dtype))
+        return NULL;
+    if (dtype < 0 || shape.ndim != strides.ndim)
+        return PyErr_Format(PyExc_ValueError, "_reinterpret needs a dtype, and shape and "
+                            "strides of one length");
+    dt_tensor v;
+    dt_error err;
+    if (dt_tensor_init_view(&v, self->t.storage, self->t.offset, shape.ndim, shape.dims,
+                            strides.dims, (dt_dtype)dtype, &err) != DT_OK) {
+        dt_tensor_clear(&v);
+        return dt_py_raise(&err);
+    }
+    v.flags |= self->t.flags; /* a view of read-only memory is read-only */
+    return dt_py_tensor_wrap(&v);
+}
+
 /* _copy_from(src): self[...] = src (broadcast, cast; same device). */
 static PyObject *tensor_copy_from(PyDtTensor *self, PyObject *src)
 {
@@ -431,6 +459,7 @@ static PyMethodDef tensor_methods[] = {
     {"_generate_", (PyCFunction)tensor_generate, METH_VARARGS, "fill a contiguous tensor (dt_gen)"},
     {"_part_view", (PyCFunction)tensor_part_view, METH_O, "real (0) or imaginary (1) part view"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
+    {"_reinterpret", (PyCFunction)tensor_reinterpret, METH_VARARGS, "a view with another dtype, shape and strides"},
     {"_copy_from", (PyCFunction)tensor_copy_from, METH_O, "self[...] = src on one device"},
     {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
     {"_may_share_memory", (PyCFunction)tensor_may_share_memory, METH_O, "whether the byte ranges overlap"},

@@ -11,9 +11,12 @@ from ._C import (  # noqa: F401  (dtypes and the device type)
 )
 from ._tensor import Tensor
 from ._creation import (  # noqa: F401
-    arange, asarray, empty, empty_like, eye, from_dlpack, from_numpy, full, full_like, linspace,
-    ones, ones_like, tensor, zeros, zeros_like,
+    arange, array, asarray, copy, empty, empty_like, eye, from_dlpack, from_numpy, frombuffer,
+    fromiter, full, full_like, geomspace, identity, linspace, logspace, ones, ones_like, tensor,
+    zeros, zeros_like,
 )
+from ._structured import diag, diagflat, indices, meshgrid, tri, tril, triu  # noqa: F401
+from ._flatiter import flatiter  # noqa: F401
 from . import cuda, random  # noqa: F401
 from .random import rand, randint, randn  # noqa: F401
 from ._C import _get_num_threads as get_num_threads  # noqa: F401
@@ -30,6 +33,14 @@ from ._pickle import map_location  # noqa: F401
 
 __version__ = "0.1.0"
 
+# NumPy's constants: plain Python floats, and None for newaxis
+e = 2.718281828459045
+pi = 3.141592653589793
+euler_gamma = 0.5772156649015329
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+
 __all__ = [
     "Tensor", "device", "dtype", "tensor", "asarray", "from_dlpack", "from_numpy", "zeros",
     "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange",
@@ -38,5 +49,8 @@ __all__ = [
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "set_num_threads",
     "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
     "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",
-    "broadcast_to", "may_share_memory", "shares_memory", "map_location",
+    "broadcast_to", "may_share_memory", "shares_memory", "map_location", "array", "copy",
+    "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
+    "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
+    "newaxis",
 ] + _ufuncs.__all__

@@ -33,21 +33,83 @@ def _dtype_or(dtype, default):
     return default if dtype is None else _dtype_type(dtype)
 
 
-def empty(*shape, dtype=None, device=None):
-    """A new tensor of the shape with uninitialised values (float64 by default)."""
-    return _C._empty(_shape(shape, "empty"), _dtype_or(dtype, _C.float64), device)
+def _is_index(x):
+    """An integer that can be a dimension (not a bool, not a dtype such as np.int64)."""
+    if isinstance(x, (bool, np.bool_, type, _dtype_type, np.dtype)):
+        return False
+    return isinstance(x, (int, np.integer)) or (
+        hasattr(type(x), "__index__") and not hasattr(x, "__len__"))
 
 
-def zeros(*shape, dtype=None, device=None):
-    """A new tensor of zeros (float64 by default)."""
-    t = empty(*shape, dtype=dtype, device=device)
+def _factory_args(args, dtype, order, name):
+    """(shape, dtype, order) from a factory's positional arguments.
+
+    Note [Varargs shape or positional dtype]
+        NumPy's factories are zeros(shape, dtype=None, order='C'), PyTorch's
+        are zeros(*size).  Both spellings work: when every positional argument
+        is an integer they are the dimensions (ones(2, 3)); otherwise the first
+        is the shape and the next ones are NumPy's dtype and order
+        (ones((2, 3), np.complex64), ones(3, "float32"), zeros(2, None, 'F')).
+        An integer can never be a dtype, so the two never collide; a dtype
+        given both ways is NumPy's TypeError."""
+    if len(args) == 1:  # the common cases first: zeros((2, 3)), zeros(4)
+        return _shape(args, name), dtype, order
+    if not args:
+        raise TypeError(f"{name}() missing required argument 'shape' (pos 1)")
+    if builtins.all(type(a) is int or _is_index(a) for a in args):
+        return _shape(args, name), dtype, order
+    rest = args[1:]
+    if len(rest) > 2:
+        raise TypeError(f"{name}() takes at most 3 positional arguments ({len(args)} given)")
+    if rest:
+        if dtype is not None:
+            raise TypeError(f"argument for {name}() given by name ('dtype') and position "
+                            "(position 1)")
+        dtype = rest[0]
+    if len(rest) == 2:
+        order = rest[1]
+    return _shape(args[:1], name), dtype, order
+
+
+def _order(order, name):
+    """'C' or 'F' (NumPy's order argument of the factories; None is 'C')."""
+    if order == "C" or order is None or order == "c":
+        return "C"
+    if order in ("F", "f"):
+        return "F"
+    if order in ("A", "K", "a", "k"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def _new(shape, dtype, device, order="C"):
+    """An uninitialised tensor in C order, or in Fortran order (a transposed C one)."""
+    if order != "C" and len(shape) > 1:
+        return _C._empty(tuple(shape)[::-1], dtype, device).T
+    return _C._empty(tuple(shape), dtype, device)
+
+
+def empty(*shape, dtype=None, order="C", device=None):
+    """empty(shape, dtype=None, order='C', *, device=None) or empty(*shape):
+    uninitialised values (float64 by default)."""
+    shape, dtype, order = _factory_args(shape, dtype, order, "empty")
+    return _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
+
+
+def zeros(*shape, dtype=None, order="C", device=None):
+    """zeros(shape, dtype=None, order='C', *, device=None) or zeros(*shape):
+    a new tensor of zeros (float64 by default)."""
+    shape, dtype, order = _factory_args(shape, dtype, order, "zeros")
+    t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "zeros"))
     t._fill_(0)
     return t
 
 
-def ones(*shape, dtype=None, device=None):
-    """A new tensor of ones (float64 by default)."""
-    t = empty(*shape, dtype=dtype, device=device)
+def ones(*shape, dtype=None, order="C", device=None):
+    """ones(shape, dtype=None, order='C', *, device=None) or ones(*shape):
+    a new tensor of ones (float64 by default)."""
+    shape, dtype, order = _factory_args(shape, dtype, order, "ones")
+    t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "ones"))
     t._fill_(1)
     return t
 
@@ -59,13 +121,31 @@ def _scalar_dtype(value):
     return _dtype_type(np.asarray(value).dtype)
 
 
-def full(shape, fill_value, dtype=None, device=None):
-    """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy."""
-    if isinstance(shape, (int, np.integer)):
+def full(shape, fill_value, dtype=None, order="C", *, device=None):
+    """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy.
+
+    Note [full with an array]
+        As NumPy's, fill_value may be an array broadcast to the shape.  A
+        tensor fill_value is copied on the device (no .item() through the
+        host), and with device=None the result is on the tensor's device."""
+    if _is_index(shape):
         shape = (shape,)
     dtype = _scalar_dtype(fill_value) if dtype is None else _dtype_type(dtype)
-    t = _C._empty(tuple(shape), dtype, device)
-    t._fill_(fill_value.item() if isinstance(fill_value, TensorBase) else fill_value)
+    order = _order(order, "full")
+    if isinstance(fill_value, (bool, int, float, complex, np.generic)):
+        t = _new(_shape((shape,), "full"), dtype, device, order)
+        t._fill_(fill_value)
+        return t
+    if not isinstance(fill_value, TensorBase):
+        fill_value = asarray(fill_value, device=device)
+    elif device is None:
+        device = fill_value.device
+    t = _new(_shape((shape,), "full"), dtype, device, order)
+    if fill_value.device != t.device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
+                           f"least two devices, {t.device} and {fill_value.device}!")
+    from ._views import _broadcast_value
+    t._copy_from(_broadcast_value(fill_value, t.shape))
     return t
 
 
@@ -170,6 +250,97 @@ def tensor(data, dtype=None, device=None):
         device = data.device if device is None else device
         return data.to(device, dtype, copy=True)
     return asarray(data, dtype=dtype, device=device, copy=True)
+
+
+_NO_COPY = "Unable to avoid copy while creating an array as requested."
+
+
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None):
+    """NumPy's array: a new tensor holding a copy of object (nested sequences,
+    scalars, NumPy arrays, buffers, tensors); copy=None copies only when
+    needed, copy=False raises ValueError when a copy is needed.  A tensor
+    stays on its device unless device= is given; ndmin prepends length-1 axes
+    (a view)."""
+    order = order or "K"
+    if order not in ("K", "A", "C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    ndmin = operator.index(ndmin)
+    if ndmin > _C.MAX_NDIM:
+        raise ValueError(f"ndmin must be <= ndmax ({_C.MAX_NDIM})")
+    if copy is not None:
+        copy = builtins.bool(copy)
+    try:
+        t = asarray(object, dtype=dtype, device=device, copy=copy)
+    except ValueError as e:
+        if copy is False and str(e).startswith("asarray(copy=False)"):
+            raise ValueError(_NO_COPY) from None
+        raise
+    if order == "F" and t.ndim > 1 and not t.T.is_contiguous():
+        if copy is False:
+            raise ValueError(_NO_COPY)
+        t = _copy_in_order(t, "F", t.device)
+    if t.ndim < ndmin:
+        t = t.reshape((1,) * (ndmin - t.ndim) + t.shape)
+    return t
+
+
+def _copy_in_order(t, order, device):
+    out = _new(t.shape, t.dtype, device, order)
+    out._copy_from(t)
+    return out
+
+
+def copy(a, order="K", subok=False):
+    """NumPy's copy: a copy of a on its device (C order, or Fortran order for
+    order='F'); data that is not a tensor becomes a tensor on the default device."""
+    t = a if isinstance(a, TensorBase) else asarray(a)
+    if order not in ("K", "A", "C", "F", None):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order == "F":
+        return _copy_in_order(t, "F", t.device)
+    return t.copy()
+
+
+def identity(n, dtype=None, *, device=None):
+    """The n x n identity matrix (float64 by default)."""
+    return eye(n, dtype=dtype, device=device)
+
+
+def _from_host(arr, dtype, device):
+    """A tensor on device for the host array arr (one copy to a device; a
+    bfloat16 dtype is a cast on the device)."""
+    t = asarray(arr, device=device)
+    return t if dtype is None or dtype == t.dtype else t.astype(dtype)
+
+
+def _host_dtype(dtype):
+    """(NumPy dtype to read host data in, our dtype to end with or None)."""
+    if dtype is None:
+        return np.float64, None
+    dtype = _dtype_type(dtype)
+    if dtype == _C.bfloat16:
+        return np.float32, dtype
+    return dtype.numpy_dtype, None
+
+
+def fromiter(iter, dtype, count=-1, *, device=None):
+    """A 1-d tensor of the values an iterable yields (NumPy's fromiter: the
+    dtype is required; count=-1 reads them all)."""
+    np_dtype, cast = _host_dtype(dtype)
+    return _from_host(np.fromiter(iter, np_dtype, operator.index(count)), cast, device)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, device=None):
+    """A 1-d tensor of a buffer's bytes read as dtype (NumPy's frombuffer).
+    On the cpu it shares the buffer's memory (read-only when the buffer is);
+    on a device it is a copy."""
+    np_dtype, cast = _host_dtype(dtype)
+    if cast is not None:  # bfloat16: the bytes are read as uint16 and reinterpreted
+        arr = np.frombuffer(buffer, np.uint16, operator.index(count), operator.index(offset))
+        t = asarray(arr, device=device)
+        return t._reinterpret(cast, t.shape, t.strides)
+    arr = np.frombuffer(buffer, np_dtype, operator.index(count), operator.index(offset))
+    return asarray(arr, device=device)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
@@ -280,11 +451,79 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None, device=None):
         t._generate_(_C.GEN_AFFINE, start, 0.0 if div == 0 else step)
         if endpoint and num > 1:
             t._as_strided((1,), (8,), num - 1)._fill_(stop)
-    if dtype.kind in "iu":
-        # NumPy floors before casting to an integer dtype
-        host = np.floor(t.numpy(force=True))
-        return asarray(host, device=t.device).astype(dtype)
+    if dtype.kind in "iu":  # NumPy floors before casting to an integer dtype
+        from ._ufuncs import floor
+        t = floor(t)
     return t if dtype == _C.float64 else t.astype(dtype)
+
+
+def _real_scalar(x, name):
+    """x as a host scalar of NumPy (a Python number, a NumPy scalar or 0-d
+    array, or a 0-d cpu tensor); device tensors are refused rather than read
+    back to the host."""
+    if isinstance(x, TensorBase):
+        if x.ndim != 0 or x.device.type != "cpu":
+            raise TypeError(f"{name}(): start and stop must be scalars on the host "
+                            f"(got a {x.ndim}-d tensor on {x.device})")
+        x = x.numpy()
+    x = np.asarray(x)
+    if x.ndim != 0 or x.dtype.kind not in "biuf":
+        raise TypeError(f"{name}(): start and stop must be real scalars (array and complex "
+                        f"bounds are not supported yet), got {x.dtype} of shape {x.shape}")
+    return x[()]
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *,
+             device=None):
+    """base ** linspace(start, stop, num, endpoint), computed on the device
+    (NumPy's logspace; an integer dtype truncates, as NumPy's astype)."""
+    start, stop = _real_scalar(start, "logspace"), _real_scalar(stop, "logspace")
+    _check_axis(axis, "logspace")
+    # NumPy's linspace works in the bounds' float type (float32 bounds stay float32)
+    y = linspace(start, stop, num, endpoint, dtype=np.result_type(start, stop, float(num)),
+                 device=device)
+    from ._ufuncs import power
+    out = power(_real_scalar(base, "logspace").item(), y)
+    return out if dtype is None else out.astype(dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
+    """A geometric sequence from start to stop (NumPy's geomspace: the
+    endpoints are exact, negative bounds give negative values, an integer
+    dtype floors)."""
+    start, stop = _real_scalar(start, "geomspace"), _real_scalar(stop, "geomspace")
+    _check_axis(axis, "geomspace")
+    num = operator.index(num)
+    if start == 0 or stop == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    work = np.result_type(start, stop, float(num),
+                          np.zeros((), _host_dtype(dtype)[0] if dtype is not None else None))
+    dtype = _dtype_type(work) if dtype is None else _dtype_type(dtype)
+    # Note [geomspace on the host's scalars]: the bounds are host scalars, so
+    # their sign and logarithms are NumPy's own (with its warning and NaN for
+    # bounds of opposite signs); only the sequence is made on the device.
+    start, stop = np.asarray(start, work), np.asarray(stop, work)
+    sign = np.sign(start)
+    start, stop = start / sign, stop / sign
+    out = logspace(np.log10(start), np.log10(stop), num, endpoint, device=device)
+    out = out.astype(_dtype_type(work), copy=False)
+    if num > 0:
+        out[0] = start.item()
+        if num > 1 and endpoint:
+            out[-1] = stop.item()
+    if sign != 1:
+        out = out * sign.item()
+    if dtype.kind in "iu":
+        from ._ufuncs import floor
+        out = floor(out)
+    return out.astype(dtype, copy=False)
+
+
+def _check_axis(axis, name):
+    """The 1-d sequences of scalar bounds have only axis 0 (or -1)."""
+    if operator.index(axis) not in (0, -1):
+        from numpy.exceptions import AxisError
+        raise AxisError(axis, 1)
 
 
 def eye(N, M=None, k=0, dtype=None, device=None, *, m=None, n_cols=None):

@@ -12,7 +12,7 @@ import numpy as np
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._numpy_dispatch import array_ufunc as _array_ufunc
-from . import _views
+from . import _flatiter, _views
 
 
 def _as_dtype(obj):
@@ -290,15 +290,39 @@ class Tensor(TensorBase):
     def __iter__(self):
         """Views of the subtensors along axis 0 (a 0-d tensor is not iterable)."""
         if self.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self.shape[0]))
+            raise TypeError("iteration over a 0-d array")  # NumPy's words
+        shape, strides, step = self.shape[1:], self.strides[1:], self.strides[0]
+        return (_views._view(self, shape, strides, i * step) for i in range(self.shape[0]))
+
+    @property
+    def flat(self):
+        """NumPy's flat iterator: t.flat[i] (a 0-d view), t.flat[a:b] (a copy),
+        t.flat[key] = v, iteration in C order, len()."""
+        return _flatiter.flatiter(self)
+
+    @flat.setter
+    def flat(self, value):
+        _flatiter.flat_setter(self, value)
 
     def reshape(self, *shape, copy=None):
         """reshape(2, 3) or reshape((2, 3)): a view when possible, else a copy."""
         return _views.reshape(self, _views.shape_arg(shape, "reshape"), copy=copy)
 
-    def view(self, *shape):
-        """PyTorch's view: a reshape that never copies (RuntimeError if it would have to)."""
+    def view(self, *shape, dtype=None):
+        """view(dtype): NumPy's reinterpretation of the bytes as another dtype
+        (Note [Reinterpreting a view]); view(*shape): PyTorch's reshape that
+        never copies (RuntimeError if it would have to); view(): a view of self."""
+        if dtype is None and len(shape) == 1 and _as_dtype(shape[0]) is not None:
+            dtype, shape = shape[0], ()
+        elif dtype is None and len(shape) == 1 and isinstance(shape[0], type) and \
+                issubclass(shape[0], TensorBase):  # NumPy's view(type): our one type
+            shape = ()
+        if dtype is not None:
+            if shape:
+                raise TypeError("view() takes either a dtype or a shape, not both")
+            return _views.view_dtype(self, dtype)
+        if not shape:
+            return _views._view(self, self.shape, self.strides)
         return _views.view(self, _views.shape_arg(shape, "view"))
 
     def flatten(self):

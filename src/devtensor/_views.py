@@ -344,6 +344,41 @@ def view(x, shape):
     return _view(x, shape, strides)
 
 
+def view_dtype(x, dtype):
+    """NumPy's x.view(dtype): the same bytes read as another dtype, a view.
+
+    Note [Reinterpreting a view]
+        NumPy's rules: the same itemsize keeps any layout; another itemsize
+        needs at least one axis, a contiguous last axis (unless it has length
+        1 or x is empty), and a whole number of new elements in it; the last
+        axis is rescaled.  One difference: a view whose elements would not be
+        aligned for the new dtype raises (NumPy makes an unaligned array),
+        since GPU loads of misaligned elements fault."""
+    dtype = _C.dtype(dtype)
+    old, new = x.itemsize, dtype.itemsize
+    shape, strides = list(x.shape), list(x.strides)
+    if new != old:
+        if x.ndim == 0:
+            raise ValueError("Changing the dtype of a 0d array is only supported if the "
+                             "itemsize is unchanged")
+        if shape[-1] != 1 and x.size != 0 and strides[-1] != old:
+            raise ValueError("To change to a dtype of a different size, the last axis must be "
+                             "contiguous")
+        if new < old:
+            shape[-1] *= old // new
+        else:
+            if (shape[-1] * old) % new:
+                raise ValueError("When changing to a larger dtype, its size must be a divisor "
+                                 "of the total size in bytes of the last axis of the array.")
+            shape[-1] = shape[-1] * old // new
+        strides[-1] = new
+        if x.size and (x.data_ptr() % new or any(
+                s % new for n, s in zip(shape, strides) if n > 1)):
+            raise ValueError(f"devtensor cannot view this {x.dtype} tensor as {dtype}: its "
+                             f"elements would not be aligned to {new} bytes (copy it first)")
+    return x._reinterpret(dtype, tuple(shape), tuple(strides))
+
+
 def ravel(x):
     """x as 1-d: a view when possible (NumPy's ravel)."""
     return reshape(x, (-1,))

@@ -1,0 +1,153 @@
+"""Structured creation: tri, tril, triu, diag, diagflat, meshgrid and indices,
+with NumPy's signatures, dtypes and errors.
+
+Each result is made on its input's (or the requested) device from device
+operations only: aranges compared under broadcasting, `where`, views and
+copies into views.  No device data goes through the host.
+"""
+import operator
+
+import numpy as np
+
+from . import _C
+from ._C import dtype as _dtype_type
+from ._creation import arange, empty, zeros
+from ._views import _tensor, _view, broadcast_to, reshape
+
+
+def _same_device(tensors):
+    """The one device of the tensors, or PyTorch's error for two."""
+    devices = list(dict.fromkeys(t.device for t in tensors))
+    if len(devices) > 1:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
+                           f"least two devices, {devices[0]} and {devices[1]}!")
+    return devices[0] if devices else None
+
+
+# ---- triangles ----
+
+def _tri_mask(N, M, k, device):
+    """(N, M) bool: NumPy's greater_equal.outer(arange(N), arange(-k, M-k)), both
+    aranges integer (so a float k counts as NumPy's arange casts it)."""
+    from ._ufuncs import greater_equal
+    rows = reshape(arange(N, device=device), (-1, 1))  # a negative N or M gives 0 rows
+    cols = reshape(arange(-k, M - k, dtype=_C.int64, device=device), (1, -1))
+    return greater_equal(rows, cols)
+
+
+def tri(N, M=None, k=0, dtype=float, *, device=None):
+    """An (N, M) tensor with ones at and below the k-th diagonal (NumPy's tri;
+    as NumPy's, a negative N or M gives no rows or columns; unlike NumPy's,
+    a float N or M is a TypeError)."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    mask = _tri_mask(N, M, k, device)
+    dtype = _dtype_type(dtype)
+    return mask if dtype == _C.bool else mask.astype(dtype)
+
+
+def _triangle(m, k, lower):
+    """NumPy's tril/triu: where(tri(k), m, 0) / where(tri(k - 1), 0, m) on the
+    last two axes (a 1-d m is taken as its own rows, giving (n, n))."""
+    m = _tensor(m)
+    if m.ndim == 0:  # NumPy's error: tri(*m.shape[-2:]) gets no N
+        raise TypeError("tri() missing 1 required positional argument: 'N'")
+    N, M = m.shape[-2:] if m.ndim > 1 else (m.shape[0], m.shape[0])
+    from ._ufuncs import where
+    zero = zeros((), dtype=m.dtype, device=m.device)
+    if lower:
+        return where(_tri_mask(N, M, k, m.device), m, zero)
+    return where(_tri_mask(N, M, k - 1, m.device), zero, m)
+
+
+def tril(m, k=0):
+    """m with the elements above the k-th diagonal zeroed (on its last two axes)."""
+    return _triangle(m, k, True)
+
+
+def triu(m, k=0):
+    """m with the elements below the k-th diagonal zeroed (on its last two axes)."""
+    return _triangle(m, k, False)
+
+
+# ---- diagonals ----
+
+def _diagonal_view(x, k):
+    """The k-th diagonal of the 2-d x, a view."""
+    n0, n1 = x.shape
+    s0, s1 = x.strides
+    length = max(0, min(n0, n1 - k) if k >= 0 else min(n0 + k, n1))
+    offset = (k * s1 if k >= 0 else -k * s0) if length else 0
+    return _view(x, (length,), (s0 + s1,), offset)
+
+
+def diag(v, k=0):
+    """NumPy's diag: a 2-d tensor with the 1-d v on its k-th diagonal (zeros
+    elsewhere), or the k-th diagonal of the 2-d v.
+
+    Note [diag of a matrix is a read-only view]
+        As NumPy's (since 1.9), the diagonal of a 2-d input is a view that is
+        not writeable; its writeable flag may be set to True, as in NumPy."""
+    v = _tensor(v)
+    k = operator.index(k)
+    if v.ndim == 1:
+        n = v.shape[0] + abs(k)
+        out = zeros((n, n), dtype=v.dtype, device=v.device)
+        _diagonal_view(out, k)._copy_from(v)
+        return out
+    if v.ndim == 2:
+        d = _diagonal_view(v, k)
+        d._writeable = False
+        return d
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagflat(v, k=0):
+    """A 2-d tensor with the flattened input on its k-th diagonal (NumPy's diagflat)."""
+    return diag(reshape(_tensor(v), (-1,)), k)
+
+
+# ---- grids ----
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate tensors from 1-d coordinate vectors (NumPy's meshgrid: a
+    tuple; indexing 'xy' swaps the first two axes; sparse keeps length-1
+    axes; copy=False gives read-only broadcast views)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    xs = [_tensor(x) for x in xi]
+    _same_device(xs)
+    ndim = len(xs)
+    ones = (1,) * ndim
+    out = [reshape(x, ones[:i] + (-1,) + ones[i + 1:]) for i, x in enumerate(xs)]
+    if indexing == "xy" and ndim > 1:
+        out[0] = reshape(out[0], (1, -1) + ones[2:])
+        out[1] = reshape(out[1], (-1, 1) + ones[2:])
+    if not sparse:
+        shape = np.broadcast_shapes(*(o.shape for o in out))
+        out = [broadcast_to(o, shape) for o in out]
+    if copy:
+        out = [o.copy() for o in out]
+    return tuple(out)
+
+
+def indices(dimensions, dtype=int, sparse=False, *, device=None):
+    """The indices of a grid (NumPy's indices): a (N, *dimensions) tensor, or
+    with sparse=True a tuple of N tensors with length-1 axes."""
+    dimensions = tuple(operator.index(d) for d in dimensions)
+    if any(d < 0 for d in dimensions):
+        raise ValueError("negative dimensions are not allowed")
+    n = len(dimensions)
+    ones = (1,) * n
+    dtype = _dtype_type(dtype)
+    parts = [reshape(arange(d, dtype=dtype, device=device), ones[:i] + (d,) + ones[i + 1:])
+             for i, d in enumerate(dimensions)]
+    if sparse:
+        return tuple(parts)
+    out = empty((n,) + dimensions, dtype=dtype, device=device)
+    for i, part in enumerate(parts):
+        out[i] = part
+    return out
+
+
+__all__ = ["tri", "tril", "triu", "diag", "diagflat", "meshgrid", "indices"]
