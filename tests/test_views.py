@@ -134,6 +134,57 @@ def test_getitem_errors(device, key, exc, msg):
         x[key] = 0
 
 
+_BOUND = st.one_of(st.none(), st.integers(-8, 8), st.sampled_from([2**62, -2**62, 2**63 - 1, -2**63, 2**70]))
+_ITEM = st.one_of(
+    st.integers(-7, 7), st.sampled_from([2**63 - 1, -2**63, 2**64]), st.none(), st.just(Ellipsis),
+    st.builds(slice, _BOUND, _BOUND, st.one_of(st.none(), st.integers(-4, 4), st.sampled_from([2**62, -2**63])))
+)
+
+
+@given(data=st.data())
+def test_any_basic_key_matches_numpy_values_and_errors(device, data):
+    """Keys of ints (huge ones too), slices (zero, huge and negative steps and
+    bounds), None and Ellipsis, valid or not, in tuples of any length (Note
+    [Indexing in C] in csrc/python/index.c): the same view as NumPy's or the
+    same exception with the same message, for getitem and for setitem, which
+    then writes nothing."""
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5))
+    x, a = pair(shape, device, dtype="int32")
+    key = data.draw(st.one_of(_ITEM, st.lists(_ITEM, max_size=7).map(tuple)))
+    try:
+        want = a[key]
+    except Exception as e:  # noqa: BLE001  (the oracle's exception, compared below)
+        with pytest.raises(type(e)) as err:
+            x[key]
+        assert str(err.value) == str(e)
+        with pytest.raises(type(e)):
+            x[key] = 1
+        assert_same(x, a)
+        return
+    got = x[key]
+    assert_view(got, np.asarray(want), base=x)
+    a[key] = -1
+    x[key] = -1
+    assert_same(x, a)
+
+
+def test_long_keys_get_numpys_errors():
+    x, a = pair((2, 3), "cpu")
+    for key in [(0,) * 200, (None,) * 200, (slice(None),) * 150 + (None,) * 150]:
+        with pytest.raises(IndexError) as np_err:
+            a[key]
+        with pytest.raises(IndexError) as err:
+            x[key]
+        assert str(err.value) == str(np_err.value)
+
+
+def test_deleting_elements_is_refused():
+    x = dt.arange(3)
+    with pytest.raises(ValueError, match="cannot delete array elements"):
+        del x[0]
+    assert x.tolist() == [0, 1, 2]
+
+
 def test_too_many_indices_1d():
     with pytest.raises(IndexError, match="array is 1-dimensional, but 2 were indexed"):
         dt.arange(3)[0, 0]

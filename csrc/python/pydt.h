@@ -69,6 +69,16 @@ extern PyTypeObject dt_py_tensor_base_type;       /* devtensor._C.TensorBase */
  * (t is left empty); NULL with an exception on failure (t cleared). */
 PyObject *dt_py_tensor_wrap(dt_tensor *t);
 int dt_py_tensor_init(PyObject *module);
+/* A view of self: shape, byte strides, byte offset from the storage's start. */
+PyObject *dt_py_tensor_view(PyDtTensor *self, int ndim, const int64_t *shape, const int64_t *strides,
+                            int64_t offset);
+/* self[...] = a Python or NumPy scalar; 0, or -1 with an exception. */
+int dt_py_tensor_fill(PyDtTensor *self, PyObject *value);
+
+/* ---- indexing (index.c) ---- */
+PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key);
+int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value);
+PyObject *dt_py_tensor_index_basic(PyDtTensor *self, PyObject *key);
 extern PyNumberMethods dt_py_tensor_as_number;     /* number.c */
 int dt_py_number_init(PyObject *module);           /* _ufunc and OPS */
 PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op);

@@ -81,9 +81,10 @@ static PyObject *get_is_cuda(PyDtTensor *self, void *c)
     return PyBool_FromLong(dt_tensor_device(&self->t).type == DT_DEVICE_CUDA);
 }
 
-/* A view of self with the given shape, byte strides and byte offset. */
-static PyObject *make_view(PyDtTensor *self, int ndim, const int64_t *shape,
-                           const int64_t *strides, int64_t offset)
+/* A view of self with the given shape, byte strides and byte offset
+ * (from the storage's start). */
+PyObject *dt_py_tensor_view(PyDtTensor *self, int ndim, const int64_t *shape, const int64_t *strides,
+                            int64_t offset)
 {
     dt_tensor v;
     dt_error err;
@@ -105,7 +106,7 @@ static PyObject *get_T(PyDtTensor *self, void *c)
         shape[i] = self->t.shape[n - 1 - i];
         strides[i] = self->t.strides[n - 1 - i];
     }
-    return make_view(self, n, shape, strides, self->t.offset);
+    return dt_py_tensor_view(self, n, shape, strides, self->t.offset);
 }
 
 /* _part_view(part): the real (0) or imaginary (1) part of a complex tensor
@@ -215,12 +216,14 @@ static PyObject *tensor_numpy_view(PyDtTensor *self, PyObject *unused)
 }
 
 /* _fill_(value): every element = value (a Python scalar), in place, any strides. */
-static PyObject *tensor_fill(PyDtTensor *self, PyObject *value)
+/* self[...] = value for a Python or NumPy scalar value, with NumPy's
+ * checks (Note [Storing a float in an integer] in number.c). */
+int dt_py_tensor_fill(PyDtTensor *self, PyObject *value)
 {
     dt_operand in = {0};
     in.dtype = self->t.dtype;
     if (dt_py_scalar_to_bytes(value, self->t.dtype, in.value.bytes) < 0)
-        return NULL;
+        return -1;
     dt_error err;
     dt_status st;
     if (dt_tensor_is_contiguous(&self->t)) {
@@ -232,8 +235,17 @@ static PyObject *tensor_fill(PyDtTensor *self, PyObject *value)
     } else {
         st = dt_launch(DT_OP_COPY, &self->t, 1, &in, &err);
     }
-    if (st != DT_OK)
-        return dt_py_raise(&err);
+    if (st != DT_OK) {
+        dt_py_raise(&err);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *tensor_fill(PyDtTensor *self, PyObject *value)
+{
+    if (dt_py_tensor_fill(self, value) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -304,7 +316,7 @@ static PyObject *tensor_as_strided(PyDtTensor *self, PyObject *args)
     if (__builtin_mul_overflow(offset, dt_tensor_itemsize(&self->t), &byte_offset) ||
         __builtin_add_overflow(byte_offset, self->t.offset, &byte_offset))
         return PyErr_Format(PyExc_OverflowError, "offset overflows");
-    return make_view(self, shape.ndim, shape.dims, strides.dims, byte_offset);
+    return dt_py_tensor_view(self, shape.ndim, shape.dims, strides.dims, byte_offset);
 }
 
 /* _reinterpret(dtype, shape, strides): a view of the same first byte with
@@ -460,6 +472,7 @@ static PyMethodDef tensor_methods[] = {
     {"_part_view", (PyCFunction)tensor_part_view, METH_O, "real (0) or imaginary (1) part view"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
     {"_reinterpret", (PyCFunction)tensor_reinterpret, METH_VARARGS, "a view with another dtype, shape and strides"},
+    {"_index_basic", (PyCFunction)dt_py_tensor_index_basic, METH_O, "the view a tuple of basic index items selects"},
     {"_copy_from", (PyCFunction)tensor_copy_from, METH_O, "self[...] = src on one device"},
     {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
     {"_may_share_memory", (PyCFunction)tensor_may_share_memory, METH_O, "whether the byte ranges overlap"},
@@ -491,6 +504,8 @@ static PySequenceMethods tensor_as_sequence = {
 
 static PyMappingMethods tensor_as_mapping = {
     .mp_length = (lenfunc)tensor_length,
+    .mp_subscript = (binaryfunc)dt_py_tensor_subscript,            /* index.c */
+    .mp_ass_subscript = (objobjargproc)dt_py_tensor_ass_subscript, /* index.c */
 };
 
 PyTypeObject dt_py_tensor_base_type = {

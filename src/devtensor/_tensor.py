@@ -279,13 +279,10 @@ class Tensor(TensorBase):
         """NumPy's flags: writeable (settable), c_contiguous, f_contiguous."""
         return Flags(self)
 
-    # ---- indexing and views (devtensor/_views.py) ----
-    def __getitem__(self, key):
-        """Basic indexing gives a view; indexing every axis gives a 0-d tensor."""
-        return _views.getitem(self, key)
-
-    def __setitem__(self, key, value):
-        _views.setitem(self, key, value)
+    # ---- indexing and views ----
+    # __getitem__ and __setitem__ are TensorBase's, in C (Note [Indexing in C]
+    # in csrc/python/index.c): basic indexing gives a view, indexing every
+    # axis a 0-d tensor; other keys go to devtensor/_views.py.
 
     def __iter__(self):
         """Views of the subtensors along axis 0 (a 0-d tensor is not iterable)."""

@@ -92,6 +92,8 @@ def _split_key(key):
     out = []
     for k in key:
         if k is None or k is Ellipsis or isinstance(k, slice):
+            if k is Ellipsis and Ellipsis in out:  # NumPy's order of errors
+                raise IndexError("an index can only have a single ellipsis ('...')")
             out.append(k)
             continue
         i = _as_int(k)
@@ -105,45 +107,9 @@ def _split_key(key):
 
 
 def _basic_view(x, key):
-    """x[key] for a basic key (the list _split_key made): a view of x."""
-    if sum(k is Ellipsis for k in key) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    consumed = sum(k is not None and k is not Ellipsis for k in key)
-    if consumed > x.ndim:
-        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, "
-                         f"but {consumed} were indexed")
-    fill = [slice(None)] * (x.ndim - consumed)
-    ndim = x.ndim - sum(not isinstance(k, slice) and k is not None and k is not Ellipsis
-                        for k in key) + sum(k is None for k in key)
-    if ndim > _C.MAX_NDIM:
-        raise IndexError(f"number of dimensions must be within [0, {_C.MAX_NDIM}], indexing "
-                         f"result would have {ndim}")
-    if Ellipsis in key:
-        at = next(i for i, k in enumerate(key) if k is Ellipsis)
-        key = key[:at] + fill + key[at + 1:]
-    else:
-        key = key + fill
-    shape, strides, offset, axis = [], [], 0, 0
-    for k in key:
-        if k is None:
-            shape.append(1)
-            strides.append(0)
-            continue
-        n, stride = x.shape[axis], x.strides[axis]
-        if isinstance(k, slice):
-            start, stop, step = k.indices(n)
-            length = len(range(start, stop, step))
-            if not length:  # NumPy's empty slice: start 0, step 1
-                start, step = 0, 1
-            offset += start * stride
-            shape.append(length)
-            strides.append(_wrap_i64(stride * step))
-        else:
-            if not -n <= k < n:
-                raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
-            offset += (k % n) * stride
-        axis += 1
-    return _view(x, shape, strides, offset)
+    """x[key] for a basic key (the list _split_key made): a view of x, made
+    by the core's rules (Note [Basic indexing] in csrc/core/index.c)."""
+    return x._index_basic(tuple(key))
 
 
 def _wrap_i64(n):
@@ -196,14 +162,20 @@ def setitem(x, key, value):
             value = float(value)
         arr[key] = value if isinstance(value, (bool, int, float, complex)) else np.asarray(value)
         return
-    dst = _basic_view(x, parts)
+    assign(_basic_view(x, parts), value)
+
+
+def assign(dst, value):
+    """dst[...] = value for a view dst of a basic key (Note [Indexing in C]
+    in csrc/python/index.c sends every basic setitem but a Python scalar's
+    here)."""
     if isinstance(value, (bool, int, float, complex, np.generic)):
         dst._fill_(value)  # NumPy's checks (Note [Storing a float in an integer] in number.c)
         return
     if not isinstance(value, TensorBase):
         from ._creation import asarray
         as_array = isinstance(value, np.ndarray)
-        value = asarray(value, dtype=None if as_array else x.dtype, device=x.device)
+        value = asarray(value, dtype=None if as_array else dst.dtype, device=dst.device)
     # an overlapping value (x[1:] = x[:-1]) is read first by the core's copy
     dst._copy_from(_broadcast_value(value, dst.shape))
 

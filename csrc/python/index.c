@@ -1,0 +1,206 @@
+/* index.c - Tensor.__getitem__ and __setitem__ (the mapping slots of
+ * TensorBase) and TensorBase._index_basic.
+ *
+ * Note [Indexing in C]
+ * A key made only of Python ints, slices, None and Ellipsis (alone or in a
+ * tuple) is parsed here and becomes a view through the core's
+ * dt_index_basic (csrc/core/index.c), with no Python code on the way: the
+ * common t[3], t[1:5], t[:, None] and t[1] = 2 cost about what NumPy's do.
+ * Every other key -- integer arrays, masks, lists, NumPy integers, 0-d
+ * tensors, objects with __index__, bad keys -- goes to devtensor._views,
+ * which normalises what is basic (through _index_basic, so the rules live
+ * once, in the core) and runs advanced indexing.  Assigning a Python
+ * scalar to a basic key fills the view here; other values go to
+ * _views.assign with the view.
+ */
+#include "pydt.h"
+
+#include "index.h"
+
+/* devtensor._views.NAME, looked up once (borrowed from the module, which
+ * lives as long as the process). */
+static PyObject *views_function(const char *name, PyObject **cache)
+{
+    if (*cache == NULL) {
+        PyObject *mod = PyImport_ImportModule("devtensor._views");
+        if (mod == NULL)
+            return NULL;
+        *cache = PyObject_GetAttrString(mod, name);
+        Py_DECREF(mod);
+    }
+    return *cache;
+}
+
+/* 1 if o is a basic item this file handles (stored in *it), 0 if Python
+ * must look at it, -1 with an exception (a slice with bad bounds). */
+static int parse_item(PyObject *o, dt_index_item *it)
+{
+    if (o == Py_None) {
+        it->kind = DT_INDEX_NEWAXIS;
+        return 1;
+    }
+    if (o == Py_Ellipsis) {
+        it->kind = DT_INDEX_ELLIPSIS;
+        return 1;
+    }
+    if (PySlice_Check(o)) {
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(o, &start, &stop, &step) < 0) {
+            it->kind = DT_INDEX_UNREADABLE; /* Note [Unreadable slices] */
+            return 1;
+        }
+        it->kind = DT_INDEX_SLICE;
+        it->start = start;
+        it->stop = stop;
+        it->step = step;
+        return 1;
+    }
+    if (PyLong_CheckExact(o)) { /* not bool, which indexes as a mask */
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow != 0) {
+            it->kind = DT_INDEX_NOT_AN_INDEX; /* refused in order by the core */
+            return 1;
+        }
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        it->kind = DT_INDEX_INTEGER;
+        it->start = v;
+        return 1;
+    }
+    return 0;
+}
+
+/* Note [Unreadable slices]
+ * NumPy counts a key's items before it reads any slice, so
+ * zeros(())[::0] is "too many indices", not "slice step cannot be zero".
+ * A slice PySlice_Unpack refuses is kept as DT_INDEX_UNREADABLE (its
+ * error cleared); the core counts it as a slice and stops when it reaches
+ * the first one, which is then unpacked again to raise its error. */
+typedef struct {
+    dt_index_item items[DT_MAX_INDEX_ITEMS];
+    int n;
+    PyObject *unreadable; /* borrowed from the key: the first unreadable slice */
+} parsed_key;
+
+static int parse_one(PyObject *o, parsed_key *k, int i)
+{
+    int r = parse_item(o, &k->items[i]);
+    if (r > 0 && k->items[i].kind == DT_INDEX_UNREADABLE) {
+        PyErr_Clear();
+        if (k->unreadable == NULL)
+            k->unreadable = o;
+    }
+    return r;
+}
+
+/* 1 with k filled for a basic key, 0 for a key Python must handle, -1 on
+ * error (NumPy refuses a tuple longer than DT_MAX_INDEX_ITEMS outright). */
+static int parse_key(PyObject *key, parsed_key *k)
+{
+    k->unreadable = NULL;
+    if (!PyTuple_Check(key)) {
+        k->n = 1;
+        return parse_one(key, k, 0);
+    }
+    Py_ssize_t len = PyTuple_GET_SIZE(key);
+    if (len > DT_MAX_INDEX_ITEMS) {
+        PyErr_SetString(PyExc_IndexError, "too many indices for array");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int r = parse_one(PyTuple_GET_ITEM(key, i), k, (int)i);
+        if (r <= 0)
+            return r;
+    }
+    k->n = (int)len;
+    return 1;
+}
+
+static PyObject *basic_view(PyDtTensor *self, const parsed_key *k)
+{
+    int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM], offset;
+    int ndim;
+    dt_error err;
+    if (dt_index_basic(self->t.ndim, self->t.shape, self->t.strides, k->items, k->n, &ndim, shape, strides,
+                       &offset, &err) != DT_OK) {
+        Py_ssize_t start, stop, step;
+        if (err.status == DT_ERR_VALUE && k->unreadable != NULL &&
+            PySlice_Unpack(k->unreadable, &start, &stop, &step) < 0) /* Note [Unreadable slices] */
+            return NULL;
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_view(self, ndim, shape, strides, self->t.offset + offset);
+}
+
+PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
+{
+    static PyObject *getitem;
+    parsed_key k;
+    int r = parse_key(key, &k);
+    PyObject *res = NULL;
+    if (r > 0)
+        res = basic_view(self, &k);
+    else if (r == 0 && views_function("getitem", &getitem) != NULL)
+        res = PyObject_CallFunctionObjArgs(getitem, (PyObject *)self, key, NULL);
+    return res;
+}
+
+/* dst = self[k] (basic) and dst[...] = value: a Python scalar fills it here. */
+static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
+{
+    static PyObject *assign;
+    PyObject *dst = basic_view(self, k);
+    if (dst == NULL)
+        return -1;
+    dt_weak_kind kind;
+    int st;
+    if (dt_py_scalar_kind(value, &kind)) {
+        st = dt_py_tensor_fill((PyDtTensor *)dst, value);
+    } else {
+        PyObject *res = views_function("assign", &assign) == NULL
+                            ? NULL
+                            : PyObject_CallFunctionObjArgs(assign, dst, value, NULL);
+        st = res == NULL ? -1 : 0;
+        Py_XDECREF(res);
+    }
+    Py_DECREF(dst);
+    return st;
+}
+
+int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
+{
+    static PyObject *setitem;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_ValueError, "cannot delete array elements"); /* NumPy's words */
+        return -1;
+    }
+    parsed_key k;
+    int r = parse_key(key, &k), st = -1;
+    if (r > 0) {
+        st = assign_basic(self, &k, value);
+    } else if (r == 0 && views_function("setitem", &setitem) != NULL) {
+        PyObject *res = PyObject_CallFunctionObjArgs(setitem, (PyObject *)self, key, value, NULL);
+        st = res == NULL ? -1 : 0;
+        Py_XDECREF(res);
+    }
+    return st;
+}
+
+/* _index_basic(items): the view a tuple of Python ints, slices, None and
+ * Ellipsis selects (devtensor._views normalises other basic items to
+ * these first). */
+PyObject *dt_py_tensor_index_basic(PyDtTensor *self, PyObject *key)
+{
+    if (!PyTuple_Check(key))
+        return PyErr_Format(PyExc_TypeError, "_index_basic takes a tuple");
+    parsed_key k;
+    int r = parse_key(key, &k);
+    PyObject *res = NULL;
+    if (r > 0)
+        res = basic_view(self, &k);
+    else if (r == 0)
+        PyErr_SetString(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                                          "(`None`) and integer or boolean arrays are valid indices");
+    return res;
+}
