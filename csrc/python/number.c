@@ -497,6 +497,8 @@ PyNumberMethods dt_py_tensor_as_number = {
     .nb_rshift = nb_rshift, .nb_inplace_rshift = nb_inplace_rshift,
     .nb_negative = nb_neg, .nb_positive = nb_pos, .nb_absolute = nb_abs,
     .nb_invert = nb_invert,
+    .nb_bool = dt_py_tensor_bool, .nb_int = dt_py_tensor_int, .nb_float = dt_py_tensor_float,
+    .nb_index = dt_py_tensor_index, /* scalar_out.c */
 };
 
 PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op)

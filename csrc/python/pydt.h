@@ -91,6 +91,16 @@ int dt_py_scalar_kind(PyObject *obj, dt_weak_kind *kind);
  * checks: an int out of range of an integer dtype is an OverflowError. */
 int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes);
 
+/* ---- tensors as Python scalars (scalar_out.c) ---- */
+/* One element of dtype d as a Python bool, int, float or complex (NumPy's
+ * item(): float16 and bfloat16 widen to float). */
+PyObject *dt_py_scalar_from_bytes(const void *bytes, dt_dtype d);
+PyObject *dt_py_tensor_item(PyDtTensor *self, PyObject *unused);
+PyObject *dt_py_tensor_int(PyObject *self);
+PyObject *dt_py_tensor_float(PyObject *self);
+PyObject *dt_py_tensor_index(PyObject *self);
+int dt_py_tensor_bool(PyObject *self);
+
 /* ---- NumPy interop (numpy_interop.c) ---- */
 /* A CPU tensor sharing arr's memory (arr must be native-endian, of a dtype
  * devtensor has). */

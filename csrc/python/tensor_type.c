@@ -215,7 +215,6 @@ static PyObject *tensor_numpy_view(PyDtTensor *self, PyObject *unused)
     return dt_py_tensor_to_ndarray(self);
 }
 
-/* _fill_(value): every element = value (a Python scalar), in place, any strides. */
 /* self[...] = value for a Python or NumPy scalar value, with NumPy's
  * checks (Note [Storing a float in an integer] in number.c). */
 int dt_py_tensor_fill(PyDtTensor *self, PyObject *value)
@@ -242,6 +241,7 @@ int dt_py_tensor_fill(PyDtTensor *self, PyObject *value)
     return 0;
 }
 
+/* _fill_(value): every element = value (a Python scalar), in place, any strides. */
 static PyObject *tensor_fill(PyDtTensor *self, PyObject *value)
 {
     if (dt_py_tensor_fill(self, value) < 0)
@@ -470,6 +470,7 @@ static PyMethodDef tensor_methods[] = {
     {"_fill_", (PyCFunction)tensor_fill, METH_O, "fill with a Python scalar, in place"},
     {"_generate_", (PyCFunction)tensor_generate, METH_VARARGS, "fill a contiguous tensor (dt_gen)"},
     {"_part_view", (PyCFunction)tensor_part_view, METH_O, "real (0) or imaginary (1) part view"},
+    {"item", (PyCFunction)dt_py_tensor_item, METH_NOARGS, "the value of a one-element tensor as a Python scalar"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
     {"_reinterpret", (PyCFunction)tensor_reinterpret, METH_VARARGS, "a view with another dtype, shape and strides"},
     {"_index_basic", (PyCFunction)dt_py_tensor_index_basic, METH_O, "the view a tuple of basic index items selects"},

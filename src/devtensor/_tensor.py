@@ -217,24 +217,15 @@ class Tensor(TensorBase):
         return _C._to_dlpack(source, versioned, bool(copy))
 
     # ---- Python scalars ----
-    def item(self):
-        """The value of a one-element tensor as a Python scalar."""
-        if self.size != 1:
-            raise ValueError("can only convert an array of size 1 to a Python scalar")
-        return self._host_view().reshape(-1)[0].item()
+    # item() is TensorBase's, in C: the value of a one-element tensor as a
+    # Python scalar (float16 and bfloat16 give a float)
 
     def tolist(self):
         """The values as (nested) Python lists of Python scalars."""
         return self._host_view().tolist()
 
-    def __bool__(self):
-        if self.size == 1:
-            return bool(self.item())
-        if self.size == 0:
-            raise ValueError("The truth value of an empty array is ambiguous. "
-                             "Use `array.size > 0` to check that an array is not empty.")
-        raise ValueError("The truth value of an array with more than one element is ambiguous. "
-                         "Use a.any() or a.all()")
+    # bool(), int(), float() and operator.index() are TensorBase's slots, in C
+    # (Note [Python scalars from tensors] in csrc/python/scalar_out.c)
 
     def _scalar(self, kind):
         if self.size != 1:
@@ -242,20 +233,8 @@ class Tensor(TensorBase):
                             f"(this one has {self.size} elements)")
         return self.item()
 
-    def __int__(self):
-        return int(self._scalar("int"))
-
-    def __float__(self):
-        return float(self._scalar("float"))
-
     def __complex__(self):
         return complex(self._scalar("complex"))
-
-    def __index__(self):
-        if self.size != 1 or self.dtype.kind not in "iu":
-            raise TypeError("only integer tensors of a single element can be converted to an "
-                            "index")
-        return self.item()
 
     # ---- parts of complex numbers (views, as NumPy's) ----
     @property

@@ -1,0 +1,126 @@
+/* scalar_out.c - tensors as Python scalars: item(), and the bool(),
+ * int(), float() and operator.index() slots (complex() is the Python
+ * layer's __complex__, which calls item()).
+ *
+ * Note [Python scalars from tensors]
+ * NumPy's and PyTorch's rules: item() takes a tensor of exactly one
+ * element (any shape) and gives a Python bool, int, float or complex;
+ * int() and float() convert that value as Python's int() and float() do
+ * (so int(nan) is ValueError and float(complex) TypeError); index()
+ * wants an integer dtype; bool() is the truth of the one element, and
+ * NumPy's ValueError for none or several.  A device tensor's element is
+ * copied to the host after the work queued before it.
+ */
+#include "pydt.h"
+#include "scalar.h"
+
+#include <string.h>
+
+PyObject *dt_py_scalar_from_bytes(const void *bytes, dt_dtype d)
+{
+#define DT_LOAD(T) (*(T *)memcpy(&(T){0}, bytes, sizeof(T)))
+    switch (d) {
+    case DT_BOOL: return PyBool_FromLong(DT_LOAD(uint8_t) != 0);
+    case DT_INT8: return PyLong_FromLong(DT_LOAD(int8_t));
+    case DT_INT16: return PyLong_FromLong(DT_LOAD(int16_t));
+    case DT_INT32: return PyLong_FromLong(DT_LOAD(int32_t));
+    case DT_INT64: return PyLong_FromLongLong(DT_LOAD(int64_t));
+    case DT_UINT8: return PyLong_FromUnsignedLong(DT_LOAD(uint8_t));
+    case DT_UINT16: return PyLong_FromUnsignedLong(DT_LOAD(uint16_t));
+    case DT_UINT32: return PyLong_FromUnsignedLong(DT_LOAD(uint32_t));
+    case DT_UINT64: return PyLong_FromUnsignedLongLong(DT_LOAD(uint64_t));
+    case DT_FLOAT16: return PyFloat_FromDouble(dt_half_to_float(DT_LOAD(dt_half)));
+    case DT_BFLOAT16: return PyFloat_FromDouble(dt_bf16_to_float(DT_LOAD(dt_bf16)));
+    case DT_FLOAT32: return PyFloat_FromDouble(DT_LOAD(float));
+    case DT_FLOAT64: return PyFloat_FromDouble(DT_LOAD(double));
+    case DT_COMPLEX64: {
+        dt_c64 c = DT_LOAD(dt_c64);
+        return PyComplex_FromDoubles(c.re, c.im);
+    }
+    case DT_COMPLEX128: {
+        dt_c128 c = DT_LOAD(dt_c128);
+        return PyComplex_FromDoubles(c.re, c.im);
+    }
+    default: return PyErr_Format(PyExc_SystemError, "dt_py_scalar_from_bytes: bad dtype %d", (int)d);
+    }
+#undef DT_LOAD
+}
+
+/* item(): the value of a one-element tensor as a Python scalar, NumPy's
+ * item() (float16 and bfloat16 give a float); a device tensor's element
+ * is copied to the host, after the work queued before it. */
+PyObject *dt_py_tensor_item(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    if (self->t.numel != 1)
+        return PyErr_Format(PyExc_ValueError, "can only convert an array of size 1 to a Python scalar");
+    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU)
+        return dt_py_scalar_from_bytes(dt_tensor_data(&self->t), self->t.dtype);
+    dt_tensor host;
+    dt_error err;
+    dt_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = dt_tensor_to(&host, &self->t, dt_device_cpu(), self->t.dtype, 0, &err);
+    Py_END_ALLOW_THREADS
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    PyObject *value = dt_py_scalar_from_bytes(dt_tensor_data(&host), host.dtype);
+    dt_tensor_clear(&host);
+    return value;
+}
+
+static PyObject *one_element(PyObject *self, const char *kind)
+{
+    int64_t n = ((PyDtTensor *)self)->t.numel;
+    if (n != 1)
+        return PyErr_Format(PyExc_TypeError,
+                            "only single-element tensors can be converted to Python %ss (this one has %lld "
+                            "elements)", kind, (long long)n);
+    return dt_py_tensor_item((PyDtTensor *)self, NULL);
+}
+
+PyObject *dt_py_tensor_int(PyObject *self)
+{
+    PyObject *v = one_element(self, "int");
+    PyObject *r = v == NULL ? NULL : PyNumber_Long(v);
+    Py_XDECREF(v);
+    return r;
+}
+
+PyObject *dt_py_tensor_float(PyObject *self)
+{
+    PyObject *v = one_element(self, "float");
+    PyObject *r = v == NULL ? NULL : PyNumber_Float(v);
+    Py_XDECREF(v);
+    return r;
+}
+
+PyObject *dt_py_tensor_index(PyObject *self)
+{
+    const dt_tensor *t = &((PyDtTensor *)self)->t;
+    if (t->numel != 1 || !dt_dtype_is_integral(t->dtype))
+        return PyErr_Format(PyExc_TypeError, "only integer tensors of a single element can be converted to an "
+                            "index");
+    return dt_py_tensor_item((PyDtTensor *)self, NULL);
+}
+
+int dt_py_tensor_bool(PyObject *self)
+{
+    int64_t n = ((PyDtTensor *)self)->t.numel;
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "The truth value of an empty array is ambiguous. Use `array.size > 0` "
+                                          "to check that an array is not empty.");
+        return -1;
+    }
+    if (n > 1) {
+        PyErr_SetString(PyExc_ValueError, "The truth value of an array with more than one element is "
+                                          "ambiguous. Use a.any() or a.all()");
+        return -1;
+    }
+    PyObject *v = dt_py_tensor_item((PyDtTensor *)self, NULL);
+    if (v == NULL)
+        return -1;
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
