@@ -75,6 +75,10 @@ PyObject *dt_py_tensor_view(PyDtTensor *self, int ndim, const int64_t *shape, co
 /* self[...] = a Python or NumPy scalar; 0, or -1 with an exception. */
 int dt_py_tensor_fill(PyDtTensor *self, PyObject *value);
 
+/* ---- movement (movement.c) ---- */
+PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused);
+
 /* ---- indexing (index.c) ---- */
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key);
 int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value);

@@ -470,6 +470,10 @@ static PyMethodDef tensor_methods[] = {
     {"_fill_", (PyCFunction)tensor_fill, METH_O, "fill with a Python scalar, in place"},
     {"_generate_", (PyCFunction)tensor_generate, METH_VARARGS, "fill a contiguous tensor (dt_gen)"},
     {"_part_view", (PyCFunction)tensor_part_view, METH_O, "real (0) or imaginary (1) part view"},
+    {"to", (PyCFunction)(void (*)(void))dt_py_tensor_to, METH_FASTCALL | METH_KEYWORDS,
+     "to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype), to(other): self when "
+     "nothing changes, else a new tensor"},
+    {"cpu", (PyCFunction)dt_py_tensor_cpu, METH_NOARGS, "this tensor on the cpu: self if it is there"},
     {"item", (PyCFunction)dt_py_tensor_item, METH_NOARGS, "the value of a one-element tensor as a Python scalar"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
     {"_reinterpret", (PyCFunction)tensor_reinterpret, METH_VARARGS, "a view with another dtype, shape and strides"},

@@ -38,6 +38,18 @@ def _as_device(obj):
     return None
 
 
+def _to_general(self, *args, **kwargs):
+    """Tensor.to(device=None, dtype=None, *, copy=False, non_blocking=False),
+    to(dtype), to(other): self when the tensor already has that device and
+    dtype (unless copy=True); otherwise a new tensor, leaving self untouched."""
+    device, dtype, non_blocking, copy = _parse_to_args(args, kwargs)
+    device = self.device if device is None else _C._resolve_device(device)
+    dtype = self.dtype if dtype is None else dtype
+    if not copy and device == self.device and dtype == self.dtype:
+        return self
+    return self._to(device, dtype, non_blocking)
+
+
 def _parse_to_args(args, kwargs):
     """PyTorch's Tensor.to signatures:
     to(dtype, non_blocking=False, copy=False)
@@ -115,21 +127,8 @@ class Tensor(TensorBase):
         return tensor(data, dtype=dtype, device=device)
 
     # ---- movement (PyTorch's rules) ----
-    def to(self, *args, **kwargs):
-        """to(device=None, dtype=None, *, copy=False, non_blocking=False), to(dtype), to(other).
-
-        Returns self when the tensor already has that device and dtype (unless
-        copy=True); otherwise a new tensor, leaving self untouched."""
-        device, dtype, non_blocking, copy = _parse_to_args(args, kwargs)
-        device = self.device if device is None else _C._resolve_device(device)
-        dtype = self.dtype if dtype is None else dtype
-        if not copy and device == self.device and dtype == self.dtype:
-            return self
-        return self._to(device, dtype, non_blocking)
-
-    def cpu(self):
-        """This tensor on the cpu: self if it is there already, else a copy."""
-        return self.to("cpu")
+    # to() and cpu() are TensorBase's, in C (Note [Identity moves in C] in
+    # csrc/python/movement.c); every form to() does not decide there is _to_general's.
 
     def cuda(self, device=None, non_blocking=False):
         """This tensor on a CUDA device (default: the current one); self if already there."""

@@ -1,0 +1,82 @@
+/* movement.c - Tensor.to() and Tensor.cpu() (TensorBase methods).
+ *
+ * Note [Identity moves in C]
+ * x.to(device) and x.cpu() return x itself when it is already there, and
+ * that is the common call in device-agnostic code (`x = x.to(device)` in
+ * every step), so it must cost next to nothing: a device object, a device
+ * string or a dtype as the only argument is compared here with the
+ * tensor's own.  Every other form of to() -- keywords, two arguments,
+ * another tensor, an int, a real move -- is the Python layer's
+ * (devtensor._tensor._to_general), with PyTorch's rules and errors.
+ */
+#include "pydt.h"
+
+/* devtensor._tensor.NAME, looked up once */
+static PyObject *tensor_module_function(const char *name, PyObject **cache)
+{
+    if (*cache == NULL) {
+        PyObject *mod = PyImport_ImportModule("devtensor._tensor");
+        if (mod == NULL)
+            return NULL;
+        *cache = PyObject_GetAttrString(mod, name);
+        Py_DECREF(mod);
+    }
+    return *cache;
+}
+
+/* 1 if x.to(arg) is x itself, 0 if not or if Python must decide, -1 on error */
+static int is_identity(PyDtTensor *self, PyObject *arg)
+{
+    if (PyObject_TypeCheck(arg, &dt_py_dtype_type))
+        return ((PyDtDtype *)arg)->code == self->t.dtype;
+    if (!PyObject_TypeCheck(arg, &dt_py_device_type) && !PyUnicode_Check(arg))
+        return 0;
+    dt_device d;
+    if (!dt_py_device_converter(arg, &d) || dt_py_device_resolve(&d) == NULL) {
+        PyErr_Clear(); /* the Python layer raises its own error */
+        return 0;
+    }
+    return dt_device_equal(d, dt_tensor_device(&self->t));
+}
+
+PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static PyObject *slow;
+    if (nargs == 1 && kwnames == NULL) {
+        int r = is_identity(self, args[0]);
+        if (r < 0)
+            return NULL;
+        if (r > 0)
+            return Py_NewRef((PyObject *)self);
+    }
+    if (tensor_module_function("_to_general", &slow) == NULL)
+        return NULL;
+    /* _to_general(self, *args, **kwargs) */
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    PyObject *small[8], **all = small;
+    if (nargs + nkw + 1 > 8) {
+        all = PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof *all);
+        if (all == NULL)
+            return PyErr_NoMemory();
+    }
+    all[0] = (PyObject *)self;
+    for (Py_ssize_t i = 0; i < nargs + nkw; i++)
+        all[i + 1] = args[i];
+    PyObject *res = PyObject_Vectorcall(slow, all, (size_t)(nargs + 1), kwnames);
+    if (all != small)
+        PyMem_Free(all);
+    return res;
+}
+
+PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    static PyObject *slow, *cpu;
+    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU)
+        return Py_NewRef((PyObject *)self);
+    if (tensor_module_function("_to_general", &slow) == NULL)
+        return NULL;
+    if (cpu == NULL && (cpu = PyUnicode_InternFromString("cpu")) == NULL)
+        return NULL;
+    return PyObject_CallFunctionObjArgs(slow, (PyObject *)self, cpu, NULL);
+}
