@@ -79,6 +79,10 @@ int dt_py_tensor_fill(PyDtTensor *self, PyObject *value);
 PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused);
 
+/* ---- reshape (reshape.c) ---- */
+PyObject *dt_py_tensor_reshape(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_reshape_geometry(PyDtTensor *self, PyObject *arg);
+
 /* ---- indexing (index.c) ---- */
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key);
 int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value);

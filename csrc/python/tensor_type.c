@@ -473,6 +473,11 @@ static PyMethodDef tensor_methods[] = {
     {"to", (PyCFunction)(void (*)(void))dt_py_tensor_to, METH_FASTCALL | METH_KEYWORDS,
      "to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype), to(other): self when "
      "nothing changes, else a new tensor"},
+    {"reshape", (PyCFunction)(void (*)(void))dt_py_tensor_reshape, METH_FASTCALL | METH_KEYWORDS,
+     "reshape(2, 3) or reshape((2, 3)), one entry may be -1: a view when possible, else a copy; copy=True "
+     "always copies, copy=False raises rather than copy"},
+    {"_reshape_geometry", (PyCFunction)dt_py_tensor_reshape_geometry, METH_O,
+     "(shape with -1 filled in, byte strides of a view or None)"},
     {"cpu", (PyCFunction)dt_py_tensor_cpu, METH_NOARGS, "this tensor on the cpu: self if it is there"},
     {"item", (PyCFunction)dt_py_tensor_item, METH_NOARGS, "the value of a one-element tensor as a Python scalar"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},

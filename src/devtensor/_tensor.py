@@ -279,9 +279,7 @@ class Tensor(TensorBase):
     def flat(self, value):
         _flatiter.flat_setter(self, value)
 
-    def reshape(self, *shape, copy=None):
-        """reshape(2, 3) or reshape((2, 3)): a view when possible, else a copy."""
-        return _views.reshape(self, _views.shape_arg(shape, "reshape"), copy=copy)
+    # reshape() is TensorBase's, in C (Note [Reshape in C] in csrc/python/reshape.c)
 
     def view(self, *shape, dtype=None):
         """view(dtype): NumPy's reinterpretation of the bytes as another dtype

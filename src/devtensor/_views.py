@@ -235,62 +235,11 @@ def _fmt(shape):
     return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
-def _infer_shape(size, shape):
-    """shape with its unknown (negative) entry filled in, or NumPy's ValueError."""
-    unknown = [i for i, n in enumerate(shape) if n < 0]
-    if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension")
-    known = 1
-    for n in shape:
-        known *= n if n >= 0 else 1
-    if unknown and known and size % known == 0:
-        shape = shape[:unknown[0]] + (size // known,) + shape[unknown[0] + 1:]
-    elif unknown or known != size:
-        shown = ",".join("newaxis" if n < 0 else str(n) for n in shape)
-        shown += "," if len(shape) == 1 else ""
-        raise ValueError(f"cannot reshape array of size {size} into shape ({shown})")
-    return shape
-
-
-def _nocopy_strides(x, shape):
-    """Strides giving x the new shape without a copy, or None (NumPy's
-    _attempt_nocopy_reshape: each group of new axes must map onto a group of old
-    axes that are contiguous with each other)."""
-    if x.is_contiguous() or x.size == 0:
-        return _contiguous_strides(shape, x.itemsize)
-    old = [(n, s) for n, s in zip(x.shape, x.strides) if n != 1]
-    strides = [0] * len(shape)
-    oi = ni = 0
-    while ni < len(shape) and oi < len(old):
-        oj, nj = oi + 1, ni + 1
-        op, np_ = old[oi][0], shape[ni]
-        while np_ != op:
-            if np_ < op:
-                np_ *= shape[nj]
-                nj += 1
-            else:
-                op *= old[oj][0]
-                oj += 1
-        for k in range(oi, oj - 1):
-            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
-                return None
-        strides[nj - 1] = old[oj - 1][1]
-        for k in range(nj - 1, ni, -1):
-            strides[k - 1] = strides[k] * shape[k]
-        ni, oi = nj, oj
-    last = strides[ni - 1] if ni else x.itemsize
-    for k in range(ni, len(shape)):
-        strides[k] = last
-    return strides
-
-
 def _reshaped(x, shape):
-    """(shape with -1 filled in, the strides of a view of x with it or None).
+    """(shape with -1 filled in, the strides of a view of x with it or None),
+    by the core's rules (Note [Reshape without a copy] in csrc/core/reshape.c).
     As NumPy, asking for x's own shape (before inference) keeps x's strides."""
-    if shape == x.shape:
-        return shape, x.strides
-    shape = _infer_shape(x.size, shape)
-    return shape, _nocopy_strides(x, shape)
+    return x._reshape_geometry(shape)
 
 
 def reshape(x, shape, *, copy=None):
@@ -304,6 +253,12 @@ def reshape(x, shape, *, copy=None):
         x = x.copy()
         strides = _contiguous_strides(shape, x.itemsize)
     return _view(x, shape, strides)
+
+
+def reshape_method(x, *shape, copy=None):
+    """Tensor.reshape for the arguments its C fast path leaves to Python
+    (Note [Reshape in C] in csrc/python/reshape.c)."""
+    return reshape(x, shape_arg(shape, "reshape"), copy=copy)
 
 
 def view(x, shape):
