@@ -426,6 +426,11 @@ done:
     return result;
 }
 
+PyObject *dt_py_ufunc_apply(dt_op op, PyObject *const *args)
+{
+    return apply(op, args, NULL, -1, DT_CASTING_SAME_KIND, 1);
+}
+
 /* ---- Python operators ---- */
 
 static PyObject *binary(PyObject *a, PyObject *b, dt_op op)

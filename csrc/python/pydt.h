@@ -75,6 +75,13 @@ PyObject *dt_py_tensor_view(PyDtTensor *self, int ndim, const int64_t *shape, co
 /* self[...] = a Python or NumPy scalar; 0, or -1 with an exception. */
 int dt_py_tensor_fill(PyDtTensor *self, PyObject *value);
 
+/* op(*args) for dt_op_nin(op) operands (tensors, NumPy arrays, Python
+ * numbers; at least one tensor), with NumPy's defaults; Py_NotImplemented
+ * for other operands (number.c). */
+PyObject *dt_py_ufunc_apply(dt_op op, PyObject *const *args);
+/* devtensor._C.ufunc (ufunc_type.c) */
+int dt_py_ufunc_type_init(PyObject *module);
+
 /* ---- movement (movement.c) ---- */
 PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused);

@@ -7,7 +7,7 @@
 from . import _C
 from ._C import (  # noqa: F401  (dtypes and the device type)
     bfloat16, bool, complex64, complex128, device, dtype, float16, float32, float64,
-    int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    int8, int16, int32, int64, uint8, uint16, uint32, uint64, ufunc,
 )
 from ._tensor import Tensor
 from ._creation import (  # noqa: F401
@@ -52,5 +52,5 @@ __all__ = [
     "broadcast_to", "may_share_memory", "shares_memory", "map_location", "array", "copy",
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
-    "newaxis",
+    "newaxis", "ufunc",
 ] + _ufuncs.__all__

@@ -1,9 +1,10 @@
 """Elementwise functions: every one of the array API standard (2025.12) under
 its standard name, with NumPy's names and aliases beside them.
 
-Each is a thin wrapper over devtensor._C._ufunc, which broadcasts, promotes
-(NEP 50), honours out=, dtype= and casting=, and runs the op on the device
-of its tensor operands.  Python numbers and NumPy arrays are accepted where
+Each is a devtensor.ufunc object (Note [ufunc objects] in
+csrc/python/ufunc_type.c) over devtensor._C._ufunc, which broadcasts,
+promotes (NEP 50), honours out=, dtype= and casting=, and runs the op on the
+device of its tensor operands; plain calls reach the core without Python.  Python numbers and NumPy arrays are accepted where
 NumPy accepts them; with no tensor at all the first input becomes one.
 """
 import builtins
@@ -71,8 +72,13 @@ _NAMES.update({
 
 __all__ = sorted(_NAMES) + ["where", "clip", "round", "around"]
 
+# One ufunc object per NumPy op, its aliases naming the same object (as
+# np.abs is np.absolute); each calls the core directly for plain calls and
+# its Python function for the rest (Note [ufunc objects] in
+# csrc/python/ufunc_type.c).
+_UFUNCS = {numpy: _C.ufunc(_OPS[numpy], numpy, _make(numpy, numpy)) for numpy in set(_NAMES.values())}
 for _public, _numpy in _NAMES.items():
-    globals()[_public] = _make(_numpy, _public)
+    globals()[_public] = _UFUNCS[_numpy]
 
 
 def where(condition, x, y, /):
