@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import ALL_DTYPE_NAMES, NUMPY_DTYPE_NAMES, assert_same, to_np
+from helpers import ALL_DTYPE_NAMES, CUDA_DEVICES, NUMPY_DTYPE_NAMES, assert_same, to_np
 
 
 # ------------------------------------------------------------------ tensor()
@@ -586,3 +586,39 @@ def test_astype_keeps_device(device):
 def test_astype_bfloat16_roundtrip(device):
     t = dt.tensor([1.0, 1.5, -256.0, 0.0078125], device=device)
     assert t.astype(dt.bfloat16).astype(dt.float64).tolist() == [1.0, 1.5, -256.0, 0.0078125]
+
+
+# ---- Note [asarray and tensor in C]: the direct paths keep every rule
+
+def test_asarray_and_tensor_direct_paths_follow_the_default_device():
+    a = np.arange(4.0)
+    for dev in ["cpu"] + CUDA_DEVICES:
+        with dt.device(dev):
+            assert dt.asarray(a).device == dt.device(dev)
+            assert dt.tensor([1.0, 2.0]).device == dt.device(dev)
+            assert dt.tensor(3).device == dt.device(dev)
+
+
+def test_asarray_of_an_array_shares_and_tensor_of_data_owns():
+    a = np.arange(4.0)
+    t = dt.asarray(a)
+    a[0] = 9.0
+    assert t.tolist()[0] == 9.0 and dt.asarray(t) is t
+    lst = [1.0, 2.0]
+    u = dt.tensor(lst)
+    lst[0] = 5.0
+    assert u.tolist() == [1.0, 2.0] and u.flags.writeable
+    ro = np.arange(3)
+    ro.flags.writeable = False
+    assert not dt.asarray(ro).flags.writeable
+    sub = np.arange(6).view(np.ndarray)[::2]  # a strided view: shared with its strides
+    assert dt.asarray(sub).strides == sub.strides
+
+
+@pytest.mark.parametrize("data, exc, words", [
+    ([1, "a"], TypeError, "not numbers"), ([[1, 2], [3]], ValueError, "cannot make a tensor"),
+    ([2 ** 70], TypeError, "not numbers"), ([None], TypeError, "not numbers"),
+])
+def test_tensor_direct_path_errors(data, exc, words):
+    with pytest.raises(exc, match=words):
+        dt.tensor(data)

@@ -101,7 +101,81 @@ static PyObject *py_from_numpy(PyObject *module, PyObject *arr)
     return dt_py_tensor_from_ndarray((PyArrayObject *)arr);
 }
 
+/* Note [asarray and tensor in C]
+ * dt.asarray(x) of a tensor (x itself) or of a native NumPy array (a CPU
+ * tensor sharing it), and dt.tensor(data) of Python data (a fresh array
+ * that NumPy makes and the tensor owns), with no other argument and cpu as
+ * the default device, are answered here; every other call goes to the
+ * Python layer's _asarray_general and _tensor_general (devtensor
+ * ._creation), with NumPy's and PyTorch's rules and errors. */
+
+static int shareable_array(PyObject *obj)
+{
+    if (!PyArray_CheckExact(obj) || !PyArray_ISNOTSWAPPED((PyArrayObject *)obj))
+        return 0;
+    dt_dtype d;
+    int ok = dt_py_dtype_from_descr(PyArray_DESCR((PyArrayObject *)obj), &d) == 0;
+    if (!ok)
+        PyErr_Clear();
+    return ok;
+}
+
+static PyObject *creation_general(const char *name, PyObject **cache, PyObject *const *args, size_t nargsf,
+                                  PyObject *kwnames)
+{
+    if (*cache == NULL) {
+        PyObject *mod = PyImport_ImportModule("devtensor._creation");
+        if (mod == NULL)
+            return NULL;
+        *cache = PyObject_GetAttrString(mod, name);
+        Py_DECREF(mod);
+        if (*cache == NULL)
+            return NULL;
+    }
+    return PyObject_Vectorcall(*cache, args, nargsf, kwnames);
+}
+
+static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    static PyObject *general;
+    if (nargs == 1 && kwnames == NULL) {
+        if (DtTensor_Check(args[0]))
+            return Py_NewRef(args[0]);
+        if (shareable_array(args[0]) && dt_py_default_device_is_cpu())
+            return dt_py_tensor_from_ndarray((PyArrayObject *)args[0]);
+    }
+    return creation_general("_asarray_general", &general, args, (size_t)nargs, kwnames);
+}
+
+static PyObject *py_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    static PyObject *general;
+    if (nargs == 1 && kwnames == NULL && (PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0]) ||
+                                          PyFloat_CheckExact(args[0]) || PyLong_CheckExact(args[0])) &&
+        dt_py_default_device_is_cpu()) {
+        PyObject *arr = PyArray_FromAny(args[0], NULL, 0, 0, NPY_ARRAY_DEFAULT | NPY_ARRAY_ENSURECOPY, NULL);
+        if (arr == NULL) {
+            PyErr_Clear(); /* the general path raises devtensor's error */
+        } else {
+            PyObject *t = shareable_array(arr) ? dt_py_tensor_from_ndarray((PyArrayObject *)arr) : NULL;
+            Py_DECREF(arr);
+            if (t != NULL || PyErr_Occurred())
+                return t;
+        }
+    }
+    return creation_general("_tensor_general", &general, args, (size_t)nargs, kwnames);
+}
+
 PyMethodDef dt_py_creation_methods[] = {
+    {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_FASTCALL | METH_KEYWORDS,
+     "asarray(obj, dtype=None, device=None, copy=None): obj as a tensor; tensors and CPU NumPy arrays "
+     "are shared, not copied, when dtype and device already match and copy is not True; copy=False "
+     "raises ValueError when a copy is needed."},
+    {"tensor", (PyCFunction)(void (*)(void))py_tensor, METH_FASTCALL | METH_KEYWORDS,
+     "tensor(data, dtype=None, device=None): a new tensor holding a copy of data (nested lists, "
+     "scalars, arrays, tensors)."},
     {"_empty", (PyCFunction)(void (*)(void))py_empty, METH_VARARGS | METH_KEYWORDS,
      "_empty(shape, dtype=None, device=None): an uninitialised contiguous tensor"},
     {"_from_numpy", py_from_numpy, METH_O, "_from_numpy(array): a zero-copy CPU tensor"},

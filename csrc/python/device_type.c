@@ -163,13 +163,18 @@ static Py_hash_t device_hash(PyDtDevice *self)
 
 static PyObject *device_stack(int create)
 {
+    static PyObject *key;
     PyObject *tdict = PyThreadState_GetDict();
     if (tdict == NULL)
         return NULL;
-    PyObject *stack = PyDict_GetItemString(tdict, "devtensor.device_stack"); /* borrowed */
+    if (key == NULL && (key = PyUnicode_InternFromString("devtensor.device_stack")) == NULL)
+        return NULL;
+    PyObject *stack = PyDict_GetItemWithError(tdict, key); /* borrowed */
+    if (stack == NULL && PyErr_Occurred())
+        return NULL;
     if (stack == NULL && create) {
         stack = PyList_New(0);
-        if (stack == NULL || PyDict_SetItemString(tdict, "devtensor.device_stack", stack) < 0) {
+        if (stack == NULL || PyDict_SetItem(tdict, key, stack) < 0) {
             Py_XDECREF(stack);
             return NULL;
         }
@@ -199,6 +204,16 @@ static PyObject *device_exit(PyDtDevice *self, PyObject *args)
 }
 
 /* The device factories use when given device=None. */
+int dt_py_default_device_is_cpu(void)
+{
+    PyObject *stack = device_stack(0);
+    if (stack == NULL || PyList_GET_SIZE(stack) == 0) {
+        PyErr_Clear();
+        return 1;
+    }
+    return ((PyDtDevice *)PyList_GET_ITEM(stack, PyList_GET_SIZE(stack) - 1))->dev.type == DT_DEVICE_CPU;
+}
+
 PyObject *dt_py_default_device(PyObject *module, PyObject *unused)
 {
     (void)module;

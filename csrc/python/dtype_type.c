@@ -27,7 +27,12 @@ PyObject *dt_py_dtype_get(dt_dtype d) { return instances[d]; }
 int dt_py_dtype_from_descr(PyArray_Descr *descr, dt_dtype *out)
 {
     if (PyDataType_ISBYTESWAPPED(descr) == 0 || PyDataType_ELSIZE(descr) == 1) {
-        for (int i = 0; i < DT_NUM_DTYPES; i++)
+        for (int i = 0; i < DT_NUM_DTYPES; i++) /* the exact type number first: cheap */
+            if (typenums[i] >= 0 && typenums[i] == descr->type_num) {
+                *out = (dt_dtype)i;
+                return 0;
+            }
+        for (int i = 0; i < DT_NUM_DTYPES; i++) /* aliases: long long for long, ... */
             if (typenums[i] >= 0 && PyArray_EquivTypenums(typenums[i], descr->type_num)) {
                 *out = (dt_dtype)i;
                 return 0;

@@ -54,6 +54,7 @@ const dt_backend_iface *dt_py_device_resolve(dt_device *dev);
 int dt_py_device_init(PyObject *module);
 /* devtensor._C._default_device(): the innermost `with device(...)`, else cpu. */
 PyObject *dt_py_default_device(PyObject *module, PyObject *unused);
+int dt_py_default_device_is_cpu(void); /* the same question, without making a device */
 /* A device argument as factories read it: not given means the default. */
 int dt_py_factory_device(PyObject *obj, dt_device *out);
 

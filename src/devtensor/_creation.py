@@ -198,7 +198,7 @@ def _to_numpy(obj, np_dtype=None, copy=False):
     return arr
 
 
-def asarray(obj, dtype=None, device=None, copy=None):
+def _asarray_general(obj, dtype=None, device=None, copy=None):
     """obj as a tensor: tensors and CPU NumPy arrays are shared, not copied, when
     dtype and device already match and copy is not True; copy=False raises
     ValueError when a copy is needed."""
@@ -243,13 +243,19 @@ def asarray(obj, dtype=None, device=None, copy=None):
     return t.copy() if copy else t
 
 
-def tensor(data, dtype=None, device=None):
+def _tensor_general(data, dtype=None, device=None):
     """A new tensor holding a copy of data (nested lists, scalars, arrays, tensors)."""
     if isinstance(data, TensorBase):
         dtype = data.dtype if dtype is None else dtype
         device = data.device if device is None else device
         return data.to(device, dtype, copy=True)
     return asarray(data, dtype=dtype, device=device, copy=True)
+
+
+# the common calls are answered in C, the rest by the functions above
+# (Note [asarray and tensor in C] in csrc/python/creation.c)
+asarray = _C.asarray
+tensor = _C.tensor
 
 
 _NO_COPY = "Unable to avoid copy while creating an array as requested."
