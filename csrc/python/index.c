@@ -17,6 +17,8 @@
 
 #include "index.h"
 
+#include <string.h>
+
 /* devtensor._views.NAME, looked up once (borrowed from the module, which
  * lives as long as the process). */
 static PyObject *views_function(const char *name, PyObject **cache)
@@ -146,14 +148,45 @@ PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
     return res;
 }
 
+/* t[i, j] = 2 on a CPU tensor: the element's bytes written in place, with
+ * the checks of a fill (Note [Storing a float in an integer] in number.c);
+ * 1 if done, 0 if the key or tensor is not of that kind, -1 on error. */
+static int store_element(PyDtTensor *self, const parsed_key *k, PyObject *value)
+{
+    if (k->n != self->t.ndim || dt_tensor_device(&self->t).type != DT_DEVICE_CPU)
+        return 0;
+    for (int i = 0; i < k->n; i++)
+        if (k->items[i].kind != DT_INDEX_INTEGER)
+            return 0;
+    int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM], offset;
+    int ndim;
+    dt_error err;
+    if (dt_index_basic(self->t.ndim, self->t.shape, self->t.strides, k->items, k->n, &ndim, shape, strides,
+                       &offset, &err) != DT_OK ||
+        dt_tensor_check_writeable(&self->t, &err) != DT_OK) {
+        dt_py_raise(&err);
+        return -1;
+    }
+    unsigned char bytes[16];
+    if (dt_py_scalar_to_bytes(value, self->t.dtype, bytes) < 0)
+        return -1;
+    memcpy(dt_tensor_data(&self->t) + offset, bytes, (size_t)dt_tensor_itemsize(&self->t));
+    return 1;
+}
+
 /* dst = self[k] (basic) and dst[...] = value: a Python scalar fills it here. */
 static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
 {
     static PyObject *assign;
+    dt_weak_kind kind;
+    if (dt_py_scalar_kind(value, &kind)) {
+        int r = store_element(self, k, value);
+        if (r != 0)
+            return r < 0 ? -1 : 0;
+    }
     PyObject *dst = basic_view(self, k);
     if (dst == NULL)
         return -1;
-    dt_weak_kind kind;
     int st;
     if (dt_py_scalar_kind(value, &kind)) {
         st = dt_py_tensor_fill((PyDtTensor *)dst, value);
