@@ -239,9 +239,38 @@ def bench_cpu(table, quick):
                                     warmup=3, inner=inner)
             table.add("cpu", f"a + b  16 {dtype} (per call)", "-", tdt, "numpy", tnp,
                       "target: devtensor <= 1.5x NumPy (ratio >= 0.67)")
+        bench_per_call(table, rng, quick)
     finally:
         if set_threads and default:
             set_threads(default)
+
+
+def bench_per_call(table, rng, quick):
+    """The per-call cost of the calls every program makes, on 16 float64
+    elements (issue 9's table), against NumPy's same call; .to() and .cpu()
+    returning the tensor itself have no NumPy counterpart (target 100 ns)."""
+    import operator
+    a = rng.random(16)
+    x = dt.asarray(a)
+    cases = [
+        ("t[3]", lambda: x[3], lambda: a[3]),
+        ("t[1:5]", lambda: x[1:5], lambda: a[1:5]),
+        ("t[1] = 2", lambda: operator.setitem(x, 1, 2.0), lambda: operator.setitem(a, 1, 2.0)),
+        ("float(t[0])", lambda: float(x[0]), lambda: float(a[0])),
+        ("t.reshape(4, 4)", lambda: x.reshape(4, 4), lambda: a.reshape(4, 4)),
+        ("asarray(ndarray)", lambda: dt.asarray(a), lambda: np.asarray(a)),
+        ("exp(t)", lambda: dt.exp(x), lambda: np.exp(a)),
+        ("t + 1.0", lambda: x + 1.0, lambda: a + 1.0),
+        ("tensor([1., 2., 3.])", lambda: dt.tensor([1.0, 2.0, 3.0]), lambda: np.array([1.0, 2.0, 3.0])),
+    ]
+    reps, inner = (15, 200) if quick else (41, 1000)
+    for name, fdt, fnp in cases:
+        tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
+        table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp,
+                  "target: devtensor <= 1.5x NumPy (ratio >= 0.67)")
+    for name, f in [("t.to('cpu') (returns t)", lambda: x.to("cpu")), ("t.cpu() (returns t)", lambda: x.cpu())]:
+        tdt = median_time(f, reps, warmup=3, inner=inner)
+        table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")
 
 
 # ---- GPU ----
