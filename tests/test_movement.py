@@ -253,3 +253,11 @@ def test_real_gpu_large_roundtrip():
     np.testing.assert_array_equal(x.get(), a, strict=True)
     t = dt.asarray(a[::-3], device="cuda:0")  # non-contiguous host source
     np.testing.assert_array_equal(t.get(), a[::-3], strict=True)
+
+
+def test_cuda_arguments_like_pytorchs(device):
+    x = dt.ones(2, device=device)
+    with pytest.raises(TypeError, match=r"cuda\(\) takes at most 2 arguments \(3 given\)"):
+        x.cuda(0, False, 1)
+    if device != "cpu":
+        assert x.cuda(x.device) is x and x.cuda(x.device.index) is x and x.cuda(str(x.device)) is x

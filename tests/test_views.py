@@ -50,6 +50,17 @@ def test_numpy_integers_are_ints(device, idx):
     assert_view(x[idx], a[idx], base=x)
 
 
+def test_numpy_integers_in_keys_and_their_errors(device):
+    x, a = pair((4, 5), device)
+    for key in [(np.int32(1), slice(np.int64(1), np.uint8(4))), (Ellipsis, np.int16(-2)), np.uint64(3)]:
+        assert_view(x[key], a[key], base=x)
+    for key in [np.uint64(2**64 - 1), np.int64(9)]:
+        with pytest.raises(Exception) as np_err:
+            a[key]
+        with pytest.raises(type(np_err.value), match=str(np_err.value)):
+            x[key]
+
+
 def test_zero_d_integer_tensor_is_an_int(device):
     x, a = pair((3, 2), device)
     assert_view(x[dt.asarray(2, device=device)], a[2], base=x)

@@ -2,12 +2,12 @@
  * TensorBase) and TensorBase._index_basic.
  *
  * Note [Indexing in C]
- * A key made only of Python ints, slices, None and Ellipsis (alone or in a
- * tuple) is parsed here and becomes a view through the core's
+ * A key made only of Python ints, NumPy integers, slices, None and Ellipsis
+ * (alone or in a tuple) is parsed here and becomes a view through the core's
  * dt_index_basic (csrc/core/index.c), with no Python code on the way: the
  * common t[3], t[1:5], t[:, None] and t[1] = 2 cost about what NumPy's do.
- * Every other key -- integer arrays, masks, lists, NumPy integers, 0-d
- * tensors, objects with __index__, bad keys -- goes to devtensor._views,
+ * Every other key -- integer arrays, masks, lists, 0-d tensors, other
+ * objects with __index__, bad keys -- goes to devtensor._views,
  * which normalises what is basic (through _index_basic, so the rules live
  * once, in the core) and runs advanced indexing.  Assigning a Python
  * scalar to a basic key fills the view here; other values go to
@@ -31,6 +31,18 @@ static PyObject *views_function(const char *name, PyObject **cache)
         Py_DECREF(mod);
     }
     return *cache;
+}
+
+/* A NumPy integer scalar's value (np.int64(3) indexes as 3); *overflow
+ * set for a uint64 beyond int64. */
+static long long index_of_numpy_integer(PyObject *o, int *overflow)
+{
+    PyObject *v = PyNumber_Index(o);
+    if (v == NULL)
+        return -1;
+    long long r = PyLong_AsLongLongAndOverflow(v, overflow);
+    Py_DECREF(v);
+    return r;
 }
 
 /* 1 if o is a basic item this file handles (stored in *it), 0 if Python
@@ -57,9 +69,14 @@ static int parse_item(PyObject *o, dt_index_item *it)
         it->step = step;
         return 1;
     }
-    if (PyLong_CheckExact(o)) { /* not bool, which indexes as a mask */
+    if (PyLong_CheckExact(o) || PyArray_IsScalar(o, Integer)) { /* not bool, which indexes as a mask */
         int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        long long v = PyLong_CheckExact(o) ? PyLong_AsLongLongAndOverflow(o, &overflow)
+                                           : index_of_numpy_integer(o, &overflow);
+        if (overflow != 0 && !PyLong_CheckExact(o)) { /* NumPy's error for np.uint64(2**64 - 1) */
+            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+            return -1;
+        }
         if (overflow != 0) {
             it->kind = DT_INDEX_NOT_AN_INDEX; /* refused in order by the core */
             return 1;

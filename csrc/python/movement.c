@@ -1,7 +1,7 @@
-/* movement.c - Tensor.to() and Tensor.cpu() (TensorBase methods).
+/* movement.c - Tensor.to(), .cpu() and .cuda() (TensorBase methods).
  *
  * Note [Identity moves in C]
- * x.to(device) and x.cpu() return x itself when it is already there, and
+ * x.to(device), x.cpu() and x.cuda() return x itself when it is already there, and
  * that is the common call in device-agnostic code (`x = x.to(device)` in
  * every step), so it must cost next to nothing: a device object, a device
  * string or a dtype as the only argument is compared here with the
@@ -66,6 +66,33 @@ PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t na
     if (all != small)
         PyMem_Free(all);
     return res;
+}
+
+/* cuda(device=None, non_blocking=False): self when it is on that CUDA
+ * device (the current one by default); the rest is _cuda_general's. */
+PyObject *dt_py_tensor_cuda(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static PyObject *slow;
+    dt_device here = dt_tensor_device(&self->t);
+    if (kwnames == NULL && nargs <= 1 && here.type == DT_DEVICE_CUDA) {
+        dt_device d = {DT_DEVICE_CUDA, DT_INDEX_CURRENT};
+        int ok = nargs == 0 || (args[0] != Py_None && (PyLong_CheckExact(args[0]) || PyUnicode_Check(args[0]) ||
+                                                      PyObject_TypeCheck(args[0], &dt_py_device_type)) &&
+                                dt_py_device_converter(args[0], &d));
+        if (ok && d.type == DT_DEVICE_CUDA && dt_py_device_resolve(&d) != NULL && dt_device_equal(d, here))
+            return Py_NewRef((PyObject *)self);
+        PyErr_Clear(); /* the Python layer decides, and raises its own errors */
+    }
+    if (tensor_module_function("_cuda_general", &slow) == NULL)
+        return NULL;
+    PyObject *small[4];
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (nargs > 2 || nargs + nkw > 3)
+        return PyErr_Format(PyExc_TypeError, "cuda() takes at most 2 arguments (%zd given)", nargs + nkw);
+    small[0] = (PyObject *)self;
+    for (Py_ssize_t i = 0; i < nargs + nkw; i++)
+        small[i + 1] = args[i];
+    return PyObject_Vectorcall(slow, small, (size_t)(nargs + 1), kwnames);
 }
 
 PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused)

@@ -86,6 +86,7 @@ int dt_py_ufunc_type_init(PyObject *module);
 /* ---- movement (movement.c) ---- */
 PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused);
+PyObject *dt_py_tensor_cuda(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* ---- reshape (reshape.c) ---- */
 PyObject *dt_py_tensor_reshape(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);

@@ -478,6 +478,9 @@ static PyMethodDef tensor_methods[] = {
      "always copies, copy=False raises rather than copy"},
     {"_reshape_geometry", (PyCFunction)dt_py_tensor_reshape_geometry, METH_O,
      "(shape with -1 filled in, byte strides of a view or None)"},
+    {"cuda", (PyCFunction)(void (*)(void))dt_py_tensor_cuda, METH_FASTCALL | METH_KEYWORDS,
+     "cuda(device=None, non_blocking=False): this tensor on a CUDA device (default: the current one); "
+     "self if already there"},
     {"cpu", (PyCFunction)dt_py_tensor_cpu, METH_NOARGS, "this tensor on the cpu: self if it is there"},
     {"item", (PyCFunction)dt_py_tensor_item, METH_NOARGS, "the value of a one-element tensor as a Python scalar"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},

@@ -50,6 +50,21 @@ def _to_general(self, *args, **kwargs):
     return self._to(device, dtype, non_blocking)
 
 
+def _cuda_general(self, device=None, non_blocking=False):
+    """Tensor.cuda: this tensor on a CUDA device (default: the current one);
+    self if already there."""
+    if device is None:
+        device = _device_type("cuda")
+    as_device = _as_device(device) if not isinstance(device, _device_type) else device
+    if as_device is None:
+        raise TypeError(f"cuda() expects a CUDA device (an int, 'cuda:N' or a device), "
+                        f"got {type(device).__name__}: {device!r}")
+    if as_device.type != "cuda":
+        raise ValueError(f"cuda() expects a CUDA device, got {as_device}")
+    device = as_device
+    return self.to(device, non_blocking=non_blocking)
+
+
 def _parse_to_args(args, kwargs):
     """PyTorch's Tensor.to signatures:
     to(dtype, non_blocking=False, copy=False)
@@ -128,20 +143,8 @@ class Tensor(TensorBase):
 
     # ---- movement (PyTorch's rules) ----
     # to() and cpu() are TensorBase's, in C (Note [Identity moves in C] in
-    # csrc/python/movement.c); every form to() does not decide there is _to_general's.
-
-    def cuda(self, device=None, non_blocking=False):
-        """This tensor on a CUDA device (default: the current one); self if already there."""
-        if device is None:
-            device = _device_type("cuda")
-        as_device = _as_device(device) if not isinstance(device, _device_type) else device
-        if as_device is None:
-            raise TypeError(f"cuda() expects a CUDA device (an int, 'cuda:N' or a device), "
-                            f"got {type(device).__name__}: {device!r}")
-        if as_device.type != "cuda":
-            raise ValueError(f"cuda() expects a CUDA device, got {as_device}")
-        device = as_device
-        return self.to(device, non_blocking=non_blocking)
+    # csrc/python/movement.c), and so is cuda(); what they do not decide is
+    # _to_general's and _cuda_general's.
 
     def pin_memory(self):
         """A copy of this cpu tensor in page-locked host memory (self if it is
