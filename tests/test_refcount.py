@@ -1,7 +1,9 @@
 """Reference counting: creating, moving, round-tripping and deleting tensors neither leaks
 nor steals references (checked with sys.getrefcount on the objects involved)."""
 import gc
+import operator
 import sys
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -220,3 +222,58 @@ def test_numpy_operand_no_leak():
         t + a
         a * t
     assert rc(a) == ba
+
+
+def _grown(f, rounds=200):
+    """Bytes of Python objects still held after `rounds` more calls of f
+    (after a warm-up, so caches have settled); a leak of even one object per
+    call shows as thousands."""
+    def run():
+        try:
+            f()
+        except (IndexError, ValueError, TypeError, OverflowError):
+            pass
+    for _ in range(30):
+        run()
+    gc.collect()
+    tracemalloc.start()
+    start = tracemalloc.get_traced_memory()[0]
+    for _ in range(rounds):
+        run()
+    gc.collect()
+    grown = tracemalloc.get_traced_memory()[0] - start
+    tracemalloc.stop()
+    return grown
+
+
+def test_c_fast_paths_do_not_leak(device):
+    """The C paths of indexing, item/float/int/bool, to/cpu/cuda, reshape,
+    ufunc calls, asarray and tensor, on their direct, fallback and error
+    branches (Note [Indexing in C], [Python scalars from tensors],
+    [Identity moves in C], [Reshape in C], [ufunc objects], [asarray and
+    tensor in C]): neither the objects they are given nor their results
+    stay behind."""
+    x = dt.arange(12.0, device=device)
+    m = x.reshape(3, 4)
+    a = np.arange(4.0)
+    key, lst, s = (1, slice(0, 2)), [1.0, 2.0], 2.5
+    objs = (x, m, a, key, lst, s, dt.exp, dt.add)
+    cases = {
+        "getitem": lambda: (m[key], m[1, 2], m[None, ..., ::-1], m[np.int64(1)]),
+        "setitem": lambda: (operator.setitem(m, (1, 2), s), operator.setitem(m, 0, s),
+                            operator.setitem(m, (slice(1, None), slice(None, 2)), m[:2, 2:])),
+        "scalars": lambda: (float(m[1, 2]), int(m[0, 0]), bool(m[2, 3]), m[1, 1].item(),
+                            [0, 1, 2][dt.asarray(1)]),
+        "moves": lambda: (x.to(x.device), x.to(dt.float32), x.cpu(), x.cuda() if device != "cpu" else x,
+                          x.reshape(4, 3), x.reshape((2, -1)), m.T.reshape(12)),
+        "calls": lambda: (dt.exp(x), dt.add(x, s), dt.add(lst[0], x), dt.asarray(a), dt.asarray(x),
+                          dt.tensor(lst)),
+        "bad index": lambda: m[5], "too many": lambda: m[0, 0, 0], "zero step": lambda: m[::0],
+        "bad reshape": lambda: x.reshape(5), "float of many": lambda: float(m),
+        "bad setitem": lambda: operator.setitem(m, (0, 9), s), "bad data": lambda: dt.tensor([1, "a"]),
+        "uint64 index": lambda: m[np.uint64(2**64 - 1)],
+    }
+    before = [rc(o) for o in objs]
+    grown = {name: _grown(f) for name, f in cases.items()}
+    assert [rc(o) for o in objs] == before
+    assert all(g < 1000 for g in grown.values()), grown
