@@ -30,7 +30,7 @@ from ._C import TensorBase, dtype as _dtype_type
 from ._creation import arange, asarray, empty, zeros
 from ._structured import _same_device
 from ._views import (
-    _broadcast_value, _tensor, _view, broadcast_to, expand_dims, permute_dims, reshape,
+    _broadcast_value, _fmt, _tensor, _view, broadcast_to, expand_dims, permute_dims, reshape,
     transpose,
 )
 
@@ -71,6 +71,8 @@ def _result(tensors, shape, out, dtype, casting, name):
             raise TypeError(f"{name}(): out must be a devtensor.Tensor, got "
                             f"{type(out).__name__}")
         _same_device(tensors + [out])
+        if out.ndim != len(shape):
+            raise ValueError("Output array has wrong dimensionality")
         if tuple(out.shape) != tuple(shape):
             raise ValueError("Output array is the wrong shape")
         _check_cast(dtypes, out.dtype, casting)
@@ -410,10 +412,10 @@ def _repeat_counts(repeats, n):
         a tensor of counts on a device is read back (one small transfer)."""
     if isinstance(repeats, TensorBase):
         repeats = repeats._host_view()
-    counts = np.asarray(repeats)
     # NumPy's own checks (cast to intp, broadcasting, negative counts), on a
     # zero-size host array so that nothing is copied
-    np.repeat(np.empty((n, 0)), counts, axis=0)
+    np.repeat(np.empty((n, 0)), repeats, axis=0)
+    counts = np.asarray(repeats)
     if counts.size == 1:
         return int(counts.reshape(()))
     return counts.astype(np.intp).tolist()
@@ -579,6 +581,8 @@ def insert(arr, obj, values, axis=None):
                          device=arr.device)
     _same_device([arr, values])
     indices = np.arange(*obj.indices(n)) if isinstance(obj, slice) else np.asarray(obj)
+    if indices.dtype == np.bool_ and indices.ndim == 1:
+        indices = np.flatnonzero(indices)  # NumPy's: a mask inserts before its True places
     if indices.size == 1 and indices.dtype != np.bool_:
         # NumPy: values get at least arr.ndim axes; a scalar obj moves their first to axis
         if values.ndim < ndim:
@@ -597,7 +601,13 @@ def insert(arr, obj, values, axis=None):
     numnew = len(placed) - n
     slot = list(arr.shape)
     slot[axis] = numnew
-    values = _broadcast_value(values, slot)
+    try:
+        values = _broadcast_value(values, slot)
+    except ValueError:
+        if indices.size == 1 and indices.dtype != np.bool_:
+            raise
+        raise ValueError(f"shape mismatch: value array of shape {_fmt(values.shape)} could not "
+                         f"be broadcast to indexing result of shape {_fmt(slot)}") from None
     shape = list(arr.shape)
     shape[axis] = len(placed)
     out = empty(shape, dtype=arr.dtype, device=arr.device)
