@@ -27,6 +27,8 @@ from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)
 from ._views import (  # noqa: F401
     broadcast_to, expand_dims, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
+from . import _manipulation
+from ._manipulation import *  # noqa: F401,F403  (joining, splitting, tiling, padding, ...)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
@@ -53,4 +55,4 @@ __all__ = [
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc",
-] + _ufuncs.__all__
+] + _ufuncs.__all__ + _manipulation.__all__

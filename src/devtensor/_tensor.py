@@ -332,6 +332,23 @@ class Tensor(TensorBase):
     def broadcast_to(self, shape):
         return _views.broadcast_to(self, shape)
 
+    def repeat(self, repeats, axis=None):
+        """NumPy's repeat: each element repeated (PyTorch's Tensor.repeat is tile)."""
+        from ._manipulation import repeat
+        return repeat(self, repeats, axis)
+
+    def resize(self, *new_shape, refcheck=True):
+        """NumPy's in-place ndarray.resize cannot be done safely here.
+
+        Note [No in-place resize]
+            ndarray.resize reallocates the buffer under the array and every
+            view of it; a tensor's storage is shared by its views and may be
+            in use by queued device work, so it is never swapped in place.
+            devtensor.resize(t, shape) returns the resized copy."""
+        raise NotImplementedError("Tensor.resize (NumPy's in-place resize) is not supported: "
+                                  "use devtensor.resize(t, new_shape), which returns a new "
+                                  "tensor, or t.reshape(new_shape) for the same size")
+
     def contiguous(self):
         """self if C-contiguous already, else a contiguous copy."""
         return self if self.is_contiguous() else self.copy()

@@ -1,0 +1,869 @@
+"""Array manipulation: joining, splitting, tiling, repeating, rolling,
+flipping, rotating, padding, inserting and deleting, with NumPy 2's
+signatures, result dtypes and errors.
+
+Every function is built from three device primitives: views (basic
+indexing and devtensor/_views.py), allocation (``empty``) and the core's
+device copy (``dst._copy_from(src)``, which broadcasts and casts on the
+tensors' device).  A result is one ``empty`` of its shape followed by copies
+into slice views of it, so no device data goes through the host.  What the
+host computes is geometry: shapes, slices and, where NumPy takes index lists
+(split points, repeat counts, insert/delete positions), those lists; where
+that needs NumPy's own checks, NumPy runs them on a zero-size or index-only
+host array, so the errors are NumPy's words.
+
+Note [Lists as inputs]
+    As in NumPy, anything that is not a tensor (lists, scalars, NumPy
+    arrays) is converted with devtensor.asarray, on the device of the tensor
+    inputs (the default device when there are none).  Tensors on two devices
+    raise PyTorch's RuntimeError.
+"""
+import builtins
+import itertools
+import operator
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from . import _C
+from ._C import TensorBase, dtype as _dtype_type
+from ._creation import arange, asarray, empty, zeros
+from ._structured import _same_device
+from ._views import (
+    _broadcast_value, _fmt, _tensor, _view, broadcast_to, expand_dims, permute_dims, reshape,
+    transpose,
+)
+
+_FULL = slice(None)
+
+
+# ---- helpers ----
+
+def _along(x, axis, sl):
+    """x[:, ..., sl, ...] with sl on `axis` (a basic-index view)."""
+    return x[(_FULL,) * axis + (sl,)]
+
+
+def _as_tensors(arrays):
+    """The inputs as tensors on one device (Note [Lists as inputs])."""
+    arrays = list(arrays)
+    tensors = [a for a in arrays if isinstance(a, TensorBase)]
+    device = _same_device(tensors)
+    return [a if isinstance(a, TensorBase) else asarray(a, device=device) for a in arrays]
+
+
+def _check_cast(dtypes, to, casting):
+    for d in dtypes:
+        if not _C._can_cast(d, to, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{d}') to dtype('{to}') "
+                            f"according to the rule '{casting}'")
+
+
+def _result(tensors, shape, out, dtype, casting, name):
+    """The tensor a join writes into: out (checked) or a new one of the promoted dtype."""
+    from ._dtype_api import result_type
+    if out is not None and dtype is not None:
+        raise TypeError(f"{name}() only takes `out` or `dtype` as an argument, but both were "
+                        f"provided.")
+    dtypes = [t.dtype for t in tensors]
+    if out is not None:
+        if not isinstance(out, TensorBase):
+            raise TypeError(f"{name}(): out must be a devtensor.Tensor, got "
+                            f"{type(out).__name__}")
+        _same_device(tensors + [out])
+        if out.ndim != len(shape):
+            raise ValueError("Output array has wrong dimensionality")
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError("Output array is the wrong shape")
+        _check_cast(dtypes, out.dtype, casting)
+        return out
+    if dtype is None:
+        return empty(shape, dtype=result_type(*dtypes), device=tensors[0].device)
+    dtype = _dtype_type(dtype)
+    _check_cast(dtypes, dtype, casting)
+    return empty(shape, dtype=dtype, device=tensors[0].device)
+
+
+# ---- joining ----
+
+def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join a sequence of tensors along an existing axis (axis=None: flattened
+    first).  out= or dtype= (with NumPy's casting rule) choose the result."""
+    if isinstance(arrays, TensorBase):
+        arrays = list(arrays)
+    tensors = _as_tensors(arrays)
+    if not tensors:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        tensors = [reshape(t, (-1,)) for t in tensors]
+        axis = 0
+    first = tensors[0]
+    if first.ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = normalize_axis_index(axis, first.ndim)
+    for i, t in enumerate(tensors[1:], 1):
+        if t.ndim != first.ndim:
+            raise ValueError(f"all the input arrays must have same number of dimensions, but "
+                             f"the array at index 0 has {first.ndim} dimension(s) and the array "
+                             f"at index {i} has {t.ndim} dimension(s)")
+        for d, (n, m) in enumerate(zip(first.shape, t.shape)):
+            if d != axis and n != m:
+                raise ValueError(f"all the input array dimensions except for the concatenation "
+                                 f"axis must match exactly, but along dimension {d}, the array "
+                                 f"at index 0 has size {n} and the array at index {i} has size "
+                                 f"{m}")
+    shape = list(first.shape)
+    shape[axis] = builtins.sum(t.shape[axis] for t in tensors)
+    result = _result(tensors, shape, out, dtype, casting, "concatenate")
+    start = 0
+    for t in tensors:
+        n = t.shape[axis]
+        if n:
+            _along(result, axis, slice(start, start + n))._copy_from(t)
+        start += n
+    return result
+
+
+def concat(arrays, /, *, axis=0):
+    """Array API: concatenate (axis=None flattens)."""
+    return concatenate(arrays, axis=axis)
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join tensors of one shape along a new axis."""
+    if isinstance(arrays, TensorBase):
+        arrays = list(arrays)
+    tensors = _as_tensors(arrays)
+    if not tensors:
+        raise ValueError("need at least one array to stack")
+    if len({tuple(t.shape) for t in tensors}) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    axis = normalize_axis_index(axis, tensors[0].ndim + 1)
+    return concatenate([expand_dims(t, axis) for t in tensors], axis=axis, out=out,
+                       dtype=dtype, casting=casting)
+
+
+def atleast_1d(*arys):
+    """Inputs as tensors of at least one dimension (one tensor, or a tuple)."""
+    res = [reshape(t, (1,)) if t.ndim == 0 else t for t in _as_tensors(arys)]
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_2d(*arys):
+    """Inputs with at least two dimensions: 0-d -> (1, 1), (N,) -> (1, N)."""
+    res = [reshape(t, (1,) * (2 - t.ndim) + t.shape) if t.ndim < 2 else t
+           for t in _as_tensors(arys)]
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_3d(*arys):
+    """Inputs with at least three dimensions: 0-d -> (1, 1, 1), (N,) -> (1, N, 1),
+    (M, N) -> (M, N, 1)."""
+    def up(t):
+        if t.ndim == 0:
+            return reshape(t, (1, 1, 1))
+        if t.ndim == 1:
+            return reshape(t, (1, t.shape[0], 1))
+        if t.ndim == 2:
+            return reshape(t, t.shape + (1,))
+        return t
+    res = [up(t) for t in _as_tensors(arys)]
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def _seq(tup, name):
+    if isinstance(tup, TensorBase):
+        return list(tup)
+    try:
+        return list(tup)
+    except TypeError:
+        raise TypeError(f"arrays to {name} must be passed as a sequence") from None
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """Stack row-wise (along axis 0, after atleast_2d)."""
+    arrs = atleast_2d(*_seq(tup, "stack"))
+    arrs = arrs if isinstance(arrs, tuple) else [arrs]
+    return concatenate(arrs, 0, dtype=dtype, casting=casting)
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """Stack column-wise (axis 1; axis 0 for 1-d inputs)."""
+    arrs = atleast_1d(*_seq(tup, "stack"))
+    arrs = arrs if isinstance(arrs, tuple) else [arrs]
+    axis = 0 if arrs and arrs[0].ndim == 1 else 1
+    return concatenate(arrs, axis, dtype=dtype, casting=casting)
+
+
+def dstack(tup):
+    """Stack depth-wise (axis 2, after atleast_3d)."""
+    arrs = atleast_3d(*_seq(tup, "stack"))
+    arrs = arrs if isinstance(arrs, tuple) else [arrs]
+    return concatenate(arrs, 2)
+
+
+def column_stack(tup):
+    """Stack 1-d tensors as columns of a 2-d one (others as hstack does)."""
+    arrs = [reshape(t, (-1, 1)) if t.ndim < 2 else t
+            for t in _as_tensors(_seq(tup, "stack"))]
+    return concatenate(arrs, 1)
+
+
+def append(arr, values, axis=None):
+    """arr with values appended along axis (both flattened when axis is None)."""
+    arr, values = _as_tensors([arr, values])
+    if axis is None:
+        arr = reshape(arr, (-1,)) if arr.ndim != 1 else arr
+        values = reshape(values, (-1,))
+        axis = arr.ndim - 1
+    return concatenate((arr, values), axis=axis)
+
+
+# ---- splitting ----
+
+def array_split(ary, indices_or_sections, axis=0):
+    """Views of ary split along axis into sections (as equal as can be) or at
+    the given indices (NumPy's: out-of-range indices give empty pieces)."""
+    ary = _tensor(ary)
+    axis_n = normalize_axis_index(axis, ary.ndim) if ary.ndim else axis
+    total = ary.shape[axis_n] if ary.ndim else 0
+    try:
+        points = [0] + list(indices_or_sections) + [total]
+    except TypeError:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.") from None
+        each, extras = divmod(total, sections)
+        sizes = [0] + extras * [each + 1] + (sections - extras) * [each]
+        points = list(itertools.accumulate(sizes))
+    if ary.ndim == 0:
+        normalize_axis_index(axis, 0)  # NumPy's AxisError
+    return [_along(ary, axis_n, slice(a, b)) for a, b in zip(points[:-1], points[1:])]
+
+
+def split(ary, indices_or_sections, axis=0):
+    """array_split that requires an equal division for an integer count."""
+    try:
+        len(indices_or_sections)
+    except TypeError:
+        sections = operator.index(indices_or_sections)
+        ary = _tensor(ary)
+        n = ary.shape[normalize_axis_index(axis, ary.ndim)] if ary.ndim else 0
+        if sections and n % sections:
+            raise ValueError("array split does not result in an equal division") from None
+    return array_split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    """split along axis 1 (axis 0 for 1-d)."""
+    ary = _tensor(ary)
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """split along axis 0 of a tensor of at least 2 dimensions."""
+    ary = _tensor(ary)
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """split along axis 2 of a tensor of at least 3 dimensions."""
+    ary = _tensor(ary)
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(ary, indices_or_sections, 2)
+
+
+def unstack(x, /, *, axis=0):
+    """Array API: the views x[..., i, ...] along axis, as a tuple."""
+    x = _tensor(x)
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    axis = normalize_axis_index(axis, x.ndim)
+    return tuple(_along(x, axis, i) for i in range(x.shape[axis]))
+
+
+# ---- rearranging (views) ----
+
+def flip(m, axis=None):
+    """m reversed along axis (all axes when None; an int or a tuple): a view
+    with negative strides, as NumPy's."""
+    m = _tensor(m)
+    axes = range(m.ndim) if axis is None else normalize_axis_tuple(axis, m.ndim)
+    strides, offset = list(m.strides), 0
+    for a in axes:
+        if m.shape[a] > 0:
+            offset += (m.shape[a] - 1) * strides[a]
+        strides[a] = -strides[a]
+    return _view(m, m.shape, strides, offset)
+
+
+def fliplr(m):
+    """m reversed along axis 1."""
+    m = _tensor(m)
+    if m.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return flip(m, 1)
+
+
+def flipud(m):
+    """m reversed along axis 0."""
+    m = _tensor(m)
+    if m.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return flip(m, 0)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """m rotated by 90 degrees k times in the plane of axes (a view)."""
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    m = _tensor(m)
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == m.ndim:
+        raise ValueError("Axes must be different.")
+    if not all(-m.ndim <= a < m.ndim for a in axes):
+        raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
+    k = operator.index(k) % 4
+    if k == 0:
+        return m[:]
+    if k == 2:
+        return flip(flip(m, axes[0]), axes[1])
+    perm = list(range(m.ndim))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return transpose(flip(m, axes[1]), perm)
+    return flip(transpose(m, perm), axes[1])
+
+
+def moveaxis(a, source, destination):
+    """a with the axes in source moved to the positions in destination (a view)."""
+    a = _tensor(a)
+    source = normalize_axis_tuple(source, a.ndim, "source")
+    destination = normalize_axis_tuple(destination, a.ndim, "destination")
+    if len(source) != len(destination):
+        raise ValueError("`source` and `destination` arguments must have the same number of "
+                         "elements")
+    order = [n for n in range(a.ndim) if n not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
+    return permute_dims(a, order)
+
+
+def broadcast_shapes(*args):
+    """The shape the given shapes broadcast to (NumPy's rules and errors)."""
+    return np.broadcast_shapes(*args)
+
+
+def broadcast_arrays(*args, subok=False):
+    """Read-only views of the inputs broadcast to one shape (inputs already
+    of that shape are returned as they are, as NumPy does); a tuple."""
+    tensors = _as_tensors(args)
+    shape = np.broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t if t.shape == shape else broadcast_to(t, shape) for t in tensors)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None, device=None):
+    """a as a C-contiguous tensor of at least one dimension (a copy only if needed)."""
+    t = asarray(a, dtype=dtype, device=device)
+    if t.ndim == 0:
+        t = reshape(t, (1,))
+    return t if t.is_contiguous() else t.copy()
+
+
+# ---- tiling and repeating ----
+
+def tile(A, reps):
+    """A repeated reps times along each axis (NumPy's tile: reps and A.ndim
+    are padded with leading ones to the same length).
+
+    Note [tile as one broadcast copy]
+        The result, viewed as (r0, n0, r1, n1, ...), is A's view with a
+        zero-stride axis before each of its axes: one copy, no host data."""
+    A = _tensor(A)
+    try:
+        reps = tuple(operator.index(r) for r in reps)
+    except TypeError:
+        reps = (operator.index(reps),)
+    d = builtins.max(len(reps), A.ndim)
+    reps = (1,) * (d - len(reps)) + reps
+    shape = (1,) * (d - A.ndim) + tuple(A.shape)
+    strides = (0,) * (d - A.ndim) + tuple(A.strides)
+    if any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
+    out = empty(tuple(r * n for r, n in zip(reps, shape)), dtype=A.dtype, device=A.device)
+    if out.size:
+        src = _view(A, [x for p in zip(reps, shape) for x in p],
+                    [x for p in zip((0,) * d, strides) for x in p])
+        reshape(out, src.shape)._copy_from(src)
+    return out
+
+
+def _repeat_counts(repeats, n):
+    """repeats as a host list of n counts, or an int; NumPy's checks and errors.
+
+    Note [repeat counts are read on the host]
+        The result's shape depends on the counts, so they are needed on the
+        host, as in NumPy and CuPy: lists and NumPy arrays are there already;
+        a tensor of counts on a device is read back (one small transfer)."""
+    if isinstance(repeats, TensorBase):
+        repeats = repeats._host_view()
+    # NumPy's own checks (cast to intp, broadcasting, negative counts), on a
+    # zero-size host array so that nothing is copied
+    np.repeat(np.empty((n, 0)), repeats, axis=0)
+    counts = np.asarray(repeats)
+    if counts.size == 1:
+        return int(counts.reshape(()))
+    return counts.astype(np.intp).tolist()
+
+
+def repeat(a, repeats, axis=None):
+    """Each element of a repeated (along axis; of the flattened a when None).
+
+    Note [repeat by broadcast copies]
+        A count c for every element is one copy of a view with a zero-stride
+        axis of length c after `axis`.  Per-element counts are done run by
+        run: elements next to each other with the same count share one such
+        copy, so equal counts cost one copy and the worst case (all counts
+        different) one copy per element.  A gather kernel would do the
+        latter in one launch; it waits for the indexing kernels of issue 9."""
+    a = _tensor(a)
+    if axis is None:
+        a = reshape(a, (-1,))
+        axis = 0
+    axis = normalize_axis_index(axis, a.ndim)
+    n = a.shape[axis]
+    counts = _repeat_counts(repeats, n)
+    if isinstance(counts, int):
+        runs = [(0, n, counts)] if n else []
+        total = n * counts
+    else:
+        runs = [(i, i + len(list(g)), c) for i, c, g in _runs(counts)]
+        total = builtins.sum(counts)
+    shape = list(a.shape)
+    shape[axis] = total
+    out = empty(shape, dtype=a.dtype, device=a.device)
+    pos = 0
+    for start, stop, c in runs:
+        k = stop - start
+        if c and k:
+            src = _along(a, axis, slice(start, stop))
+            src = _view(src, src.shape[:axis + 1] + (c,) + src.shape[axis + 1:],
+                        src.strides[:axis + 1] + (0,) + src.strides[axis + 1:])
+            dst = _along(out, axis, slice(pos, pos + k * c))
+            reshape(dst, src.shape)._copy_from(src)
+        pos += k * c
+    return out
+
+
+def _runs(values):
+    """(first index, value, group) for each run of equal consecutive values."""
+    i = 0
+    for v, g in itertools.groupby(values):
+        g = list(g)
+        yield i, v, g
+        i += len(g)
+
+
+def resize(a, new_shape):
+    """NumPy's resize: a's flattened values repeated (or cut) to fill new_shape
+    (zeros when a is empty)."""
+    a = _tensor(a)
+    if isinstance(new_shape, (int, np.integer)):
+        new_shape = (new_shape,)
+    new_shape = tuple(operator.index(n) for n in new_shape)
+    size = 1
+    for n in new_shape:
+        size *= n
+        if n < 0:
+            raise ValueError("all elements of `new_shape` must be non-negative")
+    flat = reshape(a, (-1,))
+    if a.size == 0 or size == 0:
+        return zeros(new_shape, dtype=a.dtype, device=a.device)
+    out = empty((size,), dtype=a.dtype, device=a.device)
+    whole, rest = divmod(size, a.size)
+    if whole:
+        reshape(out[:whole * a.size], (whole, a.size))._copy_from(flat)
+    if rest:
+        out[whole * a.size:]._copy_from(flat[:rest])
+    return reshape(out, new_shape)
+
+
+def roll(a, shift, axis=None):
+    """a's elements shifted along axis (cyclically; of the flattened a when None).
+
+    Note [roll as slice copies]
+        Along each rolled axis the result is two slices of a, so a roll over
+        k axes is at most 2**k copies of slice views into a new tensor."""
+    a = _tensor(a)
+    if axis is None:
+        return reshape(roll(reshape(a, (-1,)), shift, 0), a.shape)
+    axis = normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
+    pairs = np.broadcast(shift, axis)
+    if pairs.ndim > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    shifts = {ax: 0 for ax in range(a.ndim)}
+    for sh, ax in pairs:
+        shifts[ax] += operator.index(sh)
+    parts = [[(_FULL, _FULL)]] * a.ndim
+    for ax, sh in shifts.items():
+        n = a.shape[ax]
+        sh = sh % n if n else 0
+        if sh:
+            parts[ax] = [(slice(None, -sh), slice(sh, None)), (slice(-sh, None), slice(None, sh))]
+    out = empty(a.shape, dtype=a.dtype, device=a.device)
+    for combo in itertools.product(*parts):
+        src = a[tuple(s for s, _ in combo)]
+        out[tuple(d for _, d in combo)]._copy_from(src)
+    return out
+
+
+# ---- inserting, deleting, trimming ----
+
+def _runs_of_consecutive(values):
+    """[(first position, first value, length)] of runs where values go up by one."""
+    runs = []
+    for p, v in enumerate(values):
+        if runs and runs[-1][1] + runs[-1][2] == v and runs[-1][0] + runs[-1][2] == p:
+            runs[-1][2] += 1
+        else:
+            runs.append([p, v, 1])
+    return runs
+
+
+def _host_index(n, ndim, axis):
+    """np.arange(n) shaped to lie along axis of an ndim-d array (host, indices only)."""
+    return np.arange(n).reshape((1,) * axis + (n,) + (1,) * (ndim - axis - 1))
+
+
+def _flat_axis(arr, axis):
+    arr = _tensor(arr)
+    if axis is None:
+        return (reshape(arr, (-1,)) if arr.ndim != 1 else arr), 0
+    return arr, normalize_axis_index(axis, arr.ndim)
+
+
+def delete(arr, obj, axis=None):
+    """arr without the sub-arrays at obj (an int, a slice, ints or a boolean
+    mask) along axis (of the flattened arr when None): a new tensor.
+
+    Note [insert and delete by host index arithmetic]
+        NumPy's own insert/delete run on the host over an index array of the
+        axis (n integers, no tensor data), which gives NumPy's results and
+        errors for every form of obj; the tensor is then assembled on its
+        device from one slice copy per run of consecutive kept indices."""
+    arr, axis = _flat_axis(arr, axis)
+    if isinstance(obj, TensorBase):
+        obj = obj._host_view()
+    kept = np.delete(_host_index(arr.shape[axis], arr.ndim, axis), obj, axis=axis).ravel()
+    shape = list(arr.shape)
+    shape[axis] = len(kept)
+    out = empty(shape, dtype=arr.dtype, device=arr.device)
+    for p, v, k in _runs_of_consecutive(kept.tolist()):
+        _along(out, axis, slice(p, p + k))._copy_from(_along(arr, axis, slice(v, v + k)))
+    return out
+
+
+def insert(arr, obj, values, axis=None):
+    """arr with values inserted before the indices obj along axis (of the
+    flattened arr when None); NumPy's broadcasting of values (see
+    Note [insert and delete by host index arithmetic])."""
+    arr, axis = _flat_axis(arr, axis)
+    ndim, n = arr.ndim, arr.shape[axis]
+    if isinstance(obj, TensorBase):
+        obj = obj._host_view()
+    if not isinstance(values, TensorBase):
+        values = asarray(values, dtype=None if isinstance(values, np.ndarray) else arr.dtype,
+                         device=arr.device)
+    _same_device([arr, values])
+    indices = np.arange(*obj.indices(n)) if isinstance(obj, slice) else np.asarray(obj)
+    if indices.dtype == np.bool_ and indices.ndim == 1:
+        indices = np.flatnonzero(indices)  # NumPy's: a mask inserts before its True places
+    if indices.size == 1 and indices.dtype != np.bool_:
+        # NumPy: values get at least arr.ndim axes; a scalar obj moves their first to axis
+        if values.ndim < ndim:
+            values = reshape(values, (1,) * (ndim - values.ndim) + values.shape)
+        if indices.ndim == 0:
+            values = moveaxis(values, 0, axis)
+        numnew = values.shape[axis]
+        marker = -1 - np.arange(numnew)
+        marker = marker.reshape((numnew,) + (1,) * (ndim - 1)) if indices.ndim == 0 else \
+            marker.reshape((1,) * axis + (numnew,) + (1,) * (ndim - axis - 1))
+    else:
+        numnew = len(indices) if indices.ndim else 1
+        marker = (-1 - np.arange(numnew)).reshape((1,) * axis + (numnew,) +
+                                                  (1,) * (ndim - axis - 1))
+    placed = np.insert(_host_index(n, ndim, axis), obj, marker, axis=axis).ravel().tolist()
+    numnew = len(placed) - n
+    slot = list(arr.shape)
+    slot[axis] = numnew
+    try:
+        values = _broadcast_value(values, slot)
+    except ValueError:
+        if indices.size == 1 and indices.dtype != np.bool_:
+            raise
+        raise ValueError(f"shape mismatch: value array of shape {_fmt(values.shape)} could not "
+                         f"be broadcast to indexing result of shape {_fmt(slot)}") from None
+    shape = list(arr.shape)
+    shape[axis] = len(placed)
+    out = empty(shape, dtype=arr.dtype, device=arr.device)
+    old = [(p, v) for p, v in enumerate(placed) if v >= 0]
+    new = [(p, -1 - v) for p, v in enumerate(placed) if v < 0]
+    for pairs, src in ((old, arr), (new, values)):
+        for p, v, k in _runs_by_pairs(pairs):
+            _along(out, axis, slice(p, p + k))._copy_from(_along(src, axis, slice(v, v + k)))
+    return out
+
+
+def _runs_by_pairs(pairs):
+    """Runs of (position, source index) pairs where both go up by one."""
+    runs = []
+    for p, v in pairs:
+        if runs and runs[-1][0] + runs[-1][2] == p and runs[-1][1] + runs[-1][2] == v:
+            runs[-1][2] += 1
+        else:
+            runs.append([p, v, 1])
+    return runs
+
+
+def _reduce_axis(ufunc, x, axis):
+    """ufunc reduced over axis of x by halving (log2 n elementwise calls on
+    x's device); the axis is kept with length 1.  x.shape[axis] must be > 0."""
+    while x.shape[axis] > 1:
+        n = x.shape[axis]
+        h = n // 2
+        r = ufunc(_along(x, axis, slice(0, h)), _along(x, axis, slice(h, 2 * h)))
+        if n % 2:
+            head = _along(r, axis, slice(0, 1))
+            head._copy_from(ufunc(head, _along(x, axis, slice(n - 1, n))))
+        x = r
+    return x
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """filt without its leading ('f') and/or trailing ('b') zeros: on every
+    axis of axis (all when None), the smallest box holding the non-zeros; a
+    view (a list slice for 1-d list input, as NumPy's).
+
+    Note [trim_zeros reads its bounds on the host]
+        The result's shape depends on the data, so the bounds must reach the
+        host, as in CuPy: they are found on the device (a non-zero mask,
+        reduced by halving: log2 n elementwise calls per axis) and read back
+        in one transfer of 2 * ndim integers."""
+    from ._ufuncs import logical_or, maximum, minimum, not_equal, where
+    t = filt if isinstance(filt, TensorBase) else asarray(filt)
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    axes = tuple(range(t.ndim)) if axis is None else normalize_axis_tuple(axis, t.ndim, "axis")
+    if not axes:
+        return filt
+    if t.size == 0:
+        start = stop = [0] * t.ndim
+    else:
+        mask = not_equal(t, 0)
+        bounds = []
+        for ax in range(t.ndim):
+            m = mask
+            for other in range(t.ndim):
+                if other != ax:
+                    m = _reduce_axis(logical_or, m, other)
+            n = t.shape[ax]
+            pos = reshape(arange(n, device=t.device), m.shape)
+            bounds.append(reshape(_reduce_axis(minimum, where(m, pos, n), ax), (1,)))
+            bounds.append(reshape(_reduce_axis(maximum, where(m, pos, -1), ax), (1,)))
+        host = concatenate(bounds).tolist()
+        start, stop = host[0::2], [s + 1 for s in host[1::2]]
+        if start[0] == t.shape[0]:  # all zero: NumPy's empty slices
+            start = stop = [0] * t.ndim
+        else:
+            if "f" not in trim:
+                start = [None] * t.ndim
+            if "b" not in trim:
+                stop = [None] * t.ndim
+    sl = tuple(slice(start[ax], stop[ax]) if ax in axes else _FULL for ax in range(t.ndim))
+    if len(sl) == 1:
+        return filt[sl[0]]
+    return t[sl]
+
+
+# ---- padding ----
+
+_PAD_KWARGS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(),
+               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "empty": set()}
+_PAD_NOT_DONE = {"linear_ramp", "maximum", "mean", "median", "minimum"}
+
+
+def _as_pairs(x, ndim, as_index=False):
+    """x broadcast to (ndim, 2) pairs on the host (NumPy's _as_pairs)."""
+    if x is None:
+        return ((None, None),) * ndim
+    x = np.array(x)
+    if as_index:
+        x = np.round(x).astype(np.intp, copy=False)
+    if x.ndim < 3:
+        if x.size == 1:
+            x = x.ravel()
+            if as_index and x < 0:
+                raise ValueError("index can't contain negative values")
+            return ((x[0], x[0]),) * ndim
+        if x.size == 2 and x.shape != (2, 1):
+            x = x.ravel()
+            if as_index and (x[0] < 0 or x[1] < 0):
+                raise ValueError("index can't contain negative values")
+            return ((x[0], x[1]),) * ndim
+    if as_index and x.min() < 0:
+        raise ValueError("index can't contain negative values")
+    return np.broadcast_to(x, (ndim, 2)).tolist()
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """NumPy's pad for the modes constant, edge, reflect, symmetric (with
+    reflect_type 'even' or 'odd'), wrap and empty: a new tensor on array's
+    device.
+
+    Note [pad by slice copies]
+        The centre is one copy; then, axis by axis (NumPy's order, so the
+        corners come out as NumPy's), each border is filled from slices of
+        what is already in place: constant by a fill, edge by a broadcast
+        copy of the edge slice, reflect/symmetric/wrap by copies of chunks of
+        the valid area, repeated while the border is wider than the axis
+        (NumPy's algorithm, done with device copies)."""
+    if isinstance(array, TensorBase):
+        t = array
+    else:
+        t = asarray(array)
+    if isinstance(pad_width, TensorBase):
+        pad_width = pad_width._host_view()
+    pw = np.asarray(pad_width)
+    if not pw.dtype.kind == "i":
+        raise TypeError("`pad_width` must be of integral type.")
+    widths = [tuple(map(int, p)) for p in _as_pairs(pw, t.ndim, as_index=True)]
+    if callable(mode):
+        raise NotImplementedError("devtensor.pad does not take a function as mode")
+    if mode in _PAD_NOT_DONE:
+        raise NotImplementedError(f"devtensor.pad does not implement mode {mode!r} yet "
+                                  f"(it needs reductions); available: "
+                                  f"{', '.join(sorted(_PAD_KWARGS))}")
+    if mode not in _PAD_KWARGS:
+        raise ValueError(f"mode '{mode}' is not supported")
+    unsupported = set(kwargs) - _PAD_KWARGS[mode]
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    shape = tuple(n + a + b for n, (a, b) in zip(t.shape, widths))
+    out = empty(shape, dtype=t.dtype, device=t.device)
+    centre = tuple(slice(a, a + n) for n, (a, b) in zip(t.shape, widths))
+    out[centre]._copy_from(t)
+    if mode == "empty":
+        return out
+    if mode == "constant":
+        values = _as_pairs(kwargs.get("constant_values", 0), t.ndim)
+        for ax, ((a, b), (va, vb)) in enumerate(zip(widths, values)):
+            roi = out[(_FULL,) * (ax + 1) + centre[ax + 1:]]
+            if a:
+                _along(roi, ax, slice(0, a))[...] = va
+            if b:
+                _along(roi, ax, slice(roi.shape[ax] - b, None))[...] = vb
+        return out
+    if t.size == 0:
+        for ax, w in enumerate(widths):
+            if t.shape[ax] == 0 and any(w):
+                raise ValueError(f"can't extend empty axis {ax} using modes other than "
+                                 f"'constant' or 'empty'")
+        return out
+    method = kwargs.get("reflect_type", "even")
+    if method not in ("even", "odd"):
+        raise ValueError(f"reflect_type must be 'even' or 'odd', got {method!r}")
+    for ax, (a, b) in enumerate(widths):
+        roi = out[(_FULL,) * (ax + 1) + centre[ax + 1:]]
+        n = t.shape[ax]
+        if mode == "edge" or (mode in ("reflect", "symmetric") and n == 1):
+            _fill_edges(roi, ax, a, b)
+        elif mode == "wrap":
+            while a or b:
+                a, b = _wrap_both(roi, ax, a, b, n)
+        else:
+            while a or b:
+                a, b = _reflect_both(roi, ax, a, b, method, n, mode == "symmetric")
+    return out
+
+
+def _fill_edges(roi, ax, a, b):
+    n = roi.shape[ax]
+    if a:
+        _along(roi, ax, slice(0, a))._copy_from(_along(roi, ax, slice(a, a + 1)))
+    if b:
+        _along(roi, ax, slice(n - b, n))._copy_from(_along(roi, ax, slice(n - b - 1, n - b)))
+
+
+def _reflect_both(padded, ax, left, right, method, period, include_edge):
+    """One step of NumPy's _set_reflect_both: a chunk of reflected values on each side."""
+    old = padded.shape[ax] - right - left
+    if include_edge:
+        old = old // period * period
+        edge = 1
+    else:
+        old = (old - 1) // (period - 1) * (period - 1)  # the edge is left out
+        edge = 0
+    if left > 0:
+        k = builtins.min(old, left)
+        stop = left - edge
+        chunk = _along(padded, ax, _rev_slice(stop + k, stop))
+        if method == "odd":
+            chunk = 2 * _along(padded, ax, slice(left, left + 1)) - chunk
+        _along(padded, ax, slice(left - k, left))._copy_from(chunk)
+        left -= k
+    if right > 0:
+        n = padded.shape[ax]
+        k = builtins.min(old, right)
+        start = n - right + edge - 2  # as a non-negative index
+        chunk = _along(padded, ax, _rev_slice(start, start - k))
+        if method == "odd":
+            chunk = 2 * _along(padded, ax, slice(n - right - 1, n - right)) - chunk
+        _along(padded, ax, slice(n - right, n - right + k))._copy_from(chunk)
+        right -= k
+    return left, right
+
+
+def _rev_slice(start, stop):
+    """slice(start, stop, -1) for non-negative start > stop >= -1 (stop -1: down to 0)."""
+    return slice(start, stop if stop >= 0 else None, -1)
+
+
+def _wrap_both(padded, ax, left, right, original_period):
+    """One step of NumPy's _set_wrap_both: a chunk of wrapped values on each side."""
+    n = padded.shape[ax]
+    period = (n - right - left) // original_period * original_period
+    new_left = new_right = 0
+    if left > 0:
+        end = left + period
+        chunk = _along(padded, ax, slice(end - builtins.min(period, left), end))
+        if left > period:
+            area = slice(left - period, left)
+            new_left = left - period
+        else:
+            area = slice(0, left)
+        _along(padded, ax, area)._copy_from(chunk)
+    if right > 0:
+        start = n - right - period
+        chunk = _along(padded, ax, slice(start, start + builtins.min(period, right)))
+        if right > period:
+            area = slice(n - right, n - right + period)
+            new_right = right - period
+        else:
+            area = slice(n - right, n)
+        _along(padded, ax, area)._copy_from(chunk)
+    return new_left, new_right
+
+
+__all__ = [
+    "concatenate", "concat", "stack", "vstack", "hstack", "dstack", "column_stack", "split",
+    "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat", "roll", "flip",
+    "fliplr", "flipud", "rot90", "moveaxis", "pad", "broadcast_arrays", "broadcast_shapes",
+    "atleast_1d", "atleast_2d", "atleast_3d", "ascontiguousarray", "append", "insert", "delete",
+    "resize", "trim_zeros",
+]
