@@ -276,4 +276,7 @@ def test_c_fast_paths_do_not_leak(device):
     before = [rc(o) for o in objs]
     grown = {name: _grown(f) for name, f in cases.items()}
     assert [rc(o) for o in objs] == before
-    assert all(g < 1000 for g in grown.values()), grown
+    # a leak of one small object per call is >= 200 * 32 bytes; allocator
+    # and cache noise of a busy process stays far below that
+    kept = {name: g for name, g in grown.items() if g >= 4096}
+    assert not kept, kept
