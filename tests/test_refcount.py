@@ -224,7 +224,7 @@ def test_numpy_operand_no_leak():
     assert rc(a) == ba
 
 
-def _grown(f, rounds=200):
+def _grown(f, rounds=1000):
     """Bytes of Python objects still held after `rounds` more calls of f
     (after a warm-up, so caches have settled); a leak of even one object per
     call shows as thousands."""
@@ -276,7 +276,8 @@ def test_c_fast_paths_do_not_leak(device):
     before = [rc(o) for o in objs]
     grown = {name: _grown(f) for name, f in cases.items()}
     assert [rc(o) for o in objs] == before
-    # a leak of one small object per call is >= 200 * 32 bytes; allocator
-    # and cache noise of a busy process stays far below that
-    kept = {name: g for name, g in grown.items() if g >= 4096}
+    # a leak of one small object per call is >= 1000 * 32 bytes; the noise
+    # of free lists and caches does not grow with the calls (up to ~4 KB
+    # seen on an error path, whatever the number of calls)
+    kept = {name: g for name, g in grown.items() if g >= 16384}
     assert not kept, kept
