@@ -123,15 +123,8 @@ static int shareable_array(PyObject *obj)
 static PyObject *creation_general(const char *name, PyObject **cache, PyObject *const *args, size_t nargsf,
                                   PyObject *kwnames)
 {
-    if (*cache == NULL) {
-        PyObject *mod = PyImport_ImportModule("devtensor._creation");
-        if (mod == NULL)
-            return NULL;
-        *cache = PyObject_GetAttrString(mod, name);
-        Py_DECREF(mod);
-        if (*cache == NULL)
-            return NULL;
-    }
+    if (dt_py_lazy_function("devtensor._creation", name, cache) == NULL)
+        return NULL;
     return PyObject_Vectorcall(*cache, args, nargsf, kwnames);
 }
 

@@ -19,20 +19,6 @@
 
 #include <string.h>
 
-/* devtensor._views.NAME, looked up once (borrowed from the module, which
- * lives as long as the process). */
-static PyObject *views_function(const char *name, PyObject **cache)
-{
-    if (*cache == NULL) {
-        PyObject *mod = PyImport_ImportModule("devtensor._views");
-        if (mod == NULL)
-            return NULL;
-        *cache = PyObject_GetAttrString(mod, name);
-        Py_DECREF(mod);
-    }
-    return *cache;
-}
-
 /* A NumPy integer scalar's value (np.int64(3) indexes as 3); *overflow
  * set for a uint64 beyond int64. */
 static long long index_of_numpy_integer(PyObject *o, int *overflow)
@@ -160,7 +146,7 @@ PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
     PyObject *res = NULL;
     if (r > 0)
         res = basic_view(self, &k);
-    else if (r == 0 && views_function("getitem", &getitem) != NULL)
+    else if (r == 0 && dt_py_lazy_function("devtensor._views", "getitem", &getitem) != NULL)
         res = PyObject_CallFunctionObjArgs(getitem, (PyObject *)self, key, NULL);
     return res;
 }
@@ -208,7 +194,7 @@ static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
     if (dt_py_scalar_kind(value, &kind)) {
         st = dt_py_tensor_fill((PyDtTensor *)dst, value);
     } else {
-        PyObject *res = views_function("assign", &assign) == NULL
+        PyObject *res = dt_py_lazy_function("devtensor._views", "assign", &assign) == NULL
                             ? NULL
                             : PyObject_CallFunctionObjArgs(assign, dst, value, NULL);
         st = res == NULL ? -1 : 0;
@@ -229,7 +215,7 @@ int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
     int r = parse_key(key, &k), st = -1;
     if (r > 0) {
         st = assign_basic(self, &k, value);
-    } else if (r == 0 && views_function("setitem", &setitem) != NULL) {
+    } else if (r == 0 && dt_py_lazy_function("devtensor._views", "setitem", &setitem) != NULL) {
         PyObject *res = PyObject_CallFunctionObjArgs(setitem, (PyObject *)self, key, value, NULL);
         st = res == NULL ? -1 : 0;
         Py_XDECREF(res);

@@ -11,19 +11,6 @@
  */
 #include "pydt.h"
 
-/* devtensor._tensor.NAME, looked up once */
-static PyObject *tensor_module_function(const char *name, PyObject **cache)
-{
-    if (*cache == NULL) {
-        PyObject *mod = PyImport_ImportModule("devtensor._tensor");
-        if (mod == NULL)
-            return NULL;
-        *cache = PyObject_GetAttrString(mod, name);
-        Py_DECREF(mod);
-    }
-    return *cache;
-}
-
 /* 1 if x.to(arg) is x itself, 0 if not or if Python must decide, -1 on error */
 static int is_identity(PyDtTensor *self, PyObject *arg)
 {
@@ -49,23 +36,9 @@ PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t na
         if (r > 0)
             return Py_NewRef((PyObject *)self);
     }
-    if (tensor_module_function("_to_general", &slow) == NULL)
+    if (dt_py_lazy_function("devtensor._tensor", "_to_general", &slow) == NULL)
         return NULL;
-    /* _to_general(self, *args, **kwargs) */
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    PyObject *small[8], **all = small;
-    if (nargs + nkw + 1 > 8) {
-        all = PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof *all);
-        if (all == NULL)
-            return PyErr_NoMemory();
-    }
-    all[0] = (PyObject *)self;
-    for (Py_ssize_t i = 0; i < nargs + nkw; i++)
-        all[i + 1] = args[i];
-    PyObject *res = PyObject_Vectorcall(slow, all, (size_t)(nargs + 1), kwnames);
-    if (all != small)
-        PyMem_Free(all);
-    return res;
+    return dt_py_call_with_self(slow, (PyObject *)self, args, nargs, kwnames);
 }
 
 /* cuda(device=None, non_blocking=False): self when it is on that CUDA
@@ -83,16 +56,12 @@ PyObject *dt_py_tensor_cuda(PyDtTensor *self, PyObject *const *args, Py_ssize_t 
             return Py_NewRef((PyObject *)self);
         PyErr_Clear(); /* the Python layer decides, and raises its own errors */
     }
-    if (tensor_module_function("_cuda_general", &slow) == NULL)
+    if (dt_py_lazy_function("devtensor._tensor", "_cuda_general", &slow) == NULL)
         return NULL;
-    PyObject *small[4];
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     if (nargs > 2 || nargs + nkw > 3)
         return PyErr_Format(PyExc_TypeError, "cuda() takes at most 2 arguments (%zd given)", nargs + nkw);
-    small[0] = (PyObject *)self;
-    for (Py_ssize_t i = 0; i < nargs + nkw; i++)
-        small[i + 1] = args[i];
-    return PyObject_Vectorcall(slow, small, (size_t)(nargs + 1), kwnames);
+    return dt_py_call_with_self(slow, (PyObject *)self, args, nargs, kwnames);
 }
 
 PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused)
@@ -101,7 +70,7 @@ PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused)
     static PyObject *slow, *cpu;
     if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU)
         return Py_NewRef((PyObject *)self);
-    if (tensor_module_function("_to_general", &slow) == NULL)
+    if (dt_py_lazy_function("devtensor._tensor", "_to_general", &slow) == NULL)
         return NULL;
     if (cpu == NULL && (cpu = PyUnicode_InternFromString("cpu")) == NULL)
         return NULL;

@@ -83,6 +83,13 @@ PyObject *dt_py_ufunc_apply(dt_op op, PyObject *const *args);
 /* devtensor._C.ufunc (ufunc_type.c) */
 int dt_py_ufunc_type_init(PyObject *module);
 
+/* ---- handing calls to the Python layer (fallback.c) ---- */
+/* module.name, looked up on the first call and kept in *cache. */
+PyObject *dt_py_lazy_function(const char *module, const char *name, PyObject **cache);
+/* fn(self, *args, **kwargs) for the arguments of a METH_FASTCALL | METH_KEYWORDS method. */
+PyObject *dt_py_call_with_self(PyObject *fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames);
+
 /* ---- movement (movement.c) ---- */
 PyObject *dt_py_tensor_to(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_cpu(PyDtTensor *self, PyObject *unused);

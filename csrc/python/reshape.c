@@ -90,29 +90,9 @@ PyObject *dt_py_tensor_reshape(PyDtTensor *self, PyObject *const *args, Py_ssize
         Py_DECREF(c);
         return v;
     }
-    if (slow == NULL) {
-        PyObject *mod = PyImport_ImportModule("devtensor._views");
-        if (mod == NULL)
-            return NULL;
-        slow = PyObject_GetAttrString(mod, "reshape_method");
-        Py_DECREF(mod);
-        if (slow == NULL)
-            return NULL;
-    }
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    PyObject *small[DT_MAX_NDIM + 8], **all = small;
-    if (nargs + nkw + 1 > (Py_ssize_t)(sizeof small / sizeof *small)) {
-        all = PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof *all);
-        if (all == NULL)
-            return PyErr_NoMemory();
-    }
-    all[0] = (PyObject *)self;
-    for (Py_ssize_t i = 0; i < nargs + nkw; i++)
-        all[i + 1] = args[i];
-    PyObject *res = PyObject_Vectorcall(slow, all, (size_t)(nargs + 1), kwnames);
-    if (all != small)
-        PyMem_Free(all);
-    return res;
+    if (dt_py_lazy_function("devtensor._views", "reshape_method", &slow) == NULL)
+        return NULL;
+    return dt_py_call_with_self(slow, (PyObject *)self, args, nargs, kwnames);
 }
 
 /* _reshape_geometry(shape): (shape with -1 filled in, byte strides of a
