@@ -123,3 +123,12 @@ except ImportError:  # property tests skip; every other test still runs
 
     def given(*args, **kwargs):
         return lambda f: pytest.mark.skip(reason="hypothesis is not installed")(f)
+
+
+def same_error(np_call, dt_call):
+    """dt_call raises NumPy's exception type with NumPy's message."""
+    with pytest.raises(Exception) as want:
+        np_call()
+    with pytest.raises(want.type) as got:
+        dt_call()
+    assert str(got.value) == str(want.value)

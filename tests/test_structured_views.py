@@ -5,16 +5,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import ALL_DEVICES, assert_same, given, hnp, settings, st, to_np
-
-
-def same_error(np_call, dt_call):
-    """dt_call raises NumPy's exception type with NumPy's message."""
-    with pytest.raises(Exception) as want:
-        np_call()
-    with pytest.raises(want.type) as got:
-        dt_call()
-    assert str(got.value) == str(want.value)
+from helpers import ALL_DEVICES, assert_same, given, hnp, same_error, settings, st, to_np
 
 
 def on(a, device):
