@@ -240,6 +240,7 @@ def bench_cpu(table, quick):
             table.add("cpu", f"a + b  16 {dtype} (per call)", "-", tdt, "numpy", tnp,
                       "target: devtensor <= 1.5x NumPy (ratio >= 0.67)")
         bench_per_call(table, rng, quick)
+        bench_indexing_cpu(table, rng, quick)
     finally:
         if set_threads and default:
             set_threads(default)
@@ -273,7 +274,63 @@ def bench_per_call(table, rng, quick):
         table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")
 
 
+def bench_indexing_cpu(table, rng, quick):
+    """Issue 9's large rows: boolean-mask getitem, integer-array take, scatter
+    setitem and concatenate on 10^7 float64, against NumPy's same call."""
+    n = 10 ** 7
+    a, b = rng.random(n), rng.random(n)
+    x, y = dt.asarray(a), dt.asarray(b)
+    mask_np = a > 0.5
+    mask = dt.asarray(mask_np)
+    idx_np = rng.integers(0, n, size=n)
+    idx = dt.asarray(idx_np)
+    reps = 5 if quick else 11
+    cases = [
+        ("x[mask]  10^7 float64 (half true)", lambda: x[mask], lambda: a[mask_np]),
+        ("take(x, idx)  10^7 float64 random", lambda: dt.take(x, idx), lambda: np.take(a, idx_np)),
+        ("x[idx] = y  10^7 float64 random", lambda: x.__setitem__(idx, y),
+         lambda: a.__setitem__(idx_np, b)),
+        ("concatenate([x, y])  2x10^7 float64", lambda: dt.concatenate([x, y]),
+         lambda: np.concatenate([a, b])),
+    ]
+    for name, fdt, fnp in cases:
+        tdt, tnp = paired_times(fdt, fnp, reps)
+        table.add("cpu", name, "-", tdt, "numpy", tnp, "target: ratio >= 1.0")
+
+
 # ---- GPU ----
+
+
+def bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync):
+    """A random gather of 2^26 float32 against a same-size device copy (issue
+    9's target: within 2x), and against CuPy's and PyTorch's gathers."""
+    n = 1 << 26
+    x = dt.rand(n, dtype=dt.float32, device="cuda")
+    perm = np.random.default_rng(0).permutation(n)
+    idx = dt.asarray(perm, device="cuda")
+    dsync()
+    t_gather = median_time(lambda: x[idx], reps, sync=dsync)
+    t_copy = median_time(lambda: x.copy(), reps, sync=dsync)
+    table.add("gpu", "x[idx] random gather 2^26 float32", "-", t_gather, "dt D2D copy", t_copy,
+              "target: within 2x of the copy (ratio >= 0.5)")
+    if cp is not None:
+        cx, ci = cp.asarray(x.cpu().numpy()), cp.asarray(perm)
+        r = median_time(lambda: cx[ci], reps, sync=csync)
+        table.add("gpu", "x[idx] random gather 2^26 float32", "-", t_gather, "cupy", r)
+        del cx, ci
+        cp.get_default_memory_pool().free_all_blocks()
+    if torch is not None:
+        tx, ti = torch.as_tensor(x.cpu().numpy(), device="cuda"), torch.as_tensor(perm, device="cuda")
+        r = median_time(lambda: tx[ti], reps, sync=tsync)
+        table.add("gpu", "x[idx] random gather 2^26 float32", "-", t_gather, "torch", r)
+        del tx, ti
+        torch.cuda.empty_cache()
+    m = x > 0.5
+    t_mask = median_time(lambda: x[m], reps, sync=dsync)
+    table.add("gpu", "x[mask] 2^26 float32 (half true)", "-", t_mask, "dt D2D copy", t_copy,
+              "count, one read of the total, compaction, gather")
+    del x, idx, m
+
 
 def _try_import(name):
     try:
@@ -408,6 +465,8 @@ def bench_gpu(table, quick, allow_emulated=False):
         del tx, ty
         torch.cuda.empty_cache()
     del x, y
+
+    bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync)
 
     # -- a small op from Python: host time per call --
     xs = dt.ones(16, dtype=dt.float32, device="cuda")

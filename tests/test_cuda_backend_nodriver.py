@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 2
+EXPECTED_ABI = 3
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -111,6 +111,20 @@ class DtLoop(ctypes.Structure):
     ]
 
 
+class DtIndexLoop(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int), ("ndim", ctypes.c_int), ("device_index", ctypes.c_int),
+        ("itemsize", ctypes.c_int), ("aligned", ctypes.c_int), ("accumulate", ctypes.c_int),
+        ("nblocks", ctypes.c_int), ("chunk", ctypes.c_int64), ("numel", ctypes.c_int64),
+        ("stream", vp), ("data", vp * 3), ("axis_len", ctypes.c_int64),
+        ("axis_stride", ctypes.c_int64), ("flag", vp), ("claim_base", vp),
+        ("shape", ctypes.c_int64 * DT_MAX_NDIM), ("strides", (ctypes.c_int64 * DT_MAX_NDIM) * 3),
+    ]
+
+
+DT_IDX_OFFSETS, DT_IDX_GATHER, DT_IDX_CLAIM, DT_IDX_SCATTER, DT_IDX_COUNT, DT_IDX_COMPACT = range(6)
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -172,6 +186,7 @@ SLOTS = [
     ("event_synchronize", F(c_status, vp, E)),
     ("event_query", F(c_status, vp, ctypes.POINTER(ctypes.c_int), E)),
     ("event_elapsed_ms", F(c_status, vp, vp, ctypes.POINTER(ctypes.c_float), E)),
+    ("run_index", F(c_status, ctypes.POINTER(DtIndexLoop), E)),
 ]
 
 
@@ -273,6 +288,8 @@ def test_cuda_ctypes_layout_sizes():
     assert ctypes.sizeof(DtLoop) == 2712
     assert DtLoop.scalar.offset == 2648
     assert ctypes.sizeof(DtGen) == 136
+    assert ctypes.sizeof(DtIndexLoop) == 2160
+    assert DtIndexLoop.shape.offset == 112
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -432,6 +449,8 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
     assert IFACE.run_loop(ctypes.byref(loop), e) == DT_ERR_RUNTIME, e.msg
     gen = DtGen(kind=DT_GEN_FILL, dtype=CODE["float32"], device_index=0, data=ctypes.addressof(buf), n=4)
     assert IFACE.generate(ctypes.byref(gen), e) == DT_ERR_RUNTIME, e.msg
+    gather = _index_loop(DT_IDX_GATHER, ctypes.addressof(buf))
+    assert IFACE.run_index(ctypes.byref(gather), e) == DT_ERR_RUNTIME, e.msg
 
 
 @needs_no_gpu
@@ -456,6 +475,29 @@ def test_cuda_nodriver_bad_loops_are_rejected():
     assert IFACE.run_loop(None, e) == DT_ERR_VALUE
     gen = DtGen(kind=DT_GEN_FILL, dtype=99, device_index=0, data=p, n=4)
     assert IFACE.generate(ctypes.byref(gen), e) == DT_ERR_VALUE
+    # index loops: checked before any CUDA call
+    assert IFACE.run_index(None, e) == DT_ERR_VALUE
+    for change in ({"kind": 99}, {"numel": 0}, {"numel": 5}, {"itemsize": 3}, {"ndim": 0},
+                   {"ndim": 65}, {"kind": DT_IDX_OFFSETS, "flag": None},
+                   {"kind": DT_IDX_SCATTER, "claim_base": None},
+                   {"kind": DT_IDX_COUNT, "nblocks": 0}, {"kind": DT_IDX_COUNT, "nblocks": 1025},
+                   {"kind": DT_IDX_COUNT, "chunk": 1}):
+        bad = _index_loop(DT_IDX_GATHER, p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_index(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_index" in e.msg
+
+
+def _index_loop(kind, p):
+    """A valid 1-D index loop of 4 float32 over buffer p (offsets 0)."""
+    lp = DtIndexLoop(kind=kind, ndim=1, device_index=0, itemsize=4, aligned=1, numel=4,
+                     nblocks=1, chunk=4, flag=p, claim_base=p)
+    lp.data[0] = lp.data[1] = lp.data[2] = p
+    lp.shape[0] = 4
+    lp.strides[0][0] = lp.strides[1][0] = 4
+    lp.strides[2][0] = 0
+    return lp
 
 
 # ---- helpers for loops -------------------------------------------------------

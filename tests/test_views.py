@@ -222,16 +222,6 @@ def test_advanced_indexing_with_tensors_on_cpu():
     assert_same(x, a)
 
 
-@requires_cuda
-def test_advanced_indexing_on_a_device_raises():
-    x = dt.arange(4, device="cuda:0")
-    for key in ([0, 1], x > 1, (slice(None), [0])):
-        with pytest.raises(IndexError, match="only basic indexing"):
-            x[key]
-        with pytest.raises(IndexError, match="only basic indexing"):
-            x[key] = 0
-
-
 # ---- setitem ----
 
 def test_setitem_scalar_fills(device):

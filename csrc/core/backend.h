@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 2
+#define DT_BACKEND_ABI_VERSION 3
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -131,6 +131,59 @@ typedef struct dt_gen {
     int64_t ilow, ihigh;       /* RANDINT */
 } dt_gen;
 
+/* Index kernels: advanced indexing on a device (Note [Advanced indexing on
+ * devices] in csrc/core/gather.c).  data[0] is the dense side (a gather's
+ * output, a scatter's values), data[1] the indexed side (a gather's source,
+ * a scatter's destination), data[2] int64 byte offsets into data[1]; all
+ * three strided over shape (C order, byte strides, numel >= 1), with i the
+ * C-order position of an element among numel.  Kinds:
+ *   OFFSETS  data[0] (int64) = (accumulate ? data[0] : 0) + v * axis_stride
+ *            for v = data[1] (int64) wrapped from [-axis_len, axis_len) to
+ *            [0, axis_len); an i whose v is outside is min'ed into flag[0]
+ *            (which holds INT64_MAX before) and writes nothing;
+ *   GATHER   data[0] = itemsize bytes at data[1] + data[2];
+ *   CLAIM    flag[(data[1] + data[2] - claim_base) / itemsize] = max(it, i):
+ *            flag holds -1 before, one slot per itemsize of the targets;
+ *   SCATTER  itemsize bytes at data[1] + data[2] = data[0], for the i that
+ *            CLAIM left in flag (so the last write wins, as in NumPy);
+ *   COUNT    data[1] is numel bytes, contiguous (shape and strides unused),
+ *            cut in nblocks chunks of chunk bytes: flag[b] = the number of
+ *            non-zero bytes before chunk b, flag[nblocks] = all of them;
+ *   COMPACT  data[0] (int64, contiguous) = the positions of the non-zero
+ *            bytes of data[1], in order, with COUNT's flag.
+ * Every address of data[0] and data[1] is a multiple of the dtype's
+ * alignment (the itemsize, half of it for complex, at most 8); aligned == 0
+ * says it is only 4 for 8-byte elements (complex64). */
+typedef enum dt_idx_kind {
+    DT_IDX_OFFSETS = 0,
+    DT_IDX_GATHER,
+    DT_IDX_CLAIM,
+    DT_IDX_SCATTER,
+    DT_IDX_COUNT,
+    DT_IDX_COMPACT
+} dt_idx_kind;
+
+typedef struct dt_index_loop {
+    int kind;                  /* dt_idx_kind */
+    int ndim;
+    int device_index;
+    int itemsize;              /* GATHER, CLAIM, SCATTER: 1, 2, 4, 8 or 16 */
+    int aligned;
+    int accumulate;            /* OFFSETS */
+    int nblocks;               /* COUNT, COMPACT: 1 ... DT_INDEX_MAX_BLOCKS */
+    int64_t chunk;             /* COUNT, COMPACT: bytes per block */
+    int64_t numel;
+    void *stream;
+    char *data[3];
+    int64_t axis_len, axis_stride;
+    int64_t *flag;             /* device memory */
+    char *claim_base;          /* CLAIM, SCATTER */
+    int64_t shape[DT_MAX_NDIM];
+    int64_t strides[3][DT_MAX_NDIM];
+} dt_index_loop;
+
+#define DT_INDEX_MAX_BLOCKS 1024
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -205,6 +258,9 @@ typedef struct dt_backend_iface {
     dt_status (*event_synchronize)(void *event, dt_error *err);
     dt_status (*event_query)(void *event, int *done, dt_error *err);
     dt_status (*event_elapsed_ms)(void *start, void *end, float *ms, dt_error *err);
+
+    /* -- index kernels (ABI version 3) -- */
+    dt_status (*run_index)(const dt_index_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

@@ -234,6 +234,8 @@ int dt_tensors_same_view(const dt_tensor *a, const dt_tensor *b)
 
 int dt_tensor_is_contiguous(const dt_tensor *t)
 {
+    if (t->numel == 0) /* as NumPy: an empty tensor is contiguous whatever its strides */
+        return 1;
     int64_t expected = dt_tensor_itemsize(t);
     for (int i = t->ndim - 1; i >= 0; i--) {
         if (t->shape[i] == 1)

@@ -48,6 +48,8 @@ static const dt_backend_iface cuda_iface = {
     .event_synchronize = dt_cuda_event_synchronize,
     .event_query = dt_cuda_event_query,
     .event_elapsed_ms = dt_cuda_event_elapsed_ms,
+
+    .run_index = dt_cuda_index_run,
 };
 
 const dt_backend_iface *dt_cuda_backend_iface(void)

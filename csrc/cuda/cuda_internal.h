@@ -142,6 +142,10 @@ int dt_cuda_host_is_pinned(const void *ptr);
 dt_status dt_cuda_loop_run(const dt_loop *loop, dt_error *err);
 dt_status dt_cuda_gen_run(const dt_gen *gen, dt_error *err);
 
+/* ---- index kernels (cuda_index.cu) ---- */
+
+dt_status dt_cuda_index_run(const dt_index_loop *loop, dt_error *err);
+
 /* ---- the table (cuda_backend.c) ---- */
 
 const dt_backend_iface *dt_cuda_backend_iface(void);

@@ -108,6 +108,11 @@ void register_math(Registry &r);
 void register_complex(Registry &r);
 void register_compare(Registry &r);
 
+/* cuda_loops.cu: a grid for `items` work items on `device`, capped at a
+ * few waves; the status of the kernel launch just made */
+unsigned grid_for(int64_t items, int device);
+dt_status launch_status(const char *what, int device, dt_error *err);
+
 inline int size_index(size_t n)
 {
     return n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : 4;

@@ -149,6 +149,7 @@ extern PyMethodDef dt_py_thread_methods[];
 
 /* ---- module functions from each file ---- */
 extern PyMethodDef dt_py_creation_methods[];
+extern PyMethodDef dt_py_advanced_methods[]; /* advanced.c */
 extern PyMethodDef dt_py_cuda_methods[];
 
 /* ---- CUDA devices, streams and events (cuda_api.c, stream_type.c) ---- */

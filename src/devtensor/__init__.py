@@ -28,6 +28,11 @@ from ._views import (  # noqa: F401
     broadcast_to, expand_dims, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
 from . import _manipulation
+from . import _index_functions
+from ._index_functions import (  # noqa: F401
+    argwhere, choose, compress, extract, flatnonzero, nonzero, place, put, put_along_axis,
+    putmask, select, take, take_along_axis,
+)
 from ._manipulation import *  # noqa: F401,F403  (joining, splitting, tiling, padding, ...)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
@@ -54,5 +59,6 @@ __all__ = [
     "broadcast_to", "may_share_memory", "shares_memory", "map_location", "array", "copy",
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
-    "newaxis", "ufunc",
+    "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
+    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis",
 ] + _ufuncs.__all__ + _manipulation.__all__

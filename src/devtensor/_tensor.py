@@ -337,6 +337,27 @@ class Tensor(TensorBase):
         from ._manipulation import repeat
         return repeat(self, repeats, axis)
 
+    def nonzero(self):
+        """The indices of the non-zero elements, one int64 tensor per axis."""
+        from ._index_functions import nonzero
+        return nonzero(self)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        from ._index_functions import take
+        return take(self, indices, axis, out, mode)
+
+    def put(self, indices, values, mode="raise"):
+        from ._index_functions import put
+        put(self, indices, values, mode)
+
+    def compress(self, condition, axis=None, out=None):
+        from ._index_functions import compress
+        return compress(condition, self, axis, out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        from ._index_functions import choose
+        return choose(self, choices, out, mode)
+
     def resize(self, *new_shape, refcheck=True):
         """NumPy's in-place ndarray.resize cannot be done safely here.
 

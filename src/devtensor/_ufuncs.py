@@ -81,8 +81,14 @@ for _public, _numpy in _NAMES.items():
     globals()[_public] = _UFUNCS[_numpy]
 
 
-def where(condition, x, y, /):
-    """Elements of x where condition is true, else of y (broadcast, promoted)."""
+def where(condition, x=None, y=None, /):
+    """Elements of x where condition is true, else of y (broadcast, promoted);
+    with the condition alone, its non-zero elements' indices (nonzero)."""
+    if x is None and y is None:
+        from ._index_functions import nonzero
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
     condition, x, y = _first_tensor((condition, x, y))
     return _ufunc(_OPS["where"], condition, x, y)
 

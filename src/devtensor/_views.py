@@ -9,8 +9,9 @@ on every device without touching device data.
 Note [Indexing is NumPy's, with two differences]
     * Indexing every axis with an integer gives a 0-d tensor (a view), as in
       PyTorch, not a Python scalar; use ``.item()`` for the scalar.
-    * Advanced indexing (integer arrays, boolean masks) runs through NumPy on
-      CPU tensors (a copy, as in NumPy) and raises IndexError on devices.
+    * Advanced indexing (integer arrays, boolean masks) gives a copy, as in
+      NumPy: through NumPy on CPU tensors, through the device's gather and
+      scatter kernels elsewhere (devtensor._advanced).
     A 0-d integer tensor used as an index on a device is read back to the host
     (one scalar), as PyTorch does.
 
@@ -126,11 +127,7 @@ def _numpy_key(key):
 
 
 def _advanced_on_host(x, key):
-    """The NumPy array of the CPU tensor x, or IndexError for a device tensor."""
-    if x.device.type != "cpu":
-        raise IndexError(f"only basic indexing (integers, slices, ..., None) is supported for "
-                         f"tensors on {x.device}; advanced indexing with integer arrays or "
-                         f"boolean masks works on cpu tensors only (for now)")
+    """The NumPy array of the CPU tensor x and the key NumPy reads."""
     return x.numpy(), _numpy_key(key)
 
 
@@ -139,6 +136,9 @@ def getitem(x, key):
     parts = _split_key(key)
     if parts is not None:
         return _basic_view(x, parts)
+    if x.device.type != "cpu":
+        from . import _advanced
+        return _advanced.getitem(x, key)
     from ._creation import asarray
     arr, key = _advanced_on_host(x, key)
     return asarray(arr[key])
@@ -152,6 +152,10 @@ def setitem(x, key, value):
     x's device (PyTorch's behaviour)."""
     parts = _split_key(key)
     if parts is None:
+        if x.device.type != "cpu":
+            from . import _advanced
+            _advanced.setitem(x, key, value)
+            return
         arr, key = _advanced_on_host(x, key)
         if isinstance(value, TensorBase) and value.device != x.device:
             raise RuntimeError(f"Expected all tensors to be on the same device, but found at "

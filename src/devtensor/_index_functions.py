@@ -1,0 +1,287 @@
+"""NumPy's indexing functions: nonzero, argwhere, flatnonzero, one-argument
+where, take, take_along_axis, put, put_along_axis, compress, extract, place,
+putmask, select and choose, with NumPy's results and errors.
+
+Each is built on advanced indexing (devtensor._advanced on devices, NumPy on
+the CPU) and elementwise operations, so it runs on the tensor's device: an
+index or mask never travels to the host, except for the size of a mask's
+result (Note [Advanced indexing on devices] in csrc/core/gather.c).
+"""
+import operator
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from . import _C
+from ._C import TensorBase
+from ._views import _tensor
+
+_MODES = ("raise", "wrap", "clip")
+
+
+def _like(x, obj, dtype=None):
+    """obj as a tensor on x's device (a tensor elsewhere is refused by the ops)."""
+    from ._creation import asarray
+    if isinstance(obj, TensorBase):
+        return obj if dtype is None or obj.dtype == dtype else obj.astype(dtype)
+    return asarray(obj, dtype=dtype, device=x.device)
+
+
+def _positions(mask):
+    """The int64 C-order positions of a bool tensor's true elements, on its device."""
+    from ._manipulation import ascontiguousarray
+    if mask.device.type == "cpu":
+        from ._creation import asarray
+        return asarray(np.flatnonzero(mask.numpy()))
+    return _C._nonzero_positions(ascontiguousarray(mask))
+
+
+def nonzero(a):
+    """The indices of a's non-zero elements, one int64 tensor per axis."""
+    a = _tensor(a)
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    pos = _positions(a != 0)
+    coords, rest = [], pos
+    for n in reversed(a.shape[1:]):
+        coords.append(rest % n)
+        rest = rest // n
+    coords.append(rest)
+    return tuple(coords[::-1])
+
+
+def flatnonzero(a):
+    """The indices of the non-zero elements of a.ravel()."""
+    a = _tensor(a)
+    return _positions(a.reshape(-1) != 0)
+
+
+def argwhere(a):
+    """The indices of a's non-zero elements as an (N, a.ndim) tensor."""
+    from ._manipulation import stack
+    a = _tensor(a)
+    if a.ndim == 0:
+        return argwhere(a.reshape(1))[:, :0]
+    return stack(nonzero(a), axis=1)
+
+
+def _check_mode(mode):
+    if mode not in _MODES:
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+
+
+def _mode_indices(indices, n, mode):
+    """indices for take/put/choose under mode: wrapped or clipped, else as given."""
+    _check_mode(mode)
+    if mode == "raise":
+        return indices
+    if n == 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    from ._ufuncs import clip
+    return indices % n if mode == "wrap" else clip(indices, 0, n - 1)
+
+
+def _write_out(result, out):
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Elements of a at indices along axis (of a.ravel() when axis is None)."""
+    a = _tensor(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = normalize_axis_index(operator.index(axis), a.ndim)
+    idx = _like(a, indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') "
+                        f"according to the rule 'safe'")
+    _check_mode(mode)
+    if mode != "raise" and idx.size:
+        idx = _mode_indices(idx, a.shape[axis], mode)
+    key = (slice(None),) * axis + (idx if idx.ndim else idx.reshape(1),)
+    result = a[key]
+    if idx.ndim == 0:  # a 0-d index takes one slice: drop the axis it kept
+        result = result[(slice(None),) * axis + (0,)].copy()
+    return _write_out(result, out)
+
+
+def _along_axis_key(arr, indices, axis):
+    if indices.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    from ._creation import arange
+    key = []
+    for d in range(arr.ndim):
+        if d == axis:
+            key.append(indices)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = arr.shape[d]
+            key.append(arange(arr.shape[d], device=arr.device).reshape(shape))
+    return tuple(key)
+
+
+def _along_axis_args(arr, indices, axis):
+    arr = _tensor(arr)
+    indices = _like(arr, indices)
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        return arr.reshape(-1), indices, 0
+    return arr, indices, normalize_axis_index(operator.index(axis), arr.ndim)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """arr's values at 1-d indices along axis, matched over the other axes."""
+    arr, indices, axis = _along_axis_args(arr, indices, axis)
+    return arr[_along_axis_key(arr, indices, axis)]
+
+
+def put_along_axis(arr, indices, values, axis):
+    """arr's values at 1-d indices along axis = values, in place."""
+    if not isinstance(arr, TensorBase):
+        raise TypeError(f"put_along_axis() argument 1 must be a devtensor tensor, not "
+                        f"{type(arr).__name__}")
+    flat, indices, axis2 = _along_axis_args(arr, indices, axis)
+    if axis is None:
+        _flat_put(arr, indices, values)
+        return
+    arr[_along_axis_key(arr, indices, axis2)] = values
+
+
+def _flat_put(a, positions, values):
+    """a.flat[positions] = values, on a's device, a's order C."""
+    if a.flags.c_contiguous:
+        a.reshape(-1)[positions] = values
+        return
+    flat = a.reshape(-1)  # a copy: written back
+    flat[positions] = values
+    a[...] = flat.reshape(a.shape)
+
+
+def _cycled(values, n):
+    """values (flattened) repeated to n elements, as put/place/putmask use them."""
+    from ._creation import arange
+    v = values.reshape(-1)
+    if v.size == n:
+        return v
+    return v[arange(n, device=v.device) % v.size]
+
+
+def put(a, ind, v, mode="raise"):
+    """a.flat[ind] = v in place, v repeated as needed; the last write wins."""
+    if not isinstance(a, TensorBase):
+        raise TypeError(f"put() argument 1 must be a devtensor tensor, not {type(a).__name__}")
+    ind = _like(a, ind).reshape(-1)
+    if ind.dtype.kind not in "iu":
+        raise TypeError(f"Cannot cast array data from dtype('{ind.dtype}') to dtype('int64') "
+                        f"according to the rule 'safe'")
+    v = _like(a, v, dtype=a.dtype)
+    _check_mode(mode)
+    if ind.size == 0 or v.size == 0:
+        return
+    ind = _mode_indices(ind, a.size, mode)
+    _flat_put(a, ind, _cycled(v, ind.size))
+
+
+def compress(condition, a, axis=None, out=None):
+    """The slices of a along axis where condition (1-d) is true."""
+    a = _tensor(a)
+    cond = _like(a, condition)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    return take(a, _positions(cond != 0), axis=axis, out=out)
+
+
+def extract(condition, arr):
+    """arr.ravel()'s elements where condition.ravel() is non-zero."""
+    arr = _tensor(arr)
+    cond = _like(arr, condition)
+    return take(arr.reshape(-1), _positions(cond.reshape(-1) != 0))
+
+
+def place(arr, mask, vals):
+    """arr's elements where mask is true = vals in order, repeated as needed."""
+    if not isinstance(arr, TensorBase):
+        raise TypeError(f"argument 1 must be a devtensor tensor, not {type(arr).__name__}")
+    mask = _like(arr, mask)
+    if mask.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    pos = _positions(mask.reshape(-1) != 0)
+    vals = _like(arr, vals, dtype=arr.dtype)
+    if pos.size == 0:
+        return
+    if vals.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    _flat_put(arr, pos, _cycled(vals, pos.size))
+
+
+def putmask(a, mask, values):
+    """a.flat[n] = values.flat[n % len(values)] wherever mask.flat[n] is true."""
+    if not isinstance(a, TensorBase):
+        raise TypeError(f"argument a of putmask must be a devtensor tensor, not "
+                        f"{type(a).__name__}")
+    mask = _like(a, mask)
+    if mask.size != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
+    values = _like(a, values, dtype=a.dtype).reshape(-1)
+    if values.size == 0:
+        return
+    pos = _positions(mask.reshape(-1) != 0)
+    if pos.size:
+        _flat_put(a, pos, values[pos % values.size] if values.size != a.size else values[pos])
+
+
+def select(condlist, choicelist, default=0):
+    """choicelist[i]'s element where condlist[i] is the first true condition, else default."""
+    from ._ufuncs import where
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    first = next((c for c in list(condlist) + list(choicelist) if isinstance(c, TensorBase)), None)
+    conds = [_tensor(c) if first is None else _like(first, c) for c in condlist]
+    choices = [_tensor(c) if first is None else _like(first, c) for c in choicelist]
+    for i, c in enumerate(conds):
+        if c.dtype.kind != "b":
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    from ._dtype_api import result_type
+    dtype = result_type(*choices, default)  # a Python default is weak, as in NumPy
+    result = _like(choices[0], default).astype(dtype)  # cast unsafely, as NumPy's full
+    for c, v in zip(reversed(conds), reversed(choices)):
+        result = where(c, v, result)
+    return result.astype(dtype, copy=False)
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """choices[a[i]][i] for every i, everything broadcast together."""
+    from ._manipulation import broadcast_arrays, stack
+    from ._ufuncs import where
+    a = _tensor(a)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('int64') "
+                        f"according to the rule 'safe'")
+    if isinstance(choices, TensorBase):
+        choices = list(choices)
+    choices = [_like(a, c) for c in choices]
+    n = len(choices)
+    if n == 0:
+        raise ValueError("0-length sequence.")
+    from ._dtype_api import result_type
+    dtype = result_type(*choices)
+    parts = broadcast_arrays(a, *choices)
+    idx, stacked = parts[0].astype("int64"), stack([p.astype(dtype) for p in parts[1:]])
+    if mode == "raise":
+        idx = where(idx < 0, n, idx)  # a negative entry is invalid too
+    else:
+        idx = _mode_indices(idx, n, mode)
+    try:
+        result = take_along_axis(stacked, idx.reshape((1,) + idx.shape), axis=0)[0]
+    except IndexError:
+        raise ValueError("invalid entry in choice array") from None
+    return _write_out(result, out)

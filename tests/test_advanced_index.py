@@ -1,0 +1,310 @@
+"""Advanced indexing (integer arrays, boolean masks, and any mix with basic
+items) on every device, NumPy as the oracle for values, shapes, dtypes and
+errors: getitem gathers and setitem scatters on the device itself
+(devtensor/_advanced.py, csrc/core/gather.c, csrc/cuda/cuda_index.cu).
+Index expressions come from ndindex's hypothesis strategies."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import ALL_DEVICES, CUDA_DEVICES, assert_same, given, requires_cuda, sanity, settings, st, to_np
+
+try:
+    from hypothesis import assume
+    from ndindex.tests.helpers import ndindices, short_shapes
+except ImportError:  # the GPU machine may lack them: the property tests skip there
+    ndindices = short_shapes = None
+
+needs_ndindex = pytest.mark.skipif(ndindices is None, reason="ndindex or hypothesis is not installed")
+MAX_ELEMENTS = 4096  # the emulated device runs every kernel thread on the CPU
+
+
+def pair(shape, device, dtype="int64"):
+    a = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    return dt.array(a, device=device), a  # a copy: asarray would share a on the cpu
+
+
+def on_device(key, device, data):
+    """key with some of its NumPy arrays made tensors on `device` (drawn)."""
+    def conv(k):
+        if isinstance(k, np.ndarray) and data.draw(st.booleans(), label="as tensor"):
+            return dt.asarray(k, device=device)
+        return k
+    return tuple(map(conv, key)) if isinstance(key, tuple) else conv(key)
+
+
+def same_outcome(np_call, dt_call):
+    """Both raise the same exception type and message, or both return; the values are returned."""
+    try:
+        want = np_call()
+    except Exception as e:  # noqa: BLE001  (the oracle's exception, compared below)
+        with pytest.raises(type(e)) as got:
+            dt_call()
+        assert str(got.value) == str(e)
+        return None, None
+    return want, dt_call()
+
+
+# ---- property tests over ndindex's index expressions ----
+
+@needs_ndindex
+@settings(max_examples=150)
+@given(data=st.data())
+def test_getitem_matches_numpy_for_any_index(device, data):
+    shape = data.draw(short_shapes, label="shape")
+    assume(int(np.prod(shape)) <= MAX_ELEMENTS)
+    idx = data.draw(ndindices, label="index")
+    x, a = pair(shape, device, dtype="int32")
+    key = on_device(idx, device, data)
+    want, got = same_outcome(lambda: a[idx], lambda: x[key])
+    if want is not None:
+        assert_same(got, np.asarray(want), device=device)
+
+
+@needs_ndindex
+@settings(max_examples=150)
+@given(data=st.data())
+def test_setitem_matches_numpy_for_any_index(device, data):
+    """Values in the order NumPy writes them, so repeated indices show that the
+    last write wins; an index NumPy refuses writes nothing."""
+    shape = data.draw(short_shapes, label="shape")
+    assume(int(np.prod(shape)) <= MAX_ELEMENTS)
+    idx = data.draw(ndindices, label="index")
+    x, a = pair(shape, device, dtype="float64")
+    key = on_device(idx, device, data)
+    try:
+        target = a[idx].shape
+    except Exception as e:  # noqa: BLE001
+        with pytest.raises(type(e)) as got:
+            x[key] = 1.0
+        assert str(got.value) == str(e)
+        assert_same(x, a)
+        return
+    values = -np.arange(1, int(np.prod(target)) + 1, dtype="float64").reshape(target)
+    a[idx] = values
+    x[key] = dt.asarray(values, device=device) if data.draw(st.booleans()) else values
+    assert_same(x, a)
+
+
+# ---- the rules, one at a time ----
+
+ADVANCED_KEYS = [
+    [0, 2], [-1, -3, 0], [[0, 1], [2, 0]], (slice(None), [1, 0]), ([0, 2], slice(None), [3, 1]),
+    (Ellipsis, [4, 0]), ([1], 2), (0, slice(None), [0, 2]), (None, [2], None, [1, 0]),
+    (slice(None, None, -1), [[0], [2]], slice(1, None)), True, False, (True, 1), ([1, 0], True),
+    (np.array([True, False, True]),), (np.array([[True, False, True, True]] * 3),),
+    (slice(None), np.array([False, True, False, True])), (np.ones((3, 4, 5), bool),),
+    (np.zeros((3, 4), bool), 2), ([], ), (np.array([], np.int64), slice(None)),
+    (np.array([2, 0], np.uint8),), (np.array([1], np.int8), np.array([3], np.uint64)),
+]
+
+
+@pytest.mark.parametrize("key", ADVANCED_KEYS, ids=repr)
+def test_getitem_and_setitem(device, key):
+    x, a = pair((3, 4, 5), device)
+    assert_same(x[key], a[key], device=device)
+    x[key] = -7
+    a[key] = -7
+    assert_same(x, a)
+
+
+def test_tensor_indices_on_the_device_and_on_the_host(device):
+    x, a = pair((6, 3), device)
+    for idx in (dt.asarray([5, 0, 5], device=device), dt.asarray([5, 0, 5]), np.array([5, 0, 5])):
+        assert_same(x[idx], a[[5, 0, 5]], device=device)
+    assert_same(x[x > 10], a[a > 10], device=device)
+    assert_same(x[x[:, 0] > 4], a[a[:, 0] > 4], device=device)
+    x[x > 10] = 0
+    a[a > 10] = 0
+    assert_same(x, a)
+
+
+def test_separated_advanced_indices_go_first(device):
+    x, a = pair((2, 3, 4, 5), device)
+    for key in [([0, 1], slice(None), [1, 2]), (0, slice(None), [1, 2]), (slice(None), 0, slice(None), [[1], [2]])]:
+        assert x[key].shape == a[key].shape
+        assert_same(x[key], a[key], device=device)
+
+
+def test_last_write_wins_and_augmented_assignment_does_not_accumulate(device):
+    """Many duplicates across many blocks of the scatter kernels."""
+    n = 300
+    x, a = pair((n,), device, dtype="float32")
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, 7, size=20000)
+    vals = np.arange(idx.size, dtype="float32")
+    x[idx] = vals
+    a[idx] = vals
+    assert_same(x, a)
+    x[idx] += 1
+    a[idx] += 1
+    assert_same(x, a)
+    assert_same(x[idx], a[idx], device=device)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "float32", "float64", "complex64", "complex128"])
+def test_every_element_size(device, dtype):
+    a = (np.arange(24) % 5).astype("float32").reshape(4, 6)
+    x = dt.asarray(a, device=device).astype(dtype)
+    want = to_np(x)
+    idx = [3, 0, 3, 1]
+    assert_same(x[idx], want[idx], device=device)
+    assert_same(x[:, [5, 0]], want[:, [5, 0]], device=device)
+    x[[2, 0]] = x[[1, 3]]
+    want[[2, 0]] = want[[1, 3]]
+    assert_same(x, want)
+
+
+def test_complex64_at_a_4_byte_address(device):
+    """complex64 needs only 4-byte alignment (NumPy's): a view at such an address."""
+    a = np.zeros(17, np.float32)[1:].view(np.complex64)
+    a[...] = np.arange(8) + 1j * np.arange(8)
+    x = dt.asarray(a, device=device)
+    if device == "cpu":
+        assert x.data_ptr() % 8 == 4
+    assert_same(x[[7, 0, 3]], a[[7, 0, 3]], device=device)
+    x[[1, 1, 6]] = dt.asarray([9.0, 10.0, 11.0j], dtype=dt.complex64, device=device)
+    a[[1, 1, 6]] = [9.0, 10.0, 11.0j]
+    assert_same(x, a)
+
+
+def test_sparse_view_scatter_goes_through_a_copy(device):
+    x, a = pair((20000,), device, dtype="int32")
+    v, w = x[::1000], a[::1000]
+    v[[3, 1, 3]] = dt.asarray([-1, -2, -3], dtype=dt.int32, device=device)
+    w[[3, 1, 3]] = [-1, -2, -3]
+    assert_same(x, a)
+
+
+def test_value_overlapping_the_target_is_read_first(device):
+    x, a = pair((8,), device)
+    x[[0, 1, 2, 3]] = x[::-1][:4]
+    a[[0, 1, 2, 3]] = a[::-1][:4].copy()
+    assert_same(x, a)
+    x, a = pair((8,), device)
+    x[x > 5] = x[:2]
+    a[a > 5] = a[:2].copy()
+    assert_same(x, a)
+
+
+def test_big_masks_cross_many_blocks(device):
+    """Counts and compaction over more than one block and tile, in order."""
+    rng = np.random.default_rng(1)
+    a = rng.random(50001)
+    x = dt.asarray(a, device=device)
+    for m in (a > 0.3, a > 2, a >= 0):
+        assert_same(x[dt.asarray(m, device=device)], a[m], device=device)
+
+
+@pytest.mark.parametrize("key, value", [
+    ("mask", np.zeros(3)), ("mask", np.zeros((2, 4))), ("mask2d", np.zeros(3)), ("mask2d", np.zeros((1, 3))),
+    ((slice(None), np.array([True, False, True, False])), np.zeros(3)), ([0, 1], np.zeros(3)),
+], ids=repr)
+def test_setitem_value_shape_errors(device, key, value):
+    a = np.arange(8.0)
+    if isinstance(key, str):
+        if key == "mask2d":
+            a = a.reshape(2, 4)
+        key = a > 3
+    else:
+        a = a.reshape(2, 4)
+    x = dt.asarray(a, device=device)
+    with pytest.raises(Exception) as want:
+        a[key] = value
+    with pytest.raises(want.type) as got:
+        x[key] = dt.asarray(value, device=device)
+    assert str(got.value) == str(want.value)
+    assert_same(x, a)
+
+
+def test_casting_on_advanced_setitem(device):
+    x, a = pair((5,), device)
+    x[[0, 1]] = np.array([1.9, -2.9])
+    a[[0, 1]] = np.array([1.9, -2.9])
+    assert_same(x, a)
+    with pytest.raises(ValueError, match="NaN"):
+        x[[2]] = float("nan")
+    assert_same(x, a)
+
+
+# ---- errors: NumPy's type and message, and nothing written ----
+
+BAD_KEYS = [
+    [5], [-6], ([0], [4]), (slice(None), [7]), ([0, 1], [0, 1, 2]), np.array([True, False]),
+    (slice(None), np.ones((3,), bool)), [1.5], (np.array([0.0]),), ([0], [0], [0], [0]),
+    (0, [9]), ([0], 9), (Ellipsis, Ellipsis, [0]), ("a", [0]),
+]
+
+
+@pytest.mark.parametrize("key", BAD_KEYS, ids=repr)
+def test_bad_keys_raise_numpys_errors_and_write_nothing(device, key):
+    x, a = pair((5, 4), device)
+    with pytest.raises(Exception) as want:
+        a[key]
+    with pytest.raises(want.type) as got:
+        x[key]
+    assert str(got.value) == str(want.value)
+    with pytest.raises(want.type):
+        x[key] = 0
+    assert_same(x, a)
+    sanity()
+
+
+@requires_cuda
+@pytest.mark.parametrize("device", CUDA_DEVICES)
+def test_out_of_range_device_indices_leave_the_context_usable(device):
+    x, a = pair((5, 4), device)
+    for idx in ([3, 7, 9], [-6], [[0, 1], [2, 40]]):
+        t = dt.asarray(idx, device=device)
+        with pytest.raises(IndexError) as want:
+            a[np.array(idx)]
+        with pytest.raises(IndexError) as got:
+            x[t]
+        assert str(got.value) == str(want.value)
+        with pytest.raises(IndexError):
+            x[t] = 1
+        with pytest.raises(IndexError, match="axis 1 with size 4"):
+            x[:, t] = 1
+    assert_same(x, a)
+    assert_same(x[dt.asarray([4, 0], device=device)] + 1, a[[4, 0]] + 1, device=device)
+    dt.cuda.synchronize(device)
+
+
+@requires_cuda
+def test_indices_from_another_device_are_refused():
+    x = dt.arange(4, device="cuda:0")
+    other = "cuda:1" if len(CUDA_DEVICES) > 1 else None
+    if other is None:
+        pytest.skip("needs two CUDA devices")
+    with pytest.raises(RuntimeError, match="same device"):
+        x[dt.asarray([0], device=other)]
+    with pytest.raises(RuntimeError, match="same device"):
+        x[dt.asarray([True, False, True, True], device=other)]
+    with pytest.raises(RuntimeError, match="same device"):
+        x[[0]] = dt.asarray([1], device=other)
+
+
+def test_read_only_tensors_are_refused(device):
+    x = dt.broadcast_to(dt.arange(3, device=device), (2, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        x[[0]] = 1
+
+
+def test_private_entry_points_check_their_arguments(device):
+    """_take/_put refuse what would reach outside the memory they were given."""
+    if device == "cpu":
+        pytest.skip("CPU tensors index through NumPy")
+    from devtensor import _C
+    x = dt.arange(4.0, device=device)
+    idx = dt.asarray([0, 1], device=device)
+    out = dt.empty(2, device=device)
+    src = dt.broadcast_to(x[:1], (2,))
+    with pytest.raises(ValueError, match="outside the tensor's memory"):
+        _C._take(out, src, 0, (idx,), (400,), (8,), (0,))
+    with pytest.raises(ValueError, match="int64"):
+        _C._take(out, src, 0, (idx.astype(dt.int32),), (4,), (8,), (0,))
+    with pytest.raises(ValueError, match="shape or dtype"):
+        _C._take(dt.empty(3, device=device), src, 0, (idx,), (4,), (8,), (0,))
+    with pytest.raises(ValueError, match="contiguous bool"):
+        _C._nonzero_positions(x)
+    sanity()

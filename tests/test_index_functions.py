@@ -1,0 +1,188 @@
+"""NumPy's indexing functions (devtensor/_index_functions.py) on every device:
+values, dtypes and errors against NumPy's."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, given, hnp, same_error, st, to_np
+
+
+def pair(a, device):
+    a = np.asarray(a)
+    return dt.array(a, device=device), a
+
+
+def assert_all_same(got, want, device):
+    assert type(got) is tuple and len(got) == len(want)
+    for g, w in zip(got, want):
+        assert_same(g, w, device=device)
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 4), (0, 3), (1,)])
+def test_nonzero_argwhere_flatnonzero_where(device, shape):
+    rng = np.random.default_rng(sum(shape))
+    a = rng.integers(-1, 2, size=shape).astype("float32")
+    x = dt.array(a, device=device)
+    assert_all_same(dt.nonzero(x), np.nonzero(a), device)
+    assert_all_same(x.nonzero(), a.nonzero(), device)
+    assert_all_same(dt.where(x), np.where(a), device)
+    assert_same(dt.argwhere(x), np.argwhere(a), device=device)
+    assert_same(dt.flatnonzero(x), np.flatnonzero(a), device=device)
+
+
+@given(a=hnp.arrays(np.int8, hnp.array_shapes(min_dims=1, max_dims=4, max_side=6), elements=st.integers(-1, 1)))
+def test_nonzero_property(device, a):
+    x = dt.array(a, device=device)
+    assert_all_same(dt.nonzero(x), np.nonzero(a), device)
+    assert_same(x[x != 0], a[a != 0], device=device)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "complex64", "uint16", "float16"])
+def test_nonzero_dtypes(device, dtype):
+    a = (np.arange(10) % 3 == 0).astype(dtype)
+    x = dt.array(a, device=device)
+    assert_all_same(dt.nonzero(x), np.nonzero(a), device)
+
+
+def test_nonzero_and_argwhere_of_0d(device):
+    same_error(lambda: np.nonzero(np.array(1)), lambda: dt.nonzero(dt.asarray(1, device=device)))
+    for v in (0, 3):
+        assert_same(dt.argwhere(dt.asarray(v, device=device)), np.argwhere(np.array(v)), device=device)
+
+
+def test_where_needs_both_or_neither(device):
+    x, a = pair([1.0, 0.0], device)
+    same_error(lambda: np.where(a > 0, a), lambda: dt.where(x > 0, x))
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_take(device, axis, mode):
+    x, a = pair(np.arange(12.0).reshape(3, 4), device)
+    idx = [2, 0, 2] if mode == "raise" else [5, -7, 0, 13]
+    assert_same(dt.take(x, idx, axis=axis, mode=mode), np.take(a, idx, axis=axis, mode=mode), device=device)
+    assert_same(x.take(dt.asarray(idx, device=device), axis, mode=mode),
+                a.take(idx, axis, mode=mode), device=device)
+    assert_same(dt.take(x, 1, axis=axis), np.take(a, 1, axis=axis), device=device)
+    assert_same(dt.take(x, [[1], [0]], axis=axis), np.take(a, [[1], [0]], axis=axis), device=device)
+
+
+def test_take_out_and_errors(device):
+    x, a = pair(np.arange(5.0), device)
+    out = dt.empty(2, device=device)
+    r = dt.take(x, [4, 1], out=out)
+    assert r is out
+    assert_same(out, np.take(a, [4, 1]))
+    same_error(lambda: np.take(a, [5]), lambda: dt.take(x, [5]))
+    same_error(lambda: np.take(np.zeros(0), [0], mode="wrap"),
+               lambda: dt.take(dt.zeros(0, device=device), [0], mode="wrap"))
+    same_error(lambda: np.take(a, [0], mode="bad"), lambda: dt.take(x, [0], mode="bad"))
+    with pytest.raises(TypeError):
+        dt.take(x, [0.5])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_take_and_put_along_axis(device, axis):
+    a = np.random.default_rng(2).random((3, 4))
+    x = dt.array(a, device=device)
+    idx = np.argsort(a, axis=axis) if axis is not None else np.argsort(a, axis=None)
+    assert_same(dt.take_along_axis(x, dt.asarray(idx, device=device), axis=axis),
+                np.take_along_axis(a, idx, axis=axis), device=device)
+    np.put_along_axis(a, idx[..., :1] if axis is not None else idx[:3], -1.0, axis=axis)
+    dt.put_along_axis(x, idx[..., :1] if axis is not None else idx[:3], -1.0, axis=axis)
+    assert_same(x, a)
+
+
+def test_along_axis_errors(device):
+    x, a = pair(np.arange(5.0), device)
+    same_error(lambda: np.take_along_axis(a, np.array([[0]]), 0), lambda: dt.take_along_axis(x, [[0]], 0))
+    same_error(lambda: np.take_along_axis(a, np.array([[0]]), None),
+               lambda: dt.take_along_axis(x, [[0]], None))
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_put(device, mode):
+    x, a = pair(np.arange(10.0), device)
+    ind = [0, 3, 3, 9] if mode == "raise" else [-12, 3, 25, 3]
+    np.put(a, ind, [7.0, 8.0], mode=mode)
+    dt.put(x, ind, [7.0, 8.0], mode=mode)
+    assert_same(x, a)
+    x.put(dt.asarray([1], device=device), 99)
+    a.put([1], 99)
+    assert_same(x, a)
+    dt.put(x, [0], [])
+    assert_same(x, a)
+
+
+def test_put_into_a_strided_view(device):
+    x, a = pair(np.arange(12.0).reshape(3, 4), device)
+    v, w = x.T, a.T
+    dt.put(v, [0, 5, 11], [-1.0, -2.0, -3.0])
+    np.put(w, [0, 5, 11], [-1.0, -2.0, -3.0])
+    assert_same(x, a)
+    same_error(lambda: np.put(a, [12], 1.0), lambda: dt.put(x, [12], 1.0))
+
+
+def test_compress_and_extract(device):
+    x, a = pair(np.arange(12).reshape(3, 4), device)
+    for cond, axis in [([True, False, True], 0), ([0, 1, 1], 0), ([False, True], 1), ([True] * 5, None)]:
+        assert_same(dt.compress(cond, x, axis=axis), np.compress(cond, a, axis=axis), device=device)
+    assert_same(x.compress([True, False], 1), a.compress([True, False], 1), device=device)
+    same_error(lambda: np.compress([[True]], a), lambda: dt.compress([[True]], x))
+    same_error(lambda: np.compress([True] * 13, a), lambda: dt.compress([True] * 13, x))
+    cond = a % 3 == 0
+    assert_same(dt.extract(dt.asarray(cond, device=device), x), np.extract(cond, a), device=device)
+
+
+def test_place_and_putmask(device):
+    x, a = pair(np.arange(10.0), device)
+    np.place(a, a > 4, [-1.0, -2.0])
+    dt.place(x, x > 4, [-1.0, -2.0])
+    assert_same(x, a)
+    np.putmask(a, a < 3, [10.0, 20.0, 30.0, 40.0])
+    dt.putmask(x, x < 3, [10.0, 20.0, 30.0, 40.0])
+    assert_same(x, a)
+    dt.putmask(x, x > 100, [])
+    same_error(lambda: np.place(a, a > 0, []), lambda: dt.place(x, x > 0, []))
+    same_error(lambda: np.place(a, [True, False], 1), lambda: dt.place(x, [True, False], 1))
+    same_error(lambda: np.putmask(a, [True, False], 1), lambda: dt.putmask(x, [True, False], 1))
+    assert_same(x, a)
+
+
+def test_select(device):
+    x, a = pair(np.arange(10), device)
+    conds, choices = [a < 3, a > 5], [a, a ** 2]
+    want = np.select(conds, choices, default=-1)
+    got = dt.select([x < 3, x > 5], [x, x ** 2], default=-1)
+    assert_same(got, want, device=device)
+    f = a.astype(np.float32)
+    assert_same(dt.select([x < 3], [dt.asarray(f, device=device)]), np.select([a < 3], [f]), device=device)
+    same_error(lambda: np.select([a > 1], [a, a]), lambda: dt.select([x > 1], [x, x]))
+    same_error(lambda: np.select([], []), lambda: dt.select([], []))
+    same_error(lambda: np.select([a], [a]), lambda: dt.select([x], [x]))
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_choose(device, mode):
+    choices = [np.arange(4), np.arange(4) * 10, np.full(4, -5)]
+    idx = np.array([0, 2, 1, 0]) if mode == "raise" else np.array([0, 5, -1, 2])
+    want = np.choose(idx, choices, mode=mode)
+    got = dt.choose(dt.asarray(idx, device=device), [dt.asarray(c, device=device) for c in choices], mode=mode)
+    assert_same(got, want, device=device)
+    x = dt.asarray(idx, device=device)
+    assert_same(x.choose(dt.asarray(np.stack(choices), device=device), mode=mode), idx.choose(choices, mode=mode),
+                device=device)
+    # broadcasting: a column of choices against a row of indices
+    assert_same(dt.choose(dt.asarray([[0], [1]], device=device), [dt.asarray([1, 2, 3], device=device), 7]),
+                np.choose([[0], [1]], [[1, 2, 3], 7]), device=device)
+
+
+def test_choose_errors(device):
+    a = np.array([0, 3])
+    for idx in ([0, 3], [0, -1]):
+        same_error(lambda: np.choose(np.array(idx), [[1, 2], [3, 4]]),
+                   lambda: dt.choose(dt.asarray(idx, device=device), [dt.asarray([1, 2], device=device),
+                                                                      dt.asarray([3, 4], device=device)]))
+    with pytest.raises(TypeError):
+        dt.choose(dt.asarray(a.astype(float), device=device), [[1, 2]])
+    assert to_np(dt.choose(dt.asarray([1, 0], device=device), [[1, 2], [3, 4]])).tolist() == [3, 2]
