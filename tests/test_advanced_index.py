@@ -153,6 +153,12 @@ def test_every_element_size(device, dtype):
     x[[2, 0]] = x[[1, 3]]
     want[[2, 0]] = want[[1, 3]]
     assert_same(x, want)
+    # two indexed axes: the offsets pass, then the loops that read offsets
+    rows, cols = [3, 0, 3], [5, 1, 5]
+    assert_same(x[rows, cols], want[rows, cols], device=device)
+    x[rows, cols] = x[[0, 1, 2], [0, 0, 0]]
+    want[rows, cols] = want[[0, 1, 2], [0, 0, 0]]
+    assert_same(x, want)
 
 
 def test_complex64_at_a_4_byte_address(device):
@@ -301,6 +307,11 @@ def test_private_entry_points_check_their_arguments(device):
     src = dt.broadcast_to(x[:1], (2,))
     with pytest.raises(ValueError, match="outside the tensor's memory"):
         _C._take(out, src, 0, (idx,), (400,), (8,), (0,))
+    for length, stride in ((2**62, 2**62), (2**40, -(2**40)), (3, 2**63 - 1)):
+        with pytest.raises(ValueError, match="outside the tensor's memory"):
+            _C._take(out, src, 0, (idx,), (length,), (stride,), (0,))
+    with pytest.raises(ValueError, match="negative length"):
+        _C._put(src.copy(), out, 0, (idx,), (-1,), (8,), (0,))
     with pytest.raises(ValueError, match="int64"):
         _C._take(out, src, 0, (idx.astype(dt.int32),), (4,), (8,), (0,))
     with pytest.raises(ValueError, match="shape or dtype"):

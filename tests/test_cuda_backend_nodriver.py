@@ -115,9 +115,9 @@ class DtIndexLoop(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("ndim", ctypes.c_int), ("device_index", ctypes.c_int),
         ("itemsize", ctypes.c_int), ("aligned", ctypes.c_int), ("accumulate", ctypes.c_int),
-        ("nblocks", ctypes.c_int), ("chunk", ctypes.c_int64), ("numel", ctypes.c_int64),
-        ("stream", vp), ("data", vp * 3), ("axis_len", ctypes.c_int64),
-        ("axis_stride", ctypes.c_int64), ("flag", vp), ("claim_base", vp),
+        ("direct", ctypes.c_int), ("nblocks", ctypes.c_int), ("chunk", ctypes.c_int64),
+        ("numel", ctypes.c_int64), ("stream", vp), ("data", vp * 3), ("axis_len", ctypes.c_int64),
+        ("axis_stride", ctypes.c_int64), ("flag", vp), ("bad", vp), ("claim_base", vp),
         ("shape", ctypes.c_int64 * DT_MAX_NDIM), ("strides", (ctypes.c_int64 * DT_MAX_NDIM) * 3),
     ]
 
@@ -288,8 +288,8 @@ def test_cuda_ctypes_layout_sizes():
     assert ctypes.sizeof(DtLoop) == 2712
     assert DtLoop.scalar.offset == 2648
     assert ctypes.sizeof(DtGen) == 136
-    assert ctypes.sizeof(DtIndexLoop) == 2160
-    assert DtIndexLoop.shape.offset == 112
+    assert ctypes.sizeof(DtIndexLoop) == 2168
+    assert DtIndexLoop.shape.offset == 120
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -478,7 +478,8 @@ def test_cuda_nodriver_bad_loops_are_rejected():
     # index loops: checked before any CUDA call
     assert IFACE.run_index(None, e) == DT_ERR_VALUE
     for change in ({"kind": 99}, {"numel": 0}, {"numel": 5}, {"itemsize": 3}, {"ndim": 0},
-                   {"ndim": 65}, {"kind": DT_IDX_OFFSETS, "flag": None},
+                   {"ndim": 65}, {"kind": DT_IDX_OFFSETS, "bad": None},
+                   {"kind": DT_IDX_GATHER, "direct": 1, "bad": None}, {"kind": DT_IDX_CLAIM, "flag": None},
                    {"kind": DT_IDX_SCATTER, "claim_base": None},
                    {"kind": DT_IDX_COUNT, "nblocks": 0}, {"kind": DT_IDX_COUNT, "nblocks": 1025},
                    {"kind": DT_IDX_COUNT, "chunk": 1}):
@@ -492,7 +493,7 @@ def test_cuda_nodriver_bad_loops_are_rejected():
 def _index_loop(kind, p):
     """A valid 1-D index loop of 4 float32 over buffer p (offsets 0)."""
     lp = DtIndexLoop(kind=kind, ndim=1, device_index=0, itemsize=4, aligned=1, numel=4,
-                     nblocks=1, chunk=4, flag=p, claim_base=p)
+                     nblocks=1, chunk=4, flag=p, bad=p, claim_base=p)
     lp.data[0] = lp.data[1] = lp.data[2] = p
     lp.shape[0] = 4
     lp.strides[0][0] = lp.strides[1][0] = 4

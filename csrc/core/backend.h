@@ -134,26 +134,31 @@ typedef struct dt_gen {
 /* Index kernels: advanced indexing on a device (Note [Advanced indexing on
  * devices] in csrc/core/gather.c).  data[0] is the dense side (a gather's
  * output, a scatter's values), data[1] the indexed side (a gather's source,
- * a scatter's destination), data[2] int64 byte offsets into data[1]; all
- * three strided over shape (C order, byte strides, numel >= 1), with i the
- * C-order position of an element among numel.  Kinds:
- *   OFFSETS  data[0] (int64) = (accumulate ? data[0] : 0) + v * axis_stride
- *            for v = data[1] (int64) wrapped from [-axis_len, axis_len) to
- *            [0, axis_len); an i whose v is outside is min'ed into flag[0]
- *            (which holds INT64_MAX before) and writes nothing;
- *   GATHER   data[0] = itemsize bytes at data[1] + data[2];
- *   CLAIM    flag[(data[1] + data[2] - claim_base) / itemsize] = max(it, i):
- *            flag holds -1 before, one slot per itemsize of the targets;
- *   SCATTER  itemsize bytes at data[1] + data[2] = data[0], for the i that
- *            CLAIM left in flag (so the last write wins, as in NumPy);
+ * a scatter's destination), data[2] int64 byte offsets into data[1] or, in
+ * a direct loop, int64 indices into one axis of data[1] (axis_len,
+ * axis_stride); all three strided over shape (C order, byte strides,
+ * numel >= 1), with i the C-order position of an element among numel.
+ * An index must lie in [-axis_len, axis_len) and is wrapped into
+ * [0, axis_len); a position i whose index does not is min'ed into bad[0]
+ * (which holds INT64_MAX before) and its element is left alone.  Kinds:
+ *   OFFSETS  data[0] (int64) = (accumulate ? data[0] : 0) + index * axis_stride
+ *            for the index data[1] (int64);
+ *   GATHER   data[0] = itemsize bytes at data[1] moved by data[2];
+ *   CLAIM    flag[(data[1] moved by data[2] - claim_base) / itemsize] =
+ *            max(it, i): flag holds -1 before, one slot per itemsize of the
+ *            targets' span;
+ *   SCATTER  itemsize bytes at data[1] moved by data[2] = data[0], for the
+ *            i that CLAIM left in flag (so the last write wins, as in NumPy);
  *   COUNT    data[1] is numel bytes, contiguous (shape and strides unused),
  *            cut in nblocks chunks of chunk bytes: flag[b] = the number of
  *            non-zero bytes before chunk b, flag[nblocks] = all of them;
  *   COMPACT  data[0] (int64, contiguous) = the positions of the non-zero
  *            bytes of data[1], in order, with COUNT's flag.
- * Every address of data[0] and data[1] is a multiple of the dtype's
- * alignment (the itemsize, half of it for complex, at most 8); aligned == 0
- * says it is only 4 for 8-byte elements (complex64). */
+ * bad is used by OFFSETS and by direct GATHER and CLAIM (a direct SCATTER's
+ * indices were checked by its CLAIM).  Every address of data[0] and data[1]
+ * is a multiple of the dtype's alignment (the itemsize, half of it for
+ * complex, at most 8); aligned == 0 says it is only 4 for 8-byte elements
+ * (complex64). */
 typedef enum dt_idx_kind {
     DT_IDX_OFFSETS = 0,
     DT_IDX_GATHER,
@@ -170,13 +175,15 @@ typedef struct dt_index_loop {
     int itemsize;              /* GATHER, CLAIM, SCATTER: 1, 2, 4, 8 or 16 */
     int aligned;
     int accumulate;            /* OFFSETS */
+    int direct;                /* GATHER, CLAIM, SCATTER: data[2] holds indices */
     int nblocks;               /* COUNT, COMPACT: 1 ... DT_INDEX_MAX_BLOCKS */
     int64_t chunk;             /* COUNT, COMPACT: bytes per block */
     int64_t numel;
     void *stream;
     char *data[3];
     int64_t axis_len, axis_stride;
-    int64_t *flag;             /* device memory */
+    int64_t *flag;             /* device memory: CLAIM's and SCATTER's slots, COUNT's sums */
+    int64_t *bad;              /* device memory: the first bad index's position */
     char *claim_base;          /* CLAIM, SCATTER */
     int64_t shape[DT_MAX_NDIM];
     int64_t strides[3][DT_MAX_NDIM];

@@ -18,10 +18,11 @@
  *      index raises IndexError before anything is written;
  *   2. a take runs GATHER over R; a put runs CLAIM then SCATTER (Note [Last
  *      write wins]), with one int64 slot per element of the targets' span.
- * Nothing of the index crosses to the host but those two small reads.
- * The geometry is checked here before any launch: every address the
- * offsets can reach lies inside the storage (the offsets are trusted only
- * because they come from step 1, which only produces in-range ones).
+ * With one indexed axis, step 1 is folded into step 2 (Note [Direct
+ * loops]).  Nothing of the index crosses to the host but those small
+ * reads.  The geometry is checked here before any launch: every address
+ * the offsets can reach lies inside the storage (the offsets are trusted
+ * only because step 1 or a direct loop produces in-range ones only).
  */
 #include "gather.h"
 
@@ -118,14 +119,13 @@ static int same_shape(const dt_tensor *a, int ndim, const int64_t *shape)
     return 1;
 }
 
-static void extent_add(int64_t n, int64_t stride, int64_t *lo, int64_t *hi)
+/* lo or hi moved by (n - 1) * stride; 0 on overflow */
+static int extent_add(int64_t n, int64_t stride, int64_t *lo, int64_t *hi)
 {
-    /* |(n - 1) * stride| fits: it is an extent of a checked view */
-    int64_t e = (n - 1) * stride;
-    if (e < 0)
-        *lo += e;
-    else
-        *hi += e;
+    int64_t e;
+    if (__builtin_mul_overflow(n - 1, stride, &e))
+        return 0;
+    return !__builtin_add_overflow(e < 0 ? *lo : *hi, e, e < 0 ? lo : hi);
 }
 
 /* The byte range [lo, hi) (from the storage's start) that the indexed side
@@ -134,21 +134,19 @@ static dt_status reach(const dt_tensor *t, int nidx, const dt_index_axis *ax, in
                        dt_error *err)
 {
     int64_t l = t->offset, h = t->offset;
-    for (int d = 0; d < t->ndim; d++)
+    int ok = 1;
+    for (int d = 0; ok && d < t->ndim; d++)
         if (t->shape[d] > 0)
-            extent_add(t->shape[d], t->strides[d], &l, &h);
-    for (int k = 0; k < nidx; k++) {
-        if (ax[k].length < 0 || ax[k].length > (int64_t)1 << 62 || ax[k].stride > (int64_t)1 << 62 ||
-            ax[k].stride < -((int64_t)1 << 62))
-            return dt_error_set(err, DT_ERR_VALUE, "index axis %d: bad length or stride", ax[k].axis);
-        if (ax[k].length > 0) {
-            if (ax[k].stride != 0 && (ax[k].length - 1) > ((int64_t)1 << 62) / (ax[k].stride < 0 ? -ax[k].stride : ax[k].stride))
-                return dt_error_set(err, DT_ERR_VALUE, "index axis %d: the extent overflows", ax[k].axis);
-            extent_add(ax[k].length, ax[k].stride, &l, &h);
-        }
+            ok = extent_add(t->shape[d], t->strides[d], &l, &h);
+    for (int k = 0; ok && k < nidx; k++) {
+        if (ax[k].length < 0)
+            return dt_error_set(err, DT_ERR_VALUE, "index axis %d: negative length", ax[k].axis);
+        if (ax[k].length > 0)
+            ok = extent_add(ax[k].length, ax[k].stride, &l, &h);
     }
-    h += dt_tensor_itemsize(t);
-    if (l < 0 || (uint64_t)h > (uint64_t)t->storage->nbytes)
+    if (ok)
+        ok = !__builtin_add_overflow(h, dt_tensor_itemsize(t), &h);
+    if (!ok || l < 0 || (uint64_t)h > (uint64_t)t->storage->nbytes)
         return dt_error_set(err, DT_ERR_VALUE, "indexing would reach outside the tensor's memory");
     *lo = l;
     *hi = h;
@@ -231,7 +229,7 @@ static dt_status offsets(dt_tensor *off, const dt_backend_iface *b, int index, i
         l->axis_len = ax[k].length;
         l->axis_stride = ax[k].stride;
         l->accumulate = k > 0;
-        l->flag = (int64_t *)dt_tensor_data(&flags) + k;
+        l->bad = (int64_t *)dt_tensor_data(&flags) + k;
         coalesce(l, 2);
         st = b->run_index(l, err);
     }
@@ -289,28 +287,78 @@ static dt_status check_alignment(const dt_tensor *dense, const dt_tensor *sparse
     return DT_OK;
 }
 
-/* the loop over R: dense side, indexed side, offsets (stride 0 outside B) */
-static void move_loop(dt_index_loop *l, const dt_tensor *dense, const dt_tensor *sparse, const dt_tensor *off,
-                      int b_start, int nidx, const dt_index_axis *ax)
+/* the loop over R: dense side, indexed side, and `third`: the offsets, or
+ * in a direct loop the one index tensor (stride 0 outside B either way) */
+static void move_loop(dt_index_loop *l, const dt_tensor *dense, const dt_tensor *sparse, const dt_tensor *third,
+                      int b_start, const dt_index_axis *direct)
 {
-    int64_t itemsize = dt_tensor_itemsize(dense);
     /* complex64 is aligned to 4 bytes only, as NumPy's: its kernels move it in halves */
-    int aligned = dense->dtype != DT_COMPLEX64;
+    l->aligned = dense->dtype != DT_COMPLEX64;
     l->ndim = dense->ndim;
     l->numel = dense->numel;
-    l->itemsize = (int)itemsize;
-    l->aligned = aligned;
+    l->itemsize = (int)dt_tensor_itemsize(dense);
     l->data[0] = dt_tensor_data(dense);
     l->data[1] = dt_tensor_data(sparse);
-    l->data[2] = dt_tensor_data(off);
+    l->data[2] = dt_tensor_data(third);
+    if (direct != NULL) {
+        l->direct = 1;
+        l->axis_len = direct->length;
+        l->axis_stride = direct->stride;
+    }
     for (int d = 0; d < dense->ndim; d++) {
         l->shape[d] = dense->shape[d];
         l->strides[0][d] = dense->strides[d];
         l->strides[1][d] = sparse->strides[d];
-        int in_b = d >= b_start && d < b_start + off->ndim;
-        l->strides[2][d] = in_b ? off->strides[d - b_start] : 0;
+        int in_b = d >= b_start && d < b_start + third->ndim;
+        l->strides[2][d] = in_b ? third->strides[d - b_start] : 0;
     }
     coalesce(l, 3);
+}
+
+/* Note [Direct loops]
+ * With one indexed axis (x[idx], x[mask] of a 1-d mask, take), the loop
+ * reads the indices itself and checks them as it goes, with no offsets
+ * pass and no offsets tensor: one pass over the indices instead of three.
+ * A direct loop sees the indices only where the result is not empty, so an
+ * empty result (a zero-length axis beside B) is checked by OFFSETS. */
+
+/* a bad index found at C-order position pos of the loop over R: its
+ * position in B, for report_bad */
+static int64_t position_in_b(const dt_tensor *r, int b_start, int b_ndim, int64_t pos)
+{
+    int64_t in_b = 0, scale = 1;
+    for (int d = r->ndim - 1; d >= 0; d--) {
+        int64_t c = pos % r->shape[d];
+        pos /= r->shape[d];
+        if (d >= b_start && d < b_start + b_ndim) {
+            in_b += c * scale;
+            scale *= r->shape[d];
+        }
+    }
+    return in_b;
+}
+
+/* one direct loop (GATHER or CLAIM) that checks the indices; the error
+ * for the first bad one */
+static dt_status run_checked(const dt_backend_iface *b, int index, dt_index_loop *l, const dt_tensor *r,
+                             int b_start, const dt_index_axis *ax, dt_error *err)
+{
+    dt_tensor bad;
+    dt_tensor_init_empty(&bad);
+    int64_t one = 1, pos = INT64_MAX;
+    dt_status st = new_i64(&bad, dt_tensor_device(r), 1, &one, err);
+    if (st == DT_OK)
+        st = fill_i64(&bad, INT64_MAX, err);
+    if (st == DT_OK) {
+        l->bad = (int64_t *)dt_tensor_data(&bad);
+        st = b->run_index(l, err);
+    }
+    if (st == DT_OK)
+        st = read_back(b, index, &pos, dt_tensor_data(&bad), sizeof pos, err);
+    if (st == DT_OK && pos != INT64_MAX)
+        st = report_bad(b, index, ax, position_in_b(r, b_start, ax->index->ndim, pos), err);
+    dt_tensor_clear(&bad);
+    return st;
 }
 
 dt_status dt_index_take(dt_tensor *out, const dt_tensor *src, int b_start, int nidx, const dt_index_axis *ax,
@@ -327,29 +375,31 @@ dt_status dt_index_take(dt_tensor *out, const dt_tensor *src, int b_start, int n
     const dt_backend_iface *b = index_backend(out, &index, err);
     if (b == NULL)
         return err->status;
+    int direct = nidx == 1 && out->numel > 0; /* Note [Direct loops] */
     dt_tensor off;
     dt_tensor_init_empty(&off);
-    DT_TRY(offsets(&off, b, index, nidx, ax, err));
+    if (!direct)
+        DT_TRY(offsets(&off, b, index, nidx, ax, err));
     dt_status st = DT_OK;
-    if (out->numel > 0) {
-        dt_index_loop *l = (dt_index_loop *)malloc(sizeof *l);
-        if (l == NULL) {
-            st = dt_error_set(err, DT_ERR_NOMEM, "out of host memory indexing");
-        } else {
-            loop_start(l, b, index, DT_IDX_GATHER);
-            move_loop(l, out, src, &off, b_start, nidx, ax);
-            st = b->run_index(l, err);
-            free(l);
-        }
+    dt_index_loop *l = out->numel > 0 ? (dt_index_loop *)malloc(sizeof *l) : NULL;
+    if (out->numel > 0 && l == NULL)
+        st = dt_error_set(err, DT_ERR_NOMEM, "out of host memory indexing");
+    if (l != NULL) {
+        loop_start(l, b, index, DT_IDX_GATHER);
+        move_loop(l, out, src, direct ? ax[0].index : &off, b_start, direct ? &ax[0] : NULL);
+        st = direct ? run_checked(b, index, l, out, b_start, &ax[0], err) : b->run_index(l, err);
     }
+    free(l);
     dt_tensor_clear(&off);
     return st;
 }
 
-/* CLAIM then SCATTER of val into dst (the targets' span [lo, hi) from the storage's start) */
+/* CLAIM then SCATTER of val into dst (the targets' span [lo, hi) from the
+ * storage's start); `third` as in move_loop.  A direct CLAIM checks the
+ * indices, and SCATTER runs only if they are all good. */
 static dt_status scatter(const dt_backend_iface *b, int index, dt_tensor *dst, const dt_tensor *val,
-                         const dt_tensor *off, int b_start, int nidx, const dt_index_axis *ax, int64_t lo,
-                         int64_t hi, dt_error *err)
+                         const dt_tensor *third, int b_start, const dt_index_axis *direct, int64_t lo, int64_t hi,
+                         dt_error *err)
 {
     int64_t itemsize = dt_tensor_itemsize(dst), slots = (hi - lo + itemsize - 1) / itemsize;
     dt_tensor winner;
@@ -362,10 +412,11 @@ static dt_status scatter(const dt_backend_iface *b, int index, dt_tensor *dst, c
         st = dt_error_set(err, DT_ERR_NOMEM, "out of host memory indexing");
     for (int kind = DT_IDX_CLAIM; st == DT_OK && kind <= DT_IDX_SCATTER; kind++) {
         loop_start(l, b, index, kind);
-        move_loop(l, val, dst, off, b_start, nidx, ax);
+        move_loop(l, val, dst, third, b_start, direct);
         l->flag = (int64_t *)dt_tensor_data(&winner);
         l->claim_base = (char *)dst->storage->ptr + lo;
-        st = b->run_index(l, err);
+        st = direct != NULL && kind == DT_IDX_CLAIM ? run_checked(b, index, l, val, b_start, direct, err)
+                                                    : b->run_index(l, err);
     }
     free(l);
     dt_tensor_clear(&winner);
@@ -386,10 +437,12 @@ dt_status dt_index_put(dt_tensor *dst, const dt_tensor *val, int b_start, int ni
     const dt_backend_iface *b = index_backend(dst, &index, err);
     if (b == NULL)
         return err->status;
+    int direct = nidx == 1 && dst->numel > 0; /* Note [Direct loops] */
     dt_tensor off, copy;
     dt_tensor_init_empty(&off);
     dt_tensor_init_empty(&copy);
-    DT_TRY(offsets(&off, b, index, nidx, ax, err));
+    if (!direct)
+        DT_TRY(offsets(&off, b, index, nidx, ax, err));
     dt_status st = DT_OK;
     /* a value that overlaps the targets is read first */
     uintptr_t vlo, vhi, base = (uintptr_t)dst->storage->ptr;
@@ -401,7 +454,8 @@ dt_status dt_index_put(dt_tensor *dst, const dt_tensor *val, int b_start, int ni
         val = &copy;
     }
     if (st == DT_OK && dst->numel > 0)
-        st = scatter(b, index, dst, val, &off, b_start, nidx, ax, lo, hi, err);
+        st = scatter(b, index, dst, val, direct ? ax[0].index : &off, b_start, direct ? &ax[0] : NULL, lo, hi,
+                     err);
     dt_tensor_clear(&off);
     dt_tensor_clear(&copy);
     return st;

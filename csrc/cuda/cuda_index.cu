@@ -60,42 +60,73 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-template <class T>
-__global__ void __launch_bounds__(kThreads) k_gather(char *out, const char *src, const char *off, Calc64 c, int64_t n)
+/* Where an element's data[2] leads: its byte offset, or in a direct loop
+ * (one indexed axis: Note [Direct loops]) the index itself, checked against
+ * the axis and turned into an offset here; false for a bad index, whose
+ * position is min'ed into bad. */
+struct Axis {
+    int64_t len, stride, first; /* first: the C-order position of element 0 of this launch */
+    long long *bad;
+};
+
+template <bool DIRECT>
+__device__ __forceinline__ bool offset_at(const char *p, const Axis &ax, int64_t i, int64_t &off)
+{
+    int64_t v = *reinterpret_cast<const int64_t *>(p);
+    if constexpr (!DIRECT) {
+        off = v;
+        return true;
+    } else {
+        if (v < -ax.len || v >= ax.len) {
+            if (ax.bad != nullptr)
+                atomicMin(ax.bad, (long long)(ax.first + i)); /* Note [Bounds on the device] */
+            return false;
+        }
+        off = (v < 0 ? v + ax.len : v) * ax.stride;
+        return true;
+    }
+}
+
+template <class T, bool DIRECT>
+__global__ void __launch_bounds__(kThreads)
+    k_gather(char *out, const char *src, const char *off, Calc64 c, int64_t n, Axis ax)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
-        int64_t o[kMaxOps];
+        int64_t o[kMaxOps], at;
         offsets_of<3>(c, i, o);
-        const char *from = src + o[1] + *reinterpret_cast<const int64_t *>(off + o[2]);
-        *reinterpret_cast<T *>(out + o[0]) = *reinterpret_cast<const T *>(from);
+        if (offset_at<DIRECT>(off + o[2], ax, i, at))
+            *reinterpret_cast<T *>(out + o[0]) = *reinterpret_cast<const T *>(src + o[1] + at);
     }
 }
 
 /* Note [Last write wins] */
-__global__ void __launch_bounds__(kThreads) k_claim(const char *dst, const char *off, Calc64 c, int64_t n,
-                                                    int64_t first, const char *base, int itemsize, long long *winner)
+template <bool DIRECT>
+__global__ void __launch_bounds__(kThreads) k_claim(const char *dst, const char *off, Calc64 c, int64_t n, Axis ax,
+                                                    const char *base, int itemsize, long long *winner)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
-        int64_t o[kMaxOps];
+        int64_t o[kMaxOps], at;
         offsets_of<3>(c, i, o);
-        const char *to = dst + o[1] + *reinterpret_cast<const int64_t *>(off + o[2]);
-        atomicMax(winner + (to - base) / itemsize, (long long)(first + i));
+        if (offset_at<DIRECT>(off + o[2], ax, i, at))
+            atomicMax(winner + (dst + o[1] + at - base) / itemsize, (long long)(ax.first + i));
     }
 }
 
-template <class T>
-__global__ void __launch_bounds__(kThreads) k_scatter(const char *val, char *dst, const char *off, Calc64 c, int64_t n,
-                                                      int64_t first, const char *base, int itemsize,
+template <class T, bool DIRECT>
+__global__ void __launch_bounds__(kThreads) k_scatter(const char *val, char *dst, const char *off, Calc64 c,
+                                                      int64_t n, Axis ax, const char *base, int itemsize,
                                                       const long long *winner)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
-        int64_t o[kMaxOps];
+        int64_t o[kMaxOps], at;
         offsets_of<3>(c, i, o);
-        char *to = dst + o[1] + *reinterpret_cast<const int64_t *>(off + o[2]);
-        if (winner[(to - base) / itemsize] == (long long)(first + i))
+        if (!offset_at<DIRECT>(off + o[2], ax, i, at))
+            continue;
+        char *to = dst + o[1] + at;
+        if (winner[(to - base) / itemsize] == (long long)(ax.first + i))
             *reinterpret_cast<T *>(to) = *reinterpret_cast<const T *>(val + o[0]);
     }
 }
@@ -160,21 +191,30 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-/* Every index kernel, by element size index (size_index) and alignment.
- * Taking the addresses here is what registers them in the emulation, so
- * the kernel coverage gate sees the ones no test launches. */
+/* Every index kernel, by element size index (size_index), alignment and
+ * directness.  Taking the addresses here is what registers them in the
+ * emulation, so the kernel coverage gate sees the ones no test launches. */
 struct IndexKernels {
-    const void *gather[5][2]; /* [size][aligned]: [3][0] moves complex64 in halves */
-    const void *scatter[5][2];
-    const void *offsets, *claim, *count, *scan, *compact;
+    const void *gather[5][2][2]; /* [size][aligned][direct]: [3][0] moves complex64 in halves */
+    const void *scatter[5][2][2];
+    const void *claim[2];
+    const void *offsets, *count, *scan, *compact;
 };
+
+template <class T, bool DIRECT> void add_moves(IndexKernels &k, int size, int aligned)
+{
+    k.gather[size][aligned][DIRECT] = DT_KERNEL_ADDRESS(k_gather<T, DIRECT>);
+    k.scatter[size][aligned][DIRECT] = DT_KERNEL_ADDRESS(k_scatter<T, DIRECT>);
+    if (aligned && size != 3) { /* the core refuses addresses below a dtype's alignment */
+        k.gather[size][0][DIRECT] = k.gather[size][1][DIRECT];
+        k.scatter[size][0][DIRECT] = k.scatter[size][1][DIRECT];
+    }
+}
 
 template <int N> void add_sized(IndexKernels &k)
 {
-    k.gather[size_index(N)][1] = DT_KERNEL_ADDRESS(k_gather<typename RawOf<N>::type>);
-    k.scatter[size_index(N)][1] = DT_KERNEL_ADDRESS(k_scatter<typename RawOf<N>::type>);
-    k.gather[size_index(N)][0] = k.gather[size_index(N)][1];
-    k.scatter[size_index(N)][0] = k.scatter[size_index(N)][1];
+    add_moves<typename RawOf<N>::type, false>(k, size_index(N), 1);
+    add_moves<typename RawOf<N>::type, true>(k, size_index(N), 1);
 }
 
 const IndexKernels &index_kernels()
@@ -186,11 +226,12 @@ const IndexKernels &index_kernels()
         add_sized<2>(k);
         add_sized<4>(k);
         add_sized<8>(k);
-        k.gather[3][0] = DT_KERNEL_ADDRESS(k_gather<Halves8>);
-        k.scatter[3][0] = DT_KERNEL_ADDRESS(k_scatter<Halves8>);
         add_sized<16>(k);
+        add_moves<Halves8, false>(k, 3, 0);
+        add_moves<Halves8, true>(k, 3, 0);
+        k.claim[0] = DT_KERNEL_ADDRESS(k_claim<false>);
+        k.claim[1] = DT_KERNEL_ADDRESS(k_claim<true>);
         k.offsets = DT_KERNEL_ADDRESS(k_index_offsets);
-        k.claim = DT_KERNEL_ADDRESS(k_claim);
         k.count = DT_KERNEL_ADDRESS(k_count);
         k.scan = DT_KERNEL_ADDRESS(k_scan_counts);
         k.compact = DT_KERNEL_ADDRESS(k_compact);
@@ -234,32 +275,31 @@ dt_status launch_part(const dt_index_loop *l, int ndim, const int64_t *shape, co
     char *d0 = base[0], *d1 = base[1], *d2 = base[2];
     int64_t len = l->axis_len, stride = l->axis_stride;
     int accumulate = l->accumulate, itemsize = l->itemsize;
-    long long *flag = (long long *)l->flag;
+    long long *flag = (long long *)l->flag, *bad = (long long *)l->bad;
     char *claim_base = l->claim_base;
+    Axis ax = {len, stride, first, bad};
     dim3 grid(grid_for(numel, l->device_index)), block(kThreads);
-    int sz = size_index((size_t)l->itemsize), al = l->aligned != 0;
-    const void *kernel;
+    int sz = size_index((size_t)l->itemsize), al = l->aligned != 0, dr = l->direct != 0;
     cudaError_t e;
     switch (l->kind) {
     case DT_IDX_OFFSETS: {
-        void *args[] = {&d0, &d1, &c, &numel, &first, &len, &stride, &accumulate, &flag};
-        kernel = ks.offsets;
-        e = cudaLaunchKernel(kernel, grid, block, args, 0, stream);
+        void *args[] = {&d0, &d1, &c, &numel, &first, &len, &stride, &accumulate, &bad};
+        e = cudaLaunchKernel(ks.offsets, grid, block, args, 0, stream);
         break;
     }
     case DT_IDX_GATHER: {
-        void *args[] = {&d0, &d1, &d2, &c, &numel};
-        e = cudaLaunchKernel(ks.gather[sz][al], grid, block, args, 0, stream);
+        void *args[] = {&d0, &d1, &d2, &c, &numel, &ax};
+        e = cudaLaunchKernel(ks.gather[sz][al][dr], grid, block, args, 0, stream);
         break;
     }
     case DT_IDX_CLAIM: {
-        void *args[] = {&d1, &d2, &c, &numel, &first, &claim_base, &itemsize, &flag};
-        e = cudaLaunchKernel(ks.claim, grid, block, args, 0, stream);
+        void *args[] = {&d1, &d2, &c, &numel, &ax, &claim_base, &itemsize, &flag};
+        e = cudaLaunchKernel(ks.claim[dr], grid, block, args, 0, stream);
         break;
     }
     default: { /* DT_IDX_SCATTER */
-        void *args[] = {&d0, &d1, &d2, &c, &numel, &first, &claim_base, &itemsize, &flag};
-        e = cudaLaunchKernel(ks.scatter[sz][al], grid, block, args, 0, stream);
+        void *args[] = {&d0, &d1, &d2, &c, &numel, &ax, &claim_base, &itemsize, &flag};
+        e = cudaLaunchKernel(ks.scatter[sz][al][dr], grid, block, args, 0, stream);
         break;
     }
     }
@@ -317,7 +357,9 @@ dt_status validate(const dt_index_loop *l, dt_error *err)
         return dt_error_set(err, DT_ERR_VALUE, "run_index: unknown kind %d", l->kind);
     if (l->numel < 1)
         return dt_error_set(err, DT_ERR_VALUE, "run_index: no elements");
-    if (l->flag == NULL && l->kind != DT_IDX_GATHER)
+    int needs_flag = l->kind != DT_IDX_OFFSETS && l->kind != DT_IDX_GATHER;
+    int needs_bad = l->kind == DT_IDX_OFFSETS || (l->direct && (l->kind == DT_IDX_GATHER || l->kind == DT_IDX_CLAIM));
+    if ((needs_flag && l->flag == NULL) || (needs_bad && l->bad == NULL))
         return dt_error_set(err, DT_ERR_VALUE, "run_index: %s needs its flag memory", kind_names[l->kind]);
     if (l->kind == DT_IDX_COUNT || l->kind == DT_IDX_COMPACT) {
         if (l->nblocks < 1 || l->nblocks > DT_INDEX_MAX_BLOCKS || l->chunk < 1 ||

@@ -129,13 +129,13 @@ def _parse_to_args(args, kwargs):
     return device, dtype, bool(non_blocking), bool(copy)
 
 
-class Tensor(TensorBase):
+class _TensorMethods:
     """A multi-dimensional array on a device (``cpu`` or ``cuda:N``).
 
     Create tensors with devtensor.tensor, asarray, zeros, ones, arange, rand, ...
     """
-
-    __slots__ = ()
+    # the Python half of devtensor.Tensor, a C type (Note [Tensor is a C type]
+    # in csrc/python/tensor_type.c): _install_methods puts these on it
 
     def __new__(cls, data, dtype=None, device=None):
         from ._creation import tensor
@@ -477,4 +477,13 @@ def _rebuild_tensor(values, dtype_name, device):
     return unpickled_tensor(values, dtype_name, device)
 
 
-_C._set_tensor_class(Tensor)
+def _install_methods(cls, methods):
+    """Put the attributes defined in the class `methods` on the C type `cls`."""
+    for name, value in vars(methods).items():
+        if name not in ("__dict__", "__weakref__", "__module__", "__qualname__"):
+            setattr(cls, name, value)
+
+
+Tensor = _C.Tensor
+_install_methods(Tensor, _TensorMethods)
+del _TensorMethods
