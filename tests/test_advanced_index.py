@@ -19,6 +19,20 @@ needs_ndindex = pytest.mark.skipif(ndindices is None, reason="ndindex or hypothe
 MAX_ELEMENTS = 4096  # the emulated device runs every kernel thread on the CPU
 
 
+@pytest.fixture(autouse=True, params=["numpy", "kernels"])
+def cpu_path(request, monkeypatch):
+    """On the cpu, every test runs twice: small keys through NumPy (the
+    default) and through the CPU backend's index kernels (which big keys
+    take: Note [Big indices on the CPU] in devtensor/_views.py)."""
+    device = request.getfixturevalue("device") if "device" in request.fixturenames else None
+    if request.param == "kernels":
+        if device != "cpu":
+            pytest.skip("the kernel path is a cpu variant")
+        from devtensor import _views
+        monkeypatch.setattr(_views, "_use_index_kernels", lambda x, key: True)
+    return request.param
+
+
 def pair(shape, device, dtype="int64"):
     a = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
     return dt.array(a, device=device), a  # a copy: asarray would share a on the cpu
@@ -298,8 +312,6 @@ def test_read_only_tensors_are_refused(device):
 
 def test_private_entry_points_check_their_arguments(device):
     """_take/_put refuse what would reach outside the memory they were given."""
-    if device == "cpu":
-        pytest.skip("CPU tensors index through NumPy")
     from devtensor import _C
     x = dt.arange(4.0, device=device)
     idx = dt.asarray([0, 1], device=device)
@@ -319,3 +331,47 @@ def test_private_entry_points_check_their_arguments(device):
     with pytest.raises(ValueError, match="contiguous bool"):
         _C._nonzero_positions(x)
     sanity()
+
+
+def test_big_cpu_keys_split_across_threads(cpu_path):
+    """Keys big enough for the CPU index kernels' thread split (Note [Big
+    indices on the CPU]): the ordered scatter's shares of the targets, the
+    gather's chunks and the mask's blocks, against NumPy."""
+    if cpu_path != "numpy":
+        pytest.skip("the size picks the kernels by itself")
+    before = dt.get_num_threads()
+    dt.set_num_threads(2)
+    try:
+        _big_cpu_keys()
+    finally:
+        dt.set_num_threads(before)
+
+
+def _big_cpu_keys():
+    rng = np.random.default_rng(5)
+    a = rng.random(300_000)
+    x = dt.array(a)
+    idx = rng.integers(-300, 300, size=200_000)
+    assert_same(x[idx], a[idx])
+    vals = np.arange(idx.size, dtype=np.float64)
+    x[idx] = vals
+    a[idx] = vals
+    assert_same(x, a)
+    m = a > 0.5
+    assert_same(x[m], a[m])
+    assert_same(x[dt.asarray(m)], a[m])
+    x[dt.asarray(m)] = -1.0
+    a[m] = -1.0
+    assert_same(x, a)
+    two = rng.integers(0, 500, size=(2, 100_000))
+    b = a.reshape(600, 500).copy()
+    y = dt.array(b)
+    assert_same(y[two[0] % 600, two[1]], b[two[0] % 600, two[1]])
+    y[two[0] % 600, two[1]] = 7.0
+    b[two[0] % 600, two[1]] = 7.0
+    assert_same(y, b)
+    with pytest.raises(IndexError, match="index 300000 is out of bounds for axis 0 with size 300000"):
+        x[np.r_[idx, 300_000]]
+    with pytest.raises(IndexError, match="index 300000 is out of bounds"):
+        x[np.r_[idx, 300_000]] = 1.0
+    assert_same(x, a)

@@ -118,6 +118,7 @@ class DtIndexLoop(ctypes.Structure):
         ("direct", ctypes.c_int), ("nblocks", ctypes.c_int), ("chunk", ctypes.c_int64),
         ("numel", ctypes.c_int64), ("stream", vp), ("data", vp * 3), ("axis_len", ctypes.c_int64),
         ("axis_stride", ctypes.c_int64), ("flag", vp), ("bad", vp), ("claim_base", vp),
+        ("slots", ctypes.c_int64),
         ("shape", ctypes.c_int64 * DT_MAX_NDIM), ("strides", (ctypes.c_int64 * DT_MAX_NDIM) * 3),
     ]
 
@@ -288,8 +289,8 @@ def test_cuda_ctypes_layout_sizes():
     assert ctypes.sizeof(DtLoop) == 2712
     assert DtLoop.scalar.offset == 2648
     assert ctypes.sizeof(DtGen) == 136
-    assert ctypes.sizeof(DtIndexLoop) == 2168
-    assert DtIndexLoop.shape.offset == 120
+    assert ctypes.sizeof(DtIndexLoop) == 2176
+    assert DtIndexLoop.shape.offset == 128
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 

@@ -155,7 +155,10 @@ typedef struct dt_gen {
  *   COMPACT  data[0] (int64, contiguous) = the positions of the non-zero
  *            bytes of data[1], in order, with COUNT's flag.
  * bad is used by OFFSETS and by direct GATHER and CLAIM (a direct SCATTER's
- * indices were checked by its CLAIM).  Every address of data[0] and data[1]
+ * indices were checked by its CLAIM).  A backend that writes in order may
+ * take CLAIM and SCATTER with flag NULL (the CPU's: Note [Index kernels on
+ * the CPU]): CLAIM then only checks, SCATTER writes every i, the last
+ * winning; slots is the number of itemsize slots of the targets' span.  Every address of data[0] and data[1]
  * is a multiple of the dtype's alignment (the itemsize, half of it for
  * complex, at most 8); aligned == 0 says it is only 4 for 8-byte elements
  * (complex64). */
@@ -184,7 +187,8 @@ typedef struct dt_index_loop {
     int64_t axis_len, axis_stride;
     int64_t *flag;             /* device memory: CLAIM's and SCATTER's slots, COUNT's sums */
     int64_t *bad;              /* device memory: the first bad index's position */
-    char *claim_base;          /* CLAIM, SCATTER */
+    char *claim_base;          /* CLAIM, SCATTER: where the targets' span starts */
+    int64_t slots;             /* CLAIM, SCATTER: itemsize slots in the span */
     int64_t shape[DT_MAX_NDIM];
     int64_t strides[3][DT_MAX_NDIM];
 } dt_index_loop;

@@ -396,25 +396,33 @@ dt_status dt_index_take(dt_tensor *out, const dt_tensor *src, int b_start, int n
 
 /* CLAIM then SCATTER of val into dst (the targets' span [lo, hi) from the
  * storage's start); `third` as in move_loop.  A direct CLAIM checks the
- * indices, and SCATTER runs only if they are all good. */
+ * indices, and SCATTER runs only if they are all good.  The CPU backend
+ * writes in order and needs no claim slots (Note [Index kernels on the CPU]). */
 static dt_status scatter(const dt_backend_iface *b, int index, dt_tensor *dst, const dt_tensor *val,
                          const dt_tensor *third, int b_start, const dt_index_axis *direct, int64_t lo, int64_t hi,
                          dt_error *err)
 {
     int64_t itemsize = dt_tensor_itemsize(dst), slots = (hi - lo + itemsize - 1) / itemsize;
+    int ordered = dt_tensor_device(dst).type == DT_DEVICE_CPU;
     dt_tensor winner;
     dt_tensor_init_empty(&winner);
-    dt_status st = new_i64(&winner, dt_tensor_device(dst), 1, &slots, err);
-    if (st == DT_OK)
-        st = fill_i64(&winner, -1, err);
+    dt_status st = DT_OK;
+    if (!ordered) {
+        st = new_i64(&winner, dt_tensor_device(dst), 1, &slots, err);
+        if (st == DT_OK)
+            st = fill_i64(&winner, -1, err);
+    }
     dt_index_loop *l = st == DT_OK ? (dt_index_loop *)malloc(sizeof *l) : NULL;
     if (st == DT_OK && l == NULL)
         st = dt_error_set(err, DT_ERR_NOMEM, "out of host memory indexing");
     for (int kind = DT_IDX_CLAIM; st == DT_OK && kind <= DT_IDX_SCATTER; kind++) {
+        if (ordered && kind == DT_IDX_CLAIM && direct == NULL)
+            continue; /* nothing to claim, nothing to check */
         loop_start(l, b, index, kind);
         move_loop(l, val, dst, third, b_start, direct);
-        l->flag = (int64_t *)dt_tensor_data(&winner);
+        l->flag = ordered ? NULL : (int64_t *)dt_tensor_data(&winner);
         l->claim_base = (char *)dst->storage->ptr + lo;
+        l->slots = slots;
         st = direct != NULL && kind == DT_IDX_CLAIM ? run_checked(b, index, l, val, b_start, direct, err)
                                                     : b->run_index(l, err);
     }

@@ -121,4 +121,5 @@ const dt_backend_iface dt_cpu_backend = {
     .copy = cpu_copy,
     .run_loop = dt_cpu_run_loop,
     .generate = dt_cpu_generate,
+    .run_index = dt_cpu_run_index,
 };

@@ -16,5 +16,7 @@ dt_cpu_inner_loop dt_cpu_find_loop(int op, const dt_dtype *dtypes);
 dt_status dt_cpu_run_loop(const dt_loop *loop, dt_error *err);
 /* Fill host memory (dt_gen). */
 dt_status dt_cpu_generate(const dt_gen *gen, dt_error *err);
+/* The index kernels (backend.h's dt_index_loop; cpu_index.c). */
+dt_status dt_cpu_run_index(const dt_index_loop *loop, dt_error *err);
 
 #endif /* DT_CPU_LOOPS_H */

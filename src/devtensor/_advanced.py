@@ -1,7 +1,8 @@
 """Advanced indexing of device tensors: x[idx], x[mask], x[idx] = v and any
 mix with basic indices, by NumPy's rules, without a trip through the host.
 
-CPU tensors index through NumPy (devtensor._views); here a device tensor's key
+CPU tensors index through NumPy unless the key is big (Note [Big indices on
+the CPU] in devtensor._views); here a tensor's key
 is turned into the form of the core's gather and scatter (Note [Advanced
 indexing on devices] in csrc/core/gather.c):
 
@@ -128,9 +129,8 @@ def _mask_coordinates(mask, shape, a):
             raise IndexError(f"boolean index did not match indexed array along axis "
                              f"{a.arr_axis + j}; size of axis is {n} but size of corresponding "
                              f"boolean axis is {m}")
-    if not isinstance(mask, TensorBase) or mask.device.type == "cpu":
-        host = mask.numpy() if isinstance(mask, TensorBase) else mask
-        return list(np.nonzero(host))  # read where it lives; uploaded by the caller
+    if not isinstance(mask, TensorBase):
+        return list(np.nonzero(mask))  # read where it lives; uploaded by the caller
     from ._manipulation import ascontiguousarray
     pos = _C._nonzero_positions(ascontiguousarray(mask))
     coords, rest = [], pos

@@ -30,9 +30,6 @@ def _like(x, obj, dtype=None):
 def _positions(mask):
     """The int64 C-order positions of a bool tensor's true elements, on its device."""
     from ._manipulation import ascontiguousarray
-    if mask.device.type == "cpu":
-        from ._creation import asarray
-        return asarray(np.flatnonzero(mask.numpy()))
     return _C._nonzero_positions(ascontiguousarray(mask))
 
 
@@ -100,7 +97,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') "
                         f"according to the rule 'safe'")
     _check_mode(mode)
-    if a.device.type == "cpu" and a.dtype.name != "bfloat16" and idx.device.type == "cpu":
+    from ._views import _use_index_kernels
+    if idx.device.type == "cpu" and not _use_index_kernels(a, idx):
         from ._creation import asarray
         # NumPy's take, not its slower fancy indexing
         return _write_out(asarray(np.take(a.numpy(), idx.numpy(), axis=axis, mode=mode)), out)

@@ -10,8 +10,8 @@ Note [Indexing is NumPy's, with two differences]
     * Indexing every axis with an integer gives a 0-d tensor (a view), as in
       PyTorch, not a Python scalar; use ``.item()`` for the scalar.
     * Advanced indexing (integer arrays, boolean masks) gives a copy, as in
-      NumPy: through NumPy on CPU tensors, through the device's gather and
-      scatter kernels elsewhere (devtensor._advanced).
+      NumPy: through the backend's gather and scatter kernels on devices and
+      for big keys on the CPU (devtensor._advanced), through NumPy otherwise.
     A 0-d integer tensor used as an index on a device is read back to the host
     (one scalar), as PyTorch does.
 
@@ -131,12 +131,30 @@ def _advanced_on_host(x, key):
     return x.numpy(), _numpy_key(key)
 
 
+# Note [Big indices on the CPU]
+# NumPy's fancy indexing runs on one thread; from this many index or mask
+# elements (and with more than one thread) a CPU tensor is indexed by the CPU
+# backend's index kernels instead (Note [Index kernels on the CPU] in
+# csrc/cpu/cpu_index.c), as devices are.  Smaller keys go to NumPy, whose
+# per-call cost is lower; bfloat16, which NumPy lacks, always goes to the kernels.
+_CPU_KERNELS_FROM = 1 << 16
+
+
+def _use_index_kernels(x, key):
+    if x.device.type != "cpu" or x.dtype.name == "bfloat16":
+        return True
+    if _C._get_num_threads() < 2:
+        return False
+    items = key if isinstance(key, tuple) else (key,)
+    return any(isinstance(k, (TensorBase, np.ndarray)) and k.size >= _CPU_KERNELS_FROM for k in items)
+
+
 def getitem(x, key):
     """x[key]: a view for basic keys (see Note [Indexing is NumPy's, with two differences])."""
     parts = _split_key(key)
     if parts is not None:
         return _basic_view(x, parts)
-    if x.device.type != "cpu":
+    if _use_index_kernels(x, key):
         from . import _advanced
         return _advanced.getitem(x, key)
     from ._creation import asarray
@@ -152,7 +170,7 @@ def setitem(x, key, value):
     x's device (PyTorch's behaviour)."""
     parts = _split_key(key)
     if parts is None:
-        if x.device.type != "cpu":
+        if _use_index_kernels(x, key):
             from . import _advanced
             _advanced.setitem(x, key, value)
             return
