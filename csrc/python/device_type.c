@@ -183,12 +183,18 @@ static PyObject *device_stack(int create)
     return stack;
 }
 
+/* `with device:` blocks open in all threads (changed with the GIL held):
+ * while there are none, the default device is cpu without a look at the
+ * thread's stack (the factories' and asarray's per-call path). */
+static long open_contexts;
+
 static PyObject *device_enter(PyDtDevice *self, PyObject *unused)
 {
     (void)unused;
     PyObject *stack = device_stack(1);
     if (stack == NULL || PyList_Append(stack, (PyObject *)self) < 0)
         return NULL;
+    open_contexts++;
     return Py_NewRef(self);
 }
 
@@ -198,14 +204,19 @@ static PyObject *device_exit(PyDtDevice *self, PyObject *args)
     (void)args;
     PyObject *stack = device_stack(0);
     Py_ssize_t n = stack ? PyList_GET_SIZE(stack) : 0;
-    if (n > 0 && PyList_SetSlice(stack, n - 1, n, NULL) < 0)
-        return NULL;
+    if (n > 0) {
+        if (PyList_SetSlice(stack, n - 1, n, NULL) < 0)
+            return NULL;
+        open_contexts--;
+    }
     Py_RETURN_FALSE;
 }
 
 /* The device factories use when given device=None. */
 int dt_py_default_device_is_cpu(void)
 {
+    if (open_contexts == 0)
+        return 1;
     PyObject *stack = device_stack(0);
     if (stack == NULL || PyList_GET_SIZE(stack) == 0) {
         PyErr_Clear();

@@ -5,6 +5,10 @@
  * May run on a thread without the GIL (see Note [Releasing the GIL]). */
 static void release_pyobject(void *owner)
 {
+    if (PyGILState_Check()) { /* the usual case: a tensor's deallocation */
+        Py_DECREF((PyObject *)owner);
+        return;
+    }
     PyGILState_STATE g = PyGILState_Ensure();
     Py_DECREF((PyObject *)owner);
     PyGILState_Release(g);
