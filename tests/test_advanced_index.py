@@ -375,3 +375,17 @@ def _big_cpu_keys():
     with pytest.raises(IndexError, match="index 300000 is out of bounds"):
         x[np.r_[idx, 300_000]] = 1.0
     assert_same(x, a)
+
+
+@pytest.mark.parametrize("nones, index", [(64, [0]), (63, [[0]]), (70, [0]), (63, [0])])
+def test_result_dimensions_past_the_limit(device, nones, index):
+    x, a = pair((3,), device)
+    key = (None,) * nones + (index,)
+    try:
+        want = a[key]
+    except IndexError as e:
+        with pytest.raises(IndexError) as got:
+            x[key]
+        assert str(got.value) == str(e)
+        return
+    assert_same(x[key], want, device=device)

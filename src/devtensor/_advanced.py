@@ -107,8 +107,14 @@ def _parse(x, key):
             basic += [slice(None)] * a.ndim
             v_axis, arr_axis = v_axis + a.ndim, arr_axis + a.ndim
         advs.append(a)
-    if len(basic) > 2 * _C.MAX_NDIM or v_axis - arr_axis + x.ndim > _C.MAX_NDIM:
-        raise IndexError(f"number of dimensions must be within [0, {_C.MAX_NDIM}]")
+    indexed = sum(1 if a.kind == "bool0" else a.ndim for a in advs)
+    b_ndim = max(1 if a.kind in ("mask", "bool0") else getattr(a.value, "ndim", 0) for a in advs)
+    result_ndim = v_axis - indexed + b_ndim
+    if result_ndim > _C.MAX_NDIM or v_axis > _C.MAX_NDIM:
+        # (a view of more than MAX_NDIM axes cannot be made on the way even
+        # where NumPy's result would have fewer; Note [Indexing is NumPy's...])
+        raise IndexError(f"number of dimensions must be within [0, {_C.MAX_NDIM}], indexing "
+                         f"result would have {result_ndim}")
     return tuple(basic), advs
 
 
