@@ -111,8 +111,7 @@ def _parse(x, key):
     b_ndim = max(1 if a.kind in ("mask", "bool0") else getattr(a.value, "ndim", 0) for a in advs)
     result_ndim = v_axis - indexed + b_ndim
     if result_ndim > _C.MAX_NDIM or v_axis > _C.MAX_NDIM:
-        # (a view of more than MAX_NDIM axes cannot be made on the way even
-        # where NumPy's result would have fewer; Note [Indexing is NumPy's...])
+        # (Note [Indexing is NumPy's, with few differences] in _views.py)
         raise IndexError(f"number of dimensions must be within [0, {_C.MAX_NDIM}], indexing "
                          f"result would have {result_ndim}")
     return tuple(basic), advs

@@ -1,7 +1,7 @@
 """Tensor.flat: NumPy's flatiter, a 1-d handle on a tensor's elements in C order.
 
 `t.flat[i]` is a 0-d view of one element (as `t[i, j]` is, Note [Indexing is
-NumPy's, with two differences]); `t.flat[a:b]` and other keys give 1-d copies;
+NumPy's, with few differences]); `t.flat[a:b]` and other keys give 1-d copies;
 assignments write into t.  Everything runs with views and copies on t's
 device.
 

@@ -6,14 +6,16 @@ offset)``, which shares the storage and checks bounds in the C core; so these
 functions only compute shapes and byte strides on the host and work the same
 on every device without touching device data.
 
-Note [Indexing is NumPy's, with two differences]
+Note [Indexing is NumPy's, with few differences]
     * Indexing every axis with an integer gives a 0-d tensor (a view), as in
       PyTorch, not a Python scalar; use ``.item()`` for the scalar.
     * Advanced indexing (integer arrays, boolean masks) gives a copy, as in
       NumPy: through the backend's gather and scatter kernels on devices and
       for big keys on the CPU (devtensor._advanced), through NumPy otherwise.
     A 0-d integer tensor used as an index on a device is read back to the host
-    (one scalar), as PyTorch does.
+    (one scalar), as PyTorch does.  And on devices (and for big keys on the CPU)
+    an advanced key whose None items would make the intermediate view pass 64
+    axes is refused even where NumPy's result would have 64 or fewer.
 
 Note [broadcast_to is read-only]
     As NumPy's, broadcast_to views are read-only for good: writing through a
@@ -150,7 +152,7 @@ def _use_index_kernels(x, key):
 
 
 def getitem(x, key):
-    """x[key]: a view for basic keys (see Note [Indexing is NumPy's, with two differences])."""
+    """x[key]: a view for basic keys (see Note [Indexing is NumPy's, with few differences])."""
     parts = _split_key(key)
     if parts is not None:
         return _basic_view(x, parts)
