@@ -301,10 +301,9 @@ def bench_indexing_cpu(table, rng, quick):
 # ---- GPU ----
 
 
-def bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync):
+def bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync, n=1 << 26):
     """A random gather of 2^26 float32 against a same-size device copy (issue
     9's target: within 2x), and against CuPy's and PyTorch's gathers."""
-    n = 1 << 26
     x = dt.rand(n, dtype=dt.float32, device="cuda")
     perm = np.random.default_rng(0).permutation(n)
     idx = dt.asarray(perm, device="cuda")
