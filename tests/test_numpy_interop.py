@@ -142,3 +142,29 @@ def test_numpy_function_accepts_tensor():
     # np functions that accept array-likes work through __array__ on cpu
     t = dt.arange(5)
     assert np.sum(np.asarray(t)) == 10
+
+
+def test_asarray_of_the_same_array_is_the_same_tensor_until_something_changes():
+    """Note [asarray of the same array] in csrc/python/numpy_interop.c."""
+    import weakref
+    a = np.arange(6.0)
+    t = dt.asarray(a)
+    assert dt.asarray(a) is t  # as np.asarray(a) is a
+    t.flags.writeable = False  # the tensor changed: a fresh wrap is writeable
+    u = dt.asarray(a)
+    assert u is not t and u.flags.writeable and not t.flags.writeable
+    a.flags.writeable = False  # the array changed
+    v = dt.asarray(a)
+    assert v is not u and not v.flags.writeable
+    a.flags.writeable = True
+    a.shape = (2, 3)
+    w = dt.asarray(a)
+    assert w.shape == (2, 3) and w is not v
+    assert dt.asarray(a[::-1]) is not w and dt.asarray(a[::-1]).shape == (2, 3)
+    b = a.view(np.int64)  # another array, same memory
+    assert dt.asarray(b).dtype == dt.int64
+    # the memo keeps nothing alive
+    c = np.ones(3)
+    r = weakref.ref(dt.asarray(c))
+    assert r() is None
+    assert dt.asarray(c).tolist() == [1.0, 1.0, 1.0]

@@ -136,7 +136,7 @@ static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t 
         if (DtTensor_Check(args[0]))
             return Py_NewRef(args[0]);
         if (shareable_array(args[0]) && dt_py_default_device_is_cpu())
-            return dt_py_tensor_from_ndarray((PyArrayObject *)args[0]);
+            return dt_py_tensor_share_ndarray((PyArrayObject *)args[0]);
     }
     return creation_general("_asarray_general", &general, args, (size_t)nargs, kwnames);
 }

@@ -61,6 +61,60 @@ PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr)
     return dt_py_tensor_wrap(&t);
 }
 
+/* Note [asarray of the same array]
+ * np.asarray(a) returns a itself; dt.asarray(a) must make a tensor, which
+ * costs an object and a storage (~100 ns).  Code that converts its inputs
+ * calls asarray on one array again and again, so the last tensor asarray
+ * made is remembered (borrowed: its dealloc forgets it, and its storage
+ * keeps the array alive, so the array pointer cannot be reused meanwhile)
+ * and returned again while nothing a fresh wrap would see has changed:
+ * the array's data pointer, dtype, shape, strides and writeability, and
+ * the tensor's flags (writeable can be set on a tensor).  Tensors have no
+ * other mutable state, so the remembered one is indistinguishable from a
+ * fresh one but by identity, as np.asarray(a) is a. */
+static struct {
+    PyArrayObject *array;
+    PyDtTensor *tensor;
+    void *data;
+    PyArray_Descr *descr;
+    int array_writeable, tensor_flags;
+} memo;
+
+void dt_py_asarray_memo_forget(PyDtTensor *tensor)
+{
+    if (memo.tensor == tensor)
+        memo.tensor = NULL;
+}
+
+static int memo_matches(PyArrayObject *arr)
+{
+    const dt_tensor *t = &memo.tensor->t;
+    int ndim = PyArray_NDIM(arr);
+    if (memo.array != arr || PyArray_BYTES(arr) != memo.data || PyArray_DESCR(arr) != memo.descr ||
+        (PyArray_ISWRITEABLE(arr) != 0) != memo.array_writeable || t->flags != memo.tensor_flags || t->ndim != ndim)
+        return 0;
+    for (int i = 0; i < ndim; i++)
+        if (t->shape[i] != PyArray_DIMS(arr)[i] || t->strides[i] != PyArray_STRIDES(arr)[i])
+            return 0;
+    return 1;
+}
+
+PyObject *dt_py_tensor_share_ndarray(PyArrayObject *arr)
+{
+    if (memo.tensor != NULL && memo_matches(arr))
+        return Py_NewRef((PyObject *)memo.tensor);
+    PyObject *t = dt_py_tensor_from_ndarray(arr);
+    if (t != NULL && Py_TYPE(t) != &dt_py_tensor_base_type) {
+        memo.array = arr;
+        memo.tensor = (PyDtTensor *)t;
+        memo.data = PyArray_BYTES(arr);
+        memo.descr = PyArray_DESCR(arr);
+        memo.array_writeable = PyArray_ISWRITEABLE(arr) != 0;
+        memo.tensor_flags = memo.tensor->t.flags;
+    }
+    return t;
+}
+
 PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self)
 {
     const dt_tensor *t = &self->t;

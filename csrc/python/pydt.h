@@ -129,6 +129,10 @@ int dt_py_tensor_bool(PyObject *self);
 /* A CPU tensor sharing arr's memory (arr must be native-endian, of a dtype
  * devtensor has). */
 PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr);
+/* The same for asarray: the tensor made last time when nothing changed
+ * (Note [asarray of the same array]); its dealloc calls _forget. */
+PyObject *dt_py_tensor_share_ndarray(PyArrayObject *arr);
+void dt_py_asarray_memo_forget(PyDtTensor *tensor);
 /* A NumPy array viewing a CPU tensor's memory. */
 PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self);
 

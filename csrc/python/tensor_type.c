@@ -568,6 +568,7 @@ PyTypeObject dt_py_tensor_base_type = {
 static void tensor_heap_dealloc(PyDtTensor *self)
 {
     PyTypeObject *type = Py_TYPE(self);
+    dt_py_asarray_memo_forget(self); /* Note [asarray of the same array] */
     if (self->weakreflist != NULL)
         PyObject_ClearWeakRefs((PyObject *)self);
     dt_tensor_clear(&self->t);
