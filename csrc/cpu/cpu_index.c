@@ -54,7 +54,7 @@ static inline int offset_at(const dt_index_loop *l, int direct, const char *p, i
             atomic_min_i64(l->bad, i);
         return 0;
     }
-    *off = (v < 0 ? v + l->axis_len : v) * l->axis_stride;
+    *off = (int64_t)((uint64_t)(v < 0 ? v + l->axis_len : v) * (uint64_t)l->axis_stride); /* see OFFSETS */
     return 1;
 }
 
@@ -69,13 +69,14 @@ static void other_row(const dt_index_loop *l, char *const p[3], const int64_t s[
     for (int64_t j = 0; j < run; j++, i++, a += s[0], b += s[1], c += s[2]) {
         int64_t off;
         if (l->kind == DT_IDX_OFFSETS) {
-            if (offset_at(l, 1, b, i, &off)) {
-                int64_t cur = 0;
-                if (l->accumulate)
-                    memcpy(&cur, a, sizeof cur);
-                cur += off;
-                memcpy((char *)a, &cur, sizeof cur);
-            }
+            /* a bad index leaves 0 (defined, never used); the sums are
+             * unsigned, as an empty result's offsets may wrap (never used) */
+            uint64_t cur = 0;
+            if (l->accumulate)
+                memcpy(&cur, a, sizeof cur);
+            if (offset_at(l, 1, b, i, &off))
+                cur += (uint64_t)off;
+            memcpy((char *)a, &cur, sizeof cur);
         } else if (offset_at(l, l->direct, c, i, &off) && l->flag != NULL) { /* CLAIM; flag NULL: the check */
             atomic_max_i64(l->flag + (b + off - l->claim_base) / l->itemsize, i);
         }

@@ -49,14 +49,18 @@ __global__ void __launch_bounds__(kThreads)
         int64_t o[kMaxOps];
         offsets_of<2>(c, i, o);
         int64_t v = *reinterpret_cast<const int64_t *>(idx + o[1]);
+        int64_t *p = reinterpret_cast<int64_t *>(off + o[0]);
         if (v < -len || v >= len) {
             atomicMin(bad, (long long)(first + i)); /* Note [Bounds on the device] */
+            if (!accumulate)
+                *p = 0; /* defined, for the next axis to add to; never used */
             continue;
         }
         if (v < 0)
             v += len;
-        int64_t *p = reinterpret_cast<int64_t *>(off + o[0]);
-        *p = (accumulate ? *p : 0) + v * stride;
+        /* in unsigned arithmetic: an empty result's offsets are never checked
+         * against the storage (nor used), and may wrap */
+        *p = (int64_t)((accumulate ? (uint64_t)*p : 0u) + (uint64_t)v * (uint64_t)stride);
     }
 }
 
@@ -82,7 +86,7 @@ __device__ __forceinline__ bool offset_at(const char *p, const Axis &ax, int64_t
                 atomicMin(ax.bad, (long long)(ax.first + i)); /* Note [Bounds on the device] */
             return false;
         }
-        off = (v < 0 ? v + ax.len : v) * ax.stride;
+        off = (int64_t)((uint64_t)(v < 0 ? v + ax.len : v) * (uint64_t)ax.stride); /* as OFFSETS */
         return true;
     }
 }
