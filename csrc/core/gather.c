@@ -361,18 +361,30 @@ static dt_status run_checked(const dt_backend_iface *b, int index, dt_index_loop
     return st;
 }
 
+/* What take and put check first: the side written, the request, and where
+ * the result is not empty (an empty one touches no memory, but its indices
+ * are still checked) the targets' reach [lo, hi) and alignment; their
+ * backend, or NULL with err set. */
+static const dt_backend_iface *prepare(const dt_tensor *written, const dt_tensor *dense, const dt_tensor *sparse,
+                                       int b_start, int nidx, const dt_index_axis *ax, int64_t *lo, int64_t *hi,
+                                       int *index, dt_error *err)
+{
+    *lo = *hi = 0;
+    if (dt_tensor_check_writeable(written, err) != DT_OK ||
+        check_request(dense, sparse, b_start, nidx, ax, err) != DT_OK)
+        return NULL;
+    if (dense->numel > 0 &&
+        (reach(sparse, nidx, ax, lo, hi, err) != DT_OK || check_alignment(dense, sparse, nidx, ax, err) != DT_OK))
+        return NULL;
+    return index_backend(dense, index, err);
+}
+
 dt_status dt_index_take(dt_tensor *out, const dt_tensor *src, int b_start, int nidx, const dt_index_axis *ax,
                         dt_error *err)
 {
-    DT_TRY(dt_tensor_check_writeable(out, err));
-    DT_TRY(check_request(out, src, b_start, nidx, ax, err));
-    int64_t lo = 0, hi = 0;
-    if (out->numel > 0) { /* an empty result reads nothing, but its indices are checked */
-        DT_TRY(reach(src, nidx, ax, &lo, &hi, err));
-        DT_TRY(check_alignment(out, src, nidx, ax, err));
-    }
+    int64_t lo, hi;
     int index;
-    const dt_backend_iface *b = index_backend(out, &index, err);
+    const dt_backend_iface *b = prepare(out, out, src, b_start, nidx, ax, &lo, &hi, &index, err);
     if (b == NULL)
         return err->status;
     int direct = nidx == 1 && out->numel > 0; /* Note [Direct loops] */
@@ -434,15 +446,9 @@ static dt_status scatter(const dt_backend_iface *b, int index, dt_tensor *dst, c
 dt_status dt_index_put(dt_tensor *dst, const dt_tensor *val, int b_start, int nidx, const dt_index_axis *ax,
                        dt_error *err)
 {
-    DT_TRY(dt_tensor_check_writeable(dst, err));
-    DT_TRY(check_request(val, dst, b_start, nidx, ax, err));
-    int64_t lo = 0, hi = 0;
-    if (dst->numel > 0) {
-        DT_TRY(reach(dst, nidx, ax, &lo, &hi, err));
-        DT_TRY(check_alignment(val, dst, nidx, ax, err));
-    }
+    int64_t lo, hi;
     int index;
-    const dt_backend_iface *b = index_backend(dst, &index, err);
+    const dt_backend_iface *b = prepare(dst, val, dst, b_start, nidx, ax, &lo, &hi, &index, err);
     if (b == NULL)
         return err->status;
     int direct = nidx == 1 && dst->numel > 0; /* Note [Direct loops] */

@@ -28,7 +28,6 @@
 #include <cuda_runtime.h>
 
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "cuda_loops.cuh"
@@ -249,16 +248,7 @@ const char *const kind_names[] = {"index offsets", "gather", "scatter claim", "s
 
 dt_status launched(const dt_index_loop *l, cudaError_t e, dt_error *err)
 {
-    const char *how = "cudaLaunchKernel";
-    if (e == cudaSuccess) {
-        e = cudaGetLastError();
-        how = "the kernel launch";
-    }
-    if (e == cudaSuccess)
-        return DT_OK;
-    char call[96];
-    snprintf(call, sizeof call, "%s (%s)", how, kind_names[l->kind]);
-    return dt_cuda_error_set(err, e, call, l->device_index);
+    return launch_result(e, kind_names[l->kind], l->device_index, err);
 }
 
 /* one launch over `ndim` (<= kMaxDims) inner dims with bases `base`, the

@@ -108,8 +108,7 @@ dt_status launch_status(const char *what, int device, dt_error *err)
     return dt_cuda_error_set(err, e, call, device);
 }
 
-/* a failed cudaLaunchKernel, or an error the launch left behind */
-dt_status loop_launch_result(const dt_loop *l, cudaError_t e, dt_error *err)
+dt_status launch_result(cudaError_t e, const char *what, int device, dt_error *err)
 {
     const char *how = "cudaLaunchKernel";
     if (e == cudaSuccess) {
@@ -118,10 +117,17 @@ dt_status loop_launch_result(const dt_loop *l, cudaError_t e, dt_error *err)
     }
     if (e == cudaSuccess)
         return DT_OK;
-    char what[112], call[160];
-    loop_describe(l, what, sizeof what);
+    char call[160];
     snprintf(call, sizeof call, "%s (%s)", how, what);
-    return dt_cuda_error_set(err, e, call, l->device_index);
+    return dt_cuda_error_set(err, e, call, device);
+}
+
+/* a failed cudaLaunchKernel, or an error the launch left behind */
+dt_status loop_launch_result(const dt_loop *l, cudaError_t e, dt_error *err)
+{
+    char what[112];
+    loop_describe(l, what, sizeof what);
+    return launch_result(e, what, l->device_index, err);
 }
 
 unsigned grid_for(int64_t items, int device)

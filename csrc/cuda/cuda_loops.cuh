@@ -112,6 +112,9 @@ void register_compare(Registry &r);
  * few waves; the status of the kernel launch just made */
 unsigned grid_for(int64_t items, int device);
 dt_status launch_status(const char *what, int device, dt_error *err);
+/* the status of a cudaLaunchKernel that returned e: its error, or else the
+ * error the launch left behind; `what` names the kernel in the message */
+dt_status launch_result(cudaError_t e, const char *what, int device, dt_error *err);
 
 inline int size_index(size_t n)
 {
