@@ -269,6 +269,17 @@ def bench_per_call(table, rng, quick):
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp,
                   "target: devtensor <= 1.5x NumPy (ratio >= 0.67)")
+    idx_np, mask_np = np.array([1, 3, 5]), a > 0.5
+    idx, mask = dt.asarray(idx_np), dt.asarray(mask_np)
+    advanced = [  # Note [Small advanced keys on the CPU]: no target in issue 9's table
+        ("t[idx]  (3 int64)", lambda: x[idx], lambda: a[idx_np]),
+        ("t[mask]", lambda: x[mask], lambda: a[mask_np]),
+        ("t[idx] = 1.0  (3 int64)", lambda: operator.setitem(x, idx, 1.0),
+         lambda: operator.setitem(a, idx_np, 1.0)),
+    ]
+    for name, fdt, fnp in advanced:
+        tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
+        table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "advanced key; no target")
     for name, f in [("t.to('cpu') (returns t)", lambda: x.to("cpu")), ("t.cpu() (returns t)", lambda: x.cpu())]:
         tdt = median_time(f, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")

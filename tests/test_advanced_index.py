@@ -28,8 +28,8 @@ def cpu_path(request, monkeypatch):
     if request.param == "kernels":
         if device != "cpu":
             pytest.skip("the kernel path is a cpu variant")
-        from devtensor import _views
-        monkeypatch.setattr(_views, "_use_index_kernels", lambda x, key: True)
+        before = dt._C._cpu_index_kernels_from(0)  # every key to the kernels
+        request.addfinalizer(lambda: dt._C._cpu_index_kernels_from(before))
     return request.param
 
 
@@ -389,3 +389,49 @@ def test_result_dimensions_past_the_limit(device, nones, index):
         assert str(got.value) == str(e)
         return
     assert_same(x[key], want, device=device)
+
+
+def test_small_cpu_keys_go_to_numpy_from_c(cpu_path):
+    """Note [Small advanced keys on the CPU] (csrc/python/index.c): CPU keys
+    and values in every form NumPy takes, results that are copies, NumPy's
+    errors, and no reference left behind."""
+    import sys
+    if cpu_path != "numpy":
+        pytest.skip("the numpy variant is the one under test")
+    a = np.arange(24.0).reshape(4, 6)
+    t = dt.array(a)
+    i = np.array([3, 0, 3])
+    keys = [i, dt.asarray(i), [1, 2], (i, slice(None, None, 2)), (dt.asarray(a[:, 0] > 5), None, 1),
+            (Ellipsis, dt.asarray(np.array([[5], [0]]))), True, (np.bool_(False), 2), (slice(1, 3), [0, -1])]
+    for key in keys:
+        np_key = tuple(k.numpy() if isinstance(k, dt.Tensor) else k for k in key) if isinstance(key, tuple) else (
+            key.numpy() if isinstance(key, dt.Tensor) else key)
+        got = t[key]
+        assert_same(got, a[np_key])
+        if got.size:
+            assert not np.shares_memory(got.numpy(), t.numpy())
+    for value in (7, 2.5, np.float32(1.5), np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), dt.arange(6.0)):
+        b = a.copy()
+        u = dt.array(b)
+        u[dt.asarray(i)] = value
+        b[i] = value.numpy() if isinstance(value, dt.Tensor) else value
+        assert_same(u, b)
+    key = dt.asarray(i)
+    before = sys.getrefcount(t), sys.getrefcount(key)
+    for _ in range(100):
+        t[key]
+        t[key] = 1.0
+    assert (sys.getrefcount(t), sys.getrefcount(key)) == before
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 4"):
+        t[dt.asarray(np.array([9]))]
+    with pytest.raises(IndexError, match="arrays used as indices must be of integer"):
+        t[dt.asarray(np.array([1.0]))]
+    with pytest.raises(ValueError, match="cannot convert float NaN to integer"):
+        dt.arange(4)[[1]] = float("nan")
+    r = dt.array(a)
+    r.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        r[[0]] = 1.0
+    assert_same(r, a)
+    # a 0-d integer tensor is an integer (a view), as through Python
+    assert t[dt.asarray(np.array(2)), [1]].shape == (1,)

@@ -117,5 +117,7 @@ PyMethodDef dt_py_advanced_methods[] = {
      "_put(dst, values, b_start, indices, lengths, strides, axes): device scatter, the last write winning"},
     {"_nonzero_positions", nonzero_positions, METH_O,
      "_nonzero_positions(mask): int64 positions of a contiguous bool tensor's true elements"},
+    {"_cpu_index_kernels_from", (PyCFunction)(void (*)(void))dt_py_cpu_index_kernels_from, METH_FASTCALL,
+     "_cpu_index_kernels_from([n]): the key size from which CPU tensors use the index kernels; 0: always"},
     {NULL, NULL, 0, NULL},
 };

@@ -6,7 +6,9 @@
  * (alone or in a tuple) is parsed here and becomes a view through the core's
  * dt_index_basic (csrc/core/index.c), with no Python code on the way: the
  * common t[3], t[1:5], t[:, None] and t[1] = 2 cost about what NumPy's do.
- * Every other key -- integer arrays, masks, lists, 0-d tensors, other
+ * An advanced key on a CPU tensor that NumPy would index as fast as our
+ * kernels goes to NumPy from here (Note [Small advanced keys on the CPU]).
+ * Every other key -- device tensors, 0-d tensors, other
  * objects with __index__, bad keys -- goes to devtensor._views,
  * which normalises what is basic (through _index_basic, so the rules live
  * once, in the core) and runs advanced indexing.  Assigning a Python
@@ -15,6 +17,7 @@
  */
 #include "pydt.h"
 
+#include "cpu_parallel.h"
 #include "index.h"
 
 #include <string.h>
@@ -138,14 +141,130 @@ static PyObject *basic_view(PyDtTensor *self, const parsed_key *k)
     return dt_py_tensor_view(self, ndim, shape, strides, self->t.offset + offset);
 }
 
+/* Note [Small advanced keys on the CPU]
+ * For a CPU tensor, devtensor._views would hand an advanced key to NumPy
+ * anyway (Note [Big indices on the CPU]) -- after microseconds of Python.
+ * So the same decision is made here: when self and every array in the key
+ * are CPU arrays NumPy has, no array is 0-d (an integer, which _views
+ * indexes as a view) and none is big enough for the CPU kernels, self and
+ * the key's tensors become NumPy arrays sharing their memory and NumPy
+ * indexes them; its result and errors are the Python path's, at close to
+ * NumPy's cost.  Anything else returns 0 and goes to Python. */
+static Py_ssize_t cpu_kernels_from = (Py_ssize_t)1 << 16; /* Note [Big indices on the CPU] */
+
+static int numpy_has(const PyDtTensor *t)
+{
+    return dt_tensor_device(&t->t).type == DT_DEVICE_CPU && t->t.dtype != DT_BFLOAT16;
+}
+
+/* _cpu_index_kernels_from([n]): the key size from which CPU tensors use the
+ * index kernels (with more than one thread); 0 sends every advanced key on
+ * the CPU to them (the tests' kernel variant).  Returns the previous value. */
+PyObject *dt_py_cpu_index_kernels_from(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    Py_ssize_t before = cpu_kernels_from;
+    if (nargs > 1)
+        return PyErr_Format(PyExc_TypeError, "_cpu_index_kernels_from takes at most 1 argument");
+    if (nargs == 1) {
+        Py_ssize_t n = PyNumber_AsSsize_t(args[0], PyExc_OverflowError);
+        if (n == -1 && PyErr_Occurred())
+            return NULL;
+        if (n < 0)
+            return PyErr_Format(PyExc_ValueError, "_cpu_index_kernels_from: n must be >= 0");
+        cpu_kernels_from = n;
+    }
+    return PyLong_FromSsize_t(before);
+}
+
+/* An item of an advanced key as NumPy takes it: a new reference in *out
+ * and 1, 0 if Python must see the key, -1 on error. */
+static int numpy_key_item(PyObject *o, int threaded, PyObject **out)
+{
+    if (DtTensor_Check(o)) {
+        PyDtTensor *t = (PyDtTensor *)o;
+        if (!numpy_has(t) || t->t.ndim == 0 || (threaded && t->t.numel >= cpu_kernels_from))
+            return 0;
+        *out = dt_py_tensor_to_ndarray(t);
+        return *out == NULL ? -1 : 1;
+    }
+    if (PyArray_Check(o)) {
+        PyArrayObject *a = (PyArrayObject *)o;
+        if (PyArray_NDIM(a) == 0 || (threaded && PyArray_SIZE(a) >= cpu_kernels_from))
+            return 0;
+    } else if (!(PyList_CheckExact(o) || PyBool_Check(o) || PyArray_IsScalar(o, Bool) || o == Py_None ||
+                 o == Py_Ellipsis || PySlice_Check(o) || PyLong_CheckExact(o) || PyArray_IsScalar(o, Integer))) {
+        return 0;
+    }
+    *out = Py_NewRef(o);
+    return 1;
+}
+
+/* The key with its CPU tensors as NumPy arrays, or NULL: *ok 0 if Python
+ * must see it (or on error, with an exception set). */
+static PyObject *numpy_key(PyObject *key, int *ok)
+{
+    int threaded = dt_cpu_get_num_threads() > 1;
+    PyObject *item = NULL;
+    *ok = 0;
+    if (cpu_kernels_from == 0)
+        return NULL;
+    if (!PyTuple_CheckExact(key)) {
+        int r = numpy_key_item(key, threaded, &item);
+        *ok = r > 0;
+        return r > 0 ? item : NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(key);
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int r = numpy_key_item(PyTuple_GET_ITEM(key, i), threaded, &item);
+        if (r <= 0) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, item);
+    }
+    *ok = 1;
+    return tuple;
+}
+
+/* self[key] through NumPy; NULL with *handled 0 if Python must do it. */
+static PyObject *numpy_getitem(PyDtTensor *self, PyObject *key, int *handled)
+{
+    *handled = 0;
+    if (!numpy_has(self))
+        return NULL;
+    int ok;
+    PyObject *nkey = numpy_key(key, &ok);
+    if (!ok)
+        return NULL; /* an error set while converting is raised by the caller */
+    *handled = 1;
+    PyObject *arr = dt_py_tensor_to_ndarray(self), *res = NULL;
+    if (arr != NULL) {
+        PyObject *r = PyObject_GetItem(arr, nkey);
+        if (r != NULL && PyArray_Check(r))
+            res = dt_py_tensor_from_ndarray((PyArrayObject *)r);
+        else if (r != NULL)
+            PyErr_SetString(PyExc_SystemError, "NumPy's advanced indexing returned a non-array");
+        Py_XDECREF(r);
+        Py_DECREF(arr);
+    }
+    Py_DECREF(nkey);
+    return res;
+}
+
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
 {
     static PyObject *getitem;
     parsed_key k;
-    int r = parse_key(key, &k);
+    int r = parse_key(key, &k), handled = 0;
     PyObject *res = NULL;
     if (r > 0)
         res = basic_view(self, &k);
+    else if (r == 0 && ((res = numpy_getitem(self, key, &handled)) != NULL || handled || PyErr_Occurred()))
+        return res;
     else if (r == 0 && dt_py_lazy_function("devtensor._views", "getitem", &getitem) != NULL)
         res = PyObject_CallFunctionObjArgs(getitem, (PyObject *)self, key, NULL);
     return res;
@@ -204,6 +323,44 @@ static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
     return st;
 }
 
+/* The value of self[key] = value as NumPy takes it (a new reference), or
+ * NULL (no exception) if Python must see it: Python scalars, NumPy arrays
+ * and CPU tensors NumPy has; NumPy floating scalars as Python floats, as
+ * _views.setitem passes them (so that NaN into an integer raises). */
+static PyObject *numpy_value(PyObject *value)
+{
+    if (PyBool_Check(value) || PyLong_CheckExact(value) || PyFloat_CheckExact(value) ||
+        PyComplex_CheckExact(value) || PyArray_Check(value))
+        return Py_NewRef(value);
+    if (PyArray_IsScalar(value, Floating) && !PyArray_IsScalar(value, LongDouble))
+        return PyFloat_FromDouble(PyFloat_AsDouble(value));
+    if (DtTensor_Check(value) && numpy_has((PyDtTensor *)value))
+        return dt_py_tensor_to_ndarray((PyDtTensor *)value);
+    return NULL;
+}
+
+/* self[key] = value through NumPy: 1 done, 0 for Python, -1 on error. */
+static int numpy_setitem(PyDtTensor *self, PyObject *key, PyObject *value)
+{
+    if (!numpy_has(self))
+        return 0;
+    int ok;
+    PyObject *nkey = numpy_key(key, &ok);
+    if (!ok)
+        return PyErr_Occurred() ? -1 : 0;
+    PyObject *nvalue = numpy_value(value);
+    if (nvalue == NULL) {
+        Py_DECREF(nkey);
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    PyObject *arr = dt_py_tensor_to_ndarray(self);
+    int st = arr == NULL ? -1 : PyObject_SetItem(arr, nkey, nvalue);
+    Py_XDECREF(arr);
+    Py_DECREF(nkey);
+    Py_DECREF(nvalue);
+    return st < 0 ? -1 : 1;
+}
+
 int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
 {
     static PyObject *setitem;
@@ -212,9 +369,11 @@ int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
         return -1;
     }
     parsed_key k;
-    int r = parse_key(key, &k), st = -1;
+    int r = parse_key(key, &k), st = -1, handled;
     if (r > 0) {
         st = assign_basic(self, &k, value);
+    } else if (r == 0 && (handled = numpy_setitem(self, key, value)) != 0) {
+        st = handled < 0 ? -1 : 0;
     } else if (r == 0 && dt_py_lazy_function("devtensor._views", "setitem", &setitem) != NULL) {
         PyObject *res = PyObject_CallFunctionObjArgs(setitem, (PyObject *)self, key, value, NULL);
         st = res == NULL ? -1 : 0;

@@ -154,6 +154,8 @@ extern PyMethodDef dt_py_thread_methods[];
 /* ---- module functions from each file ---- */
 extern PyMethodDef dt_py_creation_methods[];
 extern PyMethodDef dt_py_advanced_methods[]; /* advanced.c */
+/* _C._cpu_index_kernels_from (index.c, which reads it; listed in advanced.c). */
+PyObject *dt_py_cpu_index_kernels_from(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern PyMethodDef dt_py_cuda_methods[];
 
 /* ---- CUDA devices, streams and events (cuda_api.c, stream_type.c) ---- */

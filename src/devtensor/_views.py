@@ -134,21 +134,23 @@ def _advanced_on_host(x, key):
 
 
 # Note [Big indices on the CPU]
-# NumPy's fancy indexing runs on one thread; from this many index or mask
-# elements (and with more than one thread) a CPU tensor is indexed by the CPU
-# backend's index kernels instead (Note [Index kernels on the CPU] in
-# csrc/cpu/cpu_index.c), as devices are.  Smaller keys go to NumPy, whose
-# per-call cost is lower; bfloat16, which NumPy lacks, always goes to the kernels.
-_CPU_KERNELS_FROM = 1 << 16
-
-
+# NumPy's fancy indexing runs on one thread; from _C._cpu_index_kernels_from()
+# index or mask elements (2**16, with more than one thread) a CPU tensor is
+# indexed by the CPU backend's index kernels instead (Note [Index kernels on
+# the CPU] in csrc/cpu/cpu_index.c), as devices are.  Smaller keys go to
+# NumPy, whose per-call cost is lower, mostly straight from C (Note [Small
+# advanced keys on the CPU] in csrc/python/index.c); bfloat16, which NumPy
+# lacks, always goes to the kernels.  A threshold of 0 sends every key to them.
 def _use_index_kernels(x, key):
     if x.device.type != "cpu" or x.dtype.name == "bfloat16":
+        return True
+    start = _C._cpu_index_kernels_from()
+    if start == 0:
         return True
     if _C._get_num_threads() < 2:
         return False
     items = key if isinstance(key, tuple) else (key,)
-    return any(isinstance(k, (TensorBase, np.ndarray)) and k.size >= _CPU_KERNELS_FROM for k in items)
+    return any(isinstance(k, (TensorBase, np.ndarray)) and k.size >= start for k in items)
 
 
 def getitem(x, key):
