@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 3
+EXPECTED_ABI = 4
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -126,6 +126,18 @@ class DtIndexLoop(ctypes.Structure):
 DT_IDX_OFFSETS, DT_IDX_GATHER, DT_IDX_CLAIM, DT_IDX_SCATTER, DT_IDX_COUNT, DT_IDX_COMPACT = range(6)
 
 
+class DtReduceLoop(ctypes.Structure):
+    _fields_ = [
+        ("op", ctypes.c_int), ("device_index", ctypes.c_int), ("stream", vp),
+        ("in_dtype", ctypes.c_int), ("out_dtype", ctypes.c_int),
+        ("kept_ndim", ctypes.c_int), ("red_ndim", ctypes.c_int),
+        ("n_out", ctypes.c_int64), ("n_red", ctypes.c_int64), ("in_", vp), ("out", vp), ("work", vp),
+        ("kept_shape", ctypes.c_int64 * DT_MAX_NDIM), ("kept_in_strides", ctypes.c_int64 * DT_MAX_NDIM),
+        ("kept_out_strides", ctypes.c_int64 * DT_MAX_NDIM), ("red_shape", ctypes.c_int64 * DT_MAX_NDIM),
+        ("red_strides", ctypes.c_int64 * DT_MAX_NDIM),
+    ]
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -188,6 +200,7 @@ SLOTS = [
     ("event_query", F(c_status, vp, ctypes.POINTER(ctypes.c_int), E)),
     ("event_elapsed_ms", F(c_status, vp, vp, ctypes.POINTER(ctypes.c_float), E)),
     ("run_index", F(c_status, ctypes.POINTER(DtIndexLoop), E)),
+    ("run_reduce", F(c_status, ctypes.POINTER(DtReduceLoop), E)),
 ]
 
 
@@ -291,6 +304,8 @@ def test_cuda_ctypes_layout_sizes():
     assert ctypes.sizeof(DtGen) == 136
     assert ctypes.sizeof(DtIndexLoop) == 2176
     assert DtIndexLoop.shape.offset == 128
+    assert ctypes.sizeof(DtReduceLoop) == 2632
+    assert DtReduceLoop.kept_shape.offset == 72
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -452,6 +467,8 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
     assert IFACE.generate(ctypes.byref(gen), e) == DT_ERR_RUNTIME, e.msg
     gather = _index_loop(DT_IDX_GATHER, ctypes.addressof(buf))
     assert IFACE.run_index(ctypes.byref(gather), e) == DT_ERR_RUNTIME, e.msg
+    total = _reduce_loop(ctypes.addressof(buf))
+    assert IFACE.run_reduce(ctypes.byref(total), e) == DT_ERR_RUNTIME, e.msg
 
 
 @needs_no_gpu
@@ -489,6 +506,29 @@ def test_cuda_nodriver_bad_loops_are_rejected():
             setattr(bad, k, v)
         assert IFACE.run_index(ctypes.byref(bad), e) == DT_ERR_VALUE, change
         assert b"run_index" in e.msg
+    # reduction loops: checked before any CUDA call
+    assert IFACE.run_reduce(None, e) == DT_ERR_VALUE
+    for change in ({"op": 8}, {"in_dtype": 99}, {"red_ndim": 0}, {"n_red": 5}, {"n_out": 2}, {"work": None},
+                   {"in_": None}):
+        bad = _reduce_loop(p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_reduce(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_reduce" in e.msg
+    bad = _reduce_loop(p)
+    bad.red_ndim = 25  # more axes than the kernels take, after the core merged what it could
+    for d in range(25):
+        bad.red_shape[d] = 1
+    assert IFACE.run_reduce(ctypes.byref(bad), e) == DT_ERR_NOT_IMPLEMENTED
+
+
+def _reduce_loop(p):
+    """A valid sum of 4 float32 over buffer p into its first element."""
+    loop = DtReduceLoop(op=0, device_index=0, in_dtype=CODE["float32"], out_dtype=CODE["float32"], kept_ndim=0,
+                        red_ndim=1, n_out=1, n_red=4, in_=p, out=p, work=p)
+    loop.red_shape[0] = 4
+    loop.red_strides[0] = 4
+    return loop
 
 
 def _index_loop(kind, p):

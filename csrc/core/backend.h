@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 3
+#define DT_BACKEND_ABI_VERSION 4
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -195,6 +195,48 @@ typedef struct dt_index_loop {
 
 #define DT_INDEX_MAX_BLOCKS 1024
 
+/* Reductions (ABI version 4): Note [Reductions] in csrc/core/reduce.c.
+ * out[o] = the op over in[o, r] for every r of the reduced space, where
+ * the element (o, r) of in lies at in + sum of o's coordinates times
+ * kept_in_strides and r's times red_strides (byte strides, C order over
+ * kept_shape and red_shape; each group coalesced and ordered by falling
+ * |stride|), and out[o] at out + o's coordinates times kept_out_strides.
+ * n_out >= 1 and n_red >= 1 (the core handles empty work); kept_ndim may be
+ * 0 (one output), red_ndim >= 1.  Dtypes: SUM and PROD accumulate ints in
+ * 64 bits (wrapping), float16 and bfloat16 in float, float32 and float64
+ * in double, complex in complex128, and store to out_dtype (the input's,
+ * or an integer dtype for a bool or integer input); MIN and MAX store the
+ * input's dtype, NaN winning; ARGMIN and ARGMAX store int64, the first
+ * extreme (or first NaN) in C order of r; ANY and ALL store bool.
+ * work is device memory of DT_REDUCE_WORK_BYTES the backend may use
+ * (partial results of a split reduction). */
+#define DT_REDUCE_LIST(X) \
+    X(SUM, "add") X(PROD, "multiply") X(MIN, "minimum") X(MAX, "maximum") \
+    X(ARGMIN, "argmin") X(ARGMAX, "argmax") X(ANY, "logical_or") X(ALL, "logical_and")
+
+typedef enum dt_reduce_op {
+#define DT_REDUCE_ENUM_(ID, NAME) DT_REDUCE_##ID,
+    DT_REDUCE_LIST(DT_REDUCE_ENUM_)
+#undef DT_REDUCE_ENUM_
+    DT_NUM_REDUCE_OPS
+} dt_reduce_op;
+
+#define DT_REDUCE_WORK_BYTES (1024 * 32)
+
+typedef struct dt_reduce_loop {
+    int op;                    /* dt_reduce_op */
+    int device_index;
+    void *stream;
+    dt_dtype in_dtype, out_dtype;
+    int kept_ndim, red_ndim;
+    int64_t n_out, n_red;
+    const char *in;
+    char *out;
+    void *work;
+    int64_t kept_shape[DT_MAX_NDIM], kept_in_strides[DT_MAX_NDIM], kept_out_strides[DT_MAX_NDIM];
+    int64_t red_shape[DT_MAX_NDIM], red_strides[DT_MAX_NDIM];
+} dt_reduce_loop;
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -272,6 +314,9 @@ typedef struct dt_backend_iface {
 
     /* -- index kernels (ABI version 3) -- */
     dt_status (*run_index)(const dt_index_loop *loop, dt_error *err);
+
+    /* -- reductions (ABI version 4) -- */
+    dt_status (*run_reduce)(const dt_reduce_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

@@ -122,4 +122,5 @@ const dt_backend_iface dt_cpu_backend = {
     .run_loop = dt_cpu_run_loop,
     .generate = dt_cpu_generate,
     .run_index = dt_cpu_run_index,
+    .run_reduce = dt_cpu_run_reduce,
 };

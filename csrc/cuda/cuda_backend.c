@@ -50,6 +50,7 @@ static const dt_backend_iface cuda_iface = {
     .event_elapsed_ms = dt_cuda_event_elapsed_ms,
 
     .run_index = dt_cuda_index_run,
+    .run_reduce = dt_cuda_reduce_run,
 };
 
 const dt_backend_iface *dt_cuda_backend_iface(void)

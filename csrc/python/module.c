@@ -158,6 +158,7 @@ PyMODINIT_FUNC PyInit__C(void)
         dt_py_device_init(m) < 0 || dt_py_tensor_init(m) < 0 || dt_py_number_init(m) < 0 || dt_py_ufunc_type_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_creation_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_advanced_methods) < 0 ||
+        PyModule_AddFunctions(m, dt_py_reduce_methods) < 0 || dt_py_reduce_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_cuda_methods) < 0 || dt_py_stream_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_thread_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_dlpack_methods) < 0 ||

@@ -154,6 +154,8 @@ extern PyMethodDef dt_py_thread_methods[];
 /* ---- module functions from each file ---- */
 extern PyMethodDef dt_py_creation_methods[];
 extern PyMethodDef dt_py_advanced_methods[]; /* advanced.c */
+extern PyMethodDef dt_py_reduce_methods[];   /* reduce.c */
+int dt_py_reduce_init(PyObject *module);     /* _C.REDUCE_OPS */
 /* _C._cpu_index_kernels_from (index.c, which reads it; listed in advanced.c). */
 PyObject *dt_py_cpu_index_kernels_from(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern PyMethodDef dt_py_cuda_methods[];

@@ -1,0 +1,254 @@
+/* reduce.c - dt_reduce: checks, NumPy's empty cases, and the geometry of
+ * a reduction, handed to the backend as a dt_reduce_loop.
+ *
+ * Note [Reductions]
+ * A reduction splits src's axes in two groups: the kept axes, one output
+ * element per coordinate, and the reduced ones, walked for each output.
+ * Length-1 axes are dropped; each group is ordered by falling |stride| of
+ * src (the order memory is best read in) and adjacent axes that walk as
+ * one are merged, so a reduction over every axis of a contiguous tensor is
+ * one run and sum(axis=0) of a C-order matrix is one kept and one reduced
+ * axis.  ARGMIN and ARGMAX report a position in C order of the reduced
+ * axes, so their reduced group keeps its order (only merging).
+ * The backend picks its own strategy from the strides (a contiguous
+ * reduced run, or a contiguous kept run with the reduced axes outside it:
+ * Note [Two reduction loops] in cpu_reduce.c, Note [Reduction kernels] in
+ * cuda_reduce.cu).  An empty reduced space never reaches it: the identity
+ * is filled here, or NumPy's error raised for the ops that have none.
+ */
+#include "reduce.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "elementwise.h"
+
+static const char *const reduce_names[] = {
+#define DT_REDUCE_NAME_(ID, NAME) NAME,
+    DT_REDUCE_LIST(DT_REDUCE_NAME_)
+#undef DT_REDUCE_NAME_
+};
+
+const char *dt_reduce_name(dt_reduce_op op)
+{
+    return (unsigned)op < DT_NUM_REDUCE_OPS ? reduce_names[op] : "?";
+}
+
+static int is_integer(dt_dtype d)
+{
+    dt_dtype_kind k = dt_dtype_get_info(d)->kind;
+    return k == DT_KIND_INT || k == DT_KIND_UINT;
+}
+
+dt_dtype dt_reduce_result_dtype(dt_reduce_op op, dt_dtype in)
+{
+    switch (op) {
+    case DT_REDUCE_SUM:
+    case DT_REDUCE_PROD:
+        switch (in) {
+        case DT_BOOL: case DT_INT8: case DT_INT16: case DT_INT32:
+            return DT_INT64;
+        case DT_UINT8: case DT_UINT16: case DT_UINT32:
+            return DT_UINT64;
+        default:
+            return in;
+        }
+    case DT_REDUCE_ARGMIN:
+    case DT_REDUCE_ARGMAX:
+        return DT_INT64;
+    case DT_REDUCE_ANY:
+    case DT_REDUCE_ALL:
+        return DT_BOOL;
+    default:
+        return in;
+    }
+}
+
+int dt_reduce_takes(dt_reduce_op op, dt_dtype in, dt_dtype out)
+{
+    if (out == dt_reduce_result_dtype(op, in))
+        return 1;
+    if (op != DT_REDUCE_SUM && op != DT_REDUCE_PROD)
+        return 0;
+    return out == in || ((in == DT_BOOL || is_integer(in)) && is_integer(out));
+}
+
+/* the identity of op in out's dtype, as bytes */
+static void identity(dt_reduce_op op, dt_dtype d, unsigned char *bytes)
+{
+    int64_t one = op == DT_REDUCE_PROD || op == DT_REDUCE_ALL;
+    dt_scalar_cast(DT_INT64, &one, d, bytes);
+}
+
+static dt_status fill_identity(dt_reduce_op op, dt_tensor *out, dt_error *err)
+{
+    dt_operand v;
+    memset(&v, 0, sizeof v);
+    v.dtype = out->dtype;
+    identity(op, out->dtype, v.value.bytes);
+    return dt_launch(DT_OP_COPY, out, 1, &v, err);
+}
+
+typedef struct {
+    int64_t shape, in_stride, out_stride;
+} red_dim;
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* order by falling |in_stride| (insertion sort: stable, at most 64 dims) */
+static void order_dims(red_dim *d, int n)
+{
+    for (int i = 1; i < n; i++) {
+        red_dim x = d[i];
+        int j = i - 1;
+        while (j >= 0 && abs64(d[j].in_stride) < abs64(x.in_stride)) {
+            d[j + 1] = d[j];
+            j--;
+        }
+        d[j + 1] = x;
+    }
+}
+
+/* merge neighbours that walk as one (outer = inner * inner's length) */
+static int merge_dims(red_dim *d, int n)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && d[m - 1].in_stride == d[i].in_stride * d[i].shape &&
+            d[m - 1].out_stride == d[i].out_stride * d[i].shape) {
+            d[m - 1].shape *= d[i].shape;
+            d[m - 1].in_stride = d[i].in_stride;
+            d[m - 1].out_stride = d[i].out_stride;
+        } else {
+            d[m++] = d[i];
+        }
+    }
+    return m;
+}
+
+static dt_status check(dt_reduce_op op, const dt_tensor *src, uint64_t axes, const dt_tensor *out,
+                       dt_error *err)
+{
+    if ((unsigned)op >= DT_NUM_REDUCE_OPS)
+        return dt_error_set(err, DT_ERR_VALUE, "reduce: unknown op %d", (int)op);
+    if (src->ndim < 64 && (axes >> src->ndim) != 0)
+        return dt_error_set(err, DT_ERR_VALUE, "reduce: an axis beyond the tensor's %d", src->ndim);
+    int kept = 0;
+    for (int d = 0; d < src->ndim; d++)
+        if (!((axes >> d) & 1)) {
+            if (kept >= out->ndim || out->shape[kept] != src->shape[d])
+                return dt_error_set(err, DT_ERR_VALUE, "reduce: the output's shape does not match");
+            kept++;
+        }
+    if (kept != out->ndim)
+        return dt_error_set(err, DT_ERR_VALUE, "reduce: the output's shape does not match");
+    if (!dt_device_equal(dt_tensor_device(src), dt_tensor_device(out)))
+        return dt_error_set(err, DT_ERR_VALUE, "reduce: the output is on another device");
+    if (!dt_reduce_takes(op, src->dtype, out->dtype))
+        return dt_error_set(err, DT_ERR_TYPE, "reduce: %s does not give %s from %s", dt_reduce_name(op),
+                            dt_dtype_get_info(out->dtype)->name, dt_dtype_get_info(src->dtype)->name);
+    DT_TRY(dt_tensor_check_writeable(out, err));
+    if (dt_tensors_may_overlap(src, out))
+        return dt_error_set(err, DT_ERR_VALUE, "reduce: the output overlaps the input");
+    return DT_OK;
+}
+
+static dt_status empty_reduction(dt_reduce_op op, dt_tensor *out, dt_error *err)
+{
+    switch (op) {
+    case DT_REDUCE_MIN:
+    case DT_REDUCE_MAX:
+        return dt_error_set(err, DT_ERR_VALUE, "zero-size array to reduction operation %s which has no identity",
+                            dt_reduce_name(op));
+    case DT_REDUCE_ARGMIN:
+    case DT_REDUCE_ARGMAX:
+        return dt_error_set(err, DT_ERR_VALUE, "attempt to get %s of an empty sequence", dt_reduce_name(op));
+    default:
+        return fill_identity(op, out, err);
+    }
+}
+
+/* fill l's groups from src and out (Note [Reductions]) */
+static void geometry(dt_reduce_loop *l, dt_reduce_op op, const dt_tensor *src, uint64_t axes, const dt_tensor *out)
+{
+    red_dim kept[DT_MAX_NDIM], red[DT_MAX_NDIM];
+    int nk = 0, nr = 0, o = 0;
+    for (int d = 0; d < src->ndim; d++) {
+        int reduced = (axes >> d) & 1;
+        red_dim x = {src->shape[d], src->strides[d], reduced ? 0 : out->strides[o]};
+        o += !reduced;
+        if (x.shape == 1)
+            continue;
+        if (reduced)
+            red[nr++] = x;
+        else
+            kept[nk++] = x;
+    }
+    order_dims(kept, nk);
+    nk = merge_dims(kept, nk);
+    if (op != DT_REDUCE_ARGMIN && op != DT_REDUCE_ARGMAX)
+        order_dims(red, nr);
+    nr = merge_dims(red, nr);
+    if (nr == 0)
+        red[nr++] = (red_dim){1, 0, 0};
+    l->kept_ndim = nk;
+    l->red_ndim = nr;
+    l->n_out = l->n_red = 1;
+    for (int i = 0; i < nk; i++) {
+        l->kept_shape[i] = kept[i].shape;
+        l->kept_in_strides[i] = kept[i].in_stride;
+        l->kept_out_strides[i] = kept[i].out_stride;
+        l->n_out *= kept[i].shape;
+    }
+    for (int i = 0; i < nr; i++) {
+        l->red_shape[i] = red[i].shape;
+        l->red_strides[i] = red[i].in_stride;
+        l->n_red *= red[i].shape;
+    }
+}
+
+dt_status dt_reduce(dt_reduce_op op, const dt_tensor *src, uint64_t axes, dt_tensor *out, dt_error *err)
+{
+    DT_TRY(check(op, src, axes, out, err));
+    int64_t n_red = 1;
+    for (int d = 0; d < src->ndim; d++)
+        if ((axes >> d) & 1)
+            n_red *= src->shape[d]; /* <= src's numel, which fits */
+    if (out->numel == 0)
+        return (n_red == 0 && op >= DT_REDUCE_MIN && op <= DT_REDUCE_ARGMAX) ? empty_reduction(op, out, err)
+                                                                            : DT_OK;
+    if (n_red == 0)
+        return empty_reduction(op, out, err);
+    dt_device device = dt_tensor_device(src);
+    const dt_backend_iface *b = dt_device_resolve(&device, err);
+    if (b == NULL)
+        return err->status;
+    if (b->run_reduce == NULL)
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "the %s backend has no reductions", b->name);
+    int index = device.index < 0 ? 0 : device.index;
+    dt_reduce_loop *l = (dt_reduce_loop *)malloc(sizeof *l); /* ~2.6 KB: off the stack */
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_NOMEM, "out of host memory for a reduction");
+    memset(l, 0, offsetof(dt_reduce_loop, kept_shape));
+    l->op = op;
+    l->device_index = index;
+    l->stream = b->get_stream ? b->get_stream(index) : NULL;
+    l->in_dtype = src->dtype;
+    l->out_dtype = out->dtype;
+    l->in = dt_tensor_data(src);
+    l->out = dt_tensor_data(out);
+    geometry(l, op, src, axes, out);
+    dt_tensor work;
+    dt_tensor_init_empty(&work);
+    dt_status st = DT_OK;
+    if (device.type != DT_DEVICE_CPU) {
+        int64_t n = DT_REDUCE_WORK_BYTES;
+        st = dt_tensor_init_new(&work, device, DT_UINT8, 1, &n, err);
+        l->work = st == DT_OK ? dt_tensor_data(&work) : NULL;
+    }
+    if (st == DT_OK)
+        st = b->run_reduce(l, err);
+    dt_tensor_clear(&work); /* stream-ordered: reused only after the kernels that read it */
+    free(l);
+    return st;
+}

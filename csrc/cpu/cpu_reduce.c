@@ -1,0 +1,451 @@
+/* cpu_reduce.c - the CPU backend's reductions (backend.h's dt_reduce_loop):
+ * SUM, PROD, MIN, MAX, ARGMIN, ARGMAX, ANY and ALL for every dtype, with
+ * the semantics of csrc/core/reduce_ops.h.
+ *
+ * Note [Two reduction loops]
+ * Each (op, dtype) provides a reducer: an accumulator, and functions that
+ * fold a run of elements into one accumulator (`run`) or a row of elements
+ * into a row of accumulators (`tile`).  Two drivers use them:
+ *   INNER  when the reduced group holds the smallest stride: per output,
+ *          runs along the reduced group's last axis (sum() of anything,
+ *          sum(axis=1) of a C-order matrix);
+ *   OUTER  when a kept axis holds it: per tile of up to TILE outputs along
+ *          that axis, every reduced element is folded into the tile's row
+ *          of accumulators (sum(axis=0) of a C-order matrix), so memory is
+ *          read in order and the fold vectorises instead of walking a
+ *          column at a time.
+ * Contiguous runs fold in 16 independent lanes the compiler vectorises;
+ * SUM and PROD split runs pairwise down to blocks of 256 (the accuracy of
+ * NumPy's pairwise summation, Note [Accumulating wide] in reduce_ops.h);
+ * ARGMIN and ARGMAX find the run's extreme by lanes, then its first
+ * position.  Threads take ranges of outputs or tiles; a reduction with few
+ * outputs and one long run is cut into parts by size alone (not by thread
+ * count), so its result does not depend on the number of threads.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3") /* Note [Vectorization] in cpu_loops.c */
+#endif
+
+#include "cpu_loops.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu_parallel.h"
+#include "reduce_ops.h"
+
+#define LANES 16
+#define BLOCK 256        /* pairwise leaves */
+#define TILE 256         /* OUTER: outputs per tile */
+#define GRAIN (1 << 15)  /* elements per thread chunk, at least */
+#define PART (1 << 15)   /* elements per part of a split run, at least */
+#define MAX_PARTS 64
+#define ALIGNED(p, T) (((uintptr_t)(p) % _Alignof(T)) == 0)
+
+typedef struct {
+    _Alignas(16) unsigned char b[32];
+} acc_buf;
+
+typedef struct reducer {
+    size_t size; /* of the accumulator */
+    void (*init)(void *acc, const char *first, int64_t pos);
+    void (*run)(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0);
+    void (*merge)(void *acc, const void *later);
+    void (*tile)(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos);
+    void (*store)(char *out, const void *acc, dt_dtype out_dtype);
+} reducer;
+
+#define LOAD(X, p) dt_load_##X(ld_##X(p))
+#define LOADER(CODE, X) \
+    static inline dt_T_##X ld_##X(const char *p) { dt_T_##X v; memcpy(&v, p, sizeof v); return v; }
+DT_FOR_EACH_DTYPE(LOADER)
+
+/* ---- SUM and PROD: NAME is sum or prod, OPF the accumulator op ---- */
+#define SUMPROD(NAME, X, OPF, IDF)                                                               \
+    typedef DT_ACC_T(X) NAME##_acc_##X;                                                          \
+    /* n <= BLOCK elements in LANES lanes */                                                     \
+    static NAME##_acc_##X NAME##_leaf_##X(const char *p, int64_t n, int64_t s)                   \
+    {                                                                                            \
+        NAME##_acc_##X lane[LANES], r;                                                           \
+        for (int j = 0; j < LANES; j++)                                                          \
+            lane[j] = IDF();                                                                     \
+        int64_t i = 0;                                                                           \
+        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X)) {                            \
+            const dt_T_##X *q = (const dt_T_##X *)p;                                             \
+            for (; i + LANES <= n; i += LANES)                                                   \
+                for (int j = 0; j < LANES; j++)                                                  \
+                    lane[j] = OPF(lane[j], DT_ACC_LOAD(X, q[i + j]));                            \
+        } else {                                                                                 \
+            for (; i + LANES <= n; i += LANES)                                                   \
+                for (int j = 0; j < LANES; j++)                                                  \
+                    lane[j] = OPF(lane[j], DT_ACC_LOAD(X, ld_##X(p + (i + j) * s)));             \
+        }                                                                                        \
+        for (int j = 0; i < n; i++, j++)                                                         \
+            lane[j] = OPF(lane[j], DT_ACC_LOAD(X, ld_##X(p + i * s)));                           \
+        for (int w = LANES / 2; w > 0; w /= 2)                                                   \
+            for (int j = 0; j < w; j++)                                                          \
+                lane[j] = OPF(lane[j], lane[j + w]);                                             \
+        r = lane[0];                                                                             \
+        return r;                                                                                \
+    }                                                                                            \
+    static NAME##_acc_##X NAME##_pairwise_##X(const char *p, int64_t n, int64_t s)               \
+    {                                                                                            \
+        if (n <= BLOCK)                                                                          \
+            return NAME##_leaf_##X(p, n, s);                                                     \
+        int64_t h = (n / 2) / LANES * LANES;                                                     \
+        return OPF(NAME##_pairwise_##X(p, h, s), NAME##_pairwise_##X(p + h * s, n - h, s));     \
+    }                                                                                            \
+    static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
+    {                                                                                            \
+        (void)first;                                                                             \
+        (void)pos;                                                                               \
+        *(NAME##_acc_##X *)acc = IDF();                                                          \
+    }                                                                                            \
+    static void NAME##_run_##X(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)     \
+    {                                                                                            \
+        (void)pos0;                                                                              \
+        NAME##_acc_##X *a = (NAME##_acc_##X *)acc;                                               \
+        *a = OPF(*a, NAME##_pairwise_##X(p, n, s));                                              \
+    }                                                                                            \
+    static void NAME##_merge_##X(void *acc, const void *later)                                   \
+    {                                                                                            \
+        NAME##_acc_##X *a = (NAME##_acc_##X *)acc;                                               \
+        *a = OPF(*a, *(const NAME##_acc_##X *)later);                                            \
+    }                                                                                            \
+    static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos)   \
+    {                                                                                            \
+        (void)pos;                                                                               \
+        NAME##_acc_##X *a = (NAME##_acc_##X *)accs;                                              \
+        if (ks == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X)) {                           \
+            const dt_T_##X *q = (const dt_T_##X *)p;                                             \
+            for (int64_t j = 0; j < k; j++)                                                      \
+                a[j] = OPF(a[j], DT_ACC_LOAD(X, q[j]));                                          \
+            return;                                                                              \
+        }                                                                                        \
+        for (int64_t j = 0; j < k; j++)                                                          \
+            a[j] = OPF(a[j], DT_ACC_LOAD(X, ld_##X(p + j * ks)));                                \
+    }                                                                                            \
+    static void NAME##_store_##X(char *out, const void *acc, dt_dtype o)                         \
+    {                                                                                            \
+        DT_RPASTE(dt_store_wide_, DT_ACC_##X)(out, *(const NAME##_acc_##X *)acc, o);                \
+    }
+
+/* ---- MIN and MAX (NaN wins: ops_math.h's dt_min/dt_max) ---- */
+#define MINMAX(NAME, X, F)                                                                       \
+    static dt_C_##X NAME##_fold_##X(dt_C_##X first, const char *p, int64_t n, int64_t s)         \
+    {                                                                                            \
+        dt_C_##X lane[LANES];                                                                    \
+        for (int j = 0; j < LANES; j++)                                                          \
+            lane[j] = first;                                                                     \
+        int64_t i = 0;                                                                           \
+        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X)) {                            \
+            const dt_T_##X *q = (const dt_T_##X *)p;                                             \
+            for (; i + LANES <= n; i += LANES)                                                   \
+                for (int j = 0; j < LANES; j++)                                                  \
+                    lane[j] = F(lane[j], dt_load_##X(q[i + j]));                                 \
+        }                                                                                        \
+        for (; i < n; i++)                                                                       \
+            lane[0] = F(lane[0], LOAD(X, p + i * s));                                            \
+        for (int j = 1; j < LANES; j++)                                                          \
+            lane[0] = F(lane[0], lane[j]);                                                       \
+        return lane[0];                                                                          \
+    }                                                                                            \
+    static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
+    {                                                                                            \
+        (void)pos;                                                                               \
+        *(dt_C_##X *)acc = LOAD(X, first);                                                       \
+    }                                                                                            \
+    static void NAME##_run_##X(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)     \
+    {                                                                                            \
+        (void)pos0;                                                                              \
+        dt_C_##X *a = (dt_C_##X *)acc;                                                           \
+        *a = NAME##_fold_##X(*a, p, n, s);                                                       \
+    }                                                                                            \
+    static void NAME##_merge_##X(void *acc, const void *later)                                   \
+    {                                                                                            \
+        dt_C_##X *a = (dt_C_##X *)acc;                                                           \
+        *a = F(*a, *(const dt_C_##X *)later);                                                    \
+    }                                                                                            \
+    static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos)   \
+    {                                                                                            \
+        (void)pos;                                                                               \
+        dt_C_##X *a = (dt_C_##X *)accs;                                                          \
+        if (ks == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X)) {                           \
+            const dt_T_##X *q = (const dt_T_##X *)p;                                             \
+            for (int64_t j = 0; j < k; j++)                                                      \
+                a[j] = F(a[j], dt_load_##X(q[j]));                                               \
+            return;                                                                              \
+        }                                                                                        \
+        for (int64_t j = 0; j < k; j++)                                                          \
+            a[j] = F(a[j], LOAD(X, p + j * ks));                                                 \
+    }                                                                                            \
+    static void NAME##_store_##X(char *out, const void *acc, dt_dtype o)                         \
+    {                                                                                            \
+        (void)o;                                                                                 \
+        dt_T_##X v = dt_store_##X(*(const dt_C_##X *)acc);                                       \
+        memcpy(out, &v, sizeof v);                                                               \
+    }
+
+/* ---- ARGMIN and ARGMAX: the run's extreme by lanes (MIN/MAX's fold), then
+ * its first position; NaN's first position if the extreme is NaN ---- */
+#define ARGEXT(NAME, X, FOLD, MERGE)                                                             \
+    static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
+    {                                                                                            \
+        *(dt_arg_##X *)acc = dt_arg_make_##X(LOAD(X, first), pos);                               \
+    }                                                                                            \
+    static void NAME##_run_##X(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)     \
+    {                                                                                            \
+        dt_C_##X m = FOLD(LOAD(X, p), p, n, s);                                                  \
+        bool nan = dt_isnan_##X(m);                                                              \
+        int64_t j = 0;                                                                           \
+        for (; j < n - 1; j++) {                                                                 \
+            dt_C_##X v = LOAD(X, p + j * s);                                                     \
+            if (nan ? dt_isnan_##X(v) : dt_eq_##X(v, m))                                         \
+                break;                                                                           \
+        }                                                                                        \
+        dt_arg_##X *a = (dt_arg_##X *)acc;                                                       \
+        *a = MERGE(*a, dt_arg_make_##X(m, pos0 + j));                                            \
+    }                                                                                            \
+    static void NAME##_merge_##X(void *acc, const void *later)                                   \
+    {                                                                                            \
+        dt_arg_##X *a = (dt_arg_##X *)acc;                                                       \
+        *a = MERGE(*a, *(const dt_arg_##X *)later);                                              \
+    }                                                                                            \
+    static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos)   \
+    {                                                                                            \
+        dt_arg_##X *a = (dt_arg_##X *)accs;                                                      \
+        for (int64_t j = 0; j < k; j++)                                                          \
+            a[j] = MERGE(a[j], dt_arg_make_##X(LOAD(X, p + j * ks), pos));                       \
+    }                                                                                            \
+    static void NAME##_store_##X(char *out, const void *acc, dt_dtype o)                         \
+    {                                                                                            \
+        (void)o;                                                                                 \
+        memcpy(out, &((const dt_arg_##X *)acc)->i, sizeof(int64_t));                             \
+    }
+
+/* ---- ANY and ALL: IS_ALL 0 or 1 ---- */
+#define ANYALL(NAME, X, IS_ALL)                                                                  \
+    static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
+    {                                                                                            \
+        (void)first;                                                                             \
+        (void)pos;                                                                               \
+        *(bool *)acc = IS_ALL;                                                                   \
+    }                                                                                            \
+    static void NAME##_run_##X(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)     \
+    {                                                                                            \
+        (void)pos0;                                                                              \
+        bool *a = (bool *)acc;                                                                   \
+        for (int64_t i = 0; i < n && *a == IS_ALL; i += BLOCK) {                                 \
+            int64_t e = n - i < BLOCK ? n : i + BLOCK;                                           \
+            bool hit = false; /* an element that decides: false for ALL, true for ANY */         \
+            for (int64_t j = i; j < e; j++)                                                      \
+                hit |= dt_truth_##X(LOAD(X, p + j * s)) != IS_ALL;                               \
+            if (hit)                                                                             \
+                *a = !IS_ALL;                                                                    \
+        }                                                                                        \
+    }                                                                                            \
+    static void NAME##_merge_##X(void *acc, const void *later)                                   \
+    {                                                                                            \
+        bool *a = (bool *)acc, b = *(const bool *)later;                                         \
+        *a = IS_ALL ? (*a && b) : (*a || b);                                                     \
+    }                                                                                            \
+    static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos)   \
+    {                                                                                            \
+        (void)pos;                                                                               \
+        bool *a = (bool *)accs;                                                                  \
+        for (int64_t j = 0; j < k; j++) {                                                        \
+            bool t = dt_truth_##X(LOAD(X, p + j * ks));                                          \
+            a[j] = IS_ALL ? (a[j] && t) : (a[j] || t);                                           \
+        }                                                                                        \
+    }                                                                                            \
+    static void NAME##_store_##X(char *out, const void *acc, dt_dtype o)                         \
+    {                                                                                            \
+        (void)o;                                                                                 \
+        memcpy(out, acc, 1);                                                                     \
+    }
+
+#define ACC_ADD(X) DT_RPASTE(dt_acc_add_, DT_ACC_##X)
+#define ACC_MUL(X) DT_RPASTE(dt_acc_mul_, DT_ACC_##X)
+#define ACC_ZERO(X) DT_RPASTE(dt_acc_zero_, DT_ACC_##X)
+#define ACC_ONE(X) DT_RPASTE(dt_acc_one_, DT_ACC_##X)
+
+#define REDUCERS(CODE, X)                                                       \
+    SUMPROD(sum, X, ACC_ADD(X), ACC_ZERO(X))                                    \
+    SUMPROD(prod, X, ACC_MUL(X), ACC_ONE(X))                                    \
+    MINMAX(min, X, dt_min_##X)                                                  \
+    MINMAX(max, X, dt_max_##X)                                                  \
+    ARGEXT(argmin, X, min_fold_##X, dt_argmin_merge_##X)                        \
+    ARGEXT(argmax, X, max_fold_##X, dt_argmax_merge_##X)                        \
+    ANYALL(any, X, 0)                                                           \
+    ANYALL(all, X, 1)
+DT_FOR_EACH_DTYPE(REDUCERS)
+
+#define ENTRY_(NAME, X, ACC) \
+    {sizeof(ACC), NAME##_init_##X, NAME##_run_##X, NAME##_merge_##X, NAME##_tile_##X, NAME##_store_##X},
+#define ENTRIES(CODE, X)                                                                 \
+    {ENTRY_(sum, X, sum_acc_##X) ENTRY_(prod, X, prod_acc_##X) ENTRY_(min, X, dt_C_##X)  \
+     ENTRY_(max, X, dt_C_##X) ENTRY_(argmin, X, dt_arg_##X) ENTRY_(argmax, X, dt_arg_##X) \
+     ENTRY_(any, X, bool) ENTRY_(all, X, bool)},
+/* reducers[dtype][op], in the orders of dt_dtype and DT_REDUCE_LIST */
+static const reducer reducers[DT_NUM_DTYPES][DT_NUM_REDUCE_OPS] = {DT_FOR_EACH_DTYPE(ENTRIES)};
+
+/* ---- drivers ---- */
+typedef struct {
+    const dt_reduce_loop *l;
+    const reducer *r;
+} job;
+
+/* the byte offsets of position i in an axis group (C order) */
+static void unravel(int64_t i, int nd, const int64_t *shape, const int64_t *s1, const int64_t *s2, int64_t *o1,
+                    int64_t *o2)
+{
+    int64_t a = 0, b = 0;
+    for (int d = nd - 1; d >= 0; d--) {
+        int64_t c = i % shape[d];
+        i /= shape[d];
+        a += c * s1[d];
+        if (s2 != NULL)
+            b += c * s2[d];
+    }
+    *o1 = a;
+    if (o2 != NULL)
+        *o2 = b;
+}
+
+/* fold every reduced element of the output whose input base is `base` */
+static void inner_one(const job *jb, const char *base, void *acc)
+{
+    const dt_reduce_loop *l = jb->l;
+    int nr = l->red_ndim;
+    int64_t len = l->red_shape[nr - 1], s = l->red_strides[nr - 1], outer = l->n_red / len;
+    jb->r->init(acc, base, 0);
+    for (int64_t q = 0; q < outer; q++) {
+        int64_t off;
+        unravel(q, nr - 1, l->red_shape, l->red_strides, NULL, &off, NULL);
+        jb->r->run(acc, base + off, len, s, q * len);
+    }
+}
+
+static void inner_range(int64_t begin, int64_t end, void *ctx)
+{
+    const job *jb = (const job *)ctx;
+    const dt_reduce_loop *l = jb->l;
+    acc_buf acc;
+    for (int64_t o = begin; o < end; o++) {
+        int64_t in_off, out_off;
+        unravel(o, l->kept_ndim, l->kept_shape, l->kept_in_strides, l->kept_out_strides, &in_off, &out_off);
+        inner_one(jb, l->in + in_off, &acc);
+        jb->r->store(l->out + out_off, &acc, l->out_dtype);
+    }
+}
+
+/* one long run cut into parts (Note [Two reduction loops]) */
+typedef struct {
+    const job *jb;
+    const char *base;
+    int64_t n, s, per;
+    acc_buf parts[MAX_PARTS];
+} split;
+
+static void split_range(int64_t begin, int64_t end, void *ctx)
+{
+    split *sp = (split *)ctx;
+    for (int64_t k = begin; k < end; k++) {
+        int64_t a = k * sp->per, n = sp->n - a < sp->per ? sp->n - a : sp->per;
+        const char *p = sp->base + a * sp->s;
+        sp->jb->r->init(&sp->parts[k], p, a);
+        sp->jb->r->run(&sp->parts[k], p, n, sp->s, a);
+    }
+}
+
+static void split_outputs(const job *jb)
+{
+    const dt_reduce_loop *l = jb->l;
+    split sp;
+    sp.jb = jb;
+    sp.n = l->n_red;
+    sp.s = l->red_strides[0];
+    int64_t nparts = l->n_red / PART < MAX_PARTS ? l->n_red / PART : MAX_PARTS;
+    sp.per = (l->n_red + nparts - 1) / nparts;
+    nparts = (l->n_red + sp.per - 1) / sp.per;
+    for (int64_t o = 0; o < l->n_out; o++) {
+        int64_t in_off, out_off;
+        unravel(o, l->kept_ndim, l->kept_shape, l->kept_in_strides, l->kept_out_strides, &in_off, &out_off);
+        sp.base = l->in + in_off;
+        dt_cpu_parallel_for(nparts, 1, split_range, &sp);
+        for (int64_t k = 1; k < nparts; k++)
+            jb->r->merge(&sp.parts[0], &sp.parts[k]);
+        jb->r->store(l->out + out_off, &sp.parts[0], l->out_dtype);
+    }
+}
+
+static void outer_range(int64_t begin, int64_t end, void *ctx)
+{
+    const job *jb = (const job *)ctx;
+    const dt_reduce_loop *l = jb->l;
+    const reducer *r = jb->r;
+    int nk = l->kept_ndim;
+    int64_t len = l->kept_shape[nk - 1], ks = l->kept_in_strides[nk - 1], os = l->kept_out_strides[nk - 1];
+    int64_t per_row = (len + TILE - 1) / TILE;
+    acc_buf accs[TILE]; /* only r->size bytes of each are used: packed below */
+    char *a = (char *)accs;
+    for (int64_t t = begin; t < end; t++) {
+        int64_t row = t / per_row, j0 = (t % per_row) * TILE, k = len - j0 < TILE ? len - j0 : TILE;
+        int64_t in_off, out_off;
+        unravel(row, nk - 1, l->kept_shape, l->kept_in_strides, l->kept_out_strides, &in_off, &out_off);
+        const char *base = l->in + in_off + j0 * ks;
+        for (int64_t j = 0; j < k; j++)
+            r->init(a + j * r->size, base + j * ks, 0);
+        for (int64_t q = 0; q < l->n_red; q++) {
+            int64_t off;
+            unravel(q, l->red_ndim, l->red_shape, l->red_strides, NULL, &off, NULL);
+            r->tile(a, base + off, k, ks, q);
+        }
+        char *out = l->out + out_off + j0 * os;
+        for (int64_t j = 0; j < k; j++)
+            r->store(out + j * os, a + j * r->size, l->out_dtype);
+    }
+}
+
+static dt_status check_loop(const dt_reduce_loop *l, dt_error *err)
+{
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: no loop");
+    if ((unsigned)l->op >= DT_NUM_REDUCE_OPS || !dt_dtype_is_valid(l->in_dtype) || !dt_dtype_is_valid(l->out_dtype))
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad op or dtype");
+    if (l->kept_ndim < 0 || l->kept_ndim > DT_MAX_NDIM || l->red_ndim < 1 || l->red_ndim > DT_MAX_NDIM)
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad number of axes");
+    int64_t n_out = 1, n_red = 1;
+    for (int d = 0; d < l->kept_ndim; d++) {
+        if (l->kept_shape[d] < 1 || n_out > INT64_MAX / l->kept_shape[d])
+            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad kept shape");
+        n_out *= l->kept_shape[d];
+    }
+    for (int d = 0; d < l->red_ndim; d++) {
+        if (l->red_shape[d] < 1 || n_red > INT64_MAX / l->red_shape[d])
+            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad reduced shape");
+        n_red *= l->red_shape[d];
+    }
+    if (n_out != l->n_out || n_red != l->n_red || l->in == NULL || l->out == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: counts or pointers do not match");
+    return DT_OK;
+}
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+dt_status dt_cpu_run_reduce(const dt_reduce_loop *l, dt_error *err)
+{
+    DT_TRY(check_loop(l, err));
+    job jb = {l, &reducers[l->in_dtype][l->op]};
+    int nk = l->kept_ndim, nr = l->red_ndim;
+    if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
+        int64_t len = l->kept_shape[nk - 1], tiles = (l->n_out / len) * ((len + TILE - 1) / TILE);
+        int64_t work = l->n_red * (len < TILE ? len : TILE);
+        dt_cpu_parallel_for(tiles, 1 + GRAIN / work, outer_range, &jb);
+    } else if (nr == 1 && l->n_red >= 2 * PART && l->n_out < 4 * dt_cpu_get_num_threads()) {
+        split_outputs(&jb);
+    } else {
+        dt_cpu_parallel_for(l->n_out, 1 + GRAIN / l->n_red, inner_range, &jb);
+    }
+    return DT_OK;
+}

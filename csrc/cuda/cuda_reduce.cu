@@ -1,0 +1,379 @@
+/* cuda_reduce.cu - the CUDA backend's reductions (backend.h's
+ * dt_reduce_loop), with the semantics of csrc/core/reduce_ops.h; run on the
+ * CPU by the emulation in CI (csrc/emu).
+ *
+ * Note [Reduction kernels]
+ *   k_reduce_inner   a block per output (grid-stride): its threads stride
+ *                    over the reduced elements, then fold their accumulators
+ *                    in shared memory, a tree with a barrier per level.  One
+ *                    output with many elements is cut into parts (grid.y),
+ *                    each block leaving its partial in the loop's work
+ *                    memory for k_reduce_finish, one thread, to fold in
+ *                    order of the parts.
+ *   k_reduce_outer   a thread per output, walking its reduced elements in
+ *                    order: chosen when a kept axis has the smallest stride
+ *                    (sum(axis=0) of a C-order matrix), so neighbouring
+ *                    threads read neighbouring elements.
+ * float sums are compensated (Kahan) per thread, so a thread's long run
+ * loses no more than pairwise summation would (Note [Accumulating wide]).
+ * Axis groups of more than kMaxDims after the core's merging are refused.
+ */
+#include "cuda_loops.cuh"
+
+#include "reduce_ops.h"
+
+namespace {
+
+using namespace dt_cuda_kernels;
+
+struct ReduceArgs {
+    const char *in;
+    char *out;
+    void *work;
+    int out_dtype;
+    int kept_ndim, red_ndim;
+    int nparts;
+    int64_t n_out, n_red, per_part;
+    int64_t kept_shape[kMaxDims], kept_in[kMaxDims], kept_out[kMaxDims];
+    int64_t red_shape[kMaxDims], red_stride[kMaxDims];
+};
+
+__device__ inline void unravel_kept(const ReduceArgs &a, int64_t o, int64_t *in_off, int64_t *out_off)
+{
+    int64_t x = 0, y = 0;
+    for (int d = a.kept_ndim - 1; d >= 0; d--) {
+        int64_t c = o % a.kept_shape[d];
+        o /= a.kept_shape[d];
+        x += c * a.kept_in[d];
+        y += c * a.kept_out[d];
+    }
+    *in_off = x;
+    *out_off = y;
+}
+
+__device__ inline int64_t red_offset(const ReduceArgs &a, int64_t r)
+{
+    if (a.red_ndim == 1)
+        return r * a.red_stride[0];
+    int64_t x = 0;
+    for (int d = a.red_ndim - 1; d >= 0; d--) {
+        x += (r % a.red_shape[d]) * a.red_stride[d];
+        r /= a.red_shape[d];
+    }
+    return x;
+}
+
+template <typename S>
+__device__ inline S load_storage(const char *p)
+{
+    S v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* ---- the ops: Acc, init(first element, its position), step, merge, store ---- */
+
+/* compensated sum of a real accumulator type */
+template <typename A>
+struct Kahan {
+    A s, c;
+};
+
+template <typename A>
+__host__ __device__ inline Kahan<A> kahan_add(Kahan<A> k, A v)
+{
+    A y = v - k.c, t = k.s + y;
+    k.c = t - t == 0 ? (t - k.s) - y : 0; /* past an inf or NaN the sum is just t */
+    k.s = t;
+    return k;
+}
+
+#define DT_TAG_TRAITS(CODE, X)                                                           \
+    struct Red_##X {                                                                     \
+        typedef dt_T_##X S;                                                              \
+        typedef dt_C_##X C;                                                              \
+        typedef DT_ACC_T(X) A;                                                           \
+        typedef dt_arg_##X Arg;                                                          \
+        static __device__ C load(const char *p) { return dt_load_##X(load_storage<S>(p)); } \
+        static __device__ A aload(const char *p) { return DT_ACC_LOAD(X, load_storage<S>(p)); } \
+        static __device__ A add(A a, A b) { return DT_RPASTE(dt_acc_add_, DT_ACC_##X)(a, b); } \
+        static __device__ A mul(A a, A b) { return DT_RPASTE(dt_acc_mul_, DT_ACC_##X)(a, b); } \
+        static __device__ A zero() { return DT_RPASTE(dt_acc_zero_, DT_ACC_##X)(); }     \
+        static __device__ A one() { return DT_RPASTE(dt_acc_one_, DT_ACC_##X)(); }       \
+        static __device__ void store_acc(char *p, A v, int o)                            \
+        {                                                                                \
+            DT_RPASTE(dt_store_wide_, DT_ACC_##X)(p, v, (dt_dtype)o);                    \
+        }                                                                                \
+        static __device__ C vmin(C a, C b) { return dt_min_##X(a, b); }                  \
+        static __device__ C vmax(C a, C b) { return dt_max_##X(a, b); }                  \
+        static __device__ void store(char *p, C v)                                       \
+        {                                                                                \
+            S s = dt_store_##X(v);                                                       \
+            memcpy(p, &s, sizeof s);                                                     \
+        }                                                                                \
+        static __device__ bool truth(const char *p) { return dt_truth_##X(load(p)); }    \
+        static __device__ Arg argmin(Arg a, Arg b) { return dt_argmin_merge_##X(a, b); } \
+        static __device__ Arg argmax(Arg a, Arg b) { return dt_argmax_merge_##X(a, b); } \
+        static __device__ Arg arg(C v, int64_t i) { return dt_arg_make_##X(v, i); }      \
+        static constexpr bool kahan = std::is_floating_point<A>::value;                  \
+    };
+DT_FOR_EACH_DTYPE(DT_TAG_TRAITS)
+#undef DT_TAG_TRAITS
+
+/* SUM: Kahan per thread for float accumulators */
+template <class T, bool K = T::kahan>
+struct SumOp {
+    typedef typename T::A Acc;
+    static __device__ Acc init(const char *, int64_t) { return T::zero(); }
+    static __device__ Acc step(Acc a, const char *p, int64_t) { return T::add(a, T::aload(p)); }
+    static __device__ Acc merge(Acc a, Acc b) { return T::add(a, b); }
+    static __device__ void store(char *p, Acc a, int o) { T::store_acc(p, a, o); }
+};
+
+template <class T>
+struct SumOp<T, true> {
+    typedef Kahan<typename T::A> Acc;
+    static __device__ Acc init(const char *, int64_t) { return Acc{T::zero(), T::zero()}; }
+    static __device__ Acc step(Acc a, const char *p, int64_t) { return kahan_add(a, T::aload(p)); }
+    static __device__ Acc merge(Acc a, Acc b) { return kahan_add(kahan_add(a, b.s), -b.c); }
+    static __device__ void store(char *p, Acc a, int o) { T::store_acc(p, a.s - a.c, o); }
+};
+
+template <class T>
+struct ProdOp {
+    typedef typename T::A Acc;
+    static __device__ Acc init(const char *, int64_t) { return T::one(); }
+    static __device__ Acc step(Acc a, const char *p, int64_t) { return T::mul(a, T::aload(p)); }
+    static __device__ Acc merge(Acc a, Acc b) { return T::mul(a, b); }
+    static __device__ void store(char *p, Acc a, int o) { T::store_acc(p, a, o); }
+};
+
+template <class T, bool MAX>
+struct ExtremeOp {
+    typedef typename T::C Acc;
+    static __device__ Acc init(const char *first, int64_t) { return T::load(first); }
+    static __device__ Acc merge(Acc a, Acc b) { return MAX ? T::vmax(a, b) : T::vmin(a, b); }
+    static __device__ Acc step(Acc a, const char *p, int64_t) { return merge(a, T::load(p)); }
+    static __device__ void store(char *p, Acc a, int) { T::store(p, a); }
+};
+
+template <class T, bool MAX>
+struct ArgOp {
+    typedef typename T::Arg Acc;
+    static __device__ Acc init(const char *first, int64_t pos) { return T::arg(T::load(first), pos); }
+    static __device__ Acc merge(Acc a, Acc b) { return MAX ? T::argmax(a, b) : T::argmin(a, b); }
+    static __device__ Acc step(Acc a, const char *p, int64_t pos) { return merge(a, T::arg(T::load(p), pos)); }
+    static __device__ void store(char *p, Acc a, int)
+    {
+        long long i = a.i;
+        memcpy(p, &i, sizeof i);
+    }
+};
+
+template <class T, bool ALL>
+struct TruthOp {
+    typedef int Acc;
+    static __device__ Acc init(const char *, int64_t) { return ALL; }
+    static __device__ Acc merge(Acc a, Acc b) { return ALL ? (a && b) : (a || b); }
+    static __device__ Acc step(Acc a, const char *p, int64_t) { return merge(a, T::truth(p)); }
+    static __device__ void store(char *p, Acc a, int)
+    {
+        bool b = a != 0;
+        memcpy(p, &b, 1);
+    }
+};
+
+/* ---- kernels (Note [Reduction kernels]) ---- */
+
+template <class Op>
+__global__ void k_reduce_inner(ReduceArgs a)
+{
+    typedef typename Op::Acc Acc;
+    __shared__ Acc fold[kThreads];
+    int64_t r0 = (int64_t)blockIdx.y * a.per_part;
+    int64_t r1 = a.n_red - r0 < a.per_part ? a.n_red : r0 + a.per_part;
+    for (int64_t o = blockIdx.x; o < a.n_out; o += gridDim.x) {
+        int64_t in_off, out_off;
+        unravel_kept(a, o, &in_off, &out_off);
+        const char *base = a.in + in_off;
+        Acc acc = Op::init(base + red_offset(a, r0), r0);
+        for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x)
+            acc = Op::step(acc, base + red_offset(a, r), r);
+        fold[threadIdx.x] = acc;
+        __syncthreads();
+        for (unsigned w = kThreads / 2; w > 0; w /= 2) {
+            if (threadIdx.x < w)
+                fold[threadIdx.x] = Op::merge(fold[threadIdx.x], fold[threadIdx.x + w]);
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            if (a.nparts == 1)
+                Op::store(a.out + out_off, fold[0], a.out_dtype);
+            else
+                ((Acc *)a.work)[blockIdx.y] = fold[0];
+        }
+        __syncthreads(); /* fold is rewritten for the next output */
+    }
+}
+
+/* the parts' partials folded in order by one thread (at most 1024 of them) */
+template <class Op>
+__global__ void k_reduce_finish(ReduceArgs a)
+{
+    typedef typename Op::Acc Acc;
+    if (threadIdx.x != 0 || blockIdx.x != 0)
+        return;
+    const Acc *parts = (const Acc *)a.work;
+    Acc acc = parts[0];
+    for (int k = 1; k < a.nparts; k++)
+        acc = Op::merge(acc, parts[k]);
+    int64_t in_off, out_off;
+    unravel_kept(a, 0, &in_off, &out_off);
+    Op::store(a.out + out_off, acc, a.out_dtype);
+}
+
+template <class Op>
+__global__ void k_reduce_outer(ReduceArgs a)
+{
+    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.n_out;
+         o += (int64_t)gridDim.x * blockDim.x) {
+        int64_t in_off, out_off;
+        unravel_kept(a, o, &in_off, &out_off);
+        const char *base = a.in + in_off;
+        typename Op::Acc acc = Op::init(base, 0);
+        for (int64_t r = 0; r < a.n_red; r++)
+            acc = Op::step(acc, base + red_offset(a, r), r);
+        Op::store(a.out + out_off, acc, a.out_dtype);
+    }
+}
+
+/* ---- launch ---- */
+
+struct ReduceKernels {
+    const void *inner, *finish, *outer;
+    size_t acc_size;
+};
+
+template <class Op>
+ReduceKernels reduce_kernels_of()
+{
+    ReduceKernels k = {DT_KERNEL_ADDRESS(k_reduce_inner<Op>), DT_KERNEL_ADDRESS(k_reduce_finish<Op>),
+                 DT_KERNEL_ADDRESS(k_reduce_outer<Op>), sizeof(typename Op::Acc)};
+    return k;
+}
+
+const ReduceKernels &reduce_kernels_for(int op, dt_dtype d)
+{
+    static ReduceKernels table[DT_NUM_DTYPES][DT_NUM_REDUCE_OPS];
+    static bool ready = [] {
+#define DT_REDUCE_ROW(CODE, X)                                                 \
+    {                                                                          \
+        ReduceKernels *row = table[CODE];                                            \
+        row[DT_REDUCE_SUM] = reduce_kernels_of<SumOp<Red_##X>>();                     \
+        row[DT_REDUCE_PROD] = reduce_kernels_of<ProdOp<Red_##X>>();                   \
+        row[DT_REDUCE_MIN] = reduce_kernels_of<ExtremeOp<Red_##X, false>>();          \
+        row[DT_REDUCE_MAX] = reduce_kernels_of<ExtremeOp<Red_##X, true>>();           \
+        row[DT_REDUCE_ARGMIN] = reduce_kernels_of<ArgOp<Red_##X, false>>();           \
+        row[DT_REDUCE_ARGMAX] = reduce_kernels_of<ArgOp<Red_##X, true>>();            \
+        row[DT_REDUCE_ANY] = reduce_kernels_of<TruthOp<Red_##X, false>>();            \
+        row[DT_REDUCE_ALL] = reduce_kernels_of<TruthOp<Red_##X, true>>();             \
+    }
+        DT_FOR_EACH_DTYPE(DT_REDUCE_ROW)
+#undef DT_REDUCE_ROW
+        return true;
+    }();
+    (void)ready;
+    return table[d][op];
+}
+
+int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+dt_status validate(const dt_reduce_loop *l, dt_error *err)
+{
+    if ((unsigned)l->op >= DT_NUM_REDUCE_OPS || !dt_dtype_is_valid(l->in_dtype) || !dt_dtype_is_valid(l->out_dtype))
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad op or dtype");
+    if (l->kept_ndim < 0 || l->red_ndim < 1 || l->kept_ndim > kMaxDims || l->red_ndim > kMaxDims)
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED,
+                            "run_reduce: the CUDA kernels take up to %d kept and %d reduced axes after merging, "
+                            "not %d and %d", kMaxDims, kMaxDims, l->kept_ndim, l->red_ndim);
+    int64_t n_out = 1, n_red = 1;
+    for (int d = 0; d < l->kept_ndim; d++) {
+        if (l->kept_shape[d] < 1 || n_out > INT64_MAX / l->kept_shape[d])
+            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad kept shape");
+        n_out *= l->kept_shape[d];
+    }
+    for (int d = 0; d < l->red_ndim; d++) {
+        if (l->red_shape[d] < 1 || n_red > INT64_MAX / l->red_shape[d])
+            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad reduced shape");
+        n_red *= l->red_shape[d];
+    }
+    if (n_out != l->n_out || n_red != l->n_red || l->in == NULL || l->out == NULL || l->work == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: counts or pointers do not match");
+    return DT_OK;
+}
+
+dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
+{
+    const ReduceKernels &k = reduce_kernels_for(l->op, l->in_dtype);
+    ReduceArgs a;
+    memset(&a, 0, sizeof a);
+    a.in = l->in;
+    a.out = l->out;
+    a.work = l->work;
+    a.out_dtype = (int)l->out_dtype;
+    a.kept_ndim = l->kept_ndim;
+    a.red_ndim = l->red_ndim;
+    a.n_out = l->n_out;
+    a.n_red = l->n_red;
+    for (int d = 0; d < l->kept_ndim; d++) {
+        a.kept_shape[d] = l->kept_shape[d];
+        a.kept_in[d] = l->kept_in_strides[d];
+        a.kept_out[d] = l->kept_out_strides[d];
+    }
+    for (int d = 0; d < l->red_ndim; d++) {
+        a.red_shape[d] = l->red_shape[d];
+        a.red_stride[d] = l->red_strides[d];
+    }
+    void *args[] = {&a};
+    int nk = l->kept_ndim, nr = l->red_ndim;
+    static const char *const names[] = {"sum", "prod", "min", "max", "argmin", "argmax", "any", "all"};
+    const char *name = names[l->op];
+    if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
+        a.nparts = 1;
+        a.per_part = l->n_red;
+        dim3 grid(grid_for(l->n_out, l->device_index));
+        return launch_result(cudaLaunchKernel(k.outer, grid, dim3(kThreads), args, 0, stream), name,
+                             l->device_index, err);
+    }
+    /* Note [Reduction kernels]: one output of many elements is cut in parts */
+    int64_t parts = l->n_out == 1 ? l->n_red / (kThreads * 16) : 1;
+    int64_t max_parts = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size);
+    parts = parts < 1 ? 1 : parts > max_parts ? max_parts : parts;
+    a.per_part = (l->n_red + parts - 1) / parts;
+    a.nparts = (int)((l->n_red + a.per_part - 1) / a.per_part);
+    int64_t blocks = l->n_out < (1 << 20) ? l->n_out : (1 << 20);
+    DT_TRY(launch_result(cudaLaunchKernel(k.inner, dim3((unsigned)blocks, (unsigned)a.nparts), dim3(kThreads), args, 0,
+                                          stream),
+                         name, l->device_index, err));
+    if (a.nparts == 1)
+        return DT_OK;
+    return launch_result(cudaLaunchKernel(k.finish, dim3(1), dim3(1), args, 0, stream), name,
+                         l->device_index, err);
+}
+
+} // namespace
+
+extern "C" dt_status dt_cuda_reduce_run(const dt_reduce_loop *l, dt_error *err)
+{
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: no loop");
+    DT_TRY(validate(l, err));
+    cudaStream_t stream;
+    DT_TRY(dt_cuda_stream_resolve(l->device_index, l->stream, NULL, &stream, err));
+    dt_cuda_guard g;
+    DT_TRY(dt_cuda_guard_enter(&g, l->device_index, err));
+    (void)cudaGetLastError(); /* a stale error must not be blamed on this launch */
+    dt_status st = launch(l, stream, err);
+    dt_cuda_guard_exit(&g);
+    return st;
+}

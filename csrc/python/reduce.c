@@ -1,0 +1,90 @@
+/* reduce.c - devtensor._C._reduce, the wrapper of the core's dt_reduce
+ * (csrc/core/reduce.h), and _C.REDUCE_OPS, the ops' names in the order of
+ * their numbers.  devtensor._reductions turns NumPy's arguments (axis,
+ * keepdims, dtype, out, initial, where) into its form.
+ */
+#include "pydt.h"
+
+#include "reduce.h"
+
+#include <string.h>
+
+/* Note [The GIL in reductions]: a small reduction costs less than
+ * releasing and taking back the GIL, so only big ones release it. */
+#define RELEASE_FROM 32768
+
+/* _reduce(op, src, axes, out): out = op over src's axes (a tuple of
+ * distinct non-negative ints); out preallocated as dt_reduce says. */
+static PyObject *reduce(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "_reduce takes 4 arguments (%zd given)", nargs);
+    long op = PyLong_AsLong(args[0]);
+    if (op == -1 && PyErr_Occurred())
+        return NULL;
+    if (op < 0 || op >= DT_NUM_REDUCE_OPS)
+        return PyErr_Format(PyExc_ValueError, "_reduce: unknown op %ld", op);
+    if (!DtTensor_Check(args[1]) || !DtTensor_Check(args[3]))
+        return PyErr_Format(PyExc_TypeError, "_reduce: src and out must be tensors");
+    if (!PyTuple_Check(args[2]))
+        return PyErr_Format(PyExc_TypeError, "_reduce: axes must be a tuple");
+    const dt_tensor *src = &((PyDtTensor *)args[1])->t;
+    dt_tensor *out = &((PyDtTensor *)args[3])->t;
+    uint64_t axes = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[2]); i++) {
+        long d = PyLong_AsLong(PyTuple_GET_ITEM(args[2], i));
+        if (d == -1 && PyErr_Occurred())
+            return NULL;
+        if (d < 0 || d >= src->ndim || ((axes >> d) & 1))
+            return PyErr_Format(PyExc_ValueError, "_reduce: axis %ld is out of range or repeated", d);
+        axes |= (uint64_t)1 << d;
+    }
+    dt_error err;
+    dt_status st;
+    if (src->numel >= RELEASE_FROM) {
+        Py_BEGIN_ALLOW_THREADS
+        st = dt_reduce((dt_reduce_op)op, src, axes, out, &err);
+        Py_END_ALLOW_THREADS
+    } else {
+        st = dt_reduce((dt_reduce_op)op, src, axes, out, &err);
+    }
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
+PyMethodDef dt_py_reduce_methods[] = {
+    {"_reduce", (PyCFunction)(void (*)(void))reduce, METH_FASTCALL,
+     "_reduce(op, src, axes, out): out = op over src's axes (csrc/core/reduce.h)"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* _C.REDUCE_OPS: ("sum", "prod", ...), lower-case, in dt_reduce_op order */
+int dt_py_reduce_init(PyObject *module)
+{
+    static const char *const names[] = {
+#define DT_REDUCE_ID_(ID, NAME) #ID,
+        DT_REDUCE_LIST(DT_REDUCE_ID_)
+#undef DT_REDUCE_ID_
+    };
+    PyObject *t = PyTuple_New(DT_NUM_REDUCE_OPS);
+    if (t == NULL)
+        return -1;
+    for (int i = 0; i < DT_NUM_REDUCE_OPS; i++) {
+        char low[16];
+        size_t n = strlen(names[i]);
+        for (size_t k = 0; k <= n && k < sizeof low; k++)
+            low[k] = (char)(names[i][k] >= 'A' && names[i][k] <= 'Z' ? names[i][k] - 'A' + 'a' : names[i][k]);
+        low[sizeof low - 1] = '\0';
+        PyObject *s = PyUnicode_FromString(low);
+        if (s == NULL) {
+            Py_DECREF(t);
+            return -1;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    int r = PyModule_AddObjectRef(module, "REDUCE_OPS", t);
+    Py_DECREF(t);
+    return r;
+}
