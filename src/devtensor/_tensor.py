@@ -487,3 +487,11 @@ def _install_methods(cls, methods):
 Tensor = _C.Tensor
 _install_methods(Tensor, _TensorMethods)
 del _TensorMethods
+
+
+def _install_reductions():
+    from ._reductions import _ReductionMethods
+    _install_methods(Tensor, _ReductionMethods)
+
+
+_install_reductions()

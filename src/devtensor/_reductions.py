@@ -1,0 +1,335 @@
+"""Reductions with NumPy's arguments and results: sum, prod, min/amin,
+max/amax, argmin, argmax, any, all, mean, var, std, ptp, count_nonzero, on
+every device.
+
+The work is the core's dt_reduce (csrc/core/reduce.c, through
+_C._reduce), one backend kernel per call; this module turns axis,
+keepdims, dtype, out, initial and where into its form:
+
+* axes are normalised with NumPy's errors (AxisError, "duplicate value in
+  'axis'"); the core gets the reduced axes and an output of the kept shape,
+  keepdims is a reshape of it;
+* sum and prod run in NumPy's result dtype (int64 for small ints, uint64
+  for small unsigned); dtype= that the kernels cannot reach directly casts
+  the input first, as NumPy's loop would cast each element;
+* where= replaces masked elements with the identity (or `initial`, which
+  min and max then need, as in NumPy); initial= is folded in after;
+* out= receives the result with NumPy's unsafe cast of reductions, after
+  NumPy's shape check.
+
+Note [Reductions return 0-d tensors]
+    Reducing every axis gives a 0-d tensor on the input's device, not a
+    NumPy scalar (CuPy's and PyTorch's choice): a GPU result stays on the
+    GPU until float(), int() or .item() asks for it.
+"""
+import builtins
+import operator
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from . import _C
+from ._C import TensorBase
+
+_OPS = {name: i for i, name in enumerate(_C.REDUCE_OPS)}
+_UFUNC_NAMES = {"sum": "add", "prod": "multiply", "min": "minimum", "max": "maximum",
+                "any": "logical_or", "all": "logical_and"}
+
+__all__ = ["sum", "prod", "min", "max", "amin", "amax", "argmin", "argmax", "any", "all", "mean",
+           "var", "std", "ptp", "count_nonzero"]
+
+
+def _tensor(x):
+    if isinstance(x, TensorBase):
+        return x
+    from ._creation import asarray
+    return asarray(x)
+
+
+def _axes(axis, ndim):
+    """The reduced axes, sorted, as NumPy normalises them."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        axes = [normalize_axis_index(operator.index(a), ndim) for a in axis]
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        return tuple(sorted(axes))
+    return (normalize_axis_index(operator.index(axis), ndim),)
+
+
+def _kept_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if d in axes else n for d, n in enumerate(shape))
+    return tuple(n for d, n in enumerate(shape) if d not in axes)
+
+
+def _is_integer(d):
+    return d.kind in "iu"
+
+
+def _result_dtype(name, d):
+    """NumPy's result dtype of a reduction of dtype d (reduce.h's rule)."""
+    if name in ("sum", "prod"):
+        if d.kind == "b" or (d.kind == "i" and d.itemsize < 8):
+            return _C.int64
+        if d.kind == "u" and d.itemsize < 8:
+            return _C.uint64
+        return d
+    if name in ("argmin", "argmax"):
+        return _C.int64
+    if name in ("any", "all"):
+        return _C.bool
+    return d
+
+
+def _kernel_takes(name, d, out):
+    """reduce.h's dt_reduce_takes."""
+    if out == _result_dtype(name, d):
+        return True
+    if name not in ("sum", "prod"):
+        return False
+    return out == d or ((d.kind == "b" or _is_integer(d)) and _is_integer(out))
+
+
+def _empty(shape, dtype, device):
+    from ._creation import empty
+    return empty(shape, dtype=dtype, device=device)
+
+
+def _deliver(res, out, name):
+    """res into out (NumPy's shape check, unsafe cast), or res itself."""
+    if out is None:
+        return res
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry")
+        out = out[0]
+    if not isinstance(out, TensorBase):
+        raise TypeError(f"output must be a devtensor tensor, not {type(out).__name__}")
+    if out.shape != res.shape:
+        if out.ndim != res.ndim:
+            raise ValueError(f"output parameter for reduction operation {_UFUNC_NAMES.get(name, name)} "
+                             f"has the wrong number of dimensions: Found {out.ndim} but expected {res.ndim}")
+        raise ValueError(f"output parameter for reduction operation {_UFUNC_NAMES.get(name, name)} has a "
+                         f"non-reduction dimension not equal to the output: {out.shape} vs {res.shape}")
+    if out.device != res.device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                           f"devices, {res.device} and {out.device}!")
+    out._copy_from(res)
+    return out
+
+
+def _masked(x, where, fill):
+    """x with the elements where `where` is False replaced by fill."""
+    from ._ufuncs import where as _where
+    if not isinstance(where, TensorBase):
+        where = _tensor(np.asarray(where, dtype=bool)).to(x.device)
+    elif where.dtype != _C.bool:
+        where = where.astype(_C.bool)
+    res = _where(where, x, fill)
+    if res.dtype != x.dtype:
+        res = res.astype(x.dtype)
+    return res
+
+
+def _run(name, x, axis, keepdims=False, dtype=None, out=None, initial=None, where=True):
+    x = _tensor(x)
+    axes = _axes(axis, x.ndim)
+    rd = _result_dtype(name, x.dtype) if dtype is None else _C.dtype(dtype)
+    src = x
+    if not _kernel_takes(name, x.dtype, rd):
+        src = x.astype(rd)
+    if where is not True:
+        if initial is None and name in ("min", "max"):
+            raise ValueError(f"reduction operation '{_UFUNC_NAMES[name]}' does not have an identity, "
+                             f"so to use a where mask one has to specify 'initial'")
+        fill = initial if name in ("min", "max") else {"sum": 0, "prod": 1, "any": False, "all": True}[name]
+        src = _masked(src, where, fill)
+    n_red = 1
+    for d in axes:
+        n_red *= x.shape[d]
+    shape = _kept_shape(x.shape, axes, False)
+    if initial is not None and name in ("min", "max") and n_red == 0:
+        from ._creation import full
+        res = full(shape, initial, dtype=rd, device=x.device)
+    else:
+        res = _empty(shape, rd, x.device)
+        _C._reduce(_OPS[name], src, axes, res)
+    if initial is not None:
+        from . import _ufuncs
+        fold = {"sum": _ufuncs.add, "prod": _ufuncs.multiply, "min": _ufuncs.minimum,
+                "max": _ufuncs.maximum}[name]
+        res = fold(res, initial).astype(rd, copy=False)
+    if keepdims:
+        res = res.reshape(_kept_shape(x.shape, axes, True))
+    return _deliver(res, out, name)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """NumPy's sum: int64 for bool and small ints (uint64 for small unsigned);
+    floats accumulate wide (Note [Accumulating wide] in csrc/core/reduce_ops.h)."""
+    return _run("sum", a, axis, keepdims, dtype, out, initial, where)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return _run("prod", a, axis, keepdims, dtype, out, initial, where)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """NumPy's max: NaN propagates; an empty reduction needs `initial`."""
+    return _run("max", a, axis, keepdims, None, out, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _run("min", a, axis, keepdims, None, out, initial, where)
+
+
+amax, amin = max, min
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _run("any", a, axis, keepdims, None, out, None, where)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _run("all", a, axis, keepdims, None, out, None, where)
+
+
+def _arg(name, a, axis, out, keepdims):
+    x = _tensor(a)
+    if axis is None:
+        axes = tuple(range(x.ndim))
+    else:
+        axes = (normalize_axis_index(operator.index(axis), x.ndim),)
+    res = _empty(_kept_shape(x.shape, axes, False), _C.int64, x.device)
+    _C._reduce(_OPS[name], x, axes, res)
+    if keepdims:
+        res = res.reshape(_kept_shape(x.shape, axes, True))
+    return _deliver(res, out, name)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """NumPy's argmax: the first maximum (or first NaN), in C order when axis is None."""
+    return _arg("argmax", a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _arg("argmin", a, axis, out, keepdims)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    from ._ufuncs import subtract
+    x = _tensor(a)
+    return _deliver(subtract(max(x, axis, keepdims=keepdims), min(x, axis, keepdims=keepdims)), out, "ptp")
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    from ._ufuncs import not_equal
+    x = _tensor(a)
+    return sum(x if x.dtype == _C.bool else not_equal(x, 0), axis, keepdims=keepdims)
+
+
+def _count(x, axes, where):
+    """The number of elements reduced per output (a tensor when where= masks)."""
+    if where is True:
+        n = 1
+        for d in axes:
+            n *= x.shape[d]
+        return n
+    from ._views import broadcast_to
+    w = _tensor(where).to(x.device)
+    return sum(broadcast_to(w, x.shape), tuple(axes), keepdims=True)
+
+
+def _mean_dtype(d, dtype):
+    if dtype is not None:
+        return _C.dtype(dtype)
+    return _C.float64 if d.kind in "biu" else d
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """NumPy's mean: float64 for integers; float16 summed in float32."""
+    from ._ufuncs import true_divide
+    x = _tensor(a)
+    axes = _axes(axis, x.ndim)
+    rd = _mean_dtype(x.dtype, dtype)
+    work = _C.float32 if rd == _C.float16 else rd
+    total = sum(x, axes, dtype=work, keepdims=True, where=where)
+    res = true_divide(total, _count(x, axes, where)).astype(rd, copy=False)
+    if not keepdims:
+        res = res.reshape(_kept_shape(x.shape, axes, False))
+    return _deliver(res, out, "mean")
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    """NumPy's var (ddof, or the array API's correction): the mean of
+    |x - mean|**2 over n - ddof; NaN (NumPy warns) when n - ddof <= 0."""
+    from . import _ufuncs
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    x = _tensor(a)
+    axes = _axes(axis, x.ndim)
+    rd = _mean_dtype(x.dtype, dtype)
+    work = _C.float32 if rd == _C.float16 else rd
+    m = globals()["mean"](x, axes, dtype=work, keepdims=True, where=where) if mean is None else _tensor(mean)
+    dev = _ufuncs.subtract(x.astype(work, copy=False), m)
+    sq = _ufuncs.multiply(dev, _ufuncs.conjugate(dev)).real if dev.dtype.kind == "c" else \
+        _ufuncs.multiply(dev, dev)
+    n = _count(x, axes, where)
+    denom = _ufuncs.maximum(_ufuncs.subtract(n, ddof), 0) if isinstance(n, TensorBase) else builtins.max(n - ddof, 0)
+    res = _ufuncs.true_divide(sum(sq, axes, keepdims=True, where=where), denom)
+    real = {_C.complex64: _C.float32, _C.complex128: _C.float64}.get(rd, rd)
+    res = res.astype(real, copy=False)
+    if not keepdims:
+        res = res.reshape(_kept_shape(x.shape, axes, False))
+    return _deliver(res, out, "var")
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    from ._ufuncs import sqrt
+    v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    return _deliver(sqrt(v), out, "std")
+
+
+class _ReductionMethods:
+    """Tensor methods (installed by devtensor._tensor)."""
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return sum(self, axis, dtype, out, keepdims, initial, where)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return prod(self, axis, dtype, out, keepdims, initial, where)
+
+    def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return max(self, axis, out, keepdims, initial, where)
+
+    def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return min(self, axis, out, keepdims, initial, where)
+
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        return argmax(self, axis, out, keepdims=keepdims)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        return argmin(self, axis, out, keepdims=keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False, *, where=True):
+        return any(self, axis, out, keepdims, where=where)
+
+    def all(self, axis=None, out=None, keepdims=False, *, where=True):
+        return all(self, axis, out, keepdims, where=where)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+        return mean(self, axis, dtype, out, keepdims, where=where)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+            correction=None):
+        return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+            correction=None):
+        return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)

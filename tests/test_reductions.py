@@ -1,0 +1,308 @@
+"""Reductions (devtensor._reductions, csrc/core/reduce.c, the CPU and CUDA
+kernels) against NumPy on every device: values, dtypes, shapes and errors,
+over dtypes x axes x keepdims x layouts (strided, negative strides,
+broadcast, empty, 0-d), and summation accuracy against math.fsum."""
+import math
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, given, settings, st, to_np
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+          "float32", "float64", "complex64", "complex128"]
+OPS = ["sum", "prod", "min", "max", "argmin", "argmax", "any", "all"]
+
+
+def values(rng, shape, dtype, specials=False):
+    n = int(np.prod(shape))
+    kind = np.dtype(dtype).kind
+    if kind == "b":
+        a = rng.random(n) < 0.5
+    elif kind in "iu":
+        info = np.iinfo(dtype)
+        a = rng.integers(max(info.min, -100), min(info.max, 100), n, endpoint=True).astype(dtype)
+    else:
+        a = (rng.standard_normal(n) * 3).astype(dtype)
+        if kind == "c":
+            a = a + 1j * (rng.standard_normal(n) * 3).astype(dtype)
+        if kind == "f":
+            a = np.round(a, 1)  # ties between elements, for argmin/argmax's first position
+        if specials and n:
+            pick = rng.random(n)
+            a[pick < 0.1] = np.nan
+            a[(pick > 0.9) & (pick < 0.95)] = np.inf
+    return a.reshape(shape)
+
+
+def layouts(a, layout):
+    """The NumPy array a seen in `layout` (the same values, other strides)."""
+    if layout == "transposed":
+        return a.T
+    if layout == "reversed":
+        return a[::-1] if a.ndim else a
+    if layout == "strided":
+        big = np.repeat(a[..., None], 2, axis=-1) if a.ndim else a
+        return big[..., 0] if a.ndim else a
+    return a
+
+
+def make(a, layout, device):
+    """A tensor on device with a's values in `layout`, and the NumPy array it equals."""
+    if layout == "broadcast" and a.ndim:
+        base = a[:1]
+        t = dt.broadcast_to(dt.asarray(np.ascontiguousarray(base), device=device), a.shape)
+        return t, np.broadcast_to(base, a.shape)
+    if layout == "transposed":
+        t = dt.asarray(np.array(a.T, order="C"), device=device).T
+        return t, a
+    if layout == "reversed" and a.ndim:
+        t = dt.asarray(np.ascontiguousarray(a[::-1]), device=device)[::-1]
+        return t, a
+    if layout == "strided" and a.ndim:
+        big = np.repeat(a[..., None], 2, axis=-1)
+        return dt.asarray(big, device=device)[..., 0], a
+    return dt.asarray(np.array(a, order="C"), device=device), a
+
+
+def same_result(got, expected, op, dtype):
+    """got (a tensor) equals NumPy's expected (an array or scalar) for op."""
+    expected = np.asarray(expected)
+    kind = np.dtype(dtype).kind
+    inexact = op in ("sum", "prod") and kind in "fc"
+    if op in ("sum", "prod") and kind == "f" and dtype != "float64":
+        tol = {"float16": 2e-3, "float32": 2e-5}[dtype]
+    elif op in ("sum", "prod") and dtype == "complex64":
+        tol = 2e-5
+    else:
+        tol = 1e-12
+    if inexact:
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        g = to_np(got)
+        for part in ((np.real, np.imag) if kind == "c" else (np.asarray,)):
+            np.testing.assert_allclose(part(g), part(expected), rtol=tol, atol=tol, equal_nan=True)
+    else:
+        assert_same(got, expected)
+
+
+def numpy_call(op, a, axis, keepdims):
+    f = getattr(np, op)
+    if op in ("argmin", "argmax"):
+        return f(a, axis=axis, keepdims=keepdims)
+    return f(a, axis=axis, keepdims=keepdims)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_op_and_dtype(device, op, dtype):
+    rng = np.random.default_rng(hash((op, dtype)) % 2**32)
+    a = values(rng, (5, 7), dtype, specials=not (op == "prod" and dtype.startswith("complex")))
+    t = dt.asarray(a, device=device)
+    for axis in ([None, 0, 1, -1] if op in ("argmin", "argmax") else [None, 0, 1, (0, 1), (), (-1,)]):
+        for keepdims in (False, True):
+            same_result(getattr(dt, op)(t, axis=axis, keepdims=keepdims),
+                        numpy_call(op, a, axis, keepdims), op, dtype)
+    assert getattr(t, op)().device == t.device
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_reductions_match_numpy(device, data):
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    op = data.draw(st.sampled_from(OPS), label="op")
+    shape = tuple(data.draw(st.lists(st.integers(0, 5), max_size=4), label="shape"))
+    layout = data.draw(st.sampled_from(["contiguous", "transposed", "reversed", "strided", "broadcast"]),
+                       label="layout")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    # complex products through inf are NaN or inf by the order of the multiplications
+    specials = data.draw(st.booleans(), label="specials") and not (op == "prod" and dtype.startswith("complex"))
+    a = values(rng, shape, dtype, specials=specials)
+    t, a = make(a, layout, device)
+    nd = len(shape)
+    if op in ("argmin", "argmax"):
+        axis = data.draw(st.sampled_from([None] + list(range(-nd, nd))), label="axis")
+    else:
+        axis = data.draw(st.one_of(st.none(), st.sampled_from(list(range(-nd, nd)) or [None]),
+                                   st.sets(st.integers(0, nd - 1) if nd else st.nothing(),
+                                           max_size=nd).map(tuple)), label="axis")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    try:
+        expected = numpy_call(op, a, axis, keepdims)
+    except ValueError as e:
+        with pytest.raises(ValueError, match=str(e).split(" which")[0]):
+            getattr(dt, op)(t, axis=axis, keepdims=keepdims)
+        return
+    same_result(getattr(dt, op)(t, axis=axis, keepdims=keepdims), expected, op, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_summation_is_at_least_as_accurate_as_numpys(device, dtype):
+    """Against math.fsum of the same (rounded) values: error no larger than
+    NumPy's pairwise summation's, plus one unit in the last place."""
+    rng = np.random.default_rng(7)
+    n = 40000 if device == "cpu" else 12000
+    a = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dtype)
+    if dtype == "float16":
+        a = (rng.random(n) * 2).astype(dtype)  # float16 overflows past 65504
+    exact = math.fsum(a.astype(np.float64))
+    got = float(dt.sum(dt.asarray(a, device=device)))
+    ulp = abs(float(np.spacing(np.array(exact, dtype=dtype))))
+    assert abs(got - exact) <= abs(float(np.sum(a)) - exact) + ulp
+    # an outer-axis (column) sum of the same values
+    m = a[: n // 100 * 100].reshape(-1, 100)
+    cols = to_np(dt.sum(dt.asarray(m, device=device), axis=0)).astype(np.float64)
+    exact_cols = np.array([math.fsum(c) for c in m.T.astype(np.float64)])
+    np_err = np.abs(np.sum(m, axis=0).astype(np.float64) - exact_cols)
+    ulps = np.abs(np.spacing(np.abs(exact_cols).astype(dtype)).astype(np.float64))
+    # column by column either may be luckier; the worst column is what counts
+    assert np.max(np.abs(cols - exact_cols) / ulps) <= np.max(np_err / ulps) + 2
+
+
+@pytest.mark.parametrize("shape, axis", [((300000,), None), ((700, 600), 0), ((700, 600), 1), ((3, 100000), 1),
+                                         ((60, 70, 80), (0, 2)), ((2, 300, 400), 1)])
+def test_big_reductions_on_the_cpu(shape, axis):
+    """The CPU's threaded, split and OUTER paths (Note [Two reduction loops])."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape).astype(np.float32)
+    before = dt.get_num_threads()
+    try:
+        for threads in (1, 2):
+            dt.set_num_threads(threads)
+            t = dt.asarray(a)
+            np.testing.assert_allclose(to_np(dt.sum(t, axis)), np.sum(a, axis, dtype=np.float64), rtol=1e-5,
+                                       atol=1e-3)
+            assert_same(dt.max(t, axis), np.max(a, axis))
+            if not isinstance(axis, tuple):
+                assert_same(dt.argmin(t, axis), np.argmin(a, axis))
+            assert_same(dt.all(t > -10, axis), np.all(a > -10, axis))
+    finally:
+        dt.set_num_threads(before)
+
+
+def test_split_device_reductions(device):
+    """One output of many elements: the CUDA kernels' parts (Note [Reduction kernels])."""
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal(3 * 256 * 16 + 5)
+    a[5000] = a.max() + 1
+    t = dt.asarray(a, device=device)
+    np.testing.assert_allclose(float(dt.sum(t)), math.fsum(a), rtol=1e-13)
+    assert int(dt.argmax(t)) == 5000
+    a[7000] = np.nan
+    a[9000] = np.nan
+    assert int(dt.argmax(dt.asarray(a, device=device))) == 7000
+    assert int(dt.argmin(dt.asarray(a, device=device))) == 7000
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "float16", "float32", "complex64", "bool"])
+def test_mean_var_std(device, dtype):
+    rng = np.random.default_rng(5)
+    a = values(rng, (4, 6), dtype)
+    t = dt.asarray(a, device=device)
+    for axis in (None, 0, 1, (0, 1)):
+        for keepdims in (False, True):
+            for name in ("mean", "var", "std"):
+                kw = {} if name == "mean" else {"ddof": 1}
+                exp = getattr(np, name)(a, axis=axis, keepdims=keepdims, **kw)
+                got = getattr(dt, name)(t, axis=axis, keepdims=keepdims, **kw)
+                assert got.dtype == np.asarray(exp).dtype and got.shape == np.shape(exp)
+                rtol = 2e-3 if dtype in ("float16",) else 1e-5 if dtype in ("float32", "complex64") else 1e-12
+                scale = float(np.max(np.abs(a.astype(np.complex128)))) or 1.0  # float rounding of NumPy's
+                np.testing.assert_allclose(to_np(got), exp, rtol=rtol, atol=rtol * scale)
+    assert_same(dt.var(t.astype("float64"), correction=1), np.var(a.astype("float64"), ddof=1), exact=False)
+    # ddof past the count: NumPy's inf and NaN (NumPy also warns)
+    assert math.isinf(float(dt.var(dt.asarray([1.0, 2.0], device=device), ddof=3)))
+    assert math.isnan(float(dt.var(dt.asarray([1.0], device=device), ddof=1)))
+
+
+def test_ptp_count_nonzero_and_methods(device):
+    a = np.array([[0, 3, -2], [5, 0, 1]])
+    t = dt.asarray(a, device=device)
+    assert_same(dt.ptp(t, axis=1), np.ptp(a, axis=1))
+    assert_same(dt.count_nonzero(t, axis=0), np.count_nonzero(a, axis=0))
+    assert int(dt.count_nonzero(t)) == np.count_nonzero(a)
+    for name in ("sum", "prod", "min", "max", "argmin", "argmax", "any", "all", "mean", "var", "std"):
+        assert_same(getattr(t, name)(axis=0), getattr(a, name)(axis=0), exact=name not in ("mean", "var", "std"))
+    assert dt.amax is dt.max and dt.amin is dt.min
+
+
+def test_dtype_out_initial_where(device):
+    a = np.arange(-6, 6, dtype=np.int8).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    assert_same(dt.sum(t, dtype="int8"), np.sum(a, dtype="int8"))
+    assert_same(dt.sum(t, axis=0, dtype="float32"), np.sum(a, axis=0, dtype="float32"))
+    assert_same(dt.prod(t + 7, dtype="uint8"), np.prod(a + 7, dtype="uint8"))
+    assert_same(dt.sum(t, axis=1, initial=10), np.sum(a, axis=1, initial=10))
+    assert_same(dt.max(t, axis=0, initial=4), np.max(a, axis=0, initial=4))
+    mask = a % 3 == 0
+    assert_same(dt.sum(t, axis=1, where=mask), np.sum(a, axis=1, where=mask))
+    assert_same(dt.max(t, axis=1, where=mask, initial=-100), np.max(a, axis=1, where=mask, initial=-100))
+    assert_same(dt.max(dt.asarray(np.zeros((0, 3)), device=device), axis=0, initial=1.5),
+                np.max(np.zeros((0, 3)), axis=0, initial=1.5))
+    assert_same(dt.mean(dt.asarray(a.astype("float64"), device=device), axis=1, where=mask),
+                np.mean(a.astype("float64"), axis=1, where=mask), exact=False)
+    out = dt.zeros(4, dtype="float64", device=device)
+    assert dt.sum(t, axis=0, out=out) is out
+    assert_same(out, np.sum(a, axis=0).astype("float64"))
+    assert t.sum(axis=0, out=(out,)) is out
+
+
+def test_empty_and_zero_d(device):
+    for shape, axis in [((0,), None), ((0, 3), 0), ((3, 0), 1), ((3, 0), 0), ((), None), ((0, 0), 0)]:
+        a = np.ones(shape, dtype=np.float32)
+        t = dt.asarray(a, device=device)
+        for op in ("sum", "prod", "any", "all", "mean"):
+            with np.errstate(all="ignore"):
+                exp = getattr(np, op)(a, axis=axis)
+            got = getattr(dt, op)(t, axis=axis)
+            assert_same(got, exp, exact=False)
+        for op in ("min", "max", "argmin", "argmax"):
+            try:
+                exp = getattr(np, op)(a, axis=axis)
+            except ValueError as e:
+                with pytest.raises(ValueError, match=str(e)):
+                    getattr(dt, op)(t, axis=axis)
+            else:
+                assert_same(getattr(dt, op)(t, axis=axis), exp)
+
+
+def test_bad_arguments(device):
+    t = dt.ones((2, 3), device=device)
+    with pytest.raises(np.exceptions.AxisError, match="axis 2 is out of bounds for array of dimension 2"):
+        dt.sum(t, axis=2)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        dt.sum(t, axis=(0, 0))
+    with pytest.raises(TypeError):
+        dt.sum(t, axis=1.5)
+    with pytest.raises(ValueError, match="wrong number of dimensions"):
+        dt.sum(t, axis=0, out=dt.empty((3, 1), device=device))
+    with pytest.raises(ValueError, match="non-reduction dimension"):
+        dt.sum(t, axis=0, out=dt.empty((2,), device=device))
+    with pytest.raises(ValueError, match="to use a where mask one has to specify 'initial'"):
+        dt.max(t, where=dt.asarray(np.ones((2, 3), bool), device=device))
+    with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
+        dt.argmax(dt.ones((0,), device=device))
+    with pytest.raises(ValueError, match="correction"):
+        dt.var(t, ddof=1, correction=1)
+    with pytest.raises(ValueError):
+        dt._C._reduce(0, t, (0, 0), dt.empty((3,), device=device))
+    with pytest.raises(ValueError):
+        dt._C._reduce(0, t, (0,), t[0])  # overlaps the input
+    with pytest.raises(TypeError):
+        dt._C._reduce(2, t, (0,), dt.empty((3,), dtype="int64", device=device))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_split_reduction(device, dtype):
+    """Every op of every dtype over one output of many elements, which a
+    CUDA device cuts in parts and folds with k_reduce_finish (so each of
+    those kernels runs in CI's emulation too)."""
+    rng = np.random.default_rng(11)
+    a = values(rng, (2 * 256 * 16 + 3,), dtype)
+    t = dt.asarray(a, device=device)
+    for op in OPS:
+        if op == "prod" and a.dtype.kind in "fc":  # a float product of 8000 elements over- or underflows
+            near_one = (1 + a / 1000).astype(dtype)  # in an order-dependent way
+            same_result(dt.prod(dt.asarray(near_one, device=device)), np.prod(near_one), op, dtype)
+            continue
+        same_result(getattr(dt, op)(t), getattr(np, op)(a), op, dtype)
