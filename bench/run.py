@@ -220,6 +220,7 @@ def bench_cpu(table, quick):
     if hasattr(dt, "where"):
         cases.append(("where(c, a, b)  10^7 float64", lambda: dt.where(cond, x, 0.0 - x),
                       lambda: np.where(cond_np, a, 0.0 - a), True))
+    cases += reduction_cases(rng)
 
     try:
         for threads in settings:
@@ -264,6 +265,8 @@ def bench_per_call(table, rng, quick):
         ("t + 1.0", lambda: x + 1.0, lambda: a + 1.0),
         ("tensor([1., 2., 3.])", lambda: dt.tensor([1.0, 2.0, 3.0]), lambda: np.array([1.0, 2.0, 3.0])),
     ]
+    if hasattr(dt, "sum"):  # issue 10's per-call row
+        cases.append(("t.sum()", lambda: x.sum(), lambda: a.sum()))
     reps, inner = (15, 200) if quick else (41, 1000)
     for name, fdt, fnp in cases:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
@@ -283,6 +286,28 @@ def bench_per_call(table, rng, quick):
     for name, f in [("t.to('cpu') (returns t)", lambda: x.to("cpu")), ("t.cpu() (returns t)", lambda: x.cpu())]:
         tdt = median_time(f, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")
+
+
+def reduction_cases(rng):
+    """Issue 10's CPU rows: sum, mean, max, argmax of 10^7 float32 and
+    float64, axis sums of a 4000x2500 float32 (name, devtensor, NumPy, exact)."""
+    if not hasattr(dt, "sum"):
+        return []
+    cases = []
+    for dtype in ("float32", "float64"):
+        a = rng.random(10 ** 7).astype(dtype)
+        x = dt.asarray(a)
+        for name in ("sum", "mean", "max", "argmax"):
+            f, g = getattr(dt, name), getattr(np, name)
+            # sums differ in the last bits: float32 accumulates in double here
+            cases.append((f"{name}(a)  10^7 {dtype}", lambda f=f, x=x: f(x), lambda g=g, a=a: g(a),
+                          name in ("max", "argmax")))
+    m = rng.random((4000, 2500)).astype(np.float32)
+    xm = dt.asarray(m)
+    for axis in (0, 1):
+        cases.append((f"sum(axis={axis})  4000x2500 float32", lambda axis=axis: dt.sum(xm, axis=axis),
+                      lambda axis=axis: np.sum(m, axis=axis), False))
+    return cases
 
 
 def bench_indexing_cpu(table, rng, quick):
@@ -347,6 +372,41 @@ def _try_import(name):
         return __import__(name)
     except Exception:
         return None
+
+
+def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw):
+    """Issue 10's GPU rows: sum of 2^28 float32 against the read bandwidth a
+    copy reaches (target 90%) and against CuPy and PyTorch; axis sums of an
+    8192x8192 float32."""
+    if not hasattr(dt, "sum"):
+        return
+    n = 1 << 28
+    x = dt.rand(n, dtype=dt.float32, device="cuda")
+    m = dt.rand((8192, 8192), dtype=dt.float32, device="cuda")
+    dsync()
+    t_sum = median_time(lambda: dt.sum(x), reps, sync=dsync)
+    # a copy reads and writes: its read rate is half its total traffic
+    table.add("gpu", "sum 2^28 float32 (read bandwidth)", "-", gbps(4 * n, t_sum), "dt copy read rate",
+              copy_bw / 2, "target: ratio >= 0.90", kind="GB/s")
+    axis_t = {axis: median_time(lambda axis=axis: dt.sum(m, axis=axis), reps, sync=dsync) for axis in (0, 1)}
+    host = x.cpu().numpy()
+    if cp is not None:
+        cx, cm = cp.asarray(host), cp.asarray(m.cpu().numpy())
+        table.add("gpu", "sum 2^28 float32", "-", t_sum, "cupy", median_time(lambda: cx.sum(), reps, sync=csync))
+        for axis in (0, 1):
+            r = median_time(lambda axis=axis: cm.sum(axis=axis), reps, sync=csync)
+            table.add("gpu", f"sum(axis={axis}) 8192x8192 float32", "-", axis_t[axis], "cupy", r)
+        del cx, cm
+        cp.get_default_memory_pool().free_all_blocks()
+    if torch is not None:
+        tx, tm = torch.as_tensor(host, device="cuda"), torch.as_tensor(m.cpu().numpy(), device="cuda")
+        table.add("gpu", "sum 2^28 float32", "-", t_sum, "torch", median_time(lambda: tx.sum(), reps, sync=tsync))
+        for axis in (0, 1):
+            r = median_time(lambda axis=axis: tm.sum(dim=axis), reps, sync=tsync)
+            table.add("gpu", f"sum(axis={axis}) 8192x8192 float32", "-", axis_t[axis], "torch", r)
+        del tx, tm
+        torch.cuda.empty_cache()
+    del x, m
 
 
 def bench_gpu(table, quick, allow_emulated=False):
@@ -477,6 +537,7 @@ def bench_gpu(table, quick, allow_emulated=False):
     del x, y
 
     bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync)
+    bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw)
 
     # -- a small op from Python: host time per call --
     xs = dt.ones(16, dtype=dt.float32, device="cuda")
