@@ -306,3 +306,32 @@ def test_every_split_reduction(device, dtype):
             same_result(dt.prod(dt.asarray(near_one, device=device)), np.prod(near_one), op, dtype)
             continue
         same_result(getattr(dt, op)(t), getattr(np, op)(a), op, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int16"])
+def test_long_runs_with_nans_ties_and_offsets(device, dtype):
+    """The vector folds of long contiguous runs (Note [AVX2 extremes] and
+    Note [Explicit vectors for float extremes] on the CPU): NaN anywhere,
+    ties between blocks, odd lengths and unaligned starts, against NumPy."""
+    rng = np.random.default_rng(9)
+    n = 70001 if device == "cpu" else 9001
+    base = np.round(rng.standard_normal(n) * 4).astype(dtype)  # many ties
+    cases = [base, base[1:], base[3:-5]]
+    if base.dtype.kind == "f":
+        for where in (0, 17, n // 2, n - 1):
+            c = base.copy()
+            c[where] = np.nan
+            cases.append(c)
+        c = base.copy()
+        c[[5, 4000]] = np.inf
+        c[[100, 60000 % n]] = -np.inf
+        cases.append(c)
+    for c in cases:
+        t = dt.asarray(c, device=device)
+        for op in ("max", "min", "argmax", "argmin"):
+            assert_same(getattr(dt, op)(t), getattr(np, op)(c))
+    raw = np.zeros(n + 1, dtype=dtype)  # a misaligned view
+    shifted = raw.view(np.uint8)[1:1 + n * raw.itemsize].view(dtype) if raw.itemsize > 1 else raw[1:]
+    shifted[...] = base
+    t = dt.asarray(shifted, device="cpu").to(device)
+    assert_same(dt.argmax(t), np.argmax(base))

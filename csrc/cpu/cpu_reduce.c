@@ -9,7 +9,7 @@
  *   INNER  when the reduced group holds the smallest stride: per output,
  *          runs along the reduced group's last axis (sum() of anything,
  *          sum(axis=1) of a C-order matrix);
- *   OUTER  when a kept axis holds it: per tile of up to TILE outputs along
+ *   OUTER  when a kept axis holds it: per tile of outputs along
  *          that axis, every reduced element is folded into the tile's row
  *          of accumulators (sum(axis=0) of a C-order matrix), so memory is
  *          read in order and the fold vectorises instead of walking a
@@ -32,11 +32,20 @@
 #include <string.h>
 
 #include "cpu_parallel.h"
+#include "cpu_reduce_avx2.h"
 #include "reduce_ops.h"
+
+/* the lane loops are built for AVX-512, AVX2 and the baseline, chosen at
+ * load (as cpu_loops.c's float loops, Note [Vector math]) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONES
+#endif
 
 #define LANES 16
 #define BLOCK 256        /* pairwise leaves */
-#define TILE 256         /* OUTER: outputs per tile */
+#define TILE_BYTES (32 * 1024) /* OUTER: a tile's accumulators, at most (in L1) */
 #define GRAIN (1 << 15)  /* elements per thread chunk, at least */
 #define PART (1 << 15)   /* elements per part of a split run, at least */
 #define MAX_PARTS 64
@@ -64,7 +73,7 @@ DT_FOR_EACH_DTYPE(LOADER)
 #define SUMPROD(NAME, X, OPF, IDF)                                                               \
     typedef DT_ACC_T(X) NAME##_acc_##X;                                                          \
     /* n <= BLOCK elements in LANES lanes */                                                     \
-    static NAME##_acc_##X NAME##_leaf_##X(const char *p, int64_t n, int64_t s)                   \
+    CLONES static NAME##_acc_##X NAME##_leaf_##X(const char *p, int64_t n, int64_t s)                   \
     {                                                                                            \
         NAME##_acc_##X lane[LANES], r;                                                           \
         for (int j = 0; j < LANES; j++)                                                          \
@@ -112,7 +121,7 @@ DT_FOR_EACH_DTYPE(LOADER)
         NAME##_acc_##X *a = (NAME##_acc_##X *)acc;                                               \
         *a = OPF(*a, *(const NAME##_acc_##X *)later);                                            \
     }                                                                                            \
-    static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos)   \
+    CLONES static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos) \
     {                                                                                            \
         (void)pos;                                                                               \
         NAME##_acc_##X *a = (NAME##_acc_##X *)accs;                                              \
@@ -131,24 +140,194 @@ DT_FOR_EACH_DTYPE(LOADER)
     }
 
 /* ---- MIN and MAX (NaN wins: ops_math.h's dt_min/dt_max) ---- */
-#define MINMAX(NAME, X, F)                                                                       \
-    static dt_C_##X NAME##_fold_##X(dt_C_##X first, const char *p, int64_t n, int64_t s)         \
+/* Note [Explicit vectors for float extremes]
+ * GCC does not vectorise a float select by comparison (x > m ? x : m) in
+ * a lane loop without -ffinite-math-only, which would break NaN.  So the
+ * float32 and float64 folds and searches are written with GCC's vector
+ * extensions (8 or 4 lanes of 32 bytes, two at a time), which compile to
+ * compare-and-blend on every target_clones target; other dtypes use the
+ * lane loops, which the compiler vectorises itself. */
+#define VEXT(NAME, T, W, I)                                                                     \
+    typedef T NAME##_v __attribute__((vector_size(32)));                                        \
+    typedef I NAME##_m __attribute__((vector_size(32)));                                        \
+    /* the extreme of n >= 0 elements and first (not NaN) into *out; false if a NaN is seen */ \
+    CLONES static bool NAME##_vfold(T first, const T *q, int64_t n, int is_max, T *out)          \
+    {                                                                                           \
+        NAME##_v a, b;                                                                          \
+        NAME##_m nan = {0};                                                                     \
+        for (int j = 0; j < W; j++)                                                             \
+            a[j] = first;                                                                       \
+        b = a;                                                                                  \
+        int64_t i = 0;                                                                          \
+        for (; i + 2 * W <= n; i += 2 * W) {                                                    \
+            NAME##_v x, y;                                                                      \
+            memcpy(&x, q + i, sizeof x);                                                        \
+            memcpy(&y, q + i + W, sizeof y);                                                    \
+            NAME##_m gx = is_max ? x > a : x < a, gy = is_max ? y > b : y < b;                  \
+            a = (NAME##_v)(((NAME##_m)x & gx) | ((NAME##_m)a & ~gx));                           \
+            b = (NAME##_v)(((NAME##_m)y & gy) | ((NAME##_m)b & ~gy));                           \
+            nan |= (x != x) | (y != y);                                                         \
+        }                                                                                       \
+        T m = first;                                                                            \
+        bool any_nan = false;                                                                   \
+        for (int j = 0; j < W; j++) {                                                           \
+            any_nan |= nan[j] != 0;                                                             \
+            m = (is_max ? a[j] > m : a[j] < m) ? a[j] : m;                                      \
+            m = (is_max ? b[j] > m : b[j] < m) ? b[j] : m;                                      \
+        }                                                                                       \
+        for (; i < n; i++) {                                                                    \
+            any_nan |= q[i] != q[i];                                                            \
+            m = (is_max ? q[i] > m : q[i] < m) ? q[i] : m;                                      \
+        }                                                                                       \
+        *out = m;                                                                               \
+        return !any_nan;                                                                        \
+    }                                                                                           \
+    /* the first i < n - 1 with q[i] == m (or NaN, if m is), else n - 1 */                      \
+    CLONES static int64_t NAME##_vfind(T m, const T *q, int64_t n)                              \
+    {                                                                                           \
+        bool nan = m != m;                                                                      \
+        int64_t i = 0;                                                                          \
+        for (; i + 2 * W <= n; i += 2 * W) {                                                    \
+            NAME##_v x, y;                                                                      \
+            memcpy(&x, q + i, sizeof x);                                                        \
+            memcpy(&y, q + i + W, sizeof y);                                                    \
+            NAME##_m hit = nan ? (x != x) | (y != y) : (x == m) | (y == m);                     \
+            I any = 0;                                                                          \
+            for (int j = 0; j < W; j++)                                                         \
+                any |= hit[j];                                                                  \
+            if (any)                                                                            \
+                break;                                                                          \
+        }                                                                                       \
+        for (; i < n - 1; i++)                                                                  \
+            if (nan ? q[i] != q[i] : q[i] == m)                                                 \
+                break;                                                                          \
+        return i;                                                                               \
+    }
+#define VARG(NAME, T, W, I)                                                                     \
+    /* the extreme of q[0, n) (0 < n <= INT32_MAX) and its first position; false if a NaN is  \
+     * seen.  Four vectors of lanes at a time, so compare-and-blend latencies overlap. */      \
+    CLONES static bool NAME##_vargfold(const T *q, int64_t n, int is_max, T *out, int64_t *pos)  \
+    {                                                                                           \
+        NAME##_v a[4], x;                                                                       \
+        NAME##_m ia[4], at[4], nan = {0};                                                       \
+        for (int k = 0; k < 4; k++)                                                             \
+            for (int j = 0; j < W; j++) {                                                       \
+                a[k][j] = q[0];                                                                 \
+                ia[k][j] = 0;                                                                   \
+                at[k][j] = (I)(k * W + j);                                                      \
+            }                                                                                   \
+        int64_t i = 0;                                                                          \
+        for (; i + 4 * W <= n; i += 4 * W)                                                      \
+            for (int k = 0; k < 4; k++) {                                                       \
+                memcpy(&x, q + i + k * W, sizeof x);                                            \
+                NAME##_m g = is_max ? x > a[k] : x < a[k];                                      \
+                a[k] = (NAME##_v)(((NAME##_m)x & g) | ((NAME##_m)a[k] & ~g));                   \
+                ia[k] = (at[k] & g) | (ia[k] & ~g);                                             \
+                at[k] += (I)(4 * W);                                                            \
+                nan |= x != x;                                                                  \
+            }                                                                                   \
+        T m = q[0];                                                                             \
+        int64_t best = 0;                                                                       \
+        bool any_nan = false;                                                                   \
+        for (int j = 0; j < W; j++)                                                             \
+            any_nan |= nan[j] != 0;                                                             \
+        for (int k = 0; k < 4; k++)                                                             \
+            for (int j = 0; j < W; j++)                                                         \
+                if ((is_max ? a[k][j] > m : a[k][j] < m) || (a[k][j] == m && ia[k][j] < best)) { \
+                    m = a[k][j];                                                                \
+                    best = ia[k][j];                                                            \
+                }                                                                               \
+        for (; i < n; i++) {                                                                    \
+            any_nan |= q[i] != q[i];                                                            \
+            if (is_max ? q[i] > m : q[i] < m) {                                                 \
+                m = q[i];                                                                       \
+                best = i;                                                                       \
+            }                                                                                   \
+        }                                                                                       \
+        *out = m;                                                                               \
+        *pos = best;                                                                            \
+        return !any_nan;                                                                        \
+    }
+VEXT(f32, float, 8, int32_t)
+VEXT(f64, double, 4, int64_t)
+VARG(f32, float, 8, int32_t)
+VARG(f64, double, 4, int64_t)
+
+/* the float32 and float64 folds and searches take the explicit vectors;
+ * 0 (not taken) for the other dtypes */
+#define NO_VEXT(CODE, X)                                                                        \
+    static inline bool X##_vfold_any(dt_C_##X first, const char *p, int64_t n, int is_max, dt_C_##X *out) \
+    {                                                                                           \
+        (void)first, (void)p, (void)n, (void)is_max, (void)out;                                 \
+        return false;                                                                           \
+    }                                                                                           \
+    static inline int64_t X##_vfind_any(dt_C_##X m, const char *p, int64_t n)                   \
+    {                                                                                           \
+        (void)m, (void)p, (void)n;                                                              \
+        return -1;                                                                              \
+    }                                                                                           \
+    static inline bool X##_vargfold_any(const char *p, int64_t n, int is_max, dt_C_##X *out, int64_t *pos) \
+    {                                                                                           \
+        (void)p, (void)n, (void)is_max, (void)out, (void)pos;                                   \
+        return false;                                                                           \
+    }
+DT_FOR_EACH_DTYPE(NO_VEXT)
+#undef NO_VEXT
+#define f32_vargfold_any(p, n, is_max, out, pos)                                                \
+    (dt_cpu_reduce_has_avx2() ? dt_avx2_argfold_f32((const float *)(p), n, is_max, out, pos)     \
+                              : (n) <= INT32_MAX && f32_vargfold((const float *)(p), n, is_max, out, pos))
+#define f64_vargfold_any(p, n, is_max, out, pos)                                                \
+    (dt_cpu_reduce_has_avx2() ? dt_avx2_argfold_f64((const double *)(p), n, is_max, out, pos)    \
+                              : f64_vargfold((const double *)(p), n, is_max, out, pos))
+#define f32_vfold_any(first, p, n, is_max, out)                                                 \
+    (dt_cpu_reduce_has_avx2() ? dt_avx2_fold_f32(first, (const float *)(p), n, is_max, out)      \
+                              : f32_vfold(first, (const float *)(p), n, is_max, out))
+#define f64_vfold_any(first, p, n, is_max, out)                                                 \
+    (dt_cpu_reduce_has_avx2() ? dt_avx2_fold_f64(first, (const double *)(p), n, is_max, out)     \
+                              : f64_vfold(first, (const double *)(p), n, is_max, out))
+#define f32_vfind_any(m, p, n) f32_vfind(m, (const float *)(p), n)
+#define f64_vfind_any(m, p, n) f64_vfind(m, (const double *)(p), n)
+
+/* The fold keeps lanes by a plain comparison (BETTER: dt_gt or dt_lt),
+ * which vectorises, and notes NaN on the side; a run with a NaN is folded
+ * again in order by F, so the NaN NumPy returns is the one returned. */
+#define IS_MAX_min 0
+#define IS_MAX_max 1
+#define MINMAX(NAME, X, F, BETTER)                                                               \
+    CLONES static dt_C_##X NAME##_fold_##X(dt_C_##X first, const char *p, int64_t n, int64_t s)  \
     {                                                                                            \
-        dt_C_##X lane[LANES];                                                                    \
-        for (int j = 0; j < LANES; j++)                                                          \
-            lane[j] = first;                                                                     \
-        int64_t i = 0;                                                                           \
-        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X)) {                            \
+        dt_C_##X vm;                                                                             \
+        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X) && !dt_isnan_##X(first) &&   \
+            X##_vfold_any(first, p, n, IS_MAX_##NAME, &vm))                                      \
+            return vm;                                                                           \
+        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X) && !dt_isnan_##X(first)) {   \
             const dt_T_##X *q = (const dt_T_##X *)p;                                             \
+            dt_C_##X lane[LANES];                                                                \
+            bool nan = false;                                                                    \
+            for (int j = 0; j < LANES; j++)                                                      \
+                lane[j] = first;                                                                 \
+            int64_t i = 0;                                                                       \
             for (; i + LANES <= n; i += LANES)                                                   \
-                for (int j = 0; j < LANES; j++)                                                  \
-                    lane[j] = F(lane[j], dt_load_##X(q[i + j]));                                 \
+                for (int j = 0; j < LANES; j++) {                                                \
+                    dt_C_##X v = dt_load_##X(q[i + j]);                                          \
+                    nan |= dt_isnan_##X(v);                                                      \
+                    lane[j] = BETTER(v, lane[j]) ? v : lane[j];                                  \
+                }                                                                                \
+            for (; i < n; i++) {                                                                 \
+                dt_C_##X v = dt_load_##X(q[i]);                                                  \
+                nan |= dt_isnan_##X(v);                                                          \
+                lane[0] = BETTER(v, lane[0]) ? v : lane[0];                                      \
+            }                                                                                    \
+            if (!nan) {                                                                          \
+                for (int j = 1; j < LANES; j++)                                                  \
+                    lane[0] = BETTER(lane[j], lane[0]) ? lane[j] : lane[0];                      \
+                return lane[0];                                                                  \
+            }                                                                                    \
         }                                                                                        \
-        for (; i < n; i++)                                                                       \
-            lane[0] = F(lane[0], LOAD(X, p + i * s));                                            \
-        for (int j = 1; j < LANES; j++)                                                          \
-            lane[0] = F(lane[0], lane[j]);                                                       \
-        return lane[0];                                                                          \
+        dt_C_##X m = first;                                                                      \
+        for (int64_t i = 0; i < n; i++)                                                          \
+            m = F(m, LOAD(X, p + i * s));                                                        \
+        return m;                                                                                \
     }                                                                                            \
     static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
     {                                                                                            \
@@ -166,7 +345,7 @@ DT_FOR_EACH_DTYPE(LOADER)
         dt_C_##X *a = (dt_C_##X *)acc;                                                           \
         *a = F(*a, *(const dt_C_##X *)later);                                                    \
     }                                                                                            \
-    static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos)   \
+    CLONES static void NAME##_tile_##X(void *accs, const char *p, int64_t k, int64_t ks, int64_t pos) \
     {                                                                                            \
         (void)pos;                                                                               \
         dt_C_##X *a = (dt_C_##X *)accs;                                                          \
@@ -186,23 +365,56 @@ DT_FOR_EACH_DTYPE(LOADER)
         memcpy(out, &v, sizeof v);                                                               \
     }
 
+/* the first position in a run of n elements that holds m (its first NaN if
+ * m is NaN); m is in the run.  Blocks of LANES are tested at once. */
+#define FIRST_OF(CODE, X)                                                                        \
+    CLONES static int64_t first_of_##X(dt_C_##X m, const char *p, int64_t n, int64_t s)         \
+    {                                                                                            \
+        bool nan = dt_isnan_##X(m);                                                              \
+        int64_t i = 0;                                                                           \
+        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X)) {                            \
+            int64_t found = X##_vfind_any(m, p, n);                                              \
+            if (found >= 0)                                                                      \
+                return found;                                                                    \
+            const dt_T_##X *q = (const dt_T_##X *)p;                                             \
+            for (; i + LANES <= n; i += LANES) {                                                 \
+                bool hit = false;                                                                \
+                for (int j = 0; j < LANES; j++) {                                                \
+                    dt_C_##X v = dt_load_##X(q[i + j]);                                          \
+                    hit |= nan ? dt_isnan_##X(v) : dt_eq_##X(v, m);                              \
+                }                                                                                \
+                if (hit)                                                                         \
+                    break;                                                                       \
+            }                                                                                    \
+        }                                                                                        \
+        for (; i < n - 1; i++) {                                                                 \
+            dt_C_##X v = LOAD(X, p + i * s);                                                     \
+            if (nan ? dt_isnan_##X(v) : dt_eq_##X(v, m))                                         \
+                break;                                                                           \
+        }                                                                                        \
+        return i;                                                                                \
+    }
+DT_FOR_EACH_DTYPE(FIRST_OF)
+
 /* ---- ARGMIN and ARGMAX: the run's extreme by lanes (MIN/MAX's fold), then
  * its first position; NaN's first position if the extreme is NaN ---- */
-#define ARGEXT(NAME, X, FOLD, MERGE)                                                             \
+#define ARGEXT(NAME, X, FOLD, MERGE, IS_MAX)                                                     \
     static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
     {                                                                                            \
         *(dt_arg_##X *)acc = dt_arg_make_##X(LOAD(X, first), pos);                               \
     }                                                                                            \
     static void NAME##_run_##X(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)     \
     {                                                                                            \
-        dt_C_##X m = FOLD(LOAD(X, p), p, n, s);                                                  \
-        bool nan = dt_isnan_##X(m);                                                              \
-        int64_t j = 0;                                                                           \
-        for (; j < n - 1; j++) {                                                                 \
-            dt_C_##X v = LOAD(X, p + j * s);                                                     \
-            if (nan ? dt_isnan_##X(v) : dt_eq_##X(v, m))                                         \
-                break;                                                                           \
+        dt_C_##X vm;                                                                             \
+        int64_t at;                                                                              \
+        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X) &&                            \
+            X##_vargfold_any(p, n, IS_MAX, &vm, &at)) { /* one pass; else two, below */          \
+            dt_arg_##X *a = (dt_arg_##X *)acc;                                                   \
+            *a = MERGE(*a, dt_arg_make_##X(vm, pos0 + at));                                      \
+            return;                                                                              \
         }                                                                                        \
+        dt_C_##X m = FOLD(LOAD(X, p), p, n, s);                                                  \
+        int64_t j = first_of_##X(m, p, n, s);                                                    \
         dt_arg_##X *a = (dt_arg_##X *)acc;                                                       \
         *a = MERGE(*a, dt_arg_make_##X(m, pos0 + j));                                            \
     }                                                                                            \
@@ -272,10 +484,10 @@ DT_FOR_EACH_DTYPE(LOADER)
 #define REDUCERS(CODE, X)                                                       \
     SUMPROD(sum, X, ACC_ADD(X), ACC_ZERO(X))                                    \
     SUMPROD(prod, X, ACC_MUL(X), ACC_ONE(X))                                    \
-    MINMAX(min, X, dt_min_##X)                                                  \
-    MINMAX(max, X, dt_max_##X)                                                  \
-    ARGEXT(argmin, X, min_fold_##X, dt_argmin_merge_##X)                        \
-    ARGEXT(argmax, X, max_fold_##X, dt_argmax_merge_##X)                        \
+    MINMAX(min, X, dt_min_##X, dt_lt_##X)                                       \
+    MINMAX(max, X, dt_max_##X, dt_gt_##X)                                       \
+    ARGEXT(argmin, X, min_fold_##X, dt_argmin_merge_##X, 0)                     \
+    ARGEXT(argmax, X, max_fold_##X, dt_argmax_merge_##X, 1)                     \
     ANYALL(any, X, 0)                                                           \
     ANYALL(all, X, 1)
 DT_FOR_EACH_DTYPE(REDUCERS)
@@ -293,6 +505,7 @@ static const reducer reducers[DT_NUM_DTYPES][DT_NUM_REDUCE_OPS] = {DT_FOR_EACH_D
 typedef struct {
     const dt_reduce_loop *l;
     const reducer *r;
+    int64_t tile; /* OUTER: outputs per tile */
 } job;
 
 /* the byte offsets of position i in an axis group (C order) */
@@ -386,11 +599,10 @@ static void outer_range(int64_t begin, int64_t end, void *ctx)
     const reducer *r = jb->r;
     int nk = l->kept_ndim;
     int64_t len = l->kept_shape[nk - 1], ks = l->kept_in_strides[nk - 1], os = l->kept_out_strides[nk - 1];
-    int64_t per_row = (len + TILE - 1) / TILE;
-    acc_buf accs[TILE]; /* only r->size bytes of each are used: packed below */
-    char *a = (char *)accs;
+    int64_t tile = jb->tile, per_row = (len + tile - 1) / tile;
+    _Alignas(16) char a[TILE_BYTES]; /* tile accumulators of r->size bytes */
     for (int64_t t = begin; t < end; t++) {
-        int64_t row = t / per_row, j0 = (t % per_row) * TILE, k = len - j0 < TILE ? len - j0 : TILE;
+        int64_t row = t / per_row, j0 = (t % per_row) * tile, k = len - j0 < tile ? len - j0 : tile;
         int64_t in_off, out_off;
         unravel(row, nk - 1, l->kept_shape, l->kept_in_strides, l->kept_out_strides, &in_off, &out_off);
         const char *base = l->in + in_off + j0 * ks;
@@ -405,6 +617,21 @@ static void outer_range(int64_t begin, int64_t end, void *ctx)
         for (int64_t j = 0; j < k; j++)
             r->store(out + j * os, a + j * r->size, l->out_dtype);
     }
+}
+
+/* OUTER's tile: as long as its accumulators fit TILE_BYTES, but short
+ * enough that every thread gets tiles */
+static int64_t outer_tile(const dt_reduce_loop *l, const reducer *r)
+{
+    int64_t len = l->kept_shape[l->kept_ndim - 1], rows = l->n_out / len;
+    int64_t tile = (int64_t)(TILE_BYTES / r->size), threads = dt_cpu_get_num_threads();
+    if (rows < 2 * threads) { /* cut each row in pieces: two per thread in all */
+        int64_t pieces = (2 * threads + rows - 1) / rows;
+        int64_t share = ((len + pieces - 1) / pieces + LANES - 1) / LANES * LANES;
+        if (share < tile)
+            tile = share;
+    }
+    return tile < LANES ? LANES : tile;
 }
 
 static dt_status check_loop(const dt_reduce_loop *l, dt_error *err)
@@ -436,11 +663,12 @@ static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 dt_status dt_cpu_run_reduce(const dt_reduce_loop *l, dt_error *err)
 {
     DT_TRY(check_loop(l, err));
-    job jb = {l, &reducers[l->in_dtype][l->op]};
+    job jb = {l, &reducers[l->in_dtype][l->op], 0};
     int nk = l->kept_ndim, nr = l->red_ndim;
     if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
-        int64_t len = l->kept_shape[nk - 1], tiles = (l->n_out / len) * ((len + TILE - 1) / TILE);
-        int64_t work = l->n_red * (len < TILE ? len : TILE);
+        jb.tile = outer_tile(l, jb.r);
+        int64_t len = l->kept_shape[nk - 1], tiles = (l->n_out / len) * ((len + jb.tile - 1) / jb.tile);
+        int64_t work = l->n_red * (len < jb.tile ? len : jb.tile);
         dt_cpu_parallel_for(tiles, 1 + GRAIN / work, outer_range, &jb);
     } else if (nr == 1 && l->n_red >= 2 * PART && l->n_out < 4 * dt_cpu_get_num_threads()) {
         split_outputs(&jb);

@@ -54,7 +54,84 @@ static PyObject *reduce(PyObject *module, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+/* axis (None, an int or a tuple of ints) as a bit mask over ndim axes;
+ * 0 if it is anything else, out of range or repeated (Python then raises
+ * NumPy's error), -1 with an exception. */
+static int axes_of(PyObject *axis, int ndim, uint64_t *axes)
+{
+    *axes = 0;
+    if (axis == Py_None) {
+        for (int d = 0; d < ndim; d++)
+            *axes |= (uint64_t)1 << d;
+        return 1;
+    }
+    Py_ssize_t n = PyTuple_CheckExact(axis) ? PyTuple_GET_SIZE(axis) : 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyTuple_CheckExact(axis) ? PyTuple_GET_ITEM(axis, i) : axis;
+        if (!PyLong_CheckExact(a))
+            return 0;
+        long d = PyLong_AsLong(a);
+        if (d == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (d < 0)
+            d += ndim;
+        if (d < 0 || d >= ndim || ((*axes >> d) & 1))
+            return 0;
+        *axes |= (uint64_t)1 << d;
+    }
+    return 1;
+}
+
+/* _reduce_fast(op, src, axis): a new tensor, op over axis in NumPy's result
+ * dtype (no keepdims, dtype, out, initial or where: devtensor._reductions
+ * takes those), or None when axis is not plainly valid and Python must
+ * look at it (and raise NumPy's error). */
+static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_reduce_fast takes 3 arguments (%zd given)", nargs);
+    long op = PyLong_AsLong(args[0]);
+    if (op == -1 && PyErr_Occurred())
+        return NULL;
+    if (op < 0 || op >= DT_NUM_REDUCE_OPS)
+        return PyErr_Format(PyExc_ValueError, "_reduce_fast: unknown op %ld", op);
+    if (!DtTensor_Check(args[1]))
+        Py_RETURN_NONE;
+    const dt_tensor *src = &((PyDtTensor *)args[1])->t;
+    uint64_t axes;
+    int arg = op == DT_REDUCE_ARGMIN || op == DT_REDUCE_ARGMAX;
+    if ((arg && PyTuple_Check(args[2])) || axes_of(args[2], src->ndim, &axes) <= 0)
+        Py_RETURN_NONE; /* argmin/argmax take one axis, as NumPy's */
+    int64_t shape[DT_MAX_NDIM];
+    int ndim = 0;
+    for (int d = 0; d < src->ndim; d++)
+        if (!((axes >> d) & 1))
+            shape[ndim++] = src->shape[d];
+    dt_error err;
+    dt_tensor out;
+    dt_tensor_init_empty(&out);
+    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src), dt_reduce_result_dtype((dt_reduce_op)op, src->dtype),
+                                      ndim, shape, &err);
+    if (st == DT_OK && src->numel >= RELEASE_FROM) {
+        Py_BEGIN_ALLOW_THREADS
+        st = dt_reduce((dt_reduce_op)op, src, axes, &out, &err);
+        Py_END_ALLOW_THREADS
+    } else if (st == DT_OK) {
+        st = dt_reduce((dt_reduce_op)op, src, axes, &out, &err);
+    }
+    if (st != DT_OK) {
+        dt_tensor_clear(&out);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&out);
+}
+
 PyMethodDef dt_py_reduce_methods[] = {
+    {"_reduce_fast", (PyCFunction)(void (*)(void))reduce_fast, METH_FASTCALL,
+     "_reduce_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
     {"_reduce", (PyCFunction)(void (*)(void))reduce, METH_FASTCALL,
      "_reduce(op, src, axes, out): out = op over src's axes (csrc/core/reduce.h)"},
     {NULL, NULL, 0, NULL},

@@ -32,6 +32,12 @@ from . import _C
 from ._C import TensorBase
 
 _OPS = {name: i for i, name in enumerate(_C.REDUCE_OPS)}
+_SUM, _PROD, _MIN, _MAX, _ARGMIN, _ARGMAX, _ANY, _ALL = (_OPS[n] for n in (
+    "sum", "prod", "min", "max", "argmin", "argmax", "any", "all"))
+# Note [Plain reductions in C]: with no keepdims, dtype, out, initial or
+# where, a tensor's reduction is made by _C._reduce_fast, which reads the
+# axis itself (None when Python must: a bad axis, to raise NumPy's error).
+_fast = _C._reduce_fast
 _UFUNC_NAMES = {"sum": "add", "prod": "multiply", "min": "minimum", "max": "maximum",
                 "any": "logical_or", "all": "logical_and"}
 
@@ -169,19 +175,35 @@ def _run(name, x, axis, keepdims=False, dtype=None, out=None, initial=None, wher
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """NumPy's sum: int64 for bool and small ints (uint64 for small unsigned);
     floats accumulate wide (Note [Accumulating wide] in csrc/core/reduce_ops.h)."""
+    if dtype is None and out is None and keepdims is False and initial is None and where is True:
+        r = _fast(_SUM, a, axis)
+        if r is not None:
+            return r
     return _run("sum", a, axis, keepdims, dtype, out, initial, where)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    if dtype is None and out is None and keepdims is False and initial is None and where is True:
+        r = _fast(_PROD, a, axis)
+        if r is not None:
+            return r
     return _run("prod", a, axis, keepdims, dtype, out, initial, where)
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """NumPy's max: NaN propagates; an empty reduction needs `initial`."""
+    if out is None and keepdims is False and initial is None and where is True:
+        r = _fast(_MAX, a, axis)
+        if r is not None:
+            return r
     return _run("max", a, axis, keepdims, None, out, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    if out is None and keepdims is False and initial is None and where is True:
+        r = _fast(_MIN, a, axis)
+        if r is not None:
+            return r
     return _run("min", a, axis, keepdims, None, out, initial, where)
 
 
@@ -189,10 +211,18 @@ amax, amin = max, min
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    if out is None and keepdims is False and where is True:
+        r = _fast(_ANY, a, axis)
+        if r is not None:
+            return r
     return _run("any", a, axis, keepdims, None, out, None, where)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    if out is None and keepdims is False and where is True:
+        r = _fast(_ALL, a, axis)
+        if r is not None:
+            return r
     return _run("all", a, axis, keepdims, None, out, None, where)
 
 
@@ -211,10 +241,18 @@ def _arg(name, a, axis, out, keepdims):
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """NumPy's argmax: the first maximum (or first NaN), in C order when axis is None."""
+    if out is None and keepdims is False:
+        r = _fast(_ARGMAX, a, axis)
+        if r is not None:
+            return r
     return _arg("argmax", a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
+    if out is None and keepdims is False:
+        r = _fast(_ARGMIN, a, axis)
+        if r is not None:
+            return r
     return _arg("argmin", a, axis, out, keepdims)
 
 
@@ -250,6 +288,11 @@ def _mean_dtype(d, dtype):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """NumPy's mean: float64 for integers; float16 summed in float32."""
+    if (dtype is None and out is None and keepdims is False and where is True and isinstance(a, TensorBase)
+            and a.dtype.kind in "fc" and a.dtype.itemsize > 2):  # Note [Plain reductions in C]
+        total = _fast(_SUM, a, axis)
+        if total is not None:
+            return total / (a.size // total.size if total.size else 0)
     from ._ufuncs import true_divide
     x = _tensor(a)
     axes = _axes(axis, x.ndim)
@@ -300,27 +343,59 @@ class _ReductionMethods:
     """Tensor methods (installed by devtensor._tensor)."""
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        if dtype is None and out is None and keepdims is False and initial is None and where is True:
+            r = _fast(_SUM, self, axis)
+            if r is not None:
+                return r
         return sum(self, axis, dtype, out, keepdims, initial, where)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        if dtype is None and out is None and keepdims is False and initial is None and where is True:
+            r = _fast(_PROD, self, axis)
+            if r is not None:
+                return r
         return prod(self, axis, dtype, out, keepdims, initial, where)
 
     def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        if out is None and keepdims is False and initial is None and where is True:
+            r = _fast(_MAX, self, axis)
+            if r is not None:
+                return r
         return max(self, axis, out, keepdims, initial, where)
 
     def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        if out is None and keepdims is False and initial is None and where is True:
+            r = _fast(_MIN, self, axis)
+            if r is not None:
+                return r
         return min(self, axis, out, keepdims, initial, where)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
+        if out is None and keepdims is False:
+            r = _fast(_ARGMAX, self, axis)
+            if r is not None:
+                return r
         return argmax(self, axis, out, keepdims=keepdims)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
+        if out is None and keepdims is False:
+            r = _fast(_ARGMIN, self, axis)
+            if r is not None:
+                return r
         return argmin(self, axis, out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False, *, where=True):
+        if out is None and keepdims is False and where is True:
+            r = _fast(_ANY, self, axis)
+            if r is not None:
+                return r
         return any(self, axis, out, keepdims, where=where)
 
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
+        if out is None and keepdims is False and where is True:
+            r = _fast(_ALL, self, axis)
+            if r is not None:
+                return r
         return all(self, axis, out, keepdims, where=where)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
