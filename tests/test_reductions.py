@@ -335,3 +335,69 @@ def test_long_runs_with_nans_ties_and_offsets(device, dtype):
     shifted[...] = base
     t = dt.asarray(shifted, device="cpu").to(device)
     assert_same(dt.argmax(t), np.argmax(base))
+
+
+NAN_FUNCS = ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin"]
+
+
+@pytest.mark.parametrize("name", NAN_FUNCS)
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex128", "int32", "bool"])
+def test_nan_functions(device, name, dtype):
+    """NumPy's nanfunctions, all-NaN slices included (NaN with its warning,
+    or ValueError for nanargmax/nanargmin), against NumPy."""
+    import warnings
+    rng = np.random.default_rng(12)
+    a = values(rng, (4, 5), dtype)
+    if a.dtype.kind in "fc":
+        a[rng.random((4, 5)) < 0.3] = np.nan
+        a[1] = np.nan  # an all-NaN row
+    if name in ("nanmax", "nanmin", "nanargmax", "nanargmin") and dtype.startswith("complex"):
+        pytest.skip("NumPy's complex nanmax and nanargmax")
+    t = dt.asarray(a, device=device)
+    for axis in (None, 0, 1):
+        for keepdims in ((False, True) if name not in ("nanargmax", "nanargmin") else (False,)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                try:
+                    exp = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+                except ValueError as e:
+                    with pytest.raises(ValueError, match=str(e)):
+                        getattr(dt, name)(t, axis=axis, keepdims=keepdims)
+                    continue
+                got = getattr(dt, name)(t, axis=axis, keepdims=keepdims)
+            exp = np.asarray(exp)
+            assert got.dtype == exp.dtype and got.shape == exp.shape, (got.dtype, exp.dtype, got.shape, exp.shape)
+            rtol = {"float16": 3e-3, "float32": 1e-5}.get(dtype, 1e-12)
+            np.testing.assert_allclose(to_np(got), exp, rtol=rtol, atol=rtol, equal_nan=True)
+
+
+def test_nan_warnings(device):
+    t = dt.asarray(np.array([[np.nan, np.nan], [1.0, 2.0]]), device=device)
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        dt.nanmax(t, axis=1)
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        dt.nanmean(t, axis=1)
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        dt.nanargmin(t, axis=1)
+
+
+def test_average(device):
+    a = np.arange(12.0).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    w1, w2 = np.array([1.0, 0.5, 2.0]), np.arange(1.0, 13.0).reshape(3, 4)
+    assert_same(dt.average(t), np.average(a))
+    assert_same(dt.average(t, axis=0, weights=dt.asarray(w1, device=device)), np.average(a, axis=0, weights=w1),
+                exact=False)
+    assert_same(dt.average(t, weights=dt.asarray(w2, device=device)), np.average(a, weights=w2), exact=False)
+    avg, scl = dt.average(t, axis=1, weights=dt.asarray(w2, device=device), returned=True)
+    eavg, escl = np.average(a, axis=1, weights=w2, returned=True)
+    assert_same(avg, eavg, exact=False)
+    assert_same(scl, escl)
+    assert_same(dt.average(dt.asarray(np.arange(6).reshape(2, 3), device=device), axis=1, keepdims=True),
+                np.average(np.arange(6).reshape(2, 3), axis=1, keepdims=True))
+    with pytest.raises(TypeError, match="Axis must be specified"):
+        dt.average(t, weights=dt.asarray(w1, device=device))
+    with pytest.raises(ValueError, match="Length of weights not compatible"):
+        dt.average(t, axis=1, weights=dt.asarray(w1, device=device))
+    with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
+        dt.average(t, axis=0, weights=dt.asarray(np.array([1.0, -1.0, 0.0]), device=device))

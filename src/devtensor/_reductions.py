@@ -408,3 +408,177 @@ class _ReductionMethods:
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
             correction=None):
         return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
+
+
+# ---- NaN-ignoring forms and average (NumPy's nanfunctions and average),
+# built on the reductions above and the elementwise ops, so they run on
+# every device ----
+
+def _nan_replaced(x, value):
+    """(x with NaN replaced by value, the NaN mask) for inexact x; (x, None) otherwise."""
+    from . import _ufuncs
+    if x.dtype.kind not in "fc":
+        return x, None
+    mask = _ufuncs.isnan(x)
+    return _ufuncs.where(mask, value, x).astype(x.dtype, copy=False), mask
+
+
+def _warn(message):
+    import warnings
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    x, _ = _nan_replaced(_tensor(a), 0)
+    return sum(x, axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    x, _ = _nan_replaced(_tensor(a), 1)
+    return prod(x, axis, dtype, out, keepdims, initial, where)
+
+
+def _nan_extreme(name, a, axis, out, keepdims, initial, where):
+    from . import _ufuncs
+    x = _tensor(a)
+    fill = float("-inf") if name == "max" else float("inf")
+    y, mask = _nan_replaced(x, fill)
+    res = _run(name, y, axis, keepdims, None, None, initial, where)
+    if mask is not None and res.size:
+        all_nan = all(mask, axis, keepdims=keepdims) if where is True else \
+            all(mask, axis, keepdims=keepdims, where=where)
+        if bool(any(all_nan)):
+            _warn("All-NaN slice encountered")
+            res = _ufuncs.where(all_nan, float("nan"), res).astype(res.dtype, copy=False)
+    return _deliver(res, out, name)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """NumPy's nanmax: NaN ignored; an all-NaN slice gives NaN (with a RuntimeWarning)."""
+    return _nan_extreme("max", a, axis, out, keepdims, initial, where)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _nan_extreme("min", a, axis, out, keepdims, initial, where)
+
+
+def _nan_arg(name, a, axis, out, keepdims):
+    x = _tensor(a)
+    y, mask = _nan_replaced(x, float("-inf") if name == "argmax" else float("inf"))
+    if mask is not None and x.size and bool(any(all(mask, axis))):
+        raise ValueError("All-NaN slice encountered")
+    return _arg(name, y, axis, out, keepdims)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """NumPy's nanargmax: NaN ignored; ValueError for an all-NaN slice."""
+    return _nan_arg("argmax", a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _nan_arg("argmin", a, axis, out, keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """NumPy's nanmean: the mean of the non-NaN elements; NaN (with a
+    RuntimeWarning) where there are none."""
+    from . import _ufuncs
+    x = _tensor(a)
+    if x.dtype.kind not in "fc":
+        return mean(x, axis, dtype, out, keepdims, where=where)
+    valid = _ufuncs.logical_not(_ufuncs.isnan(x))
+    if where is not True:
+        valid = _ufuncs.logical_and(valid, _tensor(where).to(x.device))
+    return _nan_mean_of(x, valid, axis, dtype, out, keepdims)
+
+
+def _nan_mean_of(x, valid, axis, dtype, out, keepdims):
+    from . import _ufuncs
+    count = sum(valid, axis, keepdims=keepdims)
+    total = sum(x, axis, dtype=dtype, keepdims=keepdims, where=valid)
+    if count.size and not bool(all(count)):
+        _warn("Mean of empty slice")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        res = _ufuncs.true_divide(total, count).astype(total.dtype, copy=False)
+    return _deliver(res, out, "nanmean")
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+           correction=None):
+    """NumPy's nanvar (ddof or correction) over the non-NaN elements."""
+    from . import _ufuncs
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    x = _tensor(a)
+    if x.dtype.kind not in "fc":
+        return var(x, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    valid = _ufuncs.logical_not(_ufuncs.isnan(x))
+    if where is not True:
+        valid = _ufuncs.logical_and(valid, _tensor(where).to(x.device))
+    count = sum(valid, axis, keepdims=True)
+    m = sum(x, axis, dtype=dtype, keepdims=True, where=valid) / _ufuncs.maximum(count, 1) if mean is None \
+        else _tensor(mean)
+    dev = _ufuncs.where(valid, _ufuncs.subtract(x, m), 0)
+    sq = _ufuncs.multiply(dev, _ufuncs.conjugate(dev)).real if dev.dtype.kind == "c" else _ufuncs.multiply(dev, dev)
+    denom = _ufuncs.subtract(count, ddof)
+    if bool(any(_ufuncs.less_equal(denom, 0))):
+        _warn("Degrees of freedom <= 0 for slice.")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        res = _ufuncs.true_divide(sum(sq, axis, keepdims=True), _ufuncs.maximum(denom, 0))
+    res = _ufuncs.where(_ufuncs.less_equal(denom, 0), float("nan"), res)
+    real = {_C.complex64: _C.float32, _C.complex128: _C.float64}.get(x.dtype, x.dtype)
+    res = res.astype(real if dtype is None else {_C.complex64: _C.float32, _C.complex128: _C.float64}.get(
+        _C.dtype(dtype), _C.dtype(dtype)), copy=False)
+    if not keepdims:
+        res = res.reshape(_kept_shape(x.shape, _axes(axis, x.ndim), False))
+    return _deliver(res, out, "nanvar")
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+           correction=None):
+    from ._ufuncs import sqrt
+    v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    return _deliver(sqrt(v), out, "nanstd")
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """NumPy's average: the mean, or with weights sum(a * w) / sum(w) (weights
+    1-d along one axis, or of a's shape); `returned` adds the sum of weights."""
+    from . import _ufuncs
+    x = _tensor(a)
+    if weights is None:
+        avg = mean(x, axis, keepdims=keepdims)
+        if returned:
+            n = x.size // avg.size if avg.size else 0
+            from ._creation import full
+            scl = full(avg.shape, n, dtype=avg.dtype, device=avg.device)
+            return avg, scl
+        return avg
+    w = _tensor(weights).to(x.device)
+    if w.shape != x.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        ax = _axes(axis, x.ndim)
+        if len(ax) != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        if w.shape[0] != x.shape[ax[0]]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        shape = [1] * x.ndim
+        shape[ax[0]] = w.shape[0]
+        w = w.reshape(tuple(shape))
+    from ._dtype_api import result_type
+    rt = result_type(x.dtype, w.dtype, _C.float64 if x.dtype.kind in "biu" else x.dtype)
+    wb = _ufuncs.multiply(_ufuncs.add(x * 0, 1), w).astype(rt, copy=False)  # w broadcast to a's shape
+    scl = sum(wb, axis, keepdims=keepdims)
+    if bool(any(_ufuncs.equal(scl, 0))):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    avg = _ufuncs.true_divide(sum(_ufuncs.multiply(x.astype(rt, copy=False), wb), axis, keepdims=keepdims), scl)
+    return (avg, scl) if returned else avg
+
+
+__all__ += ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd",
+            "average"]
