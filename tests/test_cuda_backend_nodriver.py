@@ -138,6 +138,17 @@ class DtReduceLoop(ctypes.Structure):
     ]
 
 
+class DtScanLoop(ctypes.Structure):
+    _fields_ = [
+        ("op", ctypes.c_int), ("device_index", ctypes.c_int), ("stream", vp),
+        ("in_dtype", ctypes.c_int), ("out_dtype", ctypes.c_int), ("outer_ndim", ctypes.c_int),
+        ("reserved", ctypes.c_int), ("n_rows", ctypes.c_int64), ("len", ctypes.c_int64), ("in_", vp),
+        ("out", vp), ("work", vp), ("in_stride", ctypes.c_int64), ("out_stride", ctypes.c_int64),
+        ("outer_shape", ctypes.c_int64 * DT_MAX_NDIM), ("outer_in_strides", ctypes.c_int64 * DT_MAX_NDIM),
+        ("outer_out_strides", ctypes.c_int64 * DT_MAX_NDIM),
+    ]
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -201,6 +212,7 @@ SLOTS = [
     ("event_elapsed_ms", F(c_status, vp, vp, ctypes.POINTER(ctypes.c_float), E)),
     ("run_index", F(c_status, ctypes.POINTER(DtIndexLoop), E)),
     ("run_reduce", F(c_status, ctypes.POINTER(DtReduceLoop), E)),
+    ("run_scan", F(c_status, ctypes.POINTER(DtScanLoop), E)),
 ]
 
 
@@ -306,6 +318,8 @@ def test_cuda_ctypes_layout_sizes():
     assert DtIndexLoop.shape.offset == 128
     assert ctypes.sizeof(DtReduceLoop) == 2632
     assert DtReduceLoop.kept_shape.offset == 72
+    assert ctypes.sizeof(DtScanLoop) == 1624
+    assert DtScanLoop.outer_shape.offset == 88
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -469,6 +483,8 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
     assert IFACE.run_index(ctypes.byref(gather), e) == DT_ERR_RUNTIME, e.msg
     total = _reduce_loop(ctypes.addressof(buf))
     assert IFACE.run_reduce(ctypes.byref(total), e) == DT_ERR_RUNTIME, e.msg
+    running = _scan_loop(ctypes.addressof(buf))
+    assert IFACE.run_scan(ctypes.byref(running), e) == DT_ERR_RUNTIME, e.msg
 
 
 @needs_no_gpu
@@ -520,6 +536,20 @@ def test_cuda_nodriver_bad_loops_are_rejected():
     for d in range(25):
         bad.red_shape[d] = 1
     assert IFACE.run_reduce(ctypes.byref(bad), e) == DT_ERR_NOT_IMPLEMENTED
+    # scan loops too
+    assert IFACE.run_scan(None, e) == DT_ERR_VALUE
+    for change in ({"op": 2}, {"in_dtype": 99}, {"len": 0}, {"n_rows": 2}, {"work": None}, {"out": None}):
+        bad = _scan_loop(p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_scan(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_scan" in e.msg
+
+
+def _scan_loop(p):
+    """A valid cumsum of 4 float32 over buffer p into itself."""
+    return DtScanLoop(op=0, device_index=0, in_dtype=CODE["float32"], out_dtype=CODE["float32"], outer_ndim=0,
+                      n_rows=1, len=4, in_=p, out=p, work=p, in_stride=4, out_stride=4)
 
 
 def _reduce_loop(p):

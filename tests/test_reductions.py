@@ -401,3 +401,125 @@ def test_average(device):
         dt.average(t, axis=1, weights=dt.asarray(w1, device=device))
     with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
         dt.average(t, axis=0, weights=dt.asarray(np.array([1.0, -1.0, 0.0]), device=device))
+
+
+SCAN_DTYPES = ["bool", "int8", "int32", "int64", "uint16", "uint64", "float16", "float32", "float64", "complex64"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_scans_match_numpy(device, data):
+    dtype = data.draw(st.sampled_from(SCAN_DTYPES), label="dtype")
+    name = data.draw(st.sampled_from(["cumsum", "cumprod", "nancumsum", "nancumprod"]), label="op")
+    shape = tuple(data.draw(st.lists(st.integers(0, 6), max_size=3), label="shape"))
+    layout = data.draw(st.sampled_from(["contiguous", "transposed", "reversed", "strided", "broadcast"]),
+                       label="layout")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    a = values(rng, shape, dtype)
+    if name.startswith("nan") and a.dtype.kind in "fc" and a.size:
+        a[rng.random(shape) < 0.3] = np.nan
+    if name.endswith("prod") and a.dtype.kind in "fc":
+        a = (a / 4).astype(dtype)  # keep float16 products in range
+    t, a = make(a, layout, device)
+    axis = data.draw(st.sampled_from([None] + list(range(-len(shape), len(shape)))), label="axis")
+    exp = getattr(np, name)(a, axis=axis)
+    got = getattr(dt, name)(t, axis=axis)
+    assert got.dtype == exp.dtype and got.shape == exp.shape, (got.dtype, exp.dtype, got.shape, exp.shape)
+    if a.dtype.kind in "fc":
+        rtol = {"float16": 5e-3, "float32": 2e-5, "complex64": 2e-5}.get(dtype, 1e-12)
+        g = to_np(got)
+        for part in (np.real, np.imag):
+            np.testing.assert_allclose(part(g), part(exp), rtol=rtol, atol=rtol, equal_nan=True)
+    else:
+        assert_same(got, exp)
+
+
+def test_long_scans(device):
+    """Long rows: the CPU's parts (1 and 2 threads) and the CUDA chunk kernels."""
+    rng = np.random.default_rng(13)
+    n = 200003 if device == "cpu" else 3 * 256 * 16 + 7
+    a = rng.standard_normal(n)
+    ints = rng.integers(-5, 5, (2, n // 2)).astype(np.int32)
+    before = dt.get_num_threads()
+    try:
+        for threads in ((1, 2) if device == "cpu" else (before,)):
+            dt.set_num_threads(threads)
+            np.testing.assert_allclose(to_np(dt.cumsum(dt.asarray(a, device=device))), np.cumsum(a), rtol=1e-10,
+                                       atol=1e-9)
+            assert_same(dt.cumsum(dt.asarray(ints, device=device), axis=1), np.cumsum(ints, axis=1))
+            assert_same(dt.cumprod(dt.asarray(np.ones(n, np.int8), device=device)), np.cumprod(np.ones(n, np.int8)))
+    finally:
+        dt.set_num_threads(before)
+
+
+def test_cumulative_and_diff(device):
+    a = np.arange(1, 13).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    for include in (False, True):
+        assert_same(dt.cumulative_sum(t, axis=1, include_initial=include),
+                    np.cumulative_sum(a, axis=1, include_initial=include))
+        assert_same(dt.cumulative_prod(t, axis=0, include_initial=include),
+                    np.cumulative_prod(a, axis=0, include_initial=include))
+    assert_same(dt.cumulative_sum(dt.asarray(np.arange(5), device=device)), np.cumulative_sum(np.arange(5)))
+    with pytest.raises(ValueError, match="axis must be specified"):
+        dt.cumulative_sum(t)
+    assert_same(t.cumsum(axis=0), a.cumsum(axis=0))
+    assert_same(t.cumprod(), a.cumprod())
+    assert_same(dt.cumsum(t, dtype="float32"), np.cumsum(a, dtype="float32"))
+    out = dt.empty((3, 4), dtype="int64", device=device)
+    assert dt.cumsum(t, axis=1, out=out) is out
+    assert_same(out, np.cumsum(a, axis=1))
+    with pytest.raises(ValueError, match="wrong size"):
+        dt.cumsum(t, out=dt.empty((3, 4), dtype="int64", device=device))
+    with pytest.raises(np.exceptions.AxisError):
+        dt.cumsum(t, axis=2)
+    for n, axis, kw in [(1, -1, {}), (2, 0, {}), (1, 1, {"prepend": 0, "append": [[9], [9], [9]]}), (0, 0, {})]:
+        np_kw = {k: np.asarray(v) for k, v in kw.items()}
+        assert_same(dt.diff(t, n, axis, **kw), np.diff(a, n, axis, **np_kw))
+    b = np.array([True, False, False, True])
+    assert_same(dt.diff(dt.asarray(b, device=device)), np.diff(b))
+    with pytest.raises(ValueError, match="order must be non-negative"):
+        dt.diff(t, -1)
+    with pytest.raises(ValueError, match="at least one dimensional"):
+        dt.diff(dt.asarray(np.array(1.0), device=device))
+
+
+def wide(t):
+    """A tensor's values as complex128 NumPy (bfloat16 through float32)."""
+    if t.dtype == dt.bfloat16:
+        t = t.astype(dt.float32)
+    return to_np(t).astype(np.complex128)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["bfloat16"])
+def test_every_kernel_runs(device, dtype):
+    """Every reduction and scan kernel of every dtype, bfloat16 included
+    (NumPy has none: the device is compared with the cpu, the cpu with
+    float32 NumPy), so CI's emulation runs each of them."""
+    rng = np.random.default_rng(14)
+    small = values(rng, (5, 7), "float32" if dtype == "bfloat16" else dtype)
+    long = values(rng, (2 * 256 * 16 + 3,), "float32" if dtype == "bfloat16" else dtype)
+    if dtype == "bfloat16":
+        small, long = (np.round(v, 0) for v in (small, long))  # exact in bfloat16
+    long_prod = (1 + long / 1000).astype(long.dtype) if long.dtype.kind in "fc" else long
+    cases = [(small, None), (small, 0), (small, 1), (long, None)]
+    for a, axis in cases:
+        for op in OPS:
+            arr = long_prod if (op == "prod" and a is long) else a
+            t = dt.asarray(arr).astype(dtype).to(device)
+            got = getattr(dt, op)(t, axis=axis)
+            ref = getattr(dt, op)(t.cpu(), axis=axis)
+            assert got.dtype == ref.dtype and got.shape == ref.shape
+            np.testing.assert_allclose(wide(got), wide(ref), rtol=1e-2 if dtype == "bfloat16" else 1e-6)
+            if dtype != "bfloat16":
+                same_result(got, getattr(np, op)(arr, axis=axis), op, dtype)
+    for name in ("cumsum", "cumprod"):
+        for a, axis in [(small, 1), (long if name == "cumsum" else long_prod, None)]:
+            arr = a if name == "cumsum" or a.dtype.kind not in "fc" else (a / 4 + 1).astype(a.dtype) / 2
+            if name == "cumsum" and a is long and a.dtype.kind in "fc" and dtype in ("float16", "bfloat16"):
+                arr = (a / 64).astype(a.dtype)
+            t = dt.asarray(arr).astype(dtype).to(device)
+            got, ref = getattr(dt, name)(t, axis=axis), getattr(dt, name)(t.cpu(), axis=axis)
+            assert got.dtype == ref.dtype and got.shape == ref.shape
+            tol = {"float16": 2e-2, "bfloat16": 5e-2}.get(dtype, 1e-5)
+            np.testing.assert_allclose(wide(got), wide(ref), rtol=tol, atol=tol)

@@ -237,6 +237,27 @@ typedef struct dt_reduce_loop {
     int64_t red_shape[DT_MAX_NDIM], red_strides[DT_MAX_NDIM];
 } dt_reduce_loop;
 
+/* Scans (ABI version 4): out[o, i] = the op (DT_REDUCE_SUM or PROD) of
+ * in[o, 0..i] along one axis of len >= 1 elements, for every o of the
+ * other axes (n_rows >= 1, coalesced, C order; outer_ndim may be 0).
+ * Accumulators and dtypes as SUM's and PROD's in dt_reduce_loop; each
+ * output is the running accumulator stored as out_dtype.  in and out do
+ * not overlap.  work: DT_REDUCE_WORK_BYTES of device memory. */
+typedef struct dt_scan_loop {
+    int op;                    /* DT_REDUCE_SUM or DT_REDUCE_PROD */
+    int device_index;
+    void *stream;
+    dt_dtype in_dtype, out_dtype;
+    int outer_ndim;
+    int reserved;              /* 0 */
+    int64_t n_rows, len;
+    const char *in;
+    char *out;
+    void *work;
+    int64_t in_stride, out_stride; /* along the scanned axis, bytes */
+    int64_t outer_shape[DT_MAX_NDIM], outer_in_strides[DT_MAX_NDIM], outer_out_strides[DT_MAX_NDIM];
+} dt_scan_loop;
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -315,8 +336,9 @@ typedef struct dt_backend_iface {
     /* -- index kernels (ABI version 3) -- */
     dt_status (*run_index)(const dt_index_loop *loop, dt_error *err);
 
-    /* -- reductions (ABI version 4) -- */
+    /* -- reductions and scans (ABI version 4) -- */
     dt_status (*run_reduce)(const dt_reduce_loop *loop, dt_error *err);
+    dt_status (*run_scan)(const dt_scan_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

@@ -252,3 +252,76 @@ dt_status dt_reduce(dt_reduce_op op, const dt_tensor *src, uint64_t axes, dt_ten
     free(l);
     return st;
 }
+
+/* ---- scans ---- */
+
+dt_status dt_scan(dt_reduce_op op, const dt_tensor *src, int axis, dt_tensor *out, dt_error *err)
+{
+    if (op != DT_REDUCE_SUM && op != DT_REDUCE_PROD)
+        return dt_error_set(err, DT_ERR_VALUE, "scan: only sum and prod scan, not %s", dt_reduce_name(op));
+    if (axis < 0 || axis >= src->ndim)
+        return dt_error_set(err, DT_ERR_VALUE, "scan: axis %d out of range", axis);
+    if (out->ndim != src->ndim)
+        return dt_error_set(err, DT_ERR_VALUE, "scan: the output's shape does not match");
+    for (int d = 0; d < src->ndim; d++)
+        if (out->shape[d] != src->shape[d])
+            return dt_error_set(err, DT_ERR_VALUE, "scan: the output's shape does not match");
+    if (!dt_device_equal(dt_tensor_device(src), dt_tensor_device(out)))
+        return dt_error_set(err, DT_ERR_VALUE, "scan: the output is on another device");
+    if (!dt_reduce_takes(op, src->dtype, out->dtype))
+        return dt_error_set(err, DT_ERR_TYPE, "scan: %s does not give %s from %s", dt_reduce_name(op),
+                            dt_dtype_get_info(out->dtype)->name, dt_dtype_get_info(src->dtype)->name);
+    DT_TRY(dt_tensor_check_writeable(out, err));
+    if (dt_tensors_may_overlap(src, out))
+        return dt_error_set(err, DT_ERR_VALUE, "scan: the output overlaps the input");
+    if (src->numel == 0)
+        return DT_OK;
+    dt_device device = dt_tensor_device(src);
+    const dt_backend_iface *b = dt_device_resolve(&device, err);
+    if (b == NULL)
+        return err->status;
+    if (b->run_scan == NULL)
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "the %s backend has no scans", b->name);
+    int index = device.index < 0 ? 0 : device.index;
+    dt_scan_loop *l = (dt_scan_loop *)malloc(sizeof *l);
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_NOMEM, "out of host memory for a scan");
+    memset(l, 0, offsetof(dt_scan_loop, outer_shape));
+    l->op = op;
+    l->device_index = index;
+    l->stream = b->get_stream ? b->get_stream(index) : NULL;
+    l->in_dtype = src->dtype;
+    l->out_dtype = out->dtype;
+    l->in = dt_tensor_data(src);
+    l->out = dt_tensor_data(out);
+    l->len = src->shape[axis];
+    l->in_stride = src->strides[axis];
+    l->out_stride = out->strides[axis];
+    red_dim rows[DT_MAX_NDIM];
+    int n = 0;
+    for (int d = 0; d < src->ndim; d++)
+        if (d != axis && src->shape[d] != 1)
+            rows[n++] = (red_dim){src->shape[d], src->strides[d], out->strides[d]};
+    n = merge_dims(rows, n);
+    l->outer_ndim = n;
+    l->n_rows = 1;
+    for (int i = 0; i < n; i++) {
+        l->outer_shape[i] = rows[i].shape;
+        l->outer_in_strides[i] = rows[i].in_stride;
+        l->outer_out_strides[i] = rows[i].out_stride;
+        l->n_rows *= rows[i].shape;
+    }
+    dt_tensor work;
+    dt_tensor_init_empty(&work);
+    dt_status st = DT_OK;
+    if (device.type != DT_DEVICE_CPU) {
+        int64_t nb = DT_REDUCE_WORK_BYTES;
+        st = dt_tensor_init_new(&work, device, DT_UINT8, 1, &nb, err);
+        l->work = st == DT_OK ? dt_tensor_data(&work) : NULL;
+    }
+    if (st == DT_OK)
+        st = b->run_scan(l, err);
+    dt_tensor_clear(&work);
+    free(l);
+    return st;
+}

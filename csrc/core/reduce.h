@@ -1,5 +1,5 @@
-/* reduce.h - reductions over any set of axes, on any device, through the
- * backend's run_reduce (backend.h's dt_reduce_loop).  Note [Reductions] in
+/* reduce.h - reductions over any set of axes, and scans along one, on any
+ * device, through the backend's run_reduce and run_scan (backend.h's dt_reduce_loop).  Note [Reductions] in
  * reduce.c.  The NumPy-level functions (sum, mean, argmax, ... with axis,
  * keepdims, dtype, out, initial, where) are devtensor._reductions, which
  * reaches this through csrc/python/reduce.c.
@@ -32,6 +32,11 @@ int dt_reduce_takes(dt_reduce_op op, dt_dtype in, dt_dtype out);
  * reduction fills out with the op's identity; MIN, MAX, ARGMIN and ARGMAX
  * have none and raise NumPy's ValueError. */
 dt_status dt_reduce(dt_reduce_op op, const dt_tensor *src, uint64_t axes, dt_tensor *out, dt_error *err);
+
+/* out = the running op (DT_REDUCE_SUM: cumsum, DT_REDUCE_PROD: cumprod)
+ * of src along `axis`; out has src's shape, a dtype dt_reduce_takes for the
+ * op, src's device, and does not overlap src. */
+dt_status dt_scan(dt_reduce_op op, const dt_tensor *src, int axis, dt_tensor *out, dt_error *err);
 
 /* NumPy's name of op (its ufunc's, or argmin/argmax). */
 const char *dt_reduce_name(dt_reduce_op op);

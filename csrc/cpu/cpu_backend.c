@@ -123,4 +123,5 @@ const dt_backend_iface dt_cpu_backend = {
     .generate = dt_cpu_generate,
     .run_index = dt_cpu_run_index,
     .run_reduce = dt_cpu_run_reduce,
+    .run_scan = dt_cpu_run_scan,
 };

@@ -20,5 +20,7 @@ dt_status dt_cpu_generate(const dt_gen *gen, dt_error *err);
 dt_status dt_cpu_run_index(const dt_index_loop *loop, dt_error *err);
 /* The reductions (backend.h's dt_reduce_loop; cpu_reduce.c). */
 dt_status dt_cpu_run_reduce(const dt_reduce_loop *loop, dt_error *err);
+/* The scans (backend.h's dt_scan_loop; cpu_scan.c). */
+dt_status dt_cpu_run_scan(const dt_scan_loop *loop, dt_error *err);
 
 #endif /* DT_CPU_LOOPS_H */

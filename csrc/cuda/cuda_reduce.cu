@@ -1,5 +1,5 @@
-/* cuda_reduce.cu - the CUDA backend's reductions (backend.h's
- * dt_reduce_loop), with the semantics of csrc/core/reduce_ops.h; run on the
+/* cuda_reduce.cu - the CUDA backend's reductions and scans (backend.h's
+ * dt_reduce_loop and dt_scan_loop), with the semantics of csrc/core/reduce_ops.h; run on the
  * CPU by the emulation in CI (csrc/emu).
  *
  * Note [Reduction kernels]
@@ -361,7 +361,225 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
                          l->device_index, err);
 }
 
+/* Note [Scan kernels]
+ * k_scan_rows     a block per row: tiles of kThreads elements, each scanned
+ *                 in shared memory (Hillis-Steele: log2(kThreads) steps with
+ *                 a barrier each) and offset by the running total (carry) of
+ *                 the tiles before it.
+ * Long rows (few of them) are cut in chunks: k_scan_totals (a block per
+ * chunk: its total, in the work memory), k_scan_starts (one thread: each
+ * chunk's start, the running total of the chunks before it in its row),
+ * then k_scan_chunks (a block per chunk, as k_scan_rows from its start).
+ * The accumulators are SUM's and PROD's, uncompensated. */
+struct ScanArgs {
+    const char *in;
+    char *out;
+    void *work;
+    int out_dtype, outer_ndim, chunks; /* chunks per row, 1 for k_scan_rows */
+    int64_t n_rows, len, chunk, in_stride, out_stride;
+    int64_t outer_shape[kMaxDims], outer_in[kMaxDims], outer_out[kMaxDims];
+};
+
+__device__ inline void scan_row_offsets(const ScanArgs &a, int64_t row, int64_t *in_off, int64_t *out_off)
+{
+    int64_t x = 0, y = 0;
+    for (int d = a.outer_ndim - 1; d >= 0; d--) {
+        int64_t c = row % a.outer_shape[d];
+        row /= a.outer_shape[d];
+        x += c * a.outer_in[d];
+        y += c * a.outer_out[d];
+    }
+    *in_off = x;
+    *out_off = y;
+}
+
+/* scan [r0, r1) of one row from carry; the block's threads all return the new carry */
+template <class Op>
+__device__ typename Op::Acc scan_span(const ScanArgs &a, const char *in, char *out, int64_t r0, int64_t r1,
+                                      typename Op::Acc carry, typename Op::Acc *sh)
+{
+    for (int64_t t0 = r0; t0 < r1; t0 += kThreads) {
+        int64_t r = t0 + threadIdx.x;
+        typename Op::Acc v = Op::init(nullptr, 0);
+        if (r < r1)
+            v = Op::step(v, in + r * a.in_stride, r);
+        sh[threadIdx.x] = v;
+        __syncthreads();
+        for (unsigned off = 1; off < kThreads; off *= 2) {
+            typename Op::Acc w = threadIdx.x >= off ? Op::merge(sh[threadIdx.x - off], sh[threadIdx.x]) : sh[threadIdx.x];
+            __syncthreads();
+            sh[threadIdx.x] = w;
+            __syncthreads();
+        }
+        if (r < r1)
+            Op::store(out + r * a.out_stride, Op::merge(carry, sh[threadIdx.x]), a.out_dtype);
+        carry = Op::merge(carry, sh[kThreads - 1]);
+        __syncthreads(); /* sh is rewritten by the next tile */
+    }
+    return carry;
+}
+
+template <class Op>
+__global__ void k_scan_rows(ScanArgs a)
+{
+    __shared__ typename Op::Acc sh[kThreads];
+    for (int64_t row = blockIdx.x; row < a.n_rows; row += gridDim.x) {
+        int64_t in_off, out_off;
+        scan_row_offsets(a, row, &in_off, &out_off);
+        scan_span<Op>(a, a.in + in_off, a.out + out_off, 0, a.len, Op::init(nullptr, 0), sh);
+    }
+}
+
+template <class Op>
+__global__ void k_scan_totals(ScanArgs a)
+{
+    typedef typename Op::Acc Acc;
+    __shared__ Acc fold[kThreads];
+    int64_t row = blockIdx.x / a.chunks, r0 = (blockIdx.x % a.chunks) * a.chunk;
+    int64_t r1 = a.len - r0 < a.chunk ? a.len : r0 + a.chunk;
+    int64_t in_off, out_off;
+    scan_row_offsets(a, row, &in_off, &out_off);
+    Acc acc = Op::init(nullptr, 0);
+    for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x)
+        acc = Op::step(acc, a.in + in_off + r * a.in_stride, r);
+    fold[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned w = kThreads / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w)
+            fold[threadIdx.x] = Op::merge(fold[threadIdx.x], fold[threadIdx.x + w]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        ((Acc *)a.work)[blockIdx.x] = fold[0];
+}
+
+template <class Op>
+__global__ void k_scan_starts(ScanArgs a)
+{
+    typedef typename Op::Acc Acc;
+    if (threadIdx.x != 0 || blockIdx.x != 0)
+        return;
+    Acc *parts = (Acc *)a.work;
+    for (int64_t row = 0; row < a.n_rows; row++) {
+        Acc run = Op::init(nullptr, 0);
+        for (int c = 0; c < a.chunks; c++) {
+            Acc total = parts[row * a.chunks + c];
+            parts[row * a.chunks + c] = run;
+            run = Op::merge(run, total);
+        }
+    }
+}
+
+template <class Op>
+__global__ void k_scan_chunks(ScanArgs a)
+{
+    __shared__ typename Op::Acc sh[kThreads];
+    int64_t row = blockIdx.x / a.chunks, r0 = (blockIdx.x % a.chunks) * a.chunk;
+    int64_t r1 = a.len - r0 < a.chunk ? a.len : r0 + a.chunk;
+    int64_t in_off, out_off;
+    scan_row_offsets(a, row, &in_off, &out_off);
+    scan_span<Op>(a, a.in + in_off, a.out + out_off, r0, r1, ((const typename Op::Acc *)a.work)[blockIdx.x], sh);
+}
+
+struct ScanKernels {
+    const void *rows, *totals, *starts, *chunks;
+    size_t acc_size;
+};
+
+template <class Op>
+ScanKernels scan_kernels_of()
+{
+    ScanKernels k = {DT_KERNEL_ADDRESS(k_scan_rows<Op>), DT_KERNEL_ADDRESS(k_scan_totals<Op>),
+                     DT_KERNEL_ADDRESS(k_scan_starts<Op>), DT_KERNEL_ADDRESS(k_scan_chunks<Op>),
+                     sizeof(typename Op::Acc)};
+    return k;
+}
+
+const ScanKernels &scan_kernels_for(int prod, dt_dtype d)
+{
+    static ScanKernels table[DT_NUM_DTYPES][2];
+    static bool ready = [] {
+#define DT_SCAN_ROW(CODE, X)                                                   \
+    table[CODE][0] = scan_kernels_of<SumOp<Red_##X, false>>();                 \
+    table[CODE][1] = scan_kernels_of<ProdOp<Red_##X>>();
+        DT_FOR_EACH_DTYPE(DT_SCAN_ROW)
+#undef DT_SCAN_ROW
+        return true;
+    }();
+    (void)ready;
+    return table[d][prod];
+}
+
+dt_status scan_launch(const dt_scan_loop *l, cudaStream_t stream, dt_error *err)
+{
+    const ScanKernels &k = scan_kernels_for(l->op == DT_REDUCE_PROD, l->in_dtype);
+    ScanArgs a;
+    memset(&a, 0, sizeof a);
+    a.in = l->in;
+    a.out = l->out;
+    a.work = l->work;
+    a.out_dtype = (int)l->out_dtype;
+    a.outer_ndim = l->outer_ndim;
+    a.n_rows = l->n_rows;
+    a.len = l->len;
+    a.in_stride = l->in_stride;
+    a.out_stride = l->out_stride;
+    for (int d = 0; d < l->outer_ndim; d++) {
+        a.outer_shape[d] = l->outer_shape[d];
+        a.outer_in[d] = l->outer_in_strides[d];
+        a.outer_out[d] = l->outer_out_strides[d];
+    }
+    void *args[] = {&a};
+    const char *name = l->op == DT_REDUCE_PROD ? "cumprod" : "cumsum";
+    int64_t chunk = (int64_t)kThreads * 16, chunks = (l->len + chunk - 1) / chunk;
+    int64_t max_parts = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size);
+    if (chunks < 2 || l->n_rows * chunks > max_parts) {
+        a.chunks = 1;
+        a.chunk = l->len;
+        unsigned blocks = (unsigned)(l->n_rows < (1 << 20) ? l->n_rows : (1 << 20));
+        return launch_result(cudaLaunchKernel(k.rows, dim3(blocks), dim3(kThreads), args, 0, stream), name,
+                             l->device_index, err);
+    }
+    a.chunks = (int)chunks;
+    a.chunk = chunk;
+    dim3 grid((unsigned)(l->n_rows * chunks));
+    DT_TRY(launch_result(cudaLaunchKernel(k.totals, grid, dim3(kThreads), args, 0, stream), name, l->device_index,
+                         err));
+    DT_TRY(launch_result(cudaLaunchKernel(k.starts, dim3(1), dim3(1), args, 0, stream), name, l->device_index, err));
+    return launch_result(cudaLaunchKernel(k.chunks, grid, dim3(kThreads), args, 0, stream), name, l->device_index,
+                         err);
+}
+
 } // namespace
+
+extern "C" dt_status dt_cuda_scan_run(const dt_scan_loop *l, dt_error *err)
+{
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: no loop");
+    if ((l->op != DT_REDUCE_SUM && l->op != DT_REDUCE_PROD) || !dt_dtype_is_valid(l->in_dtype) ||
+        !dt_dtype_is_valid(l->out_dtype) || l->len < 1 || l->n_rows < 1 || l->in == NULL || l->out == NULL ||
+        l->work == NULL || l->outer_ndim < 0)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: a bad loop");
+    if (l->outer_ndim > kMaxDims)
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "run_scan: the CUDA kernels take up to %d other axes, not %d",
+                            kMaxDims, l->outer_ndim);
+    int64_t rows = 1;
+    for (int d = 0; d < l->outer_ndim; d++) {
+        if (l->outer_shape[d] < 1 || rows > INT64_MAX / l->outer_shape[d])
+            return dt_error_set(err, DT_ERR_VALUE, "run_scan: bad shape");
+        rows *= l->outer_shape[d];
+    }
+    if (rows != l->n_rows)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: the row count does not match");
+    cudaStream_t stream;
+    DT_TRY(dt_cuda_stream_resolve(l->device_index, l->stream, NULL, &stream, err));
+    dt_cuda_guard g;
+    DT_TRY(dt_cuda_guard_enter(&g, l->device_index, err));
+    (void)cudaGetLastError();
+    dt_status st = scan_launch(l, stream, err);
+    dt_cuda_guard_exit(&g);
+    return st;
+}
 
 extern "C" dt_status dt_cuda_reduce_run(const dt_reduce_loop *l, dt_error *err)
 {

@@ -129,7 +129,39 @@ static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t
     return dt_py_tensor_wrap(&out);
 }
 
+/* _scan(op, src, axis, out): out = the running op of src along axis (a
+ * non-negative int); out preallocated as dt_scan says. */
+static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "_scan takes 4 arguments (%zd given)", nargs);
+    long op = PyLong_AsLong(args[0]), axis = op == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!DtTensor_Check(args[1]) || !DtTensor_Check(args[3]))
+        return PyErr_Format(PyExc_TypeError, "_scan: src and out must be tensors");
+    if (op < 0 || op >= DT_NUM_REDUCE_OPS || axis < 0 || axis >= DT_MAX_NDIM)
+        return PyErr_Format(PyExc_ValueError, "_scan: bad op %ld or axis %ld", op, axis);
+    const dt_tensor *src = &((PyDtTensor *)args[1])->t;
+    dt_tensor *out = &((PyDtTensor *)args[3])->t;
+    dt_error err;
+    dt_status st;
+    if (src->numel >= RELEASE_FROM) {
+        Py_BEGIN_ALLOW_THREADS
+        st = dt_scan((dt_reduce_op)op, src, (int)axis, out, &err);
+        Py_END_ALLOW_THREADS
+    } else {
+        st = dt_scan((dt_reduce_op)op, src, (int)axis, out, &err);
+    }
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef dt_py_reduce_methods[] = {
+    {"_scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,
+     "_scan(op, src, axis, out): out = the running sum or product of src along axis"},
     {"_reduce_fast", (PyCFunction)(void (*)(void))reduce_fast, METH_FASTCALL,
      "_reduce_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
     {"_reduce", (PyCFunction)(void (*)(void))reduce, METH_FASTCALL,

@@ -582,3 +582,131 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 __all__ += ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd",
             "average"]
+
+
+# ---- scans: the core's dt_scan (csrc/core/reduce.c), one kernel per call ----
+
+def _scan(op, name, a, axis, dtype, out):
+    x = _tensor(a)
+    if axis is None:
+        x = x.reshape(-1)  # NumPy's flattened, C-order scan
+        ax = 0
+    else:
+        ax = normalize_axis_index(operator.index(axis), x.ndim)
+    rd = _result_dtype(name, x.dtype) if dtype is None else _C.dtype(dtype)
+    src = x if _kernel_takes(name, x.dtype, rd) else x.astype(rd)
+    res = _empty(x.shape, rd, x.device)
+    _C._scan(op, src, ax, res)
+    if out is not None:
+        if not isinstance(out, TensorBase):
+            raise TypeError(f"output must be a devtensor tensor, not {type(out).__name__}")
+        if out.shape != res.shape:
+            raise ValueError(f"provided out is the wrong size for the {name} (got {out.shape}, need {res.shape})")
+        out._copy_from(res)
+        return out
+    return res
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """NumPy's cumsum: the running sum along axis (of the flattened tensor
+    when axis is None), in sum's result dtype."""
+    return _scan(_SUM, "sum", a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _scan(_PROD, "prod", a, axis, dtype, out)
+
+
+def _cumulative(op, name, x, axis, dtype, out, include_initial):
+    x = _tensor(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"axis must be specified in cumulative_{name} for more than one dimension")
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError(f"cumulative_{name} requires an input of at least one dimension")
+    res = _scan(op, name, x, axis, dtype, None)
+    if include_initial:
+        from ._manipulation import concatenate
+        ax = normalize_axis_index(axis, x.ndim)
+        shape = tuple(1 if d == ax else n for d, n in enumerate(res.shape))
+        from ._creation import full
+        first = full(shape, 1 if op == _PROD else 0, dtype=res.dtype, device=res.device)
+        res = concatenate([first, res], axis=ax)
+    return _deliver_scan(res, out, f"cumulative_{name}")
+
+
+def _deliver_scan(res, out, name):
+    if out is None:
+        return res
+    if out.shape != res.shape:
+        raise ValueError(f"provided out is the wrong size for the {name} (got {out.shape}, need {res.shape})")
+    out._copy_from(res)
+    return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """The array API's (and NumPy 2's) cumulative_sum; include_initial puts the 0 first."""
+    return _cumulative(_SUM, "sum", x, axis, dtype, out, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative(_PROD, "prod", x, axis, dtype, out, include_initial)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    x, _ = _nan_replaced(_tensor(a), 0)
+    return cumsum(x, axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    x, _ = _nan_replaced(_tensor(a), 1)
+    return cumprod(x, axis, dtype, out)
+
+
+def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
+    """NumPy's diff: the n-th discrete difference along axis (not_equal for
+    bool), with values put before or after first (prepend, append)."""
+    from . import _ufuncs
+    from ._manipulation import concatenate
+    from ._views import broadcast_to
+    if n == 0:
+        return _tensor(a)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    x = _tensor(a)
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = normalize_axis_index(operator.index(axis), x.ndim)
+    parts = []
+    for extra in (prepend, None, append):
+        if extra is None:
+            parts.append(x)
+        elif extra is not np._NoValue:
+            e = _tensor(extra).to(x.device)
+            if e.ndim == 0:
+                e = broadcast_to(e, tuple(1 if d == ax else s for d, s in enumerate(x.shape)))
+            parts.append(e)
+    if len(parts) > 1:
+        x = concatenate(parts, axis=ax)
+    op = _ufuncs.not_equal if x.dtype == _C.bool else _ufuncs.subtract
+    lo = (slice(None),) * ax
+    for _ in range(n):
+        x = op(x[lo + (slice(1, None),)], x[lo + (slice(None, -1),)])
+    return x
+
+
+def _install_scan_methods():
+    def cumsum_(self, axis=None, dtype=None, out=None):
+        return cumsum(self, axis, dtype, out)
+
+    def cumprod_(self, axis=None, dtype=None, out=None):
+        return cumprod(self, axis, dtype, out)
+
+    _ReductionMethods.cumsum = cumsum_
+    _ReductionMethods.cumprod = cumprod_
+
+
+_install_scan_methods()
+
+__all__ += ["cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod", "diff"]

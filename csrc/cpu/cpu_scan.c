@@ -1,0 +1,215 @@
+/* cpu_scan.c - the CPU backend's scans (backend.h's dt_scan_loop): running
+ * sums and products along one axis for every dtype, with the accumulators
+ * of csrc/core/reduce_ops.h.
+ *
+ * Note [Scans on the CPU]
+ * Each row is scanned in order, the running accumulator stored after each
+ * element; rows are shared among threads.  One long row (few rows, more
+ * than one thread) is cut in parts: the parts' totals are found in
+ * parallel, their running totals on one thread, and then every part is
+ * scanned from its start.  The accumulator is wider than float32 and
+ * float16 (Note [Accumulating wide]), so a part's start rarely changes a
+ * result; float64 results may differ in the last bit with the thread
+ * count, as a split scan's do in any library.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
+#include "cpu_loops.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu_parallel.h"
+#include "reduce_ops.h"
+
+#define SPLIT_FROM (1 << 16) /* elements of a row worth cutting in parts */
+#define MAX_PARTS 64
+#define ALIGNED(p, T) (((uintptr_t)(p) % _Alignof(T)) == 0)
+
+typedef struct {
+    _Alignas(16) unsigned char b[32];
+} acc_buf;
+
+typedef struct scanner {
+    /* scan n elements into out from the accumulator *acc, leaving the end in *acc */
+    void (*scan)(void *acc, const char *in, int64_t n, int64_t is, char *out, int64_t os, dt_dtype o);
+    void (*total)(void *acc, const char *in, int64_t n, int64_t is); /* *acc = the op over n elements */
+    void (*combine)(void *acc, const void *later);
+    void (*identity)(void *acc);
+} scanner;
+
+#define SCAN(NAME, X, OPF, IDF)                                                                   \
+    typedef DT_ACC_T(X) NAME##_acc_##X;                                                           \
+    static void NAME##_scan_##X(void *acc, const char *in, int64_t n, int64_t is, char *out,      \
+                                int64_t os, dt_dtype o)                                           \
+    {                                                                                             \
+        NAME##_acc_##X a = *(NAME##_acc_##X *)acc;                                                \
+        dt_T_##X v;                                                                               \
+        if (o == DT_CODE_##X && is == (int64_t)sizeof v && os == (int64_t)sizeof v &&             \
+            ALIGNED(in, dt_T_##X) && ALIGNED(out, dt_T_##X)) {                                    \
+            const dt_T_##X *q = (const dt_T_##X *)in;                                             \
+            dt_T_##X *r = (dt_T_##X *)out;                                                        \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                a = OPF(a, DT_ACC_LOAD(X, q[i]));                                                 \
+                r[i] = DT_CAST_PASTE(DT_ACC_##X, X)(a);                                           \
+            }                                                                                     \
+        } else {                                                                                  \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                memcpy(&v, in + i * is, sizeof v);                                                \
+                a = OPF(a, DT_ACC_LOAD(X, v));                                                    \
+                DT_RPASTE(dt_store_wide_, DT_ACC_##X)(out + i * os, a, o);                        \
+            }                                                                                     \
+        }                                                                                         \
+        *(NAME##_acc_##X *)acc = a;                                                               \
+    }                                                                                             \
+    static void NAME##_total_##X(void *acc, const char *in, int64_t n, int64_t is)                \
+    {                                                                                             \
+        NAME##_acc_##X a = IDF();                                                                 \
+        dt_T_##X v;                                                                               \
+        for (int64_t i = 0; i < n; i++) {                                                         \
+            memcpy(&v, in + i * is, sizeof v);                                                    \
+            a = OPF(a, DT_ACC_LOAD(X, v));                                                        \
+        }                                                                                         \
+        *(NAME##_acc_##X *)acc = a;                                                               \
+    }                                                                                             \
+    static void NAME##_combine_##X(void *acc, const void *later)                                  \
+    {                                                                                             \
+        *(NAME##_acc_##X *)acc = OPF(*(NAME##_acc_##X *)acc, *(const NAME##_acc_##X *)later);     \
+    }                                                                                             \
+    static void NAME##_identity_##X(void *acc) { *(NAME##_acc_##X *)acc = IDF(); }
+
+/* the dtype code of each tag, for the same-dtype fast path */
+#define DT_CODE_b DT_BOOL
+#define DT_CODE_i8 DT_INT8
+#define DT_CODE_i16 DT_INT16
+#define DT_CODE_i32 DT_INT32
+#define DT_CODE_i64 DT_INT64
+#define DT_CODE_u8 DT_UINT8
+#define DT_CODE_u16 DT_UINT16
+#define DT_CODE_u32 DT_UINT32
+#define DT_CODE_u64 DT_UINT64
+#define DT_CODE_f16 DT_FLOAT16
+#define DT_CODE_bf16 DT_BFLOAT16
+#define DT_CODE_f32 DT_FLOAT32
+#define DT_CODE_f64 DT_FLOAT64
+#define DT_CODE_c64 DT_COMPLEX64
+#define DT_CODE_c128 DT_COMPLEX128
+
+#define SCANNERS(CODE, X)                                                                         \
+    SCAN(sum, X, DT_RPASTE(dt_acc_add_, DT_ACC_##X), DT_RPASTE(dt_acc_zero_, DT_ACC_##X))         \
+    SCAN(prod, X, DT_RPASTE(dt_acc_mul_, DT_ACC_##X), DT_RPASTE(dt_acc_one_, DT_ACC_##X))
+DT_FOR_EACH_DTYPE(SCANNERS)
+
+#define SCAN_ENTRIES(CODE, X)                                                                     \
+    {{sum_scan_##X, sum_total_##X, sum_combine_##X, sum_identity_##X},                            \
+     {prod_scan_##X, prod_total_##X, prod_combine_##X, prod_identity_##X}},
+static const scanner scanners[DT_NUM_DTYPES][2] = {DT_FOR_EACH_DTYPE(SCAN_ENTRIES)};
+
+typedef struct {
+    const dt_scan_loop *l;
+    const scanner *s;
+    int64_t per, nparts;
+    const char *in; /* the row a split scan works on */
+    char *out;
+    acc_buf starts[MAX_PARTS];
+} scan_job;
+
+static void row_offsets(const dt_scan_loop *l, int64_t row, int64_t *in_off, int64_t *out_off)
+{
+    int64_t a = 0, b = 0;
+    for (int d = l->outer_ndim - 1; d >= 0; d--) {
+        int64_t c = row % l->outer_shape[d];
+        row /= l->outer_shape[d];
+        a += c * l->outer_in_strides[d];
+        b += c * l->outer_out_strides[d];
+    }
+    *in_off = a;
+    *out_off = b;
+}
+
+static void rows_range(int64_t begin, int64_t end, void *ctx)
+{
+    const scan_job *j = (const scan_job *)ctx;
+    const dt_scan_loop *l = j->l;
+    for (int64_t r = begin; r < end; r++) {
+        int64_t in_off, out_off;
+        acc_buf acc;
+        row_offsets(l, r, &in_off, &out_off);
+        j->s->identity(&acc);
+        j->s->scan(&acc, l->in + in_off, l->len, l->in_stride, l->out + out_off, l->out_stride, l->out_dtype);
+    }
+}
+
+static void part_totals(int64_t begin, int64_t end, void *ctx)
+{
+    scan_job *j = (scan_job *)ctx;
+    for (int64_t k = begin; k < end; k++) {
+        int64_t a = k * j->per, n = j->l->len - a < j->per ? j->l->len - a : j->per;
+        j->s->total(&j->starts[k], j->in + a * j->l->in_stride, n, j->l->in_stride);
+    }
+}
+
+static void part_scans(int64_t begin, int64_t end, void *ctx)
+{
+    scan_job *j = (scan_job *)ctx;
+    const dt_scan_loop *l = j->l;
+    for (int64_t k = begin; k < end; k++) {
+        int64_t a = k * j->per, n = l->len - a < j->per ? l->len - a : j->per;
+        j->s->scan(&j->starts[k], j->in + a * l->in_stride, n, l->in_stride, j->out + a * l->out_stride,
+                   l->out_stride, l->out_dtype);
+    }
+}
+
+/* Note [Scans on the CPU]: the rows one after another, each cut in parts */
+static void split_rows(scan_job *j)
+{
+    const dt_scan_loop *l = j->l;
+    int64_t threads = dt_cpu_get_num_threads();
+    j->nparts = threads * 4 < MAX_PARTS ? threads * 4 : MAX_PARTS;
+    j->per = (l->len + j->nparts - 1) / j->nparts;
+    j->nparts = (l->len + j->per - 1) / j->per;
+    for (int64_t r = 0; r < l->n_rows; r++) {
+        int64_t in_off, out_off;
+        row_offsets(l, r, &in_off, &out_off);
+        j->in = l->in + in_off;
+        j->out = l->out + out_off;
+        dt_cpu_parallel_for(j->nparts, 1, part_totals, j);
+        acc_buf run, total;
+        j->s->identity(&run);
+        for (int64_t k = 0; k < j->nparts; k++) { /* each part starts at the total before it */
+            total = j->starts[k];
+            j->starts[k] = run;
+            j->s->combine(&run, &total);
+        }
+        dt_cpu_parallel_for(j->nparts, 1, part_scans, j);
+    }
+}
+
+dt_status dt_cpu_run_scan(const dt_scan_loop *l, dt_error *err)
+{
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: no loop");
+    if ((l->op != DT_REDUCE_SUM && l->op != DT_REDUCE_PROD) || !dt_dtype_is_valid(l->in_dtype) ||
+        !dt_dtype_is_valid(l->out_dtype) || l->outer_ndim < 0 || l->outer_ndim > DT_MAX_NDIM || l->len < 1 ||
+        l->n_rows < 1 || l->in == NULL || l->out == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: a bad loop");
+    int64_t rows = 1;
+    for (int d = 0; d < l->outer_ndim; d++) {
+        if (l->outer_shape[d] < 1 || rows > INT64_MAX / l->outer_shape[d])
+            return dt_error_set(err, DT_ERR_VALUE, "run_scan: bad shape");
+        rows *= l->outer_shape[d];
+    }
+    if (rows != l->n_rows)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: the row count does not match");
+    scan_job j;
+    j.l = l;
+    j.s = &scanners[l->in_dtype][l->op == DT_REDUCE_PROD];
+    int threads = dt_cpu_get_num_threads();
+    if (threads > 1 && l->len >= SPLIT_FROM && l->n_rows < threads)
+        split_rows(&j);
+    else
+        dt_cpu_parallel_for(l->n_rows, 1 + (1 << 15) / l->len, rows_range, &j);
+    return DT_OK;
+}
