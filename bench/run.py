@@ -383,19 +383,18 @@ def _try_import(name):
         return None
 
 
-def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw):
+def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw, n=1 << 28, side=8192):
     """Issue 10's GPU rows: sum of 2^28 float32 against the read bandwidth a
     copy reaches (target 90%) and against CuPy and PyTorch; axis sums of an
     8192x8192 float32."""
     if not hasattr(dt, "sum"):
         return
-    n = 1 << 28
     x = dt.rand(n, dtype=dt.float32, device="cuda")
-    m = dt.rand((8192, 8192), dtype=dt.float32, device="cuda")
+    m = dt.rand((side, side), dtype=dt.float32, device="cuda")
     dsync()
     t_sum = median_time(lambda: dt.sum(x), reps, sync=dsync)
     # a copy reads and writes: its read rate is half its total traffic
-    table.add("gpu", "sum 2^28 float32 (read bandwidth)", "-", gbps(4 * n, t_sum), "dt copy read rate",
+    table.add("gpu", f"sum 2^{n.bit_length() - 1} float32 (read bandwidth)", "-", gbps(4 * n, t_sum), "dt copy read rate",
               copy_bw / 2, "target: ratio >= 0.90", kind="GB/s")
     axis_t = {axis: median_time(lambda axis=axis: dt.sum(m, axis=axis), reps, sync=dsync) for axis in (0, 1)}
     host = x.cpu().numpy()

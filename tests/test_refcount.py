@@ -281,3 +281,26 @@ def test_c_fast_paths_do_not_leak(device):
     # seen on an error path, whatever the number of calls)
     kept = {name: g for name, g in grown.items() if g >= 16384}
     assert not kept, kept
+
+
+def test_reductions_and_scans_keep_no_references(device):
+    """_C._reduce_fast, _reduce and _scan (csrc/python/reduce.c) take and
+    return references as they should, on every path (result, None, error)."""
+    x = dt.asarray(np.arange(12.0).reshape(3, 4), device=device)
+    axis = (0, 1)
+    before = rc(x), rc(axis)
+    for _ in range(N):
+        x.sum()
+        x.sum(axis=axis)
+        x.argmax(axis=1)
+        dt._C._reduce_fast(0, x, 7)  # None: Python raises the AxisError
+        out = dt.empty((4,), device=device)
+        dt._C._reduce(0, x, (0,), out)
+        out2 = dt.empty((3, 4), device=device)
+        dt._C._scan(0, x, 1, out2)
+        with pytest.raises(ValueError):
+            dt._C._reduce(0, x, (0,), x[0])
+        with pytest.raises(ValueError):
+            dt.max(dt.empty((0,), device=device))
+    del out, out2
+    assert (rc(x), rc(axis)) == before

@@ -1,0 +1,33 @@
+"""The GPU benchmark functions of bench/run.py run only where a GPU is lent,
+so a mistake in them would cost that rare run: here they run at small sizes
+on an emulated device (the timings mean nothing; the code paths are what is
+tested), without CuPy or PyTorch."""
+import importlib.util
+import os
+
+import pytest
+
+import devtensor as dt
+from helpers import CUDA_DEVICES, EMULATED
+
+pytestmark = pytest.mark.skipif(not (CUDA_DEVICES and EMULATED), reason="needs an emulated CUDA device")
+
+
+def _bench():
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "run.py")
+    spec = importlib.util.spec_from_file_location("bench_run", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_gpu_reduction_and_gather_rows_run():
+    run = _bench()
+    table = run.Table()
+    sync = dt.cuda.synchronize
+    run.bench_gpu_reductions(table, 1, sync, None, None, None, None, lambda b, s: b / s / 1e9, 1.0, n=1 << 12,
+                             side=64)
+    run.bench_gpu_gather(table, 1, sync, None, None, None, None, n=1 << 12)
+    cases = [r["case"] if isinstance(r, dict) else r[1] for r in table.rows]
+    assert any("sum 2^12 float32" in c for c in cases), cases
+    assert any("gather" in c for c in cases), cases
