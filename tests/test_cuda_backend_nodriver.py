@@ -149,6 +149,15 @@ class DtScanLoop(ctypes.Structure):
     ]
 
 
+class DtSearchLoop(ctypes.Structure):
+    _fields_ = [
+        ("device_index", ctypes.c_int), ("right", ctypes.c_int), ("stream", vp), ("dtype", ctypes.c_int),
+        ("ndim", ctypes.c_int), ("n", ctypes.c_int64), ("sorted_stride", ctypes.c_int64),
+        ("numel", ctypes.c_int64), ("sorted", vp), ("values", vp), ("out", vp),
+        ("shape", ctypes.c_int64 * DT_MAX_NDIM), ("value_strides", ctypes.c_int64 * DT_MAX_NDIM),
+    ]
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -213,6 +222,7 @@ SLOTS = [
     ("run_index", F(c_status, ctypes.POINTER(DtIndexLoop), E)),
     ("run_reduce", F(c_status, ctypes.POINTER(DtReduceLoop), E)),
     ("run_scan", F(c_status, ctypes.POINTER(DtScanLoop), E)),
+    ("run_search", F(c_status, ctypes.POINTER(DtSearchLoop), E)),
 ]
 
 
@@ -320,6 +330,8 @@ def test_cuda_ctypes_layout_sizes():
     assert DtReduceLoop.kept_shape.offset == 72
     assert ctypes.sizeof(DtScanLoop) == 1624
     assert DtScanLoop.outer_shape.offset == 88
+    assert ctypes.sizeof(DtSearchLoop) == 1096
+    assert DtSearchLoop.shape.offset == 72
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -485,6 +497,8 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
     assert IFACE.run_reduce(ctypes.byref(total), e) == DT_ERR_RUNTIME, e.msg
     running = _scan_loop(ctypes.addressof(buf))
     assert IFACE.run_scan(ctypes.byref(running), e) == DT_ERR_RUNTIME, e.msg
+    find = _search_loop(ctypes.addressof(buf))
+    assert IFACE.run_search(ctypes.byref(find), e) == DT_ERR_RUNTIME, e.msg
 
 
 @needs_no_gpu
@@ -544,6 +558,22 @@ def test_cuda_nodriver_bad_loops_are_rejected():
             setattr(bad, k, v)
         assert IFACE.run_scan(ctypes.byref(bad), e) == DT_ERR_VALUE, change
         assert b"run_scan" in e.msg
+    assert IFACE.run_search(None, e) == DT_ERR_VALUE
+    for change in ({"dtype": 99}, {"n": 0}, {"numel": 3}, {"ndim": 0}, {"out": None}):
+        bad = _search_loop(p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_search(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_search" in e.msg
+
+
+def _search_loop(p):
+    """A valid search of 2 float32 values in 4 sorted ones, all in buffer p."""
+    loop = DtSearchLoop(device_index=0, dtype=CODE["float32"], ndim=1, n=4, sorted_stride=4, numel=2, sorted=p,
+                        values=p, out=p + 32)
+    loop.shape[0] = 2
+    loop.value_strides[0] = 4
+    return loop
 
 
 def _scan_loop(p):

@@ -258,6 +258,25 @@ typedef struct dt_scan_loop {
     int64_t outer_shape[DT_MAX_NDIM], outer_in_strides[DT_MAX_NDIM], outer_out_strides[DT_MAX_NDIM];
 } dt_scan_loop;
 
+/* Binary search (ABI version 4): out[i] (int64, contiguous, C order over
+ * shape) = the number of elements of sorted (n >= 1, stride sorted_stride)
+ * that order before values[i] (strided over shape, numel >= 1), or for
+ * `right` that do not order after it: NumPy's searchsorted, in NumPy's sort
+ * order (NaN last; complex lexicographic, NaN parts last).  One dtype for
+ * both. */
+typedef struct dt_search_loop {
+    int device_index;
+    int right;
+    void *stream;
+    dt_dtype dtype;
+    int ndim;
+    int64_t n, sorted_stride, numel;
+    const char *sorted;
+    const char *values;
+    int64_t *out;
+    int64_t shape[DT_MAX_NDIM], value_strides[DT_MAX_NDIM];
+} dt_search_loop;
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -336,9 +355,10 @@ typedef struct dt_backend_iface {
     /* -- index kernels (ABI version 3) -- */
     dt_status (*run_index)(const dt_index_loop *loop, dt_error *err);
 
-    /* -- reductions and scans (ABI version 4) -- */
+    /* -- reductions, scans and binary search (ABI version 4) -- */
     dt_status (*run_reduce)(const dt_reduce_loop *loop, dt_error *err);
     dt_status (*run_scan)(const dt_scan_loop *loop, dt_error *err);
+    dt_status (*run_search)(const dt_search_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

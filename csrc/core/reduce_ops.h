@@ -112,6 +112,33 @@ DT_FOR_EACH_DTYPE(DT_ARG_OPS_)
 #undef DT_ARG_OPS_
 #undef DT_ARG_OPS
 
+/* NumPy's sort order (searchsorted, and later sort): dt_order_lt_X(a, b)
+ * is a < b with NaN after every number (and equal to NaN); complex values
+ * compare by real part, then imaginary part, those with a NaN part after
+ * all others, as NumPy sorts them. */
+#define DT_ORDER_REAL(X)                                                                     \
+    DT_FN bool dt_order_lt_##X(dt_C_##X a, dt_C_##X b)                                        \
+    {                                                                                        \
+        return a < b || (dt_isnan_##X(b) && !dt_isnan_##X(a));                               \
+    }
+DT_ORDER_REAL(b) DT_ORDER_REAL(i8) DT_ORDER_REAL(i16) DT_ORDER_REAL(i32) DT_ORDER_REAL(i64)
+DT_ORDER_REAL(u8) DT_ORDER_REAL(u16) DT_ORDER_REAL(u32) DT_ORDER_REAL(u64) DT_ORDER_REAL(f16)
+DT_ORDER_REAL(bf16) DT_ORDER_REAL(f32) DT_ORDER_REAL(f64)
+#undef DT_ORDER_REAL
+#define DT_ORDER_COMPLEX(X, R)                                                               \
+    DT_FN bool dt_order_lt_##X(dt_C_##X a, dt_C_##X b)                                        \
+    {                                                                                        \
+        /* NumPy's classes, in order: R + Rj, R + nanj, nan + Rj, nan + nanj */             \
+        int ca = (a.re != a.re) * 2 + (a.im != a.im), cb = (b.re != b.re) * 2 + (b.im != b.im); \
+        if (ca != cb)                                                                        \
+            return ca < cb;                                                                  \
+        if (ca == 0)                                                                         \
+            return a.re < b.re || (a.re == b.re && a.im < b.im);                             \
+        return ca == 1 ? a.re < b.re : ca == 2 ? a.im < b.im : false;                        \
+    }
+DT_ORDER_COMPLEX(c64, float) DT_ORDER_COMPLEX(c128, double)
+#undef DT_ORDER_COMPLEX
+
 /* dt_store_wide_K(out, acc, o): a SUM or PROD accumulator stored as dtype
  * o (NumPy's cast, ops.h), at any alignment. */
 #define DT_STORE_CASE_(CODE, O, K)                   \

@@ -6,6 +6,7 @@
 #include "pydt.h"
 
 #include "reduce.h"
+#include "search.h"
 
 #include <string.h>
 
@@ -159,7 +160,32 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* _search(sorted, values, right, out): out = dt_search's positions */
+static PyObject *search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "_search takes 4 arguments (%zd given)", nargs);
+    if (!DtTensor_Check(args[0]) || !DtTensor_Check(args[1]) || !DtTensor_Check(args[3]))
+        return PyErr_Format(PyExc_TypeError, "_search: sorted, values and out must be tensors");
+    int right = PyObject_IsTrue(args[2]);
+    if (right < 0)
+        return NULL;
+    const dt_tensor *sorted = &((PyDtTensor *)args[0])->t, *values = &((PyDtTensor *)args[1])->t;
+    dt_tensor *out = &((PyDtTensor *)args[3])->t;
+    dt_error err;
+    dt_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = dt_search(sorted, values, right, out, &err);
+    Py_END_ALLOW_THREADS
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef dt_py_reduce_methods[] = {
+    {"_search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
+     "_search(sorted, values, right, out): where values go in the sorted 1-d tensor (csrc/core/search.h)"},
     {"_scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,
      "_scan(op, src, axis, out): out = the running sum or product of src along axis"},
     {"_reduce_fast", (PyCFunction)(void (*)(void))reduce_fast, METH_FASTCALL,

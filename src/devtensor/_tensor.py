@@ -491,7 +491,9 @@ del _TensorMethods
 
 def _install_reductions():
     from ._reductions import _ReductionMethods
+    from ._sorting import _SortingMethods
     _install_methods(Tensor, _ReductionMethods)
+    _install_methods(Tensor, _SortingMethods)
 
 
 _install_reductions()
