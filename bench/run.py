@@ -291,6 +291,16 @@ def bench_per_call(table, rng, quick):
         table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")
 
 
+def _against_float64(fn, a, axis=None):
+    """A _check function: devtensor's and NumPy's max errors against fn in float64."""
+    def errors(got, ref):
+        exact = fn(a.astype(np.float64), axis=axis)
+        e_dt = float(np.max(np.abs(np.asarray(got).astype(np.float64) - exact)))
+        e_np = float(np.max(np.abs(np.asarray(ref).astype(np.float64) - exact)))
+        return f"max error {e_dt:.1e} (NumPy {e_np:.1e}) vs float64"
+    return errors
+
+
 def reduction_cases(rng):
     """Issue 10's CPU rows: sum, mean, max, argmax of 10^7 float32 and
     float64, axis sums of a 4000x2500 float32 (name, devtensor, NumPy, exact)."""
@@ -300,22 +310,18 @@ def reduction_cases(rng):
     for dtype in ("float32", "float64"):
         a = rng.random(10 ** 7).astype(dtype)
         x = dt.asarray(a)
-        for name in ("sum", "mean", "max", "argmax"):
+        for name in ("sum", "mean", "max", "argmax", "cumsum"):
+            if not hasattr(dt, name):
+                continue
             f, g = getattr(dt, name), getattr(np, name)
             # sums differ in the last bits: float32 accumulates in double here
-            cases.append((f"{name}(a)  10^7 {dtype}", lambda f=f, x=x: f(x), lambda g=g, a=a: g(a),
-                          name in ("max", "argmax")))
+            check = _against_float64(np.cumsum, a) if name == "cumsum" else name in ("max", "argmax")
+            cases.append((f"{name}(a)  10^7 {dtype}", lambda f=f, x=x: f(x), lambda g=g, a=a: g(a), check))
     m = rng.random((4000, 2500)).astype(np.float32)
     xm = dt.asarray(m)
     for axis in (0, 1):
-        exact = m.astype(np.float64).sum(axis=axis)
-
-        def errors(a, b, exact=exact):  # both against the float64 sum
-            e_dt = float(np.max(np.abs(np.asarray(a).astype(np.float64) - exact)))
-            e_np = float(np.max(np.abs(np.asarray(b).astype(np.float64) - exact)))
-            return f"max error {e_dt:.1e} (NumPy {e_np:.1e}) vs a float64 sum"
         cases.append((f"sum(axis={axis})  4000x2500 float32", lambda axis=axis: dt.sum(xm, axis=axis),
-                      lambda axis=axis: np.sum(m, axis=axis), errors))
+                      lambda axis=axis: np.sum(m, axis=axis), _against_float64(np.sum, m, axis)))
     return cases
 
 
