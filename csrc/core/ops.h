@@ -31,6 +31,23 @@
     X(DT_FLOAT16, f16) X(DT_BFLOAT16, bf16) X(DT_FLOAT32, f32) X(DT_FLOAT64, f64)     \
     X(DT_COMPLEX64, c64) X(DT_COMPLEX128, c128)
 
+/* DT_CODE_X: the dtype code of tag X (the inverse of DT_FOR_EACH_DTYPE). */
+#define DT_CODE_b DT_BOOL
+#define DT_CODE_i8 DT_INT8
+#define DT_CODE_i16 DT_INT16
+#define DT_CODE_i32 DT_INT32
+#define DT_CODE_i64 DT_INT64
+#define DT_CODE_u8 DT_UINT8
+#define DT_CODE_u16 DT_UINT16
+#define DT_CODE_u32 DT_UINT32
+#define DT_CODE_u64 DT_UINT64
+#define DT_CODE_f16 DT_FLOAT16
+#define DT_CODE_bf16 DT_BFLOAT16
+#define DT_CODE_f32 DT_FLOAT32
+#define DT_CODE_f64 DT_FLOAT64
+#define DT_CODE_c64 DT_COMPLEX64
+#define DT_CODE_c128 DT_COMPLEX128
+
 typedef bool dt_T_b;      typedef bool dt_C_b;
 typedef int8_t dt_T_i8;   typedef int8_t dt_C_i8;
 typedef int16_t dt_T_i16; typedef int16_t dt_C_i16;

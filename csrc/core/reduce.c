@@ -126,6 +126,36 @@ static int merge_dims(red_dim *d, int n)
     return m;
 }
 
+/* what reductions and scans ask of their output besides its shape */
+static dt_status check_output(const char *what, dt_reduce_op op, const dt_tensor *src, const dt_tensor *out,
+                              dt_error *err)
+{
+    if (!dt_device_equal(dt_tensor_device(src), dt_tensor_device(out)))
+        return dt_error_set(err, DT_ERR_VALUE, "%s: the output is on another device", what);
+    if (!dt_reduce_takes(op, src->dtype, out->dtype))
+        return dt_error_set(err, DT_ERR_TYPE, "%s: %s does not give %s from %s", what, dt_reduce_name(op),
+                            dt_dtype_get_info(out->dtype)->name, dt_dtype_get_info(src->dtype)->name);
+    DT_TRY(dt_tensor_check_writeable(out, err));
+    if (dt_tensors_may_overlap(src, out))
+        return dt_error_set(err, DT_ERR_VALUE, "%s: the output overlaps the input", what);
+    return DT_OK;
+}
+
+/* Device memory of DT_REDUCE_WORK_BYTES for a loop's `work` on a device
+ * (none on the cpu); *ptr is its data.  Clearing it after the launch is
+ * safe: the caching allocator reuses a block in stream order. */
+static dt_status work_memory(dt_device device, dt_tensor *work, void **ptr, dt_error *err)
+{
+    dt_tensor_init_empty(work);
+    *ptr = NULL;
+    if (device.type == DT_DEVICE_CPU)
+        return DT_OK;
+    int64_t n = DT_REDUCE_WORK_BYTES;
+    DT_TRY(dt_tensor_init_new(work, device, DT_UINT8, 1, &n, err));
+    *ptr = dt_tensor_data(work);
+    return DT_OK;
+}
+
 static dt_status check(dt_reduce_op op, const dt_tensor *src, uint64_t axes, const dt_tensor *out,
                        dt_error *err)
 {
@@ -142,15 +172,7 @@ static dt_status check(dt_reduce_op op, const dt_tensor *src, uint64_t axes, con
         }
     if (kept != out->ndim)
         return dt_error_set(err, DT_ERR_VALUE, "reduce: the output's shape does not match");
-    if (!dt_device_equal(dt_tensor_device(src), dt_tensor_device(out)))
-        return dt_error_set(err, DT_ERR_VALUE, "reduce: the output is on another device");
-    if (!dt_reduce_takes(op, src->dtype, out->dtype))
-        return dt_error_set(err, DT_ERR_TYPE, "reduce: %s does not give %s from %s", dt_reduce_name(op),
-                            dt_dtype_get_info(out->dtype)->name, dt_dtype_get_info(src->dtype)->name);
-    DT_TRY(dt_tensor_check_writeable(out, err));
-    if (dt_tensors_may_overlap(src, out))
-        return dt_error_set(err, DT_ERR_VALUE, "reduce: the output overlaps the input");
-    return DT_OK;
+    return check_output("reduce", op, src, out, err);
 }
 
 static dt_status empty_reduction(dt_reduce_op op, dt_tensor *out, dt_error *err)
@@ -239,16 +261,10 @@ dt_status dt_reduce(dt_reduce_op op, const dt_tensor *src, uint64_t axes, dt_ten
     l->out = dt_tensor_data(out);
     geometry(l, op, src, axes, out);
     dt_tensor work;
-    dt_tensor_init_empty(&work);
-    dt_status st = DT_OK;
-    if (device.type != DT_DEVICE_CPU) {
-        int64_t n = DT_REDUCE_WORK_BYTES;
-        st = dt_tensor_init_new(&work, device, DT_UINT8, 1, &n, err);
-        l->work = st == DT_OK ? dt_tensor_data(&work) : NULL;
-    }
+    dt_status st = work_memory(device, &work, &l->work, err);
     if (st == DT_OK)
         st = b->run_reduce(l, err);
-    dt_tensor_clear(&work); /* stream-ordered: reused only after the kernels that read it */
+    dt_tensor_clear(&work);
     free(l);
     return st;
 }
@@ -266,14 +282,7 @@ dt_status dt_scan(dt_reduce_op op, const dt_tensor *src, int axis, dt_tensor *ou
     for (int d = 0; d < src->ndim; d++)
         if (out->shape[d] != src->shape[d])
             return dt_error_set(err, DT_ERR_VALUE, "scan: the output's shape does not match");
-    if (!dt_device_equal(dt_tensor_device(src), dt_tensor_device(out)))
-        return dt_error_set(err, DT_ERR_VALUE, "scan: the output is on another device");
-    if (!dt_reduce_takes(op, src->dtype, out->dtype))
-        return dt_error_set(err, DT_ERR_TYPE, "scan: %s does not give %s from %s", dt_reduce_name(op),
-                            dt_dtype_get_info(out->dtype)->name, dt_dtype_get_info(src->dtype)->name);
-    DT_TRY(dt_tensor_check_writeable(out, err));
-    if (dt_tensors_may_overlap(src, out))
-        return dt_error_set(err, DT_ERR_VALUE, "scan: the output overlaps the input");
+    DT_TRY(check_output("scan", op, src, out, err));
     if (src->numel == 0)
         return DT_OK;
     dt_device device = dt_tensor_device(src);
@@ -312,13 +321,7 @@ dt_status dt_scan(dt_reduce_op op, const dt_tensor *src, int axis, dt_tensor *ou
         l->n_rows *= rows[i].shape;
     }
     dt_tensor work;
-    dt_tensor_init_empty(&work);
-    dt_status st = DT_OK;
-    if (device.type != DT_DEVICE_CPU) {
-        int64_t nb = DT_REDUCE_WORK_BYTES;
-        st = dt_tensor_init_new(&work, device, DT_UINT8, 1, &nb, err);
-        l->work = st == DT_OK ? dt_tensor_data(&work) : NULL;
-    }
+    dt_status st = work_memory(device, &work, &l->work, err);
     if (st == DT_OK)
         st = b->run_scan(l, err);
     dt_tensor_clear(&work);

@@ -223,21 +223,6 @@ static const dt_cpu_inner_loop mixed_loops[6][2] = {
 };
 
 /* table rows: [dtype code] = loop */
-#define DT_CODE_b DT_BOOL
-#define DT_CODE_i8 DT_INT8
-#define DT_CODE_i16 DT_INT16
-#define DT_CODE_i32 DT_INT32
-#define DT_CODE_i64 DT_INT64
-#define DT_CODE_u8 DT_UINT8
-#define DT_CODE_u16 DT_UINT16
-#define DT_CODE_u32 DT_UINT32
-#define DT_CODE_u64 DT_UINT64
-#define DT_CODE_f16 DT_FLOAT16
-#define DT_CODE_bf16 DT_BFLOAT16
-#define DT_CODE_f32 DT_FLOAT32
-#define DT_CODE_f64 DT_FLOAT64
-#define DT_CODE_c64 DT_COMPLEX64
-#define DT_CODE_c128 DT_COMPLEX128
 #define DT_ENTRY(FN, X) [DT_CODE_##X] = loop_##FN##_##X,
 #define DT_ROW(FAMILY, FN) {FAMILY(DT_ENTRY, FN)}
 #define DT_ROW2(F1, F2, FN) {F1(DT_ENTRY, FN) F2(DT_ENTRY, FN)}

@@ -33,6 +33,7 @@
 
 #include "cpu_parallel.h"
 #include "cpu_reduce_avx2.h"
+#include "loop_check.h"
 #include "reduce_ops.h"
 
 /* the lane loops are built for AVX-512, AVX2 and the baseline, chosen at
@@ -664,35 +665,11 @@ static int64_t outer_tile(const dt_reduce_loop *l, const reducer *r)
     return tile < LANES ? LANES : tile;
 }
 
-static dt_status check_loop(const dt_reduce_loop *l, dt_error *err)
-{
-    if (l == NULL)
-        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: no loop");
-    if ((unsigned)l->op >= DT_NUM_REDUCE_OPS || !dt_dtype_is_valid(l->in_dtype) || !dt_dtype_is_valid(l->out_dtype))
-        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad op or dtype");
-    if (l->kept_ndim < 0 || l->kept_ndim > DT_MAX_NDIM || l->red_ndim < 1 || l->red_ndim > DT_MAX_NDIM)
-        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad number of axes");
-    int64_t n_out = 1, n_red = 1;
-    for (int d = 0; d < l->kept_ndim; d++) {
-        if (l->kept_shape[d] < 1 || n_out > INT64_MAX / l->kept_shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad kept shape");
-        n_out *= l->kept_shape[d];
-    }
-    for (int d = 0; d < l->red_ndim; d++) {
-        if (l->red_shape[d] < 1 || n_red > INT64_MAX / l->red_shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad reduced shape");
-        n_red *= l->red_shape[d];
-    }
-    if (n_out != l->n_out || n_red != l->n_red || l->in == NULL || l->out == NULL)
-        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: counts or pointers do not match");
-    return DT_OK;
-}
-
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 dt_status dt_cpu_run_reduce(const dt_reduce_loop *l, dt_error *err)
 {
-    DT_TRY(check_loop(l, err));
+    DT_TRY(dt_reduce_loop_check(l, err));
     job jb = {l, &reducers[l->in_dtype][l->op], 0, 0};
     int nk = l->kept_ndim, nr = l->red_ndim;
     if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cpu_parallel.h"
+#include "loop_check.h"
 #include "reduce_ops.h"
 
 #define SPLIT_FROM (1 << 16) /* elements of a row worth cutting in parts */
@@ -80,22 +81,6 @@ typedef struct scanner {
     }                                                                                             \
     static void NAME##_identity_##X(void *acc) { *(NAME##_acc_##X *)acc = IDF(); }
 
-/* the dtype code of each tag, for the same-dtype fast path */
-#define DT_CODE_b DT_BOOL
-#define DT_CODE_i8 DT_INT8
-#define DT_CODE_i16 DT_INT16
-#define DT_CODE_i32 DT_INT32
-#define DT_CODE_i64 DT_INT64
-#define DT_CODE_u8 DT_UINT8
-#define DT_CODE_u16 DT_UINT16
-#define DT_CODE_u32 DT_UINT32
-#define DT_CODE_u64 DT_UINT64
-#define DT_CODE_f16 DT_FLOAT16
-#define DT_CODE_bf16 DT_BFLOAT16
-#define DT_CODE_f32 DT_FLOAT32
-#define DT_CODE_f64 DT_FLOAT64
-#define DT_CODE_c64 DT_COMPLEX64
-#define DT_CODE_c128 DT_COMPLEX128
 
 #define SCANNERS(CODE, X)                                                                         \
     SCAN(sum, X, DT_RPASTE(dt_acc_add_, DT_ACC_##X), DT_RPASTE(dt_acc_zero_, DT_ACC_##X))         \
@@ -189,20 +174,7 @@ static void split_rows(scan_job *j)
 
 dt_status dt_cpu_run_scan(const dt_scan_loop *l, dt_error *err)
 {
-    if (l == NULL)
-        return dt_error_set(err, DT_ERR_VALUE, "run_scan: no loop");
-    if ((l->op != DT_REDUCE_SUM && l->op != DT_REDUCE_PROD) || !dt_dtype_is_valid(l->in_dtype) ||
-        !dt_dtype_is_valid(l->out_dtype) || l->outer_ndim < 0 || l->outer_ndim > DT_MAX_NDIM || l->len < 1 ||
-        l->n_rows < 1 || l->in == NULL || l->out == NULL)
-        return dt_error_set(err, DT_ERR_VALUE, "run_scan: a bad loop");
-    int64_t rows = 1;
-    for (int d = 0; d < l->outer_ndim; d++) {
-        if (l->outer_shape[d] < 1 || rows > INT64_MAX / l->outer_shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_scan: bad shape");
-        rows *= l->outer_shape[d];
-    }
-    if (rows != l->n_rows)
-        return dt_error_set(err, DT_ERR_VALUE, "run_scan: the row count does not match");
+    DT_TRY(dt_scan_loop_check(l, err));
     scan_job j;
     j.l = l;
     j.s = &scanners[l->in_dtype][l->op == DT_REDUCE_PROD];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_parallel.h"
+#include "loop_check.h"
 #include "reduce_ops.h"
 
 #define LOAD(X, p) (memcpy(&raw, (p), sizeof raw), dt_load_##X(raw))
@@ -48,17 +49,7 @@ static void search_range(int64_t begin, int64_t end, void *ctx)
 
 dt_status dt_cpu_run_search(const dt_search_loop *l, dt_error *err)
 {
-    if (l == NULL || !dt_dtype_is_valid(l->dtype) || l->n < 1 || l->numel < 1 || l->ndim < 1 ||
-        l->ndim > DT_MAX_NDIM || l->sorted == NULL || l->values == NULL || l->out == NULL)
-        return dt_error_set(err, DT_ERR_VALUE, "run_search: a bad loop");
-    int64_t numel = 1;
-    for (int d = 0; d < l->ndim; d++) {
-        if (l->shape[d] < 1 || numel > INT64_MAX / l->shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_search: bad shape");
-        numel *= l->shape[d];
-    }
-    if (numel != l->numel)
-        return dt_error_set(err, DT_ERR_VALUE, "run_search: the count does not match the shape");
+    DT_TRY(dt_search_loop_check(l, err));
     dt_cpu_parallel_for(l->numel, 1 << 12, search_range, (void *)l);
     return DT_OK;
 }

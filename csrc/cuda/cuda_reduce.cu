@@ -20,6 +20,7 @@
  */
 #include "cuda_loops.cuh"
 
+#include "loop_check.h"
 #include "reduce_ops.h"
 
 namespace {
@@ -288,26 +289,15 @@ const ReduceKernels &reduce_kernels_for(int op, dt_dtype d)
 
 int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
+/* the shared checks (loop_check.h), the kernels' axis limit and their work memory */
 dt_status validate(const dt_reduce_loop *l, dt_error *err)
 {
-    if ((unsigned)l->op >= DT_NUM_REDUCE_OPS || !dt_dtype_is_valid(l->in_dtype) || !dt_dtype_is_valid(l->out_dtype))
-        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad op or dtype");
-    if (l->kept_ndim < 0 || l->red_ndim < 1 || l->kept_ndim > kMaxDims || l->red_ndim > kMaxDims)
+    if (l->kept_ndim > kMaxDims || l->red_ndim > kMaxDims)
         return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED,
                             "run_reduce: the CUDA kernels take up to %d kept and %d reduced axes after merging, "
                             "not %d and %d", kMaxDims, kMaxDims, l->kept_ndim, l->red_ndim);
-    int64_t n_out = 1, n_red = 1;
-    for (int d = 0; d < l->kept_ndim; d++) {
-        if (l->kept_shape[d] < 1 || n_out > INT64_MAX / l->kept_shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad kept shape");
-        n_out *= l->kept_shape[d];
-    }
-    for (int d = 0; d < l->red_ndim; d++) {
-        if (l->red_shape[d] < 1 || n_red > INT64_MAX / l->red_shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad reduced shape");
-        n_red *= l->red_shape[d];
-    }
-    if (n_out != l->n_out || n_red != l->n_red || l->in == NULL || l->out == NULL || l->work == NULL)
+    DT_TRY(dt_reduce_loop_check(l, err));
+    if (l->work == NULL)
         return dt_error_set(err, DT_ERR_VALUE, "run_reduce: counts or pointers do not match");
     return DT_OK;
 }
@@ -554,23 +544,12 @@ dt_status scan_launch(const dt_scan_loop *l, cudaStream_t stream, dt_error *err)
 
 extern "C" dt_status dt_cuda_scan_run(const dt_scan_loop *l, dt_error *err)
 {
-    if (l == NULL)
-        return dt_error_set(err, DT_ERR_VALUE, "run_scan: no loop");
-    if ((l->op != DT_REDUCE_SUM && l->op != DT_REDUCE_PROD) || !dt_dtype_is_valid(l->in_dtype) ||
-        !dt_dtype_is_valid(l->out_dtype) || l->len < 1 || l->n_rows < 1 || l->in == NULL || l->out == NULL ||
-        l->work == NULL || l->outer_ndim < 0)
+    DT_TRY(dt_scan_loop_check(l, err));
+    if (l->work == NULL)
         return dt_error_set(err, DT_ERR_VALUE, "run_scan: a bad loop");
     if (l->outer_ndim > kMaxDims)
         return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "run_scan: the CUDA kernels take up to %d other axes, not %d",
                             kMaxDims, l->outer_ndim);
-    int64_t rows = 1;
-    for (int d = 0; d < l->outer_ndim; d++) {
-        if (l->outer_shape[d] < 1 || rows > INT64_MAX / l->outer_shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_scan: bad shape");
-        rows *= l->outer_shape[d];
-    }
-    if (rows != l->n_rows)
-        return dt_error_set(err, DT_ERR_VALUE, "run_scan: the row count does not match");
     cudaStream_t stream;
     DT_TRY(dt_cuda_stream_resolve(l->device_index, l->stream, NULL, &stream, err));
     dt_cuda_guard g;

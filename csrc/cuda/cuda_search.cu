@@ -4,6 +4,7 @@
  * the CPU by the emulation in CI. */
 #include "cuda_loops.cuh"
 
+#include "loop_check.h"
 #include "reduce_ops.h"
 
 namespace {
@@ -72,20 +73,10 @@ const void *search_kernel(dt_dtype d)
 
 extern "C" dt_status dt_cuda_search_run(const dt_search_loop *l, dt_error *err)
 {
-    if (l == NULL || !dt_dtype_is_valid(l->dtype) || l->n < 1 || l->numel < 1 || l->ndim < 1 || l->sorted == NULL ||
-        l->values == NULL || l->out == NULL)
-        return dt_error_set(err, DT_ERR_VALUE, "run_search: a bad loop");
+    DT_TRY(dt_search_loop_check(l, err));
     if (l->ndim > kMaxDims)
         return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "run_search: the CUDA kernel takes up to %d axes, not %d",
                             kMaxDims, l->ndim);
-    int64_t numel = 1;
-    for (int d = 0; d < l->ndim; d++) {
-        if (l->shape[d] < 1 || numel > INT64_MAX / l->shape[d])
-            return dt_error_set(err, DT_ERR_VALUE, "run_search: bad shape");
-        numel *= l->shape[d];
-    }
-    if (numel != l->numel)
-        return dt_error_set(err, DT_ERR_VALUE, "run_search: the count does not match the shape");
     SearchArgs a;
     memset(&a, 0, sizeof a);
     a.sorted = l->sorted;

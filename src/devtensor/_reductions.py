@@ -280,6 +280,14 @@ def _count(x, axes, where):
     return sum(broadcast_to(w, x.shape), tuple(axes), keepdims=True)
 
 
+_REAL_OF = {_C.complex64: _C.float32, _C.complex128: _C.float64}
+
+
+def _real_dtype(d):
+    """The real dtype of the same precision (var and std of complex are real)."""
+    return _REAL_OF.get(d, d)
+
+
 def _mean_dtype(d, dtype):
     if dtype is not None:
         return _C.dtype(dtype)
@@ -325,8 +333,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     n = _count(x, axes, where)
     denom = _ufuncs.maximum(_ufuncs.subtract(n, ddof), 0) if isinstance(n, TensorBase) else builtins.max(n - ddof, 0)
     res = _ufuncs.true_divide(sum(sq, axes, keepdims=True, where=where), denom)
-    real = {_C.complex64: _C.float32, _C.complex128: _C.float64}.get(rd, rd)
-    res = res.astype(real, copy=False)
+    res = res.astype(_real_dtype(rd), copy=False)
     if not keepdims:
         res = res.reshape(_kept_shape(x.shape, axes, False))
     return _deliver(res, out, "var")
@@ -445,8 +452,7 @@ def _nan_extreme(name, a, axis, out, keepdims, initial, where):
     y, mask = _nan_replaced(x, fill)
     res = _run(name, y, axis, keepdims, None, None, initial, where)
     if mask is not None and res.size:
-        all_nan = all(mask, axis, keepdims=keepdims) if where is True else \
-            all(mask, axis, keepdims=keepdims, where=where)
+        all_nan = all(mask, axis, keepdims=keepdims, where=where)
         if bool(any(all_nan)):
             _warn("All-NaN slice encountered")
             res = _ufuncs.where(all_nan, float("nan"), res).astype(res.dtype, copy=False)
@@ -528,9 +534,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     with np.errstate(invalid="ignore", divide="ignore"):
         res = _ufuncs.true_divide(sum(sq, axis, keepdims=True), _ufuncs.maximum(denom, 0))
     res = _ufuncs.where(_ufuncs.less_equal(denom, 0), float("nan"), res)
-    real = {_C.complex64: _C.float32, _C.complex128: _C.float64}.get(x.dtype, x.dtype)
-    res = res.astype(real if dtype is None else {_C.complex64: _C.float32, _C.complex128: _C.float64}.get(
-        _C.dtype(dtype), _C.dtype(dtype)), copy=False)
+    res = res.astype(_real_dtype(x.dtype if dtype is None else _C.dtype(dtype)), copy=False)
     if not keepdims:
         res = res.reshape(_kept_shape(x.shape, _axes(axis, x.ndim), False))
     return _deliver(res, out, "nanvar")
@@ -572,7 +576,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         w = w.reshape(tuple(shape))
     from ._dtype_api import result_type
     rt = result_type(x.dtype, w.dtype, _C.float64 if x.dtype.kind in "biu" else x.dtype)
-    wb = _ufuncs.multiply(_ufuncs.add(x * 0, 1), w).astype(rt, copy=False)  # w broadcast to a's shape
+    from ._views import broadcast_to
+    wb = broadcast_to(w, x.shape).astype(rt)
     scl = sum(wb, axis, keepdims=keepdims)
     if bool(any(_ufuncs.equal(scl, 0))):
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")

@@ -1,0 +1,71 @@
+/* loop_check.h - what every backend checks of a reduction, scan or search
+ * loop before it reads a pointer (backend.h's dt_reduce_loop, dt_scan_loop,
+ * dt_search_loop), written once for the CPU backend and for the CUDA one
+ * (which links error.c and dtype.c, not the core).  Each returns DT_OK or a
+ * ValueError naming the slot; a backend adds its own limits (the CUDA
+ * kernels' axis count) and needs (work memory) after it. */
+#ifndef DT_LOOP_CHECK_H
+#define DT_LOOP_CHECK_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "compat.h"
+#include "error.h"
+
+/* 1 with *count = the product of shape[0, n) when 0 <= n <= DT_MAX_NDIM,
+ * every length >= 1 and the product fits; 0 otherwise */
+static DT_INLINE int dt_loop_dims_count(int n, const int64_t *shape, int64_t *count)
+{
+    int64_t c = 1;
+    if (n < 0 || n > DT_MAX_NDIM)
+        return 0;
+    for (int d = 0; d < n; d++) {
+        if (shape[d] < 1 || c > INT64_MAX / shape[d])
+            return 0;
+        c *= shape[d];
+    }
+    *count = c;
+    return 1;
+}
+
+static DT_INLINE dt_status dt_reduce_loop_check(const dt_reduce_loop *l, dt_error *err)
+{
+    int64_t n_out, n_red;
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: no loop");
+    if ((unsigned)l->op >= DT_NUM_REDUCE_OPS || !dt_dtype_is_valid(l->in_dtype) || !dt_dtype_is_valid(l->out_dtype))
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad op or dtype");
+    if (l->red_ndim < 1 || !dt_loop_dims_count(l->kept_ndim, l->kept_shape, &n_out) ||
+        !dt_loop_dims_count(l->red_ndim, l->red_shape, &n_red))
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: bad axes");
+    if (n_out != l->n_out || n_red != l->n_red || l->in == NULL || l->out == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_reduce: counts or pointers do not match");
+    return DT_OK;
+}
+
+static DT_INLINE dt_status dt_scan_loop_check(const dt_scan_loop *l, dt_error *err)
+{
+    int64_t rows;
+    if (l == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: no loop");
+    if ((l->op != DT_REDUCE_SUM && l->op != DT_REDUCE_PROD) || !dt_dtype_is_valid(l->in_dtype) ||
+        !dt_dtype_is_valid(l->out_dtype) || l->len < 1 || l->in == NULL || l->out == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: a bad loop");
+    if (!dt_loop_dims_count(l->outer_ndim, l->outer_shape, &rows) || rows != l->n_rows)
+        return dt_error_set(err, DT_ERR_VALUE, "run_scan: the rows do not match their shape");
+    return DT_OK;
+}
+
+static DT_INLINE dt_status dt_search_loop_check(const dt_search_loop *l, dt_error *err)
+{
+    int64_t numel;
+    if (l == NULL || !dt_dtype_is_valid(l->dtype) || l->n < 1 || l->sorted == NULL || l->values == NULL ||
+        l->out == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_search: a bad loop");
+    if (l->ndim < 1 || !dt_loop_dims_count(l->ndim, l->shape, &numel) || numel != l->numel)
+        return dt_error_set(err, DT_ERR_VALUE, "run_search: the values do not match their shape");
+    return DT_OK;
+}
+
+#endif /* DT_LOOP_CHECK_H */
