@@ -532,3 +532,27 @@ def test_every_kernel_runs(device, dtype):
             assert got.dtype == ref.dtype and got.shape == ref.shape
             tol = {"float16": 2e-2, "bfloat16": 5e-2}.get(dtype, 1e-5)
             np.testing.assert_allclose(wide(got), wide(ref), rtol=tol, atol=tol)
+
+
+def test_more_bad_arguments(device):
+    t = dt.asarray(np.arange(6.0).reshape(2, 3), device=device)
+    with pytest.raises(TypeError, match="1D weights expected"):
+        dt.average(t, axis=1, weights=dt.ones((3, 1), device=device))
+    with pytest.raises(ValueError, match="ddof and correction can't be provided simultaneously"):
+        dt.nanvar(t, ddof=1, correction=1)
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+        dt.nanvar(t, axis=0, ddof=2)
+    with pytest.raises(TypeError, match="output must be a devtensor tensor"):
+        dt.sum(t, axis=0, out=np.empty(3))
+    with pytest.raises(ValueError, match="The 'out' tuple must have exactly one entry"):
+        dt.sum(t, axis=0, out=(dt.empty(3, device=device), dt.empty(3, device=device)))
+    with pytest.raises(TypeError, match="output must be a devtensor tensor"):
+        dt.cumsum(t, out=np.empty(6))
+    with pytest.raises(ValueError, match="only sum and prod scan"):
+        dt._C._scan(2, t, 0, dt.empty((2, 3), device=device))
+    with pytest.raises(ValueError, match="scan: the output overlaps the input"):
+        dt._C._scan(0, t, 0, t)
+    with pytest.raises(ValueError, match="reduce: the output overlaps the input"):
+        dt._C._reduce(0, t, (0,), t[0])
+    with pytest.raises(TypeError, match="reduce: minimum does not give int64 from float64"):
+        dt._C._reduce(2, t, (0,), dt.empty((3,), dtype="int64", device=device))

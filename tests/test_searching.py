@@ -112,3 +112,13 @@ def test_bad_arguments(device):
                       dt.empty((1,), dtype="int64", device=device))
     with pytest.raises(ValueError):
         dt._C._search(t, t, False, dt.empty((2, 3), dtype="int64", device=device))
+
+
+def test_more_bad_arguments(device):
+    t = dt.asarray(np.arange(4.0), device=device)
+    with pytest.raises(TypeError, match="sorter must only contain integers"):
+        dt.searchsorted(t, 1.0, sorter=dt.asarray(np.arange(4.0), device=device))
+    with pytest.raises(TypeError, match="x may not be complex"):
+        dt.digitize(dt.asarray(np.array([1j]), device=device), t)
+    with pytest.raises(ValueError, match="bins must be one-dimensional"):
+        dt.digitize(t, t.reshape(2, 2))
