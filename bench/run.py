@@ -270,6 +270,12 @@ def bench_per_call(table, rng, quick):
     ]
     if hasattr(dt, "sum"):  # issue 10's per-call row
         cases.append(("t.sum()", lambda: x.sum(), lambda: a.sum()))
+    small_ops = [  # issue 10's other small operations: no target in the issue
+        ("t.mean()", lambda: x.mean(), lambda: a.mean()),
+        ("t.argmax()", lambda: x.argmax(), lambda: a.argmax()),
+        ("t.cumsum()", lambda: x.cumsum(), lambda: a.cumsum()),
+        ("searchsorted(t, 0.5)", lambda: dt.searchsorted(x, 0.5), lambda: np.searchsorted(a, 0.5)),
+    ] if hasattr(dt, "searchsorted") else []
     reps, inner = (15, 200) if quick else (41, 1000)
     for name, fdt, fnp in cases:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
@@ -286,6 +292,9 @@ def bench_per_call(table, rng, quick):
     for name, fdt, fnp in advanced:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "advanced key; no target")
+    for name, fdt, fnp in small_ops:
+        tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
+        table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "no target")
     for name, f in [("t.to('cpu') (returns t)", lambda: x.to("cpu")), ("t.cpu() (returns t)", lambda: x.cpu())]:
         tdt = median_time(f, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")
