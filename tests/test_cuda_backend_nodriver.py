@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 4
+EXPECTED_ABI = 5
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -158,6 +158,14 @@ class DtSearchLoop(ctypes.Structure):
     ]
 
 
+class DtSortLoop(ctypes.Structure):
+    _fields_ = [
+        ("device_index", ctypes.c_int), ("descending", ctypes.c_int), ("arg", ctypes.c_int),
+        ("reserved", ctypes.c_int), ("stream", vp), ("dtype", ctypes.c_int), ("n_rows", ctypes.c_int64),
+        ("len", ctypes.c_int64), ("in_", vp), ("out", vp), ("work", vp),
+    ]
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -223,6 +231,7 @@ SLOTS = [
     ("run_reduce", F(c_status, ctypes.POINTER(DtReduceLoop), E)),
     ("run_scan", F(c_status, ctypes.POINTER(DtScanLoop), E)),
     ("run_search", F(c_status, ctypes.POINTER(DtSearchLoop), E)),
+    ("run_sort", F(c_status, ctypes.POINTER(DtSortLoop), E)),
 ]
 
 
@@ -332,6 +341,8 @@ def test_cuda_ctypes_layout_sizes():
     assert DtScanLoop.outer_shape.offset == 88
     assert ctypes.sizeof(DtSearchLoop) == 1096
     assert DtSearchLoop.shape.offset == 72
+    assert ctypes.sizeof(DtSortLoop) == 72
+    assert DtSortLoop.n_rows.offset == 32
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -499,6 +510,8 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
     assert IFACE.run_scan(ctypes.byref(running), e) == DT_ERR_RUNTIME, e.msg
     find = _search_loop(ctypes.addressof(buf))
     assert IFACE.run_search(ctypes.byref(find), e) == DT_ERR_RUNTIME, e.msg
+    order = _sort_loop(ctypes.addressof(buf))
+    assert IFACE.run_sort(ctypes.byref(order), e) == DT_ERR_RUNTIME, e.msg
 
 
 @needs_no_gpu
@@ -565,6 +578,18 @@ def test_cuda_nodriver_bad_loops_are_rejected():
             setattr(bad, k, v)
         assert IFACE.run_search(ctypes.byref(bad), e) == DT_ERR_VALUE, change
         assert b"run_search" in e.msg
+    assert IFACE.run_sort(None, e) == DT_ERR_VALUE
+    for change in ({"dtype": 99}, {"n_rows": 0}, {"len": 0}, {"len": 1 << 62}, {"work": None}, {"out": None}):
+        bad = _sort_loop(p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_sort(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_sort" in e.msg
+
+
+def _sort_loop(p):
+    """A valid sort of 4 float32 in buffer p (work p too)."""
+    return DtSortLoop(device_index=0, dtype=CODE["float32"], n_rows=1, len=4, in_=p, out=p + 16, work=p)
 
 
 def _search_loop(p):

@@ -302,5 +302,9 @@ def test_reductions_and_scans_keep_no_references(device):
             dt._C._reduce(0, x, (0,), x[0])
         with pytest.raises(ValueError):
             dt.max(dt.empty((0,), device=device))
-    del out, out2
+        out3 = dt.empty((3, 4), dtype="int64", device=device)
+        dt._C._sort(x, False, True, out3)
+        with pytest.raises(ValueError):
+            dt._C._sort(x, False, False, x)
+    del out, out2, out3
     assert (rc(x), rc(axis)) == before

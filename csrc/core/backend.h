@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 4
+#define DT_BACKEND_ABI_VERSION 5
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -277,6 +277,32 @@ typedef struct dt_search_loop {
     int64_t shape[DT_MAX_NDIM], value_strides[DT_MAX_NDIM];
 } dt_search_loop;
 
+/* Sorting (ABI version 5): each of n_rows rows of len >= 1 elements of
+ * in (C-contiguous, row after row) sorted stably in NumPy's sort order
+ * (NaN last; complex by real, then imaginary part, NaN classes last), or
+ * its reverse for `descending` (a stable sort of the reversed order: NaN
+ * first, equal elements kept in their order).  arg = 0: out holds the
+ * sorted values (dtype); arg = 1: out holds, as int64, each sorted
+ * element's position in its row.  out is C-contiguous and does not
+ * overlap in.  work: DT_SORT_WORK_BYTES(n_rows * len) bytes of device
+ * memory. */
+typedef struct dt_sort_loop {
+    int device_index;
+    int descending;
+    int arg;
+    int reserved;              /* 0 */
+    void *stream;
+    dt_dtype dtype;
+    int64_t n_rows, len;
+    const char *in;
+    char *out;
+    void *work;
+} dt_sort_loop;
+
+#define DT_SORT_WORK_BYTES(numel) (32 * (numel) + (1 << 20))
+/* the most elements one sort may take: its work bytes fit an int64 */
+#define DT_SORT_MAX_NUMEL ((INT64_MAX - (1 << 20)) / 32)
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -359,6 +385,9 @@ typedef struct dt_backend_iface {
     dt_status (*run_reduce)(const dt_reduce_loop *loop, dt_error *err);
     dt_status (*run_scan)(const dt_scan_loop *loop, dt_error *err);
     dt_status (*run_search)(const dt_search_loop *loop, dt_error *err);
+
+    /* -- sorting (ABI version 5) -- */
+    dt_status (*run_sort)(const dt_sort_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

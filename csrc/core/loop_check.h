@@ -1,6 +1,6 @@
 /* loop_check.h - what every backend checks of a reduction, scan or search
  * loop before it reads a pointer (backend.h's dt_reduce_loop, dt_scan_loop,
- * dt_search_loop), written once for the CPU backend and for the CUDA one
+ * dt_search_loop, dt_sort_loop), written once for the CPU backend and for the CUDA one
  * (which links error.c and dtype.c, not the core).  Each returns DT_OK or a
  * ValueError naming the slot; a backend adds its own limits (the CUDA
  * kernels' axis count) and needs (work memory) after it. */
@@ -65,6 +65,16 @@ static DT_INLINE dt_status dt_search_loop_check(const dt_search_loop *l, dt_erro
         return dt_error_set(err, DT_ERR_VALUE, "run_search: a bad loop");
     if (l->ndim < 1 || !dt_loop_dims_count(l->ndim, l->shape, &numel) || numel != l->numel)
         return dt_error_set(err, DT_ERR_VALUE, "run_search: the values do not match their shape");
+    return DT_OK;
+}
+
+static DT_INLINE dt_status dt_sort_loop_check(const dt_sort_loop *l, dt_error *err)
+{
+    if (l == NULL || !dt_dtype_is_valid(l->dtype) || l->n_rows < 1 || l->len < 1 || l->in == NULL ||
+        l->out == NULL || l->work == NULL)
+        return dt_error_set(err, DT_ERR_VALUE, "run_sort: a bad loop");
+    if (l->len > DT_SORT_MAX_NUMEL / l->n_rows)
+        return dt_error_set(err, DT_ERR_VALUE, "run_sort: too many elements");
     return DT_OK;
 }
 

@@ -24,5 +24,7 @@ dt_status dt_cpu_run_reduce(const dt_reduce_loop *loop, dt_error *err);
 dt_status dt_cpu_run_scan(const dt_scan_loop *loop, dt_error *err);
 /* Binary search (backend.h's dt_search_loop; cpu_search.c). */
 dt_status dt_cpu_run_search(const dt_search_loop *loop, dt_error *err);
+/* Sorting (backend.h's dt_sort_loop; cpu_sort.c). */
+dt_status dt_cpu_run_sort(const dt_sort_loop *loop, dt_error *err);
 
 #endif /* DT_CPU_LOOPS_H */

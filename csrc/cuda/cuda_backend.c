@@ -53,6 +53,7 @@ static const dt_backend_iface cuda_iface = {
     .run_reduce = dt_cuda_reduce_run,
     .run_scan = dt_cuda_scan_run,
     .run_search = dt_cuda_search_run,
+    .run_sort = dt_cuda_sort_run,
 };
 
 const dt_backend_iface *dt_cuda_backend_iface(void)

@@ -150,6 +150,7 @@ dt_status dt_cuda_reduce_run(const dt_reduce_loop *loop, dt_error *err);
 dt_status dt_cuda_scan_run(const dt_scan_loop *loop, dt_error *err);
 /* Binary search (cuda_search.cu). */
 dt_status dt_cuda_search_run(const dt_search_loop *loop, dt_error *err);
+dt_status dt_cuda_sort_run(const dt_sort_loop *loop, dt_error *err);
 
 /* ---- the table (cuda_backend.c) ---- */
 

@@ -1,5 +1,5 @@
 /* reduce.c - devtensor._C._reduce, the wrapper of the core's dt_reduce
- * (csrc/core/reduce.h), and _C.REDUCE_OPS, the ops' names in the order of
+ * (csrc/core/reduce.h), _scan, _search and _sort beside it, and _C.REDUCE_OPS, the ops' names in the order of
  * their numbers.  devtensor._reductions turns NumPy's arguments (axis,
  * keepdims, dtype, out, initial, where) into its form.
  */
@@ -7,6 +7,7 @@
 
 #include "reduce.h"
 #include "search.h"
+#include "sort.h"
 
 #include <string.h>
 
@@ -183,7 +184,36 @@ static PyObject *search(PyObject *module, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+/* _sort(src, descending, arg, out): out = dt_sort's values or positions */
+static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "_sort takes 4 arguments (%zd given)", nargs);
+    if (!DtTensor_Check(args[0]) || !DtTensor_Check(args[3]))
+        return PyErr_Format(PyExc_TypeError, "_sort: src and out must be tensors");
+    int descending = PyObject_IsTrue(args[1]), arg = PyObject_IsTrue(args[2]);
+    if (descending < 0 || arg < 0)
+        return NULL;
+    const dt_tensor *src = &((PyDtTensor *)args[0])->t;
+    dt_tensor *out = &((PyDtTensor *)args[3])->t;
+    dt_error err;
+    dt_status st;
+    if (src->numel < RELEASE_FROM) {
+        st = dt_sort(src, descending, arg, out, &err);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        st = dt_sort(src, descending, arg, out, &err);
+        Py_END_ALLOW_THREADS
+    }
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef dt_py_reduce_methods[] = {
+    {"_sort", (PyCFunction)(void (*)(void))sort, METH_FASTCALL,
+     "_sort(src, descending, arg, out): src sorted stably along its last axis (csrc/core/sort.h)"},
     {"_search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
      "_search(sorted, values, right, out): where values go in the sorted 1-d tensor (csrc/core/search.h)"},
     {"_scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,

@@ -1,5 +1,17 @@
-"""Searching sorted data: searchsorted and digitize, with NumPy's arguments
-and results, on every device.
+"""Sorting and searching: sort, argsort, partition, argpartition, lexsort,
+searchsorted and digitize, with NumPy's arguments and results (and the
+array API's `descending` and `stable`), on every device.
+
+Note [Sorting through the backend]
+Every sort is the core's dt_sort (csrc/core/sort.c, through _C._sort): a
+stable radix sort along the last axis (Note [Radix keys] in
+csrc/core/sort_keys.h), in NumPy's order (NaN last; complex by real, then
+imaginary part); `descending` is the stable sort of the reverse order (NaN
+first, as PyTorch's and the array API's).  One exception: on the CPU a sort
+that need not be stable (NumPy's default kind) goes to NumPy's own sort
+through a zero-copy view, which is faster there (x86-simd-sort) and gives
+NumPy's very result.  partition and argpartition sort fully: a sorted array
+is a valid partition for every kth, at O(n log n) instead of O(n).
 
 The search is the core's dt_search (csrc/core/search.c, through
 _C._search): one binary search per value, in NumPy's sort order (NaN last;
@@ -10,11 +22,12 @@ that mean nothing, never an error.
 import operator
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
 from ._C import TensorBase
 
-__all__ = ["searchsorted", "digitize"]
+__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize"]
 
 
 def _tensor(x, device=None):
@@ -80,8 +93,147 @@ def digitize(x, bins, right=False):
     return _ufuncs.subtract(operator.index(bins.size), searchsorted(bins[::-1], x, side=side))
 
 
+_KINDS = (None, "quicksort", "quick", "mergesort", "merge", "heapsort", "heap", "stable")
+
+
+def _stable(kind, stable):
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                         "Use only one of them.")  # NumPy's words
+    if kind not in _KINDS:
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    return bool(stable) or kind in ("mergesort", "merge", "stable")
+
+
+def _sorted_last(x, descending, arg, stable):
+    """x sorted (or its argsort) along the last axis: a new contiguous tensor."""
+    from ._creation import empty, from_numpy
+    if (not stable and not descending and x.device.type == "cpu" and x.dtype != _C.bfloat16
+            and x.ndim > 0):
+        view = x.numpy()
+        return from_numpy(np.argsort(view, axis=-1) if arg else np.sort(view, axis=-1))
+    out = empty(x.shape, dtype=_C.int64 if arg else x.dtype, device=x.device)
+    _C._sort(x, descending, arg, out)
+    return out
+
+
+def _along(a, axis, descending, arg, stable):
+    from ._manipulation import moveaxis
+    a = _tensor(a)
+    if axis is None:
+        a = a.reshape(-1)
+        axis = -1
+    elif a.ndim == 0:
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+    ax = normalize_axis_index(operator.index(axis), a.ndim)
+    if ax == a.ndim - 1:
+        return _sorted_last(a, descending, arg, stable)
+    res = _sorted_last(moveaxis(a, ax, -1), descending, arg, stable)
+    return moveaxis(res, -1, ax).copy()
+
+
+def _no_order(order):
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """NumPy's sort (kind, stable) with the array API's descending: a sorted
+    copy along axis (the flattened array for axis=None)."""
+    _no_order(order)
+    return _along(a, axis, bool(descending), False, _stable(kind, stable))
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """NumPy's argsort (kind, stable) with the array API's descending: the
+    int64 positions that sort a along axis."""
+    _no_order(order)
+    return _along(a, axis, bool(descending), True, _stable(kind, stable))
+
+
+def _check_kth(kth, n):
+    ks = np.asarray(kth.cpu() if isinstance(kth, TensorBase) else kth)
+    if ks.dtype.kind not in "iub" or ks.ndim > 1:
+        raise TypeError("Partition index must be integer")
+    for k in ks.reshape(-1):
+        k = int(k)
+        if not -n <= k < n:
+            raise ValueError(f"kth(={k + n if k < 0 else k}) out of bounds ({n})")  # NumPy's, wrapped
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """NumPy's partition: element kth in its sorted place, smaller ones
+    before, larger after (Note [Sorting through the backend]: fully sorted)."""
+    _no_order(order)
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    a = _tensor(a)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    if a.ndim == 0:
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+    _check_kth(kth, a.shape[normalize_axis_index(operator.index(axis), a.ndim)])
+    return _along(a, axis, False, False, False)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """NumPy's argpartition: the positions that partition a (a full stable
+    argsort, Note [Sorting through the backend])."""
+    _no_order(order)
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    a = _tensor(a)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    if a.ndim == 0:
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+    _check_kth(kth, a.shape[normalize_axis_index(operator.index(axis), a.ndim)])
+    return _along(a, axis, False, True, True)
+
+
+def lexsort(keys, axis=-1):
+    """NumPy's lexsort: the positions that sort by the last key, then the one
+    before it, ...: stable argsorts, from the first key to the last."""
+    from ._index_functions import take_along_axis
+    if isinstance(keys, TensorBase):
+        if keys.ndim == 0:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        keys = [keys[i] for i in range(keys.shape[0])]
+    else:
+        keys = list(keys)
+    if len(keys) == 0:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    device = next((k.device for k in keys if isinstance(k, TensorBase)), None)
+    keys = [_tensor(k, device) for k in keys]
+    shape = keys[0].shape
+    if any(k.shape != shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    if len(shape) == 0:
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+    ax = normalize_axis_index(operator.index(axis), len(shape))
+    idx = argsort(keys[0], axis=ax, stable=True)
+    for k in keys[1:]:
+        step = argsort(take_along_axis(k, idx, axis=ax), axis=ax, stable=True)
+        idx = take_along_axis(idx, step, axis=ax)
+    return idx
+
+
 class _SortingMethods:
     """Tensor methods (installed by devtensor._tensor)."""
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+        """NumPy's ndarray.sort: sorts in place, returns None."""
+        self[...] = sort(self, axis, kind, order, stable=stable, descending=descending)
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+        return argsort(self, axis, kind, order, stable=stable, descending=descending)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        """NumPy's ndarray.partition: in place, returns None."""
+        self[...] = partition(self, kth, axis, kind, order)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return argpartition(self, kth, axis, kind, order)
 
     def searchsorted(self, v, side="left", sorter=None):
         return searchsorted(self, v, side, sorter)

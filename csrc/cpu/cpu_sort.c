@@ -1,0 +1,344 @@
+/* cpu_sort.c - the CPU backend's sort (backend.h's dt_sort_loop): a
+ * stable LSD radix sort of radix keys (sort_keys.h, Note [Radix keys]).
+ *
+ * Note [Radix sort on the CPU]
+ * Each pass orders by one 8-bit digit, stably: count the digits, turn the
+ * counts into starts, scatter.  A values sort of a real dtype moves keys
+ * alone (32-bit words for dtypes of up to 4 bytes) and maps them back; an
+ * argsort, and every complex sort, moves (key, position) pairs word by
+ * word, each word's keys loaded through the positions sorted so far.  A
+ * pass whose digit is the same for every key moves nothing, so small
+ * integers sort in few passes.  Rows go across threads; a single long row
+ * is split into contiguous chunks, one per thread, counted separately: a
+ * chunk's digit d goes after the digits d of the chunks before it, which
+ * keeps the sort stable.  With one chunk the counts of every pass come
+ * from one read, while the keys are made.
+ */
+#include "cpu_loops.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu_parallel.h"
+#include "loop_check.h"
+#include "sort_keys.h"
+
+#define RADIX 256
+#define MAX_CHUNKS 64
+#define ROW_GRAIN (1 << 15)  /* elements per task when rows go across threads */
+#define CHUNK_MIN (1 << 16)  /* a row this long is split across threads */
+
+typedef int64_t hist_row[RADIX];
+
+typedef struct pass_ctx {
+    const void *src;
+    void *dst;
+    const int64_t *vsrc;
+    int64_t *vdst;
+    int64_t n;
+    int shift, chunks, wide;
+    hist_row *hist;
+} pass_ctx;
+
+static int64_t chunk_begin(const pass_ctx *p, int64_t c) { return p->n / p->chunks * c + (c < p->n % p->chunks ? c : p->n % p->chunks); }
+
+static void count_chunks(int64_t begin, int64_t end, void *ctx)
+{
+    pass_ctx *p = (pass_ctx *)ctx;
+    for (int64_t c = begin; c < end; c++) {
+        int64_t *h = p->hist[c];
+        memset(h, 0, sizeof(hist_row));
+        int64_t lo = chunk_begin(p, c), hi = chunk_begin(p, c + 1);
+        const int shift = p->shift;
+        if (p->wide)
+            for (int64_t i = lo; i < hi; i++)
+                h[(((const uint64_t *)p->src)[i] >> shift) & 0xff]++;
+        else
+            for (int64_t i = lo; i < hi; i++)
+                h[(((const uint32_t *)p->src)[i] >> shift) & 0xff]++;
+    }
+}
+
+#define SCATTER(KT)                                                          \
+    do {                                                                     \
+        const KT *restrict s = (const KT *)p->src;                           \
+        KT *restrict d = (KT *)p->dst;                                       \
+        const int64_t *restrict vs = p->vsrc;                                \
+        int64_t *restrict vd = p->vdst;                                      \
+        if (vs != NULL)                                                      \
+            for (int64_t i = lo; i < hi; i++) {                              \
+                KT k = s[i];                                                 \
+                int64_t at = start[(k >> shift) & 0xff]++;                   \
+                d[at] = k;                                                   \
+                vd[at] = vs[i];                                              \
+            }                                                                \
+        else                                                                 \
+            for (int64_t i = lo; i < hi; i++) {                              \
+                KT k = s[i];                                                 \
+                d[start[(k >> shift) & 0xff]++] = k;                         \
+            }                                                                \
+    } while (0)
+
+static void scatter_chunks(int64_t begin, int64_t end, void *ctx)
+{
+    const pass_ctx *p = (const pass_ctx *)ctx;
+    const int shift = p->shift;
+    for (int64_t c = begin; c < end; c++) {
+        int64_t start[RADIX]; /* the chunk's starts, by digit, in a local the stores cannot alias */
+        memcpy(start, p->hist[c], sizeof start);
+        int64_t lo = chunk_begin(p, c), hi = chunk_begin(p, c + 1);
+        if (p->wide)
+            SCATTER(uint64_t);
+        else
+            SCATTER(uint32_t);
+    }
+}
+
+/* One pass: 0 when every key has the same digit (nothing moved), else 1
+ * with the keys (and positions) in dst.  counted: the chunk-1 counts of
+ * this digit, or NULL to count here. */
+static int radix_pass(pass_ctx *p, const int64_t *counted)
+{
+    if (counted != NULL)
+        memcpy(p->hist[0], counted, sizeof(hist_row));
+    else if (p->chunks > 1)
+        dt_cpu_parallel_for(p->chunks, 1, count_chunks, p);
+    else
+        count_chunks(0, 1, p);
+    int64_t total = 0;
+    for (int d = 0; d < RADIX; d++) {
+        int64_t in_digit = 0;
+        for (int c = 0; c < p->chunks; c++)
+            in_digit += p->hist[c][d];
+        if (in_digit == p->n)
+            return 0;
+        for (int c = 0; c < p->chunks; c++) {
+            int64_t k = p->hist[c][d];
+            p->hist[c][d] = total;
+            total += k;
+        }
+    }
+    if (p->chunks > 1)
+        dt_cpu_parallel_for(p->chunks, 1, scatter_chunks, p);
+    else
+        scatter_chunks(0, 1, p);
+    return 1;
+}
+
+/* Sort n keys in buf[0] (buf[1] the same size; positions in vbuf[0] and
+ * vbuf[1] when vbuf[0] is not NULL) by their low `bits` bits; counts: the
+ * counts of every pass's digit when chunks == 1, else NULL.  Returns which
+ * buffer holds the result. */
+static int radix_sort(void *buf[2], int64_t *vbuf[2], int wide, int64_t n, int bits, int chunks,
+                      hist_row *hist, const hist_row *counts)
+{
+    int cur = 0;
+    for (int shift = 0; shift < bits; shift += 8) {
+        pass_ctx p = {buf[cur], buf[1 - cur], vbuf[cur], vbuf[1 - cur], n, shift, chunks, wide, hist};
+        if (radix_pass(&p, counts != NULL ? counts[shift / 8] : NULL))
+            cur = 1 - cur;
+    }
+    return cur;
+}
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE uint64_t load_bits(const char *p, int bytes)
+{
+    uint8_t b8; uint16_t b16; uint32_t b32; uint64_t b64;
+    switch (bytes) {
+    case 1: memcpy(&b8, p, 1); return b8;
+    case 2: memcpy(&b16, p, 2); return b16;
+    case 4: memcpy(&b32, p, 4); return b32;
+    default: memcpy(&b64, p, 8); return b64;
+    }
+}
+
+ALWAYS_INLINE void store_bits(char *p, int bytes, uint64_t v)
+{
+    uint8_t b8 = (uint8_t)v; uint16_t b16 = (uint16_t)v; uint32_t b32 = (uint32_t)v;
+    switch (bytes) {
+    case 1: memcpy(p, &b8, 1); break;
+    case 2: memcpy(p, &b16, 2); break;
+    case 4: memcpy(p, &b32, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+ALWAYS_INLINE void count_all(hist_row *counts, int bits, uint64_t key)
+{
+    /* written out: bits is a constant, and a loop here is not unrolled */
+    counts[0][key & 0xff]++;
+    if (bits > 8)
+        counts[1][(key >> 8) & 0xff]++;
+    if (bits > 16) {
+        counts[2][(key >> 16) & 0xff]++;
+        counts[3][(key >> 24) & 0xff]++;
+    }
+    if (bits > 32) {
+        counts[4][(key >> 32) & 0xff]++;
+        counts[5][(key >> 40) & 0xff]++;
+        counts[6][(key >> 48) & 0xff]++;
+        counts[7][(key >> 56) & 0xff]++;
+    }
+}
+
+/* The key loops, inlined for each dtype (a constant) so that the key's
+ * arithmetic is straight-line code: DISPATCH calls F(dtype constant, ...). */
+#define DISPATCH_CASE_(D, F, ...) case D: F(D, __VA_ARGS__); break;
+#define DISPATCH(dtype, F, ...)                                                            \
+    switch (dtype) {                                                                       \
+        DISPATCH_CASE_(DT_BOOL, F, __VA_ARGS__) DISPATCH_CASE_(DT_INT8, F, __VA_ARGS__)     \
+        DISPATCH_CASE_(DT_INT16, F, __VA_ARGS__) DISPATCH_CASE_(DT_INT32, F, __VA_ARGS__)   \
+        DISPATCH_CASE_(DT_INT64, F, __VA_ARGS__) DISPATCH_CASE_(DT_UINT8, F, __VA_ARGS__)   \
+        DISPATCH_CASE_(DT_UINT16, F, __VA_ARGS__) DISPATCH_CASE_(DT_UINT32, F, __VA_ARGS__) \
+        DISPATCH_CASE_(DT_UINT64, F, __VA_ARGS__) DISPATCH_CASE_(DT_FLOAT16, F, __VA_ARGS__) \
+        DISPATCH_CASE_(DT_BFLOAT16, F, __VA_ARGS__) DISPATCH_CASE_(DT_FLOAT32, F, __VA_ARGS__) \
+        DISPATCH_CASE_(DT_FLOAT64, F, __VA_ARGS__) DISPATCH_CASE_(DT_COMPLEX64, F, __VA_ARGS__) \
+        DISPATCH_CASE_(DT_COMPLEX128, F, __VA_ARGS__)                                      \
+    default: break;                                                                        \
+    }
+
+/* values sort: keys[i] = the key of in[i] (32-bit words when narrow) */
+ALWAYS_INLINE void value_keys(int dtype, const char *in, void *keys, int64_t n, int desc, hist_row *counts)
+{
+    const dt_sort_kind k = dt_sort_kind_of(dtype);
+    const int item = dt_sort_word_count(&k) == 1 ? k.bits / 8 : 2 * k.bits / 8;
+    if (k.kind == 3)
+        return; /* complex values sort as pairs */
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t key = dt_sort_key(&k, load_bits(in + i * item, item), 0, desc);
+        if (k.bits == 64)
+            ((uint64_t *)keys)[i] = key;
+        else
+            ((uint32_t *)keys)[i] = (uint32_t)key;
+        if (counts != NULL)
+            count_all(counts, k.bits, key);
+    }
+}
+
+ALWAYS_INLINE void value_unkeys(int dtype, const void *keys, char *out, int64_t n, int desc)
+{
+    const dt_sort_kind k = dt_sort_kind_of(dtype);
+    const int item = k.bits / 8;
+    if (k.kind == 3)
+        return;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t key = k.bits == 64 ? ((const uint64_t *)keys)[i] : ((const uint32_t *)keys)[i];
+        store_bits(out + i * item, item, dt_sort_unkey(&k, key, desc));
+    }
+}
+
+/* pairs: keys[i] = word w of the element at pos[i] (at i, recorded in
+ * pos, for the first word) */
+ALWAYS_INLINE void pair_keys(int dtype, const char *in, uint64_t *keys, int64_t *pos, int64_t n, int w, int desc,
+                             hist_row *counts)
+{
+    const dt_sort_kind k = dt_sort_kind_of(dtype);
+    const int part = k.bits / 8, bits = dt_sort_word_bits(&k, w);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t at = w == 0 ? i : pos[i];
+        uint64_t key;
+        if (k.kind == 3)
+            key = dt_sort_complex_word(&k, load_bits(in + at * 2 * part, part), load_bits(in + at * 2 * part + part, part),
+                                       w, desc);
+        else
+            key = dt_sort_key(&k, load_bits(in + at * part, part), 1, desc);
+        keys[i] = key;
+        pos[i] = at;
+        if (counts != NULL)
+            count_all(counts, bits, key);
+    }
+}
+
+typedef struct sort_ctx {
+    const dt_sort_loop *l;
+    dt_sort_kind kind;
+    int item;           /* bytes per element */
+    char *work;
+    int chunks;         /* > 1: one row, split across threads */
+    hist_row *hist;     /* chunks rows, when chunks > 1 */
+} sort_ctx;
+
+/* values sort of a real dtype: keys alone */
+static void sort_values(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
+{
+    const dt_sort_loop *l = s->l;
+    int64_t n = l->len, numel = l->n_rows * l->len;
+    const char *in = l->in + row * n * s->item;
+    char *out = l->out + row * n * s->item;
+    int wide = s->kind.bits == 64;
+    void *buf[2] = {s->work + row * n * 8, s->work + (numel + row * n) * 8};
+    int64_t *vbuf[2] = {NULL, NULL};
+    if (counts != NULL)
+        memset(counts, 0, sizeof(hist_row) * 8);
+    DISPATCH(l->dtype, value_keys, in, buf[0], n, l->descending, counts)
+    int cur = radix_sort(buf, vbuf, wide, n, s->kind.bits, s->chunks, hist, counts);
+    DISPATCH(l->dtype, value_unkeys, buf[cur], out, n, l->descending)
+}
+
+/* argsort (and a complex values sort): (key, position) pairs, word by word */
+static void sort_pairs(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
+{
+    const dt_sort_loop *l = s->l;
+    const dt_sort_kind *k = &s->kind;
+    int64_t n = l->len, numel = l->n_rows * l->len;
+    const char *in = l->in + row * n * s->item;
+    uint64_t *keys[2] = {(uint64_t *)s->work + row * n, (uint64_t *)s->work + numel + row * n};
+    int64_t *pos[2] = {(int64_t *)s->work + 2 * numel + row * n, (int64_t *)s->work + 3 * numel + row * n};
+    int cur = 0;
+    for (int w = 0; w < dt_sort_word_count(k); w++) {
+        if (counts != NULL)
+            memset(counts, 0, sizeof(hist_row) * 8);
+        DISPATCH(l->dtype, pair_keys, in, keys[cur], pos[cur], n, w, l->descending, counts)
+        void *buf[2] = {keys[cur], keys[1 - cur]};
+        int64_t *vbuf[2] = {pos[cur], pos[1 - cur]};
+        int got = radix_sort(buf, vbuf, 1, n, dt_sort_word_bits(k, w), s->chunks, hist, counts);
+        cur = got ? 1 - cur : cur;
+    }
+    if (l->arg) {
+        memcpy(l->out + row * n * 8, pos[cur], (size_t)n * 8);
+        return;
+    }
+    char *out = l->out + row * n * s->item;
+    for (int64_t i = 0; i < n; i++)
+        memcpy(out + i * s->item, in + pos[cur][i] * s->item, (size_t)s->item);
+}
+
+static void sort_row(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
+{
+    if (s->l->arg || s->kind.kind == 3)
+        sort_pairs(s, row, hist, counts);
+    else
+        sort_values(s, row, hist, counts);
+}
+
+static void sort_rows(int64_t begin, int64_t end, void *ctx)
+{
+    const sort_ctx *s = (const sort_ctx *)ctx;
+    hist_row hist[1], counts[8];
+    for (int64_t r = begin; r < end; r++)
+        sort_row(s, r, hist, counts);
+}
+
+dt_status dt_cpu_run_sort(const dt_sort_loop *l, dt_error *err)
+{
+    DT_TRY(dt_sort_loop_check(l, err));
+    sort_ctx s;
+    memset(&s, 0, sizeof s);
+    s.l = l;
+    s.kind = dt_sort_kind_of(l->dtype);
+    s.item = dt_dtype_get_info(l->dtype)->itemsize;
+    s.work = (char *)l->work;
+    s.chunks = 1;
+    int threads = dt_cpu_get_num_threads();
+    if (l->n_rows == 1 && l->len >= CHUNK_MIN && threads > 1 && !dt_cpu_in_parallel()) {
+        s.chunks = threads < MAX_CHUNKS ? threads : MAX_CHUNKS;
+        s.hist = (hist_row *)(s.work + 32 * l->len); /* the work's last MiB */
+        sort_row(&s, 0, s.hist, NULL);
+        return DT_OK;
+    }
+    int64_t grain = (ROW_GRAIN + l->len - 1) / l->len;
+    dt_cpu_parallel_for(l->n_rows, grain, sort_rows, &s);
+    return DT_OK;
+}

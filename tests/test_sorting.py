@@ -1,0 +1,227 @@
+"""sort, argsort, partition, argpartition and lexsort (devtensor._sorting,
+csrc/core/sort.c, the CPU and CUDA radix sorts) against NumPy on every
+device: every dtype with NaN, signed zeros and complex NaN classes, stable
+ties, descending, axes, layouts (strided, negative strides, broadcast,
+empty, 0-d), long rows that split across threads, and errors."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, given, same_error, settings, st, to_np
+from test_reductions import layouts, make  # noqa: F401  (shared layout helpers)
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+          "float32", "float64", "complex64", "complex128"]
+
+
+def sample(rng, shape, dtype):
+    """Values with many ties, and for floats NaN, +-0.0 and +-inf; for
+    complex all four of NumPy's NaN classes."""
+    n = int(np.prod(shape))
+    kind = np.dtype(dtype).kind
+    if kind == "b":
+        return (rng.random(n) < 0.5).reshape(shape)
+    if kind in "iu":
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -1000), min(info.max, 1000), n, endpoint=True).astype(dtype).reshape(shape)
+    a = np.round(rng.standard_normal(n) * 3).astype(dtype)
+    if kind == "c":
+        a = a + 1j * np.round(rng.standard_normal(n)).astype(dtype)
+    pick = rng.random(n)
+    a[pick < 0.08] = np.nan
+    a[(pick > 0.08) & (pick < 0.14)] = -0.0
+    a[(pick > 0.14) & (pick < 0.17)] = np.inf
+    a[(pick > 0.17) & (pick < 0.2)] = -np.inf
+    if kind == "c":
+        a[(pick > 0.2) & (pick < 0.26)] = complex(1.0, np.nan)
+        a[(pick > 0.26) & (pick < 0.3)] = complex(np.nan, 2.0)
+        a[(pick > 0.3) & (pick < 0.33)] = complex(-1.0, np.nan)
+    return a.reshape(shape)
+
+
+def descending_sort(a, axis):
+    """The stable sort of the reversed order (the array API's descending)."""
+    return np.flip(np.sort(np.flip(a, axis), axis=axis, kind="stable"), axis)
+
+
+def descending_argsort(a, axis):
+    n = a.shape[axis]
+    return n - 1 - np.flip(np.argsort(np.flip(a, axis), axis=axis, kind="stable"), axis)
+
+
+def same_sorted(got, expected):
+    """Sorted values equal, NaN equal to NaN, and -0.0 equal to 0.0 (a values
+    sort may order equal zeros either way)."""
+    assert got.dtype == expected.dtype and got.shape == expected.shape, (got.dtype, got.shape, expected.shape)
+    np.testing.assert_array_equal(to_np(got), expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sort_and_argsort_every_dtype(device, dtype):
+    rng = np.random.default_rng(abs(hash(dtype)) % 2**32)
+    a = sample(rng, (6, 40), dtype)
+    t = dt.asarray(a, device=device)
+    for axis in (-1, 0, None):
+        same_sorted(dt.sort(t, axis=axis), np.sort(a, axis=axis))
+        same_sorted(dt.sort(t, axis=axis, stable=True), np.sort(a, axis=axis, kind="stable"))
+        assert_same(dt.argsort(t, axis=axis, kind="stable"), np.argsort(a, axis=axis, kind="stable"))
+        flat = a.reshape(-1) if axis is None else a
+        ax = -1 if axis is None else axis
+        same_sorted(dt.sort(t, axis=axis, descending=True), descending_sort(flat, ax))
+        assert_same(dt.argsort(t, axis=axis, descending=True, stable=True), descending_argsort(flat, ax))
+    got = dt.argsort(t)  # NumPy's default kind need not be stable: check it sorts
+    np.testing.assert_array_equal(np.take_along_axis(a, to_np(got), -1), np.sort(a, axis=-1))
+    assert dt.sort(t).device == t.device
+
+
+def test_sort_bfloat16(device):
+    a = np.array([3.0, -1, np.nan, 0.0, -0.0, 2, -np.inf, 2, np.inf, -1], np.float32)
+    t = dt.asarray(a, device=device).astype("bfloat16")
+    got = dt.sort(t)
+    assert got.dtype == dt.bfloat16
+    np.testing.assert_array_equal(to_np(got.astype("float32")), np.sort(a))
+    assert_same(dt.argsort(t, stable=True), np.argsort(a, kind="stable"))
+    assert_same(dt.argsort(t, stable=True, descending=True), descending_argsort(a, 0))
+    assert_same(dt.argsort(dt.asarray(a, device=device).astype("bfloat16").reshape(2, 5), axis=0, stable=True),
+                np.argsort(a.reshape(2, 5), axis=0, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex128", "int8"])
+def test_long_rows_split_across_threads(device, dtype):
+    # one row of 2^17 (the CPU splits rows of 2^16 and more into chunks, one per thread)
+    rng = np.random.default_rng(7)
+    a = sample(rng, (1 << 17,), dtype)
+    t = dt.asarray(a, device=device)
+    same_sorted(dt.sort(t, stable=True), np.sort(a, kind="stable"))
+    assert_same(dt.argsort(t, stable=True), np.argsort(a, kind="stable"))
+    assert_same(dt.argsort(t, stable=True, descending=True), descending_argsort(a, 0))
+
+
+def test_many_rows(device):
+    rng = np.random.default_rng(8)
+    a = sample(rng, (300, 17), "float64")
+    t = dt.asarray(a, device=device)
+    assert_same(dt.argsort(t, stable=True), np.argsort(a, kind="stable"))
+    assert_same(dt.argsort(t, axis=0, stable=True), np.argsort(a, axis=0, kind="stable"))
+
+
+def test_sort_keeps_extreme_values(device):
+    for dtype in ("int64", "uint64", "int32", "uint8", "int8", "int16", "uint16", "uint32"):
+        info = np.iinfo(dtype)
+        a = np.array([info.max, info.min, 0, info.max - 1, info.min + 1, 1], dtype)
+        t = dt.asarray(a, device=device)
+        assert_same(dt.sort(t, stable=True), np.sort(a))
+        assert_same(dt.sort(t, descending=True), np.sort(a)[::-1])
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_sort_matches_numpy(device, data):
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = tuple(data.draw(st.lists(st.integers(0, 6), min_size=1, max_size=3), label="shape"))
+    layout = data.draw(st.sampled_from(["contiguous", "transposed", "reversed", "strided", "broadcast"]),
+                       label="layout")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    t, a = make(sample(rng, shape, dtype), layout, device)
+    axis = data.draw(st.sampled_from([None] + list(range(-len(shape), len(shape)))), label="axis")
+    descending = data.draw(st.booleans(), label="descending")
+    flat, ax = (a.reshape(-1), -1) if axis is None else (a, axis)
+    if descending:
+        same_sorted(dt.sort(t, axis=axis, descending=True), descending_sort(flat, ax))
+        assert_same(dt.argsort(t, axis=axis, descending=True, stable=True), descending_argsort(flat, ax))
+    else:
+        same_sorted(dt.sort(t, axis=axis, kind="stable"), np.sort(a, axis=axis, kind="stable"))
+        assert_same(dt.argsort(t, axis=axis, stable=True), np.argsort(a, axis=axis, kind="stable"))
+
+
+def test_sort_method_sorts_in_place(device):
+    a = np.array([[3, 1, 2], [0, -5, 4]], np.int32)
+    t = dt.asarray(a, device=device)
+    view = t[1]
+    assert t.sort(axis=1) is None
+    assert_same(t, np.sort(a, axis=1))
+    assert_same(view, np.sort(a, axis=1)[1])
+    assert_same(t.argsort(axis=0, stable=True), np.argsort(np.sort(a, axis=1), axis=0, kind="stable"))
+
+
+def test_partition_and_argpartition(device):
+    rng = np.random.default_rng(3)
+    a = sample(rng, (5, 30), "float64")
+    t = dt.asarray(a, device=device)
+    for kth in (0, 7, -1, [3, 20], 29):
+        for axis in (-1, None):
+            got = to_np(dt.partition(t, kth, axis=axis))
+            flat = a.reshape(-1) if axis is None else a
+            want = np.sort(flat, axis=-1)
+            for k in np.atleast_1d(kth) % flat.shape[-1]:
+                np.testing.assert_array_equal(got[..., k], want[..., k])
+                # a partition: the k smallest before position k, the rest after
+                np.testing.assert_array_equal(np.sort(got[..., :k], axis=-1), want[..., :k])
+                np.testing.assert_array_equal(np.sort(got[..., k + 1:], axis=-1), want[..., k + 1:])
+            idx = to_np(dt.argpartition(t, kth, axis=axis))
+            np.testing.assert_array_equal(np.take_along_axis(flat, idx, -1)[..., np.atleast_1d(kth)],
+                                          want[..., np.atleast_1d(kth)])
+    p = dt.asarray(a, device=device)
+    assert p.partition(3) is None
+    np.testing.assert_array_equal(to_np(p)[:, 3], np.sort(a, axis=-1)[:, 3])
+    assert_same(t.argpartition(2, axis=0), np.argsort(a, axis=0, kind="stable"))
+
+
+def test_partition_orders_around_kth(device):
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 50, 200)
+    got = to_np(dt.partition(dt.asarray(a, device=device), 77))
+    assert (got[:77] <= got[77]).all() and (got[78:] >= got[77]).all()
+    assert got[77] == np.partition(a, 77)[77]
+
+
+def test_lexsort(device):
+    rng = np.random.default_rng(5)
+    keys = [rng.integers(0, 3, 50), rng.integers(0, 4, 50), rng.standard_normal(50).round()]
+    tk = [dt.asarray(k, device=device) for k in keys]
+    assert_same(dt.lexsort(tk), np.lexsort(keys))
+    assert_same(dt.lexsort(tuple(tk[:2])), np.lexsort(tuple(keys[:2])))
+    m = np.stack([keys[0], keys[1]])
+    assert_same(dt.lexsort(dt.asarray(m, device=device)), np.lexsort(m))
+    two = [k.reshape(5, 10) for k in keys[:2]]
+    assert_same(dt.lexsort([dt.asarray(k, device=device) for k in two], axis=0), np.lexsort(two, axis=0))
+    assert_same(dt.lexsort([dt.asarray(k, device=device) for k in two]), np.lexsort(two))
+
+
+def test_sort_empty_and_zero_d(device):
+    for shape in [(0,), (3, 0), (0, 4)]:
+        a = np.zeros(shape, np.float32)
+        t = dt.asarray(a, device=device)
+        for axis in (-1, 0, None):
+            assert_same(dt.sort(t, axis=axis), np.sort(a, axis=axis))
+            assert_same(dt.argsort(t, axis=axis), np.argsort(a, axis=axis))
+    z = np.array(3.5)
+    assert_same(dt.sort(dt.asarray(z, device=device), axis=None), np.sort(z, axis=None))
+    assert_same(dt.argsort(dt.asarray(z, device=device), axis=None), np.argsort(z, axis=None))
+
+
+def test_sort_errors(device):
+    a = np.array([3, 1, 2])
+    t = dt.asarray(a, device=device)
+    same_error(lambda: np.sort(a, kind="bogus"), lambda: dt.sort(t, kind="bogus"))
+    same_error(lambda: np.sort(a, kind="stable", stable=True), lambda: dt.sort(t, kind="stable", stable=True))
+    same_error(lambda: np.sort(a, axis=1), lambda: dt.sort(t, axis=1))
+    same_error(lambda: np.argsort(a, axis=-2), lambda: dt.argsort(t, axis=-2))
+    same_error(lambda: np.sort(np.array(1.0)), lambda: dt.sort(dt.asarray(1.0, device=device)))
+    same_error(lambda: np.sort(a, order="x"), lambda: dt.sort(t, order="x"))
+    same_error(lambda: np.partition(a, 3), lambda: dt.partition(t, 3))
+    same_error(lambda: np.partition(a, -4), lambda: dt.partition(t, -4))
+    same_error(lambda: np.argpartition(a, [0, 5]), lambda: dt.argpartition(t, [0, 5]))
+    with pytest.raises(TypeError):
+        dt.partition(t, 1.5)
+    same_error(lambda: np.lexsort([]), lambda: dt.lexsort([]))
+    same_error(lambda: np.lexsort([a, a[:2]]), lambda: dt.lexsort([t, t[:2]]))
+    with pytest.raises(TypeError):
+        dt._C._sort(t, False, False, None)
+    with pytest.raises(TypeError):  # the output's dtype
+        dt._C._sort(t, False, True, dt.empty((3,), dtype="int32", device=device))
+    with pytest.raises(ValueError):  # the output's shape
+        dt._C._sort(t, False, False, dt.empty((4,), dtype=t.dtype, device=device))
+    with pytest.raises(ValueError):  # the output overlaps the input
+        dt._C._sort(t, False, False, t)
+    assert_same(t, a)
