@@ -37,7 +37,11 @@ from ._manipulation import *  # noqa: F401,F403  (joining, splitting, tiling, pa
 from . import _reductions
 from ._reductions import *  # noqa: F401,F403  (sum, mean, argmax, ...: NumPy's names)
 from . import _sorting
-from ._sorting import *  # noqa: F401,F403  (searchsorted, digitize)
+from ._sorting import *  # noqa: F401,F403  (sort, argsort, searchsorted, ...)
+from . import _sets
+from . import _quantiles
+from ._quantiles import *  # noqa: F401,F403  (median, quantile, percentile and NaN forms)
+from ._sets import *  # noqa: F401,F403  (unique, isin, bincount, histogram, ...)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
@@ -65,4 +69,4 @@ __all__ = [
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis",
-] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__

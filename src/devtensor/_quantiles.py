@@ -1,0 +1,267 @@
+"""Order statistics: median, quantile, percentile and their NaN forms, with
+NumPy's arguments (axis, out, keepdims, method) and results, on every device.
+
+Note [Quantiles by sorting]
+The reduced axes are moved last and merged, the data sorted along them
+(devtensor._sorting; NaN sorts last), and each quantile read from the
+sorted data: NumPy's virtual index for the method (the Hyndman & Fan
+definitions NumPy documents) gives the two neighbours and the weight gamma,
+and the result is NumPy's two-sided linear interpolation (a + (b - a) * g
+below g = 0.5, b - (b - a) * (1 - g) from it).  The indices are computed on
+the host from the count of each slice (the whole axis, or its non-NaN
+elements for the NaN forms), which is small beside the data; the gathers
+and the arithmetic run on the data's device.  A slice holding NaN gives NaN
+(the NaN forms skip them; an all-NaN slice gives NaN and NumPy's warning).
+median is the middle element, or the mean of the middle two, as NumPy's.
+"""
+import operator
+import warnings
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from . import _C
+from ._C import TensorBase
+
+__all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile"]
+
+
+def _ops():
+    from . import _creation, _index_functions, _manipulation, _reductions, _sorting, _ufuncs
+    return _creation, _index_functions, _manipulation, _reductions, _sorting, _ufuncs
+
+
+def _continuous(alpha, beta):
+    return lambda n, q: n * q + (alpha + q * (1 - alpha - beta)) - 1
+
+
+def _boundaries(index, take_previous):
+    previous = np.floor(index)
+    res = np.where(take_previous(index - previous, index), previous, previous + 1).astype(np.int64)
+    return np.maximum(res, 0)
+
+
+def _midpoint_gamma(gamma, index):
+    return np.where(index % 1 == 0, 0.0, 0.5)
+
+
+def _averaged_gamma(gamma, index):
+    return np.where(gamma == 0, 0.5, 1.0)
+
+
+# method: (virtual index of (n, q), gamma fix or None for integer indices)
+_METHODS = {
+    "inverted_cdf": (lambda n, q: _boundaries(n * q - 1, lambda g, i: g == 0), None),
+    "averaged_inverted_cdf": (lambda n, q: n * q - 1, _averaged_gamma),
+    "closest_observation": (lambda n, q: _boundaries(n * q - 1 - 0.5,
+                                                     lambda g, i: (g == 0) & (np.floor(i) % 2 == 1)), None),
+    "interpolated_inverted_cdf": (_continuous(0, 1), lambda g, i: g),
+    "hazen": (_continuous(0.5, 0.5), lambda g, i: g),
+    "weibull": (_continuous(0, 0), lambda g, i: g),
+    "linear": (lambda n, q: (n - 1) * q, lambda g, i: g),
+    "median_unbiased": (_continuous(1 / 3.0, 1 / 3.0), lambda g, i: g),
+    "normal_unbiased": (_continuous(3 / 8.0, 3 / 8.0), lambda g, i: g),
+    "lower": (lambda n, q: np.floor((n - 1) * q).astype(np.int64), None),
+    "higher": (lambda n, q: np.ceil((n - 1) * q).astype(np.int64), None),
+    "midpoint": (lambda n, q: 0.5 * (np.floor((n - 1) * q) + np.ceil((n - 1) * q)), _midpoint_gamma),
+    "nearest": (lambda n, q: np.around((n - 1) * q).astype(np.int64), None),
+}
+
+
+def _tensor(x):
+    from ._sorting import _tensor as tensor
+    return tensor(x)
+
+
+def _last(a, axis):
+    """a with the reduced axes merged into its last; and the kept shape with
+    keepdims' ones (the result's shape after the quantile dims)."""
+    _, _, man, _, _, _ = _ops()
+    if axis is None:
+        return a.reshape(-1), (), (1,) * a.ndim
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = [normalize_axis_index(operator.index(x), a.ndim) for x in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")  # NumPy's quantile and median say this
+    kept = [d for d in range(a.ndim) if d not in axes]
+    moved = man.permute_dims(a, kept + axes) if kept + axes != list(range(a.ndim)) else a
+    kept_shape = tuple(a.shape[d] for d in kept)
+    keep = tuple(1 if d in axes else a.shape[d] for d in range(a.ndim))
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    return moved.reshape(kept_shape + (n,)), kept_shape, keep
+
+
+def _finish(res, qshape, kept_shape, keep, keepdims, out):
+    """res (kept..., k) to NumPy's layout: q's dims first, then kept (or keep)."""
+    _, _, man, _, _, _ = _ops()
+    res = man.moveaxis(res, -1, 0).reshape(tuple(qshape) + (keep if keepdims else kept_shape))
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def _quantile(a, q, axis, out, method, keepdims, skip_nan, weak):
+    cr, ix, man, red, srt, uf = _ops()
+    if method not in _METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS.keys()}")
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    qshape = q.shape
+    qf = q.reshape(-1)
+    flat, kept_shape, keep = _last(a, axis)
+    n = flat.shape[-1]
+    if n == 0 and not skip_nan:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    s = srt.sort(flat, axis=-1)
+    inexact = a.dtype.kind == "f"
+    if skip_nan and inexact:
+        counts = red.count_nonzero(uf.logical_not(uf.isnan(s)), axis=-1).cpu().numpy()[..., None]
+        if (counts == 0).any():
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    else:
+        counts = np.full(kept_shape + (1,), n, dtype=np.int64)
+    get_index, fix_gamma = _METHODS[method]
+    virtual = np.asarray(get_index(counts, qf))
+    last = np.maximum(counts - 1, 0)
+    if fix_gamma is None:
+        idx = np.minimum(np.maximum(virtual, 0), last)
+        res = ix.take_along_axis(s, cr.asarray(idx, device=a.device), axis=-1)
+    else:
+        below = np.floor(virtual)
+        prev = np.where(virtual < 0, 0, np.where(virtual >= last, last, below)).astype(np.int64)
+        nxt = np.where(virtual < 0, 0, np.where(virtual >= last, last, below + 1)).astype(np.int64)
+        gamma = np.asarray(fix_gamma(virtual - below, virtual), dtype=np.float64)
+        lo = ix.take_along_axis(s, cr.asarray(prev, device=a.device), axis=-1)
+        hi = ix.take_along_axis(s, cr.asarray(nxt, device=a.device), axis=-1)
+        if weak and a.dtype.kind == "f":
+            # NumPy's gamma is then a Python float per slice: NEP 50 casts it
+            # (and 1 - gamma, computed in double) to the data's dtype
+            dtype = a.dtype.name if a.dtype != _C.bfloat16 else np.float32
+            g = cr.asarray(gamma.astype(dtype), device=a.device).astype(a.dtype)
+            one_minus = cr.asarray((1 - gamma).astype(dtype), device=a.device).astype(a.dtype)
+        else:
+            g = cr.asarray(gamma, device=a.device)
+            one_minus = cr.asarray(1 - gamma, device=a.device)
+        big = cr.asarray(gamma >= 0.5, device=a.device)
+        if a.dtype.kind in "biu":
+            lo, hi = lo.astype(_C.float64), hi.astype(_C.float64)
+        diff = uf.subtract(hi, lo)
+        res = uf.where(big, uf.subtract(hi, uf.multiply(diff, one_minus)), uf.add(lo, uf.multiply(diff, g)))
+    if inexact and not skip_nan and n:
+        res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
+    return _finish(res, qshape, kept_shape, keep, keepdims, out)
+
+
+def _q(q, scale, name):
+    weak = isinstance(q, (int, float)) and not isinstance(q, bool)
+    arr = np.asarray(q.cpu().numpy() if isinstance(q, TensorBase) else q, dtype=np.float64)
+    if scale != 1:
+        arr = np.true_divide(arr, scale)
+    if arr.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    if not ((arr >= 0) & (arr <= 1)).all():
+        raise ValueError(f"{name} must be in the range [0, {scale}]")
+    return arr, weak
+
+
+def _interp(method, interpolation):
+    if interpolation is not None:
+        warnings.warn("the `interpolation=` argument to quantile was renamed to `method=`, which has "
+                      "additional options.", DeprecationWarning, stacklevel=3)
+        return interpolation
+    return method
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None, interpolation=None):
+    """NumPy's quantile: the q-th quantiles (0 <= q <= 1) over axis, by
+    NumPy's methods (linear by default)."""
+    if weights is not None:
+        raise NotImplementedError("quantile: weights are not supported yet")
+    qa, weak = _q(q, 1, "Quantiles")
+    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, False, weak)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    """NumPy's percentile: quantile of q / 100."""
+    if weights is not None:
+        raise NotImplementedError("percentile: weights are not supported yet")
+    qa, weak = _q(q, 100, "Percentiles")
+    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, False, weak)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None, interpolation=None):
+    """NumPy's nanquantile: quantile of the non-NaN elements."""
+    if weights is not None:
+        raise NotImplementedError("nanquantile: weights are not supported yet")
+    qa, weak = _q(q, 1, "Quantiles")
+    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, True, weak)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None, interpolation=None):
+    """NumPy's nanpercentile: percentile of the non-NaN elements."""
+    if weights is not None:
+        raise NotImplementedError("nanpercentile: weights are not supported yet")
+    qa, weak = _q(q, 100, "Percentiles")
+    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, True, weak)
+
+
+def _mean_of_two(pair):
+    """NumPy's mean of the pairs along the last axis: (a + b) / 2 in the
+    mean's dtype (float32 for float16, float64 for integers), rounded once
+    per step as NumPy's two-element sum is (the reductions' mean
+    accumulates wider, or compensated on a GPU)."""
+    _, _, _, _, _, uf = _ops()
+    kind = pair.dtype.kind
+    work = pair.astype(_C.float64) if kind in "biu" else \
+        pair.astype(_C.float32) if pair.dtype in (_C.float16, _C.bfloat16) else pair
+    res = uf.divide(uf.add(work[..., 0:1], work[..., 1:2]), 2)
+    return res if kind in "biu" else res.astype(pair.dtype)
+
+
+def _median(a, axis, out, keepdims, skip_nan):
+    cr, ix, man, red, srt, uf = _ops()
+    a = _tensor(a)
+    flat, kept_shape, keep = _last(a, axis)
+    n = flat.shape[-1]
+    if n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+        dtype = _C.float64 if a.dtype.kind in "biu" else a.dtype
+        res = cr.full(kept_shape + (1,), np.nan, dtype=dtype, device=a.device)
+        return _finish(res, (), kept_shape, keep, keepdims, out)
+    s = srt.sort(flat, axis=-1)
+    if skip_nan and a.dtype.kind == "f":
+        counts = red.count_nonzero(uf.logical_not(uf.isnan(s)), axis=-1).cpu().numpy()[..., None]
+        if (counts == 0).any():
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        middle = np.stack([np.maximum(counts - 1, 0) // 2, counts // 2], axis=-1)[..., 0, :]
+        pair = ix.take_along_axis(s, cr.asarray(middle, device=a.device), axis=-1)
+        res = _mean_of_two(pair)
+        return _finish(res, (), kept_shape, keep, keepdims, out)
+    half = n // 2
+    if n % 2:
+        res = s[..., half:half + 1]
+        if a.dtype.kind in "biu":
+            res = res.astype(_C.float64)
+    else:
+        res = _mean_of_two(s[..., half - 1:half + 1])
+    if a.dtype.kind in "fc":
+        res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
+    return _finish(res, (), kept_shape, keep, keepdims, out)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """NumPy's median: the middle element of the sorted axis, or the mean of
+    the middle two; NaN where a slice holds NaN."""
+    return _median(a, axis, out, keepdims, False)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """NumPy's nanmedian: the median of the non-NaN elements."""
+    return _median(a, axis, out, keepdims, True)
