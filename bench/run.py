@@ -331,6 +331,30 @@ def reduction_cases(rng):
     for axis in (0, 1):
         cases.append((f"sum(axis={axis})  4000x2500 float32", lambda axis=axis: dt.sum(xm, axis=axis),
                       lambda axis=axis: np.sum(m, axis=axis), _against_float64(np.sum, m, axis)))
+    return cases + sort_cases(rng)
+
+
+def sort_cases(rng):
+    """Issue 10's sorting rows: sort and argsort of 10^6 float32 and int64
+    (NumPy's default kind, and the stable radix sort against NumPy's stable
+    one), unique of 10^6 int64."""
+    if not hasattr(dt, "sort"):
+        return []
+    cases = []
+    for dtype in ("float32", "int64"):
+        a = (rng.standard_normal(10 ** 6) * 1e6).astype(dtype)
+        x = dt.asarray(a)
+        cases.append((f"sort(a)  10^6 {dtype}", lambda x=x: dt.sort(x), lambda a=a: np.sort(a), True))
+        cases.append((f"sort(a, stable)  10^6 {dtype}", lambda x=x: dt.sort(x, stable=True),
+                      lambda a=a: np.sort(a, kind="stable"), True))
+        cases.append((f"argsort(a, stable)  10^6 {dtype}", lambda x=x: dt.argsort(x, stable=True),
+                      lambda a=a: np.argsort(a, kind="stable"), True))
+        # NumPy's default argsort is not stable: its result differs on ties
+        cases.append((f"argsort(a)  10^6 {dtype} (devtensor stable)", lambda x=x: dt.argsort(x, stable=True),
+                      lambda a=a: np.argsort(a), False))
+    u = rng.integers(0, 10 ** 5, 10 ** 6)
+    xu = dt.asarray(u)
+    cases.append(("unique(a)  10^6 int64 (10^5 values)", lambda: dt.unique(xu), lambda: np.unique(u), True))
     return cases
 
 
@@ -430,6 +454,35 @@ def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy
         del tx, tm
         torch.cuda.empty_cache()
     del x, m
+
+
+def bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync, n=1 << 26):
+    """Issue 10's GPU sort row: sort of 2^26 float32 against CuPy's and
+    PyTorch's (target: no slower than CuPy)."""
+    if not hasattr(dt, "sort"):
+        return
+    x = dt.rand(n, dtype=dt.float32, device="cuda")
+    dsync()
+    t_sort = median_time(lambda: dt.sort(x), reps, sync=dsync)
+    t_arg = median_time(lambda: dt.argsort(x, stable=True), reps, sync=dsync)
+    host = x.cpu().numpy()
+    label = f"sort 2^{n.bit_length() - 1} float32"
+    table.add("gpu", label, "-", t_sort, "dt D2D copy", median_time(lambda: x.copy(), reps, sync=dsync),
+              "how many copies' time a sort takes")
+    if cp is not None:
+        cx = cp.asarray(host)
+        table.add("gpu", label, "-", t_sort, "cupy", median_time(lambda: cp.sort(cx), reps, sync=csync),
+                  "target: ratio >= 1.0")
+        table.add("gpu", f"argsort 2^{n.bit_length() - 1} float32", "-", t_arg, "cupy",
+                  median_time(lambda: cp.argsort(cx), reps, sync=csync))
+        del cx
+        cp.get_default_memory_pool().free_all_blocks()
+    if torch is not None:
+        tx = torch.as_tensor(host, device="cuda")
+        table.add("gpu", label, "-", t_sort, "torch", median_time(lambda: torch.sort(tx), reps, sync=tsync))
+        del tx
+        torch.cuda.empty_cache()
+    del x
 
 
 def bench_gpu(table, quick, allow_emulated=False):
@@ -561,6 +614,7 @@ def bench_gpu(table, quick, allow_emulated=False):
 
     bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw)
+    bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync)
 
     # -- a small op from Python: host time per call --
     xs = dt.ones(16, dtype=dt.float32, device="cuda")

@@ -28,6 +28,8 @@ def test_gpu_reduction_and_gather_rows_run():
     run.bench_gpu_reductions(table, 1, sync, None, None, None, None, lambda b, s: b / s / 1e9, 1.0, n=1 << 12,
                              side=64)
     run.bench_gpu_gather(table, 1, sync, None, None, None, None, n=1 << 12)
+    run.bench_gpu_sort(table, 1, sync, None, None, None, None, n=1 << 12)
     cases = [r["case"] if isinstance(r, dict) else r[1] for r in table.rows]
     assert any("sum 2^12 float32" in c for c in cases), cases
     assert any("gather" in c for c in cases), cases
+    assert any("sort 2^12 float32" in c for c in cases), cases
