@@ -1,7 +1,8 @@
 /* reduce.c - devtensor._C._reduce, the wrapper of the core's dt_reduce
- * (csrc/core/reduce.h), _scan, _search and _sort beside it, and _C.REDUCE_OPS, the ops' names in the order of
- * their numbers.  devtensor._reductions turns NumPy's arguments (axis,
- * keepdims, dtype, out, initial, where) into its form.
+ * (csrc/core/reduce.h), the wrappers _scan, _search and _sort beside it,
+ * and _C.REDUCE_OPS, the ops' names in the order of their numbers.
+ * devtensor._reductions turns NumPy's arguments (axis, keepdims, dtype,
+ * out, initial, where) into its form.
  */
 #include "pydt.h"
 
