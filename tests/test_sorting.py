@@ -225,3 +225,31 @@ def test_sort_errors(device):
     with pytest.raises(ValueError):  # the output overlaps the input
         dt._C._sort(t, False, False, t)
     assert_same(t, a)
+
+
+def test_sort_keeps_element_bits_and_zero_order(device):
+    # a stable values sort keeps -0.0 where it was among equal zeros, and
+    # every NaN's own bits (sign and payload), as NumPy's stable sort does
+    a = np.array([0.0, -0.0, 1.0, -0.0, 0.0, -2.0])
+    got = to_np(dt.sort(dt.asarray(a, device=device), stable=True))
+    want = np.sort(a, kind="stable")
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    bits = np.array([1.0, np.nan, -np.nan, 0.0, np.nan]).view(np.uint64)
+    bits[1] |= 5
+    n = bits.view(np.float64)
+    for dtype in ("float64", "float32", "float16"):
+        x = n.astype(dtype) if dtype != "float64" else n
+        got = to_np(dt.sort(dt.asarray(x, device=device), stable=True))
+        want = np.sort(x, kind="stable")
+        np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"))
+        got = to_np(dt.sort(dt.asarray(x, device=device), descending=True))
+        np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), descending_sort(x, 0).view(f"u{x.itemsize}"))
+
+
+def test_sort_of_misaligned_memory():
+    buf = np.zeros(8 * 5 + 1, np.uint8)
+    m = np.frombuffer(buf.data, dtype=np.float64, count=5, offset=1)
+    m[...] = [3.0, -1.0, 2.0, 0.5, -7.0]
+    t = dt.asarray(m)
+    assert_same(dt.sort(t, stable=True), np.sort(m))
+    assert_same(dt.argsort(t, stable=True), np.argsort(m, kind="stable"))

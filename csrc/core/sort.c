@@ -1,10 +1,23 @@
-/* sort.c - dt_sort: checks, a contiguous copy of a strided input, the
- * work memory, and the loop handed to the backend's run_sort. */
+/* sort.c - dt_sort: checks, a contiguous aligned copy of a strided or
+ * misaligned input, the work memory, and the loop handed to the backend's
+ * run_sort. */
 #include "sort.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "backend.h"
+
+/* the alignment the backends' loads and stores need: the element's (a
+ * complex part's), at most 8 */
+static int64_t alignment(dt_dtype d)
+{
+    const dt_dtype_info *info = dt_dtype_get_info(d);
+    int64_t a = info->kind == DT_KIND_COMPLEX ? info->itemsize / 2 : info->itemsize;
+    return a > 8 ? 8 : a;
+}
+
+static int is_aligned(const dt_tensor *t) { return (uintptr_t)dt_tensor_data(t) % (uintptr_t)alignment(t->dtype) == 0; }
 
 static dt_status check(const dt_tensor *src, int arg, const dt_tensor *out, dt_error *err)
 {
@@ -20,6 +33,9 @@ static dt_status check(const dt_tensor *src, int arg, const dt_tensor *out, dt_e
     DT_TRY(dt_tensor_check_writeable(out, err));
     if (dt_tensors_may_overlap(out, src))
         return dt_error_set(err, DT_ERR_VALUE, "sort: the output overlaps the input");
+    if (out->numel > 0 && !is_aligned(out))
+        return dt_error_set(err, DT_ERR_VALUE, "sort: the output is not aligned to %lld bytes",
+                            (long long)alignment(out->dtype));
     if (src->numel > DT_SORT_MAX_NUMEL)
         return dt_error_set(err, DT_ERR_VALUE, "sort: %lld elements are more than one sort takes",
                             (long long)src->numel);
@@ -43,7 +59,7 @@ dt_status dt_sort(const dt_tensor *src, int descending, int arg, dt_tensor *out,
     dt_tensor_init_empty(&work);
     const dt_tensor *in = src;
     dt_status st = DT_OK;
-    if (!dt_tensor_is_contiguous(src)) {
+    if (!dt_tensor_is_contiguous(src) || !is_aligned(src)) { /* a dense, aligned copy */
         st = dt_tensor_init_new(&dense, device, src->dtype, src->ndim, src->shape, err);
         if (st == DT_OK)
             st = dt_tensor_copy_into(&dense, src, err);

@@ -4,9 +4,12 @@
  * Note [Radix sort on the CPU]
  * Each pass orders by one 8-bit digit, stably: count the digits, turn the
  * counts into starts, scatter.  A values sort of a real dtype moves keys
- * alone (32-bit words for dtypes of up to 4 bytes) and maps them back; an
- * argsort, and every complex sort, moves (key, position) pairs word by
- * word, each word's keys loaded through the positions sorted so far.  A
+ * alone (32-bit words for dtypes of up to 4 bytes) and maps them back,
+ * unless the row holds -0.0 or a NaN other than the canonical one (their
+ * keys would lose the bits, or the order of -0.0 among equal zeros); an
+ * argsort, every complex sort and such rows move (key, position) pairs
+ * word by word, each word's keys loaded through the positions sorted so
+ * far, and gather the elements.  A
  * pass whose digit is the same for every key moves nothing, so small
  * integers sort in few passes.  Rows go across threads; a single long row
  * is split into contiguous chunks, one per thread, counted separately: a
@@ -199,15 +202,24 @@ ALWAYS_INLINE void count_all(hist_row *counts, int bits, uint64_t key)
     default: break;                                                                        \
     }
 
-/* values sort: keys[i] = the key of in[i] (32-bit words when narrow) */
-ALWAYS_INLINE void value_keys(int dtype, const char *in, void *keys, int64_t n, int desc, hist_row *counts)
+/* values sort: keys[i] = the key of in[i] (32-bit words when narrow);
+ * *lossy = 1 when a key does not map back to its element's bits or does
+ * not keep equal elements in order (-0.0, a NaN other than the canonical
+ * one): such rows sort as pairs */
+ALWAYS_INLINE void value_keys(int dtype, const char *in, void *keys, int64_t n, int desc, hist_row *counts,
+                              int *lossy)
 {
     const dt_sort_kind k = dt_sort_kind_of(dtype);
-    const int item = dt_sort_word_count(&k) == 1 ? k.bits / 8 : 2 * k.bits / 8;
+    const int item = k.bits / 8;
+    const uint64_t sign = 1ull << (k.bits - 1);
+    int odd = 0;
     if (k.kind == 3)
         return; /* complex values sort as pairs */
     for (int64_t i = 0; i < n; i++) {
-        uint64_t key = dt_sort_key(&k, load_bits(in + i * item, item), 0, desc);
+        uint64_t bits = load_bits(in + i * item, item);
+        if (k.kind == 2)
+            odd |= bits == sign || (dt_sort_is_nan(&k, bits) && bits != k.qnan);
+        uint64_t key = dt_sort_key(&k, bits, 0, desc);
         if (k.bits == 64)
             ((uint64_t *)keys)[i] = key;
         else
@@ -215,6 +227,7 @@ ALWAYS_INLINE void value_keys(int dtype, const char *in, void *keys, int64_t n, 
         if (counts != NULL)
             count_all(counts, k.bits, key);
     }
+    *lossy = odd;
 }
 
 ALWAYS_INLINE void value_unkeys(int dtype, const void *keys, char *out, int64_t n, int desc)
@@ -260,8 +273,9 @@ typedef struct sort_ctx {
     hist_row *hist;     /* chunks rows, when chunks > 1 */
 } sort_ctx;
 
-/* values sort of a real dtype: keys alone */
-static void sort_values(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
+/* values sort of a real dtype: keys alone; 0 (nothing written) when the
+ * row needs pairs (value_keys' lossy) */
+static int sort_values(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
 {
     const dt_sort_loop *l = s->l;
     int64_t n = l->len, numel = l->n_rows * l->len;
@@ -272,9 +286,13 @@ static void sort_values(const sort_ctx *s, int64_t row, hist_row *hist, hist_row
     int64_t *vbuf[2] = {NULL, NULL};
     if (counts != NULL)
         memset(counts, 0, sizeof(hist_row) * 8);
-    DISPATCH(l->dtype, value_keys, in, buf[0], n, l->descending, counts)
+    int lossy = 0;
+    DISPATCH(l->dtype, value_keys, in, buf[0], n, l->descending, counts, &lossy)
+    if (lossy)
+        return 0;
     int cur = radix_sort(buf, vbuf, wide, n, s->kind.bits, s->chunks, hist, counts);
     DISPATCH(l->dtype, value_unkeys, buf[cur], out, n, l->descending)
+    return 1;
 }
 
 /* argsort (and a complex values sort): (key, position) pairs, word by word */
@@ -307,10 +325,8 @@ static void sort_pairs(const sort_ctx *s, int64_t row, hist_row *hist, hist_row 
 
 static void sort_row(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
 {
-    if (s->l->arg || s->kind.kind == 3)
+    if (s->l->arg || s->kind.kind == 3 || !sort_values(s, row, hist, counts))
         sort_pairs(s, row, hist, counts);
-    else
-        sort_values(s, row, hist, counts);
 }
 
 static void sort_rows(int64_t begin, int64_t end, void *ctx)
