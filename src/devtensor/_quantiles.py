@@ -103,6 +103,16 @@ def _finish(res, qshape, kept_shape, keep, keepdims, out):
     return res
 
 
+def _valid_counts(s):
+    """The non-NaN elements of each slice of s (along its last axis), on the
+    host, with NumPy's warning for an all-NaN slice."""
+    _, _, _, red, _, uf = _ops()
+    counts = red.count_nonzero(uf.logical_not(uf.isnan(s)), axis=-1).cpu().numpy()[..., None]
+    if (counts == 0).any():
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+    return counts
+
+
 def _quantile(a, q, axis, out, method, keepdims, skip_nan, weak):
     cr, ix, man, red, srt, uf = _ops()
     if method not in _METHODS:
@@ -118,9 +128,7 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, weak):
     s = srt.sort(flat, axis=-1)
     inexact = a.dtype.kind == "f"
     if skip_nan and inexact:
-        counts = red.count_nonzero(uf.logical_not(uf.isnan(s)), axis=-1).cpu().numpy()[..., None]
-        if (counts == 0).any():
-            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        counts = _valid_counts(s)
     else:
         counts = np.full(kept_shape + (1,), n, dtype=np.int64)
     get_index, fix_gamma = _METHODS[method]
@@ -237,9 +245,7 @@ def _median(a, axis, out, keepdims, skip_nan):
         return _finish(res, (), kept_shape, keep, keepdims, out)
     s = srt.sort(flat, axis=-1)
     if skip_nan and a.dtype.kind == "f":
-        counts = red.count_nonzero(uf.logical_not(uf.isnan(s)), axis=-1).cpu().numpy()[..., None]
-        if (counts == 0).any():
-            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        counts = _valid_counts(s)
         middle = np.stack([np.maximum(counts - 1, 0) // 2, counts // 2], axis=-1)[..., 0, :]
         pair = ix.take_along_axis(s, cr.asarray(middle, device=a.device), axis=-1)
         res = _mean_of_two(pair)

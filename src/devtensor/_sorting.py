@@ -161,9 +161,7 @@ def _check_kth(kth, n):
             raise ValueError(f"kth(={k + n if k < 0 else k}) out of bounds ({n})")  # NumPy's, wrapped
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """NumPy's partition: element kth in its sorted place, smaller ones
-    before, larger after (Note [Sorting through the backend]: fully sorted)."""
+def _partitioned(a, kth, axis, kind, order, arg):
     _no_order(order)
     if kind != "introselect":
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
@@ -173,22 +171,19 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     if a.ndim == 0:
         raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
     _check_kth(kth, a.shape[normalize_axis_index(operator.index(axis), a.ndim)])
-    return _along(a, axis, False, False, False)
+    return _along(a, axis, False, arg, arg)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """NumPy's partition: element kth in its sorted place, smaller ones
+    before, larger after (Note [Sorting through the backend]: fully sorted)."""
+    return _partitioned(a, kth, axis, kind, order, False)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """NumPy's argpartition: the positions that partition a (a full stable
     argsort, Note [Sorting through the backend])."""
-    _no_order(order)
-    if kind != "introselect":
-        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
-    a = _tensor(a)
-    if axis is None:
-        a, axis = a.reshape(-1), -1
-    if a.ndim == 0:
-        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
-    _check_kth(kth, a.shape[normalize_axis_index(operator.index(axis), a.ndim)])
-    return _along(a, axis, False, True, True)
+    return _partitioned(a, kth, axis, kind, order, True)
 
 
 def lexsort(keys, axis=-1):
