@@ -276,6 +276,12 @@ def bench_per_call(table, rng, quick):
         ("t.cumsum()", lambda: x.cumsum(), lambda: a.cumsum()),
         ("searchsorted(t, 0.5)", lambda: dt.searchsorted(x, 0.5), lambda: np.searchsorted(a, 0.5)),
     ] if hasattr(dt, "searchsorted") else []
+    cases += [
+        ("sort(t)", lambda: dt.sort(x), lambda: np.sort(a)),
+        ("argsort(t, stable)", lambda: dt.argsort(x, stable=True), lambda: np.argsort(a, kind="stable")),
+        ("unique(t)", lambda: dt.unique(x), lambda: np.unique(a)),
+        ("median(t)", lambda: dt.median(x), lambda: np.median(a)),
+    ] if hasattr(dt, "median") else []
     reps, inner = (15, 200) if quick else (41, 1000)
     for name, fdt, fnp in cases:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)

@@ -48,9 +48,9 @@ def _run_starts(s, equal_nan):
     """mask[i]: s[i] (sorted, 1-d or rows along axis 0) starts a run of equal elements."""
     cr, _, man, red, _, uf = _ops()
     n = s.shape[0]
-    first = cr.ones((1,), dtype=_C.bool, device=s.device)
     if n < 2:
         return cr.ones((n,), dtype=_C.bool, device=s.device)
+    first = cr.ones((1,), dtype=_C.bool, device=s.device)
     differ = uf.not_equal(s[1:], s[:-1])
     if s.ndim > 1:
         differ = red.any(differ.reshape(n - 1, -1), axis=1)
@@ -79,11 +79,9 @@ def _unique_sorted(ar, return_index, return_inverse, return_counts, equal_nan):
         if n:
             inv[perm] = uf.subtract(red.cumsum(mask, dtype=_C.int64), 1)
         res.append(inv)
-    if return_counts:
-        starts = red.count_nonzero(mask)
-        where = ix.flatnonzero(mask) if n else cr.empty((0,), dtype=_C.int64, device=ar.device)
-        bounds = man.concatenate([where, cr.full((1,), n, dtype=_C.int64, device=ar.device)])
-        res.append(red.diff(bounds) if int(starts) else cr.empty((0,), dtype=_C.int64, device=ar.device))
+    if return_counts:  # the runs' lengths: the differences of their starts and n
+        bounds = man.concatenate([ix.flatnonzero(mask), cr.full((1,), n, dtype=_C.int64, device=ar.device)])
+        res.append(red.diff(bounds))
     return res
 
 

@@ -108,8 +108,7 @@ def _stable(kind, stable):
 def _sorted_last(x, descending, arg, stable):
     """x sorted (or its argsort) along the last axis: a new contiguous tensor."""
     from ._creation import empty, from_numpy
-    if (not stable and not descending and x.device.type == "cpu" and x.dtype != _C.bfloat16
-            and x.ndim > 0):
+    if not stable and not descending and x.device.type == "cpu" and x.dtype != _C.bfloat16:
         view = x.numpy()
         return from_numpy(np.argsort(view, axis=-1) if arg else np.sort(view, axis=-1))
     out = empty(x.shape, dtype=_C.int64 if arg else x.dtype, device=x.device)
