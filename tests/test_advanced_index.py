@@ -19,17 +19,23 @@ needs_ndindex = pytest.mark.skipif(ndindices is None, reason="ndindex or hypothe
 MAX_ELEMENTS = 4096  # the emulated device runs every kernel thread on the CPU
 
 
-@pytest.fixture(autouse=True, params=["numpy", "kernels"])
-def cpu_path(request, monkeypatch):
-    """On the cpu, every test runs twice: small keys through NumPy (the
-    default) and through the CPU backend's index kernels (which big keys
-    take: Note [Big indices on the CPU] in devtensor/_views.py)."""
-    device = request.getfixturevalue("device") if "device" in request.fixturenames else None
-    if request.param == "kernels":
-        if device != "cpu":
-            pytest.skip("the kernel path is a cpu variant")
-        before = dt._C._cpu_index_kernels_from(0)  # every key to the kernels
-        request.addfinalizer(lambda: dt._C._cpu_index_kernels_from(before))
+@pytest.fixture(autouse=True, params=["fast", "general"])
+def index_path(request):
+    """Every test runs twice, once per path a key can take: on the cpu, small
+    keys through NumPy (fast, the default) and through the CPU backend's
+    index kernels (general, which big keys take: Note [Big indices on the
+    CPU] in devtensor/_views.py); on a device, common keys parsed in C
+    (fast, the default: Note [Advanced keys in C] in
+    csrc/python/advanced_key.c) and every key through devtensor._advanced
+    (general, where the rare keys go)."""
+    device = request.getfixturevalue("device") if "device" in request.fixturenames else "cpu"
+    if request.param == "general":
+        if device == "cpu":
+            before = dt._C._cpu_index_kernels_from(0)  # every key to the kernels
+            request.addfinalizer(lambda: dt._C._cpu_index_kernels_from(before))
+        else:
+            before = dt._C._advanced_keys_in_c(False)
+            request.addfinalizer(lambda: dt._C._advanced_keys_in_c(before))
     return request.param
 
 
@@ -333,11 +339,11 @@ def test_private_entry_points_check_their_arguments(device):
     sanity()
 
 
-def test_big_cpu_keys_split_across_threads(cpu_path):
+def test_big_cpu_keys_split_across_threads(index_path):
     """Keys big enough for the CPU index kernels' thread split (Note [Big
     indices on the CPU]): the ordered scatter's shares of the targets, the
     gather's chunks and the mask's blocks, against NumPy."""
-    if cpu_path != "numpy":
+    if index_path != "fast":
         pytest.skip("the size picks the kernels by itself")
     before = dt.get_num_threads()
     dt.set_num_threads(2)
@@ -391,13 +397,13 @@ def test_result_dimensions_past_the_limit(device, nones, index):
     assert_same(x[key], want, device=device)
 
 
-def test_small_cpu_keys_go_to_numpy_from_c(cpu_path):
+def test_small_cpu_keys_go_to_numpy_from_c(index_path):
     """Note [Small advanced keys on the CPU] (csrc/python/index.c): CPU keys
     and values in every form NumPy takes, results that are copies, NumPy's
     errors, and no reference left behind."""
     import sys
-    if cpu_path != "numpy":
-        pytest.skip("the numpy variant is the one under test")
+    if index_path != "fast":
+        pytest.skip("the fast variant is the one under test")
     a = np.arange(24.0).reshape(4, 6)
     t = dt.array(a)
     i = np.array([3, 0, 3])
@@ -435,3 +441,126 @@ def test_small_cpu_keys_go_to_numpy_from_c(cpu_path):
     assert_same(r, a)
     # a 0-d integer tensor is an integer (a view), as through Python
     assert t[dt.asarray(np.array(2)), [1]].shape == (1,)
+
+
+# ---- Note [Advanced keys in C] (csrc/python/advanced_key.c) ----
+
+def _keys_parsed_in_c(device):
+    """Keys the C path takes on a device (lists, NumPy arrays, tensors on the
+    device or the cpu, device masks over axes C order can merge)."""
+    i = np.array([3, 0, 3, 1])
+    di = dt.asarray(i, device=device)
+    return [
+        (di, i), ([2, 0, 2], [2, 0, 2]), (i, i), (dt.asarray(i), i),
+        ((slice(None), [2, 0]), (slice(None), [2, 0])),
+        ((Ellipsis, dt.asarray([[1], [2]], device=device)), (Ellipsis, np.array([[1], [2]]))),
+        ((di, slice(1, None), [0, -1, 2, 4]), (i, slice(1, None), [0, -1, 2, 4])),
+        ((1, slice(None), [4, 0]), (1, slice(None), [4, 0])),           # separated: B goes first
+        ((slice(None), 2, [4, 0]), (slice(None), 2, [4, 0])),           # together, an int among them
+        ((None, [1, 0], None), (None, [1, 0], None)),
+        ((slice(None, None, -1), np.array([[1], [0]], np.int32)), (slice(None, None, -1), np.array([[1], [0]]))),
+        ("mask", None), ("mask01", None), ("mask12", None), ("mask0", None),
+    ]
+
+
+def _mask_key(name, x, a):
+    if name == "mask":
+        return x > 30, a > 30
+    if name == "mask01":
+        return x[:, :, 0] % 3 == 0, a[:, :, 0] % 3 == 0
+    if name == "mask12":
+        m = (a[0] % 2 == 1)
+        return (slice(None), dt.asarray(m, device=x.device)), (slice(None), m)
+    m = np.array([True, False, True, True])
+    return (dt.asarray(m, device=x.device), 1), (m, 1)
+
+
+@pytest.mark.parametrize("case", range(15))
+def test_common_device_keys_are_parsed_in_c(device, index_path, case, monkeypatch):
+    """Common keys never reach devtensor._advanced on a device, and give
+    NumPy's values and shapes through C, for getitem and for setitem of a
+    scalar and of a tensor."""
+    if device == "cpu" or index_path != "fast":
+        pytest.skip("the C path of device keys")
+    from devtensor import _advanced
+
+    def python_path(*args):
+        raise AssertionError("went through devtensor._advanced")
+    monkeypatch.setattr(_advanced, "getitem", python_path)
+    monkeypatch.setattr(_advanced, "setitem", python_path)
+    x, a = pair((4, 3, 5), device, dtype="float32")
+    key, np_key = _keys_parsed_in_c(device)[case]
+    if isinstance(key, str):
+        key, np_key = _mask_key(key, x, a)
+    got = x[key]
+    assert got.shape == a[np_key].shape
+    assert_same(got, a[np_key], device=device)
+    x[key] = -2.5
+    a[np_key] = -2.5
+    assert_same(x, a)
+    if not isinstance(key, tuple) or not any(isinstance(k, dt.Tensor) and k.dtype == dt.bool for k in key):
+        if not (isinstance(key, dt.Tensor) and key.dtype == dt.bool):
+            vals = np.arange(a[np_key].size, dtype=np.float32).reshape(a[np_key].shape)
+            x[key] = dt.asarray(vals, device=device)
+            a[np_key] = vals
+            assert_same(x, a)
+            x[key] = dt.asarray(vals[..., :1], device=device)  # broadcast along the last axis
+            a[np_key] = vals[..., :1]
+            assert_same(x, a)
+
+
+def test_rare_device_keys_still_go_to_python(device, index_path, monkeypatch):
+    """Masks C order cannot merge, host masks, 0-d index tensors and values
+    that need NumPy's casting reach devtensor._advanced, and are right."""
+    if device == "cpu" or index_path != "fast":
+        pytest.skip("the C path of device keys")
+    from devtensor import _advanced
+    seen = []
+    real_get, real_set = _advanced.getitem, _advanced.setitem
+    monkeypatch.setattr(_advanced, "getitem", lambda *a: seen.append("get") or real_get(*a))
+    monkeypatch.setattr(_advanced, "setitem", lambda *a: seen.append("set") or real_set(*a))
+    x, a = pair((4, 6), device)
+    cases = [(x.T > 10, a.T > 10, x.T, a.T), (a > 10, a > 10, x, a),
+             ((dt.asarray(2, device=device), [1, 0]), (2, [1, 0]), x, a)]
+    for key, np_key, xs, as_ in cases:
+        assert_same(xs[key], as_[np_key], device=device)
+        xs[key] = 7
+        as_[np_key] = 7
+        assert_same(x, a)
+    x[[1, 2]] = np.array([[1.5] * 6, [2.5] * 6])  # NumPy's unsafe cast, through Python
+    a[[1, 2]] = np.array([[1.5] * 6, [2.5] * 6])
+    assert_same(x, a)
+    assert seen.count("get") == 3 and seen.count("set") == 4
+
+
+def test_device_keys_in_c_errors_and_references(device, index_path):
+    """Out-of-range indices raise NumPy's IndexError from the kernels and
+    write nothing; keys that would raise elsewhere get Python's messages;
+    no reference is left on the key, its items or the value."""
+    import sys
+    if device == "cpu":
+        pytest.skip("the C path of device keys")
+    x, a = pair((4, 6), device)
+    idx = dt.asarray([1, 9], device=device)
+    lst = [1, 0]
+    val = dt.asarray(np.arange(12.0).reshape(2, 6), device=device).astype(dt.int64)
+    before = [sys.getrefcount(o) for o in (x, idx, lst, val)]
+    for _ in range(3):
+        with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 4"):
+            x[idx]
+        with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 4"):
+            x[idx] = val
+        with pytest.raises(IndexError, match="index 9 is out of bounds for axis 1 with size 6"):
+            x[:, [9]] = 0
+        with pytest.raises(IndexError, match="shape mismatch: indexing arrays could not be broadcast"):
+            x[[0, 1], [0, 1, 2]]
+        with pytest.raises(IndexError, match="too many indices for array"):
+            x[[0], [0], [0]]
+        with pytest.raises(ValueError, match="could not be broadcast to indexing result"):
+            x[lst] = dt.zeros(5, dtype=dt.int64, device=device)
+        assert_same(x[lst], a[lst], device=device)
+        x[lst] = val
+        a[lst] = np.arange(12).reshape(2, 6)
+        assert_same(x, a)
+    assert [sys.getrefcount(o) for o in (x, idx, lst, val)] == before
+    sanity()

@@ -119,5 +119,7 @@ PyMethodDef dt_py_advanced_methods[] = {
      "_nonzero_positions(mask): int64 positions of a contiguous bool tensor's true elements"},
     {"_cpu_index_kernels_from", (PyCFunction)(void (*)(void))dt_py_cpu_index_kernels_from, METH_FASTCALL,
      "_cpu_index_kernels_from([n]): the key size from which CPU tensors use the index kernels; 0: always"},
+    {"_advanced_keys_in_c", (PyCFunction)(void (*)(void))dt_py_advanced_keys_in_c, METH_FASTCALL,
+     "_advanced_keys_in_c([on]): whether common advanced keys on devices are parsed in C; returns the previous"},
     {NULL, NULL, 0, NULL},
 };

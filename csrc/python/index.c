@@ -36,7 +36,7 @@ static long long index_of_numpy_integer(PyObject *o, int *overflow)
 
 /* 1 if o is a basic item this file handles (stored in *it), 0 if Python
  * must look at it, -1 with an exception (a slice with bad bounds). */
-static int parse_item(PyObject *o, dt_index_item *it)
+int dt_py_index_parse_item(PyObject *o, dt_index_item *it)
 {
     if (o == Py_None) {
         it->kind = DT_INDEX_NEWAXIS;
@@ -93,7 +93,7 @@ typedef struct {
 
 static int parse_one(PyObject *o, parsed_key *k, int i)
 {
-    int r = parse_item(o, &k->items[i]);
+    int r = dt_py_index_parse_item(o, &k->items[i]);
     if (r > 0 && k->items[i].kind == DT_INDEX_UNREADABLE) {
         PyErr_Clear();
         if (k->unreadable == NULL)
@@ -265,6 +265,9 @@ PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
         res = basic_view(self, &k);
     else if (r == 0 && ((res = numpy_getitem(self, key, &handled)) != NULL || handled || PyErr_Occurred()))
         return res;
+    else if (r == 0 && dt_tensor_device(&self->t).type != DT_DEVICE_CPU &&
+             ((res = dt_py_advanced_getitem(self, key, &handled)) != NULL || handled))
+        return res; /* Note [Advanced keys in C] */
     else if (r == 0 && dt_py_lazy_function("devtensor._views", "getitem", &getitem) != NULL)
         res = PyObject_CallFunctionObjArgs(getitem, (PyObject *)self, key, NULL);
     return res;
@@ -374,6 +377,9 @@ int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
         st = assign_basic(self, &k, value);
     } else if (r == 0 && (handled = numpy_setitem(self, key, value)) != 0) {
         st = handled < 0 ? -1 : 0;
+    } else if (r == 0 && dt_tensor_device(&self->t).type != DT_DEVICE_CPU &&
+               (st = dt_py_advanced_setitem(self, key, value, &handled), handled)) {
+        /* Note [Advanced keys in C] */
     } else if (r == 0 && dt_py_lazy_function("devtensor._views", "setitem", &setitem) != NULL) {
         PyObject *res = PyObject_CallFunctionObjArgs(setitem, (PyObject *)self, key, value, NULL);
         st = res == NULL ? -1 : 0;

@@ -103,6 +103,17 @@ PyObject *dt_py_tensor_reshape_geometry(PyDtTensor *self, PyObject *arg);
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key);
 int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value);
 PyObject *dt_py_tensor_index_basic(PyDtTensor *self, PyObject *key);
+struct dt_index_item;
+/* A basic index item (int, slice, None, Ellipsis) into *it: 1, 0 for any
+ * other object, -1 with an exception. */
+int dt_py_index_parse_item(PyObject *o, struct dt_index_item *it);
+/* x[key] and x[key] = value for advanced keys on a device, in C (Note
+ * [Advanced keys in C], advanced_key.c): *handled 0 (and no exception)
+ * when devtensor._advanced must do it. */
+PyObject *dt_py_advanced_getitem(PyDtTensor *x, PyObject *key, int *handled);
+int dt_py_advanced_setitem(PyDtTensor *x, PyObject *key, PyObject *value, int *handled);
+/* _C._advanced_keys_in_c([on]): whether they are (listed in advanced.c). */
+PyObject *dt_py_advanced_keys_in_c(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern PyNumberMethods dt_py_tensor_as_number;     /* number.c */
 int dt_py_number_init(PyObject *module);           /* _ufunc and OPS */
 PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op);

@@ -19,6 +19,11 @@ indexing on devices] in csrc/core/gather.c):
 Index arrays may be on the host (lists, NumPy arrays, CPU tensors: PyTorch
 accepts a CPU index for a CUDA tensor) or on the tensor's device; they are
 checked on the device (Note [Bounds on the device] in cuda_index.cu).
+
+On devices the common keys never come here: they are turned into the same
+form in C (Note [Advanced keys in C] in csrc/python/advanced_key.c), which
+hands this module the rest (rare keys, and every key that raises before the
+kernels run, so that NumPy's messages are made here only).
 """
 import numpy as np
 
