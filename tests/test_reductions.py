@@ -3,6 +3,8 @@ kernels) against NumPy on every device: values, dtypes, shapes and errors,
 over dtypes x axes x keepdims x layouts (strided, negative strides,
 broadcast, empty, 0-d), and summation accuracy against math.fsum."""
 import math
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -210,9 +212,11 @@ def test_mean_var_std(device, dtype):
                 scale = float(np.max(np.abs(a.astype(np.complex128)))) or 1.0  # float rounding of NumPy's
                 np.testing.assert_allclose(to_np(got), exp, rtol=rtol, atol=rtol * scale)
     assert_same(dt.var(t.astype("float64"), correction=1), np.var(a.astype("float64"), ddof=1), exact=False)
-    # ddof past the count: NumPy's inf and NaN (NumPy also warns)
-    assert math.isinf(float(dt.var(dt.asarray([1.0, 2.0], device=device), ddof=3)))
-    assert math.isnan(float(dt.var(dt.asarray([1.0], device=device), ddof=1)))
+    # ddof past the count: NumPy's inf and NaN, with its warning
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+        assert math.isinf(float(dt.var(dt.asarray([1.0, 2.0], device=device), ddof=3)))
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+        assert math.isnan(float(dt.std(dt.asarray([1.0], device=device), ddof=1)))
 
 
 def test_ptp_count_nonzero_and_methods(device):
@@ -241,7 +245,6 @@ def test_dtype_out_initial_where(device):
                 np.max(np.zeros((0, 3)), axis=0, initial=1.5))
     assert_same(dt.mean(dt.asarray(a.astype("float64"), device=device), axis=1, where=mask),
                 np.mean(a.astype("float64"), axis=1, where=mask), exact=False)
-    import warnings
     with warnings.catch_warnings():  # columns with fewer than ddof + 1 elements: NaN, as NumPy warns
         warnings.simplefilter("ignore", RuntimeWarning)
         for name in ("var", "std"):
@@ -260,9 +263,10 @@ def test_empty_and_zero_d(device):
         a = np.ones(shape, dtype=np.float32)
         t = dt.asarray(a, device=device)
         for op in ("sum", "prod", "any", "all", "mean"):
-            with np.errstate(all="ignore"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # test_empty_slice_warnings checks them
                 exp = getattr(np, op)(a, axis=axis)
-            got = getattr(dt, op)(t, axis=axis)
+                got = getattr(dt, op)(t, axis=axis)
             assert_same(got, exp, exact=False)
         for op in ("min", "max", "argmin", "argmax"):
             try:
@@ -353,7 +357,6 @@ NAN_FUNCS = ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nans
 def test_nan_functions(device, name, dtype):
     """NumPy's nanfunctions, all-NaN slices included (NaN with its warning,
     or ValueError for nanargmax/nanargmin), against NumPy."""
-    import warnings
     rng = np.random.default_rng(12)
     a = values(rng, (4, 5), dtype)
     if a.dtype.kind in "fc":
@@ -403,7 +406,7 @@ def test_average(device):
                 np.average(np.arange(6).reshape(2, 3), axis=1, keepdims=True))
     with pytest.raises(TypeError, match="Axis must be specified"):
         dt.average(t, weights=dt.asarray(w1, device=device))
-    with pytest.raises(ValueError, match="Length of weights not compatible"):
+    with pytest.raises(ValueError, match="Shape of weights must be consistent with shape of a along specified axis"):
         dt.average(t, axis=1, weights=dt.asarray(w1, device=device))
     with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
         dt.average(t, axis=0, weights=dt.asarray(np.array([1.0, -1.0, 0.0]), device=device))
@@ -476,7 +479,7 @@ def test_cumulative_and_diff(device):
         assert_same(dt.cumulative_prod(t, axis=0, include_initial=include),
                     np.cumulative_prod(a, axis=0, include_initial=include))
     assert_same(dt.cumulative_sum(dt.asarray(np.arange(5), device=device)), np.cumulative_sum(np.arange(5)))
-    with pytest.raises(ValueError, match="axis must be specified"):
+    with pytest.raises(ValueError, match="more than one dimension ``axis`` argument is required"):
         dt.cumulative_sum(t)
     assert_same(t.cumsum(axis=0), a.cumsum(axis=0))
     assert_same(t.cumprod(), a.cumprod())
@@ -484,7 +487,7 @@ def test_cumulative_and_diff(device):
     out = dt.empty((3, 4), dtype="int64", device=device)
     assert dt.cumsum(t, axis=1, out=out) is out
     assert_same(out, np.cumsum(a, axis=1))
-    with pytest.raises(ValueError, match="wrong size"):
+    with pytest.raises(ValueError, match=re.escape("provided out is the wrong size for the accumulation.")):
         dt.cumsum(t, out=dt.empty((3, 4), dtype="int64", device=device))
     with pytest.raises(np.exceptions.AxisError):
         dt.cumsum(t, axis=2)
@@ -542,7 +545,7 @@ def test_every_kernel_runs(device, dtype):
 
 def test_more_bad_arguments(device):
     t = dt.asarray(np.arange(6.0).reshape(2, 3), device=device)
-    with pytest.raises(TypeError, match="1D weights expected"):
+    with pytest.raises(ValueError, match="Shape of weights must be consistent with shape of a along specified axis"):
         dt.average(t, axis=1, weights=dt.ones((3, 1), device=device))
     with pytest.raises(ValueError, match="ddof and correction can't be provided simultaneously"):
         dt.nanvar(t, ddof=1, correction=1)
@@ -562,3 +565,213 @@ def test_more_bad_arguments(device):
         dt._C._reduce(0, t, (0,), t[0])
     with pytest.raises(TypeError, match="reduce: minimum does not give int64 from float64"):
         dt._C._reduce(2, t, (0,), dt.empty((3,), dtype="int64", device=device))
+
+
+def same_error(np_call, dt_call):
+    """dt_call raises what np_call raises: the same type and message."""
+    with pytest.raises(Exception) as np_err:
+        np_call()
+    with pytest.raises(type(np_err.value), match=re.escape(str(np_err.value))):
+        dt_call()
+
+
+def test_nanmax_nanmin_initial(device):
+    """Note [nanmax is fmax.reduce]: a slice with no valid element gives
+    initial (no warning); a NaN initial is skipped, as fmax skips it."""
+    a = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    an = np.array([[np.nan, np.nan], [1.0, np.nan]])
+    t, tn = dt.asarray(a, device=device), dt.asarray(an, device=device)
+    empty = np.zeros((0, 3))
+    row_mask = np.array([[True], [False]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # none of these warns, in NumPy or here
+        for name in ("nanmax", "nanmin"):
+            np_f, dt_f = getattr(np, name), getattr(dt, name)
+            assert_same(dt_f(t, axis=1, where=dt.asarray(row_mask, device=device), initial=1.0),
+                        np_f(a, axis=1, where=row_mask, initial=1.0))
+            assert_same(dt_f(tn, axis=1, initial=5.0), np_f(an, axis=1, initial=5.0))
+            assert_same(dt_f(tn, axis=0, keepdims=True, initial=-5.0), np_f(an, axis=0, keepdims=True, initial=-5.0))
+            assert_same(dt_f(dt.asarray(empty, device=device), axis=0, initial=1.0), np_f(empty, axis=0, initial=1.0))
+            assert_same(dt_f(t, initial=np.nan), np_f(a, initial=np.nan))
+            assert_same(dt_f(t, axis=0, initial=np.nan), np_f(a, axis=0, initial=np.nan))
+            x = np.array([[1, 7], [4, 2]], np.int32)
+            assert_same(dt_f(dt.asarray(x, device=device), axis=1, initial=3), np_f(x, axis=1, initial=3))
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):  # a NaN initial is no value
+        got = dt.nanmax(tn, axis=1, initial=np.nan)
+    assert_same(got, np.array([np.nan, 1.0]))
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        got = dt.nanmin(dt.asarray(empty, device=device), axis=0, initial=np.nan)
+    assert_same(got, np.full(3, np.nan))
+    for name in ("nanmax", "nanmin"):  # no initial: fmax's and fmin's errors
+        same_error(lambda: getattr(np, name)(empty), lambda: getattr(dt, name)(dt.asarray(empty, device=device)))
+        same_error(lambda: getattr(np, name)(np.zeros((0, 0)), axis=0),
+                   lambda: getattr(dt, name)(dt.zeros((0, 0), device=device), axis=0))
+        same_error(lambda: getattr(np, name)(a, where=a > 2),
+                   lambda: getattr(dt, name)(t, where=dt.asarray(a > 2, device=device)))
+
+
+ZERO_D_FUNCS = ["sum", "prod", "min", "max", "any", "all", "ptp", "count_nonzero", "nansum", "nanprod", "nanmin",
+                "nanmax", "argmin", "argmax", "nanargmin", "nanargmax", "cumsum", "cumprod", "nancumsum",
+                "nancumprod", "mean", "var", "std", "nanmean", "nanvar", "nanstd", "average"]
+
+
+@pytest.mark.parametrize("name", ZERO_D_FUNCS)
+def test_zero_d_axis(device, name):
+    """Note [Axis 0 of a 0-d tensor]: NumPy's results and AxisErrors for
+    axis 0, -1, 1 and (0,) of a 0-d array."""
+    for a in (np.array(2.5), np.array(np.nan), np.array(3, np.int16)):
+        t = dt.asarray(a, device=device)
+        for axis in (0, -1, 1, -2, (0,)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                try:
+                    exp = getattr(np, name)(a, axis=axis)
+                except Exception as e:
+                    with pytest.raises(type(e), match=re.escape(str(e))):
+                        getattr(dt, name)(t, axis=axis)
+                    continue
+                got = getattr(dt, name)(t, axis=axis)
+            assert_same(got, exp, exact=False)
+
+
+def test_zero_d_cumulative(device):
+    s = np.array(2.5)
+    t = dt.asarray(s, device=device)
+    for f in ("cumulative_sum", "cumulative_prod"):
+        for include in (False, True):
+            assert_same(getattr(dt, f)(t, include_initial=include), getattr(np, f)(s, include_initial=include))
+        assert_same(getattr(dt, f)(t, axis=-1), getattr(np, f)(s, axis=-1))
+        same_error(lambda: getattr(np, f)(s, axis=1), lambda: getattr(dt, f)(t, axis=1))
+    assert_same(dt.argmax(t, axis=0, keepdims=True), np.argmax(s, axis=0, keepdims=True))
+
+
+def test_initial_cast_to_result_dtype(device):
+    """NumPy casts initial to the result dtype first: int(2.5) for int64."""
+    x = np.array([[1, 2, 3], [-4, 5, 6]], np.int16)
+    t = dt.asarray(x, device=device)
+    for initial in (2.5, -2.5, True, 7):
+        assert_same(dt.sum(t, axis=0, initial=initial), np.sum(x, axis=0, initial=initial))
+        assert_same(dt.prod(t, axis=1, initial=initial), np.prod(x, axis=1, initial=initial))
+        assert_same(dt.max(t, axis=1, initial=initial), np.max(x, axis=1, initial=initial))
+        assert_same(dt.sum(t, dtype="int8", initial=initial), np.sum(x, dtype="int8", initial=initial))
+    assert_same(dt.min(dt.zeros((0, 2), dtype="int8", device=device), axis=0, initial=-1.5),
+                np.min(np.zeros((0, 2), np.int8), axis=0, initial=-1.5))
+    same_error(lambda: np.sum(x, dtype="int8", initial=300.5), lambda: dt.sum(t, dtype="int8", initial=300.5))
+
+
+def test_average_weights_along_axes(device):
+    """NumPy 2.4's average: weights of a's shape along axis (a tuple too, in
+    its order), NumPy's errors otherwise."""
+    rng = np.random.default_rng(15)
+    a = rng.standard_normal((2, 3, 4))
+    t = dt.asarray(a, device=device)
+    for axis, wshape in [((0, 1), (2, 3)), ((1, 0), (3, 2)), ((2, 0), (4, 2)), (-1, (4,)), ((0, 2, 1), (2, 4, 3))]:
+        w = rng.random(wshape) + 0.5
+        for returned in (False, True):
+            exp = np.average(a, axis=axis, weights=w, returned=returned)
+            got = dt.average(t, axis=axis, weights=dt.asarray(w, device=device), returned=returned)
+            for g, e in zip(got, exp) if returned else [(got, exp)]:
+                assert_same(g, e, exact=False, rtol=1e-12)
+    assert_same(dt.average(dt.asarray(a[0], device=device), axis=True), np.average(a[0], axis=True), exact=False)
+    bad = [(0, np.ones(3)), (1, np.ones((3, 1))), ((0, 1), np.ones(6)), ((0, 1), np.ones((3, 2))), (0, np.ones(()))]
+    for axis, w in bad + [(3, None), ((0, -3), None), ((1, 1), np.ones((3, 3))), (0.5, None)]:
+        same_error(lambda: np.average(a, axis=axis, weights=w),
+                   lambda: dt.average(t, axis=axis, weights=None if w is None else dt.asarray(w, device=device)))
+    same_error(lambda: np.average(np.zeros((0, 3)), axis=1),  # NumPy's ZeroDivisionError
+               lambda: dt.average(dt.zeros((0, 3), device=device), axis=1))
+
+
+def test_var_std_complex_dtype(device):
+    """A dtype= is var's and std's result dtype, complex included."""
+    rng = np.random.default_rng(16)
+    c = (rng.standard_normal(5) + 1j * rng.standard_normal(5)).astype(np.complex64)
+    for src in (c, c.real.copy(), np.arange(5, dtype=np.int32)):
+        t = dt.asarray(src, device=device)
+        for name in ("var", "std"):
+            for dtype in ("complex128", "complex64"):
+                assert_same(getattr(dt, name)(t, dtype=dtype), getattr(np, name)(src, dtype=dtype), exact=False,
+                            rtol=1e-5)
+            assert_same(getattr(dt, name)(t, ddof=1), getattr(np, name)(src, ddof=1), exact=False, rtol=1e-5)
+
+
+def test_empty_slice_warnings(device):
+    """NumPy's RuntimeWarnings before a division by a count of 0 or by
+    n - ddof <= 0 (Note [Warnings of empty slices])."""
+    e = dt.zeros((0, 3), device=device)
+    a = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    t = dt.asarray(a, device=device)
+    mask = np.array([[True, False, False], [False, False, False]])
+    for axis in (None, 0):
+        for f in (dt.mean, dt.average, lambda e, axis: e.mean(axis=axis)):
+            with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+                f(e, axis=axis)
+        for f in (dt.var, dt.std):
+            with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice") as record:
+                f(e, axis=axis)
+            assert not [w for w in record if "Mean of empty slice" in str(w.message)]  # as NumPy: one warning
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        got = dt.mean(t, axis=1, where=dt.asarray(mask, device=device))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_same(got, np.mean(a, axis=1, where=mask))
+    for kw in ({"axis": 0, "ddof": 2}, {"ddof": 6}, {"axis": 1, "ddof": 1, "where": mask}):
+        for name in ("var", "std"):
+            dkw = dict(kw, where=dt.asarray(kw["where"], device=device)) if "where" in kw else kw
+            with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+                got = getattr(dt, name)(t, **dkw)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                assert_same(got, getattr(np, name)(a, **kw), exact=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning where no slice is empty
+        dt.mean(dt.zeros((0, 3), device=device), axis=1)
+        dt.var(t, axis=0, ddof=1)
+        dt.mean(t)
+        t.mean(axis=0)
+
+
+def test_rejected_inputs(device):
+    """What NumPy refuses: a bool axis, argmax into a float out, a non-bool
+    where= array, an integer dtype or out for nanmean of inexact input."""
+    a = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    t = dt.asarray(a, device=device)
+    for name in ("sum", "prod", "max", "any", "all", "ptp", "count_nonzero", "nansum", "nanmin", "mean", "var",
+                 "std", "nanmean", "nanvar", "argmax", "nanargmax", "cumsum", "nancumsum"):
+        for axis in (True, (False,)):
+            same_error(lambda: getattr(np, name)(a, axis=axis), lambda: getattr(dt, name)(t, axis=axis))
+        assert_same(getattr(dt, name)(t, axis=1), getattr(np, name)(a, axis=1), exact=False)
+    same_error(lambda: np.cumulative_sum(a, axis=True), lambda: dt.cumulative_sum(t, axis=True))
+    for name in ("argmax", "argmin", "nanargmax", "nanargmin"):
+        for out_dtype in ("float64", "float32", "uint64"):
+            same_error(lambda: getattr(np, name)(a, axis=1, out=np.zeros(2, out_dtype)),
+                       lambda: getattr(dt, name)(t, axis=1, out=dt.zeros(2, dtype=out_dtype, device=device)))
+        for out_dtype in ("int32", "bool"):
+            out = dt.zeros(2, dtype=out_dtype, device=device)
+            assert getattr(dt, name)(t, axis=1, out=out) is out
+            assert_same(out, getattr(np, name)(a, axis=1).astype(out_dtype))
+    for w in (np.array([1, 0, 1]), np.array([1.0, 0.0, 1.0])):
+        for name, kw in [("sum", {}), ("max", {"initial": 0}), ("any", {}), ("mean", {}), ("var", {}),
+                         ("nanmean", {}), ("nanvar", {}), ("nansum", {}), ("nanmax", {"initial": 0})]:
+            same_error(lambda: getattr(np, name)(a, where=w, **kw),
+                       lambda: getattr(dt, name)(t, where=dt.asarray(w, device=device), **kw))
+    for w in ([1, 0, 1], 1):  # a list or Python scalar is cast as NumPy casts it
+        assert_same(dt.sum(t, where=w), np.sum(a, where=w))
+        assert_same(dt.mean(t, axis=1, where=w), np.mean(a, axis=1, where=w))
+    for name in ("nanmean", "nanvar", "nanstd"):
+        for dtype in ("int8", "bool"):
+            same_error(lambda: getattr(np, name)(a, dtype=dtype), lambda: getattr(dt, name)(t, dtype=dtype))
+        same_error(lambda: getattr(np, name)(a, axis=0, out=np.zeros(3, np.int64)),
+                   lambda: getattr(dt, name)(t, axis=0, out=dt.zeros(3, dtype="int64", device=device)))
+    x = np.arange(6).reshape(2, 3)  # integer input takes an integer dtype
+    assert_same(dt.nanmean(dt.asarray(x, device=device), axis=0, dtype="int32"), np.nanmean(x, axis=0, dtype="int32"))
+
+
+def test_scan_out_errors(device):
+    a = np.arange(12.0).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    same_error(lambda: np.cumsum(a, out=np.zeros((3, 4))), lambda: dt.cumsum(t, out=dt.zeros((3, 4), device=device)))
+    same_error(lambda: np.cumprod(a, axis=0, out=np.zeros((4, 3))),
+               lambda: dt.cumprod(t, axis=0, out=dt.zeros((4, 3), device=device)))
+    same_error(lambda: np.cumulative_sum(a, axis=0, out=np.zeros((4, 3))),
+               lambda: dt.cumulative_sum(t, axis=0, out=dt.zeros((4, 3), device=device)))
+    same_error(lambda: np.cumsum(a[0], out=np.zeros(3)), lambda: dt.cumsum(t[0], out=dt.zeros(3, device=device)))

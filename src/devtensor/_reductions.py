@@ -7,13 +7,14 @@ _C._reduce), one backend kernel per call; this module turns axis,
 keepdims, dtype, out, initial and where into its form:
 
 * axes are normalised with NumPy's errors (AxisError, "duplicate value in
-  'axis'"); the core gets the reduced axes and an output of the kept shape,
-  keepdims is a reshape of it;
+  'axis'", TypeError for a bool); the core gets the reduced axes and an
+  output of the kept shape, keepdims is a reshape of it;
 * sum and prod run in NumPy's result dtype (int64 for small ints, uint64
   for small unsigned); dtype= that the kernels cannot reach directly casts
   the input first, as NumPy's loop would cast each element;
-* where= replaces masked elements with the identity (or `initial`, which
-  min and max then need, as in NumPy); initial= is folded in after;
+* where= (a bool mask) replaces masked elements with the identity (or
+  `initial`, which min and max then need, as in NumPy); initial= is cast
+  to the result dtype, as NumPy casts it, and folded in after;
 * out= receives the result with NumPy's unsafe cast of reductions, after
   NumPy's shape check.
 
@@ -26,7 +27,7 @@ import builtins
 import operator
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
 from ._C import TensorBase
@@ -52,16 +53,33 @@ def _tensor(x):
     return asarray(x)
 
 
-def _axes(axis, ndim):
-    """The reduced axes, sorted, as NumPy normalises them."""
+def _index(axis, what=""):
+    """axis as an int; NumPy refuses a bool ("an integer is required")."""
+    if isinstance(axis, bool):
+        raise TypeError("an integer is required" + what)
+    return operator.index(axis)
+
+
+def _axes(axis, ndim, ufunc=False):
+    """The reduced axes, sorted, as NumPy normalises them.
+
+    Note [Axis 0 of a 0-d tensor]
+        A ufunc's reduce (sum, prod, min, max, any, all and what is built on
+        them) takes axis 0 or -1 of a 0-d array as no axis, where mean, var
+        and std refuse it (AxisError); argmin, argmax and the scans take a
+        0-d array as 1-d. ufunc=True asks for the first rule.
+    """
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, tuple):
-        axes = [normalize_axis_index(operator.index(a), ndim) for a in axis]
+        axes = [normalize_axis_index(_index(a), ndim) for a in axis]
         if len(set(axes)) != len(axes):
             raise ValueError("duplicate value in 'axis'")
         return tuple(sorted(axes))
-    return (normalize_axis_index(operator.index(axis), ndim),)
+    axis = _index(axis)
+    if ufunc and ndim == 0 and axis in (0, -1):
+        return ()
+    return (normalize_axis_index(axis, ndim),)
 
 
 def _kept_shape(shape, axes, keepdims):
@@ -126,14 +144,19 @@ def _deliver(res, out, name):
     return out
 
 
+def _mask(where, device):
+    """where= as a bool tensor on device: NumPy casts it safely, so a tensor or
+    array that is not bool is a TypeError (a list or Python scalar is not)."""
+    if isinstance(where, (TensorBase, np.ndarray)) and where.dtype != bool:
+        raise TypeError(f"Cannot cast array data from dtype('{where.dtype}') to dtype('bool') "
+                        f"according to the rule 'safe'")
+    return (where if isinstance(where, TensorBase) else _tensor(np.asarray(where, dtype=bool))).to(device)
+
+
 def _masked(x, where, fill):
     """x with the elements where `where` is False replaced by fill."""
     from ._ufuncs import where as _where
-    if not isinstance(where, TensorBase):
-        where = _tensor(np.asarray(where, dtype=bool)).to(x.device)
-    elif where.dtype != _C.bool:
-        where = where.astype(_C.bool)
-    res = _where(where, x, fill)
+    res = _where(_mask(where, x.device), x, fill)
     if res.dtype != x.dtype:
         res = res.astype(x.dtype)
     return res
@@ -141,8 +164,10 @@ def _masked(x, where, fill):
 
 def _run(name, x, axis, keepdims=False, dtype=None, out=None, initial=None, where=True):
     x = _tensor(x)
-    axes = _axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim, ufunc=True)
     rd = _result_dtype(name, x.dtype) if dtype is None else _C.dtype(dtype)
+    if initial is not None and rd.kind in "biu":
+        initial = rd.numpy_dtype.type(initial).item()  # NumPy's cast (int(2.5), its OverflowError)
     src = x
     if not _kernel_takes(name, x.dtype, rd):
         src = x.astype(rd)
@@ -230,8 +255,12 @@ def _arg(name, a, axis, out, keepdims):
     x = _tensor(a)
     if axis is None:
         axes = tuple(range(x.ndim))
-    else:
-        axes = (normalize_axis_index(operator.index(axis), x.ndim),)
+    else:  # a 0-d tensor is 1-d here (Note [Axis 0 of a 0-d tensor])
+        ax = normalize_axis_index(_index(axis, " for the axis"), x.ndim or 1)
+        axes = (ax,) if x.ndim else ()
+    if isinstance(out, TensorBase) and not _C._can_cast(out.dtype, _C.int64, "safe"):
+        raise TypeError(f"Cannot cast array data from dtype('{out.dtype}') to dtype('int64') "
+                        f"according to the rule 'safe'")
     res = _empty(_kept_shape(x.shape, axes, False), _C.int64, x.device)
     _C._reduce(_OPS[name], x, axes, res)
     if keepdims:
@@ -276,8 +305,21 @@ def _count(x, axes, where):
             n *= x.shape[d]
         return n
     from ._views import broadcast_to
-    w = _tensor(where).to(x.device)
-    return sum(broadcast_to(w, x.shape), tuple(axes), keepdims=True)
+    return sum(broadcast_to(_mask(where, x.device), x.shape), tuple(axes), keepdims=True)
+
+
+def _warn_if(n, bad, message):
+    """NumPy's warning when a count n (an int, or a tensor under where=) is
+    bad(n) for some slice: "Mean of empty slice", "Degrees of freedom <= 0".
+
+    Note [Warnings of empty slices]
+        NumPy's mean, var and std warn (RuntimeWarning) before dividing by a
+        count of 0, or by n - ddof <= 0; the division's own "invalid value
+        encountered in divide" is not given: devtensor's elementwise ops do
+        not raise floating-point warnings.
+    """
+    if bad(n) if not isinstance(n, TensorBase) else builtins.bool(any(bad(n))):
+        _warn(message, 4)
 
 
 _REAL_OF = {_C.complex64: _C.float32, _C.complex128: _C.float64}
@@ -300,14 +342,19 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
             and a.dtype.kind in "fc" and a.dtype.itemsize > 2):  # Note [Plain reductions in C]
         total = _fast(_SUM, a, axis)
         if total is not None:
-            return total / (a.size // total.size if total.size else 0)
+            n = a.size // total.size if total.size else 1
+            if not n:
+                _warn("Mean of empty slice")
+            return total / n
     from ._ufuncs import true_divide
     x = _tensor(a)
     axes = _axes(axis, x.ndim)
     rd = _mean_dtype(x.dtype, dtype)
     work = _C.float32 if rd == _C.float16 else rd
     total = sum(x, axes, dtype=work, keepdims=True, where=where)
-    res = true_divide(total, _count(x, axes, where)).astype(rd, copy=False)
+    n = _count(x, axes, where)
+    _warn_if(n, lambda n: n == 0, "Mean of empty slice")
+    res = true_divide(total, n).astype(rd, copy=False)
     if not keepdims:
         res = res.reshape(_kept_shape(x.shape, axes, False))
     return _deliver(res, out, "mean")
@@ -316,7 +363,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """NumPy's var (ddof, or the array API's correction): the mean of
-    |x - mean|**2 over n - ddof; NaN (NumPy warns) when n - ddof <= 0."""
+    |x - mean|**2 over n - ddof; inf or NaN, with NumPy's warning, when
+    n - ddof <= 0. A dtype= is the result's, complex too, as NumPy's."""
     from . import _ufuncs
     if correction is not None:
         if ddof != 0:
@@ -326,14 +374,16 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     axes = _axes(axis, x.ndim)
     rd = _mean_dtype(x.dtype, dtype)
     work = _C.float32 if rd == _C.float16 else rd
-    m = globals()["mean"](x, axes, dtype=work, keepdims=True, where=where) if mean is None else _tensor(mean)
+    n = _count(x, axes, where)
+    _warn_if(n, lambda n: n <= ddof, "Degrees of freedom <= 0 for slice")
+    m = _ufuncs.true_divide(sum(x, axes, dtype=work, keepdims=True, where=where), n).astype(work, copy=False) \
+        if mean is None else _tensor(mean)  # not mean(), which would warn of an empty slice too
     dev = _ufuncs.subtract(x.astype(work, copy=False), m)
     sq = _ufuncs.multiply(dev, _ufuncs.conjugate(dev)).real if dev.dtype.kind == "c" else \
         _ufuncs.multiply(dev, dev)
-    n = _count(x, axes, where)
     denom = _ufuncs.maximum(_ufuncs.subtract(n, ddof), 0) if isinstance(n, TensorBase) else builtins.max(n - ddof, 0)
     res = _ufuncs.true_divide(sum(sq, axes, keepdims=True, where=where), denom)
-    res = res.astype(_real_dtype(rd), copy=False)
+    res = res.astype(_real_dtype(rd) if dtype is None else rd, copy=False)
     if not keepdims:
         res = res.reshape(_kept_shape(x.shape, axes, False))
     return _deliver(res, out, "var")
@@ -430,9 +480,9 @@ def _nan_replaced(x, value):
     return _ufuncs.where(mask, value, x).astype(x.dtype, copy=False), mask
 
 
-def _warn(message):
+def _warn(message, stacklevel=3):
     import warnings
-    warnings.warn(message, RuntimeWarning, stacklevel=3)
+    warnings.warn(message, RuntimeWarning, stacklevel=stacklevel)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
@@ -446,12 +496,27 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
 
 
 def _nan_extreme(name, a, axis, out, keepdims, initial, where):
+    """Note [nanmax is fmax.reduce]
+        NumPy's nanmax is fmax.reduce(a, initial=, where=), with its errors
+        (naming fmax) when there is no initial: NaN is skipped, initial too
+        when it is NaN, and a slice left with nothing (all NaN, masked out
+        or empty) gives `initial`, or NaN with the "All-NaN slice" warning.
+        Here NaN becomes -inf for max, the identity a NaN initial stands for.
+    """
     from . import _ufuncs
     x = _tensor(a)
     fill = float("-inf") if name == "max" else float("inf")
+    if initial is None:
+        f = "fmax" if name == "max" else "fmin"
+        if where is not True:
+            raise ValueError(f"reduction operation '{f}' does not have an identity, so to use a where mask "
+                             f"one has to specify 'initial'")
+        if x.size == 0 and 0 in [x.shape[d] for d in _axes(axis, x.ndim, ufunc=True)]:
+            raise ValueError(f"zero-size array to reduction operation {f} which has no identity")
     y, mask = _nan_replaced(x, fill)
-    res = _run(name, y, axis, keepdims, None, None, initial, where)
-    if mask is not None and res.size:
+    nan_initial = mask is not None and initial is not None and initial != initial
+    res = _run(name, y, axis, keepdims, None, None, fill if nan_initial else initial, where)
+    if mask is not None and res.size and (initial is None or nan_initial):
         all_nan = all(mask, axis, keepdims=keepdims, where=where)
         if bool(any(all_nan)):
             _warn("All-NaN slice encountered")
@@ -460,7 +525,8 @@ def _nan_extreme(name, a, axis, out, keepdims, initial, where):
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    """NumPy's nanmax: NaN ignored; an all-NaN slice gives NaN (with a RuntimeWarning)."""
+    """NumPy's nanmax: NaN ignored; an all-NaN slice gives `initial`, or NaN
+    (with a RuntimeWarning): Note [nanmax is fmax.reduce]."""
     return _nan_extreme("max", a, axis, out, keepdims, initial, where)
 
 
@@ -492,10 +558,19 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     x = _tensor(a)
     if x.dtype.kind not in "fc":
         return mean(x, axis, dtype, out, keepdims, where=where)
+    _check_inexact(dtype, out)
     valid = _ufuncs.logical_not(_ufuncs.isnan(x))
     if where is not True:
-        valid = _ufuncs.logical_and(valid, _tensor(where).to(x.device))
+        valid = _ufuncs.logical_and(valid, _mask(where, x.device))
     return _nan_mean_of(x, valid, axis, dtype, out, keepdims)
+
+
+def _check_inexact(dtype, out):
+    """NumPy's nanmean, nanvar and nanstd of inexact input want an inexact dtype= and out=."""
+    if dtype is not None and _C.dtype(dtype).kind not in "fc":
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if isinstance(out, TensorBase) and out.dtype.kind not in "fc":
+        raise TypeError("If a is inexact, then out must be inexact")
 
 
 def _nan_mean_of(x, valid, axis, dtype, out, keepdims):
@@ -520,9 +595,10 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     x = _tensor(a)
     if x.dtype.kind not in "fc":
         return var(x, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    _check_inexact(dtype, out)
     valid = _ufuncs.logical_not(_ufuncs.isnan(x))
     if where is not True:
-        valid = _ufuncs.logical_and(valid, _tensor(where).to(x.device))
+        valid = _ufuncs.logical_and(valid, _mask(where, x.device))
     count = sum(valid, axis, keepdims=True)
     m = sum(x, axis, dtype=dtype, keepdims=True, where=valid) / _ufuncs.maximum(count, 1) if mean is None \
         else _tensor(mean)
@@ -536,44 +612,43 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     res = _ufuncs.where(_ufuncs.less_equal(denom, 0), float("nan"), res)
     res = res.astype(_real_dtype(x.dtype if dtype is None else _C.dtype(dtype)), copy=False)
     if not keepdims:
-        res = res.reshape(_kept_shape(x.shape, _axes(axis, x.ndim), False))
+        res = res.reshape(_kept_shape(x.shape, _axes(axis, x.ndim, ufunc=True), False))
     return _deliver(res, out, "nanvar")
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
     from ._ufuncs import sqrt
-    v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    x = _tensor(a)
+    if x.dtype.kind in "fc":
+        _check_inexact(dtype, out)
+    v = nanvar(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     return _deliver(sqrt(v), out, "nanstd")
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """NumPy's average: the mean, or with weights sum(a * w) / sum(w) (weights
-    1-d along one axis, or of a's shape); `returned` adds the sum of weights."""
+    of a's shape, or of its shape along axis, in axis's order); `returned`
+    adds the sum of weights."""
     from . import _ufuncs
     x = _tensor(a)
+    if axis is not None:  # NumPy's errors here ("axis: axis 2 is out of bounds ...")
+        axis = normalize_axis_tuple(axis, x.ndim, argname="axis")
     if weights is None:
         avg = mean(x, axis, keepdims=keepdims)
+        n = x.size / avg.size  # NumPy's ZeroDivisionError when avg is empty
         if returned:
-            n = x.size // avg.size if avg.size else 0
             from ._creation import full
-            scl = full(avg.shape, n, dtype=avg.dtype, device=avg.device)
-            return avg, scl
+            return avg, full(avg.shape, n, dtype=avg.dtype, device=avg.device)
         return avg
     w = _tensor(weights).to(x.device)
     if w.shape != x.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.ndim != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        ax = _axes(axis, x.ndim)
-        if len(ax) != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        if w.shape[0] != x.shape[ax[0]]:
-            raise ValueError("Length of weights not compatible with specified axis.")
-        shape = [1] * x.ndim
-        shape[ax[0]] = w.shape[0]
-        w = w.reshape(tuple(shape))
+        if w.shape != tuple(x.shape[d] for d in axis):
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+        w = w.transpose(sorted(range(len(axis)), key=axis.__getitem__))
+        w = w.reshape(tuple(n if d in axis else 1 for d, n in enumerate(x.shape)))
     from ._dtype_api import result_type
     rt = result_type(x.dtype, w.dtype, _C.float64 if x.dtype.kind in "biu" else x.dtype)
     from ._views import broadcast_to
@@ -593,23 +668,16 @@ __all__ += ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "
 
 def _scan(op, name, a, axis, dtype, out):
     x = _tensor(a)
-    if axis is None:
-        x = x.reshape(-1)  # NumPy's flattened, C-order scan
-        ax = 0
-    else:
-        ax = normalize_axis_index(operator.index(axis), x.ndim)
+    if axis is None or x.ndim == 0:  # NumPy's flattened, C-order scan; 0-d as 1-d
+        x = x.reshape(-1)
+    ax = 0 if axis is None else normalize_axis_index(_index(axis, " for the axis"), x.ndim)
     rd = _result_dtype(name, x.dtype) if dtype is None else _C.dtype(dtype)
     src = x if _kernel_takes(name, x.dtype, rd) else x.astype(rd)
     res = _empty(x.shape, rd, x.device)
     _C._scan(op, src, ax, res)
-    if out is not None:
-        if not isinstance(out, TensorBase):
-            raise TypeError(f"output must be a devtensor tensor, not {type(out).__name__}")
-        if out.shape != res.shape:
-            raise ValueError(f"provided out is the wrong size for the {name} (got {out.shape}, need {res.shape})")
-        out._copy_from(res)
-        return out
-    return res
+    if out is not None and not isinstance(out, TensorBase):
+        raise TypeError(f"output must be a devtensor tensor, not {type(out).__name__}")
+    return _deliver_scan(res, out)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -624,12 +692,14 @@ def cumprod(a, axis=None, dtype=None, out=None):
 
 def _cumulative(op, name, x, axis, dtype, out, include_initial):
     x = _tensor(x)
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError(f"axis must be specified in cumulative_{name} for more than one dimension")
+    if axis is not None:
+        axis = _index(axis)
+    elif x.ndim > 1:
+        raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+    else:
         axis = 0
-    if x.ndim == 0:
-        raise ValueError(f"cumulative_{name} requires an input of at least one dimension")
+    if x.ndim == 0:  # NumPy's cumulative_sum takes it as 1-d
+        x = x.reshape(1)
     res = _scan(op, name, x, axis, dtype, None)
     if include_initial:
         from ._manipulation import concatenate
@@ -638,14 +708,19 @@ def _cumulative(op, name, x, axis, dtype, out, include_initial):
         from ._creation import full
         first = full(shape, 1 if op == _PROD else 0, dtype=res.dtype, device=res.device)
         res = concatenate([first, res], axis=ax)
-    return _deliver_scan(res, out, f"cumulative_{name}")
+    return _deliver_scan(res, out)
 
 
-def _deliver_scan(res, out, name):
+def _deliver_scan(res, out):
+    """res into out, with NumPy's errors for an out of another shape."""
     if out is None:
         return res
+    if out.shape != res.shape and (out.ndim != res.ndim or res.ndim == 1):
+        raise ValueError("provided out is the wrong size for the accumulation.")
     if out.shape != res.shape:
-        raise ValueError(f"provided out is the wrong size for the {name} (got {out.shape}, need {res.shape})")
+        o, r = (str(tuple(s)).replace(" ", "") for s in (out.shape, res.shape))
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {o}->{o} {r}->{r} ")
     out._copy_from(res)
     return out
 
