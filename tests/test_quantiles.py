@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, given, same_error, settings, st
+from helpers import assert_same, given, same_error, settings, st, to_np
 
 METHODS = ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
            "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
@@ -126,5 +126,61 @@ def test_quantile_out_and_errors(device):
     with pytest.warns(RuntimeWarning):
         got = dt.median(dt.asarray(np.array([], np.float32), device=device))
     assert got.dtype == dt.float32 and np.isnan(float(got))
-    with pytest.warns(DeprecationWarning):
-        check(dt.quantile(t, 0.2, interpolation="lower"), np.quantile(a, 0.2, method="lower"))
+    # NumPy 2.4 removed `interpolation=`; interpolating a bool array is its boolean subtract's TypeError
+    same_error(lambda: np.quantile(a, 0.2, interpolation="lower"), lambda: dt.quantile(t, 0.2, interpolation="lower"))
+    same_error(lambda: np.nanpercentile(a, 20, interpolation="lower"),
+               lambda: dt.nanpercentile(t, 20, interpolation="lower"))
+    b = np.array([True, False, True])
+    tb = dt.asarray(b, device=device)
+    same_error(lambda: np.quantile(b, 0.5), lambda: dt.quantile(tb, 0.5))
+    same_error(lambda: np.percentile(b, 30, method="hazen"), lambda: dt.percentile(tb, 30, method="hazen"))
+    check(dt.quantile(tb, 0.5, method="lower"), np.quantile(b, 0.5, method="lower"))
+
+
+def test_quantile_q_dtype(device):
+    # NEP 50 (Note [The dtype of q]): only Python's int and float are weak, NumPy scalars and
+    # arrays keep their dtype: the result's dtype, and float32 indices for float32 q
+    f32 = np.array([1.0, 2, 4, 7.5, 100], np.float32)
+    qs = [0.3, 1, np.float64(0.3), np.float32(0.3), np.float32(0.4), np.float16(0.3), np.int64(1), [0, 1],
+          np.array([0.3, 0.9], np.float32), dt.asarray(np.array([0.25], np.float32), device=device)]
+    for a in (f32, f32.astype(np.float16), np.array([1, 2, 4, 9]), np.arange(21.0)):
+        t = dt.asarray(a, device=device)
+        for q in qs:
+            qn = to_np(q) if isinstance(q, dt.Tensor) else q
+            for method in ("linear", "higher", "hazen", "midpoint", "averaged_inverted_cdf"):
+                check(dt.quantile(t, q, method=method), np.quantile(a, qn, method=method))
+                check(dt.nanquantile(t, q, method=method), np.nanquantile(a, qn, method=method))
+        for q in (30, 40.0, np.float32(40), np.float64(30), np.array([10, 95], np.float32)):
+            check(dt.percentile(t, q), np.percentile(a, q))
+            check(dt.nanpercentile(t, q, method="higher"), np.nanpercentile(a, q, method="higher"))
+    n = data("float32", True)
+    tn = dt.asarray(n, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for q in (np.float32(0.3), np.float64(0.7), np.array([0.1, 0.45], np.float32)):
+            check(dt.nanquantile(tn, q, axis=-1), np.nanquantile(n, q, axis=-1))
+            check(dt.nanquantile(tn, q, axis=0, method="nearest"), np.nanquantile(n, q, axis=0, method="nearest"))
+
+
+def test_nanquantile_empty(device):
+    # NumPy's NaN forms of an empty array are its nanmean: NaN with its warning, q's dims dropped
+    def warned(fn):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            res = fn()
+        return res, sorted(str(x.message) for x in w)
+
+    for shape, axis in [((0,), None), ((0, 3), 0), ((0, 3), 1), ((3, 0), 0), ((0, 3), None)]:
+        for dtype in ("float32", "float64"):
+            a = np.empty(shape, dtype)
+            t = dt.asarray(a, device=device)
+            for fn, q, kw in [("nanquantile", 0.5, {}), ("nanquantile", [0.2, 0.7], {}),
+                              ("nanpercentile", 50, {"keepdims": True})]:
+                got, got_w = warned(lambda: getattr(dt, fn)(t, q, axis=axis, **kw))
+                want, want_w = warned(lambda: getattr(np, fn)(a, q, axis=axis, **kw))
+                check(got, want)
+                assert got_w == want_w
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        check(dt.nanquantile(dt.asarray(np.array([]), device=device), 0.5), np.float64(np.nan))
+    same_error(lambda: np.quantile(np.array([]), 0.5),
+               lambda: dt.quantile(dt.asarray(np.array([]), device=device), 0.5))

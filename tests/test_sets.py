@@ -119,6 +119,37 @@ def test_isin(device):
     same_error(lambda: np.isin(a, b, kind="bad"), lambda: dt.isin(ta, tb, kind="bad"))
 
 
+def test_isin_signed_and_uint64(device):
+    # Note [Signed and unsigned]: compared exactly, not through float64
+    big = 2**62
+    cases = [(np.array([big + 1, big, -1, 5]), np.array([big, 2**63 + 7, 5], np.uint64)),
+             (np.array([big + 1, 2**64 - 1, 2**63, 5], np.uint64), np.array([big + 1, -1, 5, -2**63])),
+             (np.array([1, -1], np.int8), np.array([1, 255, 2**64 - 1], np.uint64)),
+             (np.array([1, 2]), np.array([2**63], np.uint64))]
+    for a, b in cases:
+        for invert in (False, True):
+            assert_same(dt.isin(dt.asarray(a, device=device), dt.asarray(b, device=device), invert=invert),
+                        np.isin(a, b, invert=invert))
+
+
+def test_isin_table_kind(device):
+    for a, b in [([1.5], [1.5]), ([1], [1.5]), ([1j], [1]), (np.array([1], np.float16), [1])]:
+        same_error(lambda: np.isin(a, b, kind="table"),
+                   lambda: dt.isin(dt.asarray(a, device=device), dt.asarray(b, device=device), kind="table"))
+    a, b = np.array([3, 1, 2]), np.array([True, False])
+    assert_same(dt.isin(dt.asarray(a, device=device), dt.asarray(b, device=device), kind="table"),
+                np.isin(a, b, kind="table"))
+
+
+def test_unique_axis_empty(device):
+    for shape in [(0, 3), (3, 0), (0, 0), (2, 0, 3), (0, 2)]:
+        a = np.empty(shape)
+        t = dt.asarray(a, device=device)
+        for axis in range(-len(shape), len(shape)):
+            same_tuple(dt.unique(t, axis=axis), np.unique(a, axis=axis))
+            same_tuple(dt.unique(t, True, True, True, axis=axis), np.unique(a, True, True, True, axis=axis))
+
+
 @pytest.mark.parametrize("name", ["union1d", "intersect1d", "setdiff1d", "setxor1d"])
 def test_set_functions(device, name):
     rng = np.random.default_rng(4)
@@ -161,6 +192,50 @@ def test_bincount(device):
     same_error(lambda: np.bincount(np.array([1.5])), lambda: dt.bincount(dt.asarray([1.5], device=device)))
     same_error(lambda: np.bincount(x, w[:3]), lambda: dt.bincount(tx, dt.asarray(w[:3], device=device)))
     same_error(lambda: np.bincount(x, minlength=-1), lambda: dt.bincount(tx, minlength=-1))
+
+
+def test_bincount_inputs_and_weights(device):
+    ta = lambda x: dt.asarray(x, device=device)  # noqa: E731
+    assert_same(dt.bincount([]), np.bincount([]))
+    assert_same(dt.bincount((), minlength=2), np.bincount((), minlength=2))
+    # an empty input is NumPy's int64 answer whatever the weights
+    for w in (np.array([]), np.array([], np.float32), np.array([], complex)):
+        assert_same(dt.bincount(ta(np.array([], np.int64)), ta(w)), np.bincount(np.array([], np.int64), w))
+    same_error(lambda: np.bincount(np.array([])), lambda: dt.bincount(ta(np.array([]))))
+    for x in (np.array([0, 3, 3, 1], np.uint64), np.array([0, 3, 1], np.uint32), np.array([True, False, True])):
+        assert_same(dt.bincount(ta(x)), np.bincount(x))
+        assert_same(dt.bincount(ta(x), ta(np.arange(len(x), dtype=np.float32))),
+                    np.bincount(x, np.arange(len(x), dtype=np.float32)))
+    same_error(lambda: np.bincount(np.array([2**63, 1], np.uint64)),
+               lambda: dt.bincount(ta(np.array([2**63, 1], np.uint64))))
+    x = np.array([0, 1, 1])
+    for w in (np.array([1j, 2, 3]), np.array([1, 2, 3], np.complex64)):
+        same_error(lambda: np.bincount(x, w), lambda: dt.bincount(ta(x), ta(w)))
+    same_error(lambda: np.bincount(x, [1j, 2, 3]), lambda: dt.bincount(ta(x), [1j, 2, 3]))
+    assert_same(dt.bincount(ta(x), [1.5, 2, 3]), np.bincount(x, [1.5, 2, 3]))
+    assert_same(dt.bincount(ta(x), ta(np.array([1, 2, 3], np.uint64))), np.bincount(x, np.array([1, 2, 3], np.uint64)))
+    same_error(lambda: np.bincount(np.array([1, -1]), [1j, 2]), lambda: dt.bincount(ta([1, -1]), ta([1j, 2])))
+
+
+def test_histogram_weights(device):
+    rng = np.random.default_rng(7)
+    y = rng.standard_normal(60)
+    ty = dt.asarray(y, device=device)
+    weights = [rng.integers(0, 5, 60), rng.integers(0, 5, 60).astype(np.int32), rng.integers(0, 5, 60).astype(np.uint8),
+               rng.standard_normal(60) + 1j * rng.standard_normal(60),
+               (rng.standard_normal(60) + 2j).astype(np.complex64)]
+    for w in weights:
+        tw = dt.asarray(w, device=device)
+        for kw in ({}, {"bins": 3, "range": (0, 1)}, {"bins": [-1.0, 0, 0.5, 2]}, {"bins": [1.0]}):
+            args = {k: dt.asarray(v, device=device) if isinstance(v, list) else v for k, v in kw.items()}
+            got, want = dt.histogram(ty, weights=tw, **args), np.histogram(y, weights=w, **kw)
+            assert_same(got[0], want[0], exact=w.dtype.kind in "iu", rtol=1e-6)
+            assert_same(got[1], want[1])
+    a = np.ones((2, 3))
+    same_error(lambda: np.histogram(a, weights=np.ones(6)),
+               lambda: dt.histogram(dt.asarray(a, device=device), weights=dt.asarray(np.ones(6), device=device)))
+    same_tuple(dt.histogram(dt.asarray(a, device=device), weights=dt.asarray(np.ones((2, 3)), device=device)),
+               np.histogram(a, weights=np.ones((2, 3))))
 
 
 def test_histogram(device):

@@ -227,6 +227,75 @@ def test_sort_errors(device):
     assert_same(t, a)
 
 
+def test_partition_kth_and_zero_d(device):
+    a = np.array([3, 1, 2])
+    t = dt.asarray(a, device=device)
+    for kth in (True, [False], np.array([0, 1], bool)):
+        same_error(lambda: np.partition(a, kth), lambda: dt.partition(t, kth))
+        same_error(lambda: np.argpartition(a, kth), lambda: dt.argpartition(t, kth))
+    # NumPy's argpartition and argsort take a 0-d array as 1-d; partition and sort do not
+    z = np.array(5.0)
+    tz = dt.asarray(z, device=device)
+    for kth, axis in [(0, -1), (-1, 0), ([0, 0], -1), (0, None)]:
+        assert_same(dt.argpartition(tz, kth, axis=axis), np.argpartition(z, kth, axis=axis))
+    assert_same(tz.argpartition(0), z.argpartition(0))
+    assert_same(dt.argsort(tz), np.argsort(z))
+    assert_same(dt.argsort(tz, axis=0), np.argsort(z, axis=0))
+    same_error(lambda: np.argpartition(z, 1), lambda: dt.argpartition(tz, 1))
+    same_error(lambda: np.argpartition(z, 0, axis=3), lambda: dt.argpartition(tz, 0, axis=3))
+    same_error(lambda: np.argsort(z, axis=2), lambda: dt.argsort(tz, axis=2))
+    same_error(lambda: np.partition(z, 0), lambda: dt.partition(tz, 0))
+    # the in-place methods need an integer axis
+    m = np.ones((2, 2))
+    tm = dt.asarray(m, device=device)
+    same_error(lambda: m.sort(axis=None), lambda: tm.sort(axis=None))
+    same_error(lambda: m.partition(0, axis=None), lambda: tm.partition(0, axis=None))
+    assert_same(tm.argsort(axis=None), m.argsort(axis=None))
+
+
+def test_lexsort_scalar_keys(device):
+    # a 1-d key array is a sequence of 0-d keys: NumPy sorts the one position there is
+    k = np.array([3.0, 2, 1])
+    tk = dt.asarray(k, device=device)
+    for axis in (-1, 0):
+        got = dt.lexsort(tk, axis=axis)
+        assert_same(got, np.lexsort(k, axis=axis))
+        assert got.device == tk.device
+    assert_same(dt.lexsort([dt.asarray(3.0, device=device), dt.asarray(2.0, device=device)]),
+                np.lexsort([np.array(3.0), np.array(2.0)]))
+    for axis in (1, -2, None):
+        same_error(lambda: np.lexsort(k, axis=axis), lambda: dt.lexsort(tk, axis=axis))
+
+
+def test_digitize_monotonic_bins(device):
+    # Note [Monotonic bins]: compared (not subtracted) in float64, NaN as NumPy finds it
+    x = np.array([-128, -120, -1, 0, 1, 2, 3, 120, 127], np.int64)
+    tx = dt.asarray(x, device=device)
+    info = np.iinfo(np.int64)
+    for bins in [np.array([3, 2, 0], np.uint8), np.array([-100, 100], np.int8), np.array([100, -100], np.int8),
+                 np.array([0, 255], np.uint8), np.array([info.min, 0, info.max]), np.array([info.max, 0, info.min]),
+                 np.array([1, 1, 1], np.int16), np.array([False, True]), np.array([0, np.nan]),
+                 np.array([np.nan, np.nan]), np.array([1.0, 1, 0]), np.array([0.0, 1, np.nan])]:
+        tb = dt.asarray(bins, device=device)
+        for right in (False, True):
+            assert_same(dt.digitize(tx, tb, right=right), np.digitize(x, bins, right=right))
+    for bins in [np.array([0, 2, 1], np.uint8), np.array([127, -128, 0], np.int8), np.array([0.0, np.nan, 1, 2]),
+                 np.array([np.nan, 1, 2])]:
+        same_error(lambda: np.digitize(x, bins), lambda: dt.digitize(tx, dt.asarray(bins, device=device)))
+    same_error(lambda: np.digitize(x, [1 + 0j, 2]), lambda: dt.digitize(tx, dt.asarray([1 + 0j, 2], device=device)))
+
+
+def test_searchsorted_sorter_out_of_range(device):
+    a = np.array([30, 10, 20])
+    t = dt.asarray(a, device=device)
+    for sorter in ([1, 5, 0], [1, -1, 2], [1, 2, 3]):
+        with pytest.raises(ValueError, match="^Sorter index out of range.$"):
+            dt.searchsorted(t, dt.asarray([15, 25], device=device), sorter=dt.asarray(sorter, device=device))
+    sorter = dt.asarray(np.array([1, 2, 0], np.uint8), device=device)
+    assert_same(dt.searchsorted(t, dt.asarray([15, 25], device=device), sorter=sorter),
+                np.searchsorted(a, [15, 25], sorter=np.array([1, 2, 0], np.uint8)))
+
+
 def test_sort_keeps_element_bits_and_zero_order(device):
     # a stable values sort keeps -0.0 where it was among equal zeros, and
     # every NaN's own bits (sign and payload), as NumPy's stable sort does

@@ -13,6 +13,18 @@ elements for the NaN forms), which is small beside the data; the gathers
 and the arithmetic run on the data's device.  A slice holding NaN gives NaN
 (the NaN forms skip them; an all-NaN slice gives NaN and NumPy's warning).
 median is the middle element, or the mean of the middle two, as NumPy's.
+The NaN forms of an empty array are NumPy's: its nanmean (NaN, with a
+warning, and without q's dims).
+
+Note [The dtype of q]
+Under NEP 50 only Python's own int and float are weak: NumPy keeps any
+other q (a NumPy scalar, an array, a tensor, a list) as an array of its own
+dtype, and computes the virtual indices and gamma in it, with the count a
+(weak) Python int.  So float32 q picks float32 indices (method "higher" may
+pick another element than in float64) and the result is the data's dtype
+promoted with gamma's (float32 data and np.float64 q give float64); a weak
+q's gamma is cast to the data's float dtype.  An integer q (0 or 1) with
+"linear" gives integer indices: the element itself, in the data's dtype.
 """
 import operator
 import warnings
@@ -113,12 +125,17 @@ def _valid_counts(s):
     return counts
 
 
-def _quantile(a, q, axis, out, method, keepdims, skip_nan, weak):
+def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan):
+    from ._dtype_api import result_type
     cr, ix, man, red, srt, uf = _ops()
-    if method not in _METHODS:
-        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS.keys()}")
+    a = _tensor(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
+    q, weak = _q(q, scale, name)
+    if skip_nan and a.size == 0:
+        return red.nanmean(a, axis, out=out, keepdims=keepdims)  # NumPy's answer, q's dims and all
+    if method not in _METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS.keys()}")
     qshape = q.shape
     qf = q.reshape(-1)
     flat, kept_shape, keep = _last(a, axis)
@@ -132,31 +149,25 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, weak):
     else:
         counts = np.full(kept_shape + (1,), n, dtype=np.int64)
     get_index, fix_gamma = _METHODS[method]
-    virtual = np.asarray(get_index(counts, qf))
+    # NumPy's count is a Python int, weak beside a float q (Note [The dtype of q])
+    virtual = np.asarray(get_index(counts.astype(qf.dtype) if qf.dtype.kind == "f" else counts, qf))
     last = np.maximum(counts - 1, 0)
-    if fix_gamma is None:
+    if fix_gamma is None or (method == "linear" and virtual.dtype.kind in "iu"):
         idx = np.minimum(np.maximum(virtual, 0), last)
         res = ix.take_along_axis(s, cr.asarray(idx, device=a.device), axis=-1)
     else:
         below = np.floor(virtual)
         prev = np.where(virtual < 0, 0, np.where(virtual >= last, last, below)).astype(np.int64)
         nxt = np.where(virtual < 0, 0, np.where(virtual >= last, last, below + 1)).astype(np.int64)
-        gamma = np.asarray(fix_gamma(virtual - below, virtual), dtype=np.float64)
+        gamma = np.asarray(fix_gamma(virtual - below, virtual), dtype=virtual.dtype)
         lo = ix.take_along_axis(s, cr.asarray(prev, device=a.device), axis=-1)
         hi = ix.take_along_axis(s, cr.asarray(nxt, device=a.device), axis=-1)
-        if weak and a.dtype.kind == "f":
-            # NumPy's gamma is then a Python float per slice: NEP 50 casts it
-            # (and 1 - gamma, computed in double) to the data's dtype
-            dtype = a.dtype.name if a.dtype != _C.bfloat16 else np.float32
-            g = cr.asarray(gamma.astype(dtype), device=a.device).astype(a.dtype)
-            one_minus = cr.asarray((1 - gamma).astype(dtype), device=a.device).astype(a.dtype)
-        else:
-            g = cr.asarray(gamma, device=a.device)
-            one_minus = cr.asarray(1 - gamma, device=a.device)
+        diff = uf.subtract(hi, lo)  # in the data's dtype, as NumPy (bool raises its TypeError)
+        work = result_type(a.dtype, 0.0 if weak else gamma.dtype)
+        lo, hi, diff = lo.astype(work), hi.astype(work), diff.astype(work)
+        g = cr.asarray(gamma, device=a.device).astype(work)
+        one_minus = cr.asarray(1 - gamma, device=a.device).astype(work)
         big = cr.asarray(gamma >= 0.5, device=a.device)
-        if a.dtype.kind in "biu":
-            lo, hi = lo.astype(_C.float64), hi.astype(_C.float64)
-        diff = uf.subtract(hi, lo)
         res = uf.where(big, uf.subtract(hi, uf.multiply(diff, one_minus)), uf.add(lo, uf.multiply(diff, g)))
     if inexact and not skip_nan and n:
         res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
@@ -164,10 +175,11 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, weak):
 
 
 def _q(q, scale, name):
-    weak = isinstance(q, (int, float)) and not isinstance(q, bool)
-    arr = np.asarray(q.cpu().numpy() if isinstance(q, TensorBase) else q, dtype=np.float64)
-    if scale != 1:
-        arr = np.true_divide(arr, scale)
+    """q as NumPy holds it (its own dtype; percentiles divided by 100), and
+    whether it is weak (Note [The dtype of q])."""
+    weak = type(q) in (int, float)  # NumPy's own test
+    q = q.cpu().numpy() if isinstance(q, TensorBase) else q
+    arr = np.asarray(q) if scale == 1 else np.true_divide(q, scale)
     if arr.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     if not ((arr >= 0) & (arr <= 1)).all():
@@ -175,49 +187,38 @@ def _q(q, scale, name):
     return arr, weak
 
 
-def _interp(method, interpolation):
-    if interpolation is not None:
-        warnings.warn("the `interpolation=` argument to quantile was renamed to `method=`, which has "
-                      "additional options.", DeprecationWarning, stacklevel=3)
-        return interpolation
-    return method
-
-
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-             weights=None, interpolation=None):
+             weights=None):
     """NumPy's quantile: the q-th quantiles (0 <= q <= 1) over axis, by
     NumPy's methods (linear by default)."""
     if weights is not None:
         raise NotImplementedError("quantile: weights are not supported yet")
-    qa, weak = _q(q, 1, "Quantiles")
-    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, False, weak)
+    return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, False)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-               weights=None, interpolation=None):
+               weights=None):
     """NumPy's percentile: quantile of q / 100."""
     if weights is not None:
         raise NotImplementedError("percentile: weights are not supported yet")
-    qa, weak = _q(q, 100, "Percentiles")
-    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, False, weak)
+    return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, False)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-                weights=None, interpolation=None):
-    """NumPy's nanquantile: quantile of the non-NaN elements."""
+                weights=None):
+    """NumPy's nanquantile: quantile of the non-NaN elements (NaN for an
+    empty a, as NumPy's nanmean)."""
     if weights is not None:
         raise NotImplementedError("nanquantile: weights are not supported yet")
-    qa, weak = _q(q, 1, "Quantiles")
-    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, True, weak)
+    return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, True)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-                  weights=None, interpolation=None):
+                  weights=None):
     """NumPy's nanpercentile: percentile of the non-NaN elements."""
     if weights is not None:
         raise NotImplementedError("nanpercentile: weights are not supported yet")
-    qa, weak = _q(q, 100, "Percentiles")
-    return _quantile(_tensor(a), qa, axis, out, _interp(method, interpolation), keepdims, True, weak)
+    return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, True)
 
 
 def _mean_of_two(pair):

@@ -17,7 +17,15 @@ weights alone); on the CPU, where NumPy's own loop is a zero-copy call
 away, weighted bincount uses it.  The unique_* functions return sorted
 values (the array API leaves their order open; NumPy >= 2.3 returns them in
 hash order).
+
+Note [Signed and unsigned]
+Signed integers and uint64 promote to float64, which rounds above 2**53;
+isin compares them exactly instead (as NumPy's table and loop methods do):
+a uint64 above the int64 range equals no signed value, so such test
+elements are dropped and such elements found in nothing, and the rest
+compare as int64.
 """
+import math
 import operator
 from collections import namedtuple
 
@@ -53,7 +61,7 @@ def _run_starts(s, equal_nan):
     first = cr.ones((1,), dtype=_C.bool, device=s.device)
     differ = uf.not_equal(s[1:], s[:-1])
     if s.ndim > 1:
-        differ = red.any(differ.reshape(n - 1, -1), axis=1)
+        differ = red.any(differ, axis=1)  # rows without columns are all equal
     elif equal_nan and s.dtype.kind in "fc":
         both_nan = uf.logical_and(uf.isnan(s[1:]), uf.isnan(s[:-1]))
         differ = uf.logical_and(differ, uf.logical_not(both_nan))
@@ -101,10 +109,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     else:
         ax = normalize_axis_index(operator.index(axis), ar.ndim)
         moved = man.moveaxis(ar, ax, 0)
-        shape = moved.shape
-        rows = moved.reshape(shape[0], -1)
+        shape = tuple(moved.shape)
+        rows = moved.reshape(shape[0], math.prod(shape[1:]))  # explicit sizes: either may be 0
         res = _unique_sorted(rows, return_index, return_inverse, return_counts, equal_nan)
-        res[0] = man.moveaxis(res[0].reshape((-1,) + tuple(shape[1:])), 0, ax)
+        res[0] = man.moveaxis(res[0].reshape(res[0].shape[:1] + shape[1:]), 0, ax)
     return res[0] if len(res) == 1 else tuple(res)
 
 
@@ -143,12 +151,26 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     element = _tensor(element)
     test = _tensor(test_elements, element.device).reshape(-1)
-    element, test = _common(element, test)
+    if kind == "table" and not (element.dtype.kind in "iub" and test.dtype.kind in "iub"):
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
+                         "Please select 'sort' or None for kind.")
+    beyond = None  # elements no test element can equal (Note [Signed and unsigned])
+    if {element.dtype.kind, test.dtype.kind} == {"i", "u"} and _C.uint64 in (element.dtype, test.dtype):
+        big = np.iinfo(np.int64).max
+        if test.dtype.kind == "u":
+            test = test[uf.less_equal(test, big)]
+        else:
+            beyond = uf.greater(element, big)
+        element, test = element.astype(_C.int64), test.astype(_C.int64)
+    else:
+        element, test = _common(element, test)
     if test.shape[0] == 0:
         return cr.full(element.shape, bool(invert), dtype=_C.bool, device=element.device)
     s = srt.sort(test, stable=True)
     pos = srt.searchsorted(s, element)
     found = uf.equal(ix.take(s, uf.minimum(pos, s.shape[0] - 1)), element)
+    if beyond is not None:
+        found = uf.logical_and(found, uf.logical_not(beyond))
     return uf.logical_not(found) if invert else found
 
 
@@ -209,6 +231,7 @@ def bincount(x, weights=None, minlength=0):
     1-d tensor of non-negative integers."""
     from ._creation import arange, from_numpy
     cr, ix, man, red, srt, uf = _ops()
+    sequence = not isinstance(x, (TensorBase, np.ndarray))
     x = _tensor(x)
     minlength = operator.index(minlength)
     if minlength < 0:
@@ -216,16 +239,26 @@ def bincount(x, weights=None, minlength=0):
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1 else
                          "object of too small depth for desired array")
-    if x.dtype.kind not in "iub" or (x.dtype == _C.uint64):
+    if x.size == 0 and (sequence or x.dtype.kind in "iub"):  # NumPy's early answer: weights unread
+        return cr.zeros((minlength,), dtype=_C.int64, device=x.device)
+    if x.dtype.kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') "
                         "according to the rule 'safe'")
-    if weights is not None:
-        weights = _tensor(weights, x.device)
-        if weights.shape != x.shape:
-            raise ValueError("The weights and list don't have the same length.")
+    if x.dtype == _C.uint64:  # NumPy casts unsigned input unsafely: from 2**63 it is negative
+        x = x.astype(_C.int64)
     n = x.shape[0]
     if n and int(red.min(x)) < 0:
         raise ValueError("'list' argument must have no negative elements")
+    if weights is not None:
+        # NumPy's float64 weights: a sequence through float() (its errors), arrays cast safely
+        weights = _tensor(weights if isinstance(weights, (TensorBase, np.ndarray)) else
+                          np.asarray(weights, dtype=np.float64), x.device)
+        if weights.dtype.kind == "c":
+            raise TypeError(f"Cannot cast array data from dtype('{weights.dtype}') to dtype('float64') "
+                            "according to the rule 'safe'")
+        if weights.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
+        weights = weights.astype(_C.float64)
     length = max(int(red.max(x)) + 1 if n else 0, minlength)
     if x.device.type == "cpu" and weights is not None:
         return from_numpy(np.bincount(x.numpy(), weights.numpy(), minlength))
@@ -235,7 +268,7 @@ def bincount(x, weights=None, minlength=0):
         return red.diff(srt.searchsorted(srt.sort(x, stable=True), edges))
     order = srt.argsort(x, stable=True)
     bounds = srt.searchsorted(x[order], edges)
-    w = weights[order].astype(_C.complex128 if weights.dtype.kind == "c" else _C.float64)
+    w = weights[order]
     running = man.concatenate([cr.zeros((1,), dtype=w.dtype, device=x.device), red.cumsum(w)])
     return uf.subtract(ix.take(running, bounds[1:]), ix.take(running, bounds[:-1]))
 
@@ -246,11 +279,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     increasing edges; the last bin includes its right edge."""
     from ._creation import asarray, linspace
     cr, ix, man, red, srt, uf = _ops()
-    a = _tensor(a).reshape(-1)
+    a = _tensor(a)
     if weights is not None:
-        weights = _tensor(weights, a.device).reshape(-1)
+        weights = _tensor(weights, a.device)
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
+        weights = weights.reshape(-1)
+    a = a.reshape(-1)
     if isinstance(bins, str):
         raise NotImplementedError("histogram: bin estimators ('auto', 'fd', ...) are not supported; "
                                   "give the number of bins or their edges")
@@ -296,11 +331,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     w = weights[inside] if weights is not None else None
     which = uf.subtract(srt.searchsorted(e, vals, side="right"), 1)
     which = uf.minimum(which, nb - 1)  # the last edge belongs to the last bin
-    hist = bincount(which, w, minlength=nb)[:nb] if nb > 0 else cr.zeros((0,), device=a.device)
-    if weights is None:
-        hist = hist.astype(_C.int64)
-    elif hist.dtype != weights.dtype and weights.dtype.kind in "fc":
-        hist = hist.astype(weights.dtype)
+    dtype = _C.int64 if w is None else w.dtype  # NumPy's sums are float64, cast to the weights' dtype
+    if nb == 0:
+        hist = cr.zeros((0,), dtype=dtype, device=a.device)
+    elif dtype.kind == "c":  # NumPy sums the parts apart
+        hist = cr.empty((nb,), dtype=dtype, device=a.device)
+        hist.real[...] = bincount(which, w.real, minlength=nb)[:nb]
+        hist.imag[...] = bincount(which, w.imag, minlength=nb)[:nb]
+    else:
+        hist = bincount(which, w, minlength=nb)[:nb].astype(dtype)
     if density:
         width = red.diff(edges).astype(_C.float64)
         hist = uf.divide(uf.divide(hist, width), red.sum(hist))

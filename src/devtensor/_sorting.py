@@ -17,7 +17,16 @@ The search is the core's dt_search (csrc/core/search.c, through
 _C._search): one binary search per value, in NumPy's sort order (NaN last;
 complex by real, then imaginary part).  Like NumPy's, it assumes `a` is
 sorted and does not check: unsorted input gives positions in [0, len(a)]
-that mean nothing, never an error.
+that mean nothing, never an error.  A sorter is checked whole, on a's
+device (one small read): an index out of [0, len(a)) raises NumPy's error,
+where NumPy notices it only if its search reads it.
+
+Note [Monotonic bins]
+digitize checks the bins as NumPy's _monotonicity does, in float64: the
+first adjacent pair that differs (NaN differs from everything) sets the
+direction, increasing if it rises, and no pair may go the other way.  The
+pairs are compared, not subtracted, so integer bins cannot overflow; bins
+[0, nan] are decreasing, as NumPy finds them.
 """
 import operator
 
@@ -42,6 +51,7 @@ def searchsorted(a, v, side="left", sorter=None):
     it sorted (before equal elements for side='left', after for 'right');
     sorter, the argsort of an unsorted a.  An int64 tensor of v's shape on
     a's device."""
+    from . import _reductions, _ufuncs
     from ._creation import empty
     from ._dtype_api import result_type
     a = _tensor(a)
@@ -59,6 +69,9 @@ def searchsorted(a, v, side="left", sorter=None):
             raise ValueError("sorter.size must equal a.size")
         if sorter.dtype.kind not in "iu":
             raise TypeError("sorter must only contain integers")
+        if v.size and bool(_reductions.any(_ufuncs.logical_or(_ufuncs.less(sorter, 0),
+                                                              _ufuncs.greater_equal(sorter, a.shape[0])))):
+            raise ValueError("Sorter index out of range.")
         a = take(a, sorter)
     common = result_type(a.dtype, v.dtype)
     a = a if a.dtype == common else a.astype(common)
@@ -70,7 +83,7 @@ def searchsorted(a, v, side="left", sorter=None):
 
 def digitize(x, bins, right=False):
     """NumPy's digitize: the index of the bin of each x, for bins that
-    increase or decrease monotonically (checked, as NumPy does)."""
+    increase or decrease monotonically (checked, Note [Monotonic bins])."""
     from . import _reductions, _ufuncs
     bins = _tensor(bins)
     x = _tensor(x, bins.device)
@@ -79,14 +92,16 @@ def digitize(x, bins, right=False):
     if bins.ndim != 1:
         raise ValueError("bins must be one-dimensional" if bins.ndim > 1 else
                          "object of too small depth for desired array")
+    if bins.dtype.kind == "c":
+        raise TypeError(f"Cannot cast array data from dtype('{bins.dtype}') to dtype('float64') "
+                        "according to the rule 'safe'")
+    increasing = True
     if bins.size > 1:
-        step = _ufuncs.subtract(bins[1:], bins[:-1]) if bins.dtype != _C.bool else \
-            _ufuncs.subtract(bins[1:].astype(_C.int8), bins[:-1].astype(_C.int8))
-        increasing = bool(_reductions.all(_ufuncs.greater_equal(step, 0)))
-        if not increasing and not bool(_reductions.all(_ufuncs.less_equal(step, 0))):
+        b = bins.astype(_C.float64)
+        lo, hi = b[:-1], b[1:]
+        increasing = bool(_ufuncs.less_equal(lo, hi)[_reductions.argmax(_ufuncs.not_equal(lo, hi))])
+        if bool(_reductions.any(_ufuncs.greater(lo, hi) if increasing else _ufuncs.less(lo, hi))):
             raise ValueError("bins must be monotonically increasing or decreasing")
-    else:
-        increasing = True
     side = "left" if right else "right"
     if increasing:
         return searchsorted(bins, x, side=side)
@@ -123,7 +138,9 @@ def _along(a, axis, descending, arg, stable):
         a = a.reshape(-1)
         axis = -1
     elif a.ndim == 0:
-        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+        if not arg:
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+        a = a.reshape(1)  # NumPy's argsort (and argpartition) take a 0-d array as 1-d
     ax = normalize_axis_index(operator.index(axis), a.ndim)
     if ax == a.ndim - 1:
         return _sorted_last(a, descending, arg, stable)
@@ -152,7 +169,9 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 
 def _check_kth(kth, n):
     ks = np.asarray(kth.cpu() if isinstance(kth, TensorBase) else kth)
-    if ks.dtype.kind not in "iub" or ks.ndim > 1:
+    if ks.dtype.kind == "b":
+        raise ValueError("Booleans unacceptable as partition index")
+    if ks.dtype.kind not in "iu" or ks.ndim > 1:
         raise TypeError("Partition index must be integer")
     for k in ks.reshape(-1):
         k = int(k)
@@ -168,7 +187,9 @@ def _partitioned(a, kth, axis, kind, order, arg):
     if axis is None:
         a, axis = a.reshape(-1), -1
     if a.ndim == 0:
-        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+        if not arg:
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+        a = a.reshape(1)  # as in NumPy's argpartition
     _check_kth(kth, a.shape[normalize_axis_index(operator.index(axis), a.ndim)])
     return _along(a, axis, False, arg, arg)
 
@@ -188,6 +209,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 def lexsort(keys, axis=-1):
     """NumPy's lexsort: the positions that sort by the last key, then the one
     before it, ...: stable argsorts, from the first key to the last."""
+    from ._creation import zeros
     from ._index_functions import take_along_axis
     if isinstance(keys, TensorBase):
         if keys.ndim == 0:
@@ -202,8 +224,10 @@ def lexsort(keys, axis=-1):
     shape = keys[0].shape
     if any(k.shape != shape for k in keys):
         raise ValueError("all keys need to be the same shape")
-    if len(shape) == 0:
-        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+    if len(shape) == 0:  # scalar keys (a 1-d array's elements): NumPy's 0, for axis 0 or -1
+        if operator.index(axis) not in (0, -1):
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+        return zeros((), dtype=_C.int64, device=keys[0].device)
     ax = normalize_axis_index(operator.index(axis), len(shape))
     idx = argsort(keys[0], axis=ax, stable=True)
     for k in keys[1:]:
@@ -216,15 +240,15 @@ class _SortingMethods:
     """Tensor methods (installed by devtensor._tensor)."""
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-        """NumPy's ndarray.sort: sorts in place, returns None."""
-        self[...] = sort(self, axis, kind, order, stable=stable, descending=descending)
+        """NumPy's ndarray.sort: sorts in place (axis an integer), returns None."""
+        self[...] = sort(self, operator.index(axis), kind, order, stable=stable, descending=descending)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
         return argsort(self, axis, kind, order, stable=stable, descending=descending)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
-        """NumPy's ndarray.partition: in place, returns None."""
-        self[...] = partition(self, kth, axis, kind, order)
+        """NumPy's ndarray.partition: in place (axis an integer), returns None."""
+        self[...] = partition(self, kth, operator.index(axis), kind, order)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
         return argpartition(self, kth, axis, kind, order)
