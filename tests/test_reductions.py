@@ -470,6 +470,30 @@ def test_long_scans(device):
         dt.set_num_threads(before)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_scans_start_at_the_first_element(device, dtype):
+    """Note [A scan starts at its first element] (cpu_scan.c, cuda_reduce.cu):
+    -0.0 stays -0.0 and an infinite complex first element is not turned into
+    inf+nanj by a product with the identity, as in NumPy's accumulate."""
+    zeros = np.full(5, -0.0, dtype=dtype)
+    for f in ("cumsum", "nancumsum", "cumulative_sum"):
+        got = to_np(getattr(dt, f)(dt.asarray(zeros, device=device)))
+        assert np.signbit(got.real).all(), f
+    got = to_np(dt.cumsum(dt.asarray(np.array([-0.0, 1.0, -1.0], dtype=dtype), device=device)))
+    assert np.signbit(got.real[0]) and not np.signbit(got.real[2])
+    if dtype.startswith("complex"):
+        inf = np.inf
+        with np.errstate(invalid="ignore"):
+            for a in ([inf + 0j], [2, inf + 0j], [inf + 0j, 2], [inf + 0j, 1, 2]):
+                a = np.array(a, dtype=dtype)
+                assert_same(dt.cumprod(dt.asarray(a, device=device)), np.cumprod(a), device=device)
+        rows = np.array([[inf + 0j, 1], [-0.0 - 0.0j, 3]], dtype=dtype)
+        with np.errstate(invalid="ignore"):
+            for axis in (0, 1):
+                assert_same(dt.cumprod(dt.asarray(rows, device=device), axis=axis), np.cumprod(rows, axis=axis),
+                            device=device)
+
+
 def test_cumulative_and_diff(device):
     a = np.arange(1, 13).reshape(3, 4)
     t = dt.asarray(a, device=device)

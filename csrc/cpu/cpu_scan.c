@@ -11,6 +11,15 @@
  * float16 (Note [Accumulating wide]), so a part's start rarely changes a
  * result; float64 results may differ in the last bit with the thread
  * count, as a split scan's do in any library.
+ *
+ * Note [A scan starts at its first element]
+ * As NumPy's accumulate, a row's first result is its first element, not
+ * the identity combined with it: 0 + -0.0 is +0.0, and (1+0j)*(inf+0j) is
+ * inf+nanj by the complex product's formula, where NumPy gives -0.0 and
+ * inf+0j.  So the first part of a row is scanned "fresh".  The totals of
+ * a split row's parts still start from the identity (here and in the CUDA
+ * chunks), so a long row of only -0.0, or a long complex product through
+ * an infinity, may still differ there from NumPy's one-by-one accumulate.
  */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
@@ -34,8 +43,9 @@ typedef struct {
 } acc_buf;
 
 typedef struct scanner {
-    /* scan n elements into out from the accumulator *acc, leaving the end in *acc */
-    void (*scan)(void *acc, const char *in, int64_t n, int64_t is, char *out, int64_t os, dt_dtype o);
+    /* scan n elements into out from the accumulator *acc (from the first
+     * element when fresh), leaving the end in *acc */
+    void (*scan)(void *acc, int fresh, const char *in, int64_t n, int64_t is, char *out, int64_t os, dt_dtype o);
     void (*total)(void *acc, const char *in, int64_t n, int64_t is); /* *acc = the op over n elements */
     void (*combine)(void *acc, const void *later);
     void (*identity)(void *acc);
@@ -43,11 +53,19 @@ typedef struct scanner {
 
 #define SCAN(NAME, X, OPF, IDF)                                                                   \
     typedef DT_ACC_T(X) NAME##_acc_##X;                                                           \
-    static void NAME##_scan_##X(void *acc, const char *in, int64_t n, int64_t is, char *out,      \
-                                int64_t os, dt_dtype o)                                           \
+    static void NAME##_scan_##X(void *acc, int fresh, const char *in, int64_t n, int64_t is,      \
+                                char *out, int64_t os, dt_dtype o)                                \
     {                                                                                             \
         NAME##_acc_##X a = *(NAME##_acc_##X *)acc;                                                \
         dt_T_##X v;                                                                               \
+        if (fresh && n > 0) { /* Note [A scan starts at its first element] */                     \
+            memcpy(&v, in, sizeof v);                                                             \
+            a = DT_ACC_LOAD(X, v);                                                                \
+            DT_RPASTE(dt_store_wide_, DT_ACC_##X)(out, a, o);                                     \
+            in += is;                                                                             \
+            out += os;                                                                            \
+            n--;                                                                                  \
+        }                                                                                         \
         if (o == DT_CODE_##X && is == (int64_t)sizeof v && os == (int64_t)sizeof v &&             \
             ALIGNED(in, dt_T_##X) && ALIGNED(out, dt_T_##X)) {                                    \
             const dt_T_##X *q = (const dt_T_##X *)in;                                             \
@@ -123,7 +141,7 @@ static void rows_range(int64_t begin, int64_t end, void *ctx)
         acc_buf acc;
         row_offsets(l, r, &in_off, &out_off);
         j->s->identity(&acc);
-        j->s->scan(&acc, l->in + in_off, l->len, l->in_stride, l->out + out_off, l->out_stride, l->out_dtype);
+        j->s->scan(&acc, 1, l->in + in_off, l->len, l->in_stride, l->out + out_off, l->out_stride, l->out_dtype);
     }
 }
 
@@ -142,7 +160,7 @@ static void part_scans(int64_t begin, int64_t end, void *ctx)
     const dt_scan_loop *l = j->l;
     for (int64_t k = begin; k < end; k++) {
         int64_t a = k * j->per, n = l->len - a < j->per ? l->len - a : j->per;
-        j->s->scan(&j->starts[k], j->in + a * l->in_stride, n, l->in_stride, j->out + a * l->out_stride,
+        j->s->scan(&j->starts[k], k == 0, j->in + a * l->in_stride, n, l->in_stride, j->out + a * l->out_stride,
                    l->out_stride, l->out_dtype);
     }
 }

@@ -126,6 +126,7 @@ template <class T, bool K = T::kahan>
 struct SumOp {
     typedef typename T::A Acc;
     static __device__ Acc init(const char *, int64_t) { return T::zero(); }
+    static __device__ Acc first(const char *p) { return T::aload(p); }
     static __device__ Acc step(Acc a, const char *p, int64_t) { return T::add(a, T::aload(p)); }
     static __device__ Acc merge(Acc a, Acc b) { return T::add(a, b); }
     static __device__ void store(char *p, Acc a, int o) { T::store_acc(p, a, o); }
@@ -135,6 +136,7 @@ template <class T>
 struct SumOp<T, true> {
     typedef Kahan<typename T::A> Acc;
     static __device__ Acc init(const char *, int64_t) { return Acc{T::zero(), T::zero()}; }
+    static __device__ Acc first(const char *p) { return Acc{T::aload(p), T::zero()}; }
     static __device__ Acc step(Acc a, const char *p, int64_t) { return kahan_add(a, T::aload(p)); }
     static __device__ Acc merge(Acc a, Acc b) { return kahan_add(kahan_add(a, b.s), -b.c); }
     static __device__ void store(char *p, Acc a, int o) { T::store_acc(p, a.s - a.c, o); }
@@ -144,6 +146,7 @@ template <class T>
 struct ProdOp {
     typedef typename T::A Acc;
     static __device__ Acc init(const char *, int64_t) { return T::one(); }
+    static __device__ Acc first(const char *p) { return T::aload(p); }
     static __device__ Acc step(Acc a, const char *p, int64_t) { return T::mul(a, T::aload(p)); }
     static __device__ Acc merge(Acc a, Acc b) { return T::mul(a, b); }
     static __device__ void store(char *p, Acc a, int o) { T::store_acc(p, a, o); }
@@ -360,7 +363,10 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
  * chunk: its total, in the work memory), k_scan_starts (one thread: each
  * chunk's start, the running total of the chunks before it in its row),
  * then k_scan_chunks (a block per chunk, as k_scan_rows from its start).
- * The accumulators are SUM's and PROD's, uncompensated. */
+ * The accumulators are SUM's and PROD's, uncompensated.  Each element
+ * enters the tile as itself (Op::first), and a row's first tile and first
+ * chunk have no carry: a row starts at its first element, as NumPy's
+ * accumulate (Note [A scan starts at its first element] in cpu_scan.c). */
 struct ScanArgs {
     const char *in;
     char *out;
@@ -383,17 +389,15 @@ __device__ inline void scan_row_offsets(const ScanArgs &a, int64_t row, int64_t 
     *out_off = y;
 }
 
-/* scan [r0, r1) of one row from carry; the block's threads all return the new carry */
+/* scan [r0, r1) of one row from carry (none when !has_carry); the block's
+ * threads all return the new carry */
 template <class Op>
 __device__ typename Op::Acc scan_span(const ScanArgs &a, const char *in, char *out, int64_t r0, int64_t r1,
-                                      typename Op::Acc carry, typename Op::Acc *sh)
+                                      typename Op::Acc carry, bool has_carry, typename Op::Acc *sh)
 {
     for (int64_t t0 = r0; t0 < r1; t0 += kThreads) {
         int64_t r = t0 + threadIdx.x;
-        typename Op::Acc v = Op::init(nullptr, 0);
-        if (r < r1)
-            v = Op::step(v, in + r * a.in_stride, r);
-        sh[threadIdx.x] = v;
+        sh[threadIdx.x] = r < r1 ? Op::first(in + r * a.in_stride) : Op::init(nullptr, 0);
         __syncthreads();
         for (unsigned off = 1; off < kThreads; off *= 2) {
             typename Op::Acc w = threadIdx.x >= off ? Op::merge(sh[threadIdx.x - off], sh[threadIdx.x]) : sh[threadIdx.x];
@@ -402,8 +406,10 @@ __device__ typename Op::Acc scan_span(const ScanArgs &a, const char *in, char *o
             __syncthreads();
         }
         if (r < r1)
-            Op::store(out + r * a.out_stride, Op::merge(carry, sh[threadIdx.x]), a.out_dtype);
-        carry = Op::merge(carry, sh[kThreads - 1]);
+            Op::store(out + r * a.out_stride, has_carry ? Op::merge(carry, sh[threadIdx.x]) : sh[threadIdx.x],
+                      a.out_dtype);
+        carry = has_carry ? Op::merge(carry, sh[kThreads - 1]) : sh[kThreads - 1];
+        has_carry = true;
         __syncthreads(); /* sh is rewritten by the next tile */
     }
     return carry;
@@ -416,7 +422,7 @@ __global__ void k_scan_rows(ScanArgs a)
     for (int64_t row = blockIdx.x; row < a.n_rows; row += gridDim.x) {
         int64_t in_off, out_off;
         scan_row_offsets(a, row, &in_off, &out_off);
-        scan_span<Op>(a, a.in + in_off, a.out + out_off, 0, a.len, Op::init(nullptr, 0), sh);
+        scan_span<Op>(a, a.in + in_off, a.out + out_off, 0, a.len, Op::init(nullptr, 0), false, sh);
     }
 }
 
@@ -451,8 +457,8 @@ __global__ void k_scan_starts(ScanArgs a)
         return;
     Acc *parts = (Acc *)a.work;
     for (int64_t row = 0; row < a.n_rows; row++) {
-        Acc run = Op::init(nullptr, 0);
-        for (int c = 0; c < a.chunks; c++) {
+        Acc run = parts[row * a.chunks]; /* chunk 0 starts with no carry */
+        for (int c = 1; c < a.chunks; c++) {
             Acc total = parts[row * a.chunks + c];
             parts[row * a.chunks + c] = run;
             run = Op::merge(run, total);
@@ -468,7 +474,8 @@ __global__ void k_scan_chunks(ScanArgs a)
     int64_t r1 = a.len - r0 < a.chunk ? a.len : r0 + a.chunk;
     int64_t in_off, out_off;
     scan_row_offsets(a, row, &in_off, &out_off);
-    scan_span<Op>(a, a.in + in_off, a.out + out_off, r0, r1, ((const typename Op::Acc *)a.work)[blockIdx.x], sh);
+    scan_span<Op>(a, a.in + in_off, a.out + out_off, r0, r1, ((const typename Op::Acc *)a.work)[blockIdx.x],
+                  blockIdx.x % a.chunks != 0, sh);
 }
 
 struct ScanKernels {
