@@ -564,3 +564,41 @@ def test_device_keys_in_c_errors_and_references(device, index_path):
         assert_same(x, a)
     assert [sys.getrefcount(o) for o in (x, idx, lst, val)] == before
     sanity()
+
+
+@requires_cuda
+def test_index_loops_of_more_than_24_dimensions(index_path):
+    """A gather, claim and scatter whose loop keeps 25 dimensions after
+    coalescing (a broadcast index whose strides alternate with zeros):
+    cuda_index.cu runs them as one launch per index of the dimensions past
+    kMaxDims (run_strided_index; Note [Offset calculator] in cuda_loops.cu).
+    2^25 elements, one device, one path: the emulation takes seconds."""
+    if index_path != "fast":
+        pytest.skip("one path is enough for the launch split")
+    device = CUDA_DEVICES[0]
+    shape = (2,) * 25
+    idx = np.random.default_rng(3).integers(-7, 7, size=tuple(2 if d % 2 == 0 else 1 for d in range(25)))
+    a = np.arange(7, dtype=np.int8)
+    x = dt.asarray(a, device=device)
+    key = dt.broadcast_to(dt.asarray(idx, device=device), shape)
+    before = _launches()
+    assert_same(x[key], a[np.broadcast_to(idx, shape)], device=device)
+    x[key] = dt.asarray(np.int8(5), device=device)
+    a[np.broadcast_to(idx, shape)] = 5
+    assert_same(x, a)
+    counts = _launches()
+    if counts is not None:  # emulated: each kernel ran as two launches, one per outer index
+        assert {k: counts[k] - before.get(k, 0) for k in ("k_gather", "k_claim", "k_scatter")} == \
+            {"k_gather": 2, "k_claim": 2, "k_scatter": 2}
+
+
+def _launches():
+    """Launches per kernel family on the emulated devices (None on a GPU)."""
+    if not dt.cuda.is_emulated():
+        return None
+    from devtensor import _cuda_emu
+    counts = {}
+    for name, n in _cuda_emu._kernel_launches():
+        family = name.split("::")[-1].split("<")[0]
+        counts[family] = counts.get(family, 0) + n
+    return counts
