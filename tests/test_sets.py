@@ -261,3 +261,95 @@ def test_histogram(device):
     same_error(lambda: np.histogram(y, weights=y[:3]), lambda: dt.histogram(ty, weights=dt.asarray(y[:3])))
     n = np.array([1.0, np.nan])
     same_error(lambda: np.histogram(n), lambda: dt.histogram(dt.asarray(n, device=device)))
+
+
+ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+def estimator_data():
+    rng = np.random.default_rng(8)
+    return {"normal": rng.standard_normal(1000), "float32": rng.standard_normal(300).astype(np.float32),
+            "skewed": rng.exponential(size=400), "int64": rng.integers(-50, 50, 400),
+            "int8": rng.integers(-100, 100, 200).astype(np.int8),
+            "uint64": rng.integers(0, 10**4, 100).astype(np.uint64),
+            "constant": np.full(20, 3.0), "empty": np.array([]), "empty_int": np.array([], np.int64),
+            "two": np.array([1.0, 2.0]), "one_int": np.array([5])}
+
+
+@pytest.mark.filterwarnings("ignore:The number of bins estimated may be suboptimal")
+@pytest.mark.parametrize("bins", ESTIMATORS)
+def test_histogram_estimators(device, bins):
+    # edges to the last rounding and exact counts (the number of bins is NumPy's), with and
+    # without range= (data outside it ignored, an empty range widened by 1/2)
+    for name, a in estimator_data().items():
+        ta = dt.asarray(a, device=device)
+        for rng in (None, (-1, 2), (0.5, 0.5), (10**5, 10**6)):
+            got, want = dt.histogram(ta, bins, range=rng), np.histogram(a, bins, range=rng)
+            assert got[1].device == ta.device
+            assert_same(got[0], want[0])
+            assert_same(got[1], want[1], exact=False, rtol=1e-14)
+        assert_same(dt.histogram_bin_edges(ta, bins), np.histogram_bin_edges(a, bins), exact=False, rtol=1e-14)
+
+
+def test_histogram_estimators_more(device):
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal(10**4)
+    for bins in ESTIMATORS:  # the largest emulated size: stone's candidates reach sqrt(n) = 100
+        assert_same(dt.histogram_bin_edges(dt.asarray(a, device=device), bins), np.histogram_bin_edges(a, bins),
+                    exact=False, rtol=1e-14)
+    # bool data is counted as uint8, with NumPy's warning
+    b = rng.random(50) < 0.3
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        got = dt.histogram(dt.asarray(b, device=device), "auto")
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        same_tuple(got, np.histogram(b, "auto"))
+    # integer data: bins at least 1 wide; a span over the int64 range
+    i = np.array([-2**63, 0, 2**63 - 1])
+    same_tuple(dt.histogram(dt.asarray(i, device=device), "sqrt"), np.histogram(i, "sqrt"))
+    same_tuple(dt.histogram(dt.asarray(np.arange(5), device=device), "fd"), np.histogram(np.arange(5), "fd"))
+    # stone warns where the best count is its upper bound
+    s = np.concatenate([[0.0, 1.0], np.full(50, 0.3)])
+    with pytest.warns(RuntimeWarning, match="The number of bins estimated may be suboptimal"):
+        got = dt.histogram_bin_edges(dt.asarray(s, device=device), "stone")
+    with pytest.warns(RuntimeWarning, match="The number of bins estimated may be suboptimal"):
+        assert_same(got, np.histogram_bin_edges(s, "stone"))
+
+
+def test_histogram_bin_edges(device):
+    rng = np.random.default_rng(10)
+    a = rng.standard_normal((20, 3))
+    ta = dt.asarray(a, device=device)
+    for kw in [{}, {"bins": 7}, {"bins": 3, "range": (0, 1)}, {"bins": 3, "range": (0, 0)}, {"bins": "auto"},
+               {"bins": "fd", "range": (-1, 1)}, {"weights": np.ones((20, 3))}]:
+        want = np.histogram_bin_edges(a, **kw)
+        args = {k: dt.asarray(v, device=device) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        assert_same(dt.histogram_bin_edges(ta, **args), want, exact=False, rtol=1e-15)
+        assert_same(dt.histogram(ta, **args)[1], want, exact=False, rtol=1e-15)
+    for edges in ([-1.0, 0, 0.5, 2], [1, 2, 3]):
+        got = dt.histogram_bin_edges(ta, dt.asarray(edges, device=device))
+        assert_same(got, np.histogram_bin_edges(a, edges), device=device)
+    assert_same(dt.histogram_bin_edges(ta.astype("float32"), 4), np.histogram_bin_edges(a.astype(np.float32), 4))
+    assert_same(dt.histogram_bin_edges(dt.asarray(np.arange(6), device=device), 4),
+                np.histogram_bin_edges(np.arange(6), 4))
+    assert_same(dt.histogram_bin_edges([]), np.histogram_bin_edges([]))
+
+
+def test_histogram_estimator_errors(device):
+    a = np.arange(10.0)
+    ta, tw = dt.asarray(a, device=device), dt.asarray(np.ones(10), device=device)
+    for f in ("histogram", "histogram_bin_edges"):
+        npf, dtf = getattr(np, f), getattr(dt, f)
+        same_error(lambda: npf(a, "bogus"), lambda: dtf(ta, "bogus"))
+        same_error(lambda: npf(a, "bogus", weights=np.ones(10)), lambda: dtf(ta, "bogus", weights=tw))
+        for bins in ESTIMATORS:
+            same_error(lambda: npf(a, bins, weights=np.ones(10)), lambda: dtf(ta, bins, weights=tw))
+        same_error(lambda: npf(a, "auto", weights=np.ones(3)), lambda: dtf(ta, "auto", weights=tw[:3]))
+        same_error(lambda: npf(a, "auto", range=(1, 0)), lambda: dtf(ta, "auto", range=(1, 0)))
+        same_error(lambda: npf(a, "auto", range=(0, np.inf)), lambda: dtf(ta, "auto", range=(0, np.inf)))
+        n = np.array([1.0, np.nan])
+        same_error(lambda: npf(n, "auto"), lambda: dtf(dt.asarray(n, device=device), "auto"))
+        same_error(lambda: npf(a, 2.5), lambda: dtf(ta, 2.5))
+        same_error(lambda: npf(a, 0), lambda: dtf(ta, 0))
+        same_error(lambda: npf(a, [[1, 2]]), lambda: dtf(ta, dt.asarray([[1, 2]], device=device)))
+        t = np.array([1.0, 1.0 + 1e-15])
+        same_error(lambda: npf(t, 100), lambda: dtf(dt.asarray(t, device=device), 100))

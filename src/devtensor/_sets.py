@@ -1,7 +1,7 @@
 """Sets and counting: unique (and the array API's unique_all, unique_counts,
 unique_inverse, unique_values), isin, intersect1d, union1d, setdiff1d,
-setxor1d, bincount and histogram, with NumPy's arguments and results, on
-every device.
+setxor1d, bincount, histogram and histogram_bin_edges (with NumPy's bin
+width estimators), with NumPy's arguments and results, on every device.
 
 Note [Sets by sorting]
 Everything here is a stable sort (devtensor._sorting) followed by device
@@ -27,6 +27,7 @@ compare as int64.
 """
 import math
 import operator
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -35,7 +36,8 @@ from . import _C
 from ._C import TensorBase
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
-           "intersect1d", "union1d", "setdiff1d", "setxor1d", "bincount", "histogram"]
+           "intersect1d", "union1d", "setdiff1d", "setxor1d", "bincount", "histogram",
+           "histogram_bin_edges"]
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -273,22 +275,166 @@ def bincount(x, weights=None, minlength=0):
     return uf.subtract(ix.take(running, bounds[1:]), ix.take(running, bounds[:-1]))
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):
-    """NumPy's histogram: (hist, bin_edges) of a's flattened values, over
-    `bins` equal bins of `range` (the data's by default) or the given
-    increasing edges; the last bin includes its right edge."""
-    from ._creation import asarray, linspace
-    cr, ix, man, red, srt, uf = _ops()
+# Histograms: the bin edges (shared by histogram and histogram_bin_edges),
+# NumPy's bin width estimators, and the counting.
+
+_ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
+
+
+def _host(t):
+    """A tensor's values on the host as NumPy's (a scalar for a 0-d tensor;
+    bfloat16, which NumPy lacks, as float32)."""
+    return (t.astype(_C.float32) if t.dtype == _C.bfloat16 else t).cpu().numpy()[()]
+
+
+def _span(hi, lo):
+    """hi - lo (hi >= lo) of host scalars in their common type, signed
+    integers subtracted in the unsigned type of their size (as NumPy does) so
+    that a wide span cannot overflow."""
+    common = np.result_type(hi, lo)
+    if common.kind != "i":
+        return np.subtract(hi, lo, dtype=common)
+    return np.subtract(np.asarray(hi, common), np.asarray(lo, common), dtype=np.dtype(f"u{common.itemsize}"),
+                       casting="unsafe")
+
+
+def _ravel_for_histogram(a, weights):
+    """a and weights (checked to have a's shape) flattened; bool data as
+    uint8, with NumPy's warning."""
     a = _tensor(a)
+    if a.dtype == _C.bool:
+        warnings.warn(f"Converting input from bool to {np.uint8} for compatibility.", RuntimeWarning, stacklevel=3)
+        a = a.astype(_C.uint8)
     if weights is not None:
         weights = _tensor(weights, a.device)
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
         weights = weights.reshape(-1)
-    a = a.reshape(-1)
+    return a.reshape(-1), weights
+
+
+def _outer_edges(a, range):
+    """The first and last edge on the host: `range`, or the data's extremes
+    (0 and 1 for no data), an empty span widened by 1/2 either side."""
+    if range is not None:
+        lo, hi = range
+        if lo > hi:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError(f"supplied range of [{lo}, {hi}] is not finite")
+    elif a.shape[0] == 0:
+        lo, hi = 0, 1
+    else:
+        # the data's own scalars: the edges then compute in their dtype
+        # (float32 data gives float32 edges)
+        _, _, _, red, _, _ = _ops()
+        lo, hi = _host(red.min(a)), _host(red.max(a))
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return lo, hi
+
+
+def _equal_edges(a, lo, hi, count):
+    """`count` equal bins from lo to hi for the data a: NumPy's linspace on
+    the host, in the data's float type (float64 for integers)."""
+    from ._creation import asarray
+    edge_type = np.result_type(lo, hi, np.empty(0, np.float32 if a.dtype == _C.bfloat16 else a.dtype.name))
+    if edge_type.kind in "iub":
+        edge_type = np.result_type(edge_type, float)
+    edges = np.linspace(lo, hi, count + 1, endpoint=True, dtype=edge_type)
+    if np.any(edges[:-1] >= edges[1:]):
+        raise ValueError(f"Too many bins for data range. Cannot create {count} finite-sized bins.")
+    return asarray(edges, device=a.device)
+
+
+# Note [Bin estimators]
+# A string `bins` names one of NumPy's estimators of the bin width h; the
+# bins are then ceil((last - first) / h) equal bins of the outer edges (one
+# bin where h is 0: constant data, a zero interquartile range, too few
+# points, or no data in range), h at least 1 for integer data.  The
+# estimators read only the data in range, through a few statistics reduced
+# on its device (size, extremes, std, the third moment, the quartiles by
+# devtensor's percentile); those scalars come to the host as NumPy scalars,
+# and the formulas are evaluated there with NumPy's expressions, so that the
+# width, hence the count, has NumPy's dtype and rounding (a float32 span
+# over a Python float stays float32).  'stone' minimises an estimate of the
+# integrated squared error, (2 - (n+1) sum p_k^2) / h, over 1 to
+# max(100, sqrt n) bins: the data are sorted once, each candidate's counts
+# are a binary search of its edges (NumPy's counts: left-closed bins, the
+# last one closed), and the costs are compared on the device, the first
+# minimum winning as in NumPy.
+
+def _bin_width(name, x, lo, hi):
+    """The estimator `name`'s bin width for the non-empty data x in [lo, hi],
+    a host scalar (Note [Bin estimators])."""
+    from ._quantiles import percentile
+    cr, ix, man, red, srt, uf = _ops()
+    n = x.shape[0]
+    if name == "scott":
+        return (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * _host(red.std(x))
+    if name in ("fd", "auto"):
+        q75, q25 = _host(percentile(x, [75, 25]))
+        fd = 2.0 * (q75 - q25) * n ** (-1.0 / 3.0)
+        if name == "fd":
+            return fd
+    ptp = _span(_host(red.max(x)), _host(red.min(x)))
+    sturges, root = ptp / (np.log2(n) + 1.0), ptp / np.sqrt(n)
+    if name == "auto":  # Freedman-Diaconis, kept under sqrt n / 2 bins, or Sturges' if finer
+        return min(max(fd, root / 2), sturges)
+    if name == "sturges":
+        return sturges
+    if name == "sqrt":
+        return root
+    if name == "rice":
+        return ptp / (2.0 * n ** (1.0 / 3))
+    if name == "doane":
+        if n <= 2:
+            return 0.0
+        sigma = red.std(x)
+        if not _host(sigma) > 0.0:
+            return 0.0
+        g1 = _host(red.mean(uf.power(uf.divide(uf.subtract(x, red.mean(x)), sigma), 3)))
+        sg1 = np.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+        return ptp / (1.0 + np.log2(n) + np.log2(1.0 + np.absolute(g1) / sg1))
+    # stone
+    if n <= 1 or ptp == 0:
+        return 0
+    top = max(100, int(np.sqrt(n)))
+    s = srt.sort(x)
+    sumsq = []
+    for k in range(1, top + 1):
+        s, e = _common(s, _equal_edges(x, lo, hi, k))
+        bounds = man.concatenate([srt.searchsorted(s, e[:-1]), srt.searchsorted(s, e[-1:], side="right")])
+        p = uf.divide(red.diff(bounds), n)
+        sumsq.append(red.sum(uf.multiply(p, p)))
+    widths = cr.asarray(np.array([ptp / k for k in range(1, top + 1)]), device=x.device)
+    cost = uf.divide(uf.subtract(2, uf.multiply(n + 1, man.stack(sumsq))), widths)
+    best = int(red.argmin(cost)) + 1
+    if best == top:
+        warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning, stacklevel=4)
+    return ptp / best
+
+
+def _bin_edges(a, bins, range, weights):
+    """NumPy's bin edges for the flattened data a: `bins` equal bins of the
+    outer edges for a count or an estimator's name, else `bins` itself as
+    the increasing edges."""
+    _, _, _, red, _, uf = _ops()
     if isinstance(bins, str):
-        raise NotImplementedError("histogram: bin estimators ('auto', 'fd', ...) are not supported; "
-                                  "give the number of bins or their edges")
+        if bins not in _ESTIMATORS:
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        if weights is not None:
+            raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+        lo, hi = _outer_edges(a, range)
+        x = a if range is None else a[uf.logical_and(uf.greater_equal(a, lo), uf.less_equal(a, hi))]
+        count, width = 1, _bin_width(bins, x, lo, hi) if x.shape[0] else 0
+        if width:
+            if x.dtype.kind in "iu" and width < 1:
+                width = 1
+            count = int(np.ceil(_span(hi, lo) / width))
+        return _equal_edges(a, lo, hi, count)
     if np.ndim(bins) == 0 and not isinstance(bins, TensorBase):
         try:
             count = operator.index(bins)
@@ -296,34 +442,31 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             raise TypeError("`bins` must be an integer, a string, or an array") from None
         if count < 1:
             raise ValueError("`bins` must be positive, when an integer")
-        if range is not None:
-            lo, hi = range
-            if lo > hi:
-                raise ValueError("max must be larger than min in range parameter.")
-            if not (np.isfinite(lo) and np.isfinite(hi)):
-                raise ValueError(f"supplied range of [{lo}, {hi}] is not finite")
-        elif a.shape[0] == 0:
-            lo, hi = 0, 1
-        else:
-            # NumPy's edges come from the data's own scalars: linspace then
-            # computes in their dtype (float32 data gives float32 edges)
-            lo, hi = (red.min(a).cpu().numpy()[()], red.max(a).cpu().numpy()[()]) if a.dtype != _C.bfloat16 \
-                else (np.float32(red.min(a).item()), np.float32(red.max(a).item()))
-            if not (np.isfinite(lo) and np.isfinite(hi)):
-                raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        data_dtype = np.float32 if a.dtype == _C.bfloat16 else np.dtype(a.dtype.name)
-        edge_type = np.result_type(lo, hi, np.empty(0, data_dtype))
-        if np.issubdtype(edge_type, np.integer) or edge_type == np.bool_:
-            edge_type = np.result_type(edge_type, float)
-        edges = asarray(np.linspace(lo, hi, count + 1, endpoint=True, dtype=edge_type), device=a.device)
-    else:
-        edges = _tensor(bins, a.device)
-        if edges.ndim != 1:
-            raise ValueError("`bins` must be 1d, when an array")
-        if edges.shape[0] > 1 and bool(red.any(uf.less(edges[1:], edges[:-1]))):
-            raise ValueError("`bins` must increase monotonically, when an array")
+        return _equal_edges(a, *_outer_edges(a, range), count)
+    edges = _tensor(bins, a.device)
+    if edges.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if edges.shape[0] > 1 and bool(red.any(uf.less(edges[1:], edges[:-1]))):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return edges
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """NumPy's histogram_bin_edges: the edges histogram uses for a's
+    flattened values, `bins` a count, an estimator's name ('auto', 'fd',
+    'doane', 'scott', 'stone', 'rice', 'sturges', 'sqrt') or the edges."""
+    a, weights = _ravel_for_histogram(a, weights)
+    return _bin_edges(a, bins, range, weights)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogram: (hist, bin_edges) of a's flattened values, over
+    `bins` equal bins of `range` (the data's by default; their number given
+    or estimated by name, see histogram_bin_edges) or the given increasing
+    edges; the last bin includes its right edge."""
+    cr, ix, man, red, srt, uf = _ops()
+    a, weights = _ravel_for_histogram(a, weights)
+    edges = _bin_edges(a, bins, range, weights)
     nb = edges.shape[0] - 1
     vals, e = _common(a, edges)
     inside = uf.logical_and(uf.greater_equal(vals, e[0]), uf.less_equal(vals, e[-1]))
