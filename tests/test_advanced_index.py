@@ -276,6 +276,23 @@ def test_bad_keys_raise_numpys_errors_and_write_nothing(device, key):
     sanity()
 
 
+def test_mask_shapes_are_checked_before_integer_bounds(device):
+    """NumPy checks every boolean index's shape before any integer's bounds."""
+    x, a = pair((2, 3), device)
+    m = np.array([True, False])
+    for key, np_key in [((5, m), (5, m)), ((5, dt.asarray(m, device=device)), (5, m)), (([5], m), ([5], m)),
+                        ((9, m, None), (9, m, None))]:
+        with pytest.raises(IndexError) as want:
+            a[np_key]
+        assert "boolean index did not match" in str(want.value)
+        with pytest.raises(IndexError) as got:
+            x[key]
+        assert str(got.value) == str(want.value)
+        with pytest.raises(IndexError, match="boolean index did not match"):
+            x[key] = 1
+    assert_same(x, a)
+
+
 @requires_cuda
 @pytest.mark.parametrize("device", CUDA_DEVICES)
 def test_out_of_range_device_indices_leave_the_context_usable(device):

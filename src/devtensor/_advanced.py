@@ -132,13 +132,17 @@ def _device_int64(a, device):
     return asarray(np.asarray(a, dtype=np.int64), device=device)
 
 
-def _mask_coordinates(mask, shape, a):
-    """The index tensors (one per mask axis) of a boolean mask over V's axes."""
+def _check_mask_shape(mask, shape, a):
+    """NumPy's error for a mask that does not fit V's axes `shape`."""
     for j, (n, m) in enumerate(zip(shape, mask.shape)):
         if n != m and m != 0:  # NumPy lets an empty mask axis pass (it selects nothing)
             raise IndexError(f"boolean index did not match indexed array along axis "
                              f"{a.arr_axis + j}; size of axis is {n} but size of corresponding "
                              f"boolean axis is {m}")
+
+
+def _mask_coordinates(mask):
+    """The index tensors (one per mask axis) of a boolean mask over V's axes."""
     if not isinstance(mask, TensorBase):
         return list(np.nonzero(mask))  # read where it lives; uploaded by the caller
     from ._manipulation import ascontiguousarray
@@ -155,6 +159,9 @@ def _resolve(x, key):
     """(V, advanced items each with .value an int64 device tensor, B) for a device x."""
     basic, advs = _parse(x, key)
     v = x._index_basic(basic)
+    for a in advs:  # NumPy checks every mask's shape before any integer's bounds
+        if a.kind == "mask":
+            _check_mask_shape(a.value, v.shape[a.v_axis:a.v_axis + a.ndim], a)
     axes, indices = [], []
     for a in advs:
         if a.kind == "int":
@@ -166,7 +173,7 @@ def _resolve(x, key):
         elif a.kind == "bool0":
             found = [np.zeros(1 if a.value else 0, np.int64)]
         elif a.kind == "mask":
-            found = _mask_coordinates(a.value, v.shape[a.v_axis:a.v_axis + a.ndim], a)
+            found = _mask_coordinates(a.value)
         else:
             found = [a.value]
         for j, f in enumerate(found):
