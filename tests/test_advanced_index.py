@@ -386,6 +386,14 @@ def _big_cpu_keys():
     x[dt.asarray(m)] = -1.0
     a[m] = -1.0
     assert_same(x, a)
+    for dtype in ("int8", "float16", "float32", "float64", "complex128"):  # Note [One value scattered]
+        b = (a * 100).astype(dtype)
+        y = dt.array(b)
+        y[idx] = 3
+        y[dt.asarray(idx[::-1].copy())] = dt.asarray(np.array(-2, dtype=dtype))
+        b[idx] = 3
+        b[idx[::-1]] = -2
+        assert_same(y, b)
     two = rng.integers(0, 500, size=(2, 100_000))
     b = a.reshape(600, 500).copy()
     y = dt.array(b)

@@ -15,6 +15,13 @@
  * writes share one memory bus), and claim slots with compare-and-swap far
  * slower (660 ms); CLAIM is then only the check.  COUNT and COMPACT split
  * the mask by the core's blocks.
+ *
+ * Note [One value scattered]
+ * When every position writes the same value (x[idx] = 0: the values'
+ * strides are all 0), no order of the writes can change the result, so
+ * the positions are split across threads like a gather's.  Each write is
+ * a relaxed atomic store of the element (1 to 8 bytes, aligned), so two
+ * threads writing one element do not race.
  */
 #include "cpu_loops.h"
 
@@ -116,6 +123,36 @@ DT_INDEX_ROWS(1, 0) DT_INDEX_ROWS(1, 1) DT_INDEX_ROWS(2, 0) DT_INDEX_ROWS(2, 1) 
 DT_INDEX_ROWS(4, 1) DT_INDEX_ROWS(8, 0) DT_INDEX_ROWS(8, 1) DT_INDEX_ROWS(16, 0) DT_INDEX_ROWS(16, 1)
 #undef DT_INDEX_ROWS
 
+/* Note [One value scattered]: the value at p[0], stored everywhere */
+#define DT_FILL_ROWS(N, T, D)                                                                                \
+    static void fill_row_##N##_##D(const dt_index_loop *l, char *const p[3], const int64_t s[3],             \
+                                   int64_t run, int64_t i)                                                   \
+    {                                                                                                        \
+        T v;                                                                                                 \
+        memcpy(&v, p[0], N);                                                                                 \
+        const char *c = p[2];                                                                                \
+        for (int64_t j = 0; j < run; j++, i++, c += s[2]) {                                                  \
+            int64_t off;                                                                                     \
+            if (offset_at(l, D, c, i, &off))                                                                 \
+                __atomic_store_n((T *)(p[1] + j * s[1] + off), v, __ATOMIC_RELAXED);                        \
+        }                                                                                                    \
+    }
+DT_FILL_ROWS(1, uint8_t, 0) DT_FILL_ROWS(1, uint8_t, 1) DT_FILL_ROWS(2, uint16_t, 0)
+DT_FILL_ROWS(2, uint16_t, 1) DT_FILL_ROWS(4, uint32_t, 0) DT_FILL_ROWS(4, uint32_t, 1)
+DT_FILL_ROWS(8, uint64_t, 0) DT_FILL_ROWS(8, uint64_t, 1)
+#undef DT_FILL_ROWS
+
+/* an ordered SCATTER of one value to aligned elements of at most 8 bytes */
+static int one_value(const dt_index_loop *l)
+{
+    if (l->kind != DT_IDX_SCATTER || l->flag != NULL || l->itemsize > 8 || !l->aligned)
+        return 0;
+    for (int d = 0; d < l->ndim; d++)
+        if (l->strides[0][d] != 0)
+            return 0;
+    return 1;
+}
+
 static row_fn row_for(const dt_index_loop *l)
 {
     static const row_fn gather[5][2] = {{gather_row_1_0, gather_row_1_1}, {gather_row_2_0, gather_row_2_1},
@@ -124,7 +161,11 @@ static row_fn row_for(const dt_index_loop *l)
     static const row_fn scatter[5][2] = {{scatter_row_1_0, scatter_row_1_1}, {scatter_row_2_0, scatter_row_2_1},
                                          {scatter_row_4_0, scatter_row_4_1}, {scatter_row_8_0, scatter_row_8_1},
                                          {scatter_row_16_0, scatter_row_16_1}};
+    static const row_fn fill[4][2] = {{fill_row_1_0, fill_row_1_1}, {fill_row_2_0, fill_row_2_1},
+                                      {fill_row_4_0, fill_row_4_1}, {fill_row_8_0, fill_row_8_1}};
     int n = l->itemsize, k = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : 4, d = l->direct != 0;
+    if (one_value(l))
+        return fill[k][d];
     return l->kind == DT_IDX_GATHER ? gather[k][d] : l->kind == DT_IDX_SCATTER ? scatter[k][d] : other_row;
 }
 
@@ -237,7 +278,7 @@ dt_status dt_cpu_run_index(const dt_index_loop *l, dt_error *err)
         l->flag[l->nblocks] = sum;
     } else if (l->kind == DT_IDX_COMPACT) {
         dt_cpu_parallel_for(l->nblocks, 1 + INDEX_GRAIN * 4 / l->chunk, compact_blocks, ctx);
-    } else if (l->kind == DT_IDX_SCATTER && l->flag == NULL) {
+    } else if (l->kind == DT_IDX_SCATTER && l->flag == NULL && !one_value(l)) {
         strided_range(0, l->numel, ctx); /* in order, on this thread: Note [Index kernels on the CPU] */
     } else {
         dt_cpu_parallel_for(l->numel, INDEX_GRAIN, strided_range, ctx);
