@@ -379,6 +379,8 @@ def bench_indexing_cpu(table, rng, quick):
         ("take(x, idx)  10^7 float64 random", lambda: dt.take(x, idx), lambda: np.take(a, idx_np)),
         ("x[idx] = y  10^7 float64 random", lambda: x.__setitem__(idx, y),
          lambda: a.__setitem__(idx_np, b)),
+        ("x[idx] = 1.0  10^7 float64 random", lambda: x.__setitem__(idx, 1.0),
+         lambda: a.__setitem__(idx_np, 1.0)),
         ("concatenate([x, y])  2x10^7 float64", lambda: dt.concatenate([x, y]),
          lambda: np.concatenate([a, b])),
     ]
