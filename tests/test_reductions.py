@@ -449,9 +449,12 @@ def test_scans_match_numpy(device, data):
         scale = getattr(np, name.replace("prod", "sum"))(np.abs(wide_a), axis=axis) if "sum" in name else \
             np.abs(exact)
         eps = np.finfo(dtype).eps
+        # float64 and complex128 accumulate in their own precision: a device
+        # scan's tree order rounds up to once per element of the row
+        ulps = 2 if np.finfo(dtype).bits < 64 else max(2, a.size if axis is None else a.shape[axis])
         g = to_np(got).astype(exact.dtype)
         tiny = np.finfo(dtype).smallest_subnormal  # subnormal results round absolutely
-        bad = ~(np.abs(g - exact) <= 2 * eps * np.nan_to_num(scale, nan=0, posinf=0) + tiny)
+        bad = ~(np.abs(g - exact) <= ulps * eps * np.nan_to_num(scale, nan=0, posinf=0) + tiny)
         bad &= ~(np.isnan(g) & np.isnan(exact)) & ~(g == exact)
         assert not bad.any(), (g[bad], exact[bad])
     else:
