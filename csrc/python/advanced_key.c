@@ -432,7 +432,8 @@ static int values_of(PyDtTensor *x, PyObject *value, const adv_plan *p, dt_tenso
             PyErr_Clear(); /* Python's path raises NumPy's error */
             return 0;
         }
-        if (dt_tensor_init_new(held, dt_tensor_device(&x->t), x->t.dtype, 0, NULL, &err) != DT_OK ||
+        int64_t no_dims[1] = {0}; /* a 0-d tensor: the core copies zero dims from here */
+        if (dt_tensor_init_new(held, dt_tensor_device(&x->t), x->t.dtype, 0, no_dims, &err) != DT_OK ||
             dt_tensor_generate(held, &gen, &err) != DT_OK)
             return 0;
         v = held;
