@@ -384,6 +384,14 @@ static void clear_all(dt_tensor *ts, int n)
         dt_tensor_clear(&ts[j]);
 }
 
+/* x seen over R: W's non-indexed axes around B, B's with stride 0 */
+static int r_view(dt_tensor *out, const PyDtTensor *x, const adv_plan *p)
+{
+    dt_error err;
+    return dt_tensor_init_view(out, x->t.storage, x->t.offset + p->w_offset, p->r_ndim, p->r_shape, p->r_strides,
+                               x->t.dtype, &err) == DT_OK;
+}
+
 PyObject *dt_py_advanced_getitem(PyDtTensor *x, PyObject *key, int *handled)
 {
     adv_plan p;
@@ -397,9 +405,7 @@ PyObject *dt_py_advanced_getitem(PyDtTensor *x, PyObject *key, int *handled)
     dt_tensor_init_empty(&out);
     dt_error err;
     dt_status st = DT_OK;
-    if (!axes_of(&p, ax, views) ||
-        dt_tensor_init_view(&src, x->t.storage, x->t.offset + p.w_offset, p.r_ndim, p.r_shape, p.r_strides,
-                            x->t.dtype, &err) != DT_OK) {
+    if (!axes_of(&p, ax, views) || !r_view(&src, x, &p)) {
         *handled = 0; /* a geometry the checks above should have refused: Python says why */
     } else if ((st = dt_tensor_init_new(&out, dt_tensor_device(&x->t), x->t.dtype, p.r_ndim, p.r_shape, &err)) ==
                DT_OK) {
@@ -483,9 +489,7 @@ int dt_py_advanced_setitem(PyDtTensor *x, PyObject *key, PyObject *value, int *h
     dt_tensor_init_empty(&held);
     dt_status st = DT_OK;
     *handled = dense_enough(&p, &x->t) && axes_of(&p, ax, views) &&
-               values_of(x, value, &p, &vals, &held) &&
-               dt_tensor_init_view(&dst, x->t.storage, x->t.offset + p.w_offset, p.r_ndim, p.r_shape,
-                                   p.r_strides, x->t.dtype, &err) == DT_OK;
+               values_of(x, value, &p, &vals, &held) && r_view(&dst, x, &p);
     if (*handled) {
         Py_BEGIN_ALLOW_THREADS
         st = dt_index_put(&dst, &vals, p.b_start, p.nidx, ax, &err);
