@@ -6,7 +6,8 @@ csrc/emu/emu_device.h, with the fiber scheduler, into a driver
 (tests/emu/emu_driver.cpp) that runs one case per process and prints PASS
 or FAIL; each case runs here in a subprocess, so a crash fails one test and
 nothing else.  Three builds: the x86-64 context switch (asm), the ucontext
-fallback, and AddressSanitizer (which uses ucontext).  The thread orders
+fallback, and AddressSanitizer (the x86-64 switch, each switch told to
+ASan).  The thread orders
 CI runs are forward and a seeded random one; the missing-barrier test runs
 all three kinds.
 

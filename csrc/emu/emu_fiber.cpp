@@ -22,12 +22,17 @@
  * is about twenty instructions, no system call.  ldmxcsr and fldcw are
  * slow (they order the FP pipeline), so a control word is loaded only
  * when it differs from the current one: kernels rarely change them, and
- * skipping the loads made switches about a third cheaper.  Elsewhere, and under
- * AddressSanitizer (which must be told about every stack switch and
- * whose interceptors understand swapcontext), it is ucontext's
- * swapcontext, which also saves and restores the signal mask: a system
- * call per switch, several times slower (figures: Note [Emulation
- * speed] in tests/emu/emu_driver.cpp).  -DDT_EMU_UCONTEXT forces it.
+ * skipping the loads made switches about a third cheaper.  Elsewhere it
+ * is ucontext's swapcontext, which also saves and restores the signal
+ * mask: a system call per switch, several times slower (figures: Note
+ * [Emulation speed] in tests/emu/emu_driver.cpp).  -DDT_EMU_UCONTEXT
+ * forces it.  Under AddressSanitizer every switch, either kind, is told
+ * to ASan with __sanitizer_start_switch_fiber/finish_switch_fiber; x86-64
+ * keeps dt_emu_switch there too, because ASan's swapcontext interceptor
+ * clears the shadow of the whole target stack on every switch (32 KB of
+ * memset for a 256 KB stack): the sanitizer suite spent 60% of its time
+ * there, 57x the unsanitized run on a quantile test, against about 4x
+ * with dt_emu_switch.
  *
  * Note [Orders]
  * The scheduler runs in rounds: every runnable fiber of the block runs,
@@ -119,7 +124,7 @@
 #endif
 #endif
 
-#if !defined(DT_EMU_UCONTEXT) && (!defined(__x86_64__) || defined(DT_EMU_ASAN))
+#if !defined(DT_EMU_UCONTEXT) && !defined(__x86_64__)
 #define DT_EMU_UCONTEXT 1
 #endif
 
@@ -215,6 +220,9 @@ constexpr unsigned long long kUndefined = ~0ull; /* Note [Warp rendezvous] */
 struct Stack {
     char *map = nullptr; /* guard, then the stack */
     char *lo = nullptr, *hi = nullptr;
+#if defined(DT_EMU_ASAN)
+    char *dirty_lo = nullptr; /* Note [Stack shadow under ASan] */
+#endif
 };
 
 struct StackPool {
@@ -222,8 +230,14 @@ struct StackPool {
     ~StackPool() { release(); }
     void release()
     {
-        for (Stack &s : stacks)
+        for (Stack &s : stacks) {
+#if defined(DT_EMU_ASAN)
+            /* the next mmap of these pages must not find stack redzones */
+            if (s.dirty_lo < s.hi)
+                __asan_unpoison_memory_region(s.dirty_lo, (size_t)(s.hi - s.dirty_lo));
+#endif
             munmap(s.map, kGuard + kStack);
+        }
         stacks.clear();
     }
     /* at least n stacks, or false */
@@ -242,6 +256,9 @@ struct StackPool {
             s.map = (char *)p;
             s.lo = s.map + kGuard;
             s.hi = s.lo + kStack;
+#if defined(DT_EMU_ASAN)
+            s.dirty_lo = s.lo;
+#endif
             stacks.push_back(s);
         }
         return true;
@@ -363,7 +380,11 @@ void fiber_main_uc(int hi, int lo)
 void make_context(Fiber &f)
 {
 #if defined(DT_EMU_ASAN)
-    __asan_unpoison_memory_region(f.stack->lo, kStack); /* redzones of an earlier fiber's frames */
+    /* redzones of an earlier fiber's frames (Note [Stack shadow under ASan]) */
+    Stack &st = *f.stack;
+    if (st.dirty_lo < st.hi)
+        __asan_unpoison_memory_region(st.dirty_lo, (size_t)(st.hi - st.dirty_lo));
+    st.dirty_lo = st.hi;
     f.fake_stack = nullptr;
 #endif
 #if defined(DT_EMU_UCONTEXT)
@@ -462,10 +483,37 @@ void landed(Run &r, Fiber &f)
 void landed(Run &, Fiber &) {}
 #endif
 
+/* Note [Stack shadow under ASan]
+ * A frame's redzones are poisoned on entry and cleared on return, so a
+ * fiber that ends, faults or is abandoned (its block faulted) leaves the
+ * frames it was inside poisoned, all of them above the place where it
+ * last switched away.  The next fiber on that stack must start clean, but
+ * clearing the shadow of the whole 256 KB stack per thread started cost
+ * a quarter of the sanitizer suite's time: each stack keeps the lowest
+ * address it was switched away from (less a margin for this function's
+ * own frame), and only [that, top) is cleared.  A switch made from
+ * elsewhere (a fault's signal handler runs on its own stack) marks the
+ * whole stack.  The pool clears the same range before it unmaps a stack:
+ * ASan keeps the shadow of unmapped pages, and the next mmap there (a
+ * Python arena, say) would find stack redzones. */
+#if defined(DT_EMU_ASAN)
+void note_dirty(Stack &st)
+{
+    char here;
+    char *p = &here;
+    char *lo = (p >= st.lo + 4096 && p < st.hi) ? p - 4096 : st.lo;
+    if (lo < st.dirty_lo)
+        st.dirty_lo = lo;
+}
+#endif
+
 /* fiber f blocks, ends or faults: on to the next fiber of the round, or
  * the scheduler; returns when f is resumed.  final: f never runs again. */
 void to_scheduler(Run &r, Fiber &f, bool final)
 {
+#if defined(DT_EMU_ASAN)
+    note_dirty(*f.stack);
+#endif
     Fiber *n = r.faulted ? nullptr : next_in_round(r);
     if (n != nullptr)
         enter(r, *n);
