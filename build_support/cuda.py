@@ -12,9 +12,19 @@ setup.py uses two names from here:
 
 nvcc is looked for in $CUDA_HOME, $CUDA_PATH, then on PATH, then in
 /usr/local/cuda.  DEVTENSOR_NO_CUDA=1 skips CUDA even where nvcc exists.
-The GPU architectures come from DEVTENSOR_CUDA_ARCH (default "80;90"): SASS
-for each, plus PTX of the last one so newer GPUs can JIT it.  "90", "8.0",
-"sm_90", "90a" are all accepted; separate entries with ';', ',' or spaces.
+The GPU architectures come from DEVTENSOR_CUDA_ARCH: SASS for each, plus PTX
+of the last one so newer GPUs can JIT it.  "90", "8.0", "sm_90", "90a" are
+all accepted; separate entries with ';', ',' or spaces.  Unset, they are
+those of the GPUs this machine has (Note [Default architectures]).
+
+Note [Default architectures]
+Every architecture is a second compilation of every kernel (nvcc spent
+about 15 minutes of a 2-core CI machine on "80;90").  So without
+DEVTENSOR_CUDA_ARCH the build asks nvidia-smi for the compute capability
+of each GPU here and compiles for those (an H200 gets sm_90, as
+tools/gpu_check.sh asks for); where it finds none (no GPU, no driver: CI,
+laptops), for sm_80 with its PTX, which every GPU from Ampere on can JIT
+at first use.  A wheel built for other machines names its list.
 
 Note [Static cudart]
 The runtime is linked statically (libcudart_static.a, plus -ldl -lrt
@@ -36,7 +46,7 @@ from setuptools import Extension
 from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_ARCH = "80;90"
+FALLBACK_ARCH = "80"  # Note [Default architectures]
 _NO_NVCC_LINE = "devtensor: nvcc not found; building without CUDA (set CUDA_HOME to enable)"
 _said_no_nvcc = False
 
@@ -78,9 +88,41 @@ def cuda_paths(home):
     return inc, lib
 
 
+_local_archs = None  # nvidia-smi's answer, asked once per build
+
+
+def local_gpu_archs(query=None):
+    """The compute capabilities of this machine's GPUs as nvidia-smi reports
+    them ("9.0" -> "90"), ascending, joined by ';'; "" when it reports none
+    or cannot run.  query: nvidia-smi's output, for tests."""
+    global _local_archs
+    if query is None:
+        if _local_archs is None:
+            _local_archs = local_gpu_archs(_ask_nvidia_smi())
+        return _local_archs
+    found = {m.group(1) + m.group(2) for m in re.finditer(r"^\s*([1-9][0-9]?)\.([0-9])\s*$", query, re.M)}
+    return ";".join(sorted(found, key=int))
+
+
+def _ask_nvidia_smi():
+    """nvidia-smi's compute capabilities, one a line; "" if it cannot say."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return ""
+    try:
+        proc = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return proc.stdout if proc.returncode == 0 else ""
+
+
 def cuda_arch_list(value=None):
-    """The architectures from DEVTENSOR_CUDA_ARCH, e.g. ["80", "90"]."""
-    raw = value if value is not None else os.environ.get("DEVTENSOR_CUDA_ARCH", DEFAULT_ARCH)
+    """The architectures from DEVTENSOR_CUDA_ARCH, e.g. ["80", "90"]; unset,
+    this machine's GPUs', else FALLBACK_ARCH (Note [Default architectures])."""
+    raw = value if value is not None else os.environ.get("DEVTENSOR_CUDA_ARCH")
+    if raw is None:
+        raw = local_gpu_archs() or FALLBACK_ARCH
     archs = []
     for tok in re.split(r"[;,\s]+", raw.strip()):
         if not tok:
@@ -190,11 +232,14 @@ class BuildExt(build_ext):
             base += ["-ccbin", host]
         base += gencode_flags(archs)
         deps = list(ext.depends or [])
+        # objects built with other flags (another architecture list) are stale too
+        flags_path = os.path.join(self.build_temp, "nvcc_command.json")
+        same_flags = _load_json(flags_path, None) == base
         todo, objects = [], []
         for src in sources:
             obj = os.path.join(self.build_temp, os.path.splitext(src)[0] + ".o")
             objects.append(obj)
-            if self.force or _is_stale(obj, [src] + deps):
+            if self.force or not same_flags or _is_stale(obj, [src] + deps):
                 todo.append((src, obj))
         if todo:
             # Note [Longest first]
@@ -208,8 +253,10 @@ class BuildExt(build_ext):
                 if err:
                     raise SystemExit(err)
             times.update({src: secs for (src, _), (_, secs) in zip(todo, results)})
-            _save_times(times_path, times)
-            print(f"devtensor: nvcc, {len(todo)} file(s) on {min(jobs, len(todo))} worker(s): "
+            _save_json(times_path, times)
+            _save_json(flags_path, base)
+            print(f"devtensor: nvcc for sm_{', sm_'.join(archs)} (+PTX of the last), "
+                  f"{len(todo)} file(s) on {min(jobs, len(todo))} worker(s): "
                   f"{time.monotonic() - t0:.1f} s", flush=True)
         return objects
 
@@ -223,20 +270,26 @@ class BuildExt(build_ext):
 # first).
 
 
-def _load_times(path):
+def _load_json(path, default):
     try:
         with open(path) as f:
-            data = json.load(f)
-        return {str(k): float(v) for k, v in data.items()}
-    except (OSError, ValueError, TypeError, AttributeError):
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def _load_times(path):
+    try:
+        return {str(k): float(v) for k, v in _load_json(path, {}).items()}
+    except (ValueError, TypeError, AttributeError):
         return {}
 
 
-def _save_times(path, times):
+def _save_json(path, data):
     try:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         with open(path, "w") as f:
-            json.dump(times, f, indent=1, sort_keys=True)
+            json.dump(data, f, indent=1, sort_keys=True)
     except OSError:
         pass
 
