@@ -44,8 +44,55 @@
 #define CLONES
 #endif
 
-#define LANES 16
-#define BLOCK 256        /* pairwise leaves */
+/* Note [Lanes in registers]
+ * A leaf's sixteen lanes are sixteen variables, not an array, and every
+ * step is written out: GCC's straight-line vectorizer packs them into
+ * vector registers.  Kept as an array (lane[j] with a loop over j), GCC
+ * left them on the stack, zeroed them with rep stos and folded them in a
+ * loop with stores and reloads: several hundred cycles per leaf of ~150
+ * elements, and float64 sum ran at a third of NumPy's speed.  Lane k takes
+ * elements k, k + 16, ...; the tree folds the lanes 8, 4, 2, 1 apart, in
+ * vector registers too; the last n % 16 elements (only the last leaf of a
+ * run has them: runs are split at multiples of 16) are then added in
+ * order.  Before, they went to lanes 0, 1, ... before the tree, which
+ * kept every lane a scalar; the sum changes by a rounding or so there.
+ * Only float32 and float64 take this leaf: GCC 12.2's loop vectorizer
+ * (-O3, AVX2) miscompiles the same leaf for int8 and int16 widened to
+ * int64 (a sum of 256 int8 came out wrong in tests/test_reductions.py and
+ * in a ten-line reproducer), so every other dtype keeps the array leaf
+ * (leaf_array), whose speed matters less. */
+#define LANES 16 /* SUMPROD's leaf is written out for 16: L16 below */
+
+/* which accumulator kinds (reduce_ops.h's DT_ACC_X) take the leaf with
+ * its lanes in registers: double's, so float32 and float64 (Note [Lanes in
+ * registers]) */
+#define LANES_IN_REGISTERS_D 1
+#define LANES_IN_REGISTERS_F 0
+#define LANES_IN_REGISTERS_I 0
+#define LANES_IN_REGISTERS_U 0
+#define LANES_IN_REGISTERS_Z 0
+
+/* SUMPROD's lanes l0 ... l15 (Note [Lanes in registers]): M(k, a, b) for
+ * k = 0 ... 15; in LANE_STEP the load names its lane LANE_K */
+#define L16(M, a, b) M(0, a, b) M(1, a, b) M(2, a, b) M(3, a, b) M(4, a, b) M(5, a, b) M(6, a, b) \
+    M(7, a, b) M(8, a, b) M(9, a, b) M(10, a, b) M(11, a, b) M(12, a, b) M(13, a, b) M(14, a, b) M(15, a, b)
+#define LANE_DECL(k, T, init) T l##k = init;
+#define LANE_STEP(k, OPF, load) { enum { LANE_K = k }; l##k = OPF(l##k, load); }
+/* the lanes folded 8, 4, 2 and 1 apart, into l0 */
+#define LANE_TREE(OPF)                                                                        \
+    l0 = OPF(l0, l8); l1 = OPF(l1, l9); l2 = OPF(l2, l10); l3 = OPF(l3, l11);                 \
+    l4 = OPF(l4, l12); l5 = OPF(l5, l13); l6 = OPF(l6, l14); l7 = OPF(l7, l15);               \
+    l0 = OPF(l0, l4); l1 = OPF(l1, l5); l2 = OPF(l2, l6); l3 = OPF(l3, l7);                   \
+    l0 = OPF(l0, l2); l1 = OPF(l1, l3);                                                       \
+    l0 = OPF(l0, l1);
+#define BLOCK 256        /* pairwise leaves: Note [Whole leaves] */
+/* Note [Whole leaves]
+ * A run longer than BLOCK is split at a multiple of BLOCK near its middle,
+ * so every leaf but the last holds exactly BLOCK elements: the leaf's loop
+ * always turns BLOCK / LANES times and has no tail, which the branch
+ * predictor learns (split at n / 2, leaves were 128 to 256 elements long
+ * and float32 sums ran about 30% slower).  The tree of the splits is still
+ * balanced to within one leaf, so the error bound is pairwise's. */
 #define TILE_BYTES (32 * 1024) /* OUTER: a tile's accumulators, at most (in L1) */
 #define GRAIN (1 << 15)  /* elements per thread chunk, at least */
 #define PART (1 << 15)   /* elements per part of a split run, at least */
@@ -74,7 +121,28 @@ DT_FOR_EACH_DTYPE(LOADER)
 #define SUMPROD(NAME, X, OPF, IDF)                                                               \
     typedef DT_ACC_T(X) NAME##_acc_##X;                                                          \
     /* n <= BLOCK elements in LANES lanes */                                                     \
-    CLONES static NAME##_acc_##X NAME##_leaf_##X(const char *p, int64_t n, int64_t s)                   \
+    CLONES static NAME##_acc_##X NAME##_leaf_##X(const char *p, int64_t n, int64_t s)            \
+    {                                                                                            \
+        /* Note [Lanes in registers] */                                                         \
+        L16(LANE_DECL, NAME##_acc_##X, IDF())                                                    \
+        int64_t i = 0;                                                                           \
+        if (s == (int64_t)sizeof(dt_T_##X) && ALIGNED(p, dt_T_##X)) {                            \
+            const dt_T_##X *q = (const dt_T_##X *)p;                                             \
+            for (; i + LANES <= n; i += LANES) {                                                 \
+                L16(LANE_STEP, OPF, DT_ACC_LOAD(X, q[i + LANE_K]))                               \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (; i + LANES <= n; i += LANES) {                                                 \
+                L16(LANE_STEP, OPF, DT_ACC_LOAD(X, ld_##X(p + (i + LANE_K) * s)))                \
+            }                                                                                    \
+        }                                                                                        \
+        LANE_TREE(OPF)                                                                           \
+        for (; i < n; i++)                                                                       \
+            l0 = OPF(l0, DT_ACC_LOAD(X, ld_##X(p + i * s)));                                     \
+        return l0;                                                                               \
+    }                                                                                            \
+    /* the lanes as an array, for every other dtype (Note [Lanes in registers]) */              \
+    CLONES static NAME##_acc_##X NAME##_leaf_array_##X(const char *p, int64_t n, int64_t s)      \
     {                                                                                            \
         NAME##_acc_##X lane[LANES], r;                                                           \
         for (int j = 0; j < LANES; j++)                                                          \
@@ -101,8 +169,9 @@ DT_FOR_EACH_DTYPE(LOADER)
     static NAME##_acc_##X NAME##_pairwise_##X(const char *p, int64_t n, int64_t s)               \
     {                                                                                            \
         if (n <= BLOCK)                                                                          \
-            return NAME##_leaf_##X(p, n, s);                                                     \
-        int64_t h = (n / 2) / LANES * LANES;                                                     \
+            return DT_RPASTE(LANES_IN_REGISTERS_, DT_ACC_##X) ? NAME##_leaf_##X(p, n, s)          \
+                                                             : NAME##_leaf_array_##X(p, n, s);   \
+        int64_t h = ((n + BLOCK - 1) / BLOCK / 2) * BLOCK; /* Note [Whole leaves] */             \
         return OPF(NAME##_pairwise_##X(p, h, s), NAME##_pairwise_##X(p + h * s, n - h, s));     \
     }                                                                                            \
     static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
