@@ -92,7 +92,13 @@
  * always turns BLOCK / LANES times and has no tail, which the branch
  * predictor learns (split at n / 2, leaves were 128 to 256 elements long
  * and float32 sums ran about 30% slower).  The tree of the splits is still
- * balanced to within one leaf, so the error bound is pairwise's. */
+ * balanced to within one leaf, so the error bound is pairwise's.
+ * Where the accumulator is wider than the elements (float32 in double,
+ * float16 in float, integers in 64 bits) leaves are WIDE_BLOCK long: a
+ * lane then adds 128 elements in order, an error of about 128 roundings of
+ * the wide type, far below one rounding of the narrow result (2^-46 of
+ * float32's 2^-24), with an eighth of the leaves' fixed cost. */
+#define WIDE_BLOCK 2048
 #define TILE_BYTES (32 * 1024) /* OUTER: a tile's accumulators, at most (in L1) */
 #define GRAIN (1 << 15)  /* elements per thread chunk, at least */
 #define PART (1 << 15)   /* elements per part of a split run, at least */
@@ -168,10 +174,12 @@ DT_FOR_EACH_DTYPE(LOADER)
     }                                                                                            \
     static NAME##_acc_##X NAME##_pairwise_##X(const char *p, int64_t n, int64_t s)               \
     {                                                                                            \
-        if (n <= BLOCK)                                                                          \
+        /* Note [Whole leaves] */                                                               \
+        const int64_t b = sizeof(dt_T_##X) < sizeof(NAME##_acc_##X) ? WIDE_BLOCK : BLOCK;          \
+        if (n <= b)                                                                              \
             return DT_RPASTE(LANES_IN_REGISTERS_, DT_ACC_##X) ? NAME##_leaf_##X(p, n, s)          \
                                                              : NAME##_leaf_array_##X(p, n, s);   \
-        int64_t h = ((n + BLOCK - 1) / BLOCK / 2) * BLOCK; /* Note [Whole leaves] */             \
+        int64_t h = ((n + b - 1) / b / 2) * b;                                                   \
         return OPF(NAME##_pairwise_##X(p, h, s), NAME##_pairwise_##X(p + h * s, n - h, s));     \
     }                                                                                            \
     static void NAME##_init_##X(void *acc, const char *first, int64_t pos)                       \
