@@ -184,3 +184,56 @@ def test_nanquantile_empty(device):
         check(dt.nanquantile(dt.asarray(np.array([]), device=device), 0.5), np.float64(np.nan))
     same_error(lambda: np.quantile(np.array([]), 0.5),
                lambda: dt.quantile(dt.asarray(np.array([]), device=device), 0.5))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16"])
+def test_weighted_inverted_cdf(device, dtype):
+    """weights= (Note [Weighted quantiles]): a's shape or a's shape along
+    axis, ties, zero weights (leading ones never picked), q as a float32,
+    NaN slices in the NaN forms and not."""
+    rng = np.random.default_rng(5)
+    a = np.round(rng.standard_normal((4, 5, 6)) * 3).astype(dtype)  # many ties
+    w = rng.integers(1, 4, a.shape).astype(np.float64)
+    w[0, 1, 0] = w[2, 3, 4] = w[1, 0, 5] = 0  # zero weights, no slice all zero
+    w.flat[np.argmin(a)] = 0  # a leading zero in the sorted order (axis=None)
+    t = dt.asarray(a, device=device)
+    cases = [(None, w), (0, w), (-1, w), (1, w[0, :, 1]), (-1, w[0, 0]), ((0, 2), w[:, 0, :]),
+             ((2, 0), w[:, 0, :].T), (None, w * 0.37)]
+    for axis, ww in cases:
+        for q in (0.0, 0.5, [0.0, 0.2, 0.75, 1.0], np.float32(0.3)):
+            for keepdims in (False, True):
+                got = dt.quantile(t, q, axis=axis, method="inverted_cdf", weights=ww, keepdims=keepdims)
+                assert_same(got, np.asarray(np.quantile(a, q, axis=axis, method="inverted_cdf", weights=ww,
+                                                        keepdims=keepdims)))
+    assert_same(dt.percentile(t, [10, 90], axis=1, method="inverted_cdf", weights=w[0, :, 1]),
+                np.percentile(a, [10, 90], axis=1, method="inverted_cdf", weights=w[0, :, 1]))
+    if dtype != "int16":
+        an = a.copy()
+        an[0, 0, :3] = np.nan
+        an[1, 2, :] = np.nan
+        tn = dt.asarray(an, device=device)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for f in ("quantile", "nanquantile"):
+                assert_same(getattr(dt, f)(tn, [0.2, 0.9], axis=-1, method="inverted_cdf", weights=w),
+                            getattr(np, f)(an, [0.2, 0.9], axis=-1, method="inverted_cdf", weights=w))
+            # (NumPy 2.4's nan forms fail on 1-d weights over a 3-d a: full ones here)
+            assert_same(dt.nanpercentile(tn, 50, axis=-1, method="inverted_cdf", weights=w),
+                        np.nanpercentile(an, 50, axis=-1, method="inverted_cdf", weights=w))
+        with pytest.warns(RuntimeWarning, match="All-NaN slice"):
+            dt.nanquantile(tn, 0.5, axis=-1, method="inverted_cdf", weights=w)
+
+
+def test_weighted_errors(device):
+    a = np.arange(12.0).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    w = np.ones((3, 4))
+    for kwargs in ({"weights": w},                                              # only inverted_cdf
+                   {"weights": -w, "method": "inverted_cdf"},                   # negative
+                   {"weights": np.ones(4), "method": "inverted_cdf"},           # axis needed
+                   {"weights": np.ones(3), "axis": 1, "method": "inverted_cdf"},  # wrong length
+                   {"weights": 0 * w, "method": "inverted_cdf"},                # all zero
+                   {"weights": w * np.inf, "method": "inverted_cdf"}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            same_error(lambda: np.quantile(a, 0.5, **kwargs), lambda: dt.quantile(t, 0.5, **kwargs))

@@ -16,6 +16,17 @@ median is the middle element, or the mean of the middle two, as NumPy's.
 The NaN forms of an empty array are NumPy's: its nanmean (NaN, with a
 warning, and without q's dims).
 
+Note [Weighted quantiles]
+weights= is NumPy's: only method "inverted_cdf", non-negative weights of a's
+shape or of its shape along axis.  The data are argsorted, the weights
+taken in the same order, and their running sum (float64) divided by the
+total is the empirical CDF; the quantile is the first element whose CDF
+reaches q, found for every q at once by counting the CDF values below it
+(a reduction on the device, where NumPy runs searchsorted per slice).  As
+in NumPy, leading zero weights are never picked, and a total that is zero,
+inf or NaN raises.  The NaN forms give NaN's weight nothing (NaN sorts
+last), which is NumPy's removal of them; an all-NaN slice gives NaN.
+
 Note [The dtype of q]
 Under NEP 50 only Python's own int and float are weak: NumPy keeps any
 other q (a NumPy scalar, an array, a tensor, a list) as an array of its own
@@ -125,13 +136,15 @@ def _valid_counts(s):
     return counts
 
 
-def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan):
+def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan, weights=None):
     from ._dtype_api import result_type
     cr, ix, man, red, srt, uf = _ops()
     a = _tensor(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     q, weak = _q(q, scale, name)
+    if weights is not None:
+        return _weighted(a, q, axis, out, method, keepdims, skip_nan, weights)
     if skip_nan and a.size == 0:
         return red.nanmean(a, axis, out=out, keepdims=keepdims)  # NumPy's answer, q's dims and all
     if method not in _METHODS:
@@ -174,6 +187,75 @@ def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan):
     return _finish(res, qshape, kept_shape, keep, keepdims, out)
 
 
+def _full_weights(a, axis, weights):
+    """weights as NumPy checks them, broadcast to a's shape on a's device:
+    a's shape, or the shape of a along axis (an int or a tuple)."""
+    cr, _, man, red, _, _ = _ops()
+    from ._views import broadcast_to
+    w = _tensor(weights) if isinstance(weights, TensorBase) else cr.asarray(np.asarray(weights), device=a.device)
+    if w.device != a.device:
+        w = w.to(a.device)
+    if w.shape != a.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        axes = tuple(normalize_axis_index(operator.index(x), a.ndim) for x in axes)
+        if w.shape != tuple(a.shape[d] for d in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+        order = sorted(range(len(axes)), key=lambda i: axes[i])
+        if order != list(range(len(axes))):
+            w = man.permute_dims(w, order)
+        w = broadcast_to(w.reshape(tuple(s if d in axes else 1 for d, s in enumerate(a.shape))), a.shape)
+    if bool(red.any(w < 0)):
+        raise ValueError("Weights must be non-negative.")
+    return w
+
+
+def _weighted(a, q, axis, out, method, keepdims, skip_nan, weights):
+    """NumPy's weighted inverted_cdf (Note [Weighted quantiles])."""
+    cr, ix, man, red, srt, uf = _ops()
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    w = _full_weights(a, axis, weights)
+    if skip_nan and a.size == 0:
+        return red.nanmean(a, axis, out=out, keepdims=keepdims)
+    qshape = q.shape
+    qf = q.reshape(-1)
+    flat, kept_shape, keep = _last(a, axis)
+    wflat, _, _ = _last(w, axis)
+    n = flat.shape[-1]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    order = srt.argsort(flat, axis=-1)
+    s = ix.take_along_axis(flat, order, axis=-1)
+    ws = ix.take_along_axis(wflat, order, axis=-1).astype("float64")
+    nan_slice = None
+    if a.dtype.kind == "f":
+        nan_slice = uf.isnan(s[..., -1:])
+        if skip_nan:
+            all_nan = uf.isnan(s[..., :1])
+            if bool(red.any(all_nan)):
+                warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+            ws = uf.where(uf.isnan(s), 0.0, ws)  # NaN sorts last: its weight leaves the sums
+            ws = uf.where(all_nan, 1.0, ws)      # an all-NaN slice gives NaN, not an error
+    cdf = red.cumsum(ws, axis=-1)
+    cdf = uf.divide(cdf, cdf[..., -1:])
+    if bool(red.any(uf.isnan(cdf[..., -1]))):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    if qf.dtype.kind == "f":
+        cdf = cdf.astype(qf.dtype.name)
+    cdf = uf.where(cdf == 0, -1.0, cdf).astype(cdf.dtype)  # leading zero weights are never picked
+    qt = cr.asarray(qf, device=a.device).astype(cdf.dtype) if qf.dtype.kind == "f" else \
+        cr.asarray(qf.astype(np.float64), device=a.device)
+    # the first i with q <= cdf[i]: how many cdf[j] < q, at most n - 1
+    below = red.sum(cdf[..., None, :] < qt[:, None], axis=-1)
+    idx = uf.minimum(below, n - 1).astype("int64")
+    res = ix.take_along_axis(s, idx, axis=-1)
+    if nan_slice is not None and not skip_nan:
+        res = uf.where(nan_slice, s[..., -1:], res)
+    return _finish(res, qshape, kept_shape, keep, keepdims, out)
+
+
 def _q(q, scale, name):
     """q as NumPy holds it (its own dtype; percentiles divided by 100), and
     whether it is weak (Note [The dtype of q])."""
@@ -191,34 +273,26 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
              weights=None):
     """NumPy's quantile: the q-th quantiles (0 <= q <= 1) over axis, by
     NumPy's methods (linear by default)."""
-    if weights is not None:
-        raise NotImplementedError("quantile: weights are not supported yet")
-    return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, False)
+    return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, False, weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None):
     """NumPy's percentile: quantile of q / 100."""
-    if weights is not None:
-        raise NotImplementedError("percentile: weights are not supported yet")
-    return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, False)
+    return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, False, weights)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None):
     """NumPy's nanquantile: quantile of the non-NaN elements (NaN for an
     empty a, as NumPy's nanmean)."""
-    if weights is not None:
-        raise NotImplementedError("nanquantile: weights are not supported yet")
-    return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, True)
+    return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, True, weights)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None):
     """NumPy's nanpercentile: percentile of the non-NaN elements."""
-    if weights is not None:
-        raise NotImplementedError("nanpercentile: weights are not supported yet")
-    return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, True)
+    return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, True, weights)
 
 
 def _mean_of_two(pair):
