@@ -200,7 +200,7 @@ def test_weighted_inverted_cdf(device, dtype):
     cases = [(None, w), (0, w), (-1, w), (1, w[0, :, 1]), (-1, w[0, 0]), ((0, 2), w[:, 0, :]),
              ((2, 0), w[:, 0, :].T), (None, w * 0.37)]
     for axis, ww in cases:
-        for q in (0.0, 0.5, [0.0, 0.2, 0.75, 1.0], np.float32(0.3)):
+        for q in (0.0, 0.5, [0.0, 0.2, 0.75, 1.0], np.float32(0.3), []):
             for keepdims in (False, True):
                 got = dt.quantile(t, q, axis=axis, method="inverted_cdf", weights=ww, keepdims=keepdims)
                 assert_same(got, np.asarray(np.quantile(a, q, axis=axis, method="inverted_cdf", weights=ww,

@@ -247,8 +247,10 @@ def _weighted(a, q, axis, out, method, keepdims, skip_nan, weights):
     cdf = uf.where(cdf == 0, -1.0, cdf).astype(cdf.dtype)  # leading zero weights are never picked
     qt = cr.asarray(qf, device=a.device).astype(cdf.dtype) if qf.dtype.kind == "f" else \
         cr.asarray(qf.astype(np.float64), device=a.device)
-    # the first i with q <= cdf[i]: how many cdf[j] < q, at most n - 1
-    below = red.sum(cdf[..., None, :] < qt[:, None], axis=-1)
+    # the first i with q <= cdf[i]: how many cdf[j] < q, at most n - 1; one
+    # q at a time, so that the comparisons take the data's size, not k times it
+    below = man.concatenate([red.sum(cdf < qt[j], axis=-1, keepdims=True) for j in range(qt.shape[0])], axis=-1) \
+        if qt.shape[0] else cr.zeros(kept_shape + (0,), dtype="int64", device=a.device)
     idx = uf.minimum(below, n - 1).astype("int64")
     res = ix.take_along_axis(s, idx, axis=-1)
     if nan_slice is not None and not skip_nan:
