@@ -21,8 +21,8 @@ weights= is NumPy's: only method "inverted_cdf", non-negative weights of a's
 shape or of its shape along axis.  The data are argsorted, the weights
 taken in the same order, and their running sum (float64) divided by the
 total is the empirical CDF; the quantile is the first element whose CDF
-reaches q, found for every q at once by counting the CDF values below it
-(a reduction on the device, where NumPy runs searchsorted per slice).  As
+reaches q, found for all slices at once by counting the CDF values below
+q (a reduction on the device, where NumPy runs searchsorted per slice).  As
 in NumPy, leading zero weights are never picked, and a total that is zero,
 inf or NaN raises.  The NaN forms give NaN's weight nothing (NaN sorts
 last), which is NumPy's removal of them; an all-NaN slice gives NaN.
@@ -41,7 +41,7 @@ import operator
 import warnings
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
 from ._C import TensorBase
@@ -126,25 +126,31 @@ def _finish(res, qshape, kept_shape, keep, keepdims, out):
     return res
 
 
-def _valid_counts(s):
+def _valid_counts(s, stacklevel=4):
     """The non-NaN elements of each slice of s (along its last axis), on the
     host, with NumPy's warning for an all-NaN slice."""
     _, _, _, red, _, uf = _ops()
     counts = red.count_nonzero(uf.logical_not(uf.isnan(s)), axis=-1).cpu().numpy()[..., None]
     if (counts == 0).any():
-        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=stacklevel)
     return counts
 
 
 def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan, weights=None):
-    from ._dtype_api import result_type
+    from ._reductions import _weights_along
+    from ._views import broadcast_to
     cr, ix, man, red, srt, uf = _ops()
     a = _tensor(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     q, weak = _q(q, scale, name)
-    if weights is not None:
-        return _weighted(a, q, axis, out, method, keepdims, skip_nan, weights)
+    if weights is not None:  # NumPy's checks, in its order
+        if method != "inverted_cdf":
+            raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+        axes = None if axis is None else normalize_axis_tuple(axis, a.ndim, argname="axis")
+        weights = broadcast_to(_weights_along(a, axes, weights), a.shape)
+        if bool(red.any(weights < 0)):
+            raise ValueError("Weights must be non-negative.")
     if skip_nan and a.size == 0:
         return red.nanmean(a, axis, out=out, keepdims=keepdims)  # NumPy's answer, q's dims and all
     if method not in _METHODS:
@@ -155,89 +161,68 @@ def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan, weights=
     n = flat.shape[-1]
     if n == 0 and not skip_nan:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    s = srt.sort(flat, axis=-1)
     inexact = a.dtype.kind == "f"
-    if skip_nan and inexact:
-        counts = _valid_counts(s)
+    if weights is not None:
+        order = srt.argsort(flat, axis=-1)
+        s = ix.take_along_axis(flat, order, axis=-1)
+        ws = ix.take_along_axis(_last(weights, axis)[0], order, axis=-1)
+        res = ix.take_along_axis(s, _weighted(s, ws, qf, skip_nan), axis=-1)
     else:
-        counts = np.full(kept_shape + (1,), n, dtype=np.int64)
+        s = srt.sort(flat, axis=-1)
+        res = _by_method(s, qf, weak, method, skip_nan and inexact)
+    if inexact and not skip_nan and n:
+        res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
+    return _finish(res, qshape, kept_shape, keep, keepdims, out)
+
+
+def _by_method(s, qf, weak, method, skip_nan):
+    """The quantiles qf of the sorted slices s (along the last axis) by
+    method (Note [Quantiles by sorting]); skip_nan: of their non-NaN
+    elements."""
+    from ._dtype_api import result_type
+    cr, ix, _, _, _, uf = _ops()
+    n = s.shape[-1]
+    if skip_nan:
+        counts = _valid_counts(s, stacklevel=5)  # at the call of nanquantile
+    else:
+        counts = np.full(s.shape[:-1] + (1,), n, dtype=np.int64)
     get_index, fix_gamma = _METHODS[method]
     # NumPy's count is a Python int, weak beside a float q (Note [The dtype of q])
     virtual = np.asarray(get_index(counts.astype(qf.dtype) if qf.dtype.kind == "f" else counts, qf))
     last = np.maximum(counts - 1, 0)
     if fix_gamma is None or (method == "linear" and virtual.dtype.kind in "iu"):
         idx = np.minimum(np.maximum(virtual, 0), last)
-        res = ix.take_along_axis(s, cr.asarray(idx, device=a.device), axis=-1)
+        res = ix.take_along_axis(s, cr.asarray(idx, device=s.device), axis=-1)
     else:
         below = np.floor(virtual)
         prev = np.where(virtual < 0, 0, np.where(virtual >= last, last, below)).astype(np.int64)
         nxt = np.where(virtual < 0, 0, np.where(virtual >= last, last, below + 1)).astype(np.int64)
         gamma = np.asarray(fix_gamma(virtual - below, virtual), dtype=virtual.dtype)
-        lo = ix.take_along_axis(s, cr.asarray(prev, device=a.device), axis=-1)
-        hi = ix.take_along_axis(s, cr.asarray(nxt, device=a.device), axis=-1)
+        lo = ix.take_along_axis(s, cr.asarray(prev, device=s.device), axis=-1)
+        hi = ix.take_along_axis(s, cr.asarray(nxt, device=s.device), axis=-1)
         diff = uf.subtract(hi, lo)  # in the data's dtype, as NumPy (bool raises its TypeError)
-        work = result_type(a.dtype, 0.0 if weak else gamma.dtype)
+        work = result_type(s.dtype, 0.0 if weak else gamma.dtype)
         lo, hi, diff = lo.astype(work), hi.astype(work), diff.astype(work)
-        g = cr.asarray(gamma, device=a.device).astype(work)
-        one_minus = cr.asarray(1 - gamma, device=a.device).astype(work)
-        big = cr.asarray(gamma >= 0.5, device=a.device)
+        g = cr.asarray(gamma, device=s.device).astype(work)
+        one_minus = cr.asarray(1 - gamma, device=s.device).astype(work)
+        big = cr.asarray(gamma >= 0.5, device=s.device)
         res = uf.where(big, uf.subtract(hi, uf.multiply(diff, one_minus)), uf.add(lo, uf.multiply(diff, g)))
-    if inexact and not skip_nan and n:
-        res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
-    return _finish(res, qshape, kept_shape, keep, keepdims, out)
+    return res
 
 
-def _full_weights(a, axis, weights):
-    """weights as NumPy checks them, broadcast to a's shape on a's device:
-    a's shape, or the shape of a along axis (an int or a tuple)."""
-    cr, _, man, red, _, _ = _ops()
-    from ._views import broadcast_to
-    w = _tensor(weights) if isinstance(weights, TensorBase) else cr.asarray(np.asarray(weights), device=a.device)
-    if w.device != a.device:
-        w = w.to(a.device)
-    if w.shape != a.shape:
-        if axis is None:
-            raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-        axes = tuple(normalize_axis_index(operator.index(x), a.ndim) for x in axes)
-        if w.shape != tuple(a.shape[d] for d in axes):
-            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-        order = sorted(range(len(axes)), key=lambda i: axes[i])
-        if order != list(range(len(axes))):
-            w = man.permute_dims(w, order)
-        w = broadcast_to(w.reshape(tuple(s if d in axes else 1 for d, s in enumerate(a.shape))), a.shape)
-    if bool(red.any(w < 0)):
-        raise ValueError("Weights must be non-negative.")
-    return w
-
-
-def _weighted(a, q, axis, out, method, keepdims, skip_nan, weights):
-    """NumPy's weighted inverted_cdf (Note [Weighted quantiles])."""
-    cr, ix, man, red, srt, uf = _ops()
-    if method != "inverted_cdf":
-        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
-    w = _full_weights(a, axis, weights)
-    if skip_nan and a.size == 0:
-        return red.nanmean(a, axis, out=out, keepdims=keepdims)
-    qshape = q.shape
-    qf = q.reshape(-1)
-    flat, kept_shape, keep = _last(a, axis)
-    wflat, _, _ = _last(w, axis)
-    n = flat.shape[-1]
-    if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    order = srt.argsort(flat, axis=-1)
-    s = ix.take_along_axis(flat, order, axis=-1)
-    ws = ix.take_along_axis(wflat, order, axis=-1).astype("float64")
-    nan_slice = None
-    if a.dtype.kind == "f":
-        nan_slice = uf.isnan(s[..., -1:])
-        if skip_nan:
-            all_nan = uf.isnan(s[..., :1])
-            if bool(red.any(all_nan)):
-                warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
-            ws = uf.where(uf.isnan(s), 0.0, ws)  # NaN sorts last: its weight leaves the sums
-            ws = uf.where(all_nan, 1.0, ws)      # an all-NaN slice gives NaN, not an error
+def _weighted(s, ws, qf, skip_nan):
+    """The weighted inverted_cdf quantiles qf of the sorted slices s (along
+    the last axis), ws their weights in the same order, as indices into s
+    (Note [Weighted quantiles])."""
+    cr, _, man, red, _, uf = _ops()
+    n = s.shape[-1]
+    ws = ws.astype("float64")
+    if s.dtype.kind == "f" and skip_nan:
+        all_nan = uf.isnan(s[..., :1])
+        if bool(red.any(all_nan)):
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+        ws = uf.where(uf.isnan(s), 0.0, ws)  # NaN sorts last: its weight leaves the sums
+        ws = uf.where(all_nan, 1.0, ws)      # an all-NaN slice gives NaN, not an error
     cdf = red.cumsum(ws, axis=-1)
     cdf = uf.divide(cdf, cdf[..., -1:])
     if bool(red.any(uf.isnan(cdf[..., -1]))):
@@ -245,17 +230,13 @@ def _weighted(a, q, axis, out, method, keepdims, skip_nan, weights):
     if qf.dtype.kind == "f":
         cdf = cdf.astype(qf.dtype.name)
     cdf = uf.where(cdf == 0, -1.0, cdf).astype(cdf.dtype)  # leading zero weights are never picked
-    qt = cr.asarray(qf, device=a.device).astype(cdf.dtype) if qf.dtype.kind == "f" else \
-        cr.asarray(qf.astype(np.float64), device=a.device)
+    qt = cr.asarray(qf.astype(cdf.dtype.name), device=s.device)
     # the first i with q <= cdf[i]: how many cdf[j] < q, at most n - 1; one
     # q at a time, so that the comparisons take the data's size, not k times it
-    below = man.concatenate([red.sum(cdf < qt[j], axis=-1, keepdims=True) for j in range(qt.shape[0])], axis=-1) \
-        if qt.shape[0] else cr.zeros(kept_shape + (0,), dtype="int64", device=a.device)
-    idx = uf.minimum(below, n - 1).astype("int64")
-    res = ix.take_along_axis(s, idx, axis=-1)
-    if nan_slice is not None and not skip_nan:
-        res = uf.where(nan_slice, s[..., -1:], res)
-    return _finish(res, qshape, kept_shape, keep, keepdims, out)
+    if qt.shape[0] == 0:
+        return cr.zeros(s.shape[:-1] + (0,), dtype="int64", device=s.device)
+    below = man.concatenate([red.sum(cdf < qt[j], axis=-1, keepdims=True) for j in range(qt.shape[0])], axis=-1)
+    return uf.minimum(below, n - 1).astype("int64")
 
 
 def _q(q, scale, name):

@@ -626,6 +626,21 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     return _deliver(sqrt(v), out, "nanstd")
 
 
+def _weights_along(x, axis, weights):
+    """NumPy's check of weights (average's, quantile's): x's shape, or x's
+    shape along axis (None or a normalized tuple, in its order); returned on
+    x's device, shaped to broadcast against x."""
+    w = _tensor(weights).to(x.device)
+    if w.shape != x.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.shape != tuple(x.shape[d] for d in axis):
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+        w = w.transpose(sorted(range(len(axis)), key=axis.__getitem__))
+        w = w.reshape(tuple(n if d in axis else 1 for d, n in enumerate(x.shape)))
+    return w
+
+
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """NumPy's average: the mean, or with weights sum(a * w) / sum(w) (weights
     of a's shape, or of its shape along axis, in axis's order); `returned`
@@ -641,14 +656,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             from ._creation import full
             return avg, full(avg.shape, n, dtype=avg.dtype, device=avg.device)
         return avg
-    w = _tensor(weights).to(x.device)
-    if w.shape != x.shape:
-        if axis is None:
-            raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.shape != tuple(x.shape[d] for d in axis):
-            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-        w = w.transpose(sorted(range(len(axis)), key=axis.__getitem__))
-        w = w.reshape(tuple(n if d in axis else 1 for d, n in enumerate(x.shape)))
+    w = _weights_along(x, axis, weights)
     from ._dtype_api import result_type
     rt = result_type(x.dtype, w.dtype, _C.float64 if x.dtype.kind in "biu" else x.dtype)
     from ._views import broadcast_to
