@@ -91,16 +91,19 @@ def cuda_paths(home):
 _local_archs = None  # nvidia-smi's answer, asked once per build
 
 
-def local_gpu_archs(query=None):
-    """The compute capabilities of this machine's GPUs as nvidia-smi reports
-    them ("9.0" -> "90"), ascending, joined by ';'; "" when it reports none
-    or cannot run.  query: nvidia-smi's output, for tests."""
+def local_gpu_archs():
+    """The architectures of this machine's GPUs, e.g. "86;90"; "" when
+    nvidia-smi reports none or cannot run (asked once per build)."""
     global _local_archs
-    if query is None:
-        if _local_archs is None:
-            _local_archs = local_gpu_archs(_ask_nvidia_smi())
-        return _local_archs
-    found = {m.group(1) + m.group(2) for m in re.finditer(r"^\s*([1-9][0-9]?)\.([0-9])\s*$", query, re.M)}
+    if _local_archs is None:
+        _local_archs = parse_compute_caps(_ask_nvidia_smi())
+    return _local_archs
+
+
+def parse_compute_caps(text):
+    """nvidia-smi's compute capabilities, one a line ("9.0" -> "90"), as one
+    list: each once, ascending, joined by ';'; "" for none."""
+    found = {m.group(1) + m.group(2) for m in re.finditer(r"^\s*([1-9][0-9]?)\.([0-9])\s*$", text, re.M)}
     return ";".join(sorted(found, key=int))
 
 

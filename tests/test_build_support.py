@@ -19,7 +19,7 @@ from build_support import cuda  # noqa: E402
     ("[N/A]\n", ""),
 ])
 def test_local_gpu_archs_reads_nvidia_smi(query, want):
-    assert cuda.local_gpu_archs(query) == want
+    assert cuda.parse_compute_caps(query) == want
 
 
 def test_default_is_this_machines_gpus_else_sm_80(monkeypatch):

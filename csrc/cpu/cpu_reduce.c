@@ -53,24 +53,23 @@
  * elements, and float64 sum ran at a third of NumPy's speed.  Lane k takes
  * elements k, k + 16, ...; the tree folds the lanes 8, 4, 2, 1 apart, in
  * vector registers too; the last n % 16 elements (only the last leaf of a
- * run has them: runs are split at multiples of 16) are then added in
- * order.  Before, they went to lanes 0, 1, ... before the tree, which
+ * run has them: Note [Whole leaves]) are then added in order.  Before, they went to lanes 0, 1, ... before the tree, which
  * kept every lane a scalar; the sum changes by a rounding or so there.
  * Only float32 and float64 take this leaf: GCC 12.2's loop vectorizer
  * (-O3, AVX2) miscompiles the same leaf for int8 and int16 widened to
  * int64 (a sum of 256 int8 came out wrong in tests/test_reductions.py and
  * in a ten-line reproducer), so every other dtype keeps the array leaf
- * (leaf_array), whose speed matters less. */
+ * (LEAF_ARRAY), whose speed matters less. */
 #define LANES 16 /* SUMPROD's leaf is written out for 16: L16 below */
 
-/* which accumulator kinds (reduce_ops.h's DT_ACC_X) take the leaf with
- * its lanes in registers: double's, so float32 and float64 (Note [Lanes in
- * registers]) */
-#define LANES_IN_REGISTERS_D 1
-#define LANES_IN_REGISTERS_F 0
-#define LANES_IN_REGISTERS_I 0
-#define LANES_IN_REGISTERS_U 0
-#define LANES_IN_REGISTERS_Z 0
+/* where each accumulator kind (reduce_ops.h's DT_ACC_X) keeps a leaf's
+ * lanes: double's (float32 and float64) in registers (Note [Lanes in
+ * registers]), the others in an array */
+#define LANES_IN_D REGISTERS
+#define LANES_IN_F ARRAY
+#define LANES_IN_I ARRAY
+#define LANES_IN_U ARRAY
+#define LANES_IN_Z ARRAY
 
 /* SUMPROD's lanes l0 ... l15 (Note [Lanes in registers]): M(k, a, b) for
  * k = 0 ... 15; in LANE_STEP the load names its lane LANE_K */
@@ -123,10 +122,10 @@ typedef struct reducer {
     static inline dt_T_##X ld_##X(const char *p) { dt_T_##X v; memcpy(&v, p, sizeof v); return v; }
 DT_FOR_EACH_DTYPE(LOADER)
 
-/* ---- SUM and PROD: NAME is sum or prod, OPF the accumulator op ---- */
-#define SUMPROD(NAME, X, OPF, IDF)                                                               \
-    typedef DT_ACC_T(X) NAME##_acc_##X;                                                          \
-    /* n <= BLOCK elements in LANES lanes */                                                     \
+/* SUMPROD's leaf, the sum or product of n <= its block elements in LANES
+ * lanes: in registers (Note [Lanes in registers]) or as an array; SUMPROD
+ * expands the one its dtype's LANES_IN_ names */
+#define LEAF_REGISTERS(NAME, X, OPF, IDF)                                                        \
     CLONES static NAME##_acc_##X NAME##_leaf_##X(const char *p, int64_t n, int64_t s)            \
     {                                                                                            \
         /* Note [Lanes in registers] */                                                         \
@@ -146,9 +145,10 @@ DT_FOR_EACH_DTYPE(LOADER)
         for (; i < n; i++)                                                                       \
             l0 = OPF(l0, DT_ACC_LOAD(X, ld_##X(p + i * s)));                                     \
         return l0;                                                                               \
-    }                                                                                            \
-    /* the lanes as an array, for every other dtype (Note [Lanes in registers]) */              \
-    CLONES static NAME##_acc_##X NAME##_leaf_array_##X(const char *p, int64_t n, int64_t s)      \
+    }
+
+#define LEAF_ARRAY(NAME, X, OPF, IDF)                                                            \
+    CLONES static NAME##_acc_##X NAME##_leaf_##X(const char *p, int64_t n, int64_t s)            \
     {                                                                                            \
         NAME##_acc_##X lane[LANES], r;                                                           \
         for (int j = 0; j < LANES; j++)                                                          \
@@ -171,14 +171,18 @@ DT_FOR_EACH_DTYPE(LOADER)
                 lane[j] = OPF(lane[j], lane[j + w]);                                             \
         r = lane[0];                                                                             \
         return r;                                                                                \
-    }                                                                                            \
+    }
+
+/* ---- SUM and PROD: NAME is sum or prod, OPF the accumulator op ---- */
+#define SUMPROD(NAME, X, OPF, IDF)                                                               \
+    typedef DT_ACC_T(X) NAME##_acc_##X;                                                          \
+    DT_RPASTE(LEAF_, DT_RPASTE(LANES_IN_, DT_ACC_##X))(NAME, X, OPF, IDF)                       \
     static NAME##_acc_##X NAME##_pairwise_##X(const char *p, int64_t n, int64_t s)               \
     {                                                                                            \
         /* Note [Whole leaves] */                                                               \
         const int64_t b = sizeof(dt_T_##X) < sizeof(NAME##_acc_##X) ? WIDE_BLOCK : BLOCK;          \
         if (n <= b)                                                                              \
-            return DT_RPASTE(LANES_IN_REGISTERS_, DT_ACC_##X) ? NAME##_leaf_##X(p, n, s)          \
-                                                             : NAME##_leaf_array_##X(p, n, s);   \
+            return NAME##_leaf_##X(p, n, s);                                                     \
         int64_t h = ((n + b - 1) / b / 2) * b;                                                   \
         return OPF(NAME##_pairwise_##X(p, h, s), NAME##_pairwise_##X(p + h * s, n - h, s));     \
     }                                                                                            \

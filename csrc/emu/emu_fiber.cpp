@@ -222,6 +222,13 @@ struct Stack {
     char *lo = nullptr, *hi = nullptr;
 #if defined(DT_EMU_ASAN)
     char *dirty_lo = nullptr; /* Note [Stack shadow under ASan] */
+    /* clear the shadow fibers left poisoned in [dirty_lo, hi) */
+    void clean()
+    {
+        if (dirty_lo < hi)
+            __asan_unpoison_memory_region(dirty_lo, (size_t)(hi - dirty_lo));
+        dirty_lo = hi;
+    }
 #endif
 };
 
@@ -232,9 +239,7 @@ struct StackPool {
     {
         for (Stack &s : stacks) {
 #if defined(DT_EMU_ASAN)
-            /* the next mmap of these pages must not find stack redzones */
-            if (s.dirty_lo < s.hi)
-                __asan_unpoison_memory_region(s.dirty_lo, (size_t)(s.hi - s.dirty_lo));
+            s.clean(); /* the next mmap of these pages must not find stack redzones */
 #endif
             munmap(s.map, kGuard + kStack);
         }
@@ -380,11 +385,7 @@ void fiber_main_uc(int hi, int lo)
 void make_context(Fiber &f)
 {
 #if defined(DT_EMU_ASAN)
-    /* redzones of an earlier fiber's frames (Note [Stack shadow under ASan]) */
-    Stack &st = *f.stack;
-    if (st.dirty_lo < st.hi)
-        __asan_unpoison_memory_region(st.dirty_lo, (size_t)(st.hi - st.dirty_lo));
-    st.dirty_lo = st.hi;
+    f.stack->clean(); /* redzones of an earlier fiber's frames */
     f.fake_stack = nullptr;
 #endif
 #if defined(DT_EMU_UCONTEXT)
