@@ -692,6 +692,52 @@ int emu_runtime_peer_enabled(int device, int peer)
     return device == peer || g->dev[device].peer_enabled[peer];
 }
 
+/* Note [Library work on streams]
+ * A CUDA library's routine launches kernels on the stream it was given, so
+ * the reference implementations of csrc/emu (emu_blas.cpp) queue their
+ * arithmetic with emu_runtime_enqueue: one operation, in order with the
+ * kernels and copies of that stream and the legacy stream's implicit
+ * waits, delayed by DEVTENSOR_EMULATE_DELAY_US like them, and run by the
+ * stream's worker, which may read and write device memory while host
+ * threads still may not (Note [Device memory the host cannot read]).  The
+ * rules are cudaLaunchKernel's: a stream of the current device, and no
+ * work on a device with a sticky error.  A library reaches the runtime
+ * through its own copy of cudart, so a failure here is the library's
+ * status to report, not the caller's last error. */
+cudaError_t emu_runtime_enqueue(cudaStream_t stream, cudaError_t (*run)(void *arg), void *arg,
+                                void (*release)(void *arg))
+{
+    cudaError_t e = enter();
+    if (e == cudaSuccess && run == nullptr)
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess) {
+        std::lock_guard<std::mutex> lk(g->mu);
+        StreamP s = lookup_stream(stream);
+        if (!s || s->device != tls_device)
+            e = cudaErrorInvalidResourceHandle;
+        else if (sticky(s->device) != cudaSuccess)
+            e = sticky(s->device);
+        if (e == cudaSuccess) {
+            Op op;
+            op.run = [run, arg, release] {
+                cudaError_t r = run(arg);
+                if (release != nullptr)
+                    release(arg);
+                return r;
+            };
+            op.discard = [arg, release] {
+                if (release != nullptr)
+                    release(arg);
+            };
+            enqueue(s, std::move(op));
+            return cudaSuccess;
+        }
+    }
+    if (release != nullptr)
+        release(arg);
+    return e;
+}
+
 /* ---- errors and versions ---- */
 
 cudaError_t cudaGetLastError(void)

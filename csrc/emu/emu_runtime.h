@@ -19,22 +19,25 @@
  *                                         missing synchronisation)
  *
  * Note [CUDA libraries on the CPU]
- * csrc/cuda calls no CUDA library yet, only the runtime.  The first call
- * into cuBLAS, cuSOLVER, cuFFT, cuRAND or CUB (reductions, linear algebra
- * and FFT will make them) comes with the library's header in
- * csrc/emu/include, declaring the calls made, and a plain reference
- * implementation of exactly those calls in csrc/emu (handles, streams,
- * leading dimensions, strides, workspaces, status codes checked as the
- * library documents them), so that the calling code runs in CI on
- * emulated devices like the kernels.  g++ finds the toolkit's own headers
- * on this machine's default include path, so the build alone would not
- * notice a call without one: tests/test_emu_kernels.py
- * (test_every_cuda_library_has_an_emulated_header) does.
+ * Every call csrc/cuda makes into a CUDA library (cuBLAS, cuSOLVER,
+ * cuFFT, cuRAND, CUB) comes with the library's header in csrc/emu/include,
+ * declaring the calls made, and a plain reference implementation of
+ * exactly those calls in csrc/emu (handles, streams, leading dimensions,
+ * strides, workspaces, status codes checked as the library documents
+ * them), so that the calling code runs in CI on emulated devices like the
+ * kernels.  The first is cuBLAS: include/cublas_v2.h and emu_blas.cpp,
+ * whose work is queued with emu_runtime_enqueue below.  g++ finds the
+ * toolkit's own headers on this machine's default include path, so the
+ * build alone would not notice a call without one:
+ * tests/test_emu_kernels.py (test_every_cuda_library_has_an_emulated_header)
+ * does.
  */
 #ifndef DT_EMU_RUNTIME_H
 #define DT_EMU_RUNTIME_H
 
 #include <stddef.h>
+
+#include <driver_types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +57,19 @@ int emu_runtime_device_of(const void *ptr, size_t n);
 
 /* 1 if `device` enabled access to `peer`'s memory (or device == peer). */
 int emu_runtime_peer_enabled(int device, int peer);
+
+/* Queue run(arg) on `stream` as one stream-ordered operation, as a
+ * library's kernel launch is (Note [Library work on streams] in
+ * emu_runtime.cpp).  cudaSuccess, or: cudaErrorInvalidValue (run is NULL),
+ * cudaErrorInvalidResourceHandle (no such stream, or a stream of a device
+ * that is not current), the runtime's initialisation error, or the
+ * device's sticky error.  release(arg), if not NULL, is called exactly
+ * once: after run, when the operation is skipped after a sticky error, or
+ * before an error return.  What run returns other than cudaSuccess
+ * becomes the device's sticky error.  Leaves the calling thread's last
+ * error alone. */
+cudaError_t emu_runtime_enqueue(cudaStream_t stream, cudaError_t (*run)(void *arg), void *arg,
+                                void (*release)(void *arg));
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,47 @@
+/* library_types.h - devtensor's own declaration of cudaDataType, the
+ * element types CUDA's libraries (cuBLAS first) take as arguments, for
+ * building csrc/cuda against the CPU emulation (DESIGN.md section 7).
+ * CUDA's names and numeric values, each checked against the CUDA 13
+ * toolkit's library_types.h (tests/test_emu_blas.py compares them where a
+ * toolkit is installed); not NVIDIA's header.  Usable from C and C++.
+ */
+#ifndef DT_EMU_LIBRARY_TYPES_H
+#define DT_EMU_LIBRARY_TYPES_H
+
+typedef enum cudaDataType_t {
+    CUDA_R_16F = 2,   /* half */
+    CUDA_C_16F = 6,
+    CUDA_R_16BF = 14, /* bfloat16 */
+    CUDA_C_16BF = 15,
+    CUDA_R_32F = 0,   /* float */
+    CUDA_C_32F = 4,   /* a pair of floats (cuComplex) */
+    CUDA_R_64F = 1,   /* double */
+    CUDA_C_64F = 5,   /* a pair of doubles (cuDoubleComplex) */
+    CUDA_R_4I = 16,
+    CUDA_C_4I = 17,
+    CUDA_R_4U = 18,
+    CUDA_C_4U = 19,
+    CUDA_R_8I = 3,
+    CUDA_C_8I = 7,
+    CUDA_R_8U = 8,
+    CUDA_C_8U = 9,
+    CUDA_R_16I = 20,
+    CUDA_C_16I = 21,
+    CUDA_R_16U = 22,
+    CUDA_C_16U = 23,
+    CUDA_R_32I = 10,
+    CUDA_C_32I = 11,
+    CUDA_R_32U = 12,
+    CUDA_C_32U = 13,
+    CUDA_R_64I = 24,
+    CUDA_C_64I = 25,
+    CUDA_R_64U = 26,
+    CUDA_C_64U = 27,
+    CUDA_R_8F_E4M3 = 28,
+    CUDA_R_8F_E5M2 = 29
+} cudaDataType;
+
+/* both spellings, as the toolkit's (C++ also accepts the enum's tag alone) */
+typedef enum cudaDataType_t cudaDataType_t;
+
+#endif /* DT_EMU_LIBRARY_TYPES_H */

@@ -1,0 +1,61 @@
+/* emu_blas_test.h - what the two files of the emulated cuBLAS's test
+ * program share (emu_blas_test.cpp: the API, streams and errors;
+ * emu_blas_values.cpp: the values of products): the checking macros, a
+ * handle, and the case table's entries. */
+#ifndef DT_EMU_BLAS_TEST_H
+#define DT_EMU_BLAS_TEST_H
+
+#include <cublas_v2.h>
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+extern int failures; /* what failed in this run (emu_blas_test.cpp) */
+
+#define EXPECT(cond)                                                                             \
+    do {                                                                                         \
+        if (!(cond)) {                                                                           \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                               \
+            failures++;                                                                          \
+        }                                                                                        \
+    } while (0)
+#define EXPECT_ST(call, code)                                                                    \
+    do {                                                                                         \
+        cublasStatus_t s_ = (call);                                                              \
+        if (s_ != (code)) {                                                                      \
+            printf("FAIL %s:%d: %s gave %d (%s), wanted %s\n", __FILE__, __LINE__, #call, (int)s_, \
+                   cublasGetStatusString(s_), #code);                                            \
+            failures++;                                                                          \
+        }                                                                                        \
+    } while (0)
+#define EXPECT_ERR(call, code)                                                                   \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != (code)) {                                                                      \
+            printf("FAIL %s:%d: %s gave %d (%s), wanted %s\n", __FILE__, __LINE__, #call, (int)e_, \
+                   cudaGetErrorString(e_), #code);                                               \
+            failures++;                                                                          \
+        }                                                                                        \
+    } while (0)
+#define OK(call) EXPECT_ERR(call, cudaSuccess)
+#define BLAS_OK(call) EXPECT_ST(call, CUBLAS_STATUS_SUCCESS)
+
+static inline cublasHandle_t handle()
+{
+    cublasHandle_t h = nullptr;
+    BLAS_OK(cublasCreate(&h));
+    return h;
+}
+
+struct Case {
+    std::string name;
+    std::function<void()> fn;
+};
+
+/* emu_blas_values.cpp's cases: tf32, and gemm_<types> for every supported
+ * combination of types */
+std::vector<Case> value_cases();
+
+#endif /* DT_EMU_BLAS_TEST_H */
