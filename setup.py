@@ -10,6 +10,11 @@ from glob import glob
 import numpy
 from setuptools import Extension, setup
 
+try:  # OpenBLAS's headers (cblas.h); the library is opened at run time (csrc/cpu/cpu_blas.c)
+    import scipy_openblas64
+except ImportError:
+    sys.exit("devtensor: building needs the scipy-openblas64 package (pip install scipy-openblas64)")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from build_support.cuda import BuildExt, cuda_extension  # noqa: E402
@@ -28,7 +33,7 @@ extra_compile = ["-std=c11", "-O2", "-ffp-contract=off", "-fno-math-errno", "-pt
                  "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
 extra_link = ["-pthread"]
 macros = [("_POSIX_C_SOURCE", "200809L")]
-libraries = ["m"]
+libraries = ["m", "dl"]
 # glibc's vector math library, on x86-64 Linux with glibc
 if sys.platform.startswith("linux") and platform.machine() == "x86_64" and \
         platform.libc_ver()[0] == "glibc":
@@ -42,7 +47,8 @@ if sanitize:
 core_ext = Extension(
     "devtensor._C",
     sources=sources("core", "cpu", "python"),
-    include_dirs=["csrc/core", "csrc/cpu", "csrc/python", numpy.get_include()],
+    include_dirs=["csrc/core", "csrc/cpu", "csrc/python", numpy.get_include(),
+                  scipy_openblas64.get_include_dir()],
     define_macros=macros,
     libraries=libraries,
     extra_compile_args=extra_compile,

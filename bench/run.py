@@ -233,6 +233,7 @@ def bench_cpu(table, quick):
                 note = _check(fdt(), fnp(), exact)
                 tdt, tnp = paired_times(fdt, fnp, reps)
                 table.add("cpu", name, threads or "dflt", tdt, "numpy", tnp, note)
+            bench_products_cpu(table, rng, quick, threads or "dflt")
         # the per-call path: thread count plays no part below the split threshold
         for dtype in ("float64", "float32"):
             a16 = rng.random(16).astype(dtype)
@@ -248,6 +249,67 @@ def bench_cpu(table, quick):
     finally:
         if set_threads and default:
             set_threads(default)
+
+
+def _near_numpy(got, ref):
+    """A _check function for products: BLAS sums in its own order, so the
+    answer is compared to NumPy's within a float tolerance and the largest
+    relative difference is reported."""
+    got, ref = np.asarray(got), np.asarray(ref)
+    diff = float(np.max(np.abs(got - ref)) / max(float(np.max(np.abs(ref))), 1e-300))
+    ok = diff <= 50 * np.finfo(ref.dtype).eps
+    return f"max rel. diff {diff:.1e} vs NumPy" if ok else f"MISMATCH vs NumPy ({diff:.1e})"
+
+
+def product_cases(rng):
+    """Issue 11's CPU rows (name, devtensor, NumPy, check)."""
+    if not hasattr(dt, "matmul"):
+        return []
+    cases = []
+    for dtype in ("float32", "float64"):
+        a, b = (rng.random((1000, 1000)).astype(dtype) for _ in range(2))
+        x, y = dt.asarray(a), dt.asarray(b)
+        cases.append((f"matmul 1000x1000 {dtype}", lambda x=x, y=y: x @ y, lambda a=a, b=b: a @ b,
+                      _near_numpy))
+    a, b = rng.random((100, 100)), rng.random((100, 100))
+    x, y = dt.asarray(a), dt.asarray(b)
+
+    def thousand(m, p, q):
+        for _ in range(1000):
+            r = m @ p
+        return r
+    cases.append(("1000 products 100x100 float64 (D2L ex. 3)", lambda: thousand(x, y, dt),
+                  lambda: thousand(a, b, np), _near_numpy))
+    a, b = rng.random((10 ** 4, 8, 8)), rng.random((10 ** 4, 8, 8))
+    x, y = dt.asarray(a), dt.asarray(b)
+    cases.append(("matmul 10^4 x (8x8) float64, batched", lambda: x @ y, lambda: a @ b,
+                  _near_numpy))
+    if hasattr(dt, "einsum"):
+        a, b = rng.random((500, 400)), rng.random((400, 300))
+        x, y = dt.asarray(a), dt.asarray(b)
+        cases.append(("einsum('ij,jk->ik') 500x400x300", lambda: dt.einsum("ij,jk->ik", x, y, optimize=True),
+                      lambda: np.einsum("ij,jk->ik", a, b, optimize=True), _near_numpy))
+        a, b = rng.random((64, 50, 40)), rng.random((64, 40, 30))
+        x, y = dt.asarray(a), dt.asarray(b)
+        cases.append(("einsum('bij,bjk->bik') 64x(50x40x30)",
+                       lambda: dt.einsum("bij,bjk->bik", x, y, optimize=True),
+                       lambda: np.einsum("bij,bjk->bik", a, b, optimize=True),
+                       _near_numpy))
+    return cases
+
+
+def bench_products_cpu(table, rng, quick, threads):
+    """Matrix products, each side timed on its own (Note [Two OpenBLAS
+    pools]): NumPy's OpenBLAS and devtensor's are two copies of the library
+    with a thread pool each, whose idle threads spin for a while after a
+    call; alternating the two calls would make each wait for the other's
+    spinning threads, a cost neither pays in a program that uses one."""
+    reps = 5 if quick else 15
+    for name, fdt, fnp, check in product_cases(rng):
+        note = _check(fdt(), fnp(), check)
+        tdt = median_time(fdt, reps)
+        tnp = median_time(fnp, reps)
+        table.add("cpu", name, threads, tdt, "numpy", tnp, note)
 
 
 def bench_per_call(table, rng, quick):
@@ -490,6 +552,74 @@ def bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync, n=1 << 26):
         del tx
         torch.cuda.empty_cache()
     del x
+
+
+def bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync, side=8192):
+    """Issue 11's GPU rows: matmul of side x side in float32, TF32, bfloat16
+    and float16, 256 batched 512x512 float32 products, and D2L exercise 3
+    (1000 products of 100x100 with each Frobenius norm kept on the device),
+    against PyTorch (and CuPy where it has the dtype), in TFLOP/s."""
+    if not hasattr(dt, "matmul"):
+        return
+    flops = 2.0 * side ** 3
+    rows = [("float32", False), ("float32", True), ("bfloat16", False), ("float16", False)]
+    for dtype, tf32 in rows:
+        label = f"matmul {side}^2 {'tf32' if tf32 else dtype}"
+        x = dt.randn(side, side, device="cuda:0").astype(getattr(dt, dtype))
+        y = dt.randn(side, side, device="cuda:0").astype(getattr(dt, dtype))
+        old = dt.backends.cuda.matmul.allow_tf32
+        dt.backends.cuda.matmul.allow_tf32 = tf32
+        try:
+            t_dt = median_time(lambda: x @ y, reps, sync=dsync)
+        finally:
+            dt.backends.cuda.matmul.allow_tf32 = old
+        if torch is not None:
+            tx = torch.randn(side, side, device="cuda").to(getattr(torch, dtype))
+            ty = torch.randn(side, side, device="cuda").to(getattr(torch, dtype))
+            old_t = torch.backends.cuda.matmul.allow_tf32
+            torch.backends.cuda.matmul.allow_tf32 = tf32
+            try:
+                t_t = median_time(lambda: tx @ ty, reps, sync=tsync)
+            finally:
+                torch.backends.cuda.matmul.allow_tf32 = old_t
+            table.add("gpu", label, "-", flops / t_dt / 1e12, "torch", flops / t_t / 1e12,
+                      "target >= 0.98x PyTorch", kind="TFLOP/s")
+            del tx, ty
+        if cp is not None and dtype in ("float32", "float16") and not tf32:
+            cx = cp.random.standard_normal((side, side)).astype(dtype)
+            cy = cp.random.standard_normal((side, side)).astype(dtype)
+            t_c = median_time(lambda: cx @ cy, reps, sync=csync)
+            table.add("gpu", label, "-", flops / t_dt / 1e12, "cupy", flops / t_c / 1e12, kind="TFLOP/s")
+            del cx, cy
+        del x, y
+    batch, n = 256, 512
+    x = dt.randn(batch, n, n, device="cuda:0").astype(dt.float32)
+    y = dt.randn(batch, n, n, device="cuda:0").astype(dt.float32)
+    t_dt = median_time(lambda: x @ y, reps, sync=dsync)
+    bflops = 2.0 * batch * n ** 3
+    if torch is not None:
+        tx, ty = torch.randn(batch, n, n, device="cuda"), torch.randn(batch, n, n, device="cuda")
+        t_t = median_time(lambda: tx @ ty, reps, sync=tsync)
+        table.add("gpu", f"matmul {batch} x ({n}x{n}) float32", "-", bflops / t_dt / 1e12, "torch",
+                  bflops / t_t / 1e12, "target >= 0.98x PyTorch", kind="TFLOP/s")
+        del tx, ty
+    del x, y
+    a = dt.randn(100, 100, device="cuda:0").astype(dt.float32)
+    b = dt.randn(100, 100, device="cuda:0").astype(dt.float32)
+
+    def d2l_dt():
+        norms = [dt.sqrt(dt.sum((a @ b) ** 2)) for _ in range(1000)]
+        return norms[-1]
+    t_dt = median_time(d2l_dt, max(3, reps // 3), sync=dsync)
+    if torch is not None:
+        ta, tb = torch.randn(100, 100, device="cuda"), torch.randn(100, 100, device="cuda")
+
+        def d2l_torch():
+            norms = [torch.linalg.norm(ta @ tb) for _ in range(1000)]
+            return norms[-1]
+        t_t = median_time(d2l_torch, max(3, reps // 3), sync=tsync)
+        table.add("gpu", "D2L ex. 3: 1000 x (100x100 @, norm on device)", "-", t_dt, "torch", t_t,
+                  "target: faster than PyTorch")
 
 
 def bench_gpu(table, quick, allow_emulated=False):

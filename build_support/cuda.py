@@ -181,6 +181,8 @@ def cuda_extension(core_sources, include_dirs):
         sources=list(core_sources) + c_sources + cu_sources,
         include_dirs=list(include_dirs) + [cuda_dir, inc],
         library_dirs=[lib],
+        # where cuBLAS is looked for after its soname (Note [Loading cuBLAS] in csrc/cuda/cuda_blas.c)
+        define_macros=[("DT_CUDA_LIB_DIR", '"%s"' % lib)],
         # stdc++: the host code nvcc generates uses the C++ runtime (guarded statics)
         libraries=["cudart_static", "dl", "rt", "pthread", "stdc++"],
         extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-fvisibility=hidden"],

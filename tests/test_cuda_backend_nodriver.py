@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 5
+EXPECTED_ABI = 6
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -166,6 +166,16 @@ class DtSortLoop(ctypes.Structure):
     ]
 
 
+class DtMatmulLoop(ctypes.Structure):
+    _fields_ = [
+        ("device_index", ctypes.c_int), ("allow_tf32", ctypes.c_int), ("stream", vp), ("dtype", ctypes.c_int),
+        ("batch_ndim", ctypes.c_int), ("m", ctypes.c_int64), ("n", ctypes.c_int64), ("k", ctypes.c_int64),
+        ("a", vp), ("b", vp), ("out", vp), ("a_rs", ctypes.c_int64), ("a_cs", ctypes.c_int64),
+        ("b_rs", ctypes.c_int64), ("b_cs", ctypes.c_int64), ("batch_shape", ctypes.c_int64 * DT_MAX_NDIM),
+        ("batch_strides", (ctypes.c_int64 * DT_MAX_NDIM) * 3),
+    ]
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -232,6 +242,7 @@ SLOTS = [
     ("run_scan", F(c_status, ctypes.POINTER(DtScanLoop), E)),
     ("run_search", F(c_status, ctypes.POINTER(DtSearchLoop), E)),
     ("run_sort", F(c_status, ctypes.POINTER(DtSortLoop), E)),
+    ("run_matmul", F(c_status, ctypes.POINTER(DtMatmulLoop), E)),
 ]
 
 
@@ -343,6 +354,8 @@ def test_cuda_ctypes_layout_sizes():
     assert DtSearchLoop.shape.offset == 72
     assert ctypes.sizeof(DtSortLoop) == 72
     assert DtSortLoop.n_rows.offset == 32
+    assert ctypes.sizeof(DtMatmulLoop) == 2152
+    assert DtMatmulLoop.batch_shape.offset == 104
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -512,6 +525,10 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
     assert IFACE.run_search(ctypes.byref(find), e) == DT_ERR_RUNTIME, e.msg
     order = _sort_loop(ctypes.addressof(buf))
     assert IFACE.run_sort(ctypes.byref(order), e) == DT_ERR_RUNTIME, e.msg
+    for dtype in ("float32", "int32"):  # cuBLAS, and our kernel
+        product = _matmul_loop(ctypes.addressof(buf), dtype)
+        assert IFACE.run_matmul(ctypes.byref(product), e) == DT_ERR_RUNTIME, e.msg
+        assert e.msg.decode().startswith("CUDA is not available: "), e.msg
 
 
 @needs_no_gpu
@@ -585,6 +602,23 @@ def test_cuda_nodriver_bad_loops_are_rejected():
             setattr(bad, k, v)
         assert IFACE.run_sort(ctypes.byref(bad), e) == DT_ERR_VALUE, change
         assert b"run_sort" in e.msg
+    assert IFACE.run_matmul(None, e) == DT_ERR_VALUE
+    for change in ({"dtype": 99}, {"m": 0}, {"k": -1}, {"a": None}, {"out": None}, {"batch_ndim": 65},
+                   {"a_cs": 8}, {"b_rs": 4}, {"a_rs": 6}, {"batch_ndim": 1}):
+        bad = _matmul_loop(p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_matmul(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_matmul" in e.msg
+    bad = _matmul_loop(p)
+    bad.batch_ndim, bad.batch_shape[0], bad.batch_strides[0][0] = 1, 2, 6  # not a multiple of 4
+    assert IFACE.run_matmul(ctypes.byref(bad), e) == DT_ERR_VALUE
+
+
+def _matmul_loop(p, dtype="float32"):
+    """A valid 2 x 2 product of dtype (4 bytes) in buffer p: a at p, b at p + 16, out at p + 32."""
+    return DtMatmulLoop(device_index=0, dtype=CODE[dtype], m=2, n=2, k=2, a=p, b=p + 16, out=p + 32,
+                        a_rs=8, a_cs=4, b_rs=8, b_cs=4)
 
 
 def _sort_loop(p):

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 5
+#define DT_BACKEND_ABI_VERSION 6
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -303,6 +303,38 @@ typedef struct dt_sort_loop {
 /* the most elements one sort may take: its work bytes fit an int64 */
 #define DT_SORT_MAX_NUMEL ((INT64_MAX - (1 << 20)) / 32)
 
+/* Matrix products (ABI version 6): Note [Matrix products] in
+ * csrc/core/matmul.c.  For every problem p of the batch,
+ * out[p] (m x n) = a[p] (m x k) @ b[p] (k x n), one dtype throughout,
+ * m, n, k >= 1 (the core handles empty work).  Element (i, j) of a[p]
+ * lies at a + p's batch offset + i * a_rs + j * a_cs (bytes), and so for
+ * b; p runs over batch_shape (C order, batch_ndim >= 0 dims, coalesced)
+ * with byte strides per operand (0 where broadcast).  out is C-contiguous
+ * and fresh (it overlaps neither input): problem p at out + p*m*n items.
+ * For floating and complex dtypes each of a and b has a BLAS layout: one
+ * of its two strides is the itemsize and the other a positive multiple of
+ * it no smaller than the extent it spans (rows * itemsize or cols *
+ * itemsize); the batch strides are multiples of the itemsize.  Integer
+ * and bool dtypes may have any strides.  Sums: float16 and bfloat16 in
+ * float, float32 and float64 in their own precision (BLAS's order),
+ * complex likewise; integers wrap in their dtype; bool is any(a and b).
+ * allow_tf32: float32 may use TensorFloat-32 (a GPU's choice; cuBLAS's
+ * CUBLAS_COMPUTE_32F_FAST_TF32), else full float32. */
+typedef struct dt_matmul_loop {
+    int device_index;
+    int allow_tf32;
+    void *stream;
+    dt_dtype dtype;
+    int batch_ndim;
+    int64_t m, n, k;
+    const char *a;
+    const char *b;
+    char *out;
+    int64_t a_rs, a_cs, b_rs, b_cs;
+    int64_t batch_shape[DT_MAX_NDIM];
+    int64_t batch_strides[3][DT_MAX_NDIM]; /* a, b, out */
+} dt_matmul_loop;
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -388,6 +420,9 @@ typedef struct dt_backend_iface {
 
     /* -- sorting (ABI version 5) -- */
     dt_status (*run_sort)(const dt_sort_loop *loop, dt_error *err);
+
+    /* -- matrix products (ABI version 6) -- */
+    dt_status (*run_matmul)(const dt_matmul_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

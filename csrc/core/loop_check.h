@@ -78,4 +78,35 @@ static DT_INLINE dt_status dt_sort_loop_check(const dt_sort_loop *l, dt_error *e
     return DT_OK;
 }
 
+/* a matrix BLAS takes (backend.h's dt_matmul_loop): one unit stride, the
+ * other a multiple of the itemsize no smaller than the extent it spans */
+static DT_INLINE int dt_matmul_blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs,
+                                           int64_t s)
+{
+    if (cs == s)
+        return rs > 0 && rs % s == 0 && rs / s >= cols;
+    return rs == s && cs > 0 && cs % s == 0 && cs / s >= rows;
+}
+
+static DT_INLINE dt_status dt_matmul_loop_check(const dt_matmul_loop *l, dt_error *err)
+{
+    int64_t count;
+    if (l == NULL || !dt_dtype_is_valid(l->dtype) || l->m < 1 || l->n < 1 || l->k < 1 ||
+        l->a == NULL || l->b == NULL || l->out == NULL ||
+        !dt_loop_dims_count(l->batch_ndim, l->batch_shape, &count))
+        return dt_error_set(err, DT_ERR_VALUE, "run_matmul: a bad loop");
+    dt_dtype_kind kind = dt_dtype_get_info(l->dtype)->kind;
+    int64_t s = dt_dtype_get_info(l->dtype)->itemsize;
+    if ((kind == DT_KIND_FLOAT || kind == DT_KIND_COMPLEX) &&
+        (!dt_matmul_blas_layout(l->m, l->k, l->a_rs, l->a_cs, s) ||
+         !dt_matmul_blas_layout(l->k, l->n, l->b_rs, l->b_cs, s)))
+        return dt_error_set(err, DT_ERR_VALUE, "run_matmul: an operand without a BLAS layout");
+    for (int d = 0; d < l->batch_ndim; d++)
+        if (l->batch_strides[0][d] % s != 0 || l->batch_strides[1][d] % s != 0 ||
+            l->batch_strides[2][d] % s != 0)
+            return dt_error_set(err, DT_ERR_VALUE, "run_matmul: a batch stride is not a multiple "
+                                "of the itemsize");
+    return DT_OK;
+}
+
 #endif /* DT_LOOP_CHECK_H */

@@ -126,4 +126,5 @@ const dt_backend_iface dt_cpu_backend = {
     .run_scan = dt_cpu_run_scan,
     .run_search = dt_cpu_run_search,
     .run_sort = dt_cpu_run_sort,
+    .run_matmul = dt_cpu_run_matmul,
 };

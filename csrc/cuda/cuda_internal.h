@@ -11,6 +11,8 @@
  *                   generator kernels; the elementwise kernels themselves
  *                   are in cuda_loops_{cast,arith,math,complex,compare}.cu
  *                   (C++ templates shared through cuda_loops.cuh)
+ *   cuda_blas.c     matrix products: cuBLAS (opened on first use), handles,
+ *                   workspaces; cuda_matmul.cu the integer and bool kernel
  *   cuda_backend.c  the dt_backend_iface table
  *   cuda_module.c   the Python module that exports the table in a capsule
  * C11 files include this header; so do the .cu files (as C++).
@@ -151,6 +153,16 @@ dt_status dt_cuda_scan_run(const dt_scan_loop *loop, dt_error *err);
 /* Binary search (cuda_search.cu). */
 dt_status dt_cuda_search_run(const dt_search_loop *loop, dt_error *err);
 dt_status dt_cuda_sort_run(const dt_sort_loop *loop, dt_error *err);
+
+/* ---- matrix products ---- */
+
+/* cuBLAS for floating and complex dtypes (cuda_blas.c), the rest by
+ * dt_cuda_matmul_int_run (cuda_matmul.cu) */
+dt_status dt_cuda_matmul_run(const dt_matmul_loop *loop, dt_error *err);
+dt_status dt_cuda_matmul_int_run(const dt_matmul_loop *loop, dt_error *err);
+/* Called by stream_destroy after the stream was synchronized: its cuBLAS
+ * workspace is freed (Note [cuBLAS handles and workspaces]). */
+void dt_cuda_blas_stream_retire(int index, dt_cuda_stream *stream);
 
 /* ---- the table (cuda_backend.c) ---- */
 

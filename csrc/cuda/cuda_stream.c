@@ -117,6 +117,7 @@ void dt_cuda_stream_destroy(int index, void *stream)
         dt_cuda_guard_exit(&g);
         return;
     }
+    dt_cuda_blas_stream_retire(s->device, s);
     dt_cuda_alloc_stream_retire(s->device, s);
     if (tls_stream[s->device] == s)
         tls_stream[s->device] = NULL;

@@ -502,6 +502,7 @@ PyNumberMethods dt_py_tensor_as_number = {
     .nb_rshift = nb_rshift, .nb_inplace_rshift = nb_inplace_rshift,
     .nb_negative = nb_neg, .nb_positive = nb_pos, .nb_absolute = nb_abs,
     .nb_invert = nb_invert,
+    .nb_matrix_multiply = dt_py_nb_matmul, .nb_inplace_matrix_multiply = dt_py_nb_inplace_matmul,
     .nb_bool = dt_py_tensor_bool, .nb_int = dt_py_tensor_int, .nb_float = dt_py_tensor_float,
     .nb_index = dt_py_tensor_index, /* scalar_out.c */
 };

@@ -166,6 +166,10 @@ extern PyMethodDef dt_py_thread_methods[];
 extern PyMethodDef dt_py_creation_methods[];
 extern PyMethodDef dt_py_advanced_methods[]; /* advanced.c */
 extern PyMethodDef dt_py_reduce_methods[];   /* reduce.c */
+extern PyMethodDef dt_py_matmul_methods[];   /* matmul.c */
+/* the @ and @= slots of the tensor type (matmul.c) */
+PyObject *dt_py_nb_matmul(PyObject *a, PyObject *b);
+PyObject *dt_py_nb_inplace_matmul(PyObject *a, PyObject *b);
 int dt_py_reduce_init(PyObject *module);     /* _C.REDUCE_OPS */
 /* _C._cpu_index_kernels_from (index.c, which reads it; listed in advanced.c). */
 PyObject *dt_py_cpu_index_kernels_from(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

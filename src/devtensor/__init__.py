@@ -5,6 +5,7 @@
     y = x.cuda(0) if dt.cuda.is_available() else x
 """
 from . import _C
+from . import _blas
 from ._C import (  # noqa: F401  (dtypes and the device type)
     bfloat16, bool, complex64, complex128, device, dtype, float16, float32, float64,
     int8, int16, int32, int64, uint8, uint16, uint32, uint64, ufunc,
@@ -17,7 +18,7 @@ from ._creation import (  # noqa: F401
 )
 from ._structured import diag, diagflat, indices, meshgrid, tri, tril, triu  # noqa: F401
 from ._flatiter import flatiter  # noqa: F401
-from . import cuda, random  # noqa: F401
+from . import backends, cuda, random  # noqa: F401
 from .random import rand, randint, randn  # noqa: F401
 from ._C import _get_num_threads as get_num_threads  # noqa: F401
 from ._C import _set_num_threads as set_num_threads  # noqa: F401
@@ -42,9 +43,13 @@ from . import _sets
 from . import _quantiles
 from ._quantiles import *  # noqa: F401,F403  (median, quantile, percentile and NaN forms)
 from ._sets import *  # noqa: F401,F403  (unique, isin, bincount, histogram, ...)
+from . import _products
+from ._products import *  # noqa: F401,F403  (matmul, dot, tensordot, einsum, ...)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
+
+_blas._register()
 
 __version__ = "0.1.0"
 
@@ -69,4 +74,4 @@ __all__ = [
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis",
-] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__

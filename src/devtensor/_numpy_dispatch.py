@@ -12,6 +12,11 @@ _OPS = _C.OPS
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
+    if ufunc.__name__ == "matmul" and method == "__call__" and len(inputs) == 2:
+        if set(kwargs) - {"out", "dtype", "casting", "order", "subok"}:
+            return NotImplemented  # axes=, axis=: not yet
+        from ._products import matmul
+        return matmul(*inputs, **kwargs)
     op = _OPS.get(ufunc.__name__)
     if method != "__call__" or op is None or ufunc.nin != len(inputs):
         return NotImplemented

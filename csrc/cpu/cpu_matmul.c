@@ -1,0 +1,324 @@
+/* cpu_matmul.c - the CPU backend's matrix products (backend.h's
+ * dt_matmul_loop): OpenBLAS for floating and complex dtypes, our own loops
+ * for integers and bool.
+ *
+ * Note [BLAS calls on the CPU]
+ * Each problem of the batch is one BLAS call in row-major CBLAS terms: an
+ * operand with a unit column stride is passed as it is (NoTrans, its row
+ * stride the leading dimension), one with a unit row stride as the
+ * transpose of what is stored (Trans), so a.T @ b copies nothing.  As
+ * NumPy does, a matrix times a vector is gemv and a vector times a
+ * vector dot, which are faster than a gemm with a side of 1.  float16 and
+ * bfloat16 have no BLAS: each problem is widened to float32, multiplied
+ * by sgemm (sums in float, as backend.h asks) and rounded back.  A batch
+ * of small problems is split over devtensor's threads (each BLAS call is
+ * then too small for OpenBLAS's own threads); a large problem runs alone
+ * on OpenBLAS's threads, whose number is devtensor's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_blas.h"
+#include "cpu_loops.h"
+#include "cpu_parallel.h"
+#include "loop_check.h"
+#include "scalar.h"
+#include "tensor.h"
+
+/* a problem with fewer multiply-adds runs on one thread inside OpenBLAS */
+#define SMALL_PROBLEM_FLOPS (64 * 64 * 64)
+
+/* the byte offsets of problem p in a, b and out (C order over the batch) */
+static void problem_offsets(const dt_matmul_loop *l, int64_t p, int64_t off[3])
+{
+    off[0] = off[1] = off[2] = 0;
+    for (int d = l->batch_ndim - 1; d >= 0; d--) {
+        int64_t i = p % l->batch_shape[d];
+        p /= l->batch_shape[d];
+        for (int k = 0; k < 3; k++)
+            off[k] += i * l->batch_strides[k][d];
+    }
+}
+
+/* ---- BLAS (float32, float64, complex64, complex128) ---- */
+
+/* An operand as row-major CBLAS takes it (Note [BLAS calls on the CPU]). */
+typedef struct blas_operand {
+    CBLAS_TRANSPOSE trans;
+    blasint ld;
+} blas_operand;
+
+static blas_operand as_blas(int64_t rs, int64_t cs, int64_t s)
+{
+    blas_operand o;
+    if (cs == s) {
+        o.trans = CblasNoTrans;
+        o.ld = (blasint)(rs / s);
+    } else {
+        o.trans = CblasTrans;
+        o.ld = (blasint)(cs / s);
+    }
+    return o;
+}
+
+/* out (m x n, row-major) = a @ b for one problem of a BLAS dtype, with the
+ * strides and sizes of l (or of a widened float32 copy: see widened). */
+static void blas_problem(const dt_cpu_blas *bl, dt_dtype dt, int64_t m, int64_t n, int64_t k,
+                         const char *a, int64_t a_rs, int64_t a_cs, const char *b, int64_t b_rs,
+                         int64_t b_cs, char *out)
+{
+    int64_t s = dt == DT_FLOAT32 ? 4 : dt == DT_FLOAT64 || dt == DT_COMPLEX64 ? 8 : 16;
+    static const float c64_one[2] = {1.0f, 0.0f}, c64_zero[2] = {0.0f, 0.0f};
+    static const double c128_one[2] = {1.0, 0.0}, c128_zero[2] = {0.0, 0.0};
+    if (m == 1 && n == 1) { /* dot */
+        blasint incx = (blasint)(a_cs / s), incy = (blasint)(b_rs / s);
+        switch (dt) {
+        case DT_FLOAT32: *(float *)out = bl->sdot(k, (const float *)a, incx, (const float *)b, incy); break;
+        case DT_FLOAT64: *(double *)out = bl->ddot(k, (const double *)a, incx, (const double *)b, incy); break;
+        case DT_COMPLEX64: bl->cdotu_sub(k, a, incx, b, incy, out); break;
+        default: bl->zdotu_sub(k, a, incx, b, incy, out); break;
+        }
+        return;
+    }
+    if (m == 1 || n == 1) { /* gemv: y = A x or y = B^T x */
+        blas_operand M;
+        blasint rows, cols, incx;
+        const char *mat, *x;
+        CBLAS_TRANSPOSE t;
+        if (n == 1) {
+            M = as_blas(a_rs, a_cs, s), mat = a, x = b, incx = (blasint)(b_rs / s);
+            t = M.trans; /* NoTrans: stored m x k; Trans: stored k x m */
+            rows = M.trans == CblasNoTrans ? m : k, cols = M.trans == CblasNoTrans ? k : m;
+        } else {
+            M = as_blas(b_rs, b_cs, s), mat = b, x = a, incx = (blasint)(a_cs / s);
+            t = M.trans == CblasNoTrans ? CblasTrans : CblasNoTrans;
+            rows = M.trans == CblasNoTrans ? k : n, cols = M.trans == CblasNoTrans ? n : k;
+        }
+        switch (dt) {
+        case DT_FLOAT32:
+            bl->sgemv(CblasRowMajor, t, rows, cols, 1.0f, (const float *)mat, M.ld, (const float *)x,
+                      incx, 0.0f, (float *)out, 1);
+            break;
+        case DT_FLOAT64:
+            bl->dgemv(CblasRowMajor, t, rows, cols, 1.0, (const double *)mat, M.ld, (const double *)x,
+                      incx, 0.0, (double *)out, 1);
+            break;
+        case DT_COMPLEX64:
+            bl->cgemv(CblasRowMajor, t, rows, cols, c64_one, mat, M.ld, x, incx, c64_zero, out, 1);
+            break;
+        default:
+            bl->zgemv(CblasRowMajor, t, rows, cols, c128_one, mat, M.ld, x, incx, c128_zero, out, 1);
+            break;
+        }
+        return;
+    }
+    blas_operand A = as_blas(a_rs, a_cs, s), B = as_blas(b_rs, b_cs, s);
+    switch (dt) {
+    case DT_FLOAT32:
+        bl->sgemm(CblasRowMajor, A.trans, B.trans, m, n, k, 1.0f, (const float *)a, A.ld,
+                  (const float *)b, B.ld, 0.0f, (float *)out, n);
+        break;
+    case DT_FLOAT64:
+        bl->dgemm(CblasRowMajor, A.trans, B.trans, m, n, k, 1.0, (const double *)a, A.ld,
+                  (const double *)b, B.ld, 0.0, (double *)out, n);
+        break;
+    case DT_COMPLEX64:
+        bl->cgemm(CblasRowMajor, A.trans, B.trans, m, n, k, c64_one, a, A.ld, b, B.ld, c64_zero,
+                  out, n);
+        break;
+    default:
+        bl->zgemm(CblasRowMajor, A.trans, B.trans, m, n, k, c128_one, a, A.ld, b, B.ld, c128_zero,
+                  out, n);
+        break;
+    }
+}
+
+/* ---- float16 and bfloat16: widened to float32 ---- */
+
+static float narrow_to_float(dt_dtype dt, const char *p)
+{
+    uint16_t bits;
+    memcpy(&bits, p, 2);
+    return dt == DT_FLOAT16 ? dt_half_to_float(bits) : dt_bf16_to_float(bits);
+}
+
+static void widen(dt_dtype dt, const char *src, int64_t rows, int64_t cols, int64_t rs, int64_t cs,
+                  float *dst)
+{
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            dst[i * cols + j] = narrow_to_float(dt, src + i * rs + j * cs);
+}
+
+static void widened(const dt_cpu_blas *bl, const dt_matmul_loop *l, const char *a, const char *b,
+                    char *out, float *buf)
+{
+    int64_t m = l->m, n = l->n, k = l->k;
+    float *a32 = buf, *b32 = a32 + m * k, *o32 = b32 + k * n;
+    widen(l->dtype, a, m, k, l->a_rs, l->a_cs, a32);
+    widen(l->dtype, b, k, n, l->b_rs, l->b_cs, b32);
+    blas_problem(bl, DT_FLOAT32, m, n, k, (const char *)a32, k * 4, 4, (const char *)b32, n * 4, 4,
+                 (char *)o32);
+    uint16_t *o = (uint16_t *)out;
+    for (int64_t i = 0; i < m * n; i++)
+        o[i] = l->dtype == DT_FLOAT16 ? dt_float_to_half(o32[i]) : dt_float_to_bf16(o32[i]);
+}
+
+/* ---- integers and bool: our loops ---- */
+
+/* Row i of out accumulates a[i, p] * b[p, :] over p (the inner loop runs
+ * along a row of b, contiguous in the common case, and vectorizes).  The
+ * sums wrap in the dtype: computed in an unsigned type M at least as wide
+ * as int (so nothing is promoted to a signed int that could overflow) and
+ * stored as the unsigned type U of the dtype's width. */
+#define DT_INT_MATMUL(NAME, T, U, M)                                                        \
+    static void NAME(const dt_matmul_loop *l, const char *a, const char *b, char *out)      \
+    {                                                                                       \
+        int64_t m = l->m, n = l->n, k = l->k;                                               \
+        for (int64_t i = 0; i < m; i++) {                                                   \
+            U *row = (U *)out + i * n;                                                      \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                row[j] = 0;                                                                 \
+            for (int64_t p = 0; p < k; p++) {                                               \
+                M av = (M)(U) * (const T *)(a + i * l->a_rs + p * l->a_cs);                 \
+                const char *brow = b + p * l->b_rs;                                         \
+                if (l->b_cs == (int64_t)sizeof(T)) {                                        \
+                    const T *bp = (const T *)brow;                                          \
+                    for (int64_t j = 0; j < n; j++)                                         \
+                        row[j] = (U)(row[j] + av * (M)(U)bp[j]);                            \
+                } else {                                                                    \
+                    for (int64_t j = 0; j < n; j++)                                         \
+                        row[j] = (U)(row[j] + av * (M)(U) * (const T *)(brow + j * l->b_cs)); \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+    }
+DT_INT_MATMUL(matmul_i8, int8_t, uint8_t, uint32_t)
+DT_INT_MATMUL(matmul_i16, int16_t, uint16_t, uint32_t)
+DT_INT_MATMUL(matmul_i32, int32_t, uint32_t, uint32_t)
+DT_INT_MATMUL(matmul_i64, int64_t, uint64_t, uint64_t)
+#undef DT_INT_MATMUL
+
+static void matmul_bool(const dt_matmul_loop *l, const char *a, const char *b, char *out)
+{
+    int64_t m = l->m, n = l->n, k = l->k;
+    for (int64_t i = 0; i < m; i++) {
+        unsigned char *row = (unsigned char *)out + i * n;
+        memset(row, 0, (size_t)n);
+        for (int64_t p = 0; p < k; p++) {
+            if (!a[i * l->a_rs + p * l->a_cs])
+                continue;
+            const char *brow = b + p * l->b_rs;
+            for (int64_t j = 0; j < n; j++)
+                row[j] |= brow[j * l->b_cs] != 0;
+        }
+    }
+}
+
+typedef void (*int_matmul_fn)(const dt_matmul_loop *, const char *, const char *, char *);
+
+static int_matmul_fn int_loop(dt_dtype d)
+{
+    switch (d) {
+    case DT_BOOL: return matmul_bool;
+    case DT_INT8: case DT_UINT8: return matmul_i8;
+    case DT_INT16: case DT_UINT16: return matmul_i16;
+    case DT_INT32: case DT_UINT32: return matmul_i32;
+    case DT_INT64: case DT_UINT64: return matmul_i64;
+    default: return NULL;
+    }
+}
+
+/* ---- the batch ---- */
+
+typedef struct batch_ctx {
+    const dt_matmul_loop *l;
+    const dt_cpu_blas *blas;  /* BLAS dtypes */
+    int_matmul_fn int_fn;     /* integer and bool dtypes */
+    int64_t buf_floats;       /* float16 and bfloat16: per-thread buffer */
+    int failed;               /* a buffer could not be allocated */
+} batch_ctx;
+
+static void run_problems(int64_t begin, int64_t end, void *arg)
+{
+    batch_ctx *c = arg;
+    const dt_matmul_loop *l = c->l;
+    float *buf = NULL;
+    if (c->buf_floats > 0) {
+        buf = malloc((size_t)c->buf_floats * sizeof(float));
+        if (buf == NULL) {
+            __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+            return;
+        }
+    }
+    for (int64_t p = begin; p < end; p++) {
+        int64_t off[3];
+        problem_offsets(l, p, off);
+        const char *a = l->a + off[0], *b = l->b + off[1];
+        char *out = l->out + off[2];
+        if (c->int_fn)
+            c->int_fn(l, a, b, out);
+        else if (buf)
+            widened(c->blas, l, a, b, out, buf);
+        else
+            blas_problem(c->blas, l->dtype, l->m, l->n, l->k, a, l->a_rs, l->a_cs, b, l->b_rs,
+                         l->b_cs, out);
+    }
+    free(buf);
+}
+
+dt_status dt_cpu_run_matmul(const dt_matmul_loop *l, dt_error *err)
+{
+    DT_TRY(dt_matmul_loop_check(l, err));
+    batch_ctx c;
+    memset(&c, 0, sizeof c);
+    c.l = l;
+    c.int_fn = int_loop(l->dtype);
+    if (c.int_fn == NULL) {
+        dt_dtype d = l->dtype;
+        if (d != DT_FLOAT16 && d != DT_BFLOAT16 && d != DT_FLOAT32 && d != DT_FLOAT64 &&
+            d != DT_COMPLEX64 && d != DT_COMPLEX128)
+            return dt_error_set(err, DT_ERR_TYPE, "matmul: no CPU loop for dtype %s",
+                                dt_dtype_get_info(d)->name);
+        c.blas = dt_cpu_blas_get(err);
+        if (c.blas == NULL)
+            return err->status;
+        if (d == DT_FLOAT16 || d == DT_BFLOAT16) {
+            int64_t mk, kn, mn;
+            if (dt_mul_overflow_i64(l->m, l->k, &mk, err) != DT_OK ||
+                dt_mul_overflow_i64(l->k, l->n, &kn, err) != DT_OK ||
+                dt_mul_overflow_i64(l->m, l->n, &mn, err) != DT_OK ||
+                mk > INT64_MAX / 4 - kn - mn)
+                return dt_error_set(err, DT_ERR_NOMEM, "matmul: the float32 copies are too large");
+            c.buf_floats = mk + kn + mn;
+        }
+    }
+    int64_t count = 1;
+    for (int d = 0; d < l->batch_ndim; d++)
+        count *= l->batch_shape[d];
+    /* multiply-adds per problem, saturated */
+    double flops = (double)l->m * (double)l->n * (double)l->k;
+    int64_t grain = flops >= SMALL_PROBLEM_FLOPS ? count
+                                                 : (int64_t)(SMALL_PROBLEM_FLOPS / (flops > 1 ? flops : 1)) + 1;
+    if (c.int_fn != NULL && count == 1 && flops >= SMALL_PROBLEM_FLOPS) {
+        /* one large integer problem: our loops are the only threads, so split
+         * its rows (each is a problem of m = 1 over a's row and out's row) */
+        dt_matmul_loop rows = *l;
+        rows.m = 1;
+        rows.batch_ndim = 1;
+        rows.batch_shape[0] = l->m;
+        rows.batch_strides[0][0] = l->a_rs;
+        rows.batch_strides[1][0] = 0;
+        rows.batch_strides[2][0] = l->n * dt_dtype_get_info(l->dtype)->itemsize;
+        c.l = &rows;
+        int64_t row_grain = (int64_t)(SMALL_PROBLEM_FLOPS / ((double)l->n * (double)l->k)) + 1;
+        dt_cpu_parallel_for(l->m, row_grain, run_problems, &c);
+    } else if (grain >= count) {
+        run_problems(0, count, &c);
+    } else {
+        dt_cpu_parallel_for(count, grain, run_problems, &c);
+    }
+    if (c.failed)
+        return dt_error_set(err, DT_ERR_NOMEM, "matmul: out of memory for the float32 copies");
+    return DT_OK;
+}

@@ -1,0 +1,315 @@
+/* cuda_blas.c - the CUDA backend's matrix products (backend.h's
+ * dt_matmul_loop): cuBLAS for floating and complex dtypes, our kernel
+ * (cuda_matmul.cu) for integers and bool.
+ *
+ * Note [Loading cuBLAS]
+ * libcublas is about 100 MB, and a machine may have a driver without it:
+ * it is opened with dlopen on the first product on a CUDA device, never at
+ * import, by its soname (LD_LIBRARY_PATH, the system's paths) and then
+ * from the toolkit devtensor was built with (DT_CUDA_LIB_DIR).  Without it
+ * a product raises a RuntimeError saying so; everything else keeps
+ * working.  The emulated build (DEVTENSOR_EMULATED) links the reference
+ * implementation in csrc/emu/emu_blas.cpp instead, so this calling code
+ * runs in CI unchanged.
+ *
+ * Note [cuBLAS handles and workspaces]
+ * One handle per device, made on first use with that device current and
+ * kept for the process (destroying handles at exit races the driver's own
+ * teardown).  A handle is not safe for two host threads at once: each call
+ * holds the device's lock while it sets the stream and queues the product.
+ * cuBLAS's workspace comes from our caching allocator, one per (device,
+ * stream) as cuBLAS asks (a workspace must not serve two streams at
+ * once): 32 MiB on Hopper and later, 4 MiB before (the sizes the cuBLAS
+ * documentation recommends), freed when its stream is destroyed.
+ *
+ * Note [Row-major products on a column-major library]
+ * cuBLAS reads matrices column by column.  Our out is row-major m x n,
+ * which is the column-major n x m matrix out^T = b^T a^T: so cuBLAS is
+ * asked for b^T a^T with b as its first operand.  A row-major operand
+ * (unit column stride) is, read column-major, its own transpose: op N
+ * with its row stride as leading dimension; a column-major one (unit row
+ * stride) is op T with its column stride.  Broadcast batch axes are
+ * strides of 0, which strided-batched GEMM takes.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+
+#include "cuda_internal.h"
+#include "loop_check.h"
+
+#ifndef DEVTENSOR_EMULATED
+#include <dlfcn.h>
+#endif
+
+/* ---- the library ---- */
+
+#define DT_CUBLAS_FUNCTIONS(X)                                                      \
+    X(create, cublasCreate_v2) X(set_stream, cublasSetStream_v2)                    \
+    X(set_workspace, cublasSetWorkspace_v2) X(set_math_mode, cublasSetMathMode)     \
+    X(gemm_strided_batched_ex, cublasGemmStridedBatchedEx)                          \
+    X(status_string, cublasGetStatusString)
+
+typedef struct cublas_api {
+#define DT_CUBLAS_FIELD_(FIELD, SYMBOL) __typeof__(&SYMBOL) FIELD;
+    DT_CUBLAS_FUNCTIONS(DT_CUBLAS_FIELD_)
+#undef DT_CUBLAS_FIELD_
+} cublas_api;
+
+static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+static cublas_api api;
+static int api_loaded;
+static char api_error[1024];
+
+#ifdef DEVTENSOR_EMULATED
+static void load_api_locked(void)
+{
+#define DT_CUBLAS_LINK_(FIELD, SYMBOL) api.FIELD = SYMBOL;
+    DT_CUBLAS_FUNCTIONS(DT_CUBLAS_LINK_)
+#undef DT_CUBLAS_LINK_
+    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+}
+#else
+#define DT_STR2_(x) #x
+#define DT_STR_(x) DT_STR2_(x)
+#define DT_CUBLAS_SONAME "libcublas.so." DT_STR_(CUBLAS_VER_MAJOR)
+
+static void load_api_locked(void)
+{
+    void *h = dlopen(DT_CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+#ifdef DT_CUDA_LIB_DIR
+    if (h == NULL)
+        h = dlopen(DT_CUDA_LIB_DIR "/" DT_CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+#endif
+    if (h == NULL) {
+        const char *why = dlerror();
+        snprintf(api_error, sizeof api_error, "cuBLAS (%s) could not be loaded, so matrix "
+                 "products on CUDA devices are unavailable: %s", DT_CUBLAS_SONAME,
+                 why ? why : "not found");
+        return;
+    }
+    cublas_api t;
+#define DT_CUBLAS_LOAD_(FIELD, SYMBOL)                                                   \
+    *(void **)&t.FIELD = dlsym(h, #SYMBOL);                                              \
+    if (t.FIELD == NULL) {                                                               \
+        snprintf(api_error, sizeof api_error, "%s has no %s", DT_CUBLAS_SONAME, #SYMBOL); \
+        dlclose(h);                                                                      \
+        return;                                                                          \
+    }
+    DT_CUBLAS_FUNCTIONS(DT_CUBLAS_LOAD_)
+#undef DT_CUBLAS_LOAD_
+    api = t;
+    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+}
+#endif
+
+static const cublas_api *get_api(dt_error *err)
+{
+    if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&api_lock);
+        if (!api_loaded && api_error[0] == '\0')
+            load_api_locked();
+        pthread_mutex_unlock(&api_lock);
+        if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
+            dt_error_set(err, DT_ERR_RUNTIME, "%s", api_error);
+            return NULL;
+        }
+    }
+    return &api;
+}
+
+static dt_status cublas_check(const cublas_api *a, cublasStatus_t s, const char *call, int device,
+                              dt_error *err)
+{
+    if (s == CUBLAS_STATUS_SUCCESS)
+        return DT_OK;
+    const char *text = a->status_string ? a->status_string(s) : NULL;
+    return dt_error_set(err, s == CUBLAS_STATUS_ALLOC_FAILED ? DT_ERR_DEVICE_OOM : DT_ERR_RUNTIME,
+                        "cuBLAS error in %s on cuda:%d: %s (status %d)", call, device,
+                        text ? text : "unknown", (int)s);
+}
+
+/* ---- handles and workspaces (Note [cuBLAS handles and workspaces]) ---- */
+
+#define DT_CUBLAS_WORKSPACES 16
+
+typedef struct workspace {
+    dt_cuda_stream *stream;    /* NULL: the legacy default stream */
+    void *ptr, *ctx;
+    size_t bytes;
+} workspace;
+
+typedef struct device_blas {
+    pthread_mutex_t lock;
+    cublasHandle_t handle;
+    int nworkspaces;
+    workspace ws[DT_CUBLAS_WORKSPACES];
+} device_blas;
+
+static device_blas devices[DT_CUDA_MAX_DEVICES];
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+
+static void init_devices(void)
+{
+    for (int i = 0; i < DT_CUDA_MAX_DEVICES; i++)
+        pthread_mutex_init(&devices[i].lock, NULL);
+}
+
+static size_t workspace_bytes(int index)
+{
+    dt_device_props p;
+    dt_error ignored;
+    if (dt_cuda_device_props(index, &p, &ignored) == DT_OK && p.major >= 9)
+        return (size_t)32 << 20;
+    return (size_t)4 << 20;
+}
+
+/* With d->lock held and the device current: the handle, bound to stream s
+ * and to s's workspace (made on first use). */
+static dt_status bind_locked(const cublas_api *a, device_blas *d, int index, dt_cuda_stream *s,
+                             dt_error *err)
+{
+    if (d->handle == NULL) {
+        cublasHandle_t h = NULL;
+        DT_TRY(cublas_check(a, a->create(&h), "cublasCreate", index, err));
+        d->handle = h;
+    }
+    DT_TRY(cublas_check(a, a->set_stream(d->handle, dt_cuda_stream_raw(s)), "cublasSetStream",
+                        index, err));
+    workspace *w = NULL;
+    for (int i = 0; i < d->nworkspaces; i++)
+        if (d->ws[i].stream == s)
+            w = &d->ws[i];
+    if (w == NULL && d->nworkspaces < DT_CUBLAS_WORKSPACES) {
+        workspace fresh = {s, NULL, NULL, workspace_bytes(index)};
+        DT_TRY(dt_cuda_alloc(index, fresh.bytes, s, &fresh.ptr, &fresh.ctx, err));
+        d->ws[d->nworkspaces] = fresh;
+        w = &d->ws[d->nworkspaces++];
+    }
+    /* past DT_CUBLAS_WORKSPACES streams, cuBLAS's own workspace serves */
+    return cublas_check(a, a->set_workspace(d->handle, w ? w->ptr : NULL, w ? w->bytes : 0),
+                        "cublasSetWorkspace", index, err);
+}
+
+void dt_cuda_blas_stream_retire(int index, dt_cuda_stream *s)
+{
+    if (index < 0 || index >= DT_CUDA_MAX_DEVICES)
+        return;
+    pthread_once(&devices_once, init_devices);
+    device_blas *d = &devices[index];
+    pthread_mutex_lock(&d->lock);
+    for (int i = 0; i < d->nworkspaces; i++) {
+        if (d->ws[i].stream != s)
+            continue;
+        dt_cuda_free(index, d->ws[i].ptr, d->ws[i].ctx);
+        d->ws[i] = d->ws[--d->nworkspaces];
+        break;
+    }
+    pthread_mutex_unlock(&d->lock);
+}
+
+/* ---- the products ---- */
+
+typedef struct gemm_types {
+    cudaDataType_t data;
+    cublasComputeType_t compute;
+    int wide_scalars;          /* alpha and beta are double (else float) */
+} gemm_types;
+
+static int types_of(dt_dtype d, int allow_tf32, gemm_types *t)
+{
+    switch (d) {
+    case DT_FLOAT16: *t = (gemm_types){CUDA_R_16F, CUBLAS_COMPUTE_32F, 0}; return 1;
+    case DT_BFLOAT16: *t = (gemm_types){CUDA_R_16BF, CUBLAS_COMPUTE_32F, 0}; return 1;
+    case DT_FLOAT32:
+        *t = (gemm_types){CUDA_R_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, 0};
+        return 1;
+    case DT_FLOAT64: *t = (gemm_types){CUDA_R_64F, CUBLAS_COMPUTE_64F, 1}; return 1;
+    case DT_COMPLEX64:
+        *t = (gemm_types){CUDA_C_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, 0};
+        return 1;
+    case DT_COMPLEX128: *t = (gemm_types){CUDA_C_64F, CUBLAS_COMPUTE_64F, 1}; return 1;
+    default: return 0;
+    }
+}
+
+static int fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
+
+/* The batch minus its last axis, walked by cublasGemmStridedBatchedEx
+ * once per position of the outer axes (Note [Row-major products on a
+ * column-major library]). */
+static dt_status blas_products(const cublas_api *a, cublasHandle_t h, const dt_matmul_loop *l,
+                               dt_error *err)
+{
+    int64_t s = dt_dtype_get_info(l->dtype)->itemsize;
+    gemm_types t;
+    types_of(l->dtype, l->allow_tf32, &t);
+    int b_rowmajor = l->b_cs == s, a_rowmajor = l->a_cs == s;
+    cublasOperation_t op1 = b_rowmajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+    cublasOperation_t op2 = a_rowmajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+    int64_t ld1 = (b_rowmajor ? l->b_rs : l->b_cs) / s, ld2 = (a_rowmajor ? l->a_rs : l->a_cs) / s;
+    int nb = l->batch_ndim;
+    int64_t inner = nb > 0 ? l->batch_shape[nb - 1] : 1, outer = 1;
+    for (int d = 0; d + 1 < nb; d++)
+        outer *= l->batch_shape[d];
+    if (!fits_int(l->m) || !fits_int(l->n) || !fits_int(l->k) || !fits_int(ld1) || !fits_int(ld2) ||
+        !fits_int(inner))
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "matmul on CUDA: a size or leading "
+                            "dimension above 2**31 - 1 is not supported yet");
+    int64_t st_a = nb > 0 ? l->batch_strides[0][nb - 1] / s : 0;
+    int64_t st_b = nb > 0 ? l->batch_strides[1][nb - 1] / s : 0;
+    int64_t st_o = l->m * l->n;
+    float f_one[2] = {1.0f, 0.0f}, f_zero[2] = {0.0f, 0.0f};
+    double d_one[2] = {1.0, 0.0}, d_zero[2] = {0.0, 0.0};
+    const void *one = t.wide_scalars ? (const void *)d_one : (const void *)f_one;
+    const void *zero = t.wide_scalars ? (const void *)d_zero : (const void *)f_zero;
+    for (int64_t p = 0; p < outer; p++) {
+        int64_t off[3] = {0, 0, 0}, rest = p;
+        for (int d = nb - 2; d >= 0; d--) {
+            int64_t i = rest % l->batch_shape[d];
+            rest /= l->batch_shape[d];
+            for (int k = 0; k < 3; k++)
+                off[k] += i * l->batch_strides[k][d];
+        }
+        cublasStatus_t r = a->gemm_strided_batched_ex(
+            h, op1, op2, (int)l->n, (int)l->m, (int)l->k, one,
+            l->b + off[1], t.data, (int)ld1, (long long)st_b,
+            l->a + off[0], t.data, (int)ld2, (long long)st_a, zero,
+            l->out + off[2], t.data, (int)l->n, (long long)st_o, (int)inner, t.compute,
+            CUBLAS_GEMM_DEFAULT);
+        DT_TRY(cublas_check(a, r, "cublasGemmStridedBatchedEx", l->device_index, err));
+    }
+    return DT_OK;
+}
+
+dt_status dt_cuda_matmul_run(const dt_matmul_loop *l, dt_error *err)
+{
+    DT_TRY(dt_matmul_loop_check(l, err));
+    gemm_types t;
+    if (!types_of(l->dtype, l->allow_tf32, &t))
+        return dt_cuda_matmul_int_run(l, err);
+    /* no device (or no driver) is said before cuBLAS is looked for */
+    DT_TRY(dt_cuda_index_check(l->device_index, err));
+    if (l->device_index >= DT_CUDA_MAX_DEVICES)
+        return dt_error_set(err, DT_ERR_RUNTIME, "cuda:%d is beyond the devices served", l->device_index);
+    const cublas_api *a = get_api(err);
+    if (a == NULL)
+        return err->status;
+    dt_cuda_stream *s;
+    cudaStream_t raw;
+    DT_TRY(dt_cuda_stream_resolve(l->device_index, l->stream, &s, &raw, err));
+    dt_cuda_guard g;
+    DT_TRY(dt_cuda_guard_enter(&g, l->device_index, err));
+    pthread_once(&devices_once, init_devices);
+    device_blas *d = &devices[l->device_index];
+    pthread_mutex_lock(&d->lock);
+    dt_status st = bind_locked(a, d, l->device_index, s, err);
+    if (st == DT_OK)
+        st = blas_products(a, d->handle, l, err);
+    pthread_mutex_unlock(&d->lock);
+    dt_cuda_guard_exit(&g);
+    return st;
+}

@@ -1,0 +1,506 @@
+"""Matrix products: matmul with NumPy's signature, and what the @ and @=
+operators hand over when an operand is not a tensor (Note [@ in C] in
+csrc/python/matmul.c).  The work is the core's dt_matmul (_C._matmul):
+NumPy's rules for 1-D operands and broadcast batch axes, BLAS on the CPU
+(OpenBLAS) and on CUDA (cuBLAS), our own loops for integers and bool.
+
+On top of it, NumPy's product family (dot, vdot, inner, outer, tensordot,
+vecdot, matrix_transpose, kron, trace, cross) and PyTorch's (mm, bmm, mv),
+with their signatures, result dtypes and errors, and the Tensor methods dot,
+trace, matmul, mm, bmm, mv and mT.  einsum is devtensor/_einsum.py.
+
+Note [Products from device primitives]
+    Every product here is one matmul, or elementwise ufuncs and a sum, of
+    views of its operands: permuted, reshaped (a copy on the device only
+    where the strides do not allow a view), diagonals as strided views.  So
+    each runs on the operands' device, with no device data through the host.
+    The host computes shapes, axes and the checks that give NumPy's errors.
+"""
+import functools
+import operator
+import warnings
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from . import _C
+from ._C import TensorBase
+from ._creation import asarray, empty
+from ._manipulation import _as_tensors, broadcast_shapes, moveaxis
+from ._reductions import sum
+from ._structured import _same_device
+from ._tensor import Tensor, _install_methods
+from ._ufuncs import conj, multiply, negative, subtract
+from ._views import (
+    _fmt, _view, broadcast_to, expand_dims, permute_dims, reshape, swapaxes,
+)
+
+__all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "vecdot", "matrix_transpose",
+           "kron", "trace", "cross", "mm", "bmm", "mv"]
+
+
+def _operands(x1, x2):
+    """Both as tensors on one device (non-tensors converted as NumPy would,
+    on the tensors' device; Note [Lists as inputs] in _manipulation.py)."""
+    tensors = [x for x in (x1, x2) if isinstance(x, TensorBase)]
+    device = _same_device(tensors)
+    return [x if isinstance(x, TensorBase) else asarray(x, device=device) for x in (x1, x2)]
+
+
+def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
+    """NumPy's matmul: the matrix product of two arrays, 1-D operands
+    promoted to a row (left) or a column (right) and their axis dropped,
+    batch axes broadcast."""
+    a, b = _operands(x1, x2)
+    if dtype is not None:
+        dtype = _C.dtype(dtype) if not isinstance(dtype, _C.dtype) else dtype
+        for d in (a.dtype, b.dtype):
+            if not _C._can_cast(d, dtype, casting):
+                raise TypeError(f"Cannot cast ufunc 'matmul' input from dtype('{d}') to "
+                                f"dtype('{dtype}') with casting rule '{casting}'")
+    r = _C._matmul(a, b, dtype)
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if not isinstance(out, TensorBase):
+        raise TypeError("return arrays must be of ArrayType")
+    if tuple(out.shape) != tuple(r.shape):
+        raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension or "
+                         f"shape: {tuple(out.shape)} is not the result's {tuple(r.shape)}")
+    if out.device != r.device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
+                           f"two devices, {r.device} and {out.device}!")
+    if not _C._can_cast(r.dtype, out.dtype, casting):
+        raise TypeError(f"Cannot cast ufunc 'matmul' output from dtype('{r.dtype}') to "
+                        f"dtype('{out.dtype}') with casting rule '{casting}'")
+    out._copy_from(r)
+    return out
+
+
+def _matmul_operator(x1, x2):
+    """x1 @ x2 where one side is not a tensor (a NumPy array, a list, a
+    number): converted as NumPy would, on the tensor's device."""
+    a, b = _operands(x1, x2)
+    return _C._matmul(a, b, None)
+
+
+def _imatmul(x, y):
+    """x @= y: NumPy computes matmul(x, y, out=x), which must keep x's shape
+    and cast to x's dtype with same_kind."""
+    r = _matmul_operator(x, y)
+    if tuple(r.shape) != tuple(x.shape):
+        raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension 1, with "
+                         f"gufunc signature (n?,k),(k,m?)->(n?,m?) (size {x.shape[-1]} is "
+                         f"different from {r.shape[-1]})" if r.ndim == x.ndim else
+                         f"non-broadcastable output operand with shape {tuple(x.shape)} doesn't "
+                         f"match the broadcast shape {tuple(r.shape)}")
+    if not _C._can_cast(r.dtype, x.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'matmul' output from dtype('{r.dtype}') to "
+                        f"dtype('{x.dtype}') with casting rule 'same_kind'")
+    x._copy_from(r)
+    return x
+
+
+# ---- helpers ----
+
+def _prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _index_arg(value):
+    """An integer argument, refused with NumPy's words when it is not one."""
+    if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"integer argument expected, got {type(value).__name__}")
+    return operator.index(value)
+
+
+def _diagonal(a, offset=0, axis1=0, axis2=1):
+    """NumPy's a.diagonal(offset, axis1, axis2) as a strided view: the
+    other axes in order, then the diagonal (one stride, the sum of the two)."""
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    axis1 = normalize_axis_index(axis1, a.ndim, "axis1")
+    axis2 = normalize_axis_index(axis2, a.ndim, "axis2")
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    n1, n2 = a.shape[axis1], a.shape[axis2]
+    s1, s2 = a.strides[axis1], a.strides[axis2]
+    if offset >= 0:
+        length, start = max(0, min(n1, n2 - offset)), offset * s2
+    else:
+        length, start = max(0, min(n1 + offset, n2)), -offset * s1
+    keep = [d for d in range(a.ndim) if d not in (axis1, axis2)]
+    shape = [a.shape[d] for d in keep] + [length]
+    strides = [a.strides[d] for d in keep] + [s1 + s2]
+    return _view(a, shape, strides, start if _prod(shape) else 0)
+
+
+def _conj_if_complex(x):
+    return conj(x) if x.dtype.is_complex else x
+
+
+def _check_dot_out(out, r):
+    """NumPy's dot/vdot checks of out=: a tensor of exactly the result's
+    dtype and shape, C-contiguous, on the operands' device."""
+    if not isinstance(out, TensorBase):
+        raise TypeError("'out' must be an array")
+    _same_device([r, out])
+    if out.dtype != r.dtype or out.ndim != r.ndim or not out.is_contiguous():
+        raise ValueError("output array is not acceptable (must have the right datatype, number "
+                         "of dimensions, and be a C-Array)")
+    if tuple(out.shape) != tuple(r.shape):
+        raise ValueError("output array has wrong dimensions")
+    out._copy_from(r)
+    return out
+
+
+# ---- NumPy's products ----
+
+def dot(a, b, out=None):
+    """NumPy's dot: a product for 0-d operands, the inner product of 1-D
+    ones, the matrix product of 2-D ones, and for N-D the sum over a's last
+    axis and b's second-to-last (shape a.shape[:-1] + b.shape[:-2] +
+    b.shape[-1:]).  out= must have the result's dtype and shape and be
+    C-contiguous, as NumPy's."""
+    a, b = _as_tensors((a, b))
+    if a.ndim == 0 or b.ndim == 0:
+        r = multiply(a, b)
+    else:
+        ka, kb = a.shape[-1], b.shape[-2 if b.ndim > 1 else 0]
+        if ka != kb:
+            raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not "
+                             f"aligned: {ka} (dim {a.ndim - 1}) != {kb} (dim {max(b.ndim - 2, 0)})")
+        if a.ndim == 1 or b.ndim <= 2:
+            r = _C._matmul(a, b, None)  # the same shape as dot's here
+        else:
+            r = tensordot(a, b, ([a.ndim - 1], [b.ndim - 2]))
+    return r if out is None else _check_dot_out(out, r)
+
+
+def vdot(a, b, /):
+    """NumPy's vdot: the inner product of the flattened operands, the first
+    one conjugated (a 0-d tensor)."""
+    a, b = (reshape(t, (-1,)) for t in _as_tensors((a, b)))
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"cannot reshape array of size {b.shape[0]} into shape ({a.shape[0]},)")
+    return _C._matmul(_conj_if_complex(a), b, None)
+
+
+def inner(a, b, /):
+    """NumPy's inner: a product for 0-d operands, else the sum over both
+    last axes (shape a.shape[:-1] + b.shape[:-1])."""
+    a, b = _as_tensors((a, b))
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        bs = b.shape[:-2] + b.shape[-1:] + b.shape[-2:-1]  # NumPy reports b with its last two axes swapped
+        raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(bs)} not aligned: "
+                         f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[-1]} "
+                         f"(dim {max(b.ndim - 2, 0)})")
+    if b.ndim <= 2:
+        return _C._matmul(a, swapaxes(b, -1, -2) if b.ndim == 2 else b, None)
+    return tensordot(a, b, ([-1], [-1]))
+
+
+def outer(a, b, out=None):
+    """NumPy's outer: the flattened a as a column times the flattened b as
+    a row (out= as multiply's)."""
+    a, b = _as_tensors((a, b))
+    return multiply(reshape(a, (-1, 1)), reshape(b, (1, -1)), out=out)
+
+
+def _axis_list(axes):
+    try:
+        return list(axes)
+    except TypeError:
+        return [axes]
+
+
+def tensordot(a, b, axes=2):
+    """NumPy's tensordot: the sum over a's axes axes[0] and b's axes[1]
+    (an int n: a's last n axes and b's first n); the result has a's other
+    axes then b's.  One matrix product of the operands permuted (and copied
+    only where their strides do not allow a reshape)."""
+    try:
+        axes_a, axes_b = axes
+    except TypeError:  # an int
+        axes_a, axes_b = range(-axes, 0), range(axes)
+    axes_a, axes_b = _axis_list(axes_a), _axis_list(axes_b)
+    if len(set(axes_a)) != len(axes_a) or len(set(axes_b)) != len(axes_b):
+        raise ValueError("duplicate axes are not allowed in tensordot")
+    a, b = _as_tensors((a, b))
+    if len(axes_a) != len(axes_b) or any(
+            a.shape[i] != b.shape[j] for i, j in zip(axes_a, axes_b)):
+        raise ValueError("shape-mismatch for sum")
+    axes_a = [i % a.ndim for i in axes_a]  # in range: a.shape[i] was read
+    axes_b = [j % b.ndim for j in axes_b]
+    free_a = [i for i in range(a.ndim) if i not in axes_a]
+    free_b = [j for j in range(b.ndim) if j not in axes_b]
+    shape_a = [a.shape[i] for i in free_a]
+    shape_b = [b.shape[j] for j in free_b]
+    k = _prod(a.shape[i] for i in axes_a)
+    a2 = reshape(permute_dims(a, free_a + axes_a), (_prod(shape_a), k))
+    b2 = reshape(permute_dims(b, axes_b + free_b), (k, _prod(shape_b)))
+    return reshape(_C._matmul(a2, b2, None), shape_a + shape_b)
+
+
+def _ufunc_dtype(name, tensors, dtype, casting):
+    """The dtype a gufunc computes in: dtype= (each input castable by
+    `casting`, NumPy's error otherwise) or the inputs' promotion."""
+    if dtype is None:
+        return functools.reduce(_C._promote_types, [t.dtype for t in tensors])
+    dtype = dtype if isinstance(dtype, _C.dtype) else _C.dtype(dtype)
+    for i, t in enumerate(tensors):
+        if not _C._can_cast(t.dtype, dtype, casting):
+            raise TypeError(f"Cannot cast ufunc '{name}' input {i} from dtype('{t.dtype}') to "
+                            f"dtype('{dtype}') with casting rule '{casting}'")
+    return dtype
+
+
+def _ufunc_out(name, r, out, casting):
+    """r written into out= as a gufunc does: out may add broadcast loop axes;
+    its dtype must be reachable by `casting`."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if not isinstance(out, TensorBase):
+        raise TypeError("return arrays must be of ArrayType")
+    _same_device([r, out])
+    if not _C._can_cast(r.dtype, out.dtype, casting):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{r.dtype}') to "
+                        f"dtype('{out.dtype}') with casting rule '{casting}'")
+    out._copy_from(broadcast_to(r, out.shape))
+    return out
+
+
+def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None, casting="same_kind", order="K",
+           subok=True):
+    """NumPy 2's vecdot (and the array API's): the sum of conj(x1) * x2
+    along `axis` of each, the other axes broadcast; one batched matrix
+    product of rows by columns."""
+    a, b = _as_tensors((x1, x2))
+    for i, t in enumerate((a, b)):
+        if t.ndim == 0:
+            raise ValueError(f"vecdot: Input operand {i} does not have enough dimensions (has 0, "
+                             f"gufunc core with signature (n),(n)->() requires 1)")
+    shapes = (a.shape, b.shape)
+    a = moveaxis(a, normalize_axis_index(axis, a.ndim), -1)
+    b = moveaxis(b, normalize_axis_index(axis, b.ndim), -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature (n),(n)->() (size {b.shape[-1]} is different from "
+                         f"{a.shape[-1]})")
+    try:
+        batch = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {_fmt(shapes[0])}->{_fmt(a.shape[:-1])} "
+                         f"{_fmt(shapes[1])}->{_fmt(b.shape[:-1])}  and requested shape ()"
+                         ) from None
+    dtype = _ufunc_dtype("vecdot", (a, b), dtype, casting)
+    row = expand_dims(_conj_if_complex(a), -2)  # (..., 1, n)
+    col = expand_dims(b, -1)                    # (..., n, 1)
+    r = reshape(_C._matmul(row, col, dtype), batch)
+    return r if out is None else _ufunc_out("vecdot", r, out, casting)
+
+
+def matrix_transpose(x, /):
+    """NumPy 2's matrix_transpose (x.mT): the last two axes swapped, a view."""
+    x = _as_tensors((x,))[0]
+    if x.ndim < 2:
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
+    return swapaxes(x, -1, -2)
+
+
+def kron(a, b):
+    """NumPy's kron: the Kronecker product, block (i, j, ...) being
+    a[i, j, ...] * b; the shorter shape is padded with leading ones.  One
+    broadcast multiply of interleaved views, whose contiguous result is
+    reshaped without a copy."""
+    a, b = _as_tensors((a, b))
+    nd = max(a.ndim, b.ndim)
+    sa = (1,) * (nd - a.ndim) + tuple(a.shape)
+    sb = (1,) * (nd - b.ndim) + tuple(b.shape)
+    a = reshape(a, [n for s in sa for n in (s, 1)])  # (a0, 1, a1, 1, ...)
+    b = reshape(b, [n for s in sb for n in (1, s)])  # (1, b0, 1, b1, ...)
+    return reshape(multiply(a, b), [m * n for m, n in zip(sa, sb)])
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """NumPy's trace: the sum along the diagonal of axes axis1 and axis2
+    (offset above or below it), in sum's dtype (int64 for small ints) unless
+    dtype= says; out= as sum's."""
+    a = _as_tensors((a,))[0]
+    d = _diagonal(a, _index_arg(offset), axis1, axis2)
+    return sum(d, axis=-1, dtype=dtype, out=out)
+
+
+def _cross_term(x, y, u, v):
+    """x*y - u*v, a missing component (None) counting as zero."""
+    if u is None:
+        return multiply(x, y)
+    if x is None:
+        return negative(multiply(u, v))
+    return subtract(multiply(x, y), multiply(u, v))
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy 2's cross: the cross product of 3-element vectors along axisa
+    of a and axisb of b (axisc of the result; axis= sets all three), the
+    other axes broadcast.  2-element vectors count as having a zero third
+    component, with NumPy 2's DeprecationWarning; two of them give the
+    z component alone."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = _as_tensors((a, b))
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    a = moveaxis(a, normalize_axis_index(axisa, a.ndim, "axisa"), -1)
+    b = moveaxis(b, normalize_axis_index(axisb, b.ndim, "axisb"), -1)
+    na, nb = a.shape[-1], b.shape[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    if na == 2 or nb == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
+    shape = broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    dtype = _C._promote_types(a.dtype, b.dtype)
+    a, b = a.astype(dtype, copy=False), b.astype(dtype, copy=False)
+    a0, a1, a2 = (a[..., i] if i < na else None for i in range(3))
+    b0, b1, b2 = (b[..., i] if i < nb else None for i in range(3))
+    if na == nb == 2:
+        return _cross_term(a0, b1, a1, b0)
+    axisc = normalize_axis_index(axisc, len(shape) + 1, "axisc")
+    c = empty(shape + (3,), dtype=dtype, device=a.device)
+    c[..., 0] = _cross_term(a1, b2, a2, b1)
+    c[..., 1] = _cross_term(a2, b0, a0, b2)
+    c[..., 2] = _cross_term(a0, b1, a1, b0)
+    return moveaxis(c, -1, axisc)
+
+
+# ---- PyTorch's products ----
+
+# Note [PyTorch's dtype names]
+#     PyTorch's mm, bmm and mv take one dtype (no promotion) and name a
+#     mismatch in its C++ words: mm by the element type's C++ name, bmm and
+#     mv by the ScalarType's.  These tables give those names to our dtypes.
+_TORCH_SCALAR_TYPE = {
+    "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+    "int64": "Long", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+    "float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double",
+    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+}
+_TORCH_CPP_TYPE = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+    "int32": "int", "int64": "long int", "uint16": "short unsigned int",
+    "uint32": "unsigned int", "uint64": "long unsigned int", "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+
+def _torch_operands(name, *args):
+    """PyTorch's functions take tensors only, on one device."""
+    for i, (arg_name, x) in enumerate(args, 1):
+        if not isinstance(x, TensorBase):
+            raise TypeError(f"{name}(): argument '{arg_name}' (position {i}) must be Tensor, "
+                            f"not {type(x).__name__}")
+    tensors = [x for _, x in args]
+    _same_device(tensors)
+    return tensors
+
+
+def mm(input, mat2):
+    """PyTorch's mm: the product of two matrices of one dtype (no
+    broadcasting, no 1-D operands)."""
+    a, b = _torch_operands("mm", ("input", input), ("mat2", mat2))
+    if a.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} "
+                           f"and {b.shape[0]}x{b.shape[1]})")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_TORCH_CPP_TYPE[a.dtype.name]} != {_TORCH_CPP_TYPE[b.dtype.name]}")
+    return _C._matmul(a, b, None)
+
+
+def bmm(input, mat2):
+    """PyTorch's bmm: batched matrix products of (b, n, m) and (b, m, p)
+    tensors of one dtype (no broadcasting)."""
+    a, b = _torch_operands("bmm", ("input", input), ("mat2", mat2))
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {_TORCH_SCALAR_TYPE[a.dtype.name]} but found "
+                           f"{_TORCH_SCALAR_TYPE[b.dtype.name]}")
+    return _C._matmul(a, b, None)
+
+
+def mv(input, vec):
+    """PyTorch's mv: a matrix times a vector, both of one dtype."""
+    a, v = _torch_operands("mv", ("input", input), ("vec", vec))
+    if a.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+    if a.shape[1] != v.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x"
+                           f"{a.shape[1]}), vec ({v.shape[0]})")
+    if a.dtype != v.dtype:
+        names = [_TORCH_SCALAR_TYPE[d.name] for d in (v.dtype, a.dtype, v.dtype)]
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names[0]}, "
+                           f"{names[1]}, and {names[2]}")
+    return _C._matmul(a, v, None)
+
+
+# ---- Tensor methods ----
+
+class _ProductMethods:
+    """Tensor methods (installed below on devtensor.Tensor)."""
+
+    def dot(self, b, out=None):
+        """NumPy's ndarray.dot."""
+        return dot(self, b, out)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        """NumPy's ndarray.trace."""
+        return trace(self, offset, axis1, axis2, dtype, out)
+
+    def matmul(self, other):
+        """PyTorch's Tensor.matmul: self @ other."""
+        return matmul(self, other)
+
+    def mm(self, mat2):
+        """PyTorch's Tensor.mm."""
+        return mm(self, mat2)
+
+    def bmm(self, mat2):
+        """PyTorch's Tensor.bmm."""
+        return bmm(self, mat2)
+
+    def mv(self, vec):
+        """PyTorch's Tensor.mv."""
+        return mv(self, vec)
+
+    @property
+    def mT(self):
+        """The last two axes swapped (NumPy 2's ndarray.mT, PyTorch's Tensor.mT), a view."""
+        return matrix_transpose(self)
+
+
+_install_methods(Tensor, _ProductMethods)

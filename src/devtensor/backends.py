@@ -1,0 +1,34 @@
+"""Backend switches, with PyTorch's names:
+
+    devtensor.backends.cuda.matmul.allow_tf32 = True
+
+lets float32 (and complex64) matrix products on CUDA devices use
+TensorFloat-32 tensor-core arithmetic (about 10 bits of mantissa in the
+products, sums in float32): much faster on Ampere and later, less precise.
+It is off by default, so products keep float32's precision and NumPy's
+answers, as PyTorch's default is since 1.12.  The CPU ignores it.
+"""
+from . import _C
+
+
+class _MatmulSettings:
+    """devtensor.backends.cuda.matmul"""
+
+    @property
+    def allow_tf32(self):
+        return _C._allow_tf32()
+
+    @allow_tf32.setter
+    def allow_tf32(self, value):
+        _C._allow_tf32(bool(value))
+
+    def __repr__(self):
+        return f"<devtensor.backends.cuda.matmul allow_tf32={self.allow_tf32}>"
+
+
+class _CudaSettings:
+    """devtensor.backends.cuda"""
+    matmul = _MatmulSettings()
+
+
+cuda = _CudaSettings()
