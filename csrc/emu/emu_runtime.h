@@ -26,9 +26,12 @@
  * strides, workspaces, status codes checked as the library documents
  * them), so that the calling code runs in CI on emulated devices like the
  * kernels.  The first is cuBLAS: include/cublas_v2.h and emu_blas.cpp,
- * whose work is queued with emu_runtime_enqueue below.  g++ finds the
- * toolkit's own headers on this machine's default include path, so the
- * build alone would not notice a call without one:
+ * whose work is queued with emu_runtime_enqueue below; then cuSOLVER's
+ * dense API: include/cusolverDn.h (with cusolver_common.h and
+ * cuComplex.h) and emu_solver.cpp, emu_solver_routines.cpp, computing in
+ * emu_dense.cpp.  g++ finds the toolkit's own headers on this machine's
+ * default include path, so the build alone would not notice a call
+ * without one:
  * tests/test_emu_kernels.py (test_every_cuda_library_has_an_emulated_header)
  * does.
  */

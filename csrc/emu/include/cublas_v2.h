@@ -7,17 +7,23 @@
  * (tests/test_emu_blas.py compares the values where a toolkit is
  * installed); not NVIDIA's header.  Usable from C11 and C++17.
  *
+ * Like the toolkit's (through cublas_api.h) it includes cuComplex.h, and
+ * it declares cublasFillMode_t, which cuSOLVER's routines take too
+ * (cusolverDn.h includes this header for it, as the toolkit's does).
+ *
  * Not declared, so that using them fails to compile in the emulated build
  * until they are emulated too: every other cuBLAS routine, the pointer
- * mode (alpha and beta are always host pointers here), cuComplex.h (pass
- * the address of two floats or two doubles), and the C++-only overload of
- * cublasGemmStridedBatchedEx taking a cudaDataType compute type.
+ * mode (alpha and beta are always host pointers here; pass the address of
+ * a cuComplex or two floats, of a cuDoubleComplex or two doubles), and the
+ * C++-only overload of cublasGemmStridedBatchedEx taking a cudaDataType
+ * compute type.
  */
 #ifndef DT_EMU_CUBLAS_V2_H
 #define DT_EMU_CUBLAS_V2_H
 
 #include <stddef.h>
 
+#include "cuComplex.h"
 #include "cuda_runtime_api.h"
 #include "library_types.h"
 
@@ -37,6 +43,12 @@ typedef enum {
     CUBLAS_STATUS_NOT_SUPPORTED = 15,
     CUBLAS_STATUS_LICENSE_ERROR = 16
 } cublasStatus_t;
+
+typedef enum {
+    CUBLAS_FILL_MODE_LOWER = 0,
+    CUBLAS_FILL_MODE_UPPER = 1,
+    CUBLAS_FILL_MODE_FULL = 2
+} cublasFillMode_t;
 
 typedef enum {
     CUBLAS_OP_N = 0,

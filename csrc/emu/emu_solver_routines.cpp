@@ -1,0 +1,654 @@
+/* emu_solver_routines.cpp - cuSOLVER's dense API on the CPU, second half
+ * (the first, emu_solver.cpp, has handles, extents, queueing and
+ * refusals): each routine's argument checks, workspace size and queued
+ * work, for the four types S, D, C, Z, and the typed entry points of
+ * cusolverDn.h.  The arithmetic is emu_dense.cpp's, in complex double.
+ */
+#include "emu_solver.h"
+
+#include <math.h>
+
+#include <algorithm>
+#include <new>
+#include <vector>
+
+namespace {
+
+using dt_emu::Cx;
+using dt_emu::Dense;
+using namespace dt_emu::solver;
+
+const Cx nan_cx = {NAN, NAN}; /* what "destroyed" outputs hold (Note [Destroyed outputs]) */
+
+/* ---- workspace sizes ---- */
+
+/* Note [Workspace sizes]
+ * What the bufferSize calls answer, in elements of the routine's type, and
+ * what the computing calls then require of their lwork (any more is
+ * fine): LAPACK's documented minimum workspace of the same routine where it
+ * has one, and max(1, n) otherwise, so the answer is always positive:
+ *   getrf, potrf    max(1, n) (LAPACK's need none)
+ *   geqrf, orgqr    max(1, n) (dgeqrf's and dorgqr's minimum)
+ *   syevd  S, D     1 + 6n + 2n^2 (VECTOR) or 2n + 1 (NOVECTOR), 1 for n <= 1
+ *   heevd  C, Z     2n + n^2 (VECTOR) or n + 1 (NOVECTOR), 1 for n <= 1
+ *   gesvd  S, D     max(1, 3 min(m,n) + max(m,n), 5 min(m,n))
+ *          C, Z     max(1, 2 min(m,n) + max(m,n))
+ * The reference computes in host memory of its own and needs none of it;
+ * it fills the whole workspace given with 0xFF bytes (NaN in every type)
+ * before computing, as the real library's use of it would change it, so
+ * a workspace that overlaps an operand shows.  The real library's answers
+ * differ (and getrf has no lwork argument: it uses the bufferSize answer
+ * for the same m and n). */
+int64_t lwork_for(int64_t n) { return std::max<int64_t>(1, n); }
+int64_t lwork_syevd(Ty t, bool vectors, int64_t n)
+{
+    if (n <= 1)
+        return 1;
+    if (t == Ty::S || t == Ty::D)
+        return vectors ? 1 + 6 * n + 2 * n * n : 2 * n + 1;
+    return vectors ? 2 * n + n * n : n + 1;
+}
+int64_t lwork_gesvd(Ty t, int64_t m, int64_t n)
+{
+    int64_t lo = std::min(m, n), hi = std::max(m, n);
+    if (t == Ty::S || t == Ty::D)
+        return std::max<int64_t>({1, 3 * lo + hi, 5 * lo});
+    return std::max<int64_t>(1, 2 * lo + hi);
+}
+
+/* ---- LU ---- */
+
+struct GetrfJob : Job {
+    char *A;
+    int64_t m, n, lda;
+    int *ipiv;
+    cudaError_t compute(int *info) override
+    {
+        Dense a = read(t, A, lda, m, n);
+        std::vector<int> piv((size_t)std::min(m, n));
+        *info = dt_emu::lu_factor(a, ipiv != nullptr ? piv.data() : nullptr);
+        write(t, A, lda, a, m, n);
+        if (ipiv != nullptr)
+            for (size_t j = 0; j < piv.size(); j++)
+                ipiv[j] = piv[j] + 1;
+        return cudaSuccess;
+    }
+};
+
+cusolverStatus_t getrf_size(cusolverDnHandle_t handle, int m, int n, int lda, int *lwork)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (m < 0 || n < 0 || lda < std::max(1, m))
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_for(n), lwork);
+}
+
+/* Note [Pivots] in emu_dense.cpp; devIpiv NULL: no pivoting, as documented. */
+cusolverStatus_t getrf(Ty t, cusolverDnHandle_t handle, int m, int n, void *A, int lda, void *work, int *ipiv,
+                       int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (m < 0)
+        return refuse(h, t, info, 1);
+    if (n < 0)
+        return refuse(h, t, info, 2);
+    if (lda < std::max(1, m))
+        return refuse(h, t, info, 4);
+    if (m == 0 || n == 0)
+        return quick(h, t, info);
+    int64_t lw = lwork_for(n);
+    GetrfJob *j = new (std::nothrow) GetrfJob();
+    if (j != nullptr) {
+        j->A = (char *)A, j->m = m, j->n = n, j->lda = lda, j->ipiv = ipiv;
+        j->work = (char *)work, j->work_bytes = (size_t)lw * esize(t);
+    }
+    return launch(h, t, info,
+                  {Extent{A, m, n, lda, esize(t)}, vec(work, lw, esize(t)),
+                   vec(ipiv, ipiv != nullptr ? std::min(m, n) : 0, sizeof(int))},
+                  j);
+}
+
+/* Note [Pivots in getrs]
+ * A pivot outside 1..n (not from getrf) sends the real library's row
+ * interchange outside B; the emulation makes it the device's sticky
+ * cudaErrorIllegalAddress, B and devInfo untouched.  devIpiv NULL is taken
+ * as no interchanges, like getrf's documented NULL (getrs's documentation
+ * does not say). */
+struct GetrsJob : Job {
+    char op;
+    const char *A;
+    char *B;
+    int64_t n, nrhs, lda, ldb;
+    const int *ipiv;
+    cudaError_t compute(int *info) override
+    {
+        std::vector<int> piv;
+        if (ipiv != nullptr) {
+            piv.assign(ipiv, ipiv + n);
+            for (int &p : piv) {
+                if (p < 1 || p > n)
+                    return cudaErrorIllegalAddress;
+                p -= 1;
+            }
+        }
+        Dense lu = read(t, A, lda, n, n), b = read(t, B, ldb, n, nrhs);
+        dt_emu::lu_solve(lu, ipiv != nullptr ? piv.data() : nullptr, op, b);
+        write(t, B, ldb, b, n, nrhs);
+        *info = 0;
+        return cudaSuccess;
+    }
+};
+
+cusolverStatus_t getrs(Ty t, cusolverDnHandle_t handle, cublasOperation_t trans, int n, int nrhs, const void *A,
+                       int lda, const int *ipiv, void *B, int ldb, int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (trans != CUBLAS_OP_N && trans != CUBLAS_OP_T && trans != CUBLAS_OP_C)
+        return refuse(h, t, info, 1);
+    if (n < 0)
+        return refuse(h, t, info, 2);
+    if (nrhs < 0)
+        return refuse(h, t, info, 3);
+    if (lda < std::max(1, n))
+        return refuse(h, t, info, 5);
+    if (ldb < std::max(1, n))
+        return refuse(h, t, info, 8);
+    if (n == 0 || nrhs == 0)
+        return quick(h, t, info);
+    GetrsJob *j = new (std::nothrow) GetrsJob();
+    if (j != nullptr) {
+        /* CUBLAS_OP_C on a real type is CUBLAS_OP_T: conjugation does nothing */
+        j->op = trans == CUBLAS_OP_N ? 'N' : trans == CUBLAS_OP_T ? 'T' : 'C';
+        j->A = (const char *)A, j->B = (char *)B, j->n = n, j->nrhs = nrhs, j->lda = lda, j->ldb = ldb;
+        j->ipiv = ipiv;
+    }
+    return launch(h, t, info,
+                  {Extent{A, n, n, lda, esize(t)}, vec(ipiv, ipiv != nullptr ? n : 0, sizeof(int)),
+                   Extent{B, n, nrhs, ldb, esize(t)}},
+                  j);
+}
+
+/* ---- Cholesky ---- */
+
+/* Only the uplo triangle is read and written (the upper case factors the
+ * lower triangle of A^H with cholesky_lower, emu_dense.cpp).  On
+ * failure at column j (devInfo = j + 1) the columns (upper: rows) before
+ * j hold the factor, A(j, j) the non-positive value met, the rest of the
+ * triangle is as it was: LAPACK's unblocked potf2; the real library's
+ * blocked one may have updated more of the trailing matrix. */
+struct PotrfJob : Job {
+    bool lower;
+    char *A;
+    int64_t n, lda;
+    cudaError_t compute(int *info) override
+    {
+        Dense l(n, n);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = j; i < n; i++) {
+                Cx v = lower ? load(t, A, j * lda + i) : load(t, A, i * lda + j);
+                l(i, j) = lower ? v : Cx{v.re, -v.im};
+            }
+        int64_t done = 0;
+        *info = dt_emu::cholesky_lower(l, &done);
+        for (int64_t j = 0; j < done; j++)
+            for (int64_t i = j; i < n && (*info == 0 || j + 1 < done || i == j); i++) {
+                Cx v = l(i, j);
+                if (lower)
+                    store(t, A, j * lda + i, v);
+                else
+                    store(t, A, i * lda + j, Cx{v.re, -v.im});
+            }
+        return cudaSuccess;
+    }
+};
+
+bool fill_ok(cublasFillMode_t uplo) { return uplo == CUBLAS_FILL_MODE_LOWER || uplo == CUBLAS_FILL_MODE_UPPER; }
+
+cusolverStatus_t potrf_size(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int lda, int *lwork)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (!fill_ok(uplo) || n < 0 || lda < std::max(1, n))
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_for(n), lwork);
+}
+
+cusolverStatus_t potrf(Ty t, cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, void *A, int lda, void *work,
+                       int lwork, int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (!fill_ok(uplo))
+        return refuse(h, t, info, 1);
+    if (n < 0)
+        return refuse(h, t, info, 2);
+    if (lda < std::max(1, n))
+        return refuse(h, t, info, 4);
+    if (lwork < lwork_for(n))
+        return refuse(h, t, info, 6);
+    if (n == 0)
+        return quick(h, t, info);
+    PotrfJob *j = new (std::nothrow) PotrfJob();
+    if (j != nullptr) {
+        j->lower = uplo == CUBLAS_FILL_MODE_LOWER, j->A = (char *)A, j->n = n, j->lda = lda;
+        j->work = (char *)work, j->work_bytes = (size_t)lwork * esize(t);
+    }
+    return launch(h, t, info, {Extent{A, n, n, lda, esize(t)}, vec(work, lwork, esize(t))}, j);
+}
+
+/* ---- QR ---- */
+
+/* Note [Reflectors] in emu_dense.cpp: LAPACK's tau and v. */
+struct GeqrfJob : Job {
+    char *A, *tau;
+    int64_t m, n, lda;
+    cudaError_t compute(int *info) override
+    {
+        Dense a = read(t, A, lda, m, n);
+        std::vector<Cx> tv;
+        dt_emu::qr_factor(a, tv);
+        write(t, A, lda, a, m, n);
+        for (size_t i = 0; i < tv.size(); i++)
+            store(t, tau, (int64_t)i, tv[i]);
+        *info = 0;
+        return cudaSuccess;
+    }
+};
+
+cusolverStatus_t geqrf_size(cusolverDnHandle_t handle, int m, int n, int lda, int *lwork)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (m < 0 || n < 0 || lda < std::max(1, m))
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_for(n), lwork);
+}
+
+cusolverStatus_t geqrf(Ty t, cusolverDnHandle_t handle, int m, int n, void *A, int lda, void *tau, void *work,
+                       int lwork, int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (m < 0)
+        return refuse(h, t, info, 1);
+    if (n < 0)
+        return refuse(h, t, info, 2);
+    if (lda < std::max(1, m))
+        return refuse(h, t, info, 4);
+    if (lwork < lwork_for(n))
+        return refuse(h, t, info, 7);
+    if (m == 0 || n == 0)
+        return quick(h, t, info);
+    GeqrfJob *j = new (std::nothrow) GeqrfJob();
+    if (j != nullptr) {
+        j->A = (char *)A, j->tau = (char *)tau, j->m = m, j->n = n, j->lda = lda;
+        j->work = (char *)work, j->work_bytes = (size_t)lwork * esize(t);
+    }
+    return launch(h, t, info,
+                  {Extent{A, m, n, lda, esize(t)}, vec(tau, std::min(m, n), esize(t)), vec(work, lwork, esize(t))},
+                  j);
+}
+
+/* A becomes the first n columns of Q; only the reflectors (below the
+ * diagonal of A's first k columns) and tau[k] are read. */
+struct OrgqrJob : Job {
+    char *A;
+    const char *tau;
+    int64_t m, n, k, lda;
+    cudaError_t compute(int *info) override
+    {
+        Dense a = read(t, A, lda, m, n);
+        std::vector<Cx> tv((size_t)k);
+        for (int64_t i = 0; i < k; i++)
+            tv[i] = load(t, tau, i);
+        write(t, A, lda, dt_emu::qr_form_q(a, tv.data(), k), m, n);
+        *info = 0;
+        return cudaSuccess;
+    }
+};
+
+/* m >= n >= k >= 0 and lda >= max(1, m), as LAPACK's orgqr */
+int orgqr_bad(int m, int n, int k, int lda)
+{
+    return m < 0 ? 1 : n < 0 || n > m ? 2 : k < 0 || k > n ? 3 : lda < std::max(1, m) ? 5 : 0;
+}
+
+cusolverStatus_t orgqr_size(cusolverDnHandle_t handle, int m, int n, int k, int lda, int *lwork)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (orgqr_bad(m, n, k, lda) != 0)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_for(n), lwork);
+}
+
+cusolverStatus_t orgqr(Ty t, cusolverDnHandle_t handle, int m, int n, int k, void *A, int lda, const void *tau,
+                       void *work, int lwork, int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (int bad = orgqr_bad(m, n, k, lda))
+        return refuse(h, t, info, bad);
+    if (lwork < lwork_for(n))
+        return refuse(h, t, info, 8);
+    if (n == 0)
+        return quick(h, t, info);
+    OrgqrJob *j = new (std::nothrow) OrgqrJob();
+    if (j != nullptr) {
+        j->A = (char *)A, j->tau = (const char *)tau, j->m = m, j->n = n, j->k = k, j->lda = lda;
+        j->work = (char *)work, j->work_bytes = (size_t)lwork * esize(t);
+    }
+    return launch(h, t, info, {Extent{A, m, n, lda, esize(t)}, vec(tau, k, esize(t)), vec(work, lwork, esize(t))},
+                  j);
+}
+
+/* ---- the Hermitian eigenproblem ---- */
+
+/* Note [Destroyed outputs]
+ * Where LAPACK says an argument's contents are destroyed on exit (syevd's
+ * uplo triangle of A with CUSOLVER_EIG_MODE_NOVECTOR, gesvd's A unless
+ * jobu or jobvt is 'O', the rows of A below VT with jobvt = 'O'), the
+ * emulation leaves NaN there (the real library leaves intermediate
+ * results), so that a caller who reads them sees it. */
+
+/* Only the uplo triangle is read; the diagonal's imaginary part is taken
+ * as zero (LAPACK's heevd).  Eigenvalues ascending; each eigenvector's sign
+ * (phase) is arbitrary, as in the real library.  Computed by Jacobi
+ * (emu_dense.cpp) where the real library divides and conquers; devInfo > 0
+ * counts the off-diagonal pairs Jacobi left (never seen in practice). */
+struct SyevdJob : Job {
+    bool vectors, lower;
+    char *A, *W;
+    int64_t n, lda;
+    cudaError_t compute(int *info) override
+    {
+        Dense a(n, n), v;
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = j; i < n; i++) {
+                Cx x = lower ? load(t, A, j * lda + i) : load(t, A, i * lda + j);
+                if (!lower)
+                    x.im = -x.im; /* A(i, j) = conj(A(j, i)) */
+                if (i == j)
+                    x.im = 0;
+                a(i, j) = x;
+                a(j, i) = Cx{x.re, -x.im};
+            }
+        std::vector<double> w;
+        *info = dt_emu::eigh(a, w, vectors ? &v : nullptr);
+        for (int64_t i = 0; i < n; i++)
+            store_real(t, W, i, w[i]);
+        if (vectors) {
+            write(t, A, lda, v, n, n);
+            return cudaSuccess;
+        }
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = j; i < n; i++)
+                store(t, A, lower ? j * lda + i : i * lda + j, nan_cx);
+        return cudaSuccess;
+    }
+};
+
+int syevd_bad(cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, int lda)
+{
+    bool job_ok = jobz == CUSOLVER_EIG_MODE_NOVECTOR || jobz == CUSOLVER_EIG_MODE_VECTOR;
+    return !job_ok ? 1 : !fill_ok(uplo) ? 2 : n < 0 ? 3 : lda < std::max(1, n) ? 5 : 0;
+}
+
+cusolverStatus_t syevd_size(Ty t, cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,
+                            int lda, int *lwork)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (syevd_bad(jobz, uplo, n, lda) != 0)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_syevd(t, jobz == CUSOLVER_EIG_MODE_VECTOR, n), lwork);
+}
+
+cusolverStatus_t syevd(Ty t, cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,
+                       void *A, int lda, void *W, void *work, int lwork, int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (int bad = syevd_bad(jobz, uplo, n, lda))
+        return refuse(h, t, info, bad);
+    if (lwork < lwork_syevd(t, jobz == CUSOLVER_EIG_MODE_VECTOR, n))
+        return refuse(h, t, info, 8);
+    if (n == 0)
+        return quick(h, t, info);
+    SyevdJob *j = new (std::nothrow) SyevdJob();
+    if (j != nullptr) {
+        j->vectors = jobz == CUSOLVER_EIG_MODE_VECTOR, j->lower = uplo == CUBLAS_FILL_MODE_LOWER;
+        j->A = (char *)A, j->W = (char *)W, j->n = n, j->lda = lda;
+        j->work = (char *)work, j->work_bytes = (size_t)lwork * esize(t);
+    }
+    return launch(h, t, info, {Extent{A, n, n, lda, esize(t)}, vec(W, n, rsize(t)), vec(work, lwork, esize(t))},
+                  j);
+}
+
+/* ---- the SVD ---- */
+
+/* Note [gesvd]
+ * m >= n only, as cuSOLVER documents ("gesvd only supports m>=n"; m < n is
+ * an invalid 4th parameter here).  jobu and jobvt as LAPACK's, upper or
+ * lower case: 'A' all m columns of U (m x m) / all n rows of VT (n x n);
+ * 'S' the first min(m, n) = n of them (U m x n, VT n x n); 'O' those
+ * written over A instead (U's n columns are A; VT's n rows are A's first
+ * n rows); 'N' none; not both 'O'.  ldu >= 1, and >= m for 'A' or 'S';
+ * ldvt >= 1, and >= n for 'A' or 'S'.  S descending.  Computed by one-sided
+ * Jacobi (emu_dense.cpp; the real library bidiagonalises and runs QR
+ * iterations): singular vectors of a repeated or zero singular value may
+ * differ from the real library's, U and V are orthonormal either way.
+ * devInfo > 0 counts the column pairs Jacobi left (never seen in practice);
+ * rwork, when not NULL, must hold min(m, n) - 1 reals and is not written
+ * (the real library leaves the unconverged superdiagonal there). */
+struct GesvdJob : Job {
+    char ju, jvt;
+    char *A, *S, *U, *VT;
+    int64_t m, n, lda, ldu, ldvt;
+    cudaError_t compute(int *info) override
+    {
+        Dense a = read(t, A, lda, m, n), u, v;
+        const bool want_u = ju != 'N', want_v = jvt != 'N';
+        const int64_t ucols = ju == 'A' ? m : n;
+        std::vector<double> s;
+        *info = dt_emu::svd(a, s, want_u ? &u : nullptr, ucols, want_v ? &v : nullptr);
+        for (int64_t i = 0; i < n; i++)
+            store_real(t, S, i, s[i]);
+        if (ju == 'A' || ju == 'S')
+            write(t, U, ldu, u, m, ucols);
+        Dense vt(n, n);
+        for (int64_t i = 0; i < n && want_v; i++)
+            for (int64_t j = 0; j < n; j++)
+                vt(i, j) = Cx{v(j, i).re, -v(j, i).im};
+        if (jvt == 'A' || jvt == 'S')
+            write(t, VT, ldvt, vt, n, n);
+        if (ju == 'O') {
+            write(t, A, lda, u, m, n);
+        } else if (jvt == 'O') {
+            write(t, A, lda, vt, n, n);
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t i = n; i < m; i++)
+                    store(t, A, j * lda + i, nan_cx);
+        } else {
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t i = 0; i < m; i++)
+                    store(t, A, j * lda + i, nan_cx);
+        }
+        return cudaSuccess;
+    }
+};
+
+char job_of(signed char c)
+{
+    char u = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : (char)c;
+    return u == 'A' || u == 'S' || u == 'O' || u == 'N' ? u : 0;
+}
+
+cusolverStatus_t gesvd_size(Ty t, cusolverDnHandle_t handle, int m, int n, int *lwork)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (m < 0 || n < 0)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_gesvd(t, m, n), lwork);
+}
+
+cusolverStatus_t gesvd(Ty t, cusolverDnHandle_t handle, signed char jobu, signed char jobvt, int m, int n, void *A,
+                       int lda, void *S, void *U, int ldu, void *VT, int ldvt, void *work, int lwork, void *rwork,
+                       int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    const char ju = job_of(jobu), jvt = job_of(jobvt);
+    if (ju == 0)
+        return refuse(h, t, info, 1);
+    if (jvt == 0 || (ju == 'O' && jvt == 'O'))
+        return refuse(h, t, info, 2);
+    if (m < 0)
+        return refuse(h, t, info, 3);
+    if (n < 0 || n > m)
+        return refuse(h, t, info, 4);
+    if (lda < std::max(1, m))
+        return refuse(h, t, info, 6);
+    if (ldu < 1 || ((ju == 'A' || ju == 'S') && ldu < m))
+        return refuse(h, t, info, 9);
+    if (ldvt < 1 || ((jvt == 'A' || jvt == 'S') && ldvt < n))
+        return refuse(h, t, info, 11);
+    if (lwork < lwork_gesvd(t, m, n))
+        return refuse(h, t, info, 13);
+    if (m == 0 || n == 0)
+        return quick(h, t, info);
+    GesvdJob *j = new (std::nothrow) GesvdJob();
+    if (j != nullptr) {
+        j->ju = ju, j->jvt = jvt, j->A = (char *)A, j->S = (char *)S, j->U = (char *)U, j->VT = (char *)VT;
+        j->m = m, j->n = n, j->lda = lda, j->ldu = ldu, j->ldvt = ldvt;
+        j->work = (char *)work, j->work_bytes = (size_t)lwork * esize(t);
+    }
+    const bool u = ju == 'A' || ju == 'S', vt = jvt == 'A' || jvt == 'S';
+    return launch(h, t, info,
+                  {Extent{A, m, n, lda, esize(t)}, vec(S, n, rsize(t)),
+                   Extent{U, u ? m : 0, ju == 'A' ? m : n, ldu, esize(t)}, Extent{VT, vt ? n : 0, n, ldvt, esize(t)},
+                   vec(work, lwork, esize(t)), vec(rwork, rwork != nullptr ? n - 1 : 0, rsize(t))},
+                  j);
+}
+
+
+} /* namespace */
+
+/* ================= the typed entry points ================= */
+
+extern "C" {
+
+/* The typed entry points: each the generic routine above with its type. */
+#define DT_SOLVER_TYPED(X, E, R, ORGQR, SYEVD)                                                                   \
+    cusolverStatus_t cusolverDn##X##potrf_bufferSize(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n,   \
+                                                     E *A, int lda, int *Lwork)                                 \
+    {                                                                                                           \
+        (void)A;                                                                                                \
+        return potrf_size(handle, uplo, n, lda, Lwork);                                                  \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##potrf(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, E *A,        \
+                                          int lda, E *Workspace, int Lwork, int *devInfo)                       \
+    {                                                                                                           \
+        return potrf(Ty::X, handle, uplo, n, A, lda, Workspace, Lwork, devInfo);                                \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##getrf_bufferSize(cusolverDnHandle_t handle, int m, int n, E *A, int lda,    \
+                                                     int *Lwork)                                                \
+    {                                                                                                           \
+        (void)A;                                                                                                \
+        return getrf_size(handle, m, n, lda, Lwork);                                                     \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##getrf(cusolverDnHandle_t handle, int m, int n, E *A, int lda, E *Workspace, \
+                                          int *devIpiv, int *devInfo)                                           \
+    {                                                                                                           \
+        return getrf(Ty::X, handle, m, n, A, lda, Workspace, devIpiv, devInfo);                                 \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##getrs(cusolverDnHandle_t handle, cublasOperation_t trans, int n, int nrhs,  \
+                                          const E *A, int lda, const int *devIpiv, E *B, int ldb,               \
+                                          int *devInfo)                                                         \
+    {                                                                                                           \
+        return getrs(Ty::X, handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo);                          \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##geqrf_bufferSize(cusolverDnHandle_t handle, int m, int n, E *A, int lda,    \
+                                                     int *lwork)                                                \
+    {                                                                                                           \
+        (void)A;                                                                                                \
+        return geqrf_size(handle, m, n, lda, lwork);                                                     \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##geqrf(cusolverDnHandle_t handle, int m, int n, E *A, int lda, E *TAU,       \
+                                          E *Workspace, int Lwork, int *devInfo)                                \
+    {                                                                                                           \
+        return geqrf(Ty::X, handle, m, n, A, lda, TAU, Workspace, Lwork, devInfo);                              \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##ORGQR##_bufferSize(cusolverDnHandle_t handle, int m, int n, int k,          \
+                                                       const E *A, int lda, const E *tau, int *lwork)           \
+    {                                                                                                           \
+        (void)A, (void)tau;                                                                                     \
+        return orgqr_size(handle, m, n, k, lda, lwork);                                                  \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##ORGQR(cusolverDnHandle_t handle, int m, int n, int k, E *A, int lda,        \
+                                          const E *tau, E *work, int lwork, int *info)                          \
+    {                                                                                                           \
+        return orgqr(Ty::X, handle, m, n, k, A, lda, tau, work, lwork, info);                                   \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##SYEVD##_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,       \
+                                                       cublasFillMode_t uplo, int n, const E *A, int lda,       \
+                                                       const R *W, int *lwork)                                  \
+    {                                                                                                           \
+        (void)A, (void)W;                                                                                       \
+        return syevd_size(Ty::X, handle, jobz, uplo, n, lda, lwork);                                            \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##SYEVD(cusolverDnHandle_t handle, cusolverEigMode_t jobz,                    \
+                                          cublasFillMode_t uplo, int n, E *A, int lda, R *W, E *work,           \
+                                          int lwork, int *info)                                                 \
+    {                                                                                                           \
+        return syevd(Ty::X, handle, jobz, uplo, n, A, lda, W, work, lwork, info);                               \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##gesvd_bufferSize(cusolverDnHandle_t handle, int m, int n, int *lwork)       \
+    {                                                                                                           \
+        return gesvd_size(Ty::X, handle, m, n, lwork);                                                          \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##gesvd(cusolverDnHandle_t handle, signed char jobu, signed char jobvt,       \
+                                          int m, int n, E *A, int lda, R *S, E *U, int ldu, E *VT, int ldvt,    \
+                                          E *work, int lwork, R *rwork, int *info)                              \
+    {                                                                                                           \
+        return gesvd(Ty::X, handle, jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, work, lwork, rwork, info);  \
+    }
+
+DT_SOLVER_TYPED(S, float, float, orgqr, syevd)
+DT_SOLVER_TYPED(D, double, double, orgqr, syevd)
+DT_SOLVER_TYPED(C, cuComplex, float, ungqr, heevd)
+DT_SOLVER_TYPED(Z, cuDoubleComplex, double, ungqr, heevd)
+
+#undef DT_SOLVER_TYPED
+
+} /* extern "C" */

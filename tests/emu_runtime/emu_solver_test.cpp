@@ -1,0 +1,740 @@
+/* emu_solver_test.cpp - cases for the CPU emulation of cuSOLVER's dense
+ * API (csrc/emu/emu_solver.cpp, emu_solver_routines.cpp, emu_dense.cpp) on
+ * the emulated runtime (csrc/emu/emu_runtime.cpp), one per run:
+ * `emu_solver_test CASE` prints "PASS CASE" and exits 0, or prints what
+ * failed and exits 1.  tests/test_emu_solver.py builds it (with
+ * emu_solver_values.cpp, the cases of what the routines compute,
+ * emu_solver_oracle.cpp, those NumPy checks, and the emulated cuBLAS for
+ * the case that uses both libraries) and runs every
+ * case in its own process with the environment the case needs.  Here:
+ * handles, workspace sizes, argument checks and devInfo = -i, extents,
+ * quick returns, the workspace, stream order, sticky errors, devices.  No
+ * kernels are launched: the kernel half (emu_launch.h) is a stub that
+ * refuses every launch, and test work is queued with emu_runtime_enqueue.
+ */
+#include "emu_solver_test.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include "emu_runtime.h"
+
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <thread>
+
+/* ---- the kernel half: no kernels here ---- */
+
+struct emu_launch;
+extern "C" cudaError_t emu_launch_prepare(const void *, dim3, dim3, void **, size_t, emu_launch **out)
+{
+    *out = nullptr;
+    return cudaErrorInvalidDeviceFunction;
+}
+extern "C" cudaError_t emu_launch_run(emu_launch *) { return cudaErrorInvalidDeviceFunction; }
+extern "C" void emu_launch_free(emu_launch *) {}
+
+int failures = 0;
+
+static void sleep_ms(int ms)
+{
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+/* ---- queued test operations (emu_runtime_enqueue) ---- */
+
+static std::atomic<int> gate{1};
+
+static cudaError_t op_gate(void *) /* holds its stream until the host opens the gate */
+{
+    while (gate.load() == 0)
+        sleep_ms(1);
+    return cudaSuccess;
+}
+static cudaError_t op_fault(void *)
+{
+    return cudaErrorIllegalAddress;
+}
+
+const cusolverStatus_t bad = CUSOLVER_STATUS_INVALID_VALUE;
+
+/* A symmetric positive definite 3 x 3 double matrix on the device, lda 4,
+ * with a workspace, pivots, tau, W, S and devInfo: valid operands for
+ * every routine at n = 3. */
+struct Small {
+    double *A = nullptr, *work = nullptr, *tau = nullptr, *W = nullptr, *U = nullptr, *VT = nullptr;
+    int *ipiv = nullptr;
+    DevInt info{777};
+    static constexpr int n = 3, lda = 4, lwork = 128;
+    double a[12] = {4, 1, 0, -1, 1, 3, 1, -1, 0, 1, 2, -1};
+    Small()
+    {
+        OK(cudaMalloc((void **)&A, sizeof a));
+        OK(cudaMalloc((void **)&work, lwork * sizeof(double)));
+        OK(cudaMalloc((void **)&tau, n * sizeof(double)));
+        OK(cudaMalloc((void **)&W, n * sizeof(double)));
+        OK(cudaMalloc((void **)&U, 9 * sizeof(double)));
+        OK(cudaMalloc((void **)&VT, 9 * sizeof(double)));
+        OK(cudaMalloc((void **)&ipiv, n * sizeof(int)));
+        reset();
+    }
+    void reset()
+    {
+        OK(cudaMemcpy(A, a, sizeof a, cudaMemcpyHostToDevice));
+        info.set(777);
+    }
+    bool untouched()
+    {
+        double b[12];
+        OK(cudaMemcpy(b, A, sizeof b, cudaMemcpyDeviceToHost));
+        return memcmp(a, b, sizeof a) == 0;
+    }
+    ~Small()
+    {
+        for (void *p : {(void *)A, (void *)work, (void *)tau, (void *)W, (void *)U, (void *)VT, (void *)ipiv})
+            OK(cudaFree(p));
+    }
+    cusolverStatus_t potrf(cusolverDnHandle_t h)
+    {
+        return cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, A, lda, work, lwork, info.dev);
+    }
+    cusolverStatus_t getrf(cusolverDnHandle_t h) { return cusolverDnDgetrf(h, n, n, A, lda, work, ipiv, info.dev); }
+};
+
+static void case_handles()
+{
+    cusolverDnHandle_t h = nullptr, other = nullptr;
+    cudaStream_t s = nullptr, got = (cudaStream_t)0x1234;
+    EXPECT_ST(cusolverDnCreate(nullptr), bad);
+    SOLVER_OK(cusolverDnCreate(&h));
+    SOLVER_OK(cusolverDnCreate(&other));
+    EXPECT(h != nullptr && other != nullptr && h != other);
+    SOLVER_OK(cusolverDnGetStream(h, &got));
+    EXPECT(got == nullptr); /* the legacy default stream */
+    OK(cudaStreamCreate(&s));
+    SOLVER_OK(cusolverDnSetStream(h, s));
+    SOLVER_OK(cusolverDnGetStream(h, &got));
+    EXPECT(got == s);
+    SOLVER_OK(cusolverDnGetStream(other, &got));
+    EXPECT(got == nullptr);
+    EXPECT_ST(cusolverDnGetStream(h, nullptr), bad);
+    SOLVER_OK(cusolverDnDestroy(h));
+    cublasHandle_t blas = nullptr;
+    EXPECT(cublasCreate(&blas) == CUBLAS_STATUS_SUCCESS);
+    /* a destroyed handle, like NULL, garbage or a cuBLAS handle, is refused by every call */
+    const cusolverDnHandle_t bads[] = {h, nullptr, (cusolverDnHandle_t)0x5678, (cusolverDnHandle_t)blas};
+    const cusolverStatus_t ni = CUSOLVER_STATUS_NOT_INITIALIZED;
+    int lw = -5;
+    for (cusolverDnHandle_t b : bads) {
+        EXPECT_ST(cusolverDnDestroy(b), ni);
+        EXPECT_ST(cusolverDnSetStream(b, s), ni);
+        EXPECT_ST(cusolverDnGetStream(b, &got), ni);
+        /* before any other argument is looked at */
+        EXPECT_ST(cusolverDnSpotrf_bufferSize(b, (cublasFillMode_t)9, -1, nullptr, 0, nullptr), ni);
+        EXPECT_ST(cusolverDnDgetrf_bufferSize(b, -1, 1, nullptr, 0, nullptr), ni);
+        EXPECT_ST(cusolverDnCgeqrf_bufferSize(b, -1, 1, nullptr, 0, nullptr), ni);
+        EXPECT_ST(cusolverDnZungqr_bufferSize(b, 1, 2, 3, nullptr, 0, nullptr, nullptr), ni);
+        EXPECT_ST(cusolverDnSsyevd_bufferSize(b, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, 2, nullptr, 2,
+                                              nullptr, &lw),
+                  ni);
+        EXPECT_ST(cusolverDnZgesvd_bufferSize(b, 2, 2, &lw), ni);
+        EXPECT_ST(cusolverDnDpotrf(b, CUBLAS_FILL_MODE_LOWER, -1, nullptr, 0, nullptr, 0, nullptr), ni);
+        EXPECT_ST(cusolverDnSgetrf(b, -1, 1, nullptr, 0, nullptr, nullptr, nullptr), ni);
+        EXPECT_ST(cusolverDnCgetrs(b, CUBLAS_OP_N, -1, 1, nullptr, 0, nullptr, nullptr, 0, nullptr), ni);
+        EXPECT_ST(cusolverDnZgeqrf(b, -1, 1, nullptr, 0, nullptr, nullptr, 0, nullptr), ni);
+        EXPECT_ST(cusolverDnDorgqr(b, 1, 2, 3, nullptr, 0, nullptr, nullptr, 0, nullptr), ni);
+        EXPECT_ST(cusolverDnCheevd(b, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, -1, nullptr, 0, nullptr,
+                                   nullptr, 0, nullptr),
+                  ni);
+        EXPECT_ST(cusolverDnSgesvd(b, 'X', 'A', 2, 3, nullptr, 0, nullptr, nullptr, 0, nullptr, 0, nullptr, 0,
+                                   nullptr, nullptr),
+                  ni);
+    }
+    EXPECT(lw == -5);
+    EXPECT(cublasDestroy(blas) == CUBLAS_STATUS_SUCCESS);
+    SOLVER_OK(cusolverDnGetStream(other, &got)); /* the other handle lives on */
+    SOLVER_OK(cusolverDnDestroy(other));
+    OK(cudaStreamDestroy(s));
+    OK(cudaGetLastError()); /* the library leaves the caller's last error alone */
+}
+
+static void case_no_devices() /* DEVTENSOR_EMULATE_CUDA=0, or a bad configuration */
+{
+    cusolverDnHandle_t h = (cusolverDnHandle_t)0x1;
+    EXPECT_ST(cusolverDnCreate(&h), CUSOLVER_STATUS_NOT_INITIALIZED);
+    EXPECT(h == nullptr);
+    EXPECT_ST(cusolverDnCreate(nullptr), bad);
+}
+
+/* Note [Workspace sizes] in emu_solver_routines.cpp, and the bufferSize
+ * calls' own argument checks. */
+static void case_buffer_sizes()
+{
+    cusolverDnHandle_t h = handle();
+    const cublasFillMode_t lo = CUBLAS_FILL_MODE_LOWER, up = CUBLAS_FILL_MODE_UPPER;
+    const cusolverEigMode_t vec = CUSOLVER_EIG_MODE_VECTOR, novec = CUSOLVER_EIG_MODE_NOVECTOR;
+    int lw = 0;
+    auto is = [&](cusolverStatus_t st, int want) {
+        bool ok = st == CUSOLVER_STATUS_SUCCESS && lw == want;
+        if (!ok)
+            printf("  lwork %d (status %d), wanted %d\n", lw, (int)st, want);
+        lw = -1;
+        return ok;
+    };
+    for (int n : {0, 1, 2, 7}) {
+        const int one = n > 1 ? n : 1;
+        EXPECT(is(cusolverDnSpotrf_bufferSize(h, lo, n, nullptr, one, &lw), one));
+        EXPECT(is(cusolverDnZpotrf_bufferSize(h, up, n, nullptr, one, &lw), one));
+        EXPECT(is(cusolverDnDgetrf_bufferSize(h, 3, n, nullptr, 3, &lw), one));
+        EXPECT(is(cusolverDnCgetrf_bufferSize(h, n, n, nullptr, one, &lw), one));
+        EXPECT(is(cusolverDnSgeqrf_bufferSize(h, 9, n, nullptr, 9, &lw), one));
+        EXPECT(is(cusolverDnZgeqrf_bufferSize(h, n, n, nullptr, one, &lw), one));
+        EXPECT(is(cusolverDnDorgqr_bufferSize(h, 9, n, n, nullptr, 9, nullptr, &lw), one));
+        EXPECT(is(cusolverDnCungqr_bufferSize(h, 9, n, 0, nullptr, 9, nullptr, &lw), one));
+        const int big = n <= 1 ? 1 : 1 + 6 * n + 2 * n * n, small = n <= 1 ? 1 : 2 * n + 1;
+        const int cbig = n <= 1 ? 1 : 2 * n + n * n, csmall = n <= 1 ? 1 : n + 1;
+        EXPECT(is(cusolverDnSsyevd_bufferSize(h, vec, lo, n, nullptr, one, nullptr, &lw), big));
+        EXPECT(is(cusolverDnDsyevd_bufferSize(h, novec, up, n, nullptr, one, nullptr, &lw), small));
+        EXPECT(is(cusolverDnCheevd_bufferSize(h, vec, up, n, nullptr, one, nullptr, &lw), cbig));
+        EXPECT(is(cusolverDnZheevd_bufferSize(h, novec, lo, n, nullptr, one, nullptr, &lw), csmall));
+        const int m = n + 3;
+        EXPECT(is(cusolverDnSgesvd_bufferSize(h, m, n, &lw), std::max({1, 3 * n + m, 5 * n})));
+        EXPECT(is(cusolverDnDgesvd_bufferSize(h, n, n, &lw), std::max({1, 3 * n + n, 5 * n})));
+        EXPECT(is(cusolverDnCgesvd_bufferSize(h, m, n, &lw), std::max(1, 2 * n + m)));
+        EXPECT(is(cusolverDnZgesvd_bufferSize(h, n, m, &lw), std::max(1, 2 * n + m)));
+    }
+    /* invalid sizes, leading dimensions and modes; lwork NULL or on the device */
+    int *dev_int = nullptr;
+    OK(cudaMalloc((void **)&dev_int, sizeof(int)));
+    for (int *out : {&lw, (int *)nullptr, dev_int}) {
+        const bool good_out = out == &lw;
+        auto want = [&](cusolverStatus_t st, bool valid) {
+            return st == (valid && good_out ? CUSOLVER_STATUS_SUCCESS : bad);
+        };
+        EXPECT(want(cusolverDnDpotrf_bufferSize(h, lo, 3, nullptr, 3, out), true));
+        EXPECT(want(cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_FULL, 3, nullptr, 3, out), false));
+        EXPECT(want(cusolverDnDpotrf_bufferSize(h, lo, -1, nullptr, 3, out), false));
+        EXPECT(want(cusolverDnDpotrf_bufferSize(h, lo, 3, nullptr, 2, out), false));
+        EXPECT(want(cusolverDnDpotrf_bufferSize(h, lo, 0, nullptr, 0, out), false)); /* lda >= max(1, n) */
+        EXPECT(want(cusolverDnDgetrf_bufferSize(h, 4, 3, nullptr, 4, out), true));
+        EXPECT(want(cusolverDnDgetrf_bufferSize(h, -1, 3, nullptr, 4, out), false));
+        EXPECT(want(cusolverDnDgetrf_bufferSize(h, 4, -1, nullptr, 4, out), false));
+        EXPECT(want(cusolverDnDgetrf_bufferSize(h, 4, 3, nullptr, 3, out), false));
+        EXPECT(want(cusolverDnDgeqrf_bufferSize(h, 4, 3, nullptr, 4, out), true));
+        EXPECT(want(cusolverDnDgeqrf_bufferSize(h, 4, -3, nullptr, 4, out), false));
+        EXPECT(want(cusolverDnDgeqrf_bufferSize(h, 4, 3, nullptr, 1, out), false));
+        EXPECT(want(cusolverDnDorgqr_bufferSize(h, 4, 3, 2, nullptr, 4, nullptr, out), true));
+        EXPECT(want(cusolverDnDorgqr_bufferSize(h, 3, 4, 2, nullptr, 4, nullptr, out), false)); /* n > m */
+        EXPECT(want(cusolverDnDorgqr_bufferSize(h, 4, 3, 4, nullptr, 4, nullptr, out), false)); /* k > n */
+        EXPECT(want(cusolverDnDorgqr_bufferSize(h, 4, 3, -1, nullptr, 4, nullptr, out), false));
+        EXPECT(want(cusolverDnDorgqr_bufferSize(h, 4, 3, 2, nullptr, 3, nullptr, out), false));
+        EXPECT(want(cusolverDnDsyevd_bufferSize(h, vec, lo, 3, nullptr, 3, nullptr, out), true));
+        EXPECT(want(cusolverDnDsyevd_bufferSize(h, (cusolverEigMode_t)2, lo, 3, nullptr, 3, nullptr, out), false));
+        EXPECT(want(cusolverDnDsyevd_bufferSize(h, vec, CUBLAS_FILL_MODE_FULL, 3, nullptr, 3, nullptr, out), false));
+        EXPECT(want(cusolverDnDsyevd_bufferSize(h, vec, lo, -3, nullptr, 3, nullptr, out), false));
+        EXPECT(want(cusolverDnDsyevd_bufferSize(h, vec, lo, 3, nullptr, 2, nullptr, out), false));
+        EXPECT(want(cusolverDnDgesvd_bufferSize(h, 3, 2, out), true));
+        EXPECT(want(cusolverDnDgesvd_bufferSize(h, -3, 2, out), false));
+        EXPECT(want(cusolverDnDgesvd_bufferSize(h, 3, -2, out), false));
+    }
+    OK(cudaFree(dev_int));
+    SOLVER_OK(cusolverDnDestroy(h));
+    OK(cudaGetLastError());
+}
+
+/* Note [Invalid arguments]: each documented argument error, in parameter
+ * order, gives CUSOLVER_STATUS_INVALID_VALUE and devInfo = -i (queued);
+ * nothing is computed. */
+static void case_invalid_values()
+{
+    cusolverDnHandle_t h = handle();
+    Small x;
+    const int n = Small::n, lda = Small::lda, lw = Small::lwork;
+    double *A = x.A, *w = x.work, *S = x.W, *U = x.U, *VT = x.VT;
+    int *info = x.info.dev;
+    const cublasFillMode_t lo = CUBLAS_FILL_MODE_LOWER;
+    const cusolverEigMode_t vec = CUSOLVER_EIG_MODE_VECTOR;
+    auto svd = [&](char ju, char jvt, int m_, int n_, int lda_, int ldu, int ldvt, int lwork) {
+        return cusolverDnDgesvd(h, ju, jvt, m_, n_, A, lda_, S, U, ldu, VT, ldvt, w, lwork, nullptr, info);
+    };
+    struct Bad {
+        int line;
+        std::function<cusolverStatus_t()> call;
+        int param;
+    };
+    const std::vector<Bad> calls = {
+        {__LINE__, [&] { return cusolverDnDpotrf(h, CUBLAS_FILL_MODE_FULL, n, A, lda, w, lw, info); }, 1},
+        {__LINE__, [&] { return cusolverDnDpotrf(h, (cublasFillMode_t)-1, n, A, lda, w, lw, info); }, 1},
+        {__LINE__, [&] { return cusolverDnDpotrf(h, lo, -1, A, lda, w, lw, info); }, 2},
+        {__LINE__, [&] { return cusolverDnDpotrf(h, lo, n, A, n - 1, w, lw, info); }, 4},
+        {__LINE__, [&] { return cusolverDnDpotrf(h, lo, n, A, lda, w, n - 1, info); }, 6}, /* lwork short */
+        {__LINE__, [&] { return cusolverDnDgetrf(h, -1, n, A, lda, w, x.ipiv, info); }, 1},
+        {__LINE__, [&] { return cusolverDnDgetrf(h, n, -1, A, lda, w, x.ipiv, info); }, 2},
+        {__LINE__, [&] { return cusolverDnDgetrf(h, n, n, A, n - 1, w, x.ipiv, info); }, 4},
+        {__LINE__, [&] { return cusolverDnDgetrf(h, 0, n, A, 0, w, x.ipiv, info); }, 4}, /* lda >= max(1, m) */
+        {__LINE__, [&] { return cusolverDnDgetrs(h, (cublasOperation_t)3, n, 1, A, lda, x.ipiv, w, n, info); }, 1},
+        {__LINE__, [&] { return cusolverDnDgetrs(h, CUBLAS_OP_N, -1, 1, A, lda, x.ipiv, w, n, info); }, 2},
+        {__LINE__, [&] { return cusolverDnDgetrs(h, CUBLAS_OP_N, n, -1, A, lda, x.ipiv, w, n, info); }, 3},
+        {__LINE__, [&] { return cusolverDnDgetrs(h, CUBLAS_OP_T, n, 1, A, n - 1, x.ipiv, w, n, info); }, 5},
+        {__LINE__, [&] { return cusolverDnDgetrs(h, CUBLAS_OP_C, n, 1, A, lda, x.ipiv, w, n - 1, info); }, 8},
+        {__LINE__, [&] { return cusolverDnDgeqrf(h, -1, n, A, lda, x.tau, w, lw, info); }, 1},
+        {__LINE__, [&] { return cusolverDnDgeqrf(h, n, -1, A, lda, x.tau, w, lw, info); }, 2},
+        {__LINE__, [&] { return cusolverDnDgeqrf(h, n, n, A, n - 1, x.tau, w, lw, info); }, 4},
+        {__LINE__, [&] { return cusolverDnDgeqrf(h, n, n, A, lda, x.tau, w, n - 1, info); }, 7},
+        {__LINE__, [&] { return cusolverDnDorgqr(h, -1, n, n, A, lda, x.tau, w, lw, info); }, 1},
+        {__LINE__, [&] { return cusolverDnDorgqr(h, n - 1, n, n, A, lda, x.tau, w, lw, info); }, 2}, /* n > m */
+        {__LINE__, [&] { return cusolverDnDorgqr(h, n, n, n + 1, A, lda, x.tau, w, lw, info); }, 3}, /* k > n */
+        {__LINE__, [&] { return cusolverDnDorgqr(h, n, n, -1, A, lda, x.tau, w, lw, info); }, 3},
+        {__LINE__, [&] { return cusolverDnDorgqr(h, n, n, n, A, n - 1, x.tau, w, lw, info); }, 5},
+        {__LINE__, [&] { return cusolverDnDorgqr(h, n, n, n, A, lda, x.tau, w, n - 1, info); }, 8},
+        {__LINE__, [&] { return cusolverDnDsyevd(h, (cusolverEigMode_t)2, lo, n, A, lda, S, w, lw, info); }, 1},
+        {__LINE__, [&] { return cusolverDnDsyevd(h, vec, CUBLAS_FILL_MODE_FULL, n, A, lda, S, w, lw, info); }, 2},
+        {__LINE__, [&] { return cusolverDnDsyevd(h, vec, lo, -1, A, lda, S, w, lw, info); }, 3},
+        {__LINE__, [&] { return cusolverDnDsyevd(h, vec, lo, n, A, n - 1, S, w, lw, info); }, 5},
+        {__LINE__, [&] { return cusolverDnDsyevd(h, vec, lo, n, A, lda, S, w, 6 * n + 2 * n * n, info); }, 8},
+        {__LINE__, [&] { return svd('X', 'A', n, n, lda, n, n, lw); }, 1},
+        {__LINE__, [&] { return svd('A', 'x', n, n, lda, n, n, lw); }, 2},
+        {__LINE__, [&] { return svd('O', 'o', n, n, lda, n, n, lw); }, 2},
+        {__LINE__, [&] { return svd('A', 'A', -1, n, lda, n, n, lw); }, 3},
+        {__LINE__, [&] { return svd('A', 'A', n, -1, lda, n, n, lw); }, 4},
+        {__LINE__, [&] { return svd('N', 'N', n - 1, n, lda, n, n, lw); }, 4}, /* m < n */
+        {__LINE__, [&] { return svd('A', 'A', n, n, n - 1, n, n, lw); }, 6},
+        {__LINE__, [&] { return svd('S', 'A', n, n, lda, n - 1, n, lw); }, 9},
+        {__LINE__, [&] { return svd('N', 'A', n, n, lda, 0, n, lw); }, 9},
+        {__LINE__, [&] { return svd('N', 'S', n, n, lda, 1, n - 1, lw); }, 11},
+        {__LINE__, [&] { return svd('N', 'N', n, n, lda, 1, 0, lw); }, 11},
+        {__LINE__, [&] { return svd('N', 'N', n, n, lda, 1, 1, 5 * n - 1); }, 13},
+    };
+    for (const Bad &b : calls) {
+        x.info.set(777);
+        cusolverStatus_t st = b.call();
+        OK(cudaDeviceSynchronize());
+        int got = x.info.get();
+        if (st != bad || got != -b.param) {
+            printf("FAIL line %d: status %d, devInfo %d; wanted %d and -%d\n", b.line, (int)st, got, (int)bad, b.param);
+            failures++;
+        }
+    }
+    EXPECT(x.untouched()); /* nothing was computed */
+    /* the smallest lwork accepted is the bufferSize answer; NULL devInfo: no write to make */
+    SOLVER_OK(cusolverDnDpotrf(h, lo, n, A, lda, w, n, info));
+    OK(cudaDeviceSynchronize());
+    EXPECT(x.info.get() == 0 && !x.untouched());
+    x.reset();
+    EXPECT_ST(cusolverDnDpotrf(h, lo, -1, A, lda, w, lw, nullptr), bad);
+    /* the complex routines check the same way */
+    EXPECT_ST(cusolverDnZheevd(h, vec, lo, n, (cuDoubleComplex *)A, 1, S, (cuDoubleComplex *)w, lw, info), bad);
+    OK(cudaDeviceSynchronize());
+    EXPECT(x.info.get() == -5);
+    EXPECT_ST(cusolverDnCgesvd(h, 'A', 'A', n, n, (cuComplex *)A, lda, (float *)S, (cuComplex *)U, n,
+                               (cuComplex *)VT, n, (cuComplex *)w, 2 * n + n - 1, nullptr, info),
+              bad);
+    OK(cudaDeviceSynchronize());
+    EXPECT(x.info.get() == -13);
+    OK(cudaGetLastError());
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
+/* Note [Extents] in emu_solver.cpp: exact fits pass, one element more
+ * fails, and devInfo is not written by these refusals. */
+static void case_extents()
+{
+    cusolverDnHandle_t h = handle();
+    const int m = 5, n = 3, lda = 7;
+    const size_t na = (size_t)(n - 1) * lda + m;
+    double *A, *tau, *S, *U, *VT, *rwork, *work, *host_mem;
+    int *ipiv;
+    DevInt info(777);
+    const int lw = 64; /* enough for every routine here */
+    int lw_getrf = 0;
+    SOLVER_OK(cusolverDnDgetrf_bufferSize(h, m, n, nullptr, lda, &lw_getrf));
+    OK(cudaMalloc((void **)&A, na * 8));
+    OK(cudaMalloc((void **)&tau, n * 8));
+    OK(cudaMalloc((void **)&S, n * 8));
+    OK(cudaMalloc((void **)&U, (size_t)m * m * 8));
+    OK(cudaMalloc((void **)&VT, (size_t)n * n * 8));
+    OK(cudaMalloc((void **)&rwork, (n - 1) * 8));
+    OK(cudaMalloc((void **)&work, (size_t)lw * 8));
+    OK(cudaMalloc((void **)&ipiv, n * sizeof(int)));
+    OK(cudaMallocHost((void **)&host_mem, na * 8));
+    std::vector<double> ha(na, 1.0);
+    for (int i = 0; i < n; i++)
+        ha[(size_t)i * lda + i] = 10; /* nonsingular */
+    OK(cudaMemcpy(A, ha.data(), na * 8, cudaMemcpyHostToDevice));
+    auto refused = [&](cusolverStatus_t st) {
+        OK(cudaDeviceSynchronize());
+        bool ok = st == bad && info.get() == 777;
+        info.set(777);
+        return ok;
+    };
+    auto getrf = [&](double *a, int ld, double *wk, int *pv, int *inf) {
+        return cusolverDnDgetrf(h, m, n, a, ld, wk, pv, inf);
+    };
+    SOLVER_OK(getrf(A, lda, work + lw - lw_getrf, ipiv, info.dev)); /* exactly the allocations */
+    OK(cudaDeviceSynchronize());
+    EXPECT(info.get() == 0);
+    info.set(777);
+    OK(cudaMemcpy(A, ha.data(), na * 8, cudaMemcpyHostToDevice));
+    EXPECT(refused(getrf(A + 1, lda, work, ipiv, info.dev)));           /* A one element past its end */
+    EXPECT(refused(getrf(A, lda + 1, work, ipiv, info.dev)));           /* its last column past it */
+    EXPECT(refused(getrf(A - 1, lda, work, ipiv, info.dev)));           /* before it */
+    EXPECT(refused(getrf(host_mem, lda, work, ipiv, info.dev)));        /* pinned host memory */
+    EXPECT(refused(getrf(ha.data(), lda, work, ipiv, info.dev)));       /* host memory */
+    EXPECT(refused(getrf(A, lda, work + lw - lw_getrf + 1, ipiv, info.dev))); /* workspace short */
+    EXPECT(refused(getrf(A, lda, nullptr, ipiv, info.dev)));
+    EXPECT(refused(getrf(A, lda, work, ipiv + 1, info.dev)));           /* pivots short */
+    EXPECT_ST(getrf(A, lda, work, ipiv, nullptr), bad);                 /* devInfo itself */
+    EXPECT_ST(getrf(A, lda, work, ipiv, (int *)host_mem), bad);
+    EXPECT_ST(getrf(A, lda, work, ipiv, (int *)(A + na) - 1 + 1), bad);
+    EXPECT_ST(getrf(A, lda, work, ipiv, (int *)(A + na) - 1), CUSOLVER_STATUS_SUCCESS); /* the last 4 bytes of A */
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(A, ha.data(), na * 8, cudaMemcpyHostToDevice));
+    /* the other routines' operands */
+    /* lwork claims more than the allocation holds */
+    EXPECT(refused(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_UPPER, n, A, lda, work + 1, lw, info.dev)));
+    EXPECT(refused(cusolverDnDgeqrf(h, m, n, A, lda, tau + 1, work, lw, info.dev)));
+    EXPECT(refused(cusolverDnDorgqr(h, m, n, n, A, lda, tau + 1, work, lw, info.dev)));
+    EXPECT(refused(cusolverDnDsyevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, A, lda, S + 1, work, lw,
+                                    info.dev)));
+    EXPECT(refused(cusolverDnDgetrs(h, CUBLAS_OP_N, n, 2, A, lda, ipiv, A, (int)na - 2, info.dev)));
+    auto svd = [&](char ju, char jvt, double *s, double *u, int ldu, double *vt, int ldvt, double *rw) {
+        OK(cudaMemcpy(A, ha.data(), na * 8, cudaMemcpyHostToDevice));
+        return cusolverDnDgesvd(h, ju, jvt, m, n, A, lda, s, u, ldu, vt, ldvt, work, lw, rw, info.dev);
+    };
+    EXPECT(refused(svd('A', 'A', S + 1, U, m, VT, n, rwork)));
+    EXPECT(refused(svd('A', 'A', S, U + 1, m, VT, n, rwork)));    /* U m x m */
+    SOLVER_OK(svd('S', 'A', S, U + m * (m - n), m, VT, n, rwork)); /* U m x n fits there */
+    OK(cudaDeviceSynchronize());
+    EXPECT(info.get() == 0);
+    info.set(777);
+    EXPECT(refused(svd('S', 'A', S, U, m, VT + 1, n, rwork)));
+    EXPECT(refused(svd('S', 'S', S, U, m, VT, n, rwork + 1)));    /* rwork: min(m, n) - 1 */
+    SOLVER_OK(svd('S', 'S', S, U, m, VT, n, nullptr));            /* or none */
+    SOLVER_OK(svd('N', 'N', S, nullptr, 1, nullptr, 1, rwork));   /* U and VT not looked at */
+    OK(cudaDeviceSynchronize());
+    EXPECT(info.get() == 0);
+    double *gone;
+    OK(cudaMalloc((void **)&gone, na * 8));
+    OK(cudaFree(gone));
+    info.set(777);
+    EXPECT(refused(getrf(gone, lda, work, ipiv, info.dev))); /* freed */
+    /* an extent past any allocation */
+    EXPECT(refused(cusolverDnDgetrf(h, INT_MAX, 2, A, INT_MAX, work, ipiv, info.dev)));
+    OK(cudaGetLastError());
+    for (void *p : {(void *)A, (void *)tau, (void *)S, (void *)U, (void *)VT, (void *)rwork, (void *)work})
+        OK(cudaFree(p));
+    OK(cudaFree(ipiv));
+    OK(cudaFreeHost(host_mem));
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
+/* Empty matrices: nothing is read (NULL operands and workspace pass), and
+ * devInfo is 0, written in stream order. */
+static void case_quick_returns()
+{
+    cusolverDnHandle_t h = handle();
+    DevInt info(5);
+    auto zero = [&](cusolverStatus_t st) {
+        OK(cudaDeviceSynchronize());
+        bool ok = st == CUSOLVER_STATUS_SUCCESS && info.get() == 0;
+        info.set(5);
+        return ok;
+    };
+    const cublasFillMode_t up = CUBLAS_FILL_MODE_UPPER;
+    const cusolverEigMode_t vec = CUSOLVER_EIG_MODE_VECTOR;
+    EXPECT(zero(cusolverDnSpotrf(h, up, 0, nullptr, 1, nullptr, 1, info.dev)));
+    EXPECT(zero(cusolverDnDgetrf(h, 0, 4, nullptr, 1, nullptr, nullptr, info.dev)));
+    EXPECT(zero(cusolverDnCgetrf(h, 4, 0, nullptr, 4, nullptr, nullptr, info.dev)));
+    EXPECT(zero(cusolverDnZgetrs(h, CUBLAS_OP_C, 0, 3, nullptr, 1, nullptr, nullptr, 1, info.dev)));
+    EXPECT(zero(cusolverDnSgetrs(h, CUBLAS_OP_N, 3, 0, nullptr, 3, nullptr, nullptr, 3, info.dev)));
+    EXPECT(zero(cusolverDnDgeqrf(h, 0, 3, nullptr, 1, nullptr, nullptr, 3, info.dev)));
+    EXPECT(zero(cusolverDnCgeqrf(h, 3, 0, nullptr, 3, nullptr, nullptr, 1, info.dev)));
+    EXPECT(zero(cusolverDnZungqr(h, 3, 0, 0, nullptr, 3, nullptr, nullptr, 1, info.dev)));
+    EXPECT(zero(cusolverDnSorgqr(h, 0, 0, 0, nullptr, 1, nullptr, nullptr, 1, info.dev)));
+    EXPECT(zero(cusolverDnDsyevd(h, vec, up, 0, nullptr, 1, nullptr, nullptr, 1, info.dev)));
+    EXPECT(zero(cusolverDnCheevd(h, vec, up, 0, nullptr, 1, nullptr, nullptr, 1, info.dev)));
+    EXPECT(zero(cusolverDnDgesvd(h, 'A', 'A', 0, 0, nullptr, 1, nullptr, nullptr, 1, nullptr, 1, nullptr, 1,
+                                 nullptr, info.dev)));
+    EXPECT(zero(cusolverDnZgesvd(h, 'N', 'N', 4, 0, nullptr, 4, nullptr, nullptr, 1, nullptr, 1, nullptr, 8,
+                                 nullptr, info.dev)));
+    /* devInfo must still be valid device memory */
+    EXPECT_ST(cusolverDnDgetrf(h, 0, 4, nullptr, 1, nullptr, nullptr, nullptr), bad);
+    int host_info = 5;
+    EXPECT_ST(cusolverDnDgetrf(h, 0, 4, nullptr, 1, nullptr, nullptr, &host_info), bad);
+    EXPECT(host_info == 5);
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
+/* Note [Workspace sizes]: the workspace is overwritten (0xFF bytes) by the
+ * call, so a workspace that overlaps an operand corrupts it, as it would
+ * on a GPU; a larger lwork than asked is fine. */
+static void case_workspace()
+{
+    cusolverDnHandle_t h = handle();
+    Small x;
+    SOLVER_OK(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, Small::n, x.A, Small::lda, x.work, Small::lwork,
+                               x.info.dev));
+    OK(cudaDeviceSynchronize());
+    EXPECT(x.info.get() == 0);
+    std::vector<unsigned char> w(Small::lwork * sizeof(double));
+    OK(cudaMemcpy(w.data(), x.work, w.size(), cudaMemcpyDeviceToHost));
+    bool all = true;
+    for (unsigned char c : w)
+        all = all && c == 0xFF;
+    EXPECT(all);
+    double l00 = 0;
+    OK(cudaMemcpy(&l00, x.A, sizeof l00, cudaMemcpyDeviceToHost));
+    EXPECT(l00 == 2); /* sqrt(4) */
+    x.reset();
+    /* the workspace over A itself: A is gone before it is read */
+    SOLVER_OK(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, Small::n, x.A, Small::lda, x.A, Small::n, x.info.dev));
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(&l00, x.A, sizeof l00, cudaMemcpyDeviceToHost));
+    EXPECT(std::isnan(l00) && x.info.get() == 1);
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
+/* The work is queued on the handle's stream, in order with the copies
+ * there, and runs later (DEVTENSOR_EMULATE_DELAY_US=200000): a read
+ * without synchronising sees stale values. */
+static void case_stream_order()
+{
+    cusolverDnHandle_t h = handle();
+    cudaStream_t s;
+    OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    SOLVER_OK(cusolverDnSetStream(h, s));
+    double *d = nullptr, a[4] = {4, 2, 2, 10}, out[4] = {0, 0, 0, 0};
+    int *info = nullptr, info_out = -9;
+    OK(cudaMalloc((void **)&d, 4 * sizeof(double) + 8 * sizeof(double)));
+    OK(cudaMalloc((void **)&info, sizeof(int)));
+    OK(cudaMemsetAsync(d, 0, 4 * sizeof(double), s));
+    OK(cudaMemcpyAsync(d, a, sizeof a, cudaMemcpyHostToDevice, s));
+    SOLVER_OK(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, 2, d, 2, d + 4, 8, info));
+    OK(cudaMemcpyAsync(out, d, sizeof out, cudaMemcpyDeviceToHost, s));
+    OK(cudaMemcpyAsync(&info_out, info, sizeof info_out, cudaMemcpyDeviceToHost, s));
+    EXPECT_ERR(cudaStreamQuery(s), cudaErrorNotReady);
+    bool right = out[0] == 2 && out[1] == 1 && out[3] == 3 && info_out == 0;
+    printf("read without synchronising: %s\n", right ? "right" : "stale");
+    EXPECT(!right);
+    OK(cudaStreamSynchronize(s));
+    EXPECT(out[0] == 2 && out[1] == 1 && out[2] == 2 && out[3] == 3 && info_out == 0);
+    OK(cudaGetLastError());
+    OK(cudaFree(d));
+    OK(cudaFree(info));
+    SOLVER_OK(cusolverDnDestroy(h));
+    OK(cudaStreamDestroy(s));
+}
+
+/* The work waits for earlier work on its stream, and only for that; a
+ * handle on the legacy stream waits for a blocking stream's work. */
+static void case_stream_gate()
+{
+    cusolverDnHandle_t h = handle();
+    cudaStream_t s, blocking;
+    OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    OK(cudaStreamCreate(&blocking));
+    SOLVER_OK(cusolverDnSetStream(h, s));
+    Small x;
+    gate = 0;
+    OK(emu_runtime_enqueue(s, op_gate, nullptr, nullptr));
+    SOLVER_OK(x.getrf(h));
+    sleep_ms(50);
+    EXPECT_ERR(cudaStreamQuery(s), cudaErrorNotReady);
+    EXPECT(x.untouched() && x.info.get() == 777); /* the legacy stream's copy does not wait for s */
+    gate = 1;
+    OK(cudaStreamSynchronize(s));
+    EXPECT(!x.untouched() && x.info.get() == 0);
+    x.reset();
+    SOLVER_OK(cusolverDnSetStream(h, nullptr));
+    gate = 0;
+    OK(emu_runtime_enqueue(blocking, op_gate, nullptr, nullptr));
+    SOLVER_OK(x.potrf(h));
+    sleep_ms(50);
+    EXPECT_ERR(cudaStreamQuery(nullptr), cudaErrorNotReady);
+    gate = 1;
+    OK(cudaDeviceSynchronize());
+    EXPECT(!x.untouched() && x.info.get() == 0);
+    SOLVER_OK(cusolverDnDestroy(h));
+    OK(cudaStreamDestroy(s));
+    OK(cudaStreamDestroy(blocking));
+}
+
+/* cusolverDnDestroy does not wait for the handle's work, which completes. */
+static void case_destroy_does_not_wait()
+{
+    cusolverDnHandle_t h = handle();
+    cudaStream_t s;
+    OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    SOLVER_OK(cusolverDnSetStream(h, s));
+    Small x;
+    gate = 0;
+    OK(emu_runtime_enqueue(s, op_gate, nullptr, nullptr));
+    SOLVER_OK(x.potrf(h));
+    std::thread opener([] { /* were Destroy to wait, it would return after this */
+        sleep_ms(1000);
+        gate = 1;
+    });
+    SOLVER_OK(cusolverDnDestroy(h));
+    EXPECT_ERR(cudaStreamQuery(s), cudaErrorNotReady);
+    opener.join();
+    OK(cudaStreamSynchronize(s));
+    EXPECT(!x.untouched() && x.info.get() == 0);
+    OK(cudaStreamDestroy(s));
+}
+
+/* A device with a sticky error: every call that would queue work (quick
+ * returns too: they write devInfo) fails to launch; argument errors are
+ * still reported; another device works. */
+static void case_sticky() /* DEVTENSOR_EMULATE_CUDA=2 */
+{
+    cusolverDnHandle_t h = handle();
+    static Small *kept = new Small; /* never freed: cudaFree reports the sticky error */
+    Small &x = *kept;
+    gate = 0;
+    OK(emu_runtime_enqueue(nullptr, op_gate, nullptr, nullptr));
+    OK(emu_runtime_enqueue(nullptr, op_fault, nullptr, nullptr));
+    SOLVER_OK(x.getrf(h)); /* queued before the fault runs: skipped */
+    gate = 1;
+    EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    const cusolverStatus_t failed = CUSOLVER_STATUS_EXECUTION_FAILED;
+    EXPECT_ST(x.getrf(h), failed);
+    EXPECT_ST(x.potrf(h), failed);
+    EXPECT_ST(cusolverDnDgetrf(h, 0, 3, nullptr, 1, nullptr, nullptr, x.info.dev), failed);
+    EXPECT_ST(cusolverDnDgetrf(h, -1, 3, x.A, 4, x.work, x.ipiv, x.info.dev), bad);
+    int lw = 0;
+    SOLVER_OK(cusolverDnDgesvd_bufferSize(h, 3, 3, &lw)); /* nothing to launch */
+    SOLVER_OK(cusolverDnDestroy(h));
+    OK(cudaSetDevice(1));
+    cusolverDnHandle_t h1 = handle();
+    Small y;
+    SOLVER_OK(y.getrf(h1));
+    OK(cudaDeviceSynchronize());
+    EXPECT(!y.untouched() && y.info.get() == 0);
+    SOLVER_OK(cusolverDnDestroy(h1));
+}
+
+/* Note [Pivots in getrs]: a pivot outside 1..n is an illegal address. */
+static void case_bad_pivot()
+{
+    cusolverDnHandle_t h = handle();
+    static Small *kept = new Small;
+    Small &x = *kept;
+    int piv[3] = {1, 4, 3};
+    OK(cudaMemcpy(x.ipiv, piv, sizeof piv, cudaMemcpyHostToDevice));
+    SOLVER_OK(cusolverDnDgetrs(h, CUBLAS_OP_N, 3, 1, x.A, 4, x.ipiv, x.work, 3, x.info.dev));
+    EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    EXPECT_ST(x.getrf(h), CUSOLVER_STATUS_EXECUTION_FAILED);
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
+/* Operands on another device need peer access; a handle works on its own
+ * device and stream. */
+static void case_devices() /* DEVTENSOR_EMULATE_CUDA=2 */
+{
+    cusolverDnHandle_t h0 = handle();
+    OK(cudaSetDevice(1));
+    cusolverDnHandle_t h1 = handle();
+    Small on1; /* device 1's memory */
+    EXPECT_ST(on1.potrf(h0), CUSOLVER_STATUS_EXECUTION_FAILED); /* device 1 is current, h0 is device 0's */
+    EXPECT(on1.info.get() == 777);
+    SOLVER_OK(on1.potrf(h1));
+    OK(cudaDeviceSynchronize());
+    EXPECT(on1.info.get() == 0);
+    on1.reset();
+    OK(cudaSetDevice(0));
+    EXPECT_ST(on1.potrf(h0), bad); /* device 0 may not access device 1's memory */
+    OK(cudaDeviceEnablePeerAccess(1, 0));
+    SOLVER_OK(on1.potrf(h0)); /* now it may */
+    OK(cudaDeviceSynchronize());
+    EXPECT(on1.info.get() == 0 && !on1.untouched());
+    cudaStream_t s0;
+    OK(cudaStreamCreate(&s0));
+    OK(cudaSetDevice(1));
+    SOLVER_OK(cusolverDnSetStream(h1, s0)); /* taken, but a launch there fails */
+    EXPECT_ST(on1.getrf(h1), CUSOLVER_STATUS_EXECUTION_FAILED);
+    SOLVER_OK(cusolverDnDestroy(h1));
+    SOLVER_OK(cusolverDnDestroy(h0));
+    OK(cudaGetLastError());
+}
+
+/* cuBLAS and cuSOLVER in one program, on one stream: A = M M^T by
+ * cublasGemmStridedBatchedEx, then its Cholesky factor, queued without
+ * synchronising in between. */
+static void case_with_cublas()
+{
+    cublasHandle_t b = nullptr;
+    cusolverDnHandle_t h = handle();
+    cudaStream_t s;
+    OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    EXPECT(cublasCreate(&b) == CUBLAS_STATUS_SUCCESS);
+    EXPECT(cublasSetStream(b, s) == CUBLAS_STATUS_SUCCESS);
+    SOLVER_OK(cusolverDnSetStream(h, s));
+    const int n = 3;
+    double m[9] = {2, 1, 0, 0, 1, 1, 0, 0, 3}, one = 1, zero = 0, l[9]; /* lower, column-major */
+    double *M, *A, *work;
+    int *info, info_out = -1;
+    OK(cudaMalloc((void **)&M, sizeof m));
+    OK(cudaMalloc((void **)&A, sizeof m));
+    OK(cudaMalloc((void **)&work, 16 * sizeof(double)));
+    OK(cudaMalloc((void **)&info, sizeof(int)));
+    OK(cudaMemcpyAsync(M, m, sizeof m, cudaMemcpyHostToDevice, s));
+    EXPECT(cublasGemmStridedBatchedEx(b, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, M, CUDA_R_64F, n, 0, M,
+                                      CUDA_R_64F, n, 0, &zero, A, CUDA_R_64F, n, 0, 1, CUBLAS_COMPUTE_64F,
+                                      CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS);
+    SOLVER_OK(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, A, n, work, 16, info));
+    OK(cudaMemcpyAsync(l, A, sizeof l, cudaMemcpyDeviceToHost, s));
+    OK(cudaMemcpyAsync(&info_out, info, sizeof info_out, cudaMemcpyDeviceToHost, s));
+    OK(cudaStreamSynchronize(s));
+    /* M is lower triangular with a positive diagonal: the factor of M M^T is M */
+    EXPECT(info_out == 0);
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++)
+            EXPECT(std::abs(l[j * n + i] - m[j * n + i]) < 1e-14);
+    EXPECT(cublasDestroy(b) == CUBLAS_STATUS_SUCCESS);
+    SOLVER_OK(cusolverDnDestroy(h));
+    for (void *p : {(void *)M, (void *)A, (void *)work, (void *)info})
+        OK(cudaFree(p));
+    OK(cudaStreamDestroy(s));
+}
+
+/* ---- the case table ---- */
+
+static const Case cases[] = {
+    {"handles", case_handles},
+    {"no_devices", case_no_devices},
+    {"buffer_sizes", case_buffer_sizes},
+    {"invalid_values", case_invalid_values},
+    {"extents", case_extents},
+    {"quick_returns", case_quick_returns},
+    {"workspace", case_workspace},
+    {"stream_order", case_stream_order},
+    {"stream_gate", case_stream_gate},
+    {"destroy_does_not_wait", case_destroy_does_not_wait},
+    {"sticky", case_sticky},
+    {"bad_pivot", case_bad_pivot},
+    {"devices", case_devices},
+    {"with_cublas", case_with_cublas},
+};
+
+int main(int argc, char **argv)
+{
+    std::vector<Case> all(std::begin(cases), std::end(cases)), values = value_cases(), oracle = oracle_cases();
+    all.insert(all.end(), values.begin(), values.end());
+    all.insert(all.end(), oracle.begin(), oracle.end());
+    if (argc != 2) {
+        for (const Case &c : all)
+            printf("%s\n", c.name.c_str());
+        return 0;
+    }
+    for (const Case &c : all)
+        if (c.name == argv[1]) {
+            c.fn();
+            if (failures == 0)
+                printf("PASS %s\n", c.name.c_str());
+            fflush(stdout);
+            return failures == 0 ? 0 : 1;
+        }
+    printf("no case %s\n", argv[1]);
+    return 2;
+}
