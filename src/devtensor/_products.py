@@ -5,9 +5,10 @@ NumPy's rules for 1-D operands and broadcast batch axes, BLAS on the CPU
 (OpenBLAS) and on CUDA (cuBLAS), our own loops for integers and bool.
 
 On top of it, NumPy's product family (dot, vdot, inner, outer, tensordot,
-vecdot, matrix_transpose, kron, trace, cross) and PyTorch's (mm, bmm, mv),
-with their signatures, result dtypes and errors, and the Tensor methods dot,
-trace, matmul, mm, bmm, mv and mT.  einsum is devtensor/_einsum.py.
+vecdot, matrix_transpose, kron, diagonal, trace, cross) and PyTorch's (mm,
+bmm, mv), with their signatures, result dtypes and errors, and the Tensor
+methods dot, diagonal, trace, matmul, mm, bmm, mv and mT.  einsum is
+devtensor/_einsum.py.
 
 Note [Products from device primitives]
     Every product here is one matmul, or elementwise ufuncs and a sum, of
@@ -17,6 +18,7 @@ Note [Products from device primitives]
     The host computes shapes, axes and the checks that give NumPy's errors.
 """
 import functools
+import math
 import operator
 import warnings
 
@@ -26,6 +28,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _C
 from ._C import TensorBase
 from ._creation import asarray, empty
+from ._dtype_api import _CASTINGS
 from ._manipulation import _as_tensors, broadcast_shapes, moveaxis
 from ._reductions import sum
 from ._structured import _same_device
@@ -36,7 +39,7 @@ from ._views import (
 )
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "vecdot", "matrix_transpose",
-           "kron", "trace", "cross", "mm", "bmm", "mv"]
+           "kron", "diagonal", "trace", "cross", "mm", "bmm", "mv"]
 
 
 def _operands(x1, x2):
@@ -50,34 +53,15 @@ def _operands(x1, x2):
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
     """NumPy's matmul: the matrix product of two arrays, 1-D operands
     promoted to a row (left) or a column (right) and their axis dropped,
-    batch axes broadcast."""
+    batch axes broadcast.  out= is checked as NumPy's gufunc checks it
+    (Note [matmul's out=]) and may add broadcast loop axes."""
+    out = _gufunc_out(out)
+    _check_casting(casting)
     a, b = _operands(x1, x2)
-    if dtype is not None:
-        dtype = _C.dtype(dtype) if not isinstance(dtype, _C.dtype) else dtype
-        for d in (a.dtype, b.dtype):
-            if not _C._can_cast(d, dtype, casting):
-                raise TypeError(f"Cannot cast ufunc 'matmul' input from dtype('{d}') to "
-                                f"dtype('{dtype}') with casting rule '{casting}'")
-    r = _C._matmul(a, b, dtype)
+    dtype = _ufunc_dtype("matmul", (a, b), dtype, casting)
     if out is None:
-        return r
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
-        out = out[0]
-    if not isinstance(out, TensorBase):
-        raise TypeError("return arrays must be of ArrayType")
-    if tuple(out.shape) != tuple(r.shape):
-        raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension or "
-                         f"shape: {tuple(out.shape)} is not the result's {tuple(r.shape)}")
-    if out.device != r.device:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
-                           f"two devices, {r.device} and {out.device}!")
-    if not _C._can_cast(r.dtype, out.dtype, casting):
-        raise TypeError(f"Cannot cast ufunc 'matmul' output from dtype('{r.dtype}') to "
-                        f"dtype('{out.dtype}') with casting rule '{casting}'")
-    out._copy_from(r)
-    return out
+        return _C._matmul(a, b, dtype)
+    return _matmul_into(a, b, out, dtype, casting)
 
 
 def _matmul_operator(x1, x2):
@@ -88,30 +72,153 @@ def _matmul_operator(x1, x2):
 
 
 def _imatmul(x, y):
-    """x @= y: NumPy computes matmul(x, y, out=x), which must keep x's shape
-    and cast to x's dtype with same_kind."""
-    r = _matmul_operator(x, y)
-    if tuple(r.shape) != tuple(x.shape):
-        raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension 1, with "
-                         f"gufunc signature (n?,k),(k,m?)->(n?,m?) (size {x.shape[-1]} is "
-                         f"different from {r.shape[-1]})" if r.ndim == x.ndim else
-                         f"non-broadcastable output operand with shape {tuple(x.shape)} doesn't "
-                         f"match the broadcast shape {tuple(r.shape)}")
-    if not _C._can_cast(r.dtype, x.dtype, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc 'matmul' output from dtype('{r.dtype}') to "
-                        f"dtype('{x.dtype}') with casting rule 'same_kind'")
-    x._copy_from(r)
-    return x
+    """x @= y: NumPy computes matmul(x, y, out=x) with axes= that keep x's
+    core axes (so y must have two), casting to x's dtype with same_kind."""
+    a, b = _operands(x, y)
+    return _matmul_into(a, b, x, _C._promote_types(a.dtype, b.dtype), "same_kind",
+                        inplace=True)
+
+
+# Note [matmul's out=]
+#     NumPy's matmul is a gufunc, (n?,k),(k,m?)->(n?,m?), and checks out=
+#     in three steps, each with its own words, which _matmul_shapes
+#     follows in order:
+#     1. operands with fewer axes than their core drop the optional n and
+#        m, for every operand (an out= of ndim 1 drops n even when a is a
+#        matrix, so a's rows become a loop axis); too few left is "does not
+#        have enough dimensions";
+#     2. each core size must equal the first one seen with its label, in
+#        operand order a, b, out ("mismatch in its core dimension");
+#     3. the loop axes (those before the core ones) broadcast, the output's
+#        with the inputs' ("could not be broadcast together with remapped
+#        shapes"), and out must have every loop axis, at full size: an axis
+#        out lacks is "requires a reduction", one of size 1 "non-
+#        broadcastable output operand" (NumPy's nditer, which prints the
+#        remapped shape reversed, as here).
+#     x @= y is matmul(x, y, out=x, axes=...): y with one axis is refused
+#     with NumPy's own message before step 2.
+_MATMUL_SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
+_MATMUL_CORES = (("n", "k"), ("k", "m"), ("n", "m"))
+
+
+def _shape_str(dims):
+    """NumPy's convert_shape_to_string: None (a new axis) written
+    'newaxis', leading ones left out; one axis written (n,) only when it
+    is the only one."""
+    i = 0
+    while i < len(dims) and dims[i] is None:
+        i += 1
+    if i == len(dims):
+        return "()"
+    body = ",".join("newaxis" if d is None else str(d) for d in dims[i:])
+    return f"({body},)" if len(dims) == 1 else f"({body})"
+
+
+def _matmul_shapes(sa, sb, so, inplace=False):
+    """NumPy's errors for matmul(a, b, out=o) of these shapes (Note
+    [matmul's out=]); gives (n missing, m missing)."""
+    shapes = (tuple(sa), tuple(sb), tuple(so))
+    missing = {"n": False, "m": False}
+
+    def core(i):
+        return [d for d in _MATMUL_CORES[i] if not missing.get(d)]
+
+    def name(i):
+        return f"Input operand {i}" if i < 2 else "Output operand 0"
+    for i, shape in enumerate(shapes):
+        for d in _MATMUL_CORES[i]:
+            if len(shape) >= len(core(i)):
+                break
+            if d in missing and not missing[d]:
+                missing[d] = True
+        if len(shape) < len(core(i)):
+            raise ValueError(f"matmul: {name(i)} does not have enough dimensions (has "
+                             f"{len(shape)}, gufunc core with signature {_MATMUL_SIGNATURE} "
+                             f"requires {len(core(i))})")
+    if inplace and len(sb) < 2:
+        raise ValueError("inplace matrix multiplication requires the first operand to have at "
+                         "least one and the second at least two dimensions.")
+    sizes = {}
+    for i, shape in enumerate(shapes):
+        labels = core(i)
+        for j, (d, size) in enumerate(zip(labels, shape[len(shape) - len(labels):])):
+            if sizes.setdefault(d, size) != size:
+                raise ValueError(f"matmul: {name(i)} has a mismatch in its core dimension {j}, "
+                                 f"with gufunc signature {_MATMUL_SIGNATURE} (size {size} is "
+                                 f"different from {sizes[d]})")
+    loops = [shape[:len(shape) - len(core(i))] for i, shape in enumerate(shapes)]
+    nd = max(len(lp) for lp in loops)
+    out_core = [sizes[d] for d in core(2)]
+    # each operand's iterator axes: its loop axes right-aligned, then out's core
+    remapped = [[None] * (nd - len(lp)) + list(lp) + [None] * len(out_core) for lp in loops]
+    remapped[2][nd:] = out_core
+    full = [1] * nd
+    for lp in loops:
+        for ax, size in enumerate(lp, nd - len(lp)):
+            if size != 1:
+                if full[ax] == 1:
+                    full[ax] = size
+                elif full[ax] != size:
+                    ops = " ".join(f"{_shape_str(s)}->{_shape_str(r)}"
+                                   for s, r in zip(shapes, remapped))
+                    raise ValueError(f"operands could not be broadcast together with remapped "
+                                     f"shapes [original->remapped]: {ops}  and requested shape "
+                                     f"{_shape_str([None] * nd + out_core)}")
+    for ax in reversed(range(nd)):
+        size = remapped[2][ax]
+        if full[ax] == 1 or (size is not None and size != 1):
+            continue
+        if size is None:
+            raise ValueError("output operand requires a reduction along dimension -1, but the "
+                             "reduction is not enabled. The dimension size of 1 does not match "
+                             "the expected output shape.")
+        raise ValueError(f"non-broadcastable output operand with shape {_shape_str(so)} "
+                         f"[remapped to {_shape_str(remapped[2][::-1])}] doesn't match the "
+                         f"broadcast shape {_shape_str(full + out_core)}")
+    return missing["n"], missing["m"]
+
+
+def _matmul_into(a, b, out, dtype, casting, inplace=False):
+    """matmul(a, b, out=out) in dtype: NumPy's cast and shape checks (Note
+    [matmul's out=]), the product of a and b seen as the gufunc sees them,
+    written into out with its broadcast loop axes."""
+    _same_device([a, out])
+    if not _C._can_cast(dtype, out.dtype, casting):
+        raise TypeError(f"Cannot cast ufunc 'matmul' output from dtype('{dtype}') to "
+                        f"dtype('{out.dtype}') with casting rule '{casting}'")
+    n_missing, m_missing = _matmul_shapes(a.shape, b.shape, out.shape, inplace)
+    r = _C._matmul(expand_dims(a, -2) if n_missing else a,
+                   expand_dims(b, -1) if m_missing else b, dtype)  # (..., n, m)
+    if n_missing:
+        r = r[..., 0, :]
+    if m_missing:
+        r = r[..., 0]
+    if r.ndim > out.ndim:  # loop axes out lacks have size 1 (checked)
+        r = reshape(r, r.shape[r.ndim - out.ndim:])
+    out._copy_from(broadcast_to(r, out.shape))
+    return out
+
+
+def _gufunc_out(out):
+    """out= of a one-output gufunc: None, a tensor, or a 1-tuple of one."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is not None and not isinstance(out, TensorBase):
+        raise TypeError("return arrays must be of ArrayType")
+    return out
+
+
+def _check_casting(casting):
+    if not isinstance(casting, str):
+        raise TypeError(f"casting must be str, not {type(casting).__name__}")
+    if casting not in _CASTINGS:
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
+                         f"(got {casting!r})")
 
 
 # ---- helpers ----
-
-def _prod(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
-
 
 def _index_arg(value):
     """An integer argument, refused with NumPy's words when it is not one."""
@@ -138,7 +245,7 @@ def _diagonal(a, offset=0, axis1=0, axis2=1):
     keep = [d for d in range(a.ndim) if d not in (axis1, axis2)]
     shape = [a.shape[d] for d in keep] + [length]
     strides = [a.strides[d] for d in keep] + [s1 + s2]
-    return _view(a, shape, strides, start if _prod(shape) else 0)
+    return _view(a, shape, strides, start if math.prod(shape) else 0)
 
 
 def _conj_if_complex(x):
@@ -199,7 +306,8 @@ def inner(a, b, /):
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
-        bs = b.shape[:-2] + b.shape[-1:] + b.shape[-2:-1]  # NumPy reports b with its last two axes swapped
+        # NumPy names b with its last two axes swapped
+        bs = b.shape[:-2] + b.shape[-1:] + b.shape[-2:-1]
         raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(bs)} not aligned: "
                          f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[-1]} "
                          f"(dim {max(b.ndim - 2, 0)})")
@@ -244,17 +352,18 @@ def tensordot(a, b, axes=2):
     free_b = [j for j in range(b.ndim) if j not in axes_b]
     shape_a = [a.shape[i] for i in free_a]
     shape_b = [b.shape[j] for j in free_b]
-    k = _prod(a.shape[i] for i in axes_a)
-    a2 = reshape(permute_dims(a, free_a + axes_a), (_prod(shape_a), k))
-    b2 = reshape(permute_dims(b, axes_b + free_b), (k, _prod(shape_b)))
+    k = math.prod(a.shape[i] for i in axes_a)
+    a2 = reshape(permute_dims(a, free_a + axes_a), (math.prod(shape_a), k))
+    b2 = reshape(permute_dims(b, axes_b + free_b), (k, math.prod(shape_b)))
     return reshape(_C._matmul(a2, b2, None), shape_a + shape_b)
 
 
 def _ufunc_dtype(name, tensors, dtype, casting):
-    """The dtype a gufunc computes in: dtype= (each input castable by
-    `casting`, NumPy's error otherwise) or the inputs' promotion."""
+    """The dtype a gufunc computes in, dtype= or the inputs' promotion, each
+    input castable to it by `casting` (NumPy's error otherwise: casting='no'
+    refuses mixed inputs)."""
     if dtype is None:
-        return functools.reduce(_C._promote_types, [t.dtype for t in tensors])
+        dtype = functools.reduce(_C._promote_types, [t.dtype for t in tensors])
     dtype = dtype if isinstance(dtype, _C.dtype) else _C.dtype(dtype)
     for i, t in enumerate(tensors):
         if not _C._can_cast(t.dtype, dtype, casting):
@@ -333,6 +442,17 @@ def kron(a, b):
     return reshape(multiply(a, b), [m * n for m, n in zip(sa, sb)])
 
 
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """NumPy's diagonal: the diagonal of axes axis1 and axis2 (offset above
+    or below it) as the last axis after the others, a view that is not
+    writeable, as NumPy 2's (Note [diag of a matrix is a read-only view] in
+    _structured.py: its writeable flag may be set to True)."""
+    a = _as_tensors((a,))[0]
+    d = _diagonal(a, operator.index(offset), axis1, axis2)
+    d._writeable = False
+    return d
+
+
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """NumPy's trace: the sum along the diagonal of axes axis1 and axis2
     (offset above or below it), in sum's dtype (int64 for small ints) unless
@@ -344,9 +464,9 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 def _cross_term(x, y, u, v):
     """x*y - u*v, a missing component (None) counting as zero."""
-    if u is None:
+    if u is None or v is None:
         return multiply(x, y)
-    if x is None:
+    if x is None or y is None:
         return negative(multiply(u, v))
     return subtract(multiply(x, y), multiply(u, v))
 
@@ -476,6 +596,10 @@ class _ProductMethods:
     def dot(self, b, out=None):
         """NumPy's ndarray.dot."""
         return dot(self, b, out)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """NumPy's ndarray.diagonal: a read-only view."""
+        return diagonal(self, offset, axis1, axis2)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         """NumPy's ndarray.trace."""
