@@ -176,6 +176,15 @@ class DtMatmulLoop(ctypes.Structure):
     ]
 
 
+class DtLinalgLoop(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int), ("device_index", ctypes.c_int), ("stream", vp), ("dtype", ctypes.c_int),
+        ("vectors", ctypes.c_int), ("full", ctypes.c_int), ("reserved", ctypes.c_int), ("count", ctypes.c_int64),
+        ("m", ctypes.c_int64), ("n", ctypes.c_int64), ("nrhs", ctypes.c_int64), ("a", vp), ("b", vp),
+        ("piv", vp), ("w", vp), ("q", vp), ("vt", vp), ("info", vp),
+    ]
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -243,6 +252,7 @@ SLOTS = [
     ("run_search", F(c_status, ctypes.POINTER(DtSearchLoop), E)),
     ("run_sort", F(c_status, ctypes.POINTER(DtSortLoop), E)),
     ("run_matmul", F(c_status, ctypes.POINTER(DtMatmulLoop), E)),
+    ("run_linalg", F(c_status, ctypes.POINTER(DtLinalgLoop), E)),
 ]
 
 
@@ -356,6 +366,8 @@ def test_cuda_ctypes_layout_sizes():
     assert DtSortLoop.n_rows.offset == 32
     assert ctypes.sizeof(DtMatmulLoop) == 2152
     assert DtMatmulLoop.batch_shape.offset == 104
+    assert ctypes.sizeof(DtLinalgLoop) == 120
+    assert DtLinalgLoop.count.offset == 32
     assert ctypes.sizeof(Iface) == 8 + 8 + 8 * len(SLOTS)
 
 
@@ -529,6 +541,9 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
         product = _matmul_loop(ctypes.addressof(buf), dtype)
         assert IFACE.run_matmul(ctypes.byref(product), e) == DT_ERR_RUNTIME, e.msg
         assert e.msg.decode().startswith("CUDA is not available: "), e.msg
+    lu = _linalg_loop(ctypes.addressof(buf))
+    assert IFACE.run_linalg(ctypes.byref(lu), e) == DT_ERR_RUNTIME, e.msg
+    assert e.msg.decode().startswith("CUDA is not available: "), e.msg
 
 
 @needs_no_gpu
@@ -613,12 +628,28 @@ def test_cuda_nodriver_bad_loops_are_rejected():
     bad = _matmul_loop(p)
     bad.batch_ndim, bad.batch_shape[0], bad.batch_strides[0][0] = 1, 2, 6  # not a multiple of 4
     assert IFACE.run_matmul(ctypes.byref(bad), e) == DT_ERR_VALUE
+    assert IFACE.run_linalg(None, e) == DT_ERR_VALUE
+    for change in ({"kind": 7}, {"kind": -1}, {"count": 0}, {"n": 0}, {"m": -1}, {"a": None}, {"info": None}):
+        bad = _linalg_loop(p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_linalg(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_linalg" in e.msg
+    bad = _linalg_loop(p)
+    bad.dtype = CODE["int32"]
+    assert IFACE.run_linalg(ctypes.byref(bad), e) == DT_ERR_TYPE
 
 
 def _matmul_loop(p, dtype="float32"):
     """A valid 2 x 2 product of dtype (4 bytes) in buffer p: a at p, b at p + 16, out at p + 32."""
     return DtMatmulLoop(device_index=0, dtype=CODE[dtype], m=2, n=2, k=2, a=p, b=p + 16, out=p + 32,
                         a_rs=8, a_cs=4, b_rs=8, b_cs=4)
+
+
+def _linalg_loop(p, kind=0):
+    """A valid LU (kind 0) of one 2 x 2 float32 in buffer p: a at p, piv at p + 16, info at p + 32."""
+    return DtLinalgLoop(kind=kind, device_index=0, dtype=CODE["float32"], count=1, m=2, n=2, a=p,
+                        piv=p + 16, info=p + 32)
 
 
 def _sort_loop(p):

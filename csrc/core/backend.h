@@ -335,6 +335,65 @@ typedef struct dt_matmul_loop {
     int64_t batch_strides[3][DT_MAX_NDIM]; /* a, b, out */
 } dt_matmul_loop;
 
+/* Dense factorizations (ABI version 6): Note [Factorizations] in
+ * csrc/core/linalg.c.  count >= 1 problems of one dtype (float32,
+ * float64, complex64, complex128); every matrix is column-major and
+ * dense, problem after problem (problem p's rows x cols matrix at
+ * base + p * rows * cols items, element (i, j) at item i + j * rows), as
+ * LAPACK and cuSOLVER take them.  "real" is the real dtype of the same
+ * precision.  info[p] (int64, device memory) is LAPACK's: 0, or > 0 for
+ * a singular pivot (LU), a leading minor not positive definite
+ * (CHOLESKY), no convergence (EIGH, SVD, EIG).  Kinds:
+ *   LU        a (n x n) := L and U of P a = L U (L unit lower); piv
+ *             (count x n, int64) := the row swapped with row i at step i,
+ *             0-based (LAPACK's ipiv - 1)
+ *   LU_SOLVE  b (n x nrhs) := the solution of A x = b from LU's a and piv
+ *             (info unused)
+ *   CHOLESKY  a (n x n) := L of a = L L^H, from a's lower triangle; the
+ *             strict upper triangle zeroed
+ *   QR        a (m x n) := R, with zeros below the diagonal; q (m x qcols)
+ *             := the first qcols columns of Q, qcols = m if full, else
+ *             min(m, n)
+ *   EIGH      w (count x n, real) := the eigenvalues of the Hermitian a
+ *             (lower triangle read), ascending; if vectors, a := the
+ *             eigenvectors as columns (else a is destroyed)
+ *   SVD       s := w (count x min(m, n), real), descending; if vectors,
+ *             q (m x k) := U and vt (k x n) := V^H, k = m and n if full,
+ *             else min(m, n); a destroyed
+ *   EIG       (general a, n x n) w (count x n, complex of a's precision)
+ *             := the eigenvalues; if vectors, q (n x n, complex) := the
+ *             unit eigenvectors as columns; a destroyed.  A backend may
+ *             leave EIG out (DT_ERR_NOT_IMPLEMENTED). */
+typedef enum dt_linalg_kind {
+    DT_LINALG_LU = 0,
+    DT_LINALG_LU_SOLVE,
+    DT_LINALG_CHOLESKY,
+    DT_LINALG_QR,
+    DT_LINALG_EIGH,
+    DT_LINALG_SVD,
+    DT_LINALG_EIG
+} dt_linalg_kind;
+
+typedef struct dt_linalg_loop {
+    int kind;                  /* dt_linalg_kind */
+    int device_index;
+    void *stream;
+    dt_dtype dtype;
+    int vectors;               /* EIGH, SVD, EIG */
+    int full;                  /* QR, SVD */
+    int reserved;              /* 0 */
+    int64_t count;
+    int64_t m, n;              /* a is m x n (n x n where square) */
+    int64_t nrhs;              /* LU_SOLVE */
+    char *a;
+    char *b;                   /* LU_SOLVE */
+    int64_t *piv;              /* LU, LU_SOLVE */
+    char *w;                   /* EIGH, SVD, EIG */
+    char *q;                   /* QR, SVD (U), EIG */
+    char *vt;                  /* SVD */
+    int64_t *info;
+} dt_linalg_loop;
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -421,8 +480,9 @@ typedef struct dt_backend_iface {
     /* -- sorting (ABI version 5) -- */
     dt_status (*run_sort)(const dt_sort_loop *loop, dt_error *err);
 
-    /* -- matrix products (ABI version 6) -- */
+    /* -- matrix products and factorizations (ABI version 6) -- */
     dt_status (*run_matmul)(const dt_matmul_loop *loop, dt_error *err);
+    dt_status (*run_linalg)(const dt_linalg_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

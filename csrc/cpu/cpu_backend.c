@@ -127,4 +127,5 @@ const dt_backend_iface dt_cpu_backend = {
     .run_search = dt_cpu_run_search,
     .run_sort = dt_cpu_run_sort,
     .run_matmul = dt_cpu_run_matmul,
+    .run_linalg = dt_cpu_run_linalg,
 };

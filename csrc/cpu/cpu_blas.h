@@ -6,6 +6,12 @@
 #define DT_CPU_BLAS_H
 
 #include <cblas.h>
+/* the wheel's LAPACK is ILP64 too: lapack_int must be 64 bits */
+#define LAPACK_ILP64 1
+#include <lapacke.h>
+
+_Static_assert(sizeof(blasint) == 8 && sizeof(lapack_int) == 8,
+               "scipy-openblas64 is ILP64: 64-bit BLAS and LAPACK integers");
 
 #include "error.h"
 
@@ -17,7 +23,18 @@
     X(cgemv, scipy_cblas_cgemv64_) X(zgemv, scipy_cblas_zgemv64_)                         \
     X(sdot, scipy_cblas_sdot64_) X(ddot, scipy_cblas_ddot64_)                             \
     X(cdotu_sub, scipy_cblas_cdotu_sub64_) X(zdotu_sub, scipy_cblas_zdotu_sub64_)         \
-    X(set_num_threads, scipy_openblas_set_num_threads64_)
+    X(set_num_threads, scipy_openblas_set_num_threads64_)                                 \
+    DT_CPU_LAPACKE(X, s) DT_CPU_LAPACKE(X, d) DT_CPU_LAPACKE(X, c) DT_CPU_LAPACKE(X, z)    \
+    X(sorgqr, scipy_LAPACKE_sorgqr64_) X(dorgqr, scipy_LAPACKE_dorgqr64_)                 \
+    X(cungqr, scipy_LAPACKE_cungqr64_) X(zungqr, scipy_LAPACKE_zungqr64_)                 \
+    X(ssyevd, scipy_LAPACKE_ssyevd64_) X(dsyevd, scipy_LAPACKE_dsyevd64_)                 \
+    X(cheevd, scipy_LAPACKE_cheevd64_) X(zheevd, scipy_LAPACKE_zheevd64_)
+
+/* the LAPACKE functions of one type letter T, as fields T##getrf ... */
+#define DT_CPU_LAPACKE(X, T)                                                              \
+    X(T##getrf, scipy_LAPACKE_##T##getrf64_) X(T##getrs, scipy_LAPACKE_##T##getrs64_)     \
+    X(T##potrf, scipy_LAPACKE_##T##potrf64_) X(T##geqrf, scipy_LAPACKE_##T##geqrf64_)     \
+    X(T##gesdd, scipy_LAPACKE_##T##gesdd64_) X(T##geev, scipy_LAPACKE_##T##geev64_)
 
 typedef struct dt_cpu_blas {
 #define DT_CPU_BLAS_FIELD_(FIELD, SYMBOL) __typeof__(&SYMBOL) FIELD;

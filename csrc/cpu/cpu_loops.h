@@ -28,5 +28,7 @@ dt_status dt_cpu_run_search(const dt_search_loop *loop, dt_error *err);
 dt_status dt_cpu_run_sort(const dt_sort_loop *loop, dt_error *err);
 /* Matrix products (backend.h's dt_matmul_loop; cpu_matmul.c). */
 dt_status dt_cpu_run_matmul(const dt_matmul_loop *loop, dt_error *err);
+/* Factorizations (backend.h's dt_linalg_loop; cpu_linalg.c). */
+dt_status dt_cpu_run_linalg(const dt_linalg_loop *loop, dt_error *err);
 
 #endif /* DT_CPU_LOOPS_H */

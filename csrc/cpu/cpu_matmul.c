@@ -229,12 +229,50 @@ static int_matmul_fn int_loop(dt_dtype d)
     }
 }
 
+/* ---- small float problems: our loop ---- */
+
+/* Note [Small products]
+ * A BLAS call costs about 100 ns before it multiplies anything (argument
+ * checks, dispatch, its threading decision), more than a whole 8 x 8
+ * product takes: problems of at most SMALL_LOOP_FLOPS multiply-adds
+ * (16 x 16 x 16) of float32 or float64 run this loop instead, which sums
+ * each out[i, j] over p in order, in the dtype, as a BLAS kernel does (no
+ * fused multiply-add: -ffp-contract=off).  The inner loop runs along a row
+ * of b and vectorizes where b's rows are contiguous. */
+#define SMALL_LOOP_FLOPS (16 * 16 * 16)
+
+#define DT_SMALL_MATMUL(NAME, T)                                                            \
+    static void NAME(const dt_matmul_loop *l, const char *a, const char *b, char *out)      \
+    {                                                                                       \
+        int64_t m = l->m, n = l->n, k = l->k;                                               \
+        for (int64_t i = 0; i < m; i++) {                                                   \
+            T *row = (T *)out + i * n;                                                      \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                row[j] = 0;                                                                 \
+            for (int64_t p = 0; p < k; p++) {                                               \
+                T av = *(const T *)(a + i * l->a_rs + p * l->a_cs);                         \
+                const char *brow = b + p * l->b_rs;                                         \
+                if (l->b_cs == (int64_t)sizeof(T)) {                                        \
+                    const T *bp = (const T *)brow;                                          \
+                    for (int64_t j = 0; j < n; j++)                                         \
+                        row[j] += av * bp[j];                                               \
+                } else {                                                                    \
+                    for (int64_t j = 0; j < n; j++)                                         \
+                        row[j] += av * *(const T *)(brow + j * l->b_cs);                    \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+    }
+DT_SMALL_MATMUL(small_f32, float)
+DT_SMALL_MATMUL(small_f64, double)
+#undef DT_SMALL_MATMUL
+
 /* ---- the batch ---- */
 
 typedef struct batch_ctx {
     const dt_matmul_loop *l;
     const dt_cpu_blas *blas;  /* BLAS dtypes */
-    int_matmul_fn int_fn;     /* integer and bool dtypes */
+    int_matmul_fn int_fn;     /* integer and bool dtypes; small float problems */
     int64_t buf_floats;       /* float16 and bfloat16: per-thread buffer */
     int failed;               /* a buffer could not be allocated */
 } batch_ctx;
@@ -274,6 +312,9 @@ dt_status dt_cpu_run_matmul(const dt_matmul_loop *l, dt_error *err)
     memset(&c, 0, sizeof c);
     c.l = l;
     c.int_fn = int_loop(l->dtype);
+    double small = (double)l->m * (double)l->n * (double)l->k;
+    if (small <= SMALL_LOOP_FLOPS && (l->dtype == DT_FLOAT32 || l->dtype == DT_FLOAT64))
+        c.int_fn = l->dtype == DT_FLOAT32 ? small_f32 : small_f64; /* Note [Small products] */
     if (c.int_fn == NULL) {
         dt_dtype d = l->dtype;
         if (d != DT_FLOAT16 && d != DT_BFLOAT16 && d != DT_FLOAT32 && d != DT_FLOAT64 &&

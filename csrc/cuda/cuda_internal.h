@@ -13,6 +13,8 @@
  *                   (C++ templates shared through cuda_loops.cuh)
  *   cuda_blas.c     matrix products: cuBLAS (opened on first use), handles,
  *                   workspaces; cuda_matmul.cu the integer and bool kernel
+ *   cuda_solver.c   factorizations: cuSOLVER (opened on first use); its
+ *                   kernels in cuda_solver_kernels.cu
  *   cuda_backend.c  the dt_backend_iface table
  *   cuda_module.c   the Python module that exports the table in a capsule
  * C11 files include this header; so do the .cu files (as C++).
@@ -163,6 +165,22 @@ dt_status dt_cuda_matmul_int_run(const dt_matmul_loop *loop, dt_error *err);
 /* Called by stream_destroy after the stream was synchronized: its cuBLAS
  * workspace is freed (Note [cuBLAS handles and workspaces]). */
 void dt_cuda_blas_stream_retire(int index, dt_cuda_stream *stream);
+
+/* ---- factorizations: cuSOLVER (cuda_solver.c) and its kernels (cuda_solver_kernels.cu) ---- */
+
+dt_status dt_cuda_linalg_run(const dt_linalg_loop *loop, dt_error *err);
+/* p64[i] = p32[i] - 1 (to64), else p32[i] = p64[i] + 1: LAPACK's 1-based pivots */
+dt_status dt_cuda_solver_pivots(int *p32, int64_t *p64, int64_t n, int to64, cudaStream_t s, int dev,
+                                dt_error *err);
+dt_status dt_cuda_solver_info(const int *i32, int64_t *i64, int64_t n, cudaStream_t s, int dev,
+                              dt_error *err);
+/* zero the strict upper (upper) or strict lower triangle of count
+ * column-major rows x cols matrices of item bytes */
+dt_status dt_cuda_solver_zero_triangle(char *a, int64_t count, int64_t rows, int64_t cols, int upper,
+                                       int item, cudaStream_t s, int dev, dt_error *err);
+/* dst (cols x rows) = conj(src (rows x cols))^T, column-major, of a float dtype */
+dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows, int64_t cols, void *dst,
+                                        dt_dtype dtype, cudaStream_t s, int dev, dt_error *err);
 
 /* ---- the table (cuda_backend.c) ---- */
 

@@ -167,6 +167,7 @@ extern PyMethodDef dt_py_creation_methods[];
 extern PyMethodDef dt_py_advanced_methods[]; /* advanced.c */
 extern PyMethodDef dt_py_reduce_methods[];   /* reduce.c */
 extern PyMethodDef dt_py_matmul_methods[];   /* matmul.c */
+int dt_py_linalg_init(PyObject *module);       /* linalg.c: _linalg_factor, _lu_solve */
 /* the @ and @= slots of the tensor type (matmul.c) */
 PyObject *dt_py_nb_matmul(PyObject *a, PyObject *b);
 PyObject *dt_py_nb_inplace_matmul(PyObject *a, PyObject *b);

@@ -1,0 +1,423 @@
+/* cuda_solver.c - the CUDA backend's factorizations (backend.h's
+ * dt_linalg_loop) through cuSOLVER's dense API, and the small kernels
+ * around it (cuda_solver_kernels.cu).
+ *
+ * Note [Loading cuSOLVER]
+ * As cuBLAS (Note [Loading cuBLAS] in cuda_blas.c): opened with dlopen on
+ * the first factorization on a CUDA device, by soname and then from the
+ * toolkit devtensor was built with; the emulated build links the
+ * reference implementation in csrc/emu/emu_solver.cpp.  One handle per
+ * device, kept for the process and used under the device's lock; each
+ * routine's workspace is asked of its _bufferSize function and taken from
+ * the caching allocator on the stream the work is queued on, so it is
+ * freed right after queueing (the allocator reuses it only for work
+ * queued after).
+ *
+ * Note [cuSOLVER's conventions]
+ * cuSOLVER takes int sizes and int pivots and info (1-based pivots, as
+ * LAPACK); backend.h's loop has int64 (0-based pivots): the kernels of
+ * cuda_solver_kernels.cu convert on the device.  Each matrix of the batch is one
+ * call (the batched routines are a later optimisation).  gesvd needs
+ * m >= n: a wide matrix is factored as its conjugate transpose,
+ * A^H = U' S V'^H, so A = V' S U'^H: U is (V'^H)^H and V^H is U'^H.  eig
+ * of a general matrix is not offered (cuSOLVER's Xgeev is recent and
+ * not wrapped yet): DT_ERR_NOT_IMPLEMENTED, as backend.h allows.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cusolverDn.h>
+
+#include "cuda_internal.h"
+
+#ifndef DEVTENSOR_EMULATED
+#include <dlfcn.h>
+#endif
+
+/* ---- the library ---- */
+
+typedef cusolverDnHandle_t H;
+typedef struct solver_fns {
+    cusolverStatus_t (*getrf_bs)(H, int, int, void *, int, int *);
+    cusolverStatus_t (*getrf)(H, int, int, void *, int, void *, int *, int *);
+    cusolverStatus_t (*getrs)(H, cublasOperation_t, int, int, const void *, int, const int *, void *,
+                              int, int *);
+    cusolverStatus_t (*potrf_bs)(H, cublasFillMode_t, int, void *, int, int *);
+    cusolverStatus_t (*potrf)(H, cublasFillMode_t, int, void *, int, void *, int, int *);
+    cusolverStatus_t (*geqrf_bs)(H, int, int, void *, int, int *);
+    cusolverStatus_t (*geqrf)(H, int, int, void *, int, void *, void *, int, int *);
+    cusolverStatus_t (*orgqr_bs)(H, int, int, int, const void *, int, const void *, int *);
+    cusolverStatus_t (*orgqr)(H, int, int, int, void *, int, const void *, void *, int, int *);
+    cusolverStatus_t (*syevd_bs)(H, cusolverEigMode_t, cublasFillMode_t, int, const void *, int,
+                                 const void *, int *);
+    cusolverStatus_t (*syevd)(H, cusolverEigMode_t, cublasFillMode_t, int, void *, int, void *,
+                              void *, int, int *);
+    cusolverStatus_t (*gesvd_bs)(H, int, int, int *);
+    cusolverStatus_t (*gesvd)(H, signed char, signed char, int, int, void *, int, void *, void *,
+                              int, void *, int, void *, int, void *, int *);
+} solver_fns;
+
+/* X(field, S name, D name, C name, Z name) */
+#define DT_SOLVER_FUNCTIONS(X)                                                                   \
+    X(getrf_bs, cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize,                       \
+      cusolverDnCgetrf_bufferSize, cusolverDnZgetrf_bufferSize)                                 \
+    X(getrf, cusolverDnSgetrf, cusolverDnDgetrf, cusolverDnCgetrf, cusolverDnZgetrf)            \
+    X(getrs, cusolverDnSgetrs, cusolverDnDgetrs, cusolverDnCgetrs, cusolverDnZgetrs)            \
+    X(potrf_bs, cusolverDnSpotrf_bufferSize, cusolverDnDpotrf_bufferSize,                       \
+      cusolverDnCpotrf_bufferSize, cusolverDnZpotrf_bufferSize)                                 \
+    X(potrf, cusolverDnSpotrf, cusolverDnDpotrf, cusolverDnCpotrf, cusolverDnZpotrf)            \
+    X(geqrf_bs, cusolverDnSgeqrf_bufferSize, cusolverDnDgeqrf_bufferSize,                       \
+      cusolverDnCgeqrf_bufferSize, cusolverDnZgeqrf_bufferSize)                                 \
+    X(geqrf, cusolverDnSgeqrf, cusolverDnDgeqrf, cusolverDnCgeqrf, cusolverDnZgeqrf)            \
+    X(orgqr_bs, cusolverDnSorgqr_bufferSize, cusolverDnDorgqr_bufferSize,                       \
+      cusolverDnCungqr_bufferSize, cusolverDnZungqr_bufferSize)                                 \
+    X(orgqr, cusolverDnSorgqr, cusolverDnDorgqr, cusolverDnCungqr, cusolverDnZungqr)            \
+    X(syevd_bs, cusolverDnSsyevd_bufferSize, cusolverDnDsyevd_bufferSize,                       \
+      cusolverDnCheevd_bufferSize, cusolverDnZheevd_bufferSize)                                 \
+    X(syevd, cusolverDnSsyevd, cusolverDnDsyevd, cusolverDnCheevd, cusolverDnZheevd)            \
+    X(gesvd_bs, cusolverDnSgesvd_bufferSize, cusolverDnDgesvd_bufferSize,                       \
+      cusolverDnCgesvd_bufferSize, cusolverDnZgesvd_bufferSize)                                 \
+    X(gesvd, cusolverDnSgesvd, cusolverDnDgesvd, cusolverDnCgesvd, cusolverDnZgesvd)
+
+typedef struct solver_api {
+    cusolverStatus_t (*create)(cusolverDnHandle_t *);
+    cusolverStatus_t (*set_stream)(cusolverDnHandle_t, cudaStream_t);
+    solver_fns t[4]; /* S, D, C, Z */
+} solver_api;
+
+static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+static solver_api api;
+static int api_loaded;
+static char api_error[1024];
+
+#ifdef DEVTENSOR_EMULATED
+static void load_api_locked(void)
+{
+    api.create = cusolverDnCreate;
+    api.set_stream = cusolverDnSetStream;
+#define DT_SOLVER_LINK_(F, S, D, C, Z)                  \
+    api.t[0].F = (__typeof__(api.t[0].F))(void (*)(void))S; \
+    api.t[1].F = (__typeof__(api.t[0].F))(void (*)(void))D; \
+    api.t[2].F = (__typeof__(api.t[0].F))(void (*)(void))C; \
+    api.t[3].F = (__typeof__(api.t[0].F))(void (*)(void))Z;
+    DT_SOLVER_FUNCTIONS(DT_SOLVER_LINK_)
+#undef DT_SOLVER_LINK_
+    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+}
+#else
+#define DT_STR2_(x) #x
+#define DT_STR_(x) DT_STR2_(x)
+#define DT_CUSOLVER_SONAME "libcusolver.so." DT_STR_(CUSOLVER_VER_MAJOR)
+
+static int load_one(void *h, const char *name, void **slot)
+{
+    *slot = dlsym(h, name);
+    if (*slot == NULL)
+        snprintf(api_error, sizeof api_error, "%s has no %s", DT_CUSOLVER_SONAME, name);
+    return *slot != NULL;
+}
+
+static void load_api_locked(void)
+{
+    void *h = dlopen(DT_CUSOLVER_SONAME, RTLD_NOW | RTLD_LOCAL);
+#ifdef DT_CUDA_LIB_DIR
+    if (h == NULL)
+        h = dlopen(DT_CUDA_LIB_DIR "/" DT_CUSOLVER_SONAME, RTLD_NOW | RTLD_LOCAL);
+#endif
+    if (h == NULL) {
+        const char *why = dlerror();
+        snprintf(api_error, sizeof api_error, "cuSOLVER (%s) could not be loaded, so "
+                 "factorizations on CUDA devices are unavailable: %s", DT_CUSOLVER_SONAME,
+                 why ? why : "not found");
+        return;
+    }
+    solver_api t;
+    int ok = load_one(h, "cusolverDnCreate", (void **)&t.create) &&
+             load_one(h, "cusolverDnSetStream", (void **)&t.set_stream);
+#define DT_SOLVER_LOAD_(F, S, D, C, Z)                                                            \
+    ok = ok && load_one(h, #S, (void **)&t.t[0].F) && load_one(h, #D, (void **)&t.t[1].F) &&     \
+         load_one(h, #C, (void **)&t.t[2].F) && load_one(h, #Z, (void **)&t.t[3].F);
+    DT_SOLVER_FUNCTIONS(DT_SOLVER_LOAD_)
+#undef DT_SOLVER_LOAD_
+    if (!ok) {
+        dlclose(h);
+        return;
+    }
+    api = t;
+    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+}
+#endif
+
+static const solver_api *get_api(dt_error *err)
+{
+    if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&api_lock);
+        if (!api_loaded && api_error[0] == '\0')
+            load_api_locked();
+        pthread_mutex_unlock(&api_lock);
+        if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
+            dt_error_set(err, DT_ERR_RUNTIME, "%s", api_error);
+            return NULL;
+        }
+    }
+    return &api;
+}
+
+static dt_status solver_check(cusolverStatus_t s, const char *call, int device, dt_error *err)
+{
+    if (s == CUSOLVER_STATUS_SUCCESS)
+        return DT_OK;
+    return dt_error_set(err, s == CUSOLVER_STATUS_ALLOC_FAILED ? DT_ERR_DEVICE_OOM : DT_ERR_RUNTIME,
+                        "cuSOLVER error in %s on cuda:%d (status %d)", call, device, (int)s);
+}
+
+/* ---- handles ---- */
+
+typedef struct device_solver {
+    pthread_mutex_t lock;
+    cusolverDnHandle_t handle;
+} device_solver;
+
+static device_solver devices[DT_CUDA_MAX_DEVICES];
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+
+static void init_devices(void)
+{
+    for (int i = 0; i < DT_CUDA_MAX_DEVICES; i++)
+        pthread_mutex_init(&devices[i].lock, NULL);
+}
+
+/* ---- one loop ---- */
+
+/* What one run needs beside the loop: the API, the handle and stream, and
+ * device scratch (int pivots, int info, workspace) taken from the caching
+ * allocator and given back when the work is queued. */
+typedef struct run_ctx {
+    const dt_linalg_loop *l;
+    const solver_fns *f;
+    cusolverDnHandle_t h;
+    dt_cuda_stream *stream;
+    cudaStream_t raw;
+    int dev;
+    int64_t item, real_item;
+    void *scratch[4], *scratch_ctx[4];
+    int nscratch;
+} run_ctx;
+
+static dt_status scratch(run_ctx *c, int64_t bytes, void **ptr, dt_error *err)
+{
+    if (c->nscratch == 4)
+        return dt_error_set(err, DT_ERR_RUNTIME, "run_linalg: internal error: scratch");
+    int i = c->nscratch;
+    DT_TRY(dt_cuda_alloc(c->dev, (size_t)(bytes > 0 ? bytes : 1), c->stream, &c->scratch[i],
+                         &c->scratch_ctx[i], err));
+    c->nscratch++;
+    *ptr = c->scratch[i];
+    return DT_OK;
+}
+
+static void scratch_free(run_ctx *c)
+{
+    for (int i = 0; i < c->nscratch; i++)
+        dt_cuda_free(c->dev, c->scratch[i], c->scratch_ctx[i]);
+    c->nscratch = 0;
+}
+
+#define CHECK(call, what) DT_TRY(solver_check((call), what, c->dev, err))
+
+static dt_status workspace(run_ctx *c, int lwork, void **work, dt_error *err)
+{
+    return scratch(c, (int64_t)(lwork > 0 ? lwork : 1) * c->item, work, err);
+}
+
+static dt_status run_lu(run_ctx *c, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    int n = (int)l->n, lwork = 0;
+    void *work;
+    int *piv32;
+    CHECK(c->f->getrf_bs(c->h, n, n, l->a, n, &lwork), "getrf_bufferSize");
+    DT_TRY(workspace(c, lwork, &work, err));
+    DT_TRY(scratch(c, l->count * l->n * (int64_t)sizeof(int), (void **)&piv32, err));
+    for (int64_t p = 0; p < l->count; p++)
+        CHECK(c->f->getrf(c->h, n, n, l->a + p * l->n * l->n * c->item, n, work, piv32 + p * n,
+                          info32 + p), "getrf");
+    return dt_cuda_solver_pivots(piv32, l->piv, l->count * l->n, 1, c->raw, c->dev, err);
+}
+
+static dt_status run_lu_solve(run_ctx *c, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    int n = (int)l->n, nrhs = (int)l->nrhs;
+    int *piv32;
+    DT_TRY(scratch(c, l->count * l->n * (int64_t)sizeof(int), (void **)&piv32, err));
+    DT_TRY(dt_cuda_solver_pivots(piv32, l->piv, l->count * l->n, 0, c->raw, c->dev, err));
+    for (int64_t p = 0; p < l->count; p++)
+        CHECK(c->f->getrs(c->h, CUBLAS_OP_N, n, nrhs, l->a + p * l->n * l->n * c->item, n,
+                          piv32 + p * n, l->b + p * l->n * l->nrhs * c->item, n, info32 + p),
+              "getrs");
+    return DT_OK;
+}
+
+static dt_status run_cholesky(run_ctx *c, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    int n = (int)l->n, lwork = 0;
+    void *work;
+    CHECK(c->f->potrf_bs(c->h, CUBLAS_FILL_MODE_LOWER, n, l->a, n, &lwork), "potrf_bufferSize");
+    DT_TRY(workspace(c, lwork, &work, err));
+    for (int64_t p = 0; p < l->count; p++)
+        CHECK(c->f->potrf(c->h, CUBLAS_FILL_MODE_LOWER, n, l->a + p * l->n * l->n * c->item, n, work,
+                          lwork, info32 + p), "potrf");
+    return dt_cuda_solver_zero_triangle(l->a, l->count, l->n, l->n, 1, (int)c->item, c->raw, c->dev, err);
+}
+
+static dt_status run_qr(run_ctx *c, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    int m = (int)l->m, n = (int)l->n, k = m < n ? m : n, qcols = l->full ? m : k;
+    int lw1 = 0, lw2 = 0;
+    void *work, *tau;
+    CHECK(c->f->geqrf_bs(c->h, m, n, l->a, m, &lw1), "geqrf_bufferSize");
+    DT_TRY(scratch(c, (int64_t)k * c->item, &tau, err));
+    CHECK(c->f->orgqr_bs(c->h, m, qcols, k, l->q, m, tau, &lw2), "orgqr_bufferSize");
+    DT_TRY(workspace(c, lw1 > lw2 ? lw1 : lw2, &work, err));
+    int lwork = lw1 > lw2 ? lw1 : lw2;
+    for (int64_t p = 0; p < l->count; p++) {
+        char *a = l->a + p * l->m * l->n * c->item, *q = l->q + p * l->m * qcols * c->item;
+        CHECK(c->f->geqrf(c->h, m, n, a, m, tau, work, lwork, info32 + p), "geqrf");
+        int64_t cols = qcols < n ? qcols : n; /* the reflectors, into q's first columns */
+        DT_TRY(DT_CUDA_CALL(err, c->dev, cudaMemcpyAsync,
+                            (q, a, (size_t)(cols * l->m * c->item), cudaMemcpyDeviceToDevice, c->raw)));
+        CHECK(c->f->orgqr(c->h, m, qcols, k, q, m, tau, work, lwork, info32 + p), "orgqr");
+    }
+    return dt_cuda_solver_zero_triangle(l->a, l->count, l->m, l->n, 0, (int)c->item, c->raw, c->dev, err);
+}
+
+static dt_status run_eigh(run_ctx *c, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    int n = (int)l->n, lwork = 0;
+    cusolverEigMode_t jobz = l->vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    void *work;
+    CHECK(c->f->syevd_bs(c->h, jobz, CUBLAS_FILL_MODE_LOWER, n, l->a, n, l->w, &lwork),
+          "syevd_bufferSize");
+    DT_TRY(workspace(c, lwork, &work, err));
+    for (int64_t p = 0; p < l->count; p++)
+        CHECK(c->f->syevd(c->h, jobz, CUBLAS_FILL_MODE_LOWER, n, l->a + p * l->n * l->n * c->item, n,
+                          l->w + p * l->n * c->real_item, work, lwork, info32 + p), "syevd");
+    return DT_OK;
+}
+
+/* Note [cuSOLVER's conventions]: gesvd of a tall (m >= n) matrix; a wide
+ * one through its conjugate transpose */
+static dt_status run_svd(run_ctx *c, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    int64_t m = l->m, n = l->n, k = m < n ? m : n;
+    int wide = m < n;
+    int64_t M = wide ? n : m, N = wide ? m : n; /* the tall problem */
+    int64_t uc = l->full ? M : k, vr = l->full ? N : k;
+    signed char job = !l->vectors ? 'N' : l->full ? 'A' : 'S';
+    int lwork = 0;
+    void *work, *tall = NULL, *u2 = NULL, *vt2 = NULL;
+    CHECK(c->f->gesvd_bs(c->h, (int)M, (int)N, &lwork), "gesvd_bufferSize");
+    DT_TRY(workspace(c, lwork, &work, err));
+    void *rwork;
+    DT_TRY(scratch(c, (N > 1 ? N : 2) * c->real_item, &rwork, err));
+    if (wide) {
+        /* tall = A^H (n x m); its U (n x uc) and V^H (vr x m) land in u2 and vt2 */
+        int64_t per = M * N + (l->vectors ? M * uc + vr * N : 0);
+        DT_TRY(scratch(c, per * c->item, &tall, err));
+        u2 = (char *)tall + M * N * c->item;
+        vt2 = (char *)u2 + M * uc * c->item;
+    }
+    for (int64_t p = 0; p < l->count; p++) {
+        char *a = l->a + p * m * n * c->item;
+        char *s = l->w + p * k * c->real_item;
+        char *u = l->vectors ? l->q + p * m * (l->full ? m : k) * c->item : NULL;
+        char *vt = l->vectors ? l->vt + p * (l->full ? n : k) * n * c->item : NULL;
+        if (!wide) {
+            CHECK(c->f->gesvd(c->h, job, job, (int)M, (int)N, a, (int)M, s, u, (int)M, vt,
+                              (int)(vr > 0 ? vr : 1), work, lwork, rwork, info32 + p), "gesvd");
+            continue;
+        }
+        DT_TRY(dt_cuda_solver_conj_transpose(a, m, n, tall, l->dtype, c->raw, c->dev, err));
+        CHECK(c->f->gesvd(c->h, job, job, (int)M, (int)N, tall, (int)M, s, u2, (int)M, vt2,
+                          (int)(vr > 0 ? vr : 1), work, lwork, rwork, info32 + p), "gesvd");
+        if (l->vectors) { /* U = (V'^H)^H (m x vr), V^H = U'^H (uc x n) */
+            DT_TRY(dt_cuda_solver_conj_transpose(vt2, vr, N, u, l->dtype, c->raw, c->dev, err));
+            DT_TRY(dt_cuda_solver_conj_transpose(u2, M, uc, vt, l->dtype, c->raw, c->dev, err));
+        }
+    }
+    return DT_OK;
+}
+
+static int fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
+
+dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
+{
+    if (l == NULL || (unsigned)l->kind > DT_LINALG_EIG || l->count < 1 || l->m < 1 || l->n < 1 ||
+        l->a == NULL || (l->kind != DT_LINALG_LU_SOLVE && l->info == NULL))
+        return dt_error_set(err, DT_ERR_VALUE, "run_linalg: a bad loop");
+    int t = l->dtype == DT_FLOAT32 ? 0 : l->dtype == DT_FLOAT64 ? 1 : l->dtype == DT_COMPLEX64 ? 2
+          : l->dtype == DT_COMPLEX128 ? 3 : -1;
+    if (t < 0)
+        return dt_error_set(err, DT_ERR_TYPE, "run_linalg: no cuSOLVER routine for %s",
+                            dt_dtype_get_info(l->dtype)->name);
+    DT_TRY(dt_cuda_index_check(l->device_index, err));
+    if (l->kind == DT_LINALG_EIG)
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "eig of a general matrix is not "
+                            "available on CUDA devices yet (cuSOLVER's Xgeev is not wrapped); "
+                            "eigh serves Hermitian matrices");
+    if (!fits_int(l->m) || !fits_int(l->n) || !fits_int(l->nrhs) || !fits_int(l->m * l->n))
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "run_linalg: matrices above 2**31 - 1 "
+                            "elements are not supported on CUDA devices yet");
+    const solver_api *a = get_api(err);
+    if (a == NULL)
+        return err->status;
+    run_ctx c;
+    memset(&c, 0, sizeof c);
+    c.l = l;
+    c.f = &a->t[t];
+    c.dev = l->device_index;
+    c.item = dt_dtype_get_info(l->dtype)->itemsize;
+    c.real_item = t == 0 || t == 2 ? 4 : 8;
+    DT_TRY(dt_cuda_stream_resolve(c.dev, l->stream, &c.stream, &c.raw, err));
+    dt_cuda_guard g;
+    DT_TRY(dt_cuda_guard_enter(&g, c.dev, err));
+    pthread_once(&devices_once, init_devices);
+    device_solver *d = &devices[c.dev];
+    pthread_mutex_lock(&d->lock);
+    dt_status st = DT_OK;
+    if (d->handle == NULL) {
+        cusolverDnHandle_t h = NULL;
+        st = solver_check(a->create(&h), "cusolverDnCreate", c.dev, err);
+        if (st == DT_OK)
+            d->handle = h;
+    }
+    int *info32 = NULL;
+    if (st == DT_OK)
+        st = solver_check(a->set_stream(d->handle, c.raw), "cusolverDnSetStream", c.dev, err);
+    c.h = d->handle;
+    if (st == DT_OK)
+        st = scratch(&c, l->count * (int64_t)sizeof(int), (void **)&info32, err);
+    if (st == DT_OK) {
+        switch (l->kind) {
+        case DT_LINALG_LU: st = run_lu(&c, info32, err); break;
+        case DT_LINALG_LU_SOLVE: st = run_lu_solve(&c, info32, err); break;
+        case DT_LINALG_CHOLESKY: st = run_cholesky(&c, info32, err); break;
+        case DT_LINALG_QR: st = run_qr(&c, info32, err); break;
+        case DT_LINALG_EIGH: st = run_eigh(&c, info32, err); break;
+        default: st = run_svd(&c, info32, err); break;
+        }
+    }
+    if (st == DT_OK && l->kind != DT_LINALG_LU_SOLVE)
+        st = dt_cuda_solver_info(info32, l->info, l->count, c.raw, c.dev, err);
+    scratch_free(&c);
+    pthread_mutex_unlock(&d->lock);
+    dt_cuda_guard_exit(&g);
+    return st;
+}
