@@ -100,11 +100,11 @@ class Table:
         self.on_row = on_row
 
     def add(self, section, case, threads, dt_s, ref_name, ref_s, note="", kind="time"):
-        """kind 'time': seconds, ratio = ref/dt; kind 'GB/s': ratio = dt/ref."""
+        """kind 'time': seconds, ratio = ref/dt; throughputs ('GB/s', 'TFLOP/s'): ratio = dt/ref."""
         if dt_s is None or ref_s is None or dt_s <= 0 or ref_s <= 0:
             ratio = None
         else:
-            ratio = ref_s / dt_s if kind == "time" else dt_s / ref_s
+            ratio = ref_s / dt_s if kind == "time" else dt_s / ref_s  # a throughput
         row = dict(section=section, case=case, threads=threads, devtensor=dt_s,
                    reference=ref_name, reference_value=ref_s, ratio=ratio, unit=kind, note=note)
         self.rows.append(row)
@@ -117,8 +117,8 @@ class Table:
 def fmt_value(v, unit):
     if v is None:
         return "-"
-    if unit == "GB/s":
-        return f"{v:8.1f} GB/s"
+    if unit != "time":  # a throughput: GB/s, TFLOP/s
+        return f"{v:8.1f} {unit}"
     if v < 1e-6:
         return f"{v * 1e9:8.1f} ns"
     if v < 1e-3:
@@ -274,27 +274,43 @@ def product_cases(rng):
     a, b = rng.random((100, 100)), rng.random((100, 100))
     x, y = dt.asarray(a), dt.asarray(b)
 
-    def thousand(m, p, q):
+    def thousand(m, p):
         for _ in range(1000):
             r = m @ p
         return r
-    cases.append(("1000 products 100x100 float64 (D2L ex. 3)", lambda: thousand(x, y, dt),
-                  lambda: thousand(a, b, np), _near_numpy))
+    cases.append(("1000 products 100x100 float64 (D2L ex. 3)", lambda x=x, y=y: thousand(x, y),
+                  lambda a=a, b=b: thousand(a, b), _near_numpy))
     a, b = rng.random((10 ** 4, 8, 8)), rng.random((10 ** 4, 8, 8))
     x, y = dt.asarray(a), dt.asarray(b)
-    cases.append(("matmul 10^4 x (8x8) float64, batched", lambda: x @ y, lambda: a @ b,
+    cases.append(("matmul 10^4 x (8x8) float64, batched", lambda x=x, y=y: x @ y, lambda a=a, b=b: a @ b,
                   _near_numpy))
     if hasattr(dt, "einsum"):
-        a, b = rng.random((500, 400)), rng.random((400, 300))
-        x, y = dt.asarray(a), dt.asarray(b)
-        cases.append(("einsum('ij,jk->ik') 500x400x300", lambda: dt.einsum("ij,jk->ik", x, y, optimize=True),
-                      lambda: np.einsum("ij,jk->ik", a, b, optimize=True), _near_numpy))
-        a, b = rng.random((64, 50, 40)), rng.random((64, 40, 30))
-        x, y = dt.asarray(a), dt.asarray(b)
-        cases.append(("einsum('bij,bjk->bik') 64x(50x40x30)",
-                       lambda: dt.einsum("bij,bjk->bik", x, y, optimize=True),
-                       lambda: np.einsum("bij,bjk->bik", a, b, optimize=True),
-                       _near_numpy))
+        for spec, sa, sb in (("ij,jk->ik", (500, 400), (400, 300)),
+                             ("bij,bjk->bik", (64, 50, 40), (64, 40, 30))):
+            a, b = rng.random(sa), rng.random(sb)
+            x, y = dt.asarray(a), dt.asarray(b)
+            shape = "x".join(map(str, sa)) + "x" + str(sb[-1])
+            cases.append((f"einsum('{spec}') {shape}",
+                          lambda x=x, y=y, spec=spec: dt.einsum(spec, x, y, optimize=True),
+                          lambda a=a, b=b, spec=spec: np.einsum(spec, a, b, optimize=True), _near_numpy))
+    if hasattr(dt, "linalg"):
+        a = rng.random((500, 500)) + 500 * np.eye(500)
+        sym = a + a.T
+        x, xs = dt.asarray(a), dt.asarray(sym)
+        rhs = rng.random(500)
+        y = dt.asarray(rhs)
+        cases += [
+            ("linalg.solve 500x500 float64", lambda x=x, y=y: dt.linalg.solve(x, y),
+             lambda a=a, rhs=rhs: np.linalg.solve(a, rhs), _near_numpy),
+            ("linalg.inv 500x500 float64", lambda x=x: dt.linalg.inv(x), lambda a=a: np.linalg.inv(a),
+             _near_numpy),
+            ("linalg.svd 500x500 float64 (values)", lambda x=x: dt.linalg.svdvals(x),
+             lambda a=a: np.linalg.svd(a, compute_uv=False), _near_numpy),
+            ("linalg.svd 500x500 float64 (U, S, Vh)", lambda x=x: dt.linalg.svd(x)[1],
+             lambda a=a: np.linalg.svd(a)[1], _near_numpy),
+            ("linalg.eigh 500x500 float64", lambda xs=xs: dt.linalg.eigh(xs)[0],
+             lambda sym=sym: np.linalg.eigh(sym)[0], _near_numpy),
+        ]
     return cases
 
 
@@ -752,6 +768,7 @@ def bench_gpu(table, quick, allow_emulated=False):
     bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw)
     bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync)
+    bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync)
 
     # -- a small op from Python: host time per call --
     xs = dt.ones(16, dtype=dt.float32, device="cuda")

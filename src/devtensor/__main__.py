@@ -45,21 +45,60 @@ def main():
             print(">>> X + dt.ones(2, 3)   # cuda:0 and cpu")
             print("RuntimeError:", e)
 
-    print("\n# exercise 1: one large computation against many small ones")
-    for dev in dt.try_all_gpus() + ([dt.device("cpu")] if dt.num_gpus() else []):
+    devices = dt.try_all_gpus() + ([dt.device("cpu")] if dt.num_gpus() else [])
+    print("\n# exercise 1: one large matrix product against many small operations")
+    for dev in devices:
         a = dt.rand(1000, 1000, device=dev)
+        _sync(dev)
         t0 = time.perf_counter()
         for _ in range(10):
-            a = a * 1.0001 + 0.5
-        dt.cuda.synchronize(dev) if dev.type == "cuda" else None
+            c = a @ a
+        _sync(dev)
         t1 = time.perf_counter()
         b = dt.rand(10, device=dev)
         for _ in range(1000):
             b = b * 1.0001 + 0.5
+        _sync(dev)
         t2 = time.perf_counter()
-        print(f"{str(dev):>7}: 10 ops on 10^6 elements {1e3 * (t1 - t0):7.2f} ms;"
-              f" 2000 ops on 10 elements {1e3 * (t2 - t1):7.2f} ms")
+        print(f"{str(dev):>7}: 10 products 1000x1000 {1e3 * (t1 - t0):8.2f} ms "
+              f"({20 / (t1 - t0):6.1f} GFLOP/s); 1000 ops on 10 elements {1e3 * (t2 - t1):7.2f} ms")
+    del c
 
+    print("\n# exercise 3: 1000 products of 100x100, the Frobenius norm logged each step "
+          "or kept on the device")
+    for dev in devices:
+        a, b = dt.rand(100, 100, device=dev), dt.rand(100, 100, device=dev)
+        t0 = time.perf_counter()
+        logged = [float(dt.linalg.norm(a @ b)) for _ in range(1000)]   # a host read each step
+        t1 = time.perf_counter()
+        kept = dt.stack([dt.linalg.norm(a @ b) for _ in range(1000)]).cpu()   # one transfer
+        t2 = time.perf_counter()
+        assert abs(logged[-1] - float(kept[-1])) <= 1e-9 * logged[-1]
+        print(f"{str(dev):>7}: logged each step {1e3 * (t1 - t0):8.2f} ms; kept on the device "
+              f"{1e3 * (t2 - t1):8.2f} ms")
+
+    if dt.num_gpus() >= 2:
+        print("\n# exercise 4: two products on two GPUs at once against both on one GPU")
+        n = 400 if dt.cuda.is_emulated() else 4000  # emulated products are reference loops
+        x0 = dt.rand(n, n, device="cuda:0")
+        x1 = dt.rand(n, n, device="cuda:1")
+        for x in (x0, x1):
+            x @ x
+            _sync(x.device)
+        t0 = time.perf_counter()
+        x0 @ x0, x0 @ x0
+        _sync(x0.device)
+        t1 = time.perf_counter()
+        x0 @ x0, x1 @ x1
+        _sync(x0.device), _sync(x1.device)
+        t2 = time.perf_counter()
+        print(f"one GPU, one after the other {1e3 * (t1 - t0):8.2f} ms; two GPUs "
+              f"{1e3 * (t2 - t1):8.2f} ms")
+
+
+def _sync(dev):
+    if dev.type == "cuda":
+        dt.cuda.synchronize(dev)
 
 if __name__ == "__main__":
     main()
