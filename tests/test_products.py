@@ -1,8 +1,9 @@
 """Products (devtensor/_products.py) against NumPy on every device: matmul
 and the @ and @= operators, dot, vdot, inner, outer, tensordot, vecdot,
-matrix_transpose, kron, trace and cross, and PyTorch's mm, bmm and mv, over
-dtypes, shapes (1-D, 0-d, batch broadcasting, empty, k == 0) and layouts
-(transposed, strided, negative strides); their errors; the Tensor methods.
+matrix_transpose, kron, diagonal, trace and cross, and PyTorch's mm, bmm and
+mv, over dtypes, shapes (1-D, 0-d, batch broadcasting, empty, k == 0) and
+layouts (transposed, strided, negative strides); their errors; the Tensor
+methods.
 Small-integer data make every product exact in every dtype, so values are
 compared exactly; results must stay on the operands' device."""
 import warnings
@@ -539,6 +540,40 @@ def test_trace_dtype_out(device):
     assert dt.trace(t, out=out) is out
     assert_same(out, np.trace(a, out=np.zeros(())), device)
     assert_same(dt.trace(on(make((0, 3)), device)), np.trace(make((0, 3))), device)
+
+
+@pytest.mark.parametrize("args", [(0,), (1,), (-1,), (5,), (-4,), (1, 1, 2), (0, 2, 0),
+                                  (-1, -1, 0), (True,)], ids=str)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_diagonal(device, args, layout):
+    na, ta = laid_out(make((3, 4, 5), "complex64"), layout, device)
+    for got, want in [(dt.diagonal(ta, *args), np.diagonal(na, *args)),
+                      (ta.diagonal(*args), na.diagonal(*args))]:
+        assert_same(got, want, device)
+        assert got._same_storage(ta)  # a view,
+        assert got.flags.writeable is want.flags.writeable is False  # read-only, as NumPy 2's
+
+
+def test_diagonal_writeable_when_asked(device):
+    a = make((3, 3), "int32")
+    t = on(a, device)
+    d = dt.diagonal(t, 1)
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        d[0] = 9
+    d.flags.writeable = True  # as NumPy allows
+    d[0] = 9
+    a[0, 1] = 9
+    assert_same(t, a, device)
+    assert_same(dt.diagonal([[1, 2], [3, 4]]), np.diagonal([[1, 2], [3, 4]]))
+
+
+def test_diagonal_errors(device):
+    a = make((3, 3))
+    t = on(a, device)
+    for x, kw in [(make(3), {}), (np.float64(1), {}), (a, {"axis1": 1, "axis2": 1}),
+                  (a, {"axis1": 2}), (a, {"axis2": -3}), (a, {"offset": 1.0})]:
+        same_error(lambda: dt.diagonal(on(x, device), **kw), lambda: np.diagonal(x, **kw))
+    same_error(lambda: t.diagonal(0, 0, 0), lambda: a.diagonal(0, 0, 0))
 
 
 def test_trace_errors(device):

@@ -67,6 +67,9 @@ static void load_locked(void)
     }
     DT_CPU_BLAS_FUNCTIONS(DT_CPU_BLAS_LOAD_)
 #undef DT_CPU_BLAS_LOAD_
+    /* NaN in a matrix is data, as in NumPy (inv of [[nan, 0], [0, 1]] is
+     * [[nan, nan], [0, 1]]): LAPACKE's NaN scan would refuse it */
+    t.set_nancheck(0);
     table = t;
     __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
 }

@@ -28,7 +28,8 @@ _Static_assert(sizeof(blasint) == 8 && sizeof(lapack_int) == 8,
     X(sorgqr, scipy_LAPACKE_sorgqr64_) X(dorgqr, scipy_LAPACKE_dorgqr64_)                 \
     X(cungqr, scipy_LAPACKE_cungqr64_) X(zungqr, scipy_LAPACKE_zungqr64_)                 \
     X(ssyevd, scipy_LAPACKE_ssyevd64_) X(dsyevd, scipy_LAPACKE_dsyevd64_)                 \
-    X(cheevd, scipy_LAPACKE_cheevd64_) X(zheevd, scipy_LAPACKE_zheevd64_)
+    X(cheevd, scipy_LAPACKE_cheevd64_) X(zheevd, scipy_LAPACKE_zheevd64_)                 \
+    X(set_nancheck, scipy_LAPACKE_set_nancheck64_)
 
 /* the LAPACKE functions of one type letter T, as fields T##getrf ... */
 #define DT_CPU_LAPACKE(X, T)                                                              \

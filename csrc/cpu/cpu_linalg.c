@@ -28,6 +28,9 @@ static dt_status lapack_status(lapack_int info, const char *routine, dt_error *e
                         (long long)-info);
 }
 
+static const char *const routine_name[] = {"getrf", "getrs", "potrf", "geqrf/orgqr", "syevd/heevd",
+                                           "gesdd", "geev"};
+
 /* One type's routines: T the LAPACK letter, S the storage type, R the real
  * type, ORGQR and SYEVD the names of its Q-forming and Hermitian routines. */
 #define DT_CPU_LINALG(T, S, R, ORGQR, SYEVD)                                                     \
@@ -97,7 +100,7 @@ static dt_status lapack_status(lapack_int info, const char *routine, dt_error *e
             return T##_eig(bl, l, p, a, err);                                                   \
         }                                                                                       \
         if (info < 0)                                                                           \
-            return lapack_status(info, #T " (" #ORGQR ", " #SYEVD ")", err);                    \
+            return lapack_status(info, routine_name[l->kind], err);                    \
         l->info[p] = info;                                                                      \
         return DT_OK;                                                                           \
     }

@@ -296,7 +296,9 @@ Dense qr_form_q(const Dense &a, const Cx *tau, int64_t k)
  * (2 |gamma|).  A pair is negligible when |gamma| <= tol sqrt(|A(p, p)|
  * |A(q, q)|) (columns: tol |col p| |col q|), tol = 8 eps: the relative
  * test that makes Jacobi's small eigenvalues and singular values as
- * accurate as the data.  Matrices are first scaled by a power of two
+ * accurate as the data; a column whose squares sum to zero (or underflow
+ * to it) is never rotated, and the phase is gamma's parts divided by
+ * |gamma| (1 / |gamma| overflows for a subnormal gamma).  Matrices are first scaled by a power of two
  * (exactly) to keep squares clear of overflow and underflow. */
 
 /* Two-sided Jacobi on a Hermitian matrix: A <- W^H A W, V <- V W. */
@@ -321,7 +323,7 @@ int eigh(const Dense &a, std::vector<double> &w, Dense *v)
                     continue;
                 rotated = true;
                 const double g = absc(A(p, q)), app = A(p, p).re, aqq = A(q, q).re;
-                const Cx ph = A(p, q) * (1 / g), cph = conj(ph);
+                const Cx ph = Cx{A(p, q).re / g, A(p, q).im / g}, cph = conj(ph); /* 1 / g may overflow */
                 const double t = jacobi_t((aqq - app) / (2 * g)), c = 1 / sqrt(1 + t * t), s = c * t;
                 for (int64_t r = 0; r < n; r++) { /* columns: A W */
                     const Cx x = A(r, p), y = A(r, q) * cph;
@@ -392,7 +394,8 @@ int svd(const Dense &a, std::vector<double> &s, Dense *u, int64_t ucols, Dense *
         return g;
     };
     auto negligible = [](Cx g, double alpha, double beta) {
-        return !(absc(g) > tol * sqrt(alpha) * sqrt(beta));
+        /* a zero (or underflowed) column couples with nothing */
+        return alpha == 0 || beta == 0 || !(absc(g) > tol * sqrt(alpha) * sqrt(beta));
     };
     for (int sweep = 0; sweep < max_sweeps; sweep++) {
         bool rotated = false;
@@ -404,7 +407,7 @@ int svd(const Dense &a, std::vector<double> &s, Dense *u, int64_t ucols, Dense *
                     continue;
                 rotated = true;
                 const double g = absc(gamma);
-                const Cx cph = conj(gamma * (1 / g));
+                const Cx cph = conj(Cx{gamma.re / g, gamma.im / g}); /* 1 / g may overflow */
                 const double t = jacobi_t((beta - alpha) / (2 * g)), c = 1 / sqrt(1 + t * t), sn = c * t;
                 for (int64_t r = 0; r < m; r++) {
                     const Cx x = G(r, p), y = G(r, q) * cph;

@@ -48,6 +48,7 @@ from ._products import *  # noqa: F401,F403  (matmul, dot, tensordot, mm, ...)
 from . import _einsum
 from ._einsum import einsum, einsum_path  # noqa: F401
 from . import linalg  # noqa: F401  (numpy.linalg and the array API's linalg extension)
+from . import fft  # noqa: F401  (numpy.fft and the array API's fft extension)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
@@ -76,5 +77,5 @@ __all__ = [
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
-    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg",
+    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft",
 ] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__

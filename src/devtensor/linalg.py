@@ -25,6 +25,14 @@ Note [Empty matrices]
     [Factorizations] in csrc/core/linalg.c); the answers here are NumPy's:
     det 1, inv an empty matrix, svd's full U and V identities.
 
+Note [NaN in the SVD]
+    NumPy's SVD (LAPACK's gesdd) refuses a matrix with a NaN, so svd,
+    svdvals, pinv, matrix_rank, cond and the 2 and nuclear norms raise
+    LinAlgError("SVD did not converge") for one, and lstsq (gelsd) refuses
+    a NaN or an infinity in a ("... in Linear Least Squares"); elsewhere NaN
+    propagates.  Backends differ here (cuSOLVER does not check), so the
+    input is checked here first: one more read on the host.
+
 Note [lstsq's rcond]
     NumPy's default cut-off for lstsq's singular values is max(m, n) times
     the machine epsilon of the precision it computes in, which is always
@@ -171,8 +179,9 @@ def _solve_shapes(sa, sb, vector):
     except ValueError:
         nd = builtins.max(len(lp) for lp in loops)
         out_core = [m] + list(sb[-1:] if core == 2 else [])
-        ops = " ".join(f"{_shape_str(s)}->{_shape_str([None] * (nd - len(lp)) + list(lp) + [None] * len(out_core))}"
-                       for s, lp in zip((sa, sb), loops))
+        # each operand's loop axes right-aligned, new axes for the output's core
+        remapped = [[None] * (nd - len(lp)) + list(lp) + [None] * len(out_core) for lp in loops]
+        ops = " ".join(f"{_shape_str(s)}->{_shape_str(r)}" for s, r in zip((sa, sb), remapped))
         raise ValueError(f"operands could not be broadcast together with remapped shapes "
                          f"[original->remapped]: {ops}  and requested shape "
                          f"{_shape_str([None] * nd + out_core)}") from None
@@ -213,13 +222,11 @@ def solve(a, b):
     return x[..., 0] if vector else x
 
 
-def _inverse_or_nan(a):
-    """The inverses of the square float matrices a, all NaN where a matrix
-    is singular (NumPy's inv with errors ignored)."""
-    dt = _dt()
+def _inverse(a):
+    """(the inverses of the square float matrices a, LAPACK's info of each)."""
     lu, piv, info = _lu(a)
-    ident = dt.broadcast_to(eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
-    return dt.where((info > 0)[..., None, None], math.nan, _C._lu_solve(lu, piv, ident))
+    ident = _dt().broadcast_to(eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
+    return _C._lu_solve(lu, piv, ident), info
 
 
 def inv(a):
@@ -227,10 +234,9 @@ def inv(a):
     a = _as_float(a, square=True)
     if a.size == 0:
         return _dt().empty(a.shape, dtype=a.dtype, device=a.device)
-    lu, piv, info = _lu(a)
+    x, info = _inverse(a)
     _check(info, "Singular matrix")
-    ident = _dt().broadcast_to(eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
-    return _C._lu_solve(lu, piv, ident)
+    return x
 
 
 def _lu_parity(piv):
@@ -308,10 +314,13 @@ def qr(a, mode="reduced"):
     m, n = a.shape[-2], a.shape[-1]
     k = builtins.min(m, n)
     dt = _dt()
-    if k == 0:
-        q = dt.broadcast_to(eye(m, dtype=a.dtype, device=a.device), a.shape[:-2] + (m, m)).copy() \
-            if mode == "complete" else dt.zeros(a.shape[:-2] + (m, k), dtype=a.dtype, device=a.device)
-        r = dt.zeros(a.shape[:-2] + ((m if mode == "complete" else k), n), dtype=a.dtype,
+    if k == 0:  # Note [Empty matrices]
+        batch = tuple(a.shape[:-2])
+        if mode == "complete":
+            q = dt.broadcast_to(eye(m, dtype=a.dtype, device=a.device), batch + (m, m)).copy()
+        else:
+            q = dt.zeros(batch + (m, k), dtype=a.dtype, device=a.device)
+        r = dt.zeros(batch + ((m if mode == "complete" else k), n), dtype=a.dtype,
                      device=a.device)
         return r if mode == "r" else QRResult(q, r)
     r, _, _, q, _, _ = _factor(_C.LINALG_QR, a, False, mode == "complete")
@@ -347,9 +356,15 @@ def eigvalsh(a, UPLO="L"):
     return w
 
 
-def _check_finite(a):
+def _check_finite(a, message="Array must not contain infs or NaNs"):
     if a.size and not bool(_dt().all(_dt().isfinite(a))):
-        raise LinAlgError("Array must not contain infs or NaNs")
+        raise LinAlgError(message)
+
+
+def _refuse_nan(a, message):
+    """Note [NaN in the SVD]"""
+    if a.size and bool(_dt().any(_dt().isnan(a))):
+        raise LinAlgError(message)
 
 
 def _real_if_all_real(w, v, real_input):
@@ -412,6 +427,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         if full_matrices:
             return SVDResult(ident(m, m), s, ident(n, n))
         return SVDResult(ident(m, 0), s, ident(0, n))
+    _refuse_nan(a, "SVD did not converge")
     _, _, s, u, vt, info = _factor(_C.LINALG_SVD, a, compute_uv, full_matrices)
     _check(info, "SVD did not converge")
     return SVDResult(u, s, vt) if compute_uv else s
@@ -489,6 +505,7 @@ def lstsq(a, b, rcond=None):
     a, B = _cast(a, d), _cast(B, d)
     if rcond is None:
         rcond = _eps(d) * builtins.max(m, n)
+    _check_finite(a, "SVD did not converge in Linear Least Squares")  # Note [NaN in the SVD]
     none = dt.zeros((0,), dtype=real, device=a.device)
     if builtins.min(m, n) == 0:
         x, rank, s = dt.zeros((n, B.shape[1]), dtype=d, device=a.device), 0, none
@@ -640,7 +657,9 @@ def cond(x, p=None):
         r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
     else:
         x = _as_float(x, square=True)
-        r = norm(x, p, axis=(-2, -1)) * norm(_inverse_or_nan(x), p, axis=(-2, -1))
+        xinv, info = _inverse(x)
+        xinv = dt.where((info > 0)[..., None, None], math.nan, xinv)  # NumPy's, for singular x
+        r = norm(x, p, axis=(-2, -1)) * norm(xinv, p, axis=(-2, -1))
     return dt.where(dt.isnan(r) & ~dt.any(dt.isnan(x), axis=(-2, -1)), math.inf, r)
 
 
