@@ -314,6 +314,23 @@ def product_cases(rng):
     return cases
 
 
+def _numpy_blas_threads(n):
+    """Set the thread count of NumPy's own OpenBLAS (the copy in numpy.libs),
+    so that a row's "threads" holds for both sides; returns whether it could."""
+    import ctypes
+    import glob
+    libs = glob.glob(os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs",
+                                  "libscipy_openblas*.so*"))
+    for path in libs:
+        lib = ctypes.CDLL(path)  # already loaded by NumPy: the same handle
+        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn(ctypes.c_int(n))
+                return True
+    return False
+
+
 def bench_products_cpu(table, rng, quick, threads):
     """Matrix products, each side timed on its own (Note [Two OpenBLAS
     pools]): NumPy's OpenBLAS and devtensor's are two copies of the library
@@ -321,11 +338,15 @@ def bench_products_cpu(table, rng, quick, threads):
     call; alternating the two calls would make each wait for the other's
     spinning threads, a cost neither pays in a program that uses one."""
     reps = 5 if quick else 15
+    matched = _numpy_blas_threads(threads if isinstance(threads, int) else cpus_available())
     for name, fdt, fnp, check in product_cases(rng):
         note = _check(fdt(), fnp(), check)
         tdt = median_time(fdt, reps)
         tnp = median_time(fnp, reps)
+        if not matched:
+            note += "; NumPy's BLAS threads not matched"
         table.add("cpu", name, threads, tdt, "numpy", tnp, note)
+    _numpy_blas_threads(cpus_available())
 
 
 def bench_per_call(table, rng, quick):

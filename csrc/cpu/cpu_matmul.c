@@ -15,6 +15,8 @@
  * then too small for OpenBLAS's own threads); a large problem runs alone
  * on OpenBLAS's threads, whose number is devtensor's.
  */
+#pragma GCC optimize("O3") /* Note [Vectorization] in cpu_loops.c */
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,31 +239,39 @@ static int_matmul_fn int_loop(dt_dtype d)
  * product takes: problems of at most SMALL_LOOP_FLOPS multiply-adds
  * (16 x 16 x 16) of float32 or float64 run this loop instead, which sums
  * each out[i, j] over p in order, in the dtype, as a BLAS kernel does (no
- * fused multiply-add: -ffp-contract=off).  The inner loop runs along a row
- * of b and vectorizes where b's rows are contiguous. */
+ * fused multiply-add: -ffp-contract=off).  Where b's rows are contiguous,
+ * SMALL_COLS columns of a row of out are summed at once in a fixed-size
+ * local array, which the compiler keeps in vector registers; the columns
+ * left over, and strided b, are summed one element at a time. */
 #define SMALL_LOOP_FLOPS (16 * 16 * 16)
+#define SMALL_COLS 8 /* out's rows are summed SMALL_COLS columns at a time, in registers */
 
 #define DT_SMALL_MATMUL(NAME, T)                                                            \
+    __attribute__((target_clones("avx512f", "avx2", "default")))                            \
     static void NAME(const dt_matmul_loop *l, const char *a, const char *b, char *out)      \
     {                                                                                       \
-        int64_t m = l->m, n = l->n, k = l->k;                                               \
-        for (int64_t i = 0; i < m; i++) {                                                   \
-            T *row = (T *)out + i * n;                                                      \
-            for (int64_t j = 0; j < n; j++)                                                 \
-                row[j] = 0;                                                                 \
-            for (int64_t p = 0; p < k; p++) {                                               \
-                T av = *(const T *)(a + i * l->a_rs + p * l->a_cs);                         \
-                const char *brow = b + p * l->b_rs;                                         \
-                if (l->b_cs == (int64_t)sizeof(T)) {                                        \
-                    const T *bp = (const T *)brow;                                          \
-                    for (int64_t j = 0; j < n; j++)                                         \
-                        row[j] += av * bp[j];                                               \
-                } else {                                                                    \
-                    for (int64_t j = 0; j < n; j++)                                         \
-                        row[j] += av * *(const T *)(brow + j * l->b_cs);                    \
+        int64_t m = l->m, n = l->n, k = l->k, j0 = 0;                                       \
+        if (l->b_cs == (int64_t)sizeof(T)) {                                                \
+            for (; j0 + SMALL_COLS <= n; j0 += SMALL_COLS)                                  \
+                for (int64_t i = 0; i < m; i++) {                                           \
+                    T acc[SMALL_COLS] = {0};                                                \
+                    for (int64_t p = 0; p < k; p++) {                                       \
+                        T av = *(const T *)(a + i * l->a_rs + p * l->a_cs);                 \
+                        const T *bp = (const T *)(b + p * l->b_rs) + j0;                    \
+                        for (int j = 0; j < SMALL_COLS; j++)                                \
+                            acc[j] += av * bp[j];                                           \
+                    }                                                                       \
+                    memcpy((T *)out + i * n + j0, acc, sizeof acc);                         \
                 }                                                                           \
-            }                                                                               \
         }                                                                                   \
+        for (int64_t j = j0; j < n; j++) /* the columns left: one sum each */               \
+            for (int64_t i = 0; i < m; i++) {                                               \
+                T sum = 0;                                                                  \
+                for (int64_t p = 0; p < k; p++)                                             \
+                    sum += *(const T *)(a + i * l->a_rs + p * l->a_cs) *                    \
+                           *(const T *)(b + p * l->b_rs + j * l->b_cs);                     \
+                ((T *)out)[i * n + j] = sum;                                                \
+            }                                                                               \
     }
 DT_SMALL_MATMUL(small_f32, float)
 DT_SMALL_MATMUL(small_f64, double)

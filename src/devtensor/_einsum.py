@@ -338,6 +338,22 @@ def _standins(args, first_is_subscripts):
             for i, a in enumerate(args)]
 
 
+def _path(args, optimize):
+    """numpy.einsum_path's order for these operands, remembered per
+    subscripts, shapes and optimize (it costs more than a small product)."""
+    if args and isinstance(args[0], str) and isinstance(optimize, (bool, str)):
+        return _remembered_path(args[0], tuple(tuple(t.shape) for t in args[1:]), optimize)
+    stand = _standins(args, bool(args) and isinstance(args[0], (str, bytes)))
+    return np.einsum_path(*stand, optimize=optimize)[0][1:]
+
+
+@functools.lru_cache(maxsize=256)
+def _remembered_path(subscripts, shapes, optimize):
+    one = np.empty((), np.int8)
+    stand = [np.broadcast_to(one, s) for s in shapes]
+    return tuple(np.einsum_path(subscripts, *stand, optimize=optimize)[0][1:])
+
+
 def _with_tensors(args):
     """The positional arguments with their operands as tensors on one device
     (Note [Lists as inputs] in _manipulation.py)."""
@@ -372,8 +388,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     args, _ = _with_tensors(operands)
     path = None
     if optimize is not False:
-        stand = _standins(args, isinstance(args[0], (str, bytes))) if args else []
-        path = np.einsum_path(*stand, optimize=optimize)[0][1:]
+        path = _path(args, optimize)
     tensors, terms, output = _split_args(args)
     labels, output = _full_labels(tensors, terms, output, optimize is not False)
     single = len(tensors) == 1 and out is None and set(labels[0]) <= set(output)
