@@ -521,8 +521,12 @@ cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *streamId)
  * (CUBLAS_COMPUTE_32F_FAST_TF32 for TF32). */
 cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode)
 {
+    /* read as an int: a caller's out-of-range value is no valid
+     * cublasMath_t, and loading it as one is undefined (UBSan says so) */
+    int raw;
+    memcpy(&raw, &mode, sizeof raw);
     return with_handle(handle, [&](Handle &h) {
-        int base = (int)mode & ~(int)CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+        int base = raw & ~(int)CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
         if (base != CUBLAS_DEFAULT_MATH && base != CUBLAS_TENSOR_OP_MATH && base != CUBLAS_PEDANTIC_MATH &&
             base != CUBLAS_TF32_TENSOR_OP_MATH && base != CUBLAS_FP32_EMULATED_BF16X9_MATH &&
             base != CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH)
@@ -545,7 +549,9 @@ cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode)
 /* The CUDA 13 toolkit's libcublas's strings, every one. */
 const char *cublasGetStatusString(cublasStatus_t status)
 {
-    switch (status) {
+    int raw; /* as an int: see cublasSetMathMode */
+    memcpy(&raw, &status, sizeof raw);
+    switch (raw) {
     case CUBLAS_STATUS_SUCCESS: return "success";
     case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";
     case CUBLAS_STATUS_ALLOC_FAILED: return "the resource allocation failed";
