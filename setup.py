@@ -58,13 +58,14 @@ core_ext = Extension(
 ext_modules = [core_ext]
 # The sanitizer build (.ci/run) instruments the C core and the emulated CUDA
 # backend; the nvcc-built one is left out (its device code is not host code).
-cuda_ext = None if sanitize else cuda_extension(["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c"],
-                                                ["csrc/core"])
+# the core files the CUDA backends share with devtensor._C
+cuda_core_sources = ["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c",
+                     "csrc/core/library.c"]
+cuda_ext = None if sanitize else cuda_extension(cuda_core_sources, ["csrc/core"])
 if cuda_ext is not None:
     ext_modules.append(cuda_ext)
 # the same CUDA backend executed on the CPU (DEVTENSOR_EMULATE_CUDA=N), for CI
-emu_ext = emulated_extension(["csrc/core/error.c", "csrc/core/dtype.c", "csrc/core/env.c"], ["csrc/core"],
-                             sanitize=sanitize)
+emu_ext = emulated_extension(cuda_core_sources, ["csrc/core"], sanitize=sanitize)
 if emu_ext is not None:
     ext_modules.append(emu_ext)
 

@@ -730,3 +730,35 @@ def test_matmul_property(device, batch_a, batch_b, m, k, n, vec_a, vec_b):
         same_error(lambda: dt.matmul(ta, tb), lambda: np.matmul(a, b))
         return
     assert_same(dt.matmul(ta, tb), want, device)
+
+
+@pytest.mark.parametrize("path, words", [
+    ("/nonexistent/libscipy_openblas64_.so", "OpenBLAS could not be loaded from "
+                                             "/nonexistent/libscipy_openblas64_.so"),
+    ("libc.so.6", "OpenBLAS has no scipy_cblas_sgemm64_"),
+])
+def test_openblas_that_cannot_be_loaded(path, words):
+    # Note [Libraries opened on first use]: loading is tried once, its reason
+    # kept; what needs no BLAS keeps working.  A fresh process: the library
+    # is opened once per process.
+    import subprocess
+    import sys
+    code = f"""
+import devtensor as dt
+dt._C._set_blas_library({path!r})
+a = dt.ones((64, 64))  # past the small products our own loop does
+for _ in range(2):
+    try:
+        a @ a
+    except RuntimeError as e:
+        print(e)
+    else:
+        print("no error")
+print((a + 1).sum().item())
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 3 and lines[0] == lines[1], lines
+    assert lines[0].startswith(words), lines
+    assert lines[2] == str(2.0 * 64 * 64)

@@ -5,7 +5,7 @@
  * Note [Loading cuBLAS]
  * libcublas is about 100 MB, and a machine may have a driver without it:
  * it is opened with dlopen on the first product on a CUDA device, never at
- * import, by its soname (LD_LIBRARY_PATH, the system's paths) and then
+ * import (Note [Libraries opened on first use] in library.h), by its soname (LD_LIBRARY_PATH, the system's paths) and then
  * from the toolkit devtensor was built with (DT_CUDA_LIB_DIR).  Without it
  * a product raises a RuntimeError saying so; everything else keeps
  * working.  The emulated build (DEVTENSOR_EMULATED) links the reference
@@ -39,11 +39,8 @@
 #include <cublas_v2.h>
 
 #include "cuda_internal.h"
+#include "library.h"
 #include "loop_check.h"
-
-#ifndef DEVTENSOR_EMULATED
-#include <dlfcn.h>
-#endif
 
 /* ---- the library ---- */
 
@@ -59,66 +56,61 @@ typedef struct cublas_api {
 #undef DT_CUBLAS_FIELD_
 } cublas_api;
 
-static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
-static cublas_api api;
-static int api_loaded;
-static char api_error[1024];
+static dt_library library = DT_LIBRARY_INIT;
 
 #ifdef DEVTENSOR_EMULATED
-static void load_api_locked(void)
+static cublas_api api;
+
+static int load(char *error, size_t size)
 {
+    (void)error, (void)size;
 #define DT_CUBLAS_LINK_(FIELD, SYMBOL) api.FIELD = SYMBOL;
     DT_CUBLAS_FUNCTIONS(DT_CUBLAS_LINK_)
 #undef DT_CUBLAS_LINK_
-    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+    return 1;
 }
+#define API (&api)
 #else
 #define DT_STR2_(x) #x
 #define DT_STR_(x) DT_STR2_(x)
 #define DT_CUBLAS_SONAME "libcublas.so." DT_STR_(CUBLAS_VER_MAJOR)
 
-static void load_api_locked(void)
+static const char *const symbols[] = {
+#define DT_CUBLAS_NAME_(FIELD, SYMBOL) #SYMBOL,
+    DT_CUBLAS_FUNCTIONS(DT_CUBLAS_NAME_)
+#undef DT_CUBLAS_NAME_
+};
+#define N_SYMBOLS (sizeof symbols / sizeof *symbols)
+
+static union {
+    cublas_api functions;
+    void *slots[N_SYMBOLS];
+} table;
+_Static_assert(sizeof(cublas_api) == sizeof(void *[N_SYMBOLS]), "one pointer per function");
+
+static int load(char *error, size_t size)
 {
-    void *h = dlopen(DT_CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+    static const char *const paths[] = {
+        DT_CUBLAS_SONAME,
 #ifdef DT_CUDA_LIB_DIR
-    if (h == NULL)
-        h = dlopen(DT_CUDA_LIB_DIR "/" DT_CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+        DT_CUDA_LIB_DIR "/" DT_CUBLAS_SONAME,
 #endif
+    };
+    const char *why;
+    void *h = dt_library_open(paths, sizeof paths / sizeof *paths, &why);
     if (h == NULL) {
-        const char *why = dlerror();
-        snprintf(api_error, sizeof api_error, "cuBLAS (%s) could not be loaded, so matrix "
-                 "products on CUDA devices are unavailable: %s", DT_CUBLAS_SONAME,
-                 why ? why : "not found");
-        return;
+        snprintf(error, size, "cuBLAS (%s) could not be loaded, so matrix products on CUDA "
+                 "devices are unavailable: %s", DT_CUBLAS_SONAME, why);
+        return 0;
     }
-    cublas_api t;
-#define DT_CUBLAS_LOAD_(FIELD, SYMBOL)                                                   \
-    *(void **)&t.FIELD = dlsym(h, #SYMBOL);                                              \
-    if (t.FIELD == NULL) {                                                               \
-        snprintf(api_error, sizeof api_error, "%s has no %s", DT_CUBLAS_SONAME, #SYMBOL); \
-        dlclose(h);                                                                      \
-        return;                                                                          \
-    }
-    DT_CUBLAS_FUNCTIONS(DT_CUBLAS_LOAD_)
-#undef DT_CUBLAS_LOAD_
-    api = t;
-    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+    return dt_library_resolve(h, DT_CUBLAS_SONAME, symbols, table.slots, N_SYMBOLS, error, size);
 }
+#define API (&table.functions)
 #endif
 
 static const cublas_api *get_api(dt_error *err)
 {
-    if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
-        pthread_mutex_lock(&api_lock);
-        if (!api_loaded && api_error[0] == '\0')
-            load_api_locked();
-        pthread_mutex_unlock(&api_lock);
-        if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
-            dt_error_set(err, DT_ERR_RUNTIME, "%s", api_error);
-            return NULL;
-        }
-    }
-    return &api;
+    return dt_library_ensure(&library, load, err) == DT_OK ? API : NULL;
 }
 
 static dt_status cublas_check(const cublas_api *a, cublasStatus_t s, const char *call, int device,

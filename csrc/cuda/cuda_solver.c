@@ -3,8 +3,9 @@
  * around it (cuda_solver_kernels.cu).
  *
  * Note [Loading cuSOLVER]
- * As cuBLAS (Note [Loading cuBLAS] in cuda_blas.c): opened with dlopen on
- * the first factorization on a CUDA device, by soname and then from the
+ * As cuBLAS (Note [Loading cuBLAS] in cuda_blas.c, Note [Libraries opened
+ * on first use] in library.h): opened with dlopen on the first
+ * factorization on a CUDA device, by soname and then from the
  * toolkit devtensor was built with; the emulated build links the
  * reference implementation in csrc/emu/emu_solver.cpp.  One handle per
  * device, kept for the process and used under the device's lock; each
@@ -31,10 +32,7 @@
 #include <cusolverDn.h>
 
 #include "cuda_internal.h"
-
-#ifndef DEVTENSOR_EMULATED
-#include <dlfcn.h>
-#endif
+#include "library.h"
 
 /* ---- the library ---- */
 
@@ -87,14 +85,13 @@ typedef struct solver_api {
     solver_fns t[4]; /* S, D, C, Z */
 } solver_api;
 
-static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+static dt_library library = DT_LIBRARY_INIT;
 static solver_api api;
-static int api_loaded;
-static char api_error[1024];
 
 #ifdef DEVTENSOR_EMULATED
-static void load_api_locked(void)
+static int load(char *error, size_t size)
 {
+    (void)error, (void)size;
     api.create = cusolverDnCreate;
     api.set_stream = cusolverDnSetStream;
 #define DT_SOLVER_LINK_(F, S, D, C, Z)                  \
@@ -104,65 +101,55 @@ static void load_api_locked(void)
     api.t[3].F = (__typeof__(api.t[0].F))(void (*)(void))Z;
     DT_SOLVER_FUNCTIONS(DT_SOLVER_LINK_)
 #undef DT_SOLVER_LINK_
-    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+    return 1;
 }
 #else
 #define DT_STR2_(x) #x
 #define DT_STR_(x) DT_STR2_(x)
 #define DT_CUSOLVER_SONAME "libcusolver.so." DT_STR_(CUSOLVER_VER_MAJOR)
 
-static int load_one(void *h, const char *name, void **slot)
-{
-    *slot = dlsym(h, name);
-    if (*slot == NULL)
-        snprintf(api_error, sizeof api_error, "%s has no %s", DT_CUSOLVER_SONAME, name);
-    return *slot != NULL;
-}
+/* the names in the order load() reads them back */
+static const char *const symbols[] = {
+    "cusolverDnCreate", "cusolverDnSetStream",
+#define DT_SOLVER_NAME_(F, S, D, C, Z) #S, #D, #C, #Z,
+    DT_SOLVER_FUNCTIONS(DT_SOLVER_NAME_)
+#undef DT_SOLVER_NAME_
+};
+#define N_SYMBOLS (sizeof symbols / sizeof *symbols)
 
-static void load_api_locked(void)
+static int load(char *error, size_t size)
 {
-    void *h = dlopen(DT_CUSOLVER_SONAME, RTLD_NOW | RTLD_LOCAL);
+    static const char *const paths[] = {
+        DT_CUSOLVER_SONAME,
 #ifdef DT_CUDA_LIB_DIR
-    if (h == NULL)
-        h = dlopen(DT_CUDA_LIB_DIR "/" DT_CUSOLVER_SONAME, RTLD_NOW | RTLD_LOCAL);
+        DT_CUDA_LIB_DIR "/" DT_CUSOLVER_SONAME,
 #endif
+    };
+    const char *why;
+    void *h = dt_library_open(paths, sizeof paths / sizeof *paths, &why);
     if (h == NULL) {
-        const char *why = dlerror();
-        snprintf(api_error, sizeof api_error, "cuSOLVER (%s) could not be loaded, so "
-                 "factorizations on CUDA devices are unavailable: %s", DT_CUSOLVER_SONAME,
-                 why ? why : "not found");
-        return;
+        snprintf(error, size, "cuSOLVER (%s) could not be loaded, so factorizations on CUDA "
+                 "devices are unavailable: %s", DT_CUSOLVER_SONAME, why);
+        return 0;
     }
-    solver_api t;
-    int ok = load_one(h, "cusolverDnCreate", (void **)&t.create) &&
-             load_one(h, "cusolverDnSetStream", (void **)&t.set_stream);
-#define DT_SOLVER_LOAD_(F, S, D, C, Z)                                                            \
-    ok = ok && load_one(h, #S, (void **)&t.t[0].F) && load_one(h, #D, (void **)&t.t[1].F) &&     \
-         load_one(h, #C, (void **)&t.t[2].F) && load_one(h, #Z, (void **)&t.t[3].F);
-    DT_SOLVER_FUNCTIONS(DT_SOLVER_LOAD_)
-#undef DT_SOLVER_LOAD_
-    if (!ok) {
-        dlclose(h);
-        return;
-    }
-    api = t;
-    __atomic_store_n(&api_loaded, 1, __ATOMIC_RELEASE);
+    void *slot[N_SYMBOLS];
+    if (!dt_library_resolve(h, DT_CUSOLVER_SONAME, symbols, slot, N_SYMBOLS, error, size))
+        return 0;
+    size_t i = 0;
+    api.create = (__typeof__(api.create))slot[i++];
+    api.set_stream = (__typeof__(api.set_stream))slot[i++];
+#define DT_SOLVER_READ_(F, S, D, C, Z)                          \
+    for (int k = 0; k < 4; k++)                                 \
+        api.t[k].F = (__typeof__(api.t[k].F))slot[i++];
+    DT_SOLVER_FUNCTIONS(DT_SOLVER_READ_)
+#undef DT_SOLVER_READ_
+    return 1;
 }
 #endif
 
 static const solver_api *get_api(dt_error *err)
 {
-    if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
-        pthread_mutex_lock(&api_lock);
-        if (!api_loaded && api_error[0] == '\0')
-            load_api_locked();
-        pthread_mutex_unlock(&api_lock);
-        if (!__atomic_load_n(&api_loaded, __ATOMIC_ACQUIRE)) {
-            dt_error_set(err, DT_ERR_RUNTIME, "%s", api_error);
-            return NULL;
-        }
-    }
-    return &api;
+    return dt_library_ensure(&library, load, err) == DT_OK ? &api : NULL;
 }
 
 static dt_status solver_check(cusolverStatus_t s, const char *call, int device, dt_error *err)
