@@ -8,6 +8,7 @@
  */
 #include <cublas_v2.h>
 
+#include "emu_library.h"
 #include "emu_runtime.h"
 #include "scalar.h" /* csrc/core: float16 and bfloat16 conversions */
 
@@ -64,34 +65,11 @@ cublasStatus_t with_handle(cublasHandle_t h, F f)
     return f(it->second);
 }
 
-/* Note [The library's own runtime]
- * libcublas reaches the runtime through its own copy of cudart, so its
- * failing runtime calls leave no error in the caller's last-error slot
- * (sticky errors belong to the device and show anyway).  Quiet clears
- * what the emulation's own calls leave there, when the slot was clear. */
-struct Quiet {
-    bool was_clear = cudaPeekAtLastError() == cudaSuccess;
-    ~Quiet()
-    {
-        if (was_clear)
-            (void)cudaGetLastError();
-    }
-};
-
-int current_device()
-{
-    Quiet q;
-    int d = -1;
-    return cudaGetDevice(&d) == cudaSuccess ? d : -1;
-}
-
-/* Whether [p, p+n) lies in one live allocation that `device` may access:
- * its own, or a peer's it enabled access to. */
-bool accessible(int device, const void *p, size_t n)
-{
-    int owner = emu_runtime_device_of(p, n);
-    return owner >= 0 && emu_runtime_peer_enabled(device, owner);
-}
+/* current_device, accessible, Quiet: emu_library.h (Note [The library's
+ * own runtime] there) */
+using dt_emu::accessible;
+using dt_emu::current_device;
+using dt_emu::Quiet;
 
 /* ---- the matrix product's types ---- */
 

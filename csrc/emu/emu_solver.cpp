@@ -11,6 +11,7 @@
  */
 #include "emu_solver.h"
 
+#include "emu_library.h"
 #include "emu_runtime.h"
 
 #include <limits.h>
@@ -45,37 +46,10 @@ Table &table()
     return *t;
 }
 
-/* The library's own runtime leaves the caller's last error alone (Note
- * [The library's own runtime] in emu_blas.cpp). */
-struct Quiet {
-    bool was_clear = cudaPeekAtLastError() == cudaSuccess;
-    ~Quiet()
-    {
-        if (was_clear)
-            (void)cudaGetLastError();
-    }
-};
-
-int current_device()
-{
-    Quiet q;
-    int d = -1;
-    return cudaGetDevice(&d) == cudaSuccess ? d : -1;
-}
-
-/* Whether [p, p+n) lies in one live allocation that `device` may access. */
-bool accessible(int device, const void *p, size_t n)
-{
-    int owner = emu_runtime_device_of(p, n);
-    return owner >= 0 && emu_runtime_peer_enabled(device, owner);
-}
-
-/* A host pointer the library may write an answer through (the bufferSize
- * calls' lwork): not NULL, not device memory. */
-bool host_out(const void *p, size_t n)
-{
-    return p != nullptr && emu_runtime_device_of(p, n) < 0;
-}
+/* current_device, accessible, host_out, Quiet: emu_library.h */
+using dt_emu::accessible;
+using dt_emu::current_device;
+using dt_emu::host_out;
 
 /* ---- extents ---- */
 
