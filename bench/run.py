@@ -293,6 +293,11 @@ def product_cases(rng):
             cases.append((f"einsum('{spec}') {shape}",
                           lambda x=x, y=y, spec=spec: dt.einsum(spec, x, y, optimize=True),
                           lambda a=a, b=b, spec=spec: np.einsum(spec, a, b, optimize=True), _near_numpy))
+    if hasattr(dt, "fft"):
+        a = rng.random(1 << 20) + 1j * rng.random(1 << 20)
+        x = dt.asarray(a)
+        cases.append(("fft 2^20 complex128", lambda x=x: dt.fft.fft(x), lambda a=a: np.fft.fft(a),
+                      _near_numpy))
     if hasattr(dt, "linalg"):
         a = rng.random((500, 500)) + 500 * np.eye(500)
         sym = a + a.T
@@ -659,6 +664,52 @@ def bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync, side=8192):
                   "target: faster than PyTorch")
 
 
+def bench_gpu_fft(table, reps, dsync, cp, csync, torch, tsync, n=1 << 24, batch=(4096, 1024)):
+    """Issue 11's cuFFT rows: one complex64 transform of n points, and a
+    batch of real transforms (rfft of each row), against PyTorch and CuPy
+    (both cuFFT: the ratios show our per-call and plan-cache overhead), in
+    GB/s of the input read."""
+    if not hasattr(dt, "fft"):
+        return
+    x = (dt.randn(n, device="cuda:0") + 0j).astype(dt.complex64)
+    dt.fft.fft(x)
+    t_dt = median_time(lambda: dt.fft.fft(x), reps, sync=dsync)
+    nbytes = 8 * n
+    label = f"fft 2^{n.bit_length() - 1} complex64"
+    if torch is not None:
+        tx = torch.randn(n, dtype=torch.complex64, device="cuda")
+        t_t = median_time(lambda: torch.fft.fft(tx), reps, sync=tsync)
+        table.add("gpu", label, "-", nbytes / t_dt / 1e9, "torch", nbytes / t_t / 1e9,
+                  "cuFFT on both sides", kind="GB/s")
+        del tx
+    if cp is not None:
+        cx = (cp.random.standard_normal(n) + 0j).astype(cp.complex64)
+        t_c = median_time(lambda: cp.fft.fft(cx), reps, sync=csync)
+        table.add("gpu", label, "-", nbytes / t_dt / 1e9, "cupy", nbytes / t_c / 1e9,
+                  "cuFFT on both sides", kind="GB/s")
+        del cx
+    if torch is None and cp is None:
+        table.add("gpu", label, "-", nbytes / t_dt / 1e9, "none", None, kind="GB/s")
+    del x
+    rows, cols = batch
+    y = dt.randn(rows, cols, device="cuda:0").astype(dt.float32)
+    t_dt = median_time(lambda: dt.fft.rfft(y), reps, sync=dsync)
+    nbytes = 4 * rows * cols
+    label = f"rfft of {rows} rows of {cols} float32"
+    if torch is not None:
+        ty = torch.randn(rows, cols, device="cuda")
+        t_t = median_time(lambda: torch.fft.rfft(ty), reps, sync=tsync)
+        table.add("gpu", label, "-", nbytes / t_dt / 1e9, "torch", nbytes / t_t / 1e9, kind="GB/s")
+        del ty
+    if cp is not None:
+        cy = cp.random.standard_normal((rows, cols)).astype(cp.float32)
+        t_c = median_time(lambda: cp.fft.rfft(cy), reps, sync=csync)
+        table.add("gpu", label, "-", nbytes / t_dt / 1e9, "cupy", nbytes / t_c / 1e9, kind="GB/s")
+        del cy
+    if torch is None and cp is None:
+        table.add("gpu", label, "-", nbytes / t_dt / 1e9, "none", None, kind="GB/s")
+
+
 def bench_gpu(table, quick, allow_emulated=False):
     if not dt.cuda.is_available():
         print(f"\n== GPU: skipped ({dt.cuda.why_unavailable()}) ==")
@@ -790,6 +841,7 @@ def bench_gpu(table, quick, allow_emulated=False):
     bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw)
     bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync)
+    bench_gpu_fft(table, reps, dsync, cp, csync, torch, tsync)
 
     # -- a small op from Python: host time per call --
     xs = dt.ones(16, dtype=dt.float32, device="cuda")

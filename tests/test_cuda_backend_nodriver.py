@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 6
+EXPECTED_ABI = 7
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -185,6 +185,14 @@ class DtLinalgLoop(ctypes.Structure):
     ]
 
 
+class DtFftLoop(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int), ("device_index", ctypes.c_int), ("stream", vp), ("dtype", ctypes.c_int),
+        ("inverse", ctypes.c_int), ("rank", ctypes.c_int), ("count", ctypes.c_int64),
+        ("shape", ctypes.c_int64 * 3), ("in_", vp), ("out", vp),
+    ]
+
+
 class DtGen(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("device_index", ctypes.c_int),
@@ -253,6 +261,7 @@ SLOTS = [
     ("run_sort", F(c_status, ctypes.POINTER(DtSortLoop), E)),
     ("run_matmul", F(c_status, ctypes.POINTER(DtMatmulLoop), E)),
     ("run_linalg", F(c_status, ctypes.POINTER(DtLinalgLoop), E)),
+    ("run_fft", F(c_status, ctypes.POINTER(DtFftLoop), E)),
 ]
 
 
@@ -544,6 +553,9 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
     lu = _linalg_loop(ctypes.addressof(buf))
     assert IFACE.run_linalg(ctypes.byref(lu), e) == DT_ERR_RUNTIME, e.msg
     assert e.msg.decode().startswith("CUDA is not available: "), e.msg
+    transform = _fft_loop(ctypes.addressof(buf))
+    assert IFACE.run_fft(ctypes.byref(transform), e) == DT_ERR_RUNTIME, e.msg
+    assert e.msg.decode().startswith("CUDA is not available: "), e.msg
 
 
 @needs_no_gpu
@@ -638,6 +650,26 @@ def test_cuda_nodriver_bad_loops_are_rejected():
     bad = _linalg_loop(p)
     bad.dtype = CODE["int32"]
     assert IFACE.run_linalg(ctypes.byref(bad), e) == DT_ERR_TYPE
+    assert IFACE.run_fft(None, e) == DT_ERR_VALUE
+    for change in ({"kind": 3}, {"kind": -1}, {"rank": 0}, {"rank": 4}, {"count": 0}, {"in_": None},
+                   {"out": None}, {"dtype": CODE["float32"]}, {"dtype": 99}):
+        bad = _fft_loop(p)
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_fft(ctypes.byref(bad), e) == DT_ERR_VALUE, change
+        assert b"run_fft" in e.msg
+    for shape in ((0, 1, 1), (4, -1, 1), (1 << 40, 1 << 40, 1)):
+        bad = _fft_loop(p)
+        bad.rank = 3
+        bad.shape[:] = shape
+        assert IFACE.run_fft(ctypes.byref(bad), e) == DT_ERR_VALUE, shape
+
+
+def _fft_loop(p):
+    """A valid 4-point complex64 transform in buffer p: in at p, out at p + 32."""
+    loop = DtFftLoop(kind=0, device_index=0, dtype=CODE["complex64"], rank=1, count=1, in_=p, out=p + 32)
+    loop.shape[:] = (4, 1, 1)
+    return loop
 
 
 def _matmul_loop(p, dtype="float32"):

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 6
+#define DT_BACKEND_ABI_VERSION 7
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -394,6 +394,39 @@ typedef struct dt_linalg_loop {
     int64_t *info;
 } dt_linalg_loop;
 
+/* Fourier transforms (ABI version 7): Note [FFTs] in csrc/core/fft.c.
+ * count >= 1 transforms of rank 1, 2 or 3 over the last `rank` axes of
+ * C-contiguous data, one after the other, all sizes >= 1; shape[] is the
+ * transform's logical (real-side) size n.  Unnormalised; sign -1 forward,
+ * +1 inverse (numpy.fft's convention).  dtype is the complex dtype
+ * (complex64 or complex128); the real side has its precision.  Kinds:
+ *   C2C  in, out: complex, count x shape items; `inverse` picks the sign
+ *   R2C  in: real, count x shape; out: complex, count x shape[..rank-1] x
+ *        (shape[rank-1] / 2 + 1): the non-negative frequencies of the
+ *        last axis (forward)
+ *   C2R  in: complex, laid out as R2C's out (Hermitian symmetry assumed:
+ *        the imaginary parts of the self-conjugate terms are ignored),
+ *        destroyed; out: real, count x shape (inverse)
+ * in and out do not overlap. */
+typedef enum dt_fft_kind {
+    DT_FFT_C2C = 0,
+    DT_FFT_R2C,
+    DT_FFT_C2R
+} dt_fft_kind;
+
+typedef struct dt_fft_loop {
+    int kind;                  /* dt_fft_kind */
+    int device_index;
+    void *stream;
+    dt_dtype dtype;            /* complex64 or complex128 */
+    int inverse;               /* C2C */
+    int rank;                  /* 1, 2 or 3 */
+    int64_t count;
+    int64_t shape[3];
+    char *in;
+    char *out;
+} dt_fft_loop;
+
 typedef enum dt_copy_kind {
     DT_COPY_HOST_TO_DEVICE = 0,
     DT_COPY_DEVICE_TO_HOST,
@@ -483,6 +516,9 @@ typedef struct dt_backend_iface {
     /* -- matrix products and factorizations (ABI version 6) -- */
     dt_status (*run_matmul)(const dt_matmul_loop *loop, dt_error *err);
     dt_status (*run_linalg)(const dt_linalg_loop *loop, dt_error *err);
+
+    /* -- Fourier transforms (ABI version 7) -- */
+    dt_status (*run_fft)(const dt_fft_loop *loop, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

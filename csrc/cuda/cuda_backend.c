@@ -56,6 +56,7 @@ static const dt_backend_iface cuda_iface = {
     .run_sort = dt_cuda_sort_run,
     .run_matmul = dt_cuda_matmul_run,
     .run_linalg = dt_cuda_linalg_run,
+    .run_fft = dt_cuda_fft_run,
 };
 
 const dt_backend_iface *dt_cuda_backend_iface(void)

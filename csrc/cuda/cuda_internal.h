@@ -166,6 +166,10 @@ dt_status dt_cuda_matmul_int_run(const dt_matmul_loop *loop, dt_error *err);
  * workspace is freed (Note [cuBLAS handles and workspaces]). */
 void dt_cuda_blas_stream_retire(int index, dt_cuda_stream *stream);
 
+/* ---- Fourier transforms: cuFFT (cuda_fft.c) ---- */
+
+dt_status dt_cuda_fft_run(const dt_fft_loop *loop, dt_error *err);
+
 /* ---- factorizations: cuSOLVER (cuda_solver.c) and its kernels (cuda_solver_kernels.cu) ---- */
 
 dt_status dt_cuda_linalg_run(const dt_linalg_loop *loop, dt_error *err);

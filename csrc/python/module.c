@@ -160,6 +160,7 @@ PyMODINIT_FUNC PyInit__C(void)
         PyModule_AddFunctions(m, dt_py_advanced_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_reduce_methods) < 0 || dt_py_reduce_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_matmul_methods) < 0 || dt_py_linalg_init(m) < 0 ||
+        dt_py_fft_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_cuda_methods) < 0 || dt_py_stream_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_thread_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_dlpack_methods) < 0 ||

@@ -168,6 +168,7 @@ extern PyMethodDef dt_py_advanced_methods[]; /* advanced.c */
 extern PyMethodDef dt_py_reduce_methods[];   /* reduce.c */
 extern PyMethodDef dt_py_matmul_methods[];   /* matmul.c */
 int dt_py_linalg_init(PyObject *module);       /* linalg.c: _linalg_factor, _lu_solve */
+int dt_py_fft_init(PyObject *module);          /* fft.c: _fft, FFT_C2C, FFT_R2C, FFT_C2R */
 /* the @ and @= slots of the tensor type (matmul.c) */
 PyObject *dt_py_nb_matmul(PyObject *a, PyObject *b);
 PyObject *dt_py_nb_inplace_matmul(PyObject *a, PyObject *b);
