@@ -405,6 +405,15 @@ def bench_per_call(table, rng, quick):
     for name, fdt, fnp in small_ops:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "no target")
+    if hasattr(dt, "einsum"):  # issue 11: einsum's per-call path (Note [einsum's per-call path])
+        m = rng.random((4, 4))
+        xm = dt.asarray(m)
+        for opt in (False, True):
+            tdt, tnp = paired_times(lambda: dt.einsum("ij,jk->ik", xm, xm, optimize=opt),
+                                    lambda: np.einsum("ij,jk->ik", m, m, optimize=opt), reps, warmup=3,
+                                    inner=inner)
+            table.add("cpu", f"einsum('ij,jk->ik') 4x4 float64 optimize={opt} (per call)", "-", tdt,
+                      "numpy", tnp, "no target")
     for name, f in [("t.to('cpu') (returns t)", lambda: x.to("cpu")), ("t.cpu() (returns t)", lambda: x.cpu())]:
         tdt = median_time(f, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")

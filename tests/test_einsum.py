@@ -10,7 +10,7 @@ import pytest
 
 import devtensor as dt
 from devtensor import _C
-from helpers import assert_same, given, settings, st
+from helpers import ALL_DEVICES, assert_same, given, settings, st
 
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64",
           "complex64", "complex128"]
@@ -326,3 +326,61 @@ def contractions(draw):
 @given(case=contractions(), optimize=st.booleans())
 def test_einsum_property(device, case, optimize):
     check(case[0], case[1], device, "int64", optimize=optimize)
+
+
+def test_two_operand_calls_take_the_remembered_plan(device):
+    # Note [einsum's per-call path]: the plan is made once per subscripts,
+    # shapes and dtypes, and serves views, other dtypes and every optimize
+    from devtensor import _einsum
+    rng = np.random.default_rng(5)
+    a, b = rng.random((3, 4, 5)), rng.random((3, 5, 2))
+    x, y = dt.asarray(a, device=device), dt.asarray(b, device=device)
+    _einsum._pair_plan.cache_clear()
+    for optimize in (False, True, "greedy"):
+        assert_same(dt.einsum("bij,bjk->bik", x, y, optimize=optimize),
+                    np.einsum("bij,bjk->bik", a, b), exact=False, rtol=1e-12)
+    info = _einsum._pair_plan.cache_info()
+    assert info.misses == 1 and info.hits == 2
+    # transposed and strided views, the output permuted, int32 with float32
+    at = rng.random((5, 4))
+    xt = dt.asarray(at, device=device)
+    for spec, p, q, xp, yq in (("ji,jk->ki", at, b[0], xt, y[0]),
+                               ("ij,kj->ki", a[1][:, ::2], b[2].T[:, :3], x[1][:, ::2], y[2].T[:, :3])):
+        assert_same(dt.einsum(spec, xp, yq), np.einsum(spec, p, q), exact=False, rtol=1e-12)
+    i32, f32 = (rng.random((4, 4)) * 10).astype(np.int32), rng.random((4, 4)).astype(np.float32)
+    r = dt.einsum("ij,jk", dt.asarray(i32, device=device), dt.asarray(f32, device=device))
+    assert r.dtype == dt.float64
+    assert_same(r, np.einsum("ij,jk", i32, f32), exact=False, rtol=1e-6)
+
+
+@pytest.mark.parametrize("spec, sa, sb", [
+    ("ii,ij->j", (3, 3), (3, 4)),       # a diagonal
+    ("...ij,jk->...ik", (2, 1, 3, 4), (4, 5)),  # '...'
+    ("ij,jk->ik", (1, 4), (4, 5)),      # sizes that match
+    ("bij,bjk->bik", (1, 3, 4), (2, 4, 5)),  # a broadcast batch label
+    ("i,j->ij", (3,), (4,)),            # an outer product
+    ("ij,jk->i", (3, 4), (4, 5)),       # a label summed out of one operand
+    ("ij,jk", (3, 4), (4, 5)),          # implicit output
+])
+def test_calls_the_plan_does_not_cover_match_numpy(device, spec, sa, sb):
+    rng = np.random.default_rng(6)
+    a, b = rng.random(sa), rng.random(sb)
+    assert_same(dt.einsum(spec, dt.asarray(a, device=device), dt.asarray(b, device=device)),
+                np.einsum(spec, a, b), exact=False, rtol=1e-12)
+
+
+def test_errors_of_two_operand_calls_are_the_general_path_s():
+    x, y = dt.ones((3, 4)), dt.ones((5, 6))
+    with pytest.raises(ValueError, match="Size of label 'j' for operand 1 \\(4\\) does not match"):
+        dt.einsum("ij,jk->ik", x, y)
+    with pytest.raises(ValueError, match="too many subscripts for operand 0"):
+        dt.einsum("ijk,jk->ik", x, y)
+    with pytest.raises(ValueError, match="output subscript 'z'"):
+        dt.einsum("ij,jk->iz", x, dt.ones((4, 6)))
+
+
+def test_two_operands_on_two_devices_are_refused():
+    if len(ALL_DEVICES) < 2:
+        pytest.skip("needs a second device")
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        dt.einsum("ij,jk->ik", dt.ones((3, 4)), dt.ones((4, 6), device=ALL_DEVICES[1]))

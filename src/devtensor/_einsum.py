@@ -33,6 +33,18 @@ Note [Contraction order]
     path: as NumPy's, each step pops the operands it names and appends the
     result to the list.  So the path, and its errors, are NumPy's own.
 
+Note [einsum's per-call path]
+    Parsing the subscripts and planning the contraction cost far more than
+    a small product.  Two tensors on one device with string subscripts and
+    no out=, dtype=, casting= or order= (the common call) take a remembered
+    plan per (subscripts, shapes, dtypes): the one matrix product the
+    general path would make, applied as views (permutations of shapes and
+    strides, reshape) around _C._matmul.  optimize= is not consulted: two
+    operands have one contraction.  Calls the plan does not cover (a
+    diagonal, a broadcast axis, a label summed out of one operand, an
+    outer product, an error) take the general path, which raises NumPy's
+    errors.
+
 Note [einsum's errors]
     With optimize=False the subscript errors are those of NumPy's C
     einsum, word for word and in its order (including its "more
@@ -368,6 +380,67 @@ def _with_tensors(args):
     return args, subscripts
 
 
+# ---- the per-call fast path of two operands ----
+
+class _Shape:
+    """What the parser reads of an operand: its shape (a stand-in)."""
+    __slots__ = ("shape", "ndim")
+
+    def __init__(self, shape):
+        self.shape, self.ndim = shape, len(shape)
+
+
+@functools.lru_cache(maxsize=512)
+def _pair_plan(subscripts, sa, sb, da, db):
+    """Note [einsum's per-call path]: for subscripts over operands of shapes
+    sa and sb and dtypes da and db, the one matrix product the general path
+    would make, as (permutation of a, of b, a's (batch..., M, K) shape, b's
+    (batch..., K, N), the product's shape per label, the permutation to the
+    output, the dtype); None where the general path is needed."""
+    try:
+        _, terms, output = _split_args([subscripts, _Shape(sa), _Shape(sb)])
+        (la, lb), output = _full_labels([_Shape(sa), _Shape(sb)], terms, output, False)
+    except (ValueError, TypeError):
+        return None  # the general path raises NumPy's error
+    if len(set(la)) != len(la) or len(set(lb)) != len(lb):
+        return None  # diagonals
+    size = dict(zip(la, sa))
+    if any(size.get(c, n) != n for c, n in zip(lb, sb)):
+        return None  # broadcast length-1 axes, or mismatched sizes (the general path's error)
+    size.update(zip(lb, sb))
+    keep = set(output)
+    batch = [c for c in la if c in lb and c in keep]
+    k = [c for c in la if c in lb and c not in keep]
+    m = [c for c in la if c not in lb]
+    n = [c for c in lb if c not in la]
+    if not k or any(c not in keep for c in m + n):
+        return None  # no sum (a broadcast product), or a label summed out of one operand
+    bshape, mshape, nshape = ([size[c] for c in g] for g in (batch, m, n))
+    K = math.prod(size[c] for c in k)
+    labels = batch + m + n
+    return (tuple(la.index(c) for c in batch + m + k), tuple(lb.index(c) for c in batch + k + n),
+            tuple(bshape + [math.prod(mshape), K]), tuple(bshape + [K, math.prod(nshape)]),
+            tuple(bshape + mshape + nshape), tuple(labels.index(c) for c in output),
+            _C._promote_types(da, db))
+
+
+def _permuted(t, perm):
+    if perm == tuple(range(len(perm))):
+        return t
+    shape, strides = t.shape, t.strides
+    return t._as_strided(tuple(shape[i] for i in perm), tuple(strides[i] for i in perm), 0)
+
+
+def _pair(plan, a, b):
+    pa, pb, a3, b3, rshape, pout, dtype = plan
+    if a.dtype != dtype:
+        a = a.astype(dtype)
+    if b.dtype != dtype:
+        b = b.astype(dtype)
+    r = _C._matmul(_permuted(a, pa).reshape(a3), _permuted(b, pb).reshape(b3), None)
+    return _permuted(r.reshape(rshape), pout)
+
+
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """einsum(subscripts, *operands, out=None, dtype=None, order='K',
     casting='safe', optimize=False), or einsum(op0, sublist0, op1, sublist1,
@@ -378,6 +451,13 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     dtype= is the dtype computed in (each operand cast to it by `casting`),
     out= receives the result (cast by `casting`), order= asks a C or F
     layout of a computed result."""
+    if (len(operands) == 3 and out is None and dtype is None and order == "K" and
+            casting == "safe" and type(operands[0]) is str):
+        a, b = operands[1], operands[2]
+        if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.device == b.device:
+            plan = _pair_plan(operands[0], a.shape, b.shape, a.dtype, b.dtype)
+            if plan is not None:
+                return _pair(plan, a, b)
     if order not in _ORDERS:
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     if casting not in _CASTINGS:
