@@ -15,58 +15,31 @@ compile as C11 and C++17.
 """
 import os
 import re
-import shutil
 import signal
 import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EMU = os.path.join(ROOT, "csrc", "emu")
-INCLUDE = os.path.join(EMU, "include")
+from emu_library import EMU, INCLUDE, ROOT, TOOLKIT, build, run, toolkit_or_skip
+from emu_library import compiler as find_tool
+from emu_library import ours as our_header
+
 SOURCES = [os.path.join(EMU, "emu_runtime.cpp"), os.path.join(EMU, "emu_blas.cpp"),
            os.path.join(ROOT, "tests", "emu_runtime", "emu_blas_test.cpp"),
            os.path.join(ROOT, "tests", "emu_runtime", "emu_blas_values.cpp")]
-TOOLKIT = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
 HEADERS = ["library_types.h", "cublas_v2.h"]
-
-
-def _build(tmp_path_factory, san):
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed")
-    out = str(tmp_path_factory.mktemp("emu_blas") / "emu_blas_test")
-    cmd = [gxx, "-std=c++17", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-pthread", "-I" + INCLUDE, "-I" + EMU,
-           "-I" + os.path.join(ROOT, "csrc", "core")]
-    if san:
-        cmd += ["-fsanitize=" + ("address,undefined" if san == "address" else san), "-fno-omit-frame-pointer"]
-    res = subprocess.run(cmd + SOURCES + ["-o", out], capture_output=True, text=True)
-    if res.returncode != 0 and san and "sanitize" in res.stderr:
-        pytest.skip(f"the {san} sanitizer is not available: {res.stderr[-300:]}")
-    assert res.returncode == 0, res.stderr
-    return out
 
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
-    return _build(tmp_path_factory, os.environ.get("DEVTENSOR_EMU_SANITIZE"))
+    return build(tmp_path_factory, "emu_blas_test", SOURCES, os.environ.get("DEVTENSOR_EMU_SANITIZE"))
 
 
 @pytest.fixture(scope="module")
 def asan_program(tmp_path_factory):
     if os.environ.get("DEVTENSOR_EMU_SANITIZE") == "address":
         pytest.skip("the program under test is already built with AddressSanitizer")
-    return _build(tmp_path_factory, "address")
-
-
-def run(program, case, **env):
-    """The test program on one case, with only the DEVTENSOR_EMULATE_*
-    settings given (as tests/test_emu_runtime.py's run)."""
-    full = {k: v for k, v in os.environ.items() if not k.startswith("DEVTENSOR_EMULATE")}
-    if not os.environ.get("DEVTENSOR_EMU_SANITIZE"):
-        full.pop("LD_PRELOAD", None)
-    full.update(env)
-    return subprocess.run([program, case], capture_output=True, text=True, env=full, timeout=300)
+    return build(tmp_path_factory, "emu_blas_test_asan", SOURCES, "address")
 
 
 TWO = {"DEVTENSOR_EMULATE_CUDA": "2"}
@@ -139,41 +112,23 @@ def test_host_still_cannot_read_device_memory_after_a_product(program):
 
 # ---- the headers ----
 
-def _compiler(name):
-    path = shutil.which(name)
-    if path is None:
-        pytest.skip(f"{name} is not installed")
-    return path
-
-
 @pytest.mark.parametrize("lang, compiler, std", [("c", "gcc", "-std=c11"), ("c++", "g++", "-std=c++17")])
 def test_headers_compile(tmp_path, lang, compiler, std):
     src = tmp_path / ("use." + ("c" if lang == "c" else "cpp"))
     src.write_text("#include <cublas_v2.h>\n#include <library_types.h>\n"
                    "int f(void) { cublasHandle_t h; cudaDataType_t t = CUDA_R_16BF; cudaDataType u = t;\n"
                    "  return (int)u + (int)cublasCreate(&h) + cublasGetStatusString(CUBLAS_STATUS_SUCCESS)[0]; }\n")
-    res = subprocess.run([_compiler(compiler), std, "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only",
+    res = subprocess.run([find_tool(compiler), std, "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only",
                           "-I" + INCLUDE, str(src)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
 
 
-def _ours(name):
-    with open(os.path.join(INCLUDE, name)) as f:
-        return f.read()
-
-
-def _toolkit_or_skip():
-    if not os.path.isfile(os.path.join(TOOLKIT, "cublas_api.h")):
-        pytest.skip(f"no CUDA toolkit headers at {TOOLKIT} to compare with")
-    return _compiler("g++")
-
-
 def test_values_match_the_toolkit(tmp_path):
     """Every enumerator our headers declare has the toolkit's value."""
-    gxx = _toolkit_or_skip()
+    gxx = toolkit_or_skip("cublas_v2.h")
     ours = {}
     for name in HEADERS:
-        for ident, value in re.findall(r"^\s*(CU\w+)\s*=\s*(-?\d+)", _ours(name), re.M):
+        for ident, value in re.findall(r"^\s*(CU\w+)\s*=\s*(-?\d+)", our_header(name), re.M):
             ours[ident] = int(value)
     assert len(ours) > 60
     src = tmp_path / "values.cpp"
@@ -191,8 +146,8 @@ def test_prototypes_match_the_toolkit(tmp_path):
     """Our declarations, repeated after the toolkit's inside extern "C", must
     be the same functions: a C++ compiler rejects two C functions of one
     name with different types."""
-    gxx = _toolkit_or_skip()
-    decls = re.findall(r"^(?:cublasStatus_t|const char \*)\s*cublas\w+\([^;]*\);", _ours("cublas_v2.h"), re.M)
+    gxx = toolkit_or_skip("cublas_v2.h")
+    decls = re.findall(r"^(?:cublasStatus_t|const char \*)\s*cublas\w+\([^;]*\);", our_header("cublas_v2.h"), re.M)
     assert len(decls) == 9
     src = tmp_path / "protos.cpp"
     src.write_text('#include <cublas_v2.h>\nextern "C" {\n' + "\n".join(decls) + "\n}\n")
@@ -207,8 +162,8 @@ def test_prototypes_match_the_toolkit(tmp_path):
 
 
 def test_v2_macros_match_the_toolkit():
-    _toolkit_or_skip()
+    toolkit_or_skip("cublas_v2.h")
     with open(os.path.join(TOOLKIT, "cublas_v2.h")) as f:
         theirs = set(re.findall(r"^#define (cublas\w+) (cublas\w+_v2)\s*$", f.read(), re.M))
-    ours = set(re.findall(r"^#define (cublas\w+) (cublas\w+_v2)\s*$", _ours("cublas_v2.h"), re.M))
+    ours = set(re.findall(r"^#define (cublas\w+) (cublas\w+_v2)\s*$", our_header("cublas_v2.h"), re.M))
     assert len(ours) == 5 and ours <= theirs

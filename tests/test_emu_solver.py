@@ -21,58 +21,31 @@ together with cublas_v2.h.
 """
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EMU = os.path.join(ROOT, "csrc", "emu")
-INCLUDE = os.path.join(EMU, "include")
+from emu_library import EMU, INCLUDE, ROOT, TOOLKIT, build, run, toolkit_or_skip
+from emu_library import compiler as find_tool
+from emu_library import ours as our_header
+
 SOURCES = [os.path.join(EMU, name) for name in
            ("emu_runtime.cpp", "emu_solver.cpp", "emu_solver_routines.cpp", "emu_dense.cpp", "emu_blas.cpp")]
 SOURCES += [os.path.join(ROOT, "tests", "emu_runtime", name) for name in
             ("emu_solver_test.cpp", "emu_solver_values.cpp", "emu_solver_oracle.cpp")]
-TOOLKIT = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
 HEADERS = ["cusolver_common.h", "cusolverDn.h", "cuComplex.h"]
-
-
-def _build(tmp_path_factory, san):
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed")
-    out = str(tmp_path_factory.mktemp("emu_solver") / "emu_solver_test")
-    cmd = [gxx, "-std=c++17", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-pthread", "-I" + INCLUDE, "-I" + EMU,
-           "-I" + os.path.join(ROOT, "csrc", "core")]
-    if san:
-        cmd += ["-fsanitize=" + ("address,undefined" if san == "address" else san), "-fno-omit-frame-pointer"]
-    res = subprocess.run(cmd + SOURCES + ["-o", out], capture_output=True, text=True)
-    if res.returncode != 0 and san and "sanitize" in res.stderr:
-        pytest.skip(f"the {san} sanitizer is not available: {res.stderr[-300:]}")
-    assert res.returncode == 0, res.stderr
-    return out
 
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
-    return _build(tmp_path_factory, os.environ.get("DEVTENSOR_EMU_SANITIZE"))
+    return build(tmp_path_factory, "emu_solver_test", SOURCES, os.environ.get("DEVTENSOR_EMU_SANITIZE"))
 
 
 @pytest.fixture(scope="module")
 def asan_program(tmp_path_factory):
     if os.environ.get("DEVTENSOR_EMU_SANITIZE") == "address":
         pytest.skip("the program under test is already built with AddressSanitizer")
-    return _build(tmp_path_factory, "address")
-
-
-def run(program, case, **env):
-    """The test program on one case, with only the DEVTENSOR_EMULATE_*
-    settings given (as tests/test_emu_blas.py's run)."""
-    full = {k: v for k, v in os.environ.items() if not k.startswith("DEVTENSOR_EMULATE")}
-    if not os.environ.get("DEVTENSOR_EMU_SANITIZE"):
-        full.pop("LD_PRELOAD", None)
-    full.update(env)
-    return subprocess.run([program, case], capture_output=True, text=True, env=full, timeout=300)
+    return build(tmp_path_factory, "emu_solver_test_asan", SOURCES, "address")
 
 
 TWO = {"DEVTENSOR_EMULATE_CUDA": "2"}
@@ -199,13 +172,6 @@ def test_results_agree_with_numpy_lapack(program, t):
 
 # ---- the headers ----
 
-def _compiler(name):
-    path = shutil.which(name)
-    if path is None:
-        pytest.skip(f"{name} is not installed")
-    return path
-
-
 USE = """#include <cusolverDn.h>
 #include <cublas_v2.h>
 #include <cuComplex.h>
@@ -230,34 +196,23 @@ def test_headers_compile(tmp_path, lang, compiler, std, first):
     (one definition of cublasOperation_t and cublasFillMode_t)."""
     src = tmp_path / ("use." + ("c" if lang == "c" else "cpp"))
     src.write_text(f"#include <{first}>\n" + USE)
-    res = subprocess.run([_compiler(compiler), std, "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only",
+    res = subprocess.run([find_tool(compiler), std, "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only",
                           "-I" + INCLUDE, str(src)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     for name in HEADERS:  # each alone
         src.write_text(f"#include <{name}>\n")
-        res = subprocess.run([_compiler(compiler), std, "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only",
+        res = subprocess.run([find_tool(compiler), std, "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only",
                               "-I" + INCLUDE, str(src)], capture_output=True, text=True)
         assert res.returncode == 0, name + ": " + res.stderr
-
-
-def _ours(name):
-    with open(os.path.join(INCLUDE, name)) as f:
-        return f.read()
-
-
-def _toolkit_or_skip():
-    if not os.path.isfile(os.path.join(TOOLKIT, "cusolverDn.h")):
-        pytest.skip(f"no CUDA toolkit headers at {TOOLKIT} to compare with")
-    return _compiler("g++")
 
 
 def test_values_match_the_toolkit(tmp_path):
     """Every enumerator our cuSOLVER headers declare (and cublasFillMode_t's,
     declared in cublas_v2.h for them) has the toolkit's value."""
-    gxx = _toolkit_or_skip()
+    gxx = toolkit_or_skip("cusolverDn.h")
     ours = {}
     for name in HEADERS + ["cublas_v2.h"]:
-        for ident, value in re.findall(r"^\s*(CU\w+)\s*=\s*(-?\d+)", _ours(name), re.M):
+        for ident, value in re.findall(r"^\s*(CU\w+)\s*=\s*(-?\d+)", our_header(name), re.M):
             ours[ident] = int(value)
     assert {"CUSOLVER_STATUS_INVALID_WORKSPACE", "CUSOLVER_EIG_MODE_VECTOR", "CUBLAS_FILL_MODE_FULL"} <= set(ours)
     assert len([k for k in ours if k.startswith("CUSOLVER_STATUS_")]) == 25  # all of them
@@ -277,7 +232,7 @@ def test_values_match_the_toolkit(tmp_path):
 
 
 def _declarations():
-    return re.findall(r"^cusolverStatus_t\s+cusolverDn\w+\([^;]*\);", _ours("cusolverDn.h"), re.M)
+    return re.findall(r"^cusolverStatus_t\s+cusolverDn\w+\([^;]*\);", our_header("cusolverDn.h"), re.M)
 
 
 def test_declares_exactly_the_calls_made():
@@ -297,7 +252,7 @@ def test_prototypes_match_the_toolkit(tmp_path):
     """Our declarations, repeated after the toolkit's inside extern "C", must
     be the same functions: a C++ compiler rejects two C functions of one
     name with different types."""
-    gxx = _toolkit_or_skip()
+    gxx = toolkit_or_skip("cusolverDn.h")
     decls = _declarations()
     assert len(decls) == 56
     src = tmp_path / "protos.cpp"
@@ -317,9 +272,9 @@ def test_typedefs_match_the_toolkit(tmp_path):
     """Our typedefs, repeated after the toolkit's, name the same types (C++
     allows a typedef again only to the same type), and the complex types
     have the toolkit's size and alignment."""
-    gxx = _toolkit_or_skip()
-    typedefs = re.findall(r"^typedef (?:float2|double2|cuFloatComplex) \w+;", _ours("cuComplex.h"), re.M)
-    typedefs += re.findall(r"^typedef struct cusolverDnContext \*cusolverDnHandle_t;", _ours("cusolverDn.h"), re.M)
+    gxx = toolkit_or_skip("cusolverDn.h")
+    typedefs = re.findall(r"^typedef (?:float2|double2|cuFloatComplex) \w+;", our_header("cuComplex.h"), re.M)
+    typedefs += re.findall(r"^typedef struct cusolverDnContext \*cusolverDnHandle_t;", our_header("cusolverDn.h"), re.M)
     assert len(typedefs) == 4
     checks = "".join(f"static_assert({e}, \"{e}\");\n" for e in (
         "sizeof(cuComplex) == 8", "alignof(cuComplex) == 8", "sizeof(cuDoubleComplex) == 16",

@@ -25,18 +25,10 @@
 
 /* ---- the kernel half: no kernels here ---- */
 
-struct emu_launch;
-extern "C" cudaError_t emu_launch_prepare(const void *, dim3, dim3, void **, size_t, emu_launch **out)
-{
-    *out = nullptr;
-    return cudaErrorInvalidDeviceFunction;
-}
-extern "C" cudaError_t emu_launch_run(emu_launch *) { return cudaErrorInvalidDeviceFunction; }
-extern "C" void emu_launch_free(emu_launch *) {}
+EMU_TEST_NO_KERNELS
 
 /* ---- checking ---- */
 
-int failures = 0;
 
 static void sleep_ms(int ms)
 {
@@ -635,19 +627,5 @@ int main(int argc, char **argv)
 {
     std::vector<Case> all(std::begin(cases), std::end(cases)), values = value_cases();
     all.insert(all.end(), values.begin(), values.end());
-    if (argc != 2) {
-        for (const Case &c : all)
-            printf("%s\n", c.name.c_str());
-        return 0;
-    }
-    for (const Case &c : all)
-        if (c.name == argv[1]) {
-            c.fn();
-            if (failures == 0)
-                printf("PASS %s\n", c.name.c_str());
-            fflush(stdout);
-            return failures == 0 ? 0 : 1;
-        }
-    printf("no case %s\n", argv[1]);
-    return 2;
+    return run_case(argc, argv, all);
 }

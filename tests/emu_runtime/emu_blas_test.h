@@ -7,20 +7,14 @@
 
 #include <cublas_v2.h>
 
+#include "emu_test.h"
+
 #include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
 
-extern int failures; /* what failed in this run (emu_blas_test.cpp) */
 
-#define EXPECT(cond)                                                                             \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                               \
-            failures++;                                                                          \
-        }                                                                                        \
-    } while (0)
 #define EXPECT_ST(call, code)                                                                    \
     do {                                                                                         \
         cublasStatus_t s_ = (call);                                                              \
@@ -30,16 +24,6 @@ extern int failures; /* what failed in this run (emu_blas_test.cpp) */
             failures++;                                                                          \
         }                                                                                        \
     } while (0)
-#define EXPECT_ERR(call, code)                                                                   \
-    do {                                                                                         \
-        cudaError_t e_ = (call);                                                                 \
-        if (e_ != (code)) {                                                                      \
-            printf("FAIL %s:%d: %s gave %d (%s), wanted %s\n", __FILE__, __LINE__, #call, (int)e_, \
-                   cudaGetErrorString(e_), #code);                                               \
-            failures++;                                                                          \
-        }                                                                                        \
-    } while (0)
-#define OK(call) EXPECT_ERR(call, cudaSuccess)
 #define BLAS_OK(call) EXPECT_ST(call, CUBLAS_STATUS_SUCCESS)
 
 static inline cublasHandle_t handle()
@@ -48,11 +32,6 @@ static inline cublasHandle_t handle()
     BLAS_OK(cublasCreate(&h));
     return h;
 }
-
-struct Case {
-    std::string name;
-    std::function<void()> fn;
-};
 
 /* emu_blas_values.cpp's cases: tf32, and gemm_<types> for every supported
  * combination of types */

@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "emu_runtime.h"
+#include "emu_test.h"
 
 #include <chrono>
 #include <cmath>
@@ -25,26 +26,10 @@
 
 /* ---- the kernel half: no kernels here ---- */
 
-struct emu_launch;
-extern "C" cudaError_t emu_launch_prepare(const void *, dim3, dim3, void **, size_t, emu_launch **out)
-{
-    *out = nullptr;
-    return cudaErrorInvalidDeviceFunction;
-}
-extern "C" cudaError_t emu_launch_run(emu_launch *) { return cudaErrorInvalidDeviceFunction; }
-extern "C" void emu_launch_free(emu_launch *) {}
+EMU_TEST_NO_KERNELS
 
 /* ---- checking ---- */
 
-static int failures = 0;
-
-#define EXPECT(cond)                                                                    \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                      \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
 #define EXPECT_FFT(call, code)                                                          \
     do {                                                                                \
         cufftResult r_ = (call);                                                        \
@@ -55,7 +40,6 @@ static int failures = 0;
         }                                                                               \
     } while (0)
 #define FFT_OK(call) EXPECT_FFT(call, CUFFT_SUCCESS)
-#define OK(call) EXPECT((call) == cudaSuccess)
 
 using Cd = std::complex<double>;
 
@@ -371,10 +355,15 @@ static void case_stream_order()
         z.x = 1, z.y = 0;
     OK(cudaMemcpy(a, ones.data(), n * sizeof *a, cudaMemcpyHostToDevice));
     FFT_OK(cufftExecZ2Z(m.plan, a, a, CUFFT_FORWARD));
-    OK(cudaMemcpy(now.data(), a, n * sizeof *a, cudaMemcpyDeviceToHost));
-    printf("%s\n", now[0].x == 1.0 ? "stale before the stream's work: expected with a delay"
-                                     : "already done");
+    for (auto &z : now)
+        z.x = -7, z.y = -7;
+    OK(cudaMemcpyAsync(now.data(), a, n * sizeof *a, cudaMemcpyDeviceToHost, s));
+    EXPECT_ERR(cudaStreamQuery(s), cudaErrorNotReady);
+    bool right = now[0].x == (double)n;
+    printf("read without synchronising: %s\n", right ? "right" : "stale");
+    EXPECT(!right && now[0].x == -7);
     OK(cudaStreamSynchronize(s));
+    EXPECT(now[0].x == (double)n && std::fabs(now[1].x) < 1e-12);
     OK(cudaMemcpy(out.data(), a, n * sizeof *a, cudaMemcpyDeviceToHost));
     EXPECT(out[0].x == (double)n && std::fabs(out[1].x) < 1e-12);
     release(m);
@@ -423,12 +412,7 @@ static void case_values_real()
     }
 }
 
-struct Case {
-    std::string name;
-    std::function<void()> fn;
-};
-
-static const Case cases[] = {
+static const std::vector<Case> cases = {
     {"plans", case_plans},
     {"no_devices", case_no_devices},
     {"exec_checks", case_exec_checks},
@@ -441,19 +425,5 @@ static const Case cases[] = {
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        for (const Case &c : cases)
-            printf("%s\n", c.name.c_str());
-        return 0;
-    }
-    for (const Case &c : cases)
-        if (c.name == argv[1]) {
-            c.fn();
-            if (failures == 0)
-                printf("PASS %s\n", c.name.c_str());
-            fflush(stdout);
-            return failures == 0 ? 0 : 1;
-        }
-    printf("no case %s\n", argv[1]);
-    return 2;
+    return run_case(argc, argv, cases);
 }

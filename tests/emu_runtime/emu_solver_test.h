@@ -11,6 +11,8 @@
 
 #include <cusolverDn.h>
 
+#include "emu_test.h"
+
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -20,15 +22,7 @@
 #include <string>
 #include <vector>
 
-extern int failures; /* what failed in this run (emu_solver_test.cpp) */
 
-#define EXPECT(cond)                                                                             \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                               \
-            failures++;                                                                          \
-        }                                                                                        \
-    } while (0)
 #define EXPECT_ST(call, code)                                                                    \
     do {                                                                                         \
         cusolverStatus_t s_ = (call);                                                            \
@@ -37,16 +31,6 @@ extern int failures; /* what failed in this run (emu_solver_test.cpp) */
             failures++;                                                                          \
         }                                                                                        \
     } while (0)
-#define EXPECT_ERR(call, code)                                                                   \
-    do {                                                                                         \
-        cudaError_t e_ = (call);                                                                 \
-        if (e_ != (code)) {                                                                      \
-            printf("FAIL %s:%d: %s gave %d (%s), wanted %s\n", __FILE__, __LINE__, #call, (int)e_, \
-                   cudaGetErrorString(e_), #code);                                               \
-            failures++;                                                                          \
-        }                                                                                        \
-    } while (0)
-#define OK(call) EXPECT_ERR(call, cudaSuccess)
 #define SOLVER_OK(call) EXPECT_ST(call, CUSOLVER_STATUS_SUCCESS)
 
 static inline cusolverDnHandle_t handle()
@@ -55,11 +39,6 @@ static inline cusolverDnHandle_t handle()
     SOLVER_OK(cusolverDnCreate(&h));
     return h;
 }
-
-struct Case {
-    std::string name;
-    std::function<void()> fn;
-};
 
 /* emu_solver_values.cpp's cases: <routine>_<s|d|c|z> */
 std::vector<Case> value_cases();
