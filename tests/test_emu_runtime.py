@@ -7,52 +7,25 @@ stub of the kernel half's interface.  Set DEVTENSOR_EMU_SANITIZE=address
 or =thread to build and run everything under that sanitizer.
 """
 import os
-import shutil
 import signal
 import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from emu_library import ROOT, build, run
+
 SOURCES = [os.path.join(ROOT, "csrc", "emu", "emu_runtime.cpp"),
            os.path.join(ROOT, "tests", "emu_runtime", "emu_runtime_test.cpp")]
 
 
-def _build(tmp_path_factory, san):
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed")
-    out = str(tmp_path_factory.mktemp("emu_runtime") / "emu_runtime_test")
-    cmd = [gxx, "-std=c++17", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-pthread",
-           "-I" + os.path.join(ROOT, "csrc", "emu", "include"), "-I" + os.path.join(ROOT, "csrc", "emu")]
-    if san:
-        cmd += ["-fsanitize=" + ("address,undefined" if san == "address" else san), "-fno-omit-frame-pointer"]
-    res = subprocess.run(cmd + SOURCES + ["-o", out], capture_output=True, text=True)
-    if res.returncode != 0 and san and "sanitize" in res.stderr:
-        pytest.skip(f"the {san} sanitizer is not available: {res.stderr[-300:]}")
-    assert res.returncode == 0, res.stderr
-    return out
-
-
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
-    return _build(tmp_path_factory, os.environ.get("DEVTENSOR_EMU_SANITIZE"))
+    return build(tmp_path_factory, "emu_runtime_test", SOURCES, os.environ.get("DEVTENSOR_EMU_SANITIZE"))
 
 
 @pytest.fixture(scope="module")
 def asan_program(tmp_path_factory):
-    return _build(tmp_path_factory, "address")
-
-
-def run(program, case, **env):
-    """The test program on one case.  A sanitizer runtime that .ci/run preloads
-    into Python (LD_PRELOAD) is not passed on: the program is built with its
-    own sanitizers (DEVTENSOR_EMU_SANITIZE) or none."""
-    full = {k: v for k, v in os.environ.items() if not k.startswith("DEVTENSOR_EMULATE")}
-    if not os.environ.get("DEVTENSOR_EMU_SANITIZE"):
-        full.pop("LD_PRELOAD", None)
-    full.update(env)
-    return subprocess.run([program, case], capture_output=True, text=True, env=full, timeout=120)
+    return build(tmp_path_factory, "emu_runtime_test_asan", SOURCES, "address")
 
 
 TWO = {"DEVTENSOR_EMULATE_CUDA": "2"}

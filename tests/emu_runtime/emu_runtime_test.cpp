@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "emu_runtime.h"
+#include "emu_test.h"
 
 #include <atomic>
 #include <chrono>
@@ -98,25 +99,7 @@ static void sleep_ms(int ms)
 
 /* ---- checking ---- */
 
-static int failures = 0;
-
-#define EXPECT(cond)                                                               \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                 \
-            failures++;                                                            \
-        }                                                                          \
-    } while (0)
-#define EXPECT_ERR(call, code)                                                     \
-    do {                                                                           \
-        cudaError_t e_ = (call);                                                   \
-        if (e_ != (code)) {                                                        \
-            printf("FAIL %s:%d: %s gave %d (%s), wanted %s\n", __FILE__, __LINE__, \
-                   #call, (int)e_, cudaGetErrorString(e_), #code);                 \
-            failures++;                                                            \
-        }                                                                          \
-    } while (0)
-#define OK(call) EXPECT_ERR(call, cudaSuccess)
+/* EXPECT, EXPECT_ERR, OK, failures: emu_test.h */
 
 static bool all_equal(const int *p, size_t n, int v)
 {
@@ -761,15 +744,11 @@ static void case_many_streams() /* workers under load: many streams, copies inte
     OK(cudaFree(d));
 }
 
-struct Case {
-    const char *name;
-    void (*fn)();
-};
 
 static void case_d2h_unsynchronised() { d2h_case(false); }
 static void case_d2h_synchronised() { d2h_case(true); }
 
-static const Case cases[] = {
+static const std::vector<Case> cases = {
     {"devices", case_devices},
     {"bad_count", case_bad_count},
     {"zero_devices", case_zero_devices},
@@ -800,19 +779,5 @@ static const Case cases[] = {
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        for (const Case &c : cases)
-            printf("%s\n", c.name);
-        return 0;
-    }
-    for (const Case &c : cases)
-        if (strcmp(c.name, argv[1]) == 0) {
-            c.fn();
-            if (failures == 0)
-                printf("PASS %s\n", c.name);
-            fflush(stdout);
-            return failures == 0 ? 0 : 1;
-        }
-    printf("no case %s\n", argv[1]);
-    return 2;
+    return run_case(argc, argv, cases);
 }
