@@ -52,3 +52,17 @@ int dt_library_resolve(void *handle, const char *library, const char *const *nam
     }
     return 1;
 }
+
+int dt_library_load(const char *name, const char *const *paths, size_t npaths,
+                    const char *unavailable, const char *const *names, void **slots, size_t n,
+                    char *error, size_t size)
+{
+    const char *why;
+    void *h = dt_library_open(paths, npaths, &why);
+    if (h == NULL) {
+        snprintf(error, size, "%s (%s) could not be loaded, so %s are unavailable: %s", name,
+                 paths[0], unavailable, why);
+        return 0;
+    }
+    return dt_library_resolve(h, paths[0], names, slots, n, error, size);
+}

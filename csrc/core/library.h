@@ -45,4 +45,12 @@ void *dt_library_open(const char *const *paths, size_t n, const char **why);
 int dt_library_resolve(void *handle, const char *library, const char *const *names,
                        void **slots, size_t n, char *error, size_t size);
 
+/* A CUDA library's load: dt_library_open of paths, then
+ * dt_library_resolve of its symbols; 1, or 0 with error saying "<name>
+ * (<paths[0]>) could not be loaded, so <unavailable> are unavailable:
+ * <reason>" or which symbol is missing. */
+int dt_library_load(const char *name, const char *const *paths, size_t npaths,
+                    const char *unavailable, const char *const *names, void **slots, size_t n,
+                    char *error, size_t size);
+
 #endif /* DT_LIBRARY_H */

@@ -96,14 +96,9 @@ static int load(char *error, size_t size)
         DT_CUDA_LIB_DIR "/" DT_CUBLAS_SONAME,
 #endif
     };
-    const char *why;
-    void *h = dt_library_open(paths, sizeof paths / sizeof *paths, &why);
-    if (h == NULL) {
-        snprintf(error, size, "cuBLAS (%s) could not be loaded, so matrix products on CUDA "
-                 "devices are unavailable: %s", DT_CUBLAS_SONAME, why);
-        return 0;
-    }
-    return dt_library_resolve(h, DT_CUBLAS_SONAME, symbols, table.slots, N_SYMBOLS, error, size);
+    return dt_library_load("cuBLAS", paths, sizeof paths / sizeof *paths,
+                           "matrix products on CUDA devices", symbols, table.slots, N_SYMBOLS,
+                           error, size);
 }
 #define API (&table.functions)
 #endif

@@ -86,14 +86,9 @@ static int load(char *error, size_t size)
         DT_CUDA_LIB_DIR "/" DT_CUFFT_SONAME,
 #endif
     };
-    const char *why;
-    void *h = dt_library_open(paths, sizeof paths / sizeof *paths, &why);
-    if (h == NULL) {
-        snprintf(error, size, "cuFFT (%s) could not be loaded, so Fourier transforms on CUDA "
-                 "devices are unavailable: %s", DT_CUFFT_SONAME, why);
-        return 0;
-    }
-    return dt_library_resolve(h, DT_CUFFT_SONAME, symbols, table.slots, N_SYMBOLS, error, size);
+    return dt_library_load("cuFFT", paths, sizeof paths / sizeof *paths,
+                           "Fourier transforms on CUDA devices", symbols, table.slots, N_SYMBOLS,
+                           error, size);
 }
 #define API (&table.functions)
 #endif
