@@ -605,11 +605,13 @@ def bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync, n=1 << 26):
     del x
 
 
-def bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync, side=8192):
+def bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync, side=8192, batch=(256, 512),
+                     d2l=(1000, 100)):
     """Issue 11's GPU rows: matmul of side x side in float32, TF32, bfloat16
-    and float16, 256 batched 512x512 float32 products, and D2L exercise 3
-    (1000 products of 100x100 with each Frobenius norm kept on the device),
-    against PyTorch (and CuPy where it has the dtype), in TFLOP/s."""
+    and float16, batch[0] batched batch[1] x batch[1] float32 products, and
+    D2L exercise 3 (d2l[0] = 1000 products of d2l[1] = 100 square with each
+    Frobenius norm kept on the device), against PyTorch (and CuPy where it
+    has the dtype), in TFLOP/s."""
     if not hasattr(dt, "matmul"):
         return
     flops = 2.0 * side ** 3
@@ -643,7 +645,7 @@ def bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync, side=8192):
             table.add("gpu", label, "-", flops / t_dt / 1e12, "cupy", flops / t_c / 1e12, kind="TFLOP/s")
             del cx, cy
         del x, y
-    batch, n = 256, 512
+    batch, n = batch
     x = dt.randn(batch, n, n, device="cuda:0").astype(dt.float32)
     y = dt.randn(batch, n, n, device="cuda:0").astype(dt.float32)
     t_dt = median_time(lambda: x @ y, reps, sync=dsync)
@@ -655,21 +657,22 @@ def bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync, side=8192):
                   bflops / t_t / 1e12, "target >= 0.98x PyTorch", kind="TFLOP/s")
         del tx, ty
     del x, y
-    a = dt.randn(100, 100, device="cuda:0").astype(dt.float32)
-    b = dt.randn(100, 100, device="cuda:0").astype(dt.float32)
+    count, size = d2l
+    a = dt.randn(size, size, device="cuda:0").astype(dt.float32)
+    b = dt.randn(size, size, device="cuda:0").astype(dt.float32)
 
     def d2l_dt():
-        norms = [dt.sqrt(dt.sum((a @ b) ** 2)) for _ in range(1000)]
+        norms = [dt.sqrt(dt.sum((a @ b) ** 2)) for _ in range(count)]
         return norms[-1]
     t_dt = median_time(d2l_dt, max(3, reps // 3), sync=dsync)
     if torch is not None:
-        ta, tb = torch.randn(100, 100, device="cuda"), torch.randn(100, 100, device="cuda")
+        ta, tb = torch.randn(size, size, device="cuda"), torch.randn(size, size, device="cuda")
 
         def d2l_torch():
-            norms = [torch.linalg.norm(ta @ tb) for _ in range(1000)]
+            norms = [torch.linalg.norm(ta @ tb) for _ in range(count)]
             return norms[-1]
         t_t = median_time(d2l_torch, max(3, reps // 3), sync=tsync)
-        table.add("gpu", "D2L ex. 3: 1000 x (100x100 @, norm on device)", "-", t_dt, "torch", t_t,
+        table.add("gpu", f"D2L ex. 3: {count} x ({size}x{size} @, norm on device)", "-", t_dt, "torch", t_t,
                   "target: faster than PyTorch")
 
 

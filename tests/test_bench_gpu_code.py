@@ -39,7 +39,7 @@ def test_gpu_product_and_fft_rows_run():
     run = _bench()
     table = run.Table()
     sync = dt.cuda.synchronize
-    run.bench_gpu_matmul(table, 1, sync, None, None, None, None, side=32)
+    run.bench_gpu_matmul(table, 1, sync, None, None, None, None, side=32, batch=(2, 16), d2l=(3, 8))
     run.bench_gpu_fft(table, 1, sync, None, None, None, None, n=1 << 10, batch=(8, 64))
     cases = [r["case"] for r in table.rows]
     assert "fft 2^10 complex64" in cases and "rfft of 8 rows of 64 float32" in cases, cases
