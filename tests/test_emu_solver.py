@@ -64,6 +64,8 @@ CASES = {
     "bad_pivot": {},
     "devices": TWO,
     "with_cublas": {},
+    "potrf_batched": {},
+    "potrf_batched_fault": {},
 }
 ROUTINES = ["getrf", "getrs", "potrf", "qr", "syevd", "gesvd"]
 CASES.update({f"{r}_{t}": {} for r in ROUTINES for t in "sdcz"})
@@ -236,15 +238,15 @@ def _declarations():
 
 
 def test_declares_exactly_the_calls_made():
-    """The helpers and 13 calls per type (bufferSize and routine for potrf,
-    getrf, geqrf, orgqr/ungqr, syevd/heevd, gesvd; getrs)."""
+    """The helpers and 14 calls per type (bufferSize and routine for potrf,
+    getrf, geqrf, orgqr/ungqr, syevd/heevd, gesvd; getrs; potrfBatched)."""
     names = sorted(re.match(r"cusolverStatus_t\s+(\w+)", d).group(1) for d in _declarations())
     want = ["cusolverDnCreate", "cusolverDnDestroy", "cusolverDnGetStream", "cusolverDnSetStream"]
     for t in "SDCZ":
         qr, ev = ("orgqr", "syevd") if t in "SD" else ("ungqr", "heevd")
         for r in ("potrf", "getrf", "geqrf", qr, ev, "gesvd"):
             want += [f"cusolverDn{t}{r}", f"cusolverDn{t}{r}_bufferSize"]
-        want.append(f"cusolverDn{t}getrs")
+        want += [f"cusolverDn{t}getrs", f"cusolverDn{t}potrfBatched"]
     assert names == sorted(want)
 
 
@@ -254,7 +256,7 @@ def test_prototypes_match_the_toolkit(tmp_path):
     name with different types."""
     gxx = toolkit_or_skip("cusolverDn.h")
     decls = _declarations()
-    assert len(decls) == 56
+    assert len(decls) == 60
     src = tmp_path / "protos.cpp"
     src.write_text('#include <cusolverDn.h>\nextern "C" {\n' + "\n".join(decls) + "\n}\n")
     res = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-I" + TOOLKIT, str(src)], capture_output=True,

@@ -587,3 +587,15 @@ def test_lu_property(device, batch, n, dtype, seed):
                  lambda la, x, y: la.svdvals(y), lambda la, x, y: la.pinv(y)):
         check(lambda: call(LA, on(a, device), on(b, device)), lambda: call(np.linalg, a, b),
               device)
+
+
+@pytest.mark.parametrize("n", [1, 32, 33])
+def test_cholesky_batches_either_side_of_the_batched_routine(device, n):
+    # Note [Batched factorizations] in csrc/cuda/cuda_solver.c: n <= 32 in
+    # batches of two or more take potrfBatched on CUDA devices, larger n the loop
+    a = positive_definite((5,), n, "float64")
+    close(LA.cholesky(on(a, device)), np.linalg.cholesky(a), device)
+    bad = a.copy()
+    bad[3] = -np.eye(n)  # one matrix of the batch is not positive definite
+    with pytest.raises(np.linalg.LinAlgError, match="Matrix is not positive definite"):
+        LA.cholesky(on(bad, device))

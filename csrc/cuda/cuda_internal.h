@@ -182,6 +182,9 @@ dt_status dt_cuda_solver_info(const int *i32, int64_t *i64, int64_t n, cudaStrea
  * column-major rows x cols matrices of item bytes */
 dt_status dt_cuda_solver_zero_triangle(char *a, int64_t count, int64_t rows, int64_t cols, int upper,
                                        int item, cudaStream_t s, int dev, dt_error *err);
+/* ptrs[i] = base + i * step bytes, i < count: a batched routine's matrices */
+dt_status dt_cuda_solver_pointers(char *base, int64_t step, int64_t count, char **ptrs,
+                                  cudaStream_t s, int dev, dt_error *err);
 /* dst (cols x rows) = conj(src (rows x cols))^T, column-major, of a float dtype */
 dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows, int64_t cols, void *dst,
                                         dt_dtype dtype, cudaStream_t s, int dev, dt_error *err);

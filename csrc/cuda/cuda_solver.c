@@ -18,7 +18,8 @@
  * cuSOLVER takes int sizes and int pivots and info (1-based pivots, as
  * LAPACK); backend.h's loop has int64 (0-based pivots): the kernels of
  * cuda_solver_kernels.cu convert on the device.  Each matrix of the batch is one
- * call (the batched routines are a later optimisation).  gesvd needs
+ * call, except batches of small Cholesky factorizations (Note [Batched
+ * factorizations]).  gesvd needs
  * m >= n: a wide matrix is factored as its conjugate transpose,
  * A^H = U' S V'^H, so A = V' S U'^H: U is (V'^H)^H and V^H is U'^H.  eig
  * of a general matrix is not offered (cuSOLVER's Xgeev is recent and
@@ -44,6 +45,7 @@ typedef struct solver_fns {
                               int, int *);
     cusolverStatus_t (*potrf_bs)(H, cublasFillMode_t, int, void *, int, int *);
     cusolverStatus_t (*potrf)(H, cublasFillMode_t, int, void *, int, void *, int, int *);
+    cusolverStatus_t (*potrf_batched)(H, cublasFillMode_t, int, void **, int, int *, int);
     cusolverStatus_t (*geqrf_bs)(H, int, int, void *, int, int *);
     cusolverStatus_t (*geqrf)(H, int, int, void *, int, void *, void *, int, int *);
     cusolverStatus_t (*orgqr_bs)(H, int, int, int, const void *, int, const void *, int *);
@@ -66,6 +68,8 @@ typedef struct solver_fns {
     X(potrf_bs, cusolverDnSpotrf_bufferSize, cusolverDnDpotrf_bufferSize,                       \
       cusolverDnCpotrf_bufferSize, cusolverDnZpotrf_bufferSize)                                 \
     X(potrf, cusolverDnSpotrf, cusolverDnDpotrf, cusolverDnCpotrf, cusolverDnZpotrf)            \
+    X(potrf_batched, cusolverDnSpotrfBatched, cusolverDnDpotrfBatched, cusolverDnCpotrfBatched,  \
+      cusolverDnZpotrfBatched)                                                                  \
     X(geqrf_bs, cusolverDnSgeqrf_bufferSize, cusolverDnDgeqrf_bufferSize,                       \
       cusolverDnCgeqrf_bufferSize, cusolverDnZgeqrf_bufferSize)                                 \
     X(geqrf, cusolverDnSgeqrf, cusolverDnDgeqrf, cusolverDnCgeqrf, cusolverDnZgeqrf)            \
@@ -125,15 +129,9 @@ static int load(char *error, size_t size)
         DT_CUDA_LIB_DIR "/" DT_CUSOLVER_SONAME,
 #endif
     };
-    const char *why;
-    void *h = dt_library_open(paths, sizeof paths / sizeof *paths, &why);
-    if (h == NULL) {
-        snprintf(error, size, "cuSOLVER (%s) could not be loaded, so factorizations on CUDA "
-                 "devices are unavailable: %s", DT_CUSOLVER_SONAME, why);
-        return 0;
-    }
     void *slot[N_SYMBOLS];
-    if (!dt_library_resolve(h, DT_CUSOLVER_SONAME, symbols, slot, N_SYMBOLS, error, size))
+    if (!dt_library_load("cuSOLVER", paths, sizeof paths / sizeof *paths,
+                         "factorizations on CUDA devices", symbols, slot, N_SYMBOLS, error, size))
         return 0;
     size_t i = 0;
     api.create = (__typeof__(api.create))slot[i++];
@@ -248,16 +246,40 @@ static dt_status run_lu_solve(run_ctx *c, int *info32, dt_error *err)
     return DT_OK;
 }
 
+/* Note [Batched factorizations]
+ * A batch of small matrices goes to the batched routine in one call
+ * (potrfBatched: one launch for the batch, where the loop makes a few per
+ * matrix), as PyTorch's and CuPy's do: from two matrices of at most
+ * DT_SOLVER_BATCHED_N rows, the size up to which the batched kernels
+ * keep a matrix in one thread block; larger matrices keep the loop, whose
+ * blocked routine is faster there.  The routine reads the matrices'
+ * device pointers from device memory: a small kernel writes them. */
+#define DT_SOLVER_BATCHED_N 32
+
+static int batched(const dt_linalg_loop *l)
+{
+    return l->count >= 2 && l->n <= DT_SOLVER_BATCHED_N && l->count <= INT_MAX;
+}
+
 static dt_status run_cholesky(run_ctx *c, int *info32, dt_error *err)
 {
     const dt_linalg_loop *l = c->l;
     int n = (int)l->n, lwork = 0;
-    void *work;
-    CHECK(c->f->potrf_bs(c->h, CUBLAS_FILL_MODE_LOWER, n, l->a, n, &lwork), "potrf_bufferSize");
-    DT_TRY(workspace(c, lwork, &work, err));
-    for (int64_t p = 0; p < l->count; p++)
-        CHECK(c->f->potrf(c->h, CUBLAS_FILL_MODE_LOWER, n, l->a + p * l->n * l->n * c->item, n, work,
-                          lwork, info32 + p), "potrf");
+    if (batched(l)) {
+        char **ptrs;
+        DT_TRY(scratch(c, l->count * (int64_t)sizeof(char *), (void **)&ptrs, err));
+        DT_TRY(dt_cuda_solver_pointers(l->a, l->n * l->n * c->item, l->count, ptrs, c->raw, c->dev,
+                                       err));
+        CHECK(c->f->potrf_batched(c->h, CUBLAS_FILL_MODE_LOWER, n, (void **)ptrs, n, info32,
+                                  (int)l->count), "potrfBatched");
+    } else {
+        void *work;
+        CHECK(c->f->potrf_bs(c->h, CUBLAS_FILL_MODE_LOWER, n, l->a, n, &lwork), "potrf_bufferSize");
+        DT_TRY(workspace(c, lwork, &work, err));
+        for (int64_t p = 0; p < l->count; p++)
+            CHECK(c->f->potrf(c->h, CUBLAS_FILL_MODE_LOWER, n, l->a + p * l->n * l->n * c->item, n,
+                              work, lwork, info32 + p), "potrf");
+    }
     return dt_cuda_solver_zero_triangle(l->a, l->count, l->n, l->n, 1, (int)c->item, c->raw, c->dev, err);
 }
 

@@ -1,6 +1,7 @@
 /* cuda_solver_kernels.cu - the small kernels around cuSOLVER (cuda_solver.c):
- * int pivots and info to and from the loop's int64, zeroing a triangle,
- * and a conjugate transpose; run on the CPU by the emulation in CI. */
+ * int pivots and info to and from the loop's int64, zeroing a triangle, a
+ * conjugate transpose, and the pointer arrays of the batched routines; run
+ * on the CPU by the emulation in CI. */
 #include "cuda_loops.cuh"
 
 namespace {
@@ -56,6 +57,14 @@ __global__ void k_conj_transpose(const char *src, char *dst, int64_t rows, int64
     }
 }
 
+/* ptrs[i] = base + i * step bytes */
+__global__ void k_pointers(char *base, int64_t step, int64_t count, char **ptrs)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += (int64_t)gridDim.x * blockDim.x)
+        ptrs[i] = base + i * step;
+}
+
 dt_status launch(const void *kernel, int64_t items, void **args, cudaStream_t stream, int dev,
                  const char *what, dt_error *err)
 {
@@ -105,4 +114,11 @@ extern "C" dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows
                   : dtype == DT_COMPLEX64 ? DT_KERNEL_ADDRESS((k_conj_transpose<float, true>))
                   : DT_KERNEL_ADDRESS((k_conj_transpose<double, true>));
     return launch(k, rows * cols, args, s, dev, "conj_transpose", err);
+}
+
+extern "C" dt_status dt_cuda_solver_pointers(char *base, int64_t step, int64_t count, char **ptrs,
+                                             cudaStream_t s, int dev, dt_error *err)
+{
+    void *args[] = {&base, &step, &count, &ptrs};
+    return launch(DT_KERNEL_ADDRESS(k_pointers), count, args, s, dev, "pointers", err);
 }

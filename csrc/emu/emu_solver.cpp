@@ -53,27 +53,6 @@ using dt_emu::host_out;
 
 /* ---- extents ---- */
 
-/* Note [Extents]
- * As emu_blas.cpp's Note [Extents]: every byte a computing call will read
- * or write (A, B, U, VT as rows x cols with their leading dimension; TAU,
- * W, S, pivots, rwork, the workspace as the lwork given, devInfo) must lie
- * in one live allocation that the handle's device may access, or the call
- * answers CUSOLVER_STATUS_INVALID_VALUE before queueing anything (devInfo
- * is not written: these are not among the documented argument errors).
- * The real library checks no pointers: its kernels would fault later with
- * cudaErrorIllegalAddress, a sticky error.  Extents in int64 with overflow
- * checks; an operand of no elements is not looked at. */
-bool inside(int device, const Extent &e)
-{
-    int64_t last, n, bytes;
-    if (e.rows == 0 || e.cols == 0)
-        return true;
-    if (__builtin_mul_overflow(e.cols - 1, e.ld, &last) || __builtin_add_overflow(last, e.rows, &n) ||
-        __builtin_mul_overflow(n, (int64_t)e.esize, &bytes))
-        return false;
-    return accessible(device, e.p, (size_t)bytes);
-}
-
 /* ---- queued work ---- */
 
 cudaError_t job_run(void *arg)
@@ -104,6 +83,27 @@ struct InfoJob : Job {
 };
 
 } // namespace
+
+/* Note [Extents]
+ * As emu_blas.cpp's Note [Extents]: every byte a computing call will read
+ * or write (A, B, U, VT as rows x cols with their leading dimension; TAU,
+ * W, S, pivots, rwork, the workspace as the lwork given, devInfo) must lie
+ * in one live allocation that the handle's device may access, or the call
+ * answers CUSOLVER_STATUS_INVALID_VALUE before queueing anything (devInfo
+ * is not written: these are not among the documented argument errors).
+ * The real library checks no pointers: its kernels would fault later with
+ * cudaErrorIllegalAddress, a sticky error.  Extents in int64 with overflow
+ * checks; an operand of no elements is not looked at. */
+bool inside(int device, const Extent &e)
+{
+    int64_t last, n, bytes;
+    if (e.rows == 0 || e.cols == 0)
+        return true;
+    if (__builtin_mul_overflow(e.cols - 1, e.ld, &last) || __builtin_add_overflow(last, e.rows, &n) ||
+        __builtin_mul_overflow(n, (int64_t)e.esize, &bytes))
+        return false;
+    return accessible(device, e.p, (size_t)bytes);
+}
 
 /* ---- handles, elements ---- */
 

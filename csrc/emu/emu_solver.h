@@ -64,6 +64,10 @@ struct Extent {
 
 inline Extent vec(const void *p, int64_t n, size_t esize) { return Extent{p, n, 1, n, esize}; }
 
+/* Whether every byte of e lies in memory `device` may access (Note
+ * [Extents] in emu_solver.cpp). */
+bool inside(int device, const Extent &e);
+
 /* ---- queued work ---- */
 
 /* One computing call's work, run by the stream's worker (Note [Library

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <vector>
 
@@ -185,33 +186,108 @@ cusolverStatus_t getrs(Ty t, cusolverDnHandle_t handle, cublasOperation_t trans,
  * j hold the factor, A(j, j) the non-positive value met, the rest of the
  * triangle is as it was: LAPACK's unblocked potf2; the real library's
  * blocked one may have updated more of the trailing matrix. */
+bool fill_ok(cublasFillMode_t uplo) { return uplo == CUBLAS_FILL_MODE_LOWER || uplo == CUBLAS_FILL_MODE_UPPER; }
+
+/* every infoArray[j] = 0 (a batch of empty matrices) */
+struct BatchedInfoJob : Job {
+    int *infos;
+    int64_t batch;
+    BatchedInfoJob(int *i, int64_t b) : infos(i), batch(b) {}
+    cudaError_t compute(int *info) override
+    {
+        *info = 0;
+        for (int64_t j = 1; j < batch; j++)
+            memset(infos + j, 0, sizeof *infos);
+        return cudaSuccess;
+    }
+};
+
+/* The Cholesky factor of the n x n matrix at A (leading dimension lda) in
+ * place; LAPACK's info. */
+int potrf_one(Ty t, bool lower, char *A, int64_t n, int64_t lda)
+{
+    Dense l(n, n);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = j; i < n; i++) {
+            Cx v = lower ? load(t, A, j * lda + i) : load(t, A, i * lda + j);
+            l(i, j) = lower ? v : Cx{v.re, -v.im};
+        }
+    int64_t done = 0;
+    int info = dt_emu::cholesky_lower(l, &done);
+    for (int64_t j = 0; j < done; j++)
+        for (int64_t i = j; i < n && (info == 0 || j + 1 < done || i == j); i++) {
+            Cx v = l(i, j);
+            if (lower)
+                store(t, A, j * lda + i, v);
+            else
+                store(t, A, i * lda + j, Cx{v.re, -v.im});
+        }
+    return info;
+}
+
 struct PotrfJob : Job {
     bool lower;
     char *A;
     int64_t n, lda;
     cudaError_t compute(int *info) override
     {
-        Dense l(n, n);
-        for (int64_t j = 0; j < n; j++)
-            for (int64_t i = j; i < n; i++) {
-                Cx v = lower ? load(t, A, j * lda + i) : load(t, A, i * lda + j);
-                l(i, j) = lower ? v : Cx{v.re, -v.im};
-            }
-        int64_t done = 0;
-        *info = dt_emu::cholesky_lower(l, &done);
-        for (int64_t j = 0; j < done; j++)
-            for (int64_t i = j; i < n && (*info == 0 || j + 1 < done || i == j); i++) {
-                Cx v = l(i, j);
-                if (lower)
-                    store(t, A, j * lda + i, v);
-                else
-                    store(t, A, i * lda + j, Cx{v.re, -v.im});
-            }
+        *info = potrf_one(t, lower, A, n, lda);
         return cudaSuccess;
     }
 };
 
-bool fill_ok(cublasFillMode_t uplo) { return uplo == CUBLAS_FILL_MODE_LOWER || uplo == CUBLAS_FILL_MODE_UPPER; }
+/* Note [Batched Cholesky]
+ * potrfBatched: batchSize matrices, each at the device pointer in
+ * Aarray[j] (the array itself in device memory), infoArray[j] each one's
+ * info.  The pointers are read when the work runs, as the library's kernel
+ * reads them; a matrix outside the memory the handle's device may access
+ * is then an illegal address, the device's sticky error, as a fault would
+ * be on a GPU.  Arguments as potrf's (uplo 1, n 2, lda 4), batchSize 6;
+ * the array and infoArray must lie in accessible memory (Note [Extents]).
+ * infoArray[0] is written by the queueing (launch), the others here. */
+struct PotrfBatchedJob : Job {
+    bool lower;
+    char *const *Aarray;
+    int *infos;
+    int device;
+    int64_t n, lda, batch;
+    cudaError_t compute(int *info) override
+    {
+        for (int64_t j = 0; j < batch; j++) {
+            char *A = nullptr;
+            memcpy(&A, (const char *)Aarray + j * sizeof A, sizeof A);
+            if (!inside(device, Extent{A, n, n, lda, esize(t)}))
+                return cudaErrorIllegalAddress;
+            int v = potrf_one(t, lower, A, n, lda);
+            if (j == 0)
+                *info = v;
+            else
+                memcpy(infos + j, &v, sizeof v);
+        }
+        return cudaSuccess;
+    }
+};
+
+cusolverStatus_t potrf_batched(Ty t, cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, void **Aarray,
+                               int lda, int *infoArray, int batchSize)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (!fill_ok(uplo) || n < 0 || lda < std::max(1, n) || batchSize < 1)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    if (n == 0) /* every info 0 */
+        return launch(h, t, infoArray, {vec(infoArray, batchSize, sizeof(int))},
+                      new (std::nothrow) BatchedInfoJob(infoArray, batchSize));
+    PotrfBatchedJob *j = new (std::nothrow) PotrfBatchedJob();
+    if (j != nullptr) {
+        j->lower = uplo == CUBLAS_FILL_MODE_LOWER, j->Aarray = (char *const *)Aarray, j->infos = infoArray;
+        j->device = h.device, j->n = n, j->lda = lda, j->batch = batchSize;
+    }
+    return launch(h, t, infoArray, {vec(Aarray, batchSize, sizeof(void *)), vec(infoArray, batchSize, sizeof(int))},
+                  j);
+}
 
 cusolverStatus_t potrf_size(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int lda, int *lwork)
 {
@@ -580,6 +656,11 @@ extern "C" {
                                           int lda, E *Workspace, int Lwork, int *devInfo)                       \
     {                                                                                                           \
         return potrf(Ty::X, handle, uplo, n, A, lda, Workspace, Lwork, devInfo);                                \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##potrfBatched(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n,       \
+                                                 E *Aarray[], int lda, int *infoArray, int batchSize)           \
+    {                                                                                                           \
+        return potrf_batched(Ty::X, handle, uplo, n, (void **)Aarray, lda, infoArray, batchSize);               \
     }                                                                                                           \
     cusolverStatus_t cusolverDn##X##getrf_bufferSize(cusolverDnHandle_t handle, int m, int n, E *A, int lda,    \
                                                      int *Lwork)                                                \

@@ -690,6 +690,67 @@ static void case_with_cublas()
     OK(cudaStreamDestroy(s));
 }
 
+/* Note [Batched Cholesky] in emu_solver_routines.cpp: three 2 x 2 float64
+ * matrices (the last not positive definite) through a pointer array in
+ * device memory; the argument and extent checks. */
+static void case_potrf_batched()
+{
+    cusolverDnHandle_t h = handle();
+    const double host[3][4] = {{4, 2, 2, 10}, {9, 3, 3, 5}, {1, 2, 2, 1}};
+    double *m = nullptr, **ptrs = nullptr;
+    int *info = nullptr;
+    OK(cudaMalloc((void **)&m, sizeof host));
+    OK(cudaMalloc((void **)&ptrs, 3 * sizeof *ptrs));
+    OK(cudaMalloc((void **)&info, 3 * sizeof *info));
+    OK(cudaMemcpy(m, host, sizeof host, cudaMemcpyHostToDevice));
+    double *hp[3] = {m, m + 4, m + 8};
+    OK(cudaMemcpy(ptrs, hp, sizeof hp, cudaMemcpyHostToDevice));
+    SOLVER_OK(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, 2, ptrs, 2, info, 3));
+    double out[3][4];
+    int infos[3] = {-9, -9, -9};
+    OK(cudaMemcpy(out, m, sizeof out, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(infos, info, sizeof infos, cudaMemcpyDeviceToHost));
+    EXPECT(infos[0] == 0 && infos[1] == 0 && infos[2] == 2);
+    EXPECT(out[0][0] == 2 && out[0][1] == 1 && out[0][3] == 3); /* L = [[2, 0], [1, 3]] */
+    EXPECT(out[1][0] == 3 && out[1][1] == 1 && out[1][3] == 2);
+    EXPECT(out[0][2] == 2 && out[1][2] == 3);                   /* the upper triangle untouched */
+    const cusolverStatus_t bad = CUSOLVER_STATUS_INVALID_VALUE;
+    EXPECT_ST(cusolverDnDpotrfBatched(h, (cublasFillMode_t)7, 2, ptrs, 2, info, 3), bad);
+    EXPECT_ST(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, -1, ptrs, 2, info, 3), bad);
+    EXPECT_ST(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, 2, ptrs, 1, info, 3), bad);
+    EXPECT_ST(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, 2, ptrs, 2, info, 0), bad);
+    EXPECT_ST(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, 2, ptrs, 2, info, 4), bad); /* past both arrays */
+    EXPECT_ST(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, 2, hp, 2, info, 3), bad);  /* a host array */
+    EXPECT_ST(cusolverDnDpotrfBatched(nullptr, CUBLAS_FILL_MODE_LOWER, 2, ptrs, 2, info, 3),
+              CUSOLVER_STATUS_NOT_INITIALIZED);
+    /* n = 0: every info 0 */
+    SOLVER_OK(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_UPPER, 0, ptrs, 1, info, 3));
+    OK(cudaMemcpy(infos, info, sizeof infos, cudaMemcpyDeviceToHost));
+    EXPECT(infos[0] == 0 && infos[1] == 0 && infos[2] == 0);
+    OK(cudaDeviceSynchronize());
+    OK(cudaFree(m));
+    OK(cudaFree(ptrs));
+    OK(cudaFree(info));
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
+/* A pointer in the array that is not device memory faults when the work
+ * runs: the device's sticky error, as on a GPU. */
+static void case_potrf_batched_fault()
+{
+    cusolverDnHandle_t h = handle();
+    static double host[4] = {4, 2, 2, 10};
+    double **ptrs = nullptr;
+    int *info = nullptr;
+    OK(cudaMalloc((void **)&ptrs, sizeof *ptrs));
+    OK(cudaMalloc((void **)&info, sizeof *info));
+    double *hp[1] = {host};
+    OK(cudaMemcpy(ptrs, hp, sizeof hp, cudaMemcpyHostToDevice));
+    SOLVER_OK(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, 2, ptrs, 2, info, 1));
+    EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    EXPECT(host[0] == 4); /* the host's memory is not written */
+}
+
 /* ---- the case table ---- */
 
 static const Case cases[] = {
@@ -707,6 +768,8 @@ static const Case cases[] = {
     {"bad_pivot", case_bad_pivot},
     {"devices", case_devices},
     {"with_cublas", case_with_cublas},
+    {"potrf_batched", case_potrf_batched},
+    {"potrf_batched_fault", case_potrf_batched_fault},
 };
 
 int main(int argc, char **argv)

@@ -13,9 +13,10 @@
  * float, double, cuComplex and cuDoubleComplex; lwork counts elements of
  * the routine's type.  Not declared, so that using them fails to compile
  * in the emulated build until they are emulated too: every other
- * cuSOLVER routine (the 64-bit generic X API, batched and Jacobi
- * variants, ormqr, sytrf, ...), the params and logging calls, and
- * cusolverDnSetDeterministicMode / cusolverDnSetMathMode.
+ * cuSOLVER routine (the 64-bit generic X API, the batched and Jacobi
+ * variants other than potrfBatched, ormqr, sytrf, ...), the params and
+ * logging calls, and cusolverDnSetDeterministicMode /
+ * cusolverDnSetMathMode.
  */
 #ifndef DT_EMU_CUSOLVERDN_H
 #define DT_EMU_CUSOLVERDN_H
@@ -58,6 +59,17 @@ cusolverStatus_t cusolverDnZpotrf_bufferSize(cusolverDnHandle_t handle, cublasFi
                                              cuDoubleComplex *A, int lda, int *Lwork);
 cusolverStatus_t cusolverDnZpotrf(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, cuDoubleComplex *A, int lda,
                                   cuDoubleComplex *Workspace, int Lwork, int *devInfo);
+
+/* Cholesky of batchSize n x n matrices, matrix j at the device pointer
+ * Aarray[j] (Aarray in device memory), its info in infoArray[j] */
+cusolverStatus_t cusolverDnSpotrfBatched(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, float *Aarray[],
+                                         int lda, int *infoArray, int batchSize);
+cusolverStatus_t cusolverDnDpotrfBatched(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, double *Aarray[],
+                                         int lda, int *infoArray, int batchSize);
+cusolverStatus_t cusolverDnCpotrfBatched(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, cuComplex *Aarray[],
+                                         int lda, int *infoArray, int batchSize);
+cusolverStatus_t cusolverDnZpotrfBatched(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n,
+                                         cuDoubleComplex *Aarray[], int lda, int *infoArray, int batchSize);
 
 /* LU with partial pivoting: P A = L U, A (m x n); devIpiv (min(m, n),
  * 1-based), or NULL for no pivoting */
