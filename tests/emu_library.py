@@ -54,6 +54,13 @@ def run(program, case, **env):
     return subprocess.run([program, case], capture_output=True, text=True, env=full, timeout=300)
 
 
+def assert_passes(program, case, env=None):
+    """The program's case passes (exit 0, "PASS case"); what it printed
+    otherwise (the end of a sanitizer's report)."""
+    res = run(program, case, **(env or {}))
+    assert res.returncode == 0 and ("PASS " + case) in res.stdout, res.stdout + res.stderr[-3000:]
+
+
 def cases_listed(program):
     return subprocess.run([program], capture_output=True, text=True).stdout.split()
 

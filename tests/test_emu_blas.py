@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 
-from emu_library import EMU, INCLUDE, ROOT, TOOLKIT, build, run, toolkit_or_skip
+from emu_library import EMU, INCLUDE, ROOT, TOOLKIT, assert_passes, build, run, toolkit_or_skip
 from emu_library import compiler as find_tool
 from emu_library import ours as our_header
 
@@ -73,19 +73,16 @@ def test_every_case_is_listed(program):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_case(program, case):
-    res = run(program, case, **CASES[case])
-    assert res.returncode == 0 and ("PASS " + case) in res.stdout, res.stdout + res.stderr
+    assert_passes(program, case, CASES[case])
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_case_under_asan(asan_program, case):
-    res = run(asan_program, case, **CASES[case])
-    assert res.returncode == 0 and ("PASS " + case) in res.stdout, res.stdout + res.stderr[-3000:]
+    assert_passes(asan_program, case, CASES[case])
 
 
 def test_no_device_from_a_bad_configuration(program):
-    res = run(program, "no_devices", DEVTENSOR_EMULATE_CUDA="abc")
-    assert res.returncode == 0 and "PASS no_devices" in res.stdout, res.stdout + res.stderr
+    assert_passes(program, "no_devices", {"DEVTENSOR_EMULATE_CUDA": "abc"})
 
 
 def test_stream_order_in_check_mode(program):

@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from emu_library import (EMU, TESTS, build, cases_listed, compiles_alone, enumerators, ours, run,
-                         same_prototypes, toolkit_values)
+from emu_library import (EMU, TESTS, assert_passes, build, cases_listed, compiles_alone, enumerators,
+                         ours, run, same_prototypes, toolkit_values)
 
 SOURCES = [os.path.join(EMU, "emu_runtime.cpp"), os.path.join(EMU, "emu_fft.cpp"),
            os.path.join(TESTS, "emu_fft_test.cpp")]
@@ -50,14 +50,12 @@ def test_every_case_is_listed(program):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_case(program, case):
-    res = run(program, case, **CASES[case])
-    assert res.returncode == 0 and ("PASS " + case) in res.stdout, res.stdout + res.stderr
+    assert_passes(program, case, CASES[case])
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_case_under_asan(asan_program, case):
-    res = run(asan_program, case, **CASES[case])
-    assert res.returncode == 0 and ("PASS " + case) in res.stdout, res.stdout + res.stderr[-3000:]
+    assert_passes(asan_program, case, CASES[case])
 
 
 def test_stream_order_shows_a_missing_synchronisation(program):

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from emu_library import ROOT, build, run
+from emu_library import ROOT, assert_passes, build, run
 
 SOURCES = [os.path.join(ROOT, "csrc", "emu", "emu_runtime.cpp"),
            os.path.join(ROOT, "tests", "emu_runtime", "emu_runtime_test.cpp")]
@@ -63,8 +63,7 @@ def test_every_case_is_listed(program):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_case(program, case):
-    res = run(program, case, **CASES[case])
-    assert res.returncode == 0 and ("PASS " + case) in res.stdout, res.stdout + res.stderr
+    assert_passes(program, case, CASES[case])
 
 
 @pytest.mark.parametrize("protect", ["auto", "check"])
