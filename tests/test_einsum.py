@@ -384,3 +384,34 @@ def test_two_operands_on_two_devices_are_refused():
         pytest.skip("needs a second device")
     with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
         dt.einsum("ij,jk->ik", dt.ones((3, 4)), dt.ones((4, 6), device=ALL_DEVICES[1]))
+
+
+ONE_OPERAND = {"ii": (3, 3), "ii->i": (3, 3), "ij->ji": (4, 3), "ij->": (4, 3), "ij->j": (4, 3),
+               "...i->...": (2, 3, 4), "ji": (4, 3), "iij->ji": (3, 3, 2), "i...->...": (2, 3, 4),
+               "ijk->kij": (2, 3, 4)}
+
+
+@pytest.mark.parametrize("spec", sorted(ONE_OPERAND))
+@pytest.mark.parametrize("dtype", ["int8", "bool", "float32", "complex128"])
+def test_one_operand_calls_take_the_remembered_plan(device, spec, dtype):
+    # Note [einsum's per-call path]: one tensor's diagonal view, a sum in its
+    # dtype (int8 wraps, as NumPy's), a permutation
+    a = make(ONE_OPERAND[spec], dtype, 3)
+    if dtype == "int8":
+        a = (a * 60).astype(np.int8)
+    assert_same(dt.einsum(spec, on(a, device)), np.einsum(spec, a), device)
+
+
+def test_one_operand_views_and_errors(device):
+    a = make((3, 3), "float64")
+    x = on(a, device)
+    d = dt.einsum("ii->i", x)
+    d[0] = 9.0  # a view, writeable, as NumPy's
+    assert float(x[0, 0]) == 9.0
+    t = dt.einsum("ij->ji", x)
+    assert t._same_storage(x)
+    for spec, where in (("ii", "operand 0"), ("ii->i", "single operand")):  # NumPy's words
+        with pytest.raises(ValueError, match=f"dimensions in {where} for collapsing index 'i'"):
+            dt.einsum(spec, on(make((2, 3)), device))
+    with pytest.raises(ValueError, match="too many subscripts"):
+        dt.einsum("ijk", x)

@@ -39,7 +39,9 @@ Note [einsum's per-call path]
     no out=, dtype=, casting= or order= (the common call) take a remembered
     plan per (subscripts, shapes, dtypes): the one matrix product the
     general path would make, applied as views (permutations of shapes and
-    strides, reshape) around _C._matmul.  optimize= is not consulted: two
+    strides, reshape) around _C._matmul.  One tensor ('ii', 'ij->ji',
+    'ij->j') takes a plan per (subscripts, shape): its diagonal view, a sum
+    in its dtype, a permutation, as the general path computes them.  optimize= is not consulted: two
     operands have one contraction.  Calls the plan does not cover (a
     diagonal, a broadcast axis, a label summed out of one operand, an
     outer product, an error) take the general path, which raises NumPy's
@@ -424,6 +426,36 @@ def _pair_plan(subscripts, sa, sb, da, db):
             _C._promote_types(da, db))
 
 
+@functools.lru_cache(maxsize=512)
+def _single_plan(subscripts, shape):
+    """Note [einsum's per-call path] for one operand: (the view's shape, the
+    operand's axes merged into each view axis (a diagonal sums their
+    strides), the view axes summed, the permutation to the output); None
+    where the general path is needed."""
+    try:
+        _, terms, output = _split_args([subscripts, _Shape(shape)])
+        (labels,), output = _full_labels([_Shape(shape)], terms, output, False)
+    except (ValueError, TypeError):
+        return None
+    unique = list(dict.fromkeys(labels))
+    groups = tuple(tuple(d for d, c in enumerate(labels) if c == u) for u in unique)
+    if any(len({shape[d] for d in g}) != 1 for g in groups):
+        return None  # a diagonal of unequal axes: the general path's error
+    kept = [c for c in unique if c in output]
+    return (tuple(shape[g[0]] for g in groups), groups,
+            tuple(i for i, c in enumerate(unique) if c not in output),
+            tuple(kept.index(c) for c in output))
+
+
+def _single(plan, t):
+    vshape, groups, summed, pout = plan
+    strides = t.strides
+    v = t._as_strided(vshape, tuple(sum(strides[d] for d in g) for g in groups), 0)
+    if summed:
+        v = _sum(v, axis=summed, dtype=t.dtype)
+    return _permuted(v, pout)
+
+
 def _permuted(t, perm):
     if perm == tuple(range(len(perm))):
         return t
@@ -451,13 +483,18 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     dtype= is the dtype computed in (each operand cast to it by `casting`),
     out= receives the result (cast by `casting`), order= asks a C or F
     layout of a computed result."""
-    if (len(operands) == 3 and out is None and dtype is None and order == "K" and
-            casting == "safe" and type(operands[0]) is str):
-        a, b = operands[1], operands[2]
-        if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.device == b.device:
-            plan = _pair_plan(operands[0], a.shape, b.shape, a.dtype, b.dtype)
+    if (out is None and dtype is None and order == "K" and casting == "safe" and
+            type(operands[0] if operands else None) is str):
+        if len(operands) == 3:
+            a, b = operands[1], operands[2]
+            if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.device == b.device:
+                plan = _pair_plan(operands[0], a.shape, b.shape, a.dtype, b.dtype)
+                if plan is not None:
+                    return _pair(plan, a, b)
+        elif len(operands) == 2 and isinstance(operands[1], TensorBase):
+            plan = _single_plan(operands[0], operands[1].shape)
             if plan is not None:
-                return _pair(plan, a, b)
+                return _single(plan, operands[1])
     if order not in _ORDERS:
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     if casting not in _CASTINGS:
