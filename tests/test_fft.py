@@ -153,6 +153,8 @@ def test_out_and_errors_are_numpy_s(device):
                  lambda m, x: m.fft.fft(x, norm="bad"), lambda m, x: m.fft.irfft(x, n=-2),
                  lambda m, x: m.fft.ihfft(x.real, norm="sideways"),
                  lambda m, x: m.fft.fftn(x, s=(4, 4), axes=(0,)),
+                 lambda m, x: m.fft.fft(x, n=8.0), lambda m, x: m.fft.fft(x, n=True),
+                 lambda m, x: m.fft.rfftn(x.real, s=(2.0,), axes=(0,)),
                  lambda m, x: m.fft.fft(x, out=_like(m, x, 5, "complex128")),
                  lambda m, x: m.fft.fft(x, out=_like(m, x, 8, "float64"))):
         with pytest.raises(Exception) as expected:

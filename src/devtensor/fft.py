@@ -26,6 +26,8 @@ Note [FFTs on devices]
     ones in order, up to three of them go to cuFFT as one transform
     (the result is the same: the axes' transforms commute).
 """
+import operator
+
 import numpy as np
 
 from . import _C
@@ -144,7 +146,9 @@ def _axis(axis, ndim):
 
 
 def _points(n):
-    n = int(n.__index__()) if not isinstance(n, int) else n
+    if isinstance(n, (bool, np.bool_)):
+        raise TypeError("an integer is required")
+    n = operator.index(n)  # NumPy's TypeError for floats and strings
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     return n
