@@ -218,3 +218,41 @@ def test_shifts_on_every_device(device):
         assert_same(dt.fft.fftshift(t, axes), np.fft.fftshift(a, axes), device=device)
         assert_same(dt.fft.ifftshift(t, axes), np.fft.ifftshift(a, axes), device=device)
         assert_same(dt.fft.ifftshift(dt.fft.fftshift(t, axes), axes), a, device=device)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+def test_out_that_is_not_a_tensor_or_on_another_device(device):
+    x = dt.ones(8, dtype=dt.complex128, device=device)
+    with pytest.raises(TypeError, match="devtensor.fft.fft: out must be a tensor"):
+        dt.fft.fft(x, out=np.ones(8, complex))
+    other = "cpu" if device != "cpu" else (CUDA_DEVICES[0] if CUDA_DEVICES else None)
+    if other is not None:
+        with pytest.raises(ValueError, match=f"devtensor.fft.fft: out is on {other}, the input on "
+                                             f"{device}"):
+            dt.fft.fft(x, out=dt.empty(8, dtype=dt.complex128, device=other))
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+def test_the_primitive_checks_its_arguments(device):
+    # Note [FFTs]: dt_fft's own checks, under what devtensor.fft ever asks
+    c = dt.ones((2, 4), dtype=dt.complex64, device=device)
+    if device == "cpu":
+        with pytest.raises(NotImplementedError, match="the cpu backend has no Fourier transforms"):
+            dt._C._fft(c, dt._C.FFT_C2C, 1, 0, False)
+        return
+    with pytest.raises(TypeError, match="a real-input transform takes float32 or float64, not "
+                                        "complex64"):
+        dt._C._fft(c, dt._C.FFT_R2C, 1, 0, False)
+    with pytest.raises(TypeError, match="a complex transform takes complex64 or complex128, not "
+                                        "float32"):
+        dt._C._fft(c.real, dt._C.FFT_C2C, 1, 0, False)
+    for rank in (0, 3, 4):
+        with pytest.raises(ValueError, match=f"{rank} transformed axes of a 2-dimensional tensor"):
+            dt._C._fft(c, dt._C.FFT_C2C, rank, 0, False)
+    with pytest.raises(ValueError, match="bad kind 7"):
+        dt._C._fft(c, 7, 1, 0, False)
+    with pytest.raises(ValueError, match="a transformed axis is empty"):
+        dt._C._fft(dt.ones((2, 0), dtype=dt.complex64, device=device), dt._C.FFT_C2C, 1, 0, False)
+    with pytest.raises(ValueError, match="a real-output transform of 9 points takes 5 values on "
+                                         "its last axis, not 4"):
+        dt._C._fft(c, dt._C.FFT_C2R, 1, 9, True)

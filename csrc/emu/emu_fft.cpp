@@ -69,6 +69,19 @@ Table &table()
     return *t;
 }
 
+/* f(the plan's state) under the table's lock; CUFFT_INVALID_PLAN for no
+ * such plan. */
+template <class F>
+cufftResult with_plan(cufftHandle plan, F f)
+{
+    Table &t = table();
+    std::lock_guard<std::mutex> lk(t.mu);
+    auto it = t.live.find(plan);
+    if (it == t.live.end())
+        return CUFFT_INVALID_PLAN;
+    return f(it->second);
+}
+
 bool is_type(int t)
 {
     return t == CUFFT_R2C || t == CUFFT_C2R || t == CUFFT_C2C || t == CUFFT_D2Z || t == CUFFT_Z2D ||
@@ -333,14 +346,12 @@ bool side_bytes(const Plan &p, bool input, int64_t *out)
 cufftResult exec(cufftHandle plan, cufftType type, const void *in, void *out, int sign)
 {
     Plan p;
-    {
-        Table &t = table();
-        std::lock_guard<std::mutex> lk(t.mu);
-        auto it = t.live.find(plan);
-        if (it == t.live.end() || !it->second.made)
-            return CUFFT_INVALID_PLAN;
-        p = it->second;
-    }
+    cufftResult r = with_plan(plan, [&](const Plan &live) {
+        p = live;
+        return live.made ? CUFFT_SUCCESS : CUFFT_INVALID_PLAN;
+    });
+    if (r != CUFFT_SUCCESS)
+        return r;
     if (p.type != type)
         return CUFFT_INVALID_TYPE;
     if (sign != CUFFT_FORWARD && sign != CUFFT_INVERSE)
@@ -429,13 +440,12 @@ cufftResult cufftDestroy(cufftHandle plan)
  * the emulation answers CUFFT_INVALID_PLAN. */
 cufftResult cufftSetAutoAllocation(cufftHandle plan, int autoAllocate)
 {
-    Table &t = table();
-    std::lock_guard<std::mutex> lk(t.mu);
-    auto it = t.live.find(plan);
-    if (it == t.live.end() || it->second.made)
-        return CUFFT_INVALID_PLAN;
-    it->second.auto_allocate = autoAllocate != 0;
-    return CUFFT_SUCCESS;
+    return with_plan(plan, [&](Plan &p) {
+        if (p.made)
+            return CUFFT_INVALID_PLAN;
+        p.auto_allocate = autoAllocate != 0;
+        return CUFFT_SUCCESS;
+    });
 }
 
 /* Note [Making a plan]
@@ -514,28 +524,22 @@ cufftResult cufftMakePlanMany64(cufftHandle plan, int rank, long long int *n,
  * CUFFT_INVALID_VALUE. */
 cufftResult cufftSetWorkArea(cufftHandle plan, void *workArea)
 {
-    Table &t = table();
-    std::lock_guard<std::mutex> lk(t.mu);
-    auto it = t.live.find(plan);
-    if (it == t.live.end())
-        return CUFFT_INVALID_PLAN;
-    if (it->second.work_owned)
-        return CUFFT_INVALID_VALUE;
-    it->second.work = workArea;
-    return CUFFT_SUCCESS;
+    return with_plan(plan, [&](Plan &p) {
+        if (p.work_owned)
+            return CUFFT_INVALID_VALUE;
+        p.work = workArea;
+        return CUFFT_SUCCESS;
+    });
 }
 
 /* Any stream is taken; one that is invalid or of another device fails the
  * next exec (CUFFT_EXEC_FAILED). */
 cufftResult cufftSetStream(cufftHandle plan, cudaStream_t stream)
 {
-    Table &t = table();
-    std::lock_guard<std::mutex> lk(t.mu);
-    auto it = t.live.find(plan);
-    if (it == t.live.end())
-        return CUFFT_INVALID_PLAN;
-    it->second.stream = stream;
-    return CUFFT_SUCCESS;
+    return with_plan(plan, [&](Plan &p) {
+        p.stream = stream;
+        return CUFFT_SUCCESS;
+    });
 }
 
 cufftResult cufftExecC2C(cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction)

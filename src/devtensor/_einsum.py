@@ -39,13 +39,14 @@ Note [einsum's per-call path]
     no out=, dtype=, casting= or order= (the common call) take a remembered
     plan per (subscripts, shapes, dtypes): the one matrix product the
     general path would make, applied as views (permutations of shapes and
-    strides, reshape) around _C._matmul.  One tensor ('ii', 'ij->ji',
-    'ij->j') takes a plan per (subscripts, shape): its diagonal view, a sum
-    in its dtype, a permutation, as the general path computes them.  optimize= is not consulted: two
-    operands have one contraction.  Calls the plan does not cover (a
-    diagonal, a broadcast axis, a label summed out of one operand, an
-    outer product, an error) take the general path, which raises NumPy's
-    errors.
+    strides, reshape) around _C._matmul, laid out by the general path's own
+    _layout.  optimize= is not consulted: two operands have one
+    contraction.  One tensor ('ii', 'ij->ji', 'ij->j') takes a plan per
+    (subscripts, shape): its diagonal view, a sum in its dtype, a
+    permutation, as the general path computes them.  Calls the plans do
+    not cover (a diagonal of two operands, a broadcast axis, a label summed
+    out of one operand, an outer product, an error) take the general path,
+    which raises NumPy's errors.
 
 Note [einsum's errors]
     With optimize=False the subscript errors are those of NumPy's C
@@ -297,29 +298,40 @@ def _sum_out(t, labels, keep, dtype):
     return _sum(t, axis=axes, dtype=dtype), [c for c in labels if c in keep]
 
 
+def _layout(la, lb, keep, size):
+    """How a and b (labels la, lb) contract (Note [einsum as matrix
+    products]): a's permutation to (batch, m, k), b's to (batch, k, n),
+    the (batch..., M, K) and (batch..., K, N) shapes of the product, the
+    result's shape and labels (batch, m, n), and whether anything is summed
+    (k not empty; else the product is a broadcast multiply)."""
+    batch = [c for c in la if c in lb and c in keep]
+    k = [c for c in la if c in lb and c not in keep]
+    m = [c for c in la if c not in lb]
+    n = [c for c in lb if c not in la]
+    bshape, mshape, nshape = ([size[c] for c in g] for g in (batch, m, n))
+    K = math.prod(size[c] for c in k)
+    return (tuple(la.index(c) for c in batch + m + k), tuple(lb.index(c) for c in batch + k + n),
+            tuple(bshape + [math.prod(mshape), K]), tuple(bshape + [K, math.prod(nshape)]),
+            tuple(bshape + mshape + nshape), batch + m + n, bool(k))
+
+
 def _contract(a, la, b, lb, keep, dtype):
     """The product of a and b summed over their labels not in keep (Note
     [einsum as matrix products]): (tensor, its labels)."""
     a, la = _sum_out(a, la, set(lb) | keep, dtype)
     b, lb = _sum_out(b, lb, set(la) | keep, dtype)
-    batch = [c for c in la if c in lb and c in keep]
-    k = [c for c in la if c in lb and c not in keep]
-    m = [c for c in la if c not in lb]
-    n = [c for c in lb if c not in la]
     size = dict(zip(la, a.shape))
     size.update(zip(lb, b.shape))
-    a = permute_dims(a, [la.index(c) for c in batch + m + k])
-    b = permute_dims(b, [lb.index(c) for c in batch + k + n])
-    bshape, mshape, nshape = ([size[c] for c in g] for g in (batch, m, n))
-    if not k:  # nothing to sum: a broadcast product
-        a = reshape(a, bshape + mshape + [1] * len(n))
-        b = reshape(b, bshape + [1] * len(m) + nshape)
-        return multiply(a, b), batch + m + n
-    K = math.prod(size[c] for c in k)
-    a = reshape(a, bshape + [math.prod(mshape), K])  # (batch..., M, K)
-    b = reshape(b, bshape + [K, math.prod(nshape)])  # (batch..., K, N)
-    r = _C._matmul(a, b, None)                   # (batch..., M, N)
-    return reshape(r, bshape + mshape + nshape), batch + m + n
+    pa, pb, a3, b3, rshape, labels, summed = _layout(la, lb, keep, size)
+    a, b = permute_dims(a, pa), permute_dims(b, pb)
+    if not summed:  # a broadcast product of a (batch..., m...) and b (batch..., n...)
+        nb = len(a3) - 2
+        nm, nn = a.ndim - nb, b.ndim - nb
+        a = reshape(a, list(a.shape) + [1] * nn)
+        b = reshape(b, list(b.shape[:nb]) + [1] * nm + list(b.shape[nb:]))
+        return multiply(a, b), labels
+    r = _C._matmul(reshape(a, a3), reshape(b, b3), None)  # (batch..., M, N)
+    return reshape(r, rshape), labels
 
 
 def _run_path(ops, path, output, dtype):
@@ -410,19 +422,13 @@ def _pair_plan(subscripts, sa, sb, da, db):
     if any(size.get(c, n) != n for c, n in zip(lb, sb)):
         return None  # broadcast length-1 axes, or mismatched sizes (the general path's error)
     size.update(zip(lb, sb))
-    keep = set(output)
-    batch = [c for c in la if c in lb and c in keep]
-    k = [c for c in la if c in lb and c not in keep]
-    m = [c for c in la if c not in lb]
-    n = [c for c in lb if c not in la]
-    if not k or any(c not in keep for c in m + n):
-        return None  # no sum (a broadcast product), or a label summed out of one operand
-    bshape, mshape, nshape = ([size[c] for c in g] for g in (batch, m, n))
-    K = math.prod(size[c] for c in k)
-    labels = batch + m + n
-    return (tuple(la.index(c) for c in batch + m + k), tuple(lb.index(c) for c in batch + k + n),
-            tuple(bshape + [math.prod(mshape), K]), tuple(bshape + [K, math.prod(nshape)]),
-            tuple(bshape + mshape + nshape), tuple(labels.index(c) for c in output),
+    if any(c not in output and c not in lb for c in la) or \
+            any(c not in output and c not in la for c in lb):
+        return None  # a label summed out of one operand
+    pa, pb, a3, b3, rshape, labels, summed = _layout(la, lb, set(output), size)
+    if not summed:
+        return None  # a broadcast product
+    return (pa, pb, a3, b3, rshape, tuple(labels.index(c) for c in output),
             _C._promote_types(da, db))
 
 

@@ -29,12 +29,14 @@ Note [FFTs on devices]
 import operator
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
 from ._C import TensorBase
 from ._creation import arange, asarray, zeros
 from ._manipulation import moveaxis
 from ._ufuncs import conjugate
+from ._views import _tensor
 
 __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn",
@@ -63,10 +65,6 @@ def _out_array(out, name):
     if out.device.type != "cpu":
         raise ValueError(f"devtensor.fft.{name}: out is on {out.device}, the input on cpu")
     return _host_view(out, name)
-
-
-def _tensor(a):
-    return a if isinstance(a, TensorBase) else asarray(a)
 
 
 # ---- the device path (Note [FFTs on devices]) ----
@@ -141,10 +139,6 @@ def _resize(x, n, axis):
     return padded
 
 
-def _axis(axis, ndim):
-    return int(np.lib.array_utils.normalize_axis_index(axis, ndim))
-
-
 def _points(n):
     if isinstance(n, (bool, np.bool_)):
         raise TypeError("an integer is required")
@@ -159,7 +153,7 @@ def _raw(x, n, axis, kind, forward, norm, name):
     axis, with NumPy's dtypes (Note [FFT dtypes]) and scale."""
     n = _points(n)
     _check_norm(norm, spaced=not forward)
-    axis = _axis(axis, x.ndim)
+    axis = normalize_axis_index(axis, x.ndim)
     real = _real_dtype(x.dtype)
     if kind == _C.FFT_R2C:
         x = _resize(_real_input(x, name), n, axis)
@@ -205,7 +199,7 @@ def _device_1d(name, x, n, axis, norm):
         if name == "ihfft":
             return conjugate(_raw(x, n, axis, _C.FFT_R2C, True, _swap(norm), name))
         return _raw(x, n, axis, _C.FFT_R2C, True, norm, name)
-    default = (x.shape[_axis(axis, x.ndim)] - 1) * 2
+    default = (x.shape[normalize_axis_index(axis, x.ndim)] - 1) * 2
     if name == "hfft":
         norm = _swap(norm)
         x = conjugate(x)
@@ -239,7 +233,7 @@ def _cook(x, s, axes, invreal=False):
 
 def _c2c_nd(x, s, axes, forward, norm):
     """fftn / ifftn: trailing axes in order as batched transforms of up to three."""
-    ax = [_axis(a, x.ndim) for a in axes]
+    ax = [normalize_axis_index(a, x.ndim) for a in axes]
     k = len(ax)
     if k == 0 or ax != list(range(x.ndim - k, x.ndim)):
         for i in reversed(range(k)):
@@ -343,8 +337,7 @@ def rfftfreq(n, d=1.0, *, device=None, dtype=None):
 
 def _shift(x, axes, sign):
     from . import roll
-    if not isinstance(x, TensorBase):
-        x = asarray(x)
+    x = _tensor(x)
     if axes is None:
         axes = tuple(range(x.ndim))
         shift = [sign * (n // 2) for n in x.shape]
