@@ -70,9 +70,9 @@ static PyObject *run_move(PyObject *const *args, Py_ssize_t nargs, const char *n
         return NULL;
     dt_error err;
     dt_status st;
-    Py_BEGIN_ALLOW_THREADS
+    DT_PY_BEGIN_TENSOR_WORK
     st = fn(&a->t, &b->t, b_start, n, ax, &err);
-    Py_END_ALLOW_THREADS
+    DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -102,9 +102,9 @@ static PyObject *nonzero_positions(PyObject *module, PyObject *arg)
     dt_error err;
     dt_tensor out;
     dt_status st;
-    Py_BEGIN_ALLOW_THREADS
+    DT_PY_BEGIN_TENSOR_WORK
     st = dt_index_nonzero(&out, &mask->t, &err);
-    Py_END_ALLOW_THREADS
+    DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     return dt_py_tensor_wrap(&out);

@@ -303,9 +303,9 @@ static int resolve(PyDtTensor *x, PyObject *key, int allow_masks, adv_plan *p)
         indexed_axis *ia = &p->idx[j];
         if (ia->mask != NULL) {
             dt_status st;
-            Py_BEGIN_ALLOW_THREADS
+            DT_PY_BEGIN_TENSOR_WORK
             st = dt_index_nonzero(&ia->index, &ia->mask->t, &err);
-            Py_END_ALLOW_THREADS
+            DT_PY_END_TENSOR_WORK
             ok = st == DT_OK;
         } else {
             ok = upload_index(&ia->index, arrays[ia->key_pos], tensors[ia->key_pos], dev);
@@ -409,9 +409,9 @@ PyObject *dt_py_advanced_getitem(PyDtTensor *x, PyObject *key, int *handled)
         *handled = 0; /* a geometry the checks above should have refused: Python says why */
     } else if ((st = dt_tensor_init_new(&out, dt_tensor_device(&x->t), x->t.dtype, p.r_ndim, p.r_shape, &err)) ==
                DT_OK) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_index_take(&out, &src, p.b_start, p.nidx, ax, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     }
     clear_all(views, p.nidx);
     dt_tensor_clear(&src);
@@ -491,9 +491,9 @@ int dt_py_advanced_setitem(PyDtTensor *x, PyObject *key, PyObject *value, int *h
     *handled = dense_enough(&p, &x->t) && axes_of(&p, ax, views) &&
                values_of(x, value, &p, &vals, &held) && r_view(&dst, x, &p);
     if (*handled) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_index_put(&dst, &vals, p.b_start, p.nidx, ax, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     }
     clear_all(views, p.nidx);
     dt_tensor_clear(&dst);

@@ -24,9 +24,9 @@ static PyObject *py_fft(PyObject *m, PyObject *args)
     dt_error err;
     dt_status st;
     if (t->numel >= DT_FFT_GIL_RELEASE_NUMEL) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_fft((dt_fft_kind)kind, t, rank, (int64_t)n_last, inverse, &out, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else {
         st = dt_fft((dt_fft_kind)kind, t, rank, (int64_t)n_last, inverse, &out, &err);
     }

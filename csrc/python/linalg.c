@@ -52,9 +52,9 @@ static PyObject *py_factor(PyObject *m, PyObject *args)
     dt_status st;
     const dt_tensor *t = &((PyDtTensor *)a)->t;
     if (t->numel >= DT_LINALG_GIL_RELEASE_NUMEL) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_linalg_factor((dt_linalg_kind)kind, t, vectors, full, &r, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else {
         st = dt_linalg_factor((dt_linalg_kind)kind, t, vectors, full, &r, &err);
     }
@@ -76,9 +76,9 @@ static PyObject *py_lu_solve(PyObject *m, PyObject *args)
     dt_status st;
     const dt_tensor *tl = &((PyDtTensor *)lu)->t;
     if (tl->numel >= DT_LINALG_GIL_RELEASE_NUMEL) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_linalg_lu_solve(tl, &((PyDtTensor *)piv)->t, &((PyDtTensor *)b)->t, &r, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else {
         st = dt_linalg_lu_solve(tl, &((PyDtTensor *)piv)->t, &((PyDtTensor *)b)->t, &r, &err);
     }

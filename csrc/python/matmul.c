@@ -28,9 +28,9 @@ static PyObject *product(PyDtTensor *a, PyDtTensor *b, dt_dtype dtype)
     dt_status st;
     double n = b->t.ndim > 0 ? (double)b->t.shape[b->t.ndim - 1] : 1.0;
     if ((double)a->t.numel * n >= DT_MATMUL_GIL_RELEASE_FLOPS) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_matmul(&a->t, &b->t, dtype, &out, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else {
         st = dt_matmul(&a->t, &b->t, dtype, &out, &err);
     }

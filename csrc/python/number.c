@@ -410,9 +410,9 @@ static PyObject *apply(dt_op op, PyObject *const *args, PyObject *out_obj, int f
     dt_error err;
     dt_status st;
     if (work >= DT_GIL_RELEASE_NUMEL) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_ufunc(op, ops, out, out_obj != NULL, forced, casting, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else {
         st = dt_ufunc(op, ops, out, out_obj != NULL, forced, casting, &err);
     }

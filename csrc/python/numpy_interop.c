@@ -144,8 +144,12 @@ PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self)
                                          NULL);
     if (arr == NULL)
         return NULL;
-    Py_INCREF(self);
-    if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)self) < 0) {
+    PyObject *owner = dt_py_tensor_stable_owner(self); /* Note [Replacing a tensor's data] */
+    if (owner == NULL) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, owner) < 0) {
         Py_DECREF(arr);
         return NULL;
     }

@@ -15,6 +15,8 @@
 #endif
 #include <numpy/arrayobject.h>
 
+#include <stdatomic.h>
+
 #include "elementwise.h"
 #include "tensor.h"
 
@@ -75,6 +77,23 @@ PyObject *dt_py_tensor_view(PyDtTensor *self, int ndim, const int64_t *shape, co
                             int64_t offset);
 /* self[...] = a Python or NumPy scalar; 0, or -1 with an exception. */
 int dt_py_tensor_fill(PyDtTensor *self, PyObject *value);
+PyTypeObject *dt_py_tensor_class(void);           /* devtensor.Tensor (borrowed) */
+
+/* ---- tensors whose data can be replaced (tensor_data.c) ---- */
+/* Note [Replacing a tensor's data] in tensor_data.c.  C calls that use
+ * tensors with the GIL released run between these two macros instead of
+ * Py_BEGIN_ALLOW_THREADS / Py_END_ALLOW_THREADS. */
+extern atomic_int dt_py_tensor_work_running;
+#define DT_PY_BEGIN_TENSOR_WORK \
+    { atomic_fetch_add(&dt_py_tensor_work_running, 1); Py_BEGIN_ALLOW_THREADS
+#define DT_PY_END_TENSOR_WORK \
+    atomic_fetch_sub(&dt_py_tensor_work_running, 1); Py_END_ALLOW_THREADS }
+int dt_py_tensor_data_replaceable(PyObject *obj);    /* an instance of a Python subclass */
+/* A new reference to an object that keeps self's current memory alive for
+ * good: self, or a plain view where self's data can be replaced. */
+PyObject *dt_py_tensor_stable_owner(PyDtTensor *self);
+PyObject *dt_py_tensor_alias_as(PyDtTensor *self, PyObject *cls);   /* Tensor._alias_as */
+PyObject *dt_py_tensor_set_data(PyDtTensor *self, PyObject *src);   /* Tensor._set_data_ */
 
 /* op(*args) for dt_op_nin(op) operands (tensors, NumPy arrays, Python
  * numbers; at least one tensor), with NumPy's defaults; Py_NotImplemented

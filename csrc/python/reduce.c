@@ -46,9 +46,9 @@ static PyObject *reduce(PyObject *module, PyObject *const *args, Py_ssize_t narg
     dt_error err;
     dt_status st;
     if (src->numel >= RELEASE_FROM) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_reduce((dt_reduce_op)op, src, axes, out, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else {
         st = dt_reduce((dt_reduce_op)op, src, axes, out, &err);
     }
@@ -119,9 +119,9 @@ static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t
     dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src), dt_reduce_result_dtype((dt_reduce_op)op, src->dtype),
                                       ndim, shape, &err);
     if (st == DT_OK && src->numel >= RELEASE_FROM) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_reduce((dt_reduce_op)op, src, axes, &out, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else if (st == DT_OK) {
         st = dt_reduce((dt_reduce_op)op, src, axes, &out, &err);
     }
@@ -151,9 +151,9 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     dt_error err;
     dt_status st;
     if (src->numel >= RELEASE_FROM) {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_scan((dt_reduce_op)op, src, (int)axis, out, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     } else {
         st = dt_scan((dt_reduce_op)op, src, (int)axis, out, &err);
     }
@@ -177,9 +177,9 @@ static PyObject *search(PyObject *module, PyObject *const *args, Py_ssize_t narg
     dt_tensor *out = &((PyDtTensor *)args[3])->t;
     dt_error err;
     dt_status st;
-    Py_BEGIN_ALLOW_THREADS
+    DT_PY_BEGIN_TENSOR_WORK
     st = dt_search(sorted, values, right, out, &err);
-    Py_END_ALLOW_THREADS
+    DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -203,9 +203,9 @@ static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (src->numel < RELEASE_FROM) {
         st = dt_sort(src, descending, arg, out, &err);
     } else {
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_sort(src, descending, arg, out, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
     }
     if (st != DT_OK)
         return dt_py_raise(&err);

@@ -75,9 +75,9 @@ PyObject *dt_py_tensor_reshape(PyDtTensor *self, PyObject *const *args, Py_ssize
         dt_tensor copy;
         dt_error err;
         dt_status st;
-        Py_BEGIN_ALLOW_THREADS
+        DT_PY_BEGIN_TENSOR_WORK
         st = dt_tensor_to(&copy, &self->t, dt_tensor_device(&self->t), self->t.dtype, 0, &err);
-        Py_END_ALLOW_THREADS
+        DT_PY_END_TENSOR_WORK
         if (st != DT_OK)
             return dt_py_raise(&err);
         PyObject *c = dt_py_tensor_wrap(&copy);

@@ -59,9 +59,9 @@ PyObject *dt_py_tensor_item(PyDtTensor *self, PyObject *unused)
     dt_tensor host;
     dt_error err;
     dt_status st;
-    Py_BEGIN_ALLOW_THREADS
+    DT_PY_BEGIN_TENSOR_WORK
     st = dt_tensor_to(&host, &self->t, dt_device_cpu(), self->t.dtype, 0, &err);
-    Py_END_ALLOW_THREADS
+    DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     PyObject *value = dt_py_scalar_from_bytes(dt_tensor_data(&host), host.dtype);

@@ -11,6 +11,8 @@
 
 static PyTypeObject *tensor_class = &dt_py_tensor_base_type; /* devtensor.Tensor once made */
 
+PyTypeObject *dt_py_tensor_class(void) { return tensor_class; }
+
 /* Note [Tensor free list]
  * Most calls make a tensor and most tensors die young, so the memory of up
  * to DT_TENSOR_FREE_MAX dead devtensor.Tensor objects (exactly that type,
@@ -217,9 +219,9 @@ static PyObject *tensor_to_impl(PyDtTensor *self, PyObject *args)
     dt_tensor out;
     dt_error err;
     dt_status st;
-    Py_BEGIN_ALLOW_THREADS
+    DT_PY_BEGIN_TENSOR_WORK
     st = dt_tensor_to(&out, &self->t, dev, (dt_dtype)dtype, non_blocking, &err);
-    Py_END_ALLOW_THREADS
+    DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     return dt_py_tensor_wrap(&out);
@@ -310,9 +312,9 @@ static PyObject *tensor_generate(PyDtTensor *self, PyObject *args)
         return NULL;
     dt_error err;
     dt_status st;
-    Py_BEGIN_ALLOW_THREADS
+    DT_PY_BEGIN_TENSOR_WORK
     st = dt_tensor_generate(&self->t, &gen, &err);
-    Py_END_ALLOW_THREADS
+    DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -371,9 +373,9 @@ static PyObject *tensor_copy_from(PyDtTensor *self, PyObject *src)
         return PyErr_Format(PyExc_TypeError, "_copy_from expects a tensor");
     dt_error err;
     dt_status st;
-    Py_BEGIN_ALLOW_THREADS
+    DT_PY_BEGIN_TENSOR_WORK
     st = dt_tensor_copy_into(&self->t, &((PyDtTensor *)src)->t, &err);
-    Py_END_ALLOW_THREADS
+    DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -514,6 +516,10 @@ static PyMethodDef tensor_methods[] = {
     {"_pin_memory", (PyCFunction)tensor_pin_memory, METH_NOARGS, "a pinned host copy"},
     {"is_pinned", (PyCFunction)tensor_is_pinned, METH_NOARGS, "whether the memory is page-locked host memory"},
     {"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS, "address of the first element"},
+    {"_alias_as", (PyCFunction)dt_py_tensor_alias_as, METH_O,
+     "_alias_as(cls): an instance of the Tensor subclass cls viewing these elements"},
+    {"_set_data_", (PyCFunction)dt_py_tensor_set_data, METH_O,
+     "_set_data_(src): become a view of src's elements (Tensor subclasses only)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,299 @@
+"""devtensor.nn.functional: PyTorch's functional forms of the layers
+(activations, linear, dropout, losses), computed with devtensor's own
+operations on the input's device.
+"""
+import math
+import warnings
+
+from .. import _C
+from .._C import Tensor
+from .. import _reductions, _ufuncs, _products, _index_functions
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _tensor(x, name="input"):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name} must be a devtensor.Tensor, not {type(x).__name__}")
+    return x
+
+
+def _dim(dim, ndim, name="dim"):
+    span = max(ndim, 1)
+    if not -span <= dim < span:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-span}, {span - 1}], but got {dim})")
+    return dim % span if ndim else 0
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return _reductions.mean(loss)
+    if reduction == "sum":
+        return _reductions.sum(loss)
+    return loss
+
+
+def _check_reduction(reduction):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+# ---- activations ----
+def relu(input, inplace=False):
+    """max(input, 0); NaN stays NaN."""
+    _tensor(input)
+    return _ufuncs.maximum(input, 0, out=input) if inplace else _ufuncs.maximum(input, 0)
+
+
+def sigmoid(input):
+    _tensor(input)
+    return 1 / (1 + _ufuncs.exp(-input))
+
+
+def tanh(input):
+    return _ufuncs.tanh(_tensor(input))
+
+
+def _normal_cdf(x):
+    """Phi(x) = erfc(-x / sqrt(2)) / 2 in float64, from elementwise operations.
+
+    Note [GELU's erf]
+    devtensor has no erf operation, so the exact GELU builds the normal
+    CDF from ones it has.  With w = -x/sqrt(2) and a = |w|:
+      - a <= 1.5: erf(a) = 2/sqrt(pi) exp(-a^2) sum_n (2a^2)^n a / (2n+1)!!,
+        a series of positive terms (no cancellation); 30 terms reach 1e-17;
+      - a > 1.5: erfc(a) = a exp(-a^2)/sqrt(pi) / (a^2 + 1/2 - 1*2/4 /
+        (a^2 + 5/2 - 3*4/4 / (a^2 + 9/2 - ...))), the even part of
+        Laplace's continued fraction; 40 terms reach 1e-15 at a = 1.5 and
+        converge faster beyond (a is clamped at 40, where erfc is 0);
+      - erfc(w) is then 1 - erf(a), erfc(a) or 1 + erf(a), never a
+        difference of nearly equal numbers below a = 1.5, and erfc(1.5) is
+        0.034, so the relative error of x * Phi(x) stays below about 2e-13 (PyTorch's
+      own float64 GELU is off by 1e-5 near x = -7)
+        (test_nn checks it against math.erfc).
+    It costs about 200 elementwise passes: approximate='tanh' is the fast form."""
+    x = x.astype(_C.float64, copy=False)
+    w = x * (-1 / math.sqrt(2))
+    a = _ufuncs.absolute(w)
+    s = _ufuncs.minimum(a, 1.5)
+    s2 = s * s
+    term = s.copy()
+    total = s.copy()
+    for n in range(1, 30):
+        term *= s2 * (2 / (2 * n + 1))
+        total += term
+    erf_small = total * _ufuncs.exp(-s2) * (2 / math.sqrt(math.pi))
+    c = _ufuncs.minimum(_ufuncs.maximum(a, 1.5), 40.0)
+    c2 = c * c
+    f = c2 + (4 * 40 + 1) / 2
+    for k in range(40, 0, -1):
+        f = (c2 + (4 * (k - 1) + 1) / 2) - ((2 * k - 1) * (2 * k) / 4) / f
+    erfc_large = c * _ufuncs.exp(-c2) / f * (1 / math.sqrt(math.pi))
+    small = a <= 1.5
+    erfc_a = _ufuncs.where(small, 1 - erf_small, erfc_large)
+    erf_a = _ufuncs.where(small, erf_small, 1 - erfc_large)
+    return _ufuncs.where(w >= 0, erfc_a, 1 + erf_a) * 0.5
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x) (Phi the standard normal CDF; Note [GELU's erf]), or with
+    approximate='tanh' 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    _tensor(input)
+    if approximate == "tanh":
+        inner = (input + 0.044715 * input * input * input) * math.sqrt(2 / math.pi)
+        return 0.5 * input * (1 + _ufuncs.tanh(inner))
+    if approximate != "none":
+        raise ValueError("approximate argument must be either none or tanh.")
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise TypeError(f"gelu needs a floating point input, got {input.dtype}")
+    if input.dtype.is_complex:
+        raise TypeError("gelu is not defined for complex inputs")
+    return (input * _normal_cdf(input)).astype(input.dtype, copy=False)
+
+
+def _softmax_dim(name, ndim):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  f"to include dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _shifted(input, dim, dtype):
+    x = _tensor(input) if dtype is None else _tensor(input).astype(dtype)
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        x = x.astype(_C.float32)
+    axis = _dim(dim, x.ndim)
+    if x.ndim == 0:
+        return x - x, None
+    top = _reductions.amax(x, axis=axis, keepdims=True)
+    top = _ufuncs.where(_ufuncs.isfinite(top), top, 0)
+    return x - top, axis
+
+
+def softmax(input, dim=None, dtype=None):
+    """exp(x) / sum(exp(x)) along dim, computed with the maximum subtracted."""
+    if dim is None:
+        dim = _softmax_dim("softmax", _tensor(input).ndim)
+    shifted, axis = _shifted(input, dim, dtype)
+    e = _ufuncs.exp(shifted)
+    if axis is None:
+        return e
+    return e / _reductions.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    """x - log(sum(exp(x))) along dim, computed with the maximum subtracted."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", _tensor(input).ndim)
+    shifted, axis = _shifted(input, dim, dtype)
+    if axis is None:
+        return shifted
+    return shifted - _ufuncs.log(_reductions.sum(_ufuncs.exp(shifted), axis=axis,
+                                                 keepdims=True))
+
+
+# ---- layers ----
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias, PyTorch's y = x A^T + b."""
+    _tensor(input)
+    _tensor(weight, "weight")
+    if input.ndim == 0 or weight.ndim not in (1, 2):
+        raise RuntimeError(f"linear: input must have at least 1 dimension and weight 1 or 2, "
+                           f"got {input.ndim} and {weight.ndim}")
+    if input.shape[-1] != weight.shape[-1]:
+        rows = math.prod(input.shape[:-1]) if input.ndim > 1 else 1
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} "
+                           f"and {weight.shape[-1]}x{weight.shape[0] if weight.ndim == 2 else 1})")
+    out = _products.matmul(input, weight.mT if weight.ndim == 2 else weight)
+    if bias is None:
+        return out
+    if bias.dtype == out.dtype and bias.device == out.device and out.ndim:
+        out += bias
+        return out
+    return out + bias
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability p and scale the rest by 1/(1-p)
+    while training; the input itself otherwise."""
+    _tensor(input)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    dtype = input.dtype if input.dtype.is_floating_point else _C.float32
+    keep = _random().uniform(size=input.shape, dtype=dtype, device=input.device) >= p
+    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
+    if inplace:
+        input *= keep
+        input *= scale
+        return input
+    return input * keep * scale
+
+
+def _random():
+    from .. import random
+    return random
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    _tensor(input)
+    if input.ndim == 0:
+        return input.reshape(1)
+    start, end = _dim(start_dim, input.ndim, "start_dim"), _dim(end_dim, input.ndim, "end_dim")
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = input.shape
+    return input.reshape(shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
+
+
+# ---- losses ----
+def mse_loss(input, target, reduction="mean"):
+    """(input - target)^2, reduced by 'mean', 'sum' or 'none'."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({tuple(target.shape)}) that is different to the "
+                      f"input size ({tuple(input.shape)}). This will likely lead to incorrect "
+                      f"results due to broadcasting. Please ensure they have the same size.",
+                      UserWarning, stacklevel=2)
+    diff = input - target
+    return _reduce(diff * diff, reduction)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
+    """PyTorch's cross_entropy: input holds logits with the classes along
+    dim 1 (dim 0 for one sample); target holds class indices (the input's
+    shape without the class dim) or class probabilities (the input's shape)."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if input.ndim == 0:
+        raise RuntimeError("cross_entropy: the input must have at least one dimension (the classes)")
+    class_dim = 0 if input.ndim == 1 else 1
+    n_classes = input.shape[class_dim]
+    logp = log_softmax(input, class_dim)
+    w_shape = [1] * input.ndim
+    w_shape[class_dim] = n_classes
+    if weight is not None:
+        _tensor(weight, "weight")
+        if tuple(weight.shape) != (n_classes,):
+            raise RuntimeError(f"weight tensor should be defined either for all {n_classes} "
+                               f"classes or no classes but got weight tensor of shape: "
+                               f"{tuple(weight.shape)}")
+    if target.dtype.is_floating_point:
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(f"Expected target size {tuple(input.shape)}, got "
+                               f"{tuple(target.shape)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        terms = logp * target
+        if weight is not None:
+            terms = terms * weight.reshape(w_shape)
+        return _reduce(-_reductions.sum(terms, axis=class_dim), reduction)
+    if target.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target of an integer dtype (class indices) or of a "
+                           f"floating dtype (class probabilities), got {target.dtype}")
+    expected = tuple(input.shape[:class_dim] + input.shape[class_dim + 1:])
+    if tuple(target.shape) != expected:
+        raise RuntimeError(f"Expected target size {expected}, got {tuple(target.shape)}")
+    valid = target != ignore_index
+    bad = valid & ((target < 0) | (target >= n_classes))
+    if bool(_reductions.any(bad)):
+        first = int(target[bad][0])
+        raise IndexError(f"Target {first} is out of bounds.")
+    safe = _ufuncs.where(valid, target, 0).astype(_C.int64, copy=False)
+    picked = _index_functions.take_along_axis(
+        logp, safe.reshape(expected[:class_dim] + (1,) + expected[class_dim:]), axis=class_dim)
+    picked = picked.reshape(expected)
+    if weight is not None:
+        w_t = _ufuncs.where(valid, _index_functions.take(weight.astype(logp.dtype), safe), 0)
+    else:
+        w_t = valid.astype(logp.dtype)
+    nll = -picked * w_t
+    if reduction == "mean":
+        denominator = _reductions.sum(w_t)
+        nll_total = _reductions.sum(nll) / denominator
+    elif reduction == "sum":
+        nll_total = _reductions.sum(nll)
+    else:
+        nll_total = nll
+    if label_smoothing == 0:
+        return nll_total
+    terms = logp if weight is None else logp * weight.astype(logp.dtype).reshape(w_shape)
+    smooth = _ufuncs.where(valid, -_reductions.sum(terms, axis=class_dim), 0)
+    if reduction == "mean":
+        smooth_total = _reductions.sum(smooth) / denominator
+    elif reduction == "sum":
+        smooth_total = _reductions.sum(smooth)
+    else:
+        smooth_total = smooth
+    return (1 - label_smoothing) * nll_total + smooth_total * (label_smoothing / n_classes)
+
+
+__all__ = ["relu", "sigmoid", "tanh", "gelu", "softmax", "log_softmax", "linear", "dropout",
+           "flatten", "mse_loss", "cross_entropy"]

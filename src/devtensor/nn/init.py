@@ -1,0 +1,149 @@
+"""devtensor.nn.init: PyTorch's in-place initialisers, drawing on the
+tensor's own device from devtensor.random (Note [Reproducible on every
+device]: one seed gives the same values on every device)."""
+import math
+import warnings
+
+from .. import random as _random
+from .._C import Tensor, float32
+
+_GAIN_ONE = {"linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+             "conv_transpose3d", "sigmoid"}
+
+
+def calculate_gain(nonlinearity, param=None):
+    """PyTorch's recommended gain for a nonlinearity."""
+    if nonlinearity in _GAIN_ONE:
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif isinstance(param, (int, float)) and not isinstance(param, bool):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _calculate_fan_in_and_fan_out(tensor):
+    if tensor.ndim < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
+                         "dimensions")
+    receptive = math.prod(tensor.shape[2:])
+    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+
+def _fan(tensor, mode):
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def _floating(tensor, name):
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"{name}() expects a devtensor.Tensor, got {type(tensor).__name__}")
+    if not tensor.dtype.is_floating_point:
+        raise TypeError(f"{name}() fills floating point tensors, got {tensor.dtype}")
+
+
+def _fill_with(tensor, values):
+    """tensor[...] = values, in place on tensor's device."""
+    if tensor.size:
+        tensor._copy_from(values)
+    return tensor
+
+
+def _draw_dtype(tensor):
+    # float16 and bfloat16 draws are made in float32 and rounded, as PyTorch does
+    return tensor.dtype if tensor.dtype.itemsize >= 4 else float32
+
+
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    """Fill with values drawn uniformly from [a, b)."""
+    _floating(tensor, "uniform_")
+    _no_generator(generator)
+    return _fill_with(tensor, _random.uniform(a, b, size=tensor.shape, dtype=_draw_dtype(tensor),
+                                              device=tensor.device))
+
+
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    """Fill with values drawn from N(mean, std^2)."""
+    _floating(tensor, "normal_")
+    _no_generator(generator)
+    return _fill_with(tensor, _random.normal(mean, std, size=tensor.shape,
+                                             dtype=_draw_dtype(tensor), device=tensor.device))
+
+
+def constant_(tensor, val):
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"constant_() expects a devtensor.Tensor, got {type(tensor).__name__}")
+    tensor._fill_(val)
+    return tensor
+
+
+def zeros_(tensor):
+    return constant_(tensor, 0)
+
+
+def ones_(tensor):
+    return constant_(tensor, 1)
+
+
+def _zero_element(tensor):
+    if tensor.size == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+        return True
+    return False
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """He et al. (2015): U(-bound, bound), bound = gain * sqrt(3 / fan)."""
+    _floating(tensor, "kaiming_uniform_")
+    if _zero_element(tensor):
+        return tensor
+    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """He et al. (2015): N(0, std^2), std = gain / sqrt(fan)."""
+    _floating(tensor, "kaiming_normal_")
+    if _zero_element(tensor):
+        return tensor
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)),
+                   generator)
+
+
+def xavier_uniform_(tensor, gain=1.0, generator=None):
+    """Glorot and Bengio (2010): U(-a, a), a = gain * sqrt(6 / (fan_in + fan_out))."""
+    _floating(tensor, "xavier_uniform_")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    bound = gain * math.sqrt(6.0 / (fan_in + fan_out)) if fan_in + fan_out else 0.0
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    """Glorot and Bengio (2010): N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out))."""
+    _floating(tensor, "xavier_normal_")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / (fan_in + fan_out)) if fan_in + fan_out else 0.0
+    return normal_(tensor, 0.0, std, generator)
+
+
+def _no_generator(generator):
+    if generator is not None:
+        raise TypeError("devtensor.nn.init draws from devtensor.random's global generator; seed "
+                        "it with devtensor.random.seed() instead of passing generator=")
+
+
+__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
+           "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_", "xavier_normal_"]

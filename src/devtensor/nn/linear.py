@@ -1,0 +1,113 @@
+"""Identity, Linear and LazyLinear, with PyTorch's default initialisation."""
+import math
+import operator
+
+from .. import _C
+from .._creation import empty
+from . import functional as F, init
+from .module import Module
+from .parameter import Parameter, UninitializedParameter
+
+
+def _features(value, name):
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    if n < 0:
+        raise ValueError(f"{name} must be non-negative, got {n}")
+    return n
+
+
+class Identity(Module):
+    """Returns its input (extra arguments are accepted and ignored)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """y = x W^T + b, W of shape (out_features, in_features); W and b start
+    U(-1/sqrt(in_features), 1/sqrt(in_features)), as in PyTorch."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = _features(in_features, "in_features")
+        self.out_features = _features(out_features, "out_features")
+        dtype = _C.float32 if dtype is None else dtype
+        self.weight = Parameter(empty((self.out_features, self.in_features), dtype=dtype,
+                                      device=device))
+        if bias:
+            self.bias = Parameter(empty(self.out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # kaiming_uniform_ with a = sqrt(5) is U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight.shape[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class LazyLinear(Linear):
+    """A Linear whose in_features is taken from its first input: its weight
+    and bias are made then, on the input's device (with the dtype and
+    requires_grad they were given, or that Module.to() set), initialised as
+    Linear's, and the module becomes a Linear."""
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features = 0
+        self.out_features = _features(out_features, "out_features")
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+
+    def has_uninitialized_params(self):
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if not isinstance(input, _C.Tensor):
+            raise TypeError(f"LazyLinear's input must be a devtensor.Tensor, got "
+                            f"{type(input).__name__}")
+        if input.ndim == 0:
+            raise RuntimeError("LazyLinear needs an input with at least one dimension (the "
+                               "features)")
+        self.in_features = input.shape[-1]
+        self.weight.materialize((self.out_features, self.in_features), device=input.device)
+        if self.bias is not None:
+            self.bias.materialize((self.out_features,), device=input.device)
+        self.reset_parameters()
+        self.__class__ = Linear
+
+    def forward(self, input):
+        if self.has_uninitialized_params():
+            self.initialize_parameters(input)
+        return F.linear(input, self.weight, self.bias)
+
+    def _after_load_state_dict(self):
+        if not self.has_uninitialized_params():
+            self.in_features = self.weight.shape[1]
+            self.__class__ = Linear
+
+
+__all__ = ["Identity", "Linear", "LazyLinear"]

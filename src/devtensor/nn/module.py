@@ -1,0 +1,530 @@
+"""devtensor.nn.Module: the base class of layers and models, with PyTorch's
+registration of parameters, buffers and submodules, iteration, state dicts,
+device moves and repr.
+
+Note [Module.to moves parameters in place]
+As in PyTorch, Module.to()/cuda()/cpu()/float()/... keep every Parameter
+object and replace its data (Note [Parameters are tensors whose data can
+move] in parameter.py); buffers are replaced by moved tensors.  All the new
+tensors are made before any parameter changes, so a move that fails (a
+device that does not exist, memory that runs out) leaves the module as it
+was.  load_state_dict checks every key, type and shape before it copies
+anything, for the same reason.
+
+Note [Which device a failing module was on]
+An operation on tensors of two devices raises PyTorch's "Expected all
+tensors to be on the same device" RuntimeError.  A module call that fails
+that way adds which of its parameters are on which device, and where its
+tensor inputs are, so that `net(X)` says which layer was left behind.  The
+innermost failing module adds that line; an enclosing module whose own
+parameters span devices adds its summary too.
+"""
+import collections
+import collections.abc
+import itertools
+
+from .. import _C
+from .._C import Tensor, dtype as _dtype_type
+from .._tensor import _parse_to_args
+from .parameter import Parameter, UninitializedParameter
+
+_DEVICE_ERROR = "Expected all tensors to be on the same device"
+
+
+class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys",
+                                               ["missing_keys", "unexpected_keys"])):
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class RemovableHandle:
+    """What register_forward_hook returns: .remove() unregisters the hook."""
+    _ids = itertools.count()
+
+    def __init__(self, hooks):
+        self.hooks = hooks
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self):
+        self.hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _addindent(text, spaces):
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+def _check_name(kind, name, module):
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+    if name == "":
+        raise KeyError(f'{kind} name can\'t be empty string ""')
+    if "." in name:
+        raise KeyError(f'{kind} name can\'t contain ".", got: {name}')
+    if hasattr(module, name) and not _registered(module, name):
+        raise KeyError(f"attribute '{name}' already exists")
+
+
+def _registered(module, name):
+    d = module.__dict__
+    return name in d["_parameters"] or name in d["_buffers"] or name in d["_modules"]
+
+
+class Module:
+    """Base class of every layer and model.  Subclasses call
+    super().__init__() first, assign Parameters, Modules and buffers as
+    attributes, and define forward()."""
+
+    training: bool
+
+    def __init__(self):
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers"] = set()
+        d["_modules"] = {}
+        d["_forward_pre_hooks"] = {}
+        d["_forward_hooks"] = {}
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  f'"forward" function')
+
+    def __call__(self, *args, **kwargs):
+        try:
+            if self._forward_pre_hooks or self._forward_hooks:
+                return self._call_with_hooks(args, kwargs)
+            return self.forward(*args, **kwargs)
+        except RuntimeError as e:
+            if not str(e).startswith(_DEVICE_ERROR):
+                raise
+            raise _with_devices(self, e, args) from None
+
+    def _call_with_hooks(self, args, kwargs):
+        for hook in list(self._forward_pre_hooks.values()):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        out = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            result = hook(self, args, out)
+            if result is not None:
+                out = result
+        return out
+
+    def register_forward_pre_hook(self, hook):
+        """hook(module, args) runs before forward; a non-None result replaces args."""
+        handle = RemovableHandle(self._forward_pre_hooks)
+        self._forward_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_forward_hook(self, hook):
+        """hook(module, args, output) runs after forward; a non-None result replaces output."""
+        handle = RemovableHandle(self._forward_hooks)
+        self._forward_hooks[handle.id] = hook
+        return handle
+
+    # ---- registration ----
+    def register_parameter(self, name, param):
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name("parameter", name, self)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter "
+                            f"'{name}' (devtensor.nn.Parameter or None required)")
+        self._forget(name)
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        _check_name("buffer", name, self)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                            f"(devtensor.Tensor or None required)")
+        self._forget(name)
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
+            self._non_persistent_buffers.add(name)
+
+    def add_module(self, name, module):
+        if "_modules" not in self.__dict__:
+            raise AttributeError("cannot assign module before Module.__init__() call")
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        _check_name("module", name, self)
+        self._forget(name)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def _forget(self, name):
+        """Drop name from every registry and from the instance dict."""
+        d = self.__dict__
+        d.pop(name, None)
+        d["_parameters"].pop(name, None)
+        d["_modules"].pop(name, None)
+        if d["_buffers"].pop(name, None) is not None or name in d["_non_persistent_buffers"]:
+            d["_non_persistent_buffers"].discard(name)
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name)
+            params[name] = value
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
+                                f"(devtensor.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            if d.get("_modules") is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name)
+            d["_modules"][name] = value
+        elif d.get("_modules") is not None and name in d["_modules"]:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as child module "
+                                f"'{name}' (devtensor.nn.Module or None expected)")
+            d["_modules"][name] = None
+        elif d.get("_buffers") is not None and name in d["_buffers"]:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' "
+                                f"(devtensor.Tensor or None expected)")
+            d["_buffers"][name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        for registry in ("_parameters", "_buffers", "_modules"):
+            found = d.get(registry)
+            if found is not None and name in found:
+                return found[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        if _registered(self, name):
+            self._forget(name)
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self):
+        keys = set(super().__dir__())
+        keys.update(self._parameters, self._buffers, self._modules)
+        return sorted(k for k in keys if not k[0].isdigit())
+
+    def get_submodule(self, target):
+        """The submodule at a dotted path such as '0.linear' ('' is self)."""
+        module = self
+        if target == "":
+            return module
+        for part in target.split("."):
+            if part not in module._modules or module._modules[part] is None:
+                raise AttributeError(f"{module._get_name()} has no attribute `{part}`")
+            module = module._modules[part]
+        return module
+
+    # ---- iteration ----
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub = prefix + ("." if prefix else "") + name
+            yield from module.named_modules(memo, sub, remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, registry, prefix, recurse, remove_duplicate):
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, value in module.__dict__[registry].items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    # ---- modes ----
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            module.__dict__["training"] = mode
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad = bool(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        """PyTorch's zero_grad.  devtensor has no autograd yet, so parameters
+        never hold gradients and this does nothing but clear any `grad`
+        attribute user code has set."""
+        for p in self.parameters():
+            if getattr(p, "grad", None) is not None:
+                p.grad = None
+
+    def apply(self, fn):
+        """fn(module) for every submodule (children first), then fn(self); returns self."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ---- moving (Note [Module.to moves parameters in place]) ----
+    def _convert(self, convert):
+        """Replace every parameter's data and every buffer by convert(tensor),
+        after making all the new tensors."""
+        param_moves, buffer_moves, seen = [], [], set()
+        for module in self.modules():
+            for p in module._parameters.values():
+                if p is not None and id(p) not in seen:
+                    seen.add(id(p))
+                    param_moves.append((p, convert(p)))
+            for name, b in module._buffers.items():
+                if b is not None:
+                    buffer_moves.append((module, name, convert(b)))
+        for p, new in param_moves:
+            if new is not p:
+                p.data = new
+        for module, name, new in buffer_moves:
+            module._buffers[name] = new
+        return self
+
+    def to(self, *args, **kwargs):
+        """to(device=None, dtype=None, non_blocking=False), to(dtype), to(tensor):
+        moves and casts parameters in place and buffers; returns self.  Only
+        floating point and complex tensors take the dtype."""
+        if "copy" in kwargs:
+            raise TypeError("to() got an unexpected keyword argument 'copy'")
+        device, dtype, non_blocking, _ = _parse_to_args(args, kwargs)
+        if dtype is not None:
+            dtype = _dtype_type(dtype)
+            if not (dtype.is_floating_point or dtype.is_complex):
+                raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, "
+                                f"but got desired dtype={dtype}")
+        if device is not None:
+            device = _C._resolve_device(device)
+
+        def convert(t):
+            cast = dtype if dtype is not None and (t.dtype.is_floating_point or
+                                                  t.dtype.is_complex) else None
+            return t.to(device=device, dtype=cast, non_blocking=non_blocking)
+        return self._convert(convert)
+
+    def cuda(self, device=None):
+        if device is None:
+            device = _C.device("cuda")
+        elif isinstance(device, int):
+            device = _C.device(f"cuda:{device}")
+        else:
+            device = _C.device(device)
+            if device.type != "cuda":
+                raise ValueError(f"cuda() expects a CUDA device, got {device}")
+        return self.to(device)
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def _cast_floating(self, dtype):
+        return self._convert(lambda t: t.to(dtype=dtype) if t.dtype.is_floating_point else t)
+
+    def float(self):
+        return self._cast_floating(_C.float32)
+
+    def double(self):
+        return self._cast_floating(_C.float64)
+
+    def half(self):
+        return self._cast_floating(_C.float16)
+
+    def bfloat16(self):
+        return self._cast_floating(_C.bfloat16)
+
+    # ---- state dicts ----
+    def state_dict(self, *, destination=None, prefix="", keep_vars=False):
+        """name -> tensor for every parameter and persistent buffer, with
+        PyTorch's dotted names ('0.weight').  The tensors share the module's
+        memory (parameters as plain tensors unless keep_vars)."""
+        if destination is None:
+            destination = collections.OrderedDict()
+        for module_prefix, module in self.named_modules(prefix=prefix.rstrip("."),
+                                                        remove_duplicate=False):
+            head = module_prefix + "." if module_prefix else ""
+            for name, p in module._parameters.items():
+                if p is not None:
+                    destination[head + name] = p if keep_vars else p.data
+            for name, b in module._buffers.items():
+                if b is not None and name not in module._non_persistent_buffers:
+                    destination[head + name] = b
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy state_dict's tensors into the parameters and persistent buffers
+        (in place, onto their devices and dtypes; assign=True makes
+        parameters share the given tensors instead).  Every key, type and
+        shape is checked before anything is copied."""
+        if not isinstance(state_dict, collections.abc.Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        targets = []  # (key, module, registry, name, current)
+        for module_prefix, module in self.named_modules(remove_duplicate=False):
+            head = module_prefix + "." if module_prefix else ""
+            for name, p in module._parameters.items():
+                if p is not None:
+                    targets.append((head + name, module, "_parameters", name, p))
+            for name, b in module._buffers.items():
+                if b is not None and name not in module._non_persistent_buffers:
+                    targets.append((head + name, module, "_buffers", name, b))
+        expected = {t[0] for t in targets}
+        missing = [t[0] for t in targets if t[0] not in state_dict]
+        unexpected = [k for k in state_dict if k not in expected]
+        errors = []
+        if strict:
+            if unexpected:
+                errors.append("Unexpected key(s) in state_dict: " +
+                              ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                errors.append("Missing key(s) in state_dict: " +
+                              ", ".join(f'"{k}"' for k in missing) + ". ")
+        plan = []
+        for key, module, registry, name, current in targets:
+            if key not in state_dict:
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected '
+                              f'devtensor.Tensor from checkpoint but received {type(value)}')
+                continue
+            lazy = isinstance(current, UninitializedParameter)
+            if not lazy and tuple(value.shape) != tuple(current.shape):
+                errors.append(f"size mismatch for {key}: copying a param with shape "
+                              f"{tuple(value.shape)} from checkpoint, the shape in current "
+                              f"model is {tuple(current.shape)}.")
+                continue
+            plan.append((module, registry, name, current, value, lazy))
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t" +
+                               "\n\t".join(errors))
+        for module, registry, name, current, value, lazy in plan:
+            if assign:
+                if registry == "_parameters":
+                    current.data = value
+                    if lazy:
+                        current.__class__ = Parameter
+                else:
+                    module._buffers[name] = value
+                continue
+            if lazy:
+                current.materialize(value.shape)
+            current._copy_from(value.to(current.device))
+        for module in self.modules():
+            after = getattr(module, "_after_load_state_dict", None)
+            if after is not None:
+                after()
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ---- printing ----
+    def _get_name(self):
+        return type(self).__name__
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + _addindent(repr(module), 2)
+                       for key, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"
+
+
+def _devices_of(module):
+    """{device name: [parameter and buffer names]} in registration order."""
+    where = {}
+    for name, t in itertools.chain(module.named_parameters(), module.named_buffers()):
+        where.setdefault(str(t.device), []).append(name)
+    return where
+
+
+def _with_devices(module, error, args):
+    """Note [Which device a failing module was on]."""
+    where = _devices_of(module)
+    summary = "; ".join(f"{', '.join(names)} on {dev}" for dev, names in where.items())
+    lines = [str(error)]
+    if not getattr(error, "_devtensor_devices_added", False):
+        inputs = [f"input {i} on {a.device}" for i, a in enumerate(args) if isinstance(a, Tensor)]
+        parts = ([f"its parameters: {summary}"] if summary else ["it has no parameters"]) + inputs
+        lines.append(f"(in {module._get_name()}: " + "; ".join(parts) + ")")
+    elif len(where) > 1:
+        lines.append(f"({module._get_name()}'s parameters span devices: {summary})")
+    new = RuntimeError("\n".join(lines))
+    new._devtensor_devices_added = True
+    return new.with_traceback(error.__traceback__)
+
+
+__all__ = ["Module"]
