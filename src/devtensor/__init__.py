@@ -53,6 +53,7 @@ from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_t
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
 from . import nn  # noqa: F401  (PyTorch's module API)
+from ._serialization import load, save  # noqa: F401  (safetensors files)
 
 _blas._register()
 
@@ -78,5 +79,5 @@ __all__ = [
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
-    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn",
+    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load",
 ] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__

@@ -1,0 +1,382 @@
+"""devtensor.save and devtensor.load: tensors, lists, tuples and dicts of
+tensors (state dicts) in the safetensors format, which never runs code.
+
+Note [Files in the safetensors format]
+A file is an 8-byte little-endian header length N, N bytes of JSON, then
+the tensors' bytes, little-endian and C-ordered, one after another:
+    {"0.weight": {"dtype": "F32", "shape": [1, 3], "data_offsets": [0, 12]},
+     ..., "__metadata__": {"devtensor": "<JSON: kind, devices, ...>"}}
+The safetensors package (and through it PyTorch, NumPy, JAX) reads what
+save writes, and load reads what they write.  Our metadata entry records
+whether the object was a tensor, a list, a tuple or a dict, the devices of
+tensors that were not on the cpu, and which tensors were complex128:
+safetensors has no complex128, so those are stored as F64 with a trailing
+axis of 2 (real, imaginary), which is what other readers see.  Sharing
+between tensors is not kept: each is written whole.
+
+Note [Reading files we do not trust]
+A file is only data to load: its header is parsed as JSON and nothing else
+is interpreted.  Before any tensor is made, load checks that the header is
+at most 100 MB (the safetensors limit) and inside the file; that every
+entry has a known dtype, a shape of at most 64 non-negative ints and two
+offsets; that shape x itemsize equals the byte range (in Python integers,
+so a huge shape cannot overflow); and that the ranges tile the data
+exactly, with no overlap, gap or byte past the end.  Anything else is a
+ValueError naming the entry and saying what is wrong.
+"""
+import json
+import os
+import struct
+import tempfile
+
+import numpy as np
+
+from . import _C
+from ._C import Tensor
+
+_MAX_HEADER = 100_000_000
+_MAX_NDIM = 64
+_META_KEY = "devtensor"
+
+# safetensors name -> (devtensor dtype name, NumPy dtype of the stored bytes)
+_FROM_CODE = {
+    "BOOL": ("bool", np.dtype("bool")),
+    "U8": ("uint8", np.dtype("<u1")), "I8": ("int8", np.dtype("<i1")),
+    "U16": ("uint16", np.dtype("<u2")), "I16": ("int16", np.dtype("<i2")),
+    "U32": ("uint32", np.dtype("<u4")), "I32": ("int32", np.dtype("<i4")),
+    "U64": ("uint64", np.dtype("<u8")), "I64": ("int64", np.dtype("<i8")),
+    "F16": ("float16", np.dtype("<f2")), "BF16": ("bfloat16", np.dtype("<u2")),
+    "F32": ("float32", np.dtype("<f4")), "F64": ("float64", np.dtype("<f8")),
+    "C64": ("complex64", np.dtype("<c8")),
+}
+_TO_CODE = {name: code for code, (name, _) in _FROM_CODE.items()}
+_TO_CODE["complex128"] = "F64"
+
+
+def _entries(obj):
+    """(kind, [(name, tensor)]) for a tensor, a list/tuple or a dict of tensors."""
+    if isinstance(obj, Tensor):
+        return "tensor", [("tensor", obj)]
+    if isinstance(obj, (list, tuple)):
+        kind, items = type(obj).__name__, [(str(i), t) for i, t in enumerate(obj)]
+    elif isinstance(obj, dict):
+        kind, items = "dict", list(obj.items())
+        for name, _ in items:
+            if not isinstance(name, str):
+                raise TypeError(f"save(): dict keys must be str, got {type(name).__name__}: "
+                                f"{name!r}")
+            if name == "__metadata__":
+                raise ValueError("save(): '__metadata__' is reserved by the safetensors format")
+    else:
+        raise TypeError(f"save() takes a tensor, a list or tuple of tensors, or a dict of str to "
+                        f"tensors (a state dict), got {type(obj).__name__}")
+    for name, t in items:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"save(): entry {name!r} is a {type(t).__name__}, not a tensor")
+    return kind, items
+
+
+def _host_bytes(t):
+    """A C-contiguous little-endian NumPy array of t's bytes, and its stored shape."""
+    if t.dtype == _C.bfloat16:
+        t = t.view(dtype=_C.uint16)
+    h = np.asarray(t.cpu()._host_view())
+    if not h.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+        h = h.copy(order="C")
+    shape = list(h.shape)
+    if h.dtype == np.complex128:
+        h = h.view(np.float64)
+        shape.append(2)
+    if h.dtype.byteorder == ">" or (h.dtype.byteorder == "=" and not _little_endian()):
+        h = h.astype(h.dtype.newbyteorder("<"))
+    return h, shape
+
+
+def _little_endian():
+    return np.little_endian
+
+
+def save(obj, f, metadata=None):
+    """Write a tensor, a list or tuple of tensors, or a dict of str to
+    tensors (a state dict) to the path or binary file f in the safetensors
+    format (Note [Files in the safetensors format]).  metadata: an optional
+    dict of str to str kept in the file.  A path is written through a
+    temporary file and renamed, so a failed save leaves no partial file."""
+    kind, items = _entries(obj)
+    if metadata is not None:
+        if not isinstance(metadata, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
+            raise TypeError("save(): metadata must be a dict of str to str")
+        if _META_KEY in metadata:
+            raise ValueError(f"save(): the metadata key {_META_KEY!r} is devtensor's own")
+    arrays, header, offset = [], {}, 0
+    devices, complex128 = {}, []
+    for name, t in items:
+        h, shape = _host_bytes(t)
+        header[name] = {"dtype": _TO_CODE[t.dtype.name], "shape": shape,
+                        "data_offsets": [offset, offset + h.nbytes]}
+        offset += h.nbytes
+        arrays.append(h)
+        if t.device.type != "cpu":
+            devices[name] = str(t.device)
+        if t.dtype == _C.complex128:
+            complex128.append(name)
+    ours = {"kind": kind, "devices": devices, "complex128": complex128}
+    header["__metadata__"] = dict(metadata or {}, **{_META_KEY: json.dumps(ours)})
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)  # the data starts 8-byte aligned
+    head = struct.pack("<Q", len(text)) + text
+    if hasattr(f, "write"):
+        _write_all(f, head, arrays)
+        return
+    path = os.fspath(f)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".devtensor-save-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            _write_all(out, head, arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _write_all(out, head, arrays):
+    out.write(head)
+    for h in arrays:
+        if h.nbytes:
+            out.write(memoryview(h.reshape(-1)).cast("B"))
+
+
+# ---- loading ----
+def _bad(what):
+    return ValueError(f"devtensor.load: not a valid safetensors file: {what}")
+
+
+def _read_exact(f, n, what):
+    data = f.read(n)
+    if data is None or len(data) != n:
+        raise _bad(f"the file ends inside {what} ({0 if data is None else len(data)} of {n} "
+                   f"bytes)")
+    return data
+
+
+def _remaining_size(f):
+    """Bytes from f's position to its end, or None if f cannot tell."""
+    try:
+        if hasattr(f, "fileno"):
+            size = os.fstat(f.fileno()).st_size
+            return size - f.tell()
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        here = f.tell()
+        end = f.seek(0, os.SEEK_END)
+        f.seek(here)
+        return end - here
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _no_duplicates(pairs):
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _bad(f"the header names {key!r} twice")
+        seen[key] = value
+    return seen
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _parse_header(f):
+    remaining = _remaining_size(f)
+    (n,) = struct.unpack("<Q", _read_exact(f, 8, "the header length"))
+    if n > _MAX_HEADER:
+        raise _bad(f"the header is {n} bytes, more than the {_MAX_HEADER} allowed")
+    if remaining is not None and n > remaining - 8:
+        raise _bad(f"the header is {n} bytes but the file has {max(remaining - 8, 0)} after its "
+                   f"length")
+    raw = _read_exact(f, n, "the header")
+    if not raw.startswith(b"{"):
+        raise _bad("the header is not a JSON object")
+    try:
+        header = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise _bad(f"the header is not valid JSON ({e})") from None
+    if not isinstance(header, dict):
+        raise _bad("the header is not a JSON object")
+    data_size = None if remaining is None else remaining - 8 - n
+    return header, data_size
+
+
+def _check_entries(header, data_size):
+    """[(name, dtype name, stored NumPy dtype, shape, begin, end)] in file order."""
+    entries = []
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"}:
+            raise _bad(f"entry {name!r} must have exactly dtype, shape and data_offsets")
+        code, shape, offsets = info["dtype"], info["shape"], info["data_offsets"]
+        if code not in _FROM_CODE:
+            raise _bad(f"entry {name!r} has dtype {code!r}, which devtensor does not have "
+                       f"(known: {', '.join(_FROM_CODE)})")
+        if (not isinstance(shape, list) or len(shape) > _MAX_NDIM or
+                not all(_is_int(d) and d >= 0 for d in shape)):
+            raise _bad(f"entry {name!r} has shape {shape!r}: it must be a list of at most "
+                       f"{_MAX_NDIM} non-negative ints")
+        if (not isinstance(offsets, list) or len(offsets) != 2 or
+                not all(_is_int(o) for o in offsets) or not 0 <= offsets[0] <= offsets[1]):
+            raise _bad(f"entry {name!r} has data_offsets {offsets!r}: they must be two ints "
+                       f"0 <= begin <= end")
+        dtype_name, stored = _FROM_CODE[code]
+        nbytes = stored.itemsize
+        for d in shape:
+            nbytes *= d
+        if nbytes != offsets[1] - offsets[0]:
+            raise _bad(f"entry {name!r}: shape {shape} of {code} is {nbytes} bytes but its "
+                       f"data_offsets span {offsets[1] - offsets[0]}")
+        entries.append((name, dtype_name, stored, shape, offsets[0], offsets[1]))
+    end = 0
+    for name, *_, begin, stop in sorted(entries, key=lambda e: (e[4], e[5])):
+        if begin != end:
+            raise _bad(f"entry {name!r} starts at byte {begin} of the data, where "
+                       f"{'an earlier entry ends at' if begin < end else 'a gap follows'} "
+                       f"{end}: the entries must tile the data")
+        end = stop
+    if data_size is not None and end != data_size:
+        raise _bad(f"the entries end at byte {end} of the data but the data is {data_size} "
+                   f"bytes")
+    return entries
+
+
+def _our_metadata(header, names):
+    meta = header.get("__metadata__")
+    if meta is None:
+        return None
+    if not isinstance(meta, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in meta.items()):
+        raise _bad("__metadata__ must map str to str")
+    if _META_KEY not in meta:
+        return None
+    try:
+        ours = json.loads(meta[_META_KEY])
+    except json.JSONDecodeError:
+        raise _bad(f"the {_META_KEY!r} metadata is not JSON") from None
+    ok = (isinstance(ours, dict) and ours.get("kind") in ("tensor", "list", "tuple", "dict") and
+          isinstance(ours.get("devices"), dict) and isinstance(ours.get("complex128"), list) and
+          all(isinstance(k, str) and k in names and isinstance(v, str)
+              for k, v in ours["devices"].items()) and
+          all(isinstance(k, str) and k in names for k in ours["complex128"]))
+    if not ok:
+        raise _bad(f"the {_META_KEY!r} metadata does not describe this file's entries")
+    if ours["kind"] == "tensor" and names != ["tensor"]:
+        raise _bad("a single-tensor file must have one entry, 'tensor'")
+    if ours["kind"] in ("list", "tuple") and names != [str(i) for i in range(len(names))]:
+        raise _bad(f"a {ours['kind']} file's entries must be named 0, 1, ... in order")
+    return ours
+
+
+def _target_device(saved, map_location):
+    if map_location is None:
+        where = saved
+    elif callable(map_location) and not isinstance(map_location, (str, _C.device)):
+        return map_location
+    elif isinstance(map_location, dict):
+        where = map_location.get(saved, saved)
+    else:
+        where = map_location
+    try:
+        return _C._resolve_device(where if isinstance(where, _C.device) else _C.device(where))
+    except RuntimeError as e:
+        raise RuntimeError(f"devtensor.load: a tensor was saved on {saved}, which is not "
+                           f"available here ({e}); pass map_location='cpu' (or another device) "
+                           f"to load it there") from None
+
+
+def load(f, map_location=None):
+    """Read what devtensor.save (or any safetensors writer) wrote, from a path
+    or a binary file, checking it first (Note [Reading files we do not trust]).
+    Tensors go back to the devices they were saved from, or as map_location
+    says: a device or its name, a dict {saved device name: device}, or a
+    function (cpu_tensor, saved device name) -> tensor.  Returns what was
+    saved: a tensor, a list, a tuple or a dict (a file from another writer
+    gives a dict of its tensors)."""
+    if hasattr(f, "read"):
+        return _load(f, map_location)
+    with open(os.fspath(f), "rb") as stream:
+        return _load(stream, map_location)
+
+
+def _load(f, map_location):
+    header, data_size = _parse_header(f)
+    entries = _check_entries(header, data_size)
+    names = [e[0] for e in entries]
+    ours = _our_metadata(header, names)
+    devices = ours["devices"] if ours else {}
+    complex128 = set(ours["complex128"]) if ours else set()
+    for name in complex128:
+        entry = next(e for e in entries if e[0] == name)
+        if entry[1] != "float64" or not entry[3] or entry[3][-1] != 2:
+            raise _bad(f"entry {name!r} is marked complex128 but is not F64 with a last axis of 2")
+    targets = {}
+    for name in names:  # every device is checked before any data is read
+        saved = devices.get(name, "cpu")
+        targets[name] = _target_device(saved, map_location)
+    values = {}
+    position = 0
+    for name, dtype_name, stored, shape, begin, end in sorted(entries, key=lambda e: e[4]):
+        if begin != position:  # zero-size entries may share an offset
+            f.read(begin - position)
+        buffer = np.empty(end - begin, dtype=np.uint8)
+        if end > begin:
+            view = memoryview(buffer)
+            got = 0
+            while got < len(buffer):
+                n = f.readinto(view[got:]) if hasattr(f, "readinto") else None
+                if n is None:
+                    chunk = f.read(len(buffer) - got)
+                    n = len(chunk)
+                    buffer[got:got + n] = np.frombuffer(chunk, dtype=np.uint8)
+                if not n:
+                    raise _bad(f"the file ends inside entry {name!r}")
+                got += n
+        position = end
+        host = buffer.view(stored).reshape(shape)
+        values[name] = _to_tensor(host, dtype_name, name in complex128, devices.get(name, "cpu"),
+                                  targets[name])
+    result = [values[name] for name in names]
+    kind = ours["kind"] if ours else "dict"
+    if kind == "tensor":
+        return result[0]
+    if kind == "list":
+        return result
+    if kind == "tuple":
+        return tuple(result)
+    return dict(zip(names, result))
+
+
+def _to_tensor(host, dtype_name, is_complex128, saved, target):
+    from ._creation import asarray
+    if is_complex128:
+        host = np.ascontiguousarray(host).view(np.complex128).reshape(host.shape[:-1])
+    if not host.dtype.isnative:
+        host = host.astype(host.dtype.newbyteorder("="))
+    t = asarray(host)
+    if dtype_name == "bfloat16":
+        t = t.view(dtype=_C.bfloat16)
+    if callable(target) and not isinstance(target, _C.device):
+        out = target(t, saved)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"map_location returned {type(out).__name__}, not a tensor")
+        return out
+    return t.to(target)
+
+
+__all__ = ["save", "load"]

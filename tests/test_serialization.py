@@ -1,0 +1,284 @@
+"""devtensor.save / devtensor.load: safetensors files, round trips on every
+device, map_location, the safetensors package reading and writing them, and
+hostile files (Note [Reading files we do not trust])."""
+import io
+import json
+import os
+import pickle
+import struct
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from devtensor import nn
+from helpers import ALL_DTYPE_NAMES, CUDA_DEVICES, assert_same, run_python, to_np
+
+safetensors_numpy = pytest.importorskip("safetensors.numpy")
+
+
+def sample(dtype, device, shape=(2, 3)):
+    values = (np.arange(np.prod(shape)).reshape(shape) % 5) - 1
+    if dtype == "bool":
+        values = values > 0
+    if dtype.startswith("complex"):
+        values = values + 0.5j * values
+    t = dt.asarray(np.asarray(values).astype(dtype if dtype != "bfloat16" else "float32"))
+    return t.astype(dtype).to(device)
+
+
+def same(a, b):
+    assert type(a) is type(b) or (isinstance(a, dt.Tensor) and isinstance(b, dt.Tensor))
+    assert a.dtype == b.dtype and a.shape == b.shape and a.device == b.device
+    if a.dtype == dt.bfloat16:
+        a, b = a.astype(dt.float32), b.astype(dt.float32)
+    np.testing.assert_array_equal(to_np(a), to_np(b))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPE_NAMES)
+def test_round_trip_every_dtype(device, dtype, tmp_path):
+    t = sample(dtype, device)
+    path = tmp_path / "t.safetensors"
+    dt.save(t, path)
+    back = dt.load(path)
+    same(back, t)
+    strided = sample(dtype, device, (4, 6))[::2, ::-3]
+    buf = io.BytesIO()
+    dt.save(strided, buf)
+    buf.seek(0)
+    same(dt.load(buf), strided.copy())
+
+
+def test_round_trip_kinds(device, tmp_path):
+    a, b = dt.arange(5, device=device), dt.ones((0, 3), device=device)
+    c = dt.asarray(2.5, device=device)
+    for obj in ([a, b, c], (a, c), {"x": a, "empty": b, "scalar": c}, {}):
+        dt.save(obj, tmp_path / "o.safetensors")
+        back = dt.load(tmp_path / "o.safetensors")
+        assert type(back) is type(obj) and len(back) == len(obj)
+        pairs = zip(obj.values(), back.values()) if isinstance(obj, dict) else zip(obj, back)
+        for x, y in pairs:
+            same(y, x)
+        if isinstance(obj, dict):
+            assert list(back) == list(obj)
+    assert os.listdir(tmp_path) == ["o.safetensors"]  # no temporary files left
+
+
+def test_map_location(device, tmp_path):
+    path = tmp_path / "m.safetensors"
+    dt.save({"a": dt.arange(3.0, device=device), "b": dt.ones(2)}, path)
+    for where in ("cpu", dt.device("cpu")):
+        back = dt.load(path, map_location=where)
+        assert back["a"].device == dt.device("cpu") and back["b"].device == dt.device("cpu")
+    for d in CUDA_DEVICES:
+        back = dt.load(path, map_location={device: d})
+        assert back["a"].device == dt.device(d) and back["b"].device == dt.device(
+            d if device == "cpu" else "cpu")
+    seen = []
+    back = dt.load(path, map_location=lambda t, saved: seen.append(saved) or t * 2)
+    assert seen == [device, "cpu"] and to_np(back["a"]).tolist() == [0.0, 2.0, 4.0]
+    with pytest.raises(TypeError, match="map_location returned list"):
+        dt.load(path, map_location=lambda t, saved: [t])
+
+
+def test_cuda_tensor_where_cuda_is_absent_needs_map_location(tmp_path):
+    path = tmp_path / "cuda.safetensors"
+    header = {"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+              "__metadata__": {"devtensor": json.dumps({"kind": "dict", "devices":
+                                                        {"w": "cuda:0"}, "complex128": []})}}
+    write_raw(path, header, np.array([1.5, 2.5], np.float32).tobytes())
+    code = (f"import devtensor as dt\n"
+            f"try:\n    dt.load({str(path)!r})\n"
+            f"except RuntimeError as e:\n    print('RuntimeError', e)\n"
+            f"print(dt.load({str(path)!r}, map_location='cpu')['w'].tolist())\n")
+    out = run_python(code)
+    assert out.returncode == 0, out.stderr
+    assert "RuntimeError devtensor.load: a tensor was saved on cuda:0" in out.stdout
+    assert "map_location='cpu'" in out.stdout
+    assert out.stdout.strip().endswith("[1.5, 2.5]")
+
+
+def test_state_dict_round_trip(device_pair, tmp_path):
+    src, dst = device_pair
+    net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)).to(src)
+    dt.save(net.state_dict(), tmp_path / "net.safetensors")
+    other = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)).to(dst)
+    other.load_state_dict(dt.load(tmp_path / "net.safetensors", map_location=dst))
+    x = dt.ones(3, 4, dtype=dt.float32)
+    np.testing.assert_array_equal(to_np(other(x.to(dst))), to_np(net(x.to(src))))
+
+
+# ---- the safetensors package reads ours and writes what we read ----
+def test_safetensors_reads_our_files(tmp_path):
+    path = tmp_path / "ours.safetensors"
+    tensors = {"f": sample("float32", "cpu"), "i": sample("int16", "cpu"),
+               "b": sample("bool", "cpu"), "c": sample("complex64", "cpu"),
+               "z": sample("complex128", "cpu"), "h": sample("float16", "cpu")}
+    dt.save(tensors, path, metadata={"note": "hello"})
+    theirs = safetensors_numpy.load_file(str(path))
+    assert sorted(theirs) == sorted(tensors)
+    for name, t in tensors.items():
+        expected = to_np(t)
+        if name == "z":  # complex128 is stored as float64 pairs
+            expected = expected.view(np.float64).reshape(t.shape + (2,))
+        np.testing.assert_array_equal(theirs[name], expected)
+        assert theirs[name].dtype == expected.dtype
+    from safetensors import safe_open
+    with safe_open(str(path), framework="np") as f:
+        assert f.metadata()["note"] == "hello"
+
+
+def test_we_read_safetensors_files(tmp_path):
+    path = tmp_path / "theirs.safetensors"
+    arrays = {"w": np.arange(12, dtype=np.float32).reshape(3, 4), "n": np.array(7, np.int64),
+              "e": np.zeros((0, 2), np.uint8)}
+    safetensors_numpy.save_file(arrays, str(path))
+    back = dt.load(path)
+    assert type(back) is dict and sorted(back) == sorted(arrays)
+    for name, a in arrays.items():
+        assert_same(back[name], a)
+
+
+# ---- saving errors ----
+def test_save_errors(tmp_path):
+    with pytest.raises(TypeError, match="save\\(\\) takes a tensor, a list or tuple"):
+        dt.save(np.ones(3), tmp_path / "x")
+    with pytest.raises(TypeError, match="entry 'a' is a ndarray, not a tensor"):
+        dt.save({"a": np.ones(3)}, tmp_path / "x")
+    with pytest.raises(TypeError, match="dict keys must be str, got int"):
+        dt.save({1: dt.ones(1)}, tmp_path / "x")
+    with pytest.raises(ValueError, match="'__metadata__' is reserved"):
+        dt.save({"__metadata__": dt.ones(1)}, tmp_path / "x")
+    with pytest.raises(TypeError, match="metadata must be a dict of str to str"):
+        dt.save(dt.ones(1), tmp_path / "x", metadata={"a": 1})
+    with pytest.raises(ValueError, match="'devtensor' is devtensor's own"):
+        dt.save(dt.ones(1), tmp_path / "x", metadata={"devtensor": "x"})
+    assert os.listdir(tmp_path) == []
+
+
+def test_failed_save_keeps_the_old_file(tmp_path, monkeypatch):
+    from devtensor import _serialization
+    path = tmp_path / "keep.safetensors"
+    dt.save(dt.arange(3), path)
+    before = path.read_bytes()
+
+    def fail(out, head, arrays):
+        out.write(head)
+        raise OSError("disk full")
+    monkeypatch.setattr(_serialization, "_write_all", fail)
+    with pytest.raises(OSError, match="disk full"):
+        dt.save(dt.arange(100), path)
+    assert path.read_bytes() == before and os.listdir(tmp_path) == ["keep.safetensors"]
+
+
+# ---- hostile files ----
+def write_raw(path, header, data=b"", length=None):
+    text = header if isinstance(header, bytes) else json.dumps(header).encode()
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text) if length is None else length) + text + data)
+
+
+def entry(dtype="F32", shape=(2,), offsets=(0, 8)):
+    return {"dtype": dtype, "shape": list(shape), "data_offsets": list(offsets)}
+
+
+HOSTILE = [
+    ("empty file", None, b"", "ends inside the header length"),
+    ("short length", None, b"\x01\x02", "ends inside the header length"),
+    ("huge header", None, struct.pack("<Q", 2 ** 63) + b"{}", "more than the 100000000 allowed"),
+    ("header past the end", None, struct.pack("<Q", 1000) + b"{}", "the file has 2 after"),
+    ("not json", b"{not json}", b"", "not valid JSON"),
+    ("not an object", b"[1, 2]", b"", "not a JSON object"),
+    ("bad utf-8", b'{"\xff": 1}', b"", "not valid JSON"),
+    ("duplicate names", b'{"a": {"dtype": "F32", "shape": [0], "data_offsets": [0, 0]}, '
+     b'"a": {"dtype": "F32", "shape": [0], "data_offsets": [0, 0]}}', b"", "names 'a' twice"),
+    ("entry not an object", {"a": 3}, b"", "exactly dtype, shape and data_offsets"),
+    ("extra field", {"a": dict(entry(), x=1)}, b"\0" * 8, "exactly dtype, shape and"),
+    ("unknown dtype", {"a": entry("F8_E4M3", (2,), (0, 2))}, b"\0\0", "dtype 'F8_E4M3'"),
+    ("negative dim", {"a": entry(shape=(-2,))}, b"\0" * 8, "non-negative ints"),
+    ("bool dim", {"a": entry(shape=(True,), offsets=(0, 4))}, b"\0" * 4, "non-negative ints"),
+    ("float dim", {"a": entry(shape=(2.0,))}, b"\0" * 8, "non-negative ints"),
+    ("too many dims", {"a": entry(shape=(1,) * 65, offsets=(0, 4))}, b"\0" * 4, "at most 64"),
+    ("reversed offsets", {"a": entry(offsets=(8, 0))}, b"\0" * 8, "0 <= begin <= end"),
+    ("negative offset", {"a": entry(offsets=(-8, 0))}, b"\0" * 8, "0 <= begin <= end"),
+    ("three offsets", {"a": entry(offsets=(0, 4, 8))}, b"\0" * 8, "two ints"),
+    ("size mismatch", {"a": entry(shape=(3,))}, b"\0" * 8, "is 12 bytes but its data_offsets "
+                                                          "span 8"),
+    ("overflowing shape", {"a": entry(shape=(2 ** 62, 2 ** 62), offsets=(0, 8))}, b"\0" * 8,
+     "is 85070591730234615865843651857942052864 bytes"),
+    ("past the end", {"a": entry(offsets=(0, 8))}, b"\0" * 4, "the data is 4 bytes"),
+    ("overlap", {"a": entry(), "b": entry(offsets=(4, 12))}, b"\0" * 12,
+     "where an earlier entry ends at 8"),
+    ("gap", {"a": entry(), "b": entry(offsets=(12, 20))}, b"\0" * 20, "where a gap follows 8"),
+    ("trailing bytes", {"a": entry()}, b"\0" * 16, "end at byte 8 of the data but the data is 16"),
+    ("metadata not str", {"a": entry(), "__metadata__": {"x": 1}}, b"\0" * 8,
+     "__metadata__ must map str to str"),
+    ("our metadata not json", {"a": entry(), "__metadata__": {"devtensor": "{"}}, b"\0" * 8,
+     "'devtensor' metadata is not JSON"),
+    ("our metadata unknown entry", {"a": entry(), "__metadata__": {"devtensor": json.dumps(
+        {"kind": "dict", "devices": {"zz": "cuda:0"}, "complex128": []})}}, b"\0" * 8,
+     "does not describe this file's entries"),
+    ("our metadata bad kind", {"a": entry(), "__metadata__": {"devtensor": json.dumps(
+        {"kind": "pickle", "devices": {}, "complex128": []})}}, b"\0" * 8,
+     "does not describe this file's entries"),
+    ("list with other names", {"a": entry(), "__metadata__": {"devtensor": json.dumps(
+        {"kind": "list", "devices": {}, "complex128": []})}}, b"\0" * 8,
+     "entries must be named 0, 1, ..."),
+    ("complex128 marker on F32", {"a": entry(), "__metadata__": {"devtensor": json.dumps(
+        {"kind": "dict", "devices": {}, "complex128": ["a"]})}}, b"\0" * 8,
+     "marked complex128 but is not F64"),
+]
+
+
+@pytest.mark.parametrize("case", HOSTILE, ids=[c[0] for c in HOSTILE])
+def test_hostile_files_are_refused(case, tmp_path):
+    name, header, data, message = case
+    path = tmp_path / "bad.safetensors"
+    if header is None:
+        path.write_bytes(data)
+    else:
+        write_raw(path, header, data)
+    with pytest.raises(ValueError, match="not a valid safetensors file") as info:
+        dt.load(path)
+    assert message in str(info.value)
+    with pytest.raises(ValueError, match="not a valid safetensors file"):  # file objects too
+        dt.load(io.BytesIO(path.read_bytes()))
+
+
+def test_truncated_data_in_an_unsized_stream():
+    class Stream(io.RawIOBase):  # cannot tell its size: the data check happens while reading
+        def __init__(self, data):
+            self.inner = io.BytesIO(data)
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            return self.inner.readinto(b)
+
+        def seekable(self):
+            return False
+
+        def tell(self):
+            raise OSError("not seekable")
+
+    buf = io.BytesIO()
+    dt.save({"a": dt.arange(4.0)}, buf)
+    whole = buf.getvalue()
+    assert to_np(dt.load(Stream(whole))["a"]).tolist() == [0.0, 1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match="the file ends inside entry 'a'"):
+        dt.load(Stream(whole[:-5]))
+
+
+class Boom:
+    def __reduce__(self):
+        return (os.mkdir, (os.path.join(os.environ["DT_TEST_DIR"], "executed"),))
+
+
+def test_a_pickle_is_refused_and_never_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("DT_TEST_DIR", str(tmp_path))
+    path = tmp_path / "evil.pt"
+    path.write_bytes(pickle.dumps({"w": Boom()}))
+    with pytest.raises(ValueError, match="not a valid safetensors file"):
+        dt.load(path)
+    assert not (tmp_path / "executed").exists()
