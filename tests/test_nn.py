@@ -182,6 +182,27 @@ def test_reassignment_rules():
         del b.never_set
 
 
+def test_linear_weight_and_bias_attributes():
+    # Linear reads weight and bias through class-level descriptors (the per-call
+    # path); registration, deletion and plain attributes behave as on any Module
+    lin = nn.Linear(2, 3)
+    del lin.weight
+    assert not hasattr(lin, "weight") and list(lin.state_dict()) == ["bias"]
+    lin.weight = 3  # a plain attribute once the parameter is gone, as in PyTorch
+    assert lin.weight == 3 and list(lin.state_dict()) == ["bias"]
+    del lin.weight
+    with pytest.raises(AttributeError):
+        del lin.weight
+    lin.weight = nn.Parameter(dt.ones(3, 2, dtype=dt.float32))
+    assert list(lin.state_dict()) == ["bias", "weight"]
+    lin.bias = None
+    assert lin.bias is None and list(lin.state_dict()) == ["weight"]
+    with pytest.raises(TypeError, match="cannot assign 'Tensor' as parameter 'weight'"):
+        lin.weight = dt.ones(3, 2)
+    assert to_np(lin(dt.ones(2, dtype=dt.float32))).tolist() == [2.0, 2.0, 2.0]
+    assert nn.Linear.weight.name == "weight"
+
+
 def test_registration_errors():
     class Early(nn.Module):
         def __init__(self):

@@ -497,6 +497,9 @@ def test_matrix_transpose(device, shape):
 def test_matrix_transpose_errors(device):
     for a in (make(3), np.float64(1)):
         same_error(lambda: dt.matrix_transpose(on(a, device)), lambda: np.matrix_transpose(a))
+        same_error(lambda: on(a, device).mT, lambda: np.asarray(a).mT)
+    p = dt.nn.Parameter(on(make((2, 3)), device))  # a subclass's mT is a plain view
+    assert type(p.mT) is dt.Tensor and p.mT._same_storage(p) and p.mT.shape == (3, 2)
 
 
 # ---- kron, trace, cross ----

@@ -128,6 +128,24 @@ static PyObject *get_T(PyDtTensor *self, void *c)
     return dt_py_tensor_view(self, n, shape, strides, self->t.offset);
 }
 
+/* mT: the last two axes swapped, a view (NumPy 2's ndarray.mT, PyTorch's
+ * Tensor.mT); in C because nn.functional.linear takes it on every call. */
+static PyObject *get_mT(PyDtTensor *self, void *c)
+{
+    (void)c;
+    int n = self->t.ndim;
+    if (n < 2)
+        return PyErr_Format(PyExc_ValueError, "matrix transpose with ndim < 2 is undefined");
+    int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM];
+    memcpy(shape, self->t.shape, (size_t)n * sizeof(int64_t));
+    memcpy(strides, self->t.strides, (size_t)n * sizeof(int64_t));
+    shape[n - 2] = self->t.shape[n - 1];
+    shape[n - 1] = self->t.shape[n - 2];
+    strides[n - 2] = self->t.strides[n - 1];
+    strides[n - 1] = self->t.strides[n - 2];
+    return dt_py_tensor_view(self, n, shape, strides, self->t.offset);
+}
+
 /* _part_view(part): the real (0) or imaginary (1) part of a complex tensor
  * as a view of the real dtype, NumPy's x.real / x.imag. */
 static PyObject *tensor_part_view(PyDtTensor *self, PyObject *arg)
@@ -194,6 +212,7 @@ static PyGetSetDef tensor_getset[] = {
     {"device", (getter)get_device, NULL, "the device the tensor lives on", NULL},
     {"is_cuda", (getter)get_is_cuda, NULL, "True if the tensor lives on a CUDA device", NULL},
     {"T", (getter)get_T, NULL, "the view with the axes reversed", NULL},
+    {"mT", (getter)get_mT, NULL, "the view with the last two axes swapped", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

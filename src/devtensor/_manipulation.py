@@ -65,7 +65,7 @@ def _result(tensors, shape, out, dtype, casting, name):
     if out is not None and dtype is not None:
         raise TypeError(f"{name}() only takes `out` or `dtype` as an argument, but both were "
                         f"provided.")
-    dtypes = [t.dtype for t in tensors]
+    dtypes = list({t.dtype: None for t in tensors})  # distinct, in order: joins of many tensors
     if out is not None:
         if not isinstance(out, TensorBase):
             raise TypeError(f"{name}(): out must be a devtensor.Tensor, got "
@@ -136,11 +136,17 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     tensors = _as_tensors(arrays)
     if not tensors:
         raise ValueError("need at least one array to stack")
-    if len({tuple(t.shape) for t in tensors}) != 1:
+    shape = tensors[0].shape
+    if any(t.shape != shape for t in tensors):
         raise ValueError("all input arrays must have the same shape")
-    axis = normalize_axis_index(axis, tensors[0].ndim + 1)
-    return concatenate([expand_dims(t, axis) for t in tensors], axis=axis, out=out,
-                       dtype=dtype, casting=casting)
+    axis = normalize_axis_index(axis, len(shape) + 1)
+    result = _result(tensors, shape[:axis] + (len(tensors),) + shape[axis:], out, dtype,
+                     casting, "stack")
+    # one copy per input into its slot: no expand_dims views, no per-input concatenate checks
+    slots = result if axis == 0 else moveaxis(result, axis, 0)
+    for i, t in enumerate(tensors):
+        slots[i]._copy_from(t)
+    return result
 
 
 def atleast_1d(*arys):

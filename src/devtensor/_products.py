@@ -7,7 +7,8 @@ NumPy's rules for 1-D operands and broadcast batch axes, BLAS on the CPU
 On top of it, NumPy's product family (dot, vdot, inner, outer, tensordot,
 vecdot, matrix_transpose, kron, diagonal, trace, cross) and PyTorch's (mm,
 bmm, mv), with their signatures, result dtypes and errors, and the Tensor
-methods dot, diagonal, trace, matmul, mm, bmm, mv and mT.  einsum is
+methods dot, diagonal, trace, matmul, mm, bmm and mv (mT is
+the C type's).  einsum is
 devtensor/_einsum.py.
 
 Note [Products from device primitives]
@@ -620,11 +621,6 @@ class _ProductMethods:
     def mv(self, vec):
         """PyTorch's Tensor.mv."""
         return mv(self, vec)
-
-    @property
-    def mT(self):
-        """The last two axes swapped (NumPy 2's ndarray.mT, PyTorch's Tensor.mT), a view."""
-        return matrix_transpose(self)
 
 
 _install_methods(Tensor, _ProductMethods)

@@ -155,22 +155,22 @@ def log_softmax(input, dim=None, dtype=None):
 # ---- layers ----
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, PyTorch's y = x A^T + b."""
-    _tensor(input)
-    _tensor(weight, "weight")
-    if input.ndim == 0 or weight.ndim not in (1, 2):
-        raise RuntimeError(f"linear: input must have at least 1 dimension and weight 1 or 2, "
-                           f"got {input.ndim} and {weight.ndim}")
-    if input.shape[-1] != weight.shape[-1]:
-        rows = math.prod(input.shape[:-1]) if input.ndim > 1 else 1
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} "
-                           f"and {weight.shape[-1]}x{weight.shape[0] if weight.ndim == 2 else 1})")
-    out = _products.matmul(input, weight.mT if weight.ndim == 2 else weight)
+    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        _tensor(input)
+        _tensor(weight, "weight")
+    in_shape, w_shape = input.shape, weight.shape
+    if not in_shape or len(w_shape) not in (1, 2) or in_shape[-1] != w_shape[-1]:
+        if not in_shape or len(w_shape) not in (1, 2):
+            raise RuntimeError(f"linear: input must have at least 1 dimension and weight 1 or "
+                               f"2, got {len(in_shape)} and {len(w_shape)}")
+        rows = math.prod(in_shape[:-1])
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{in_shape[-1]} "
+                           f"and {w_shape[-1]}x{w_shape[0] if len(w_shape) == 2 else 1})")
+    # the @ operator and .mT are C (the per-call path); matmul() parses in Python
+    out = input @ (weight.mT if len(w_shape) == 2 else weight)
     if bias is None:
         return out
-    if bias.dtype == out.dtype and bias.device == out.device and out.ndim:
-        out += bias
-        return out
-    return out + bias
+    return out.__iadd__(bias) if out.ndim and bias.dtype == out.dtype else out + bias
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

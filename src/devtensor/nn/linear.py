@@ -5,7 +5,7 @@ import operator
 from .. import _C
 from .._creation import empty
 from . import functional as F, init
-from .module import Module
+from .module import Module, _registered
 from .parameter import Parameter, UninitializedParameter
 
 
@@ -29,9 +29,47 @@ class Identity(Module):
         return input
 
 
+class _Registered:
+    """Class-level access to a registered parameter: `self.weight` costs a
+    dict look-up instead of a failed attribute search and Module.__getattr__
+    (0.1 us against 0.9 us, twice per Linear call).  Assignment and deletion
+    still go through Module.__setattr__ / __delattr__."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, module, owner=None):
+        if module is None:
+            return self
+        d = module.__dict__
+        try:
+            return d["_parameters"][self.name]
+        except KeyError:
+            if self.name in d:  # a plain attribute of that name
+                return d[self.name]
+            return module.__getattr__(self.name)
+
+    def __set__(self, module, value):
+        if isinstance(value, (Parameter, Module)) or _registered(module, self.name):
+            Module.__setattr__(module, self.name, value)  # registers; never object.__setattr__
+        else:
+            module.__dict__[self.name] = value
+
+    def __delete__(self, module):
+        if _registered(module, self.name):
+            module._forget(self.name)
+        elif self.name in module.__dict__:
+            del module.__dict__[self.name]
+        else:
+            raise AttributeError(self.name)
+
+
 class Linear(Module):
     """y = x W^T + b, W of shape (out_features, in_features); W and b start
     U(-1/sqrt(in_features), 1/sqrt(in_features)), as in PyTorch."""
+
+    weight = _Registered("weight")
+    bias = _Registered("bias")
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
