@@ -246,6 +246,7 @@ def bench_cpu(table, quick):
                       "target: devtensor <= 1.5x NumPy (ratio >= 0.67)")
         bench_per_call(table, rng, quick)
         bench_indexing_cpu(table, rng, quick)
+        bench_nn(table, "cpu", 15 if quick else 41, None, _try_import("torch"), None, quick=quick)
     finally:
         if set_threads and default:
             set_threads(default)
@@ -533,6 +534,41 @@ def bench_gpu_gather(table, reps, dsync, cp, csync, torch, tsync, n=1 << 26):
     table.add("gpu", "x[mask] 2^26 float32 (half true)", "-", t_mask, "dt D2D copy", t_copy,
               "count, one read of the total, compaction, gather")
     del x, idx, m
+
+
+def bench_nn(table, device, reps, dsync, torch, tsync, side=1024, batch=64, quick=False, d2l=100):
+    """Issue 13's rows: net(X) of nn.Linear(side, side) on a batch against
+    the bare X @ W.T + b it computes (target: within 1.5x, ratio >= 0.67) and
+    against PyTorch's Linear; a small Linear(4, 4) per call; and D2L
+    exercise 3, the norm logged to the host each step against the log kept
+    on the device (devtensor/_exercises.py)."""
+    from devtensor import _exercises, nn
+    section = "gpu" if device != "cpu" else "cpu"
+    for n, b, label in ((side, batch, "per call"), (4, 8, "small, per call")):
+        lin = nn.Linear(n, n, device=device)
+        X = dt.ones(b, n, dtype=dt.float32, device=device)
+        W, bias = lin.weight.data, lin.bias.data
+        inner = 1 if n >= 256 else 200
+        t_net, t_bare = paired_times(lambda: lin(X), lambda: X @ W.mT + bias, reps, warmup=3,
+                                     inner=inner, sync_a=dsync, sync_b=dsync)
+        case = f"nn.Linear({n}, {n})(X) batch {b} float32 ({label})"
+        table.add(section, case, "-", t_net, "bare X @ W.T + b", t_bare,
+                  "target: within 1.5x (ratio >= 0.67)" if n == side else "no target")
+        if torch is not None:
+            tdev = "cuda" if device != "cpu" else "cpu"
+            tlin = torch.nn.Linear(n, n, device=tdev)
+            tX = torch.ones(b, n, device=tdev)
+            with torch.no_grad():
+                t_dt, t_torch = paired_times(lambda: lin(X), lambda: tlin(tX), reps, warmup=3,
+                                             inner=inner, sync_a=dsync, sync_b=tsync)
+            table.add(section, case, "-", t_dt, "torch (no_grad)", t_torch)
+    rows = _exercises.exercise3(dt.device(device), quick, d2l)
+    host, kept = rows[0][3] / 1e3, rows[1][3] / 1e3
+    steps = 100 if quick else 1000
+    table.add(section, f"D2L ex. 3: {steps} x ({d2l}x{d2l} product + norm), log kept on the "
+              f"device",
+              "-", kept, "norm to the host each step", host,
+              "on the CPU both do the same work (there is no transfer)" if device == "cpu" else "")
 
 
 def _try_import(name):
@@ -854,6 +890,7 @@ def bench_gpu(table, quick, allow_emulated=False):
     bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_fft(table, reps, dsync, cp, csync, torch, tsync)
+    bench_nn(table, "cuda:0", reps, dsync, torch, tsync, quick=quick)
 
     # -- a small op from Python: host time per call --
     xs = dt.ones(16, dtype=dt.float32, device="cuda")

@@ -43,3 +43,15 @@ def test_gpu_product_and_fft_rows_run():
     run.bench_gpu_fft(table, 1, sync, None, None, None, None, n=1 << 10, batch=(8, 64))
     cases = [r["case"] for r in table.rows]
     assert "fft 2^10 complex64" in cases and "rfft of 8 rows of 64 float32" in cases, cases
+
+
+def test_gpu_nn_rows_run():
+    run = _bench()
+    table = run.Table()
+    run.bench_nn(table, "cuda:0", 1, dt.cuda.synchronize, None, None, side=32, batch=4, quick=True,
+                 d2l=8)
+    cases = [r["case"] for r in table.rows]
+    assert "nn.Linear(32, 32)(X) batch 4 float32 (per call)" in cases, cases
+    assert any(c.startswith("D2L ex. 3: 100 x (8x8 product + norm)") for c in cases), cases
+    assert all(r["ratio"] is not None and r["ratio"] > 0 for r in table.rows)
+

@@ -650,6 +650,18 @@ def test_cross_entropy(device, reduction, smoothing, weighted):
                 np.asarray(one).reshape(()), exact=False, rtol=1e-13)
 
 
+@requires_devices(1)
+def test_loss_operands_on_two_devices():
+    x = dt.ones(3, 4, device="cuda:0")
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device, but "
+                                           "found at least two devices, cuda:0 and cpu!"):
+        F.cross_entropy(x, dt.zeros(3, dtype=dt.int64))
+    with pytest.raises(RuntimeError, match="two devices, cuda:0 and cpu!"):
+        F.cross_entropy(x, dt.zeros(3, dtype=dt.int64, device="cuda:0"), weight=dt.ones(4))
+    with pytest.raises(RuntimeError, match="two devices, cuda:0 and cpu!"):
+        nn.MSELoss()(x, dt.ones(3, 4))
+
+
 def test_cross_entropy_errors(device):
     x = dt.ones(3, 4, device=device)
     with pytest.raises(IndexError, match="Target 4 is out of bounds."):

@@ -26,6 +26,16 @@ def _dim(dim, ndim, name="dim"):
     return dim % span if ndim else 0
 
 
+def _same_device(*tensors):
+    """PyTorch's error for operands on two devices, before any work is queued."""
+    devices = {t.device for t in tensors if t is not None}
+    if len(devices) > 1:
+        first = tensors[0].device
+        other = next(t.device for t in tensors if t is not None and t.device != first)
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
+                           f"two devices, {first} and {other}!")
+
+
 def _reduce(loss, reduction):
     if reduction == "mean":
         return _reductions.mean(loss)
@@ -234,6 +244,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     if input.ndim == 0:
         raise RuntimeError("cross_entropy: the input must have at least one dimension (the classes)")
+    _same_device(input, target, weight)
     class_dim = 0 if input.ndim == 1 else 1
     n_classes = input.shape[class_dim]
     logp = log_softmax(input, class_dim)
