@@ -223,6 +223,7 @@ def mse_loss(input, target, reduction="mean"):
     _check_reduction(reduction)
     _tensor(input)
     target = _tensor(target, "target")
+    _same_device(input, target)
     if tuple(target.shape) != tuple(input.shape):
         warnings.warn(f"Using a target size ({tuple(target.shape)}) that is different to the "
                       f"input size ({tuple(input.shape)}). This will likely lead to incorrect "
