@@ -419,6 +419,18 @@ def test_module_list():
     ml.append(nn.Tanh())
     assert [n for n, _ in ml.named_children()] == ["0", "1", "2"]
     assert len(list(ml.parameters())) == 2
+    del ml[0]
+    assert [type(m).__name__ for m in ml] == ["ReLU", "Tanh"] and list(ml._modules) == ["0", "1"]
+    ml.insert(-1, nn.GELU())  # before the last, as list.insert
+    assert [type(m).__name__ for m in ml] == ["ReLU", "GELU", "Tanh"]
+    ml.insert(3, nn.Sigmoid())
+    assert type(ml[-1]) is nn.Sigmoid
+    with pytest.raises(IndexError, match="Index out of range: 9"):
+        ml.insert(9, nn.ReLU())
+    with pytest.raises(IndexError, match="index 0 is out of range"):
+        nn.ModuleList()[0]
+    with pytest.raises(TypeError, match="ModuleList indices must be integers or slices"):
+        ml[1.0]
 
 
 def test_repr_matches_pytorch():

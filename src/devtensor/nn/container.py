@@ -16,37 +16,25 @@ def _index(idx, n, what):
     return i % n
 
 
-class Sequential(Module):
-    """Modules applied one after another: Sequential(m0, m1, ...) names them
-    '0', '1', ...; Sequential(OrderedDict(name=module, ...)) keeps the names."""
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: modules registered as '0', '1',
+    ..., their length and iteration, and appending, inserting and deleting
+    (which renumber, as PyTorch's do)."""
 
-    def __init__(self, *args):
-        super().__init__()
-        if len(args) == 1 and isinstance(args[0], collections.OrderedDict):
-            for name, module in args[0].items():
-                self.add_module(name, module)
-        else:
-            for i, module in enumerate(args):
-                self.add_module(str(i), module)
+    def _renumber(self, modules):
+        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(modules)}
 
-    def __getitem__(self, idx):
-        if isinstance(idx, slice):
-            return type(self)(collections.OrderedDict(list(self._modules.items())[idx]))
-        modules = list(self._modules.values())
-        return modules[_index(idx, len(modules), "Sequential")]
+    def _key(self, idx):
+        return list(self._modules)[_index(idx, len(self._modules), type(self).__name__)]
 
     def __setitem__(self, idx, module):
-        key = list(self._modules)[_index(idx, len(self._modules), "Sequential")]
-        self.add_module(key, module)
+        self.add_module(self._key(idx), module)
 
     def __delitem__(self, idx):
-        if isinstance(idx, slice):
-            for key in list(self._modules)[idx]:
-                del self._modules[key]
-        else:
-            del self._modules[list(self._modules)[_index(idx, len(self._modules), "Sequential")]]
-        # PyTorch renumbers after a deletion
-        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(self._modules.values())}
+        keys = list(self._modules)[idx] if isinstance(idx, slice) else [self._key(idx)]
+        for key in keys:
+            del self._modules[key]
+        self._renumber(self._modules.values())
 
     def __len__(self):
         return len(self._modules)
@@ -69,11 +57,29 @@ class Sequential(Module):
         n = len(self._modules)
         if not -n <= index <= n:
             raise IndexError(f"Index out of range: {index}")
-        index = index % (n + 1) if index < 0 else index
         items = list(self._modules.values())
-        items.insert(index, module)
-        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(items)}
+        items.insert(index + n if index < 0 else index, module)
+        self._renumber(items)
         return self
+
+
+class Sequential(_ModuleSequence):
+    """Modules applied one after another: Sequential(m0, m1, ...) names them
+    '0', '1', ...; Sequential(OrderedDict(name=module, ...)) keeps the names."""
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], collections.OrderedDict):
+            for name, module in args[0].items():
+                self.add_module(name, module)
+        else:
+            for i, module in enumerate(args):
+                self.add_module(str(i), module)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)(collections.OrderedDict(list(self._modules.items())[idx]))
+        return self._modules[self._key(idx)]
 
     def forward(self, input):
         for module in self._modules.values():
@@ -81,7 +87,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules, registered as '0', '1', ...; it has no forward."""
 
     def __init__(self, modules=None):
@@ -92,25 +98,7 @@ class ModuleList(Module):
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
-        return list(self._modules.values())[_index(idx, len(self._modules), "ModuleList")]
-
-    def __setitem__(self, idx, module):
-        self.add_module(str(_index(idx, len(self._modules), "ModuleList")), module)
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
+        return self._modules[self._key(idx)]
 
 
 __all__ = ["Sequential", "ModuleList"]
