@@ -65,16 +65,16 @@ def exercise2(dev, quick):
     n = 256 if quick else 1024
     net = nn.Linear(n, n, device=dev)
     weight = net.weight
-    host = net.state_dict()["weight"].cpu()
+    host = net.state_dict()["weight"].cpu().copy()  # host tensors of their own (on the cpu,
+    state = {"weight": host, "bias": net.bias.cpu().copy()}  # .cpu() returns the parameter)
     reps = 10 if quick else 100
     read = _best(lambda: net.weight.data.cpu(), dev, number=reps)
     first = _best(lambda: float(net.weight[0, 0]), dev, number=reps)
     write = _best(lambda: net.weight.data.__setitem__((slice(None),), 0.5), dev, number=reps)
     init = _best(lambda: nn.init.normal_(net.weight, 0, 0.01), dev, number=reps)
-    state = {"weight": host, "bias": net.bias.cpu()}
     load = _best(lambda: net.load_state_dict(state), dev, number=reps)
     assert net.weight is weight and weight.device == dev  # written in place, on the device
-    return [("2", str(dev), f"read a {n}x{n} weight to the host", read * 1e6, "us"),
+    return [("2", str(dev), f"read a {n}x{n} weight to the host (.cpu())", read * 1e6, "us"),
             ("2", str(dev), "read one element (float(w[0, 0]))", first * 1e6, "us"),
             ("2", str(dev), "write every element in place (w.data[:] = 0.5)", write * 1e6, "us"),
             ("2", str(dev), "re-initialise in place (nn.init.normal_)", init * 1e6, "us"),
