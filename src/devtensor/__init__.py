@@ -52,6 +52,8 @@ from . import fft  # noqa: F401  (numpy.fft and the array API's fft extension)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
+from . import _utilities
+from ._utilities import *  # noqa: F401,F403  (isclose, allclose, errstate, printoptions, ...)
 from . import nn  # noqa: F401  (PyTorch's module API)
 from ._serialization import load, save  # noqa: F401  (safetensors files)
 
@@ -80,4 +82,4 @@ __all__ = [
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load",
-] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__

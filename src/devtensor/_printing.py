@@ -7,7 +7,8 @@
 
 Device tensors are copied to the host to be formatted.  The dtype is shown
 unless it is one NumPy infers from Python data (float64, int64, bool,
-complex128).
+complex128).  devtensor.set_printoptions / printoptions (NumPy's names,
+devtensor/_utilities.py) choose precision, threshold, line width and the rest.
 """
 import numpy as np
 
@@ -22,8 +23,9 @@ def tensor_repr(t):
         body = "[]"
         suffix.append(f"size={t.shape}")
     else:
-        body = np.array2string(values, separator=", ", prefix=prefix, threshold=1000,
-                               edgeitems=3)
+        from ._utilities import active_printoptions
+        with active_printoptions():  # devtensor.set_printoptions' options
+            body = np.array2string(values, separator=", ", prefix=prefix)
     if t.device.type != "cpu":
         suffix.append(f"device='{t.device}'")
     if t.dtype.name not in _IMPLIED_DTYPES:

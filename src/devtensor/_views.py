@@ -206,6 +206,11 @@ def assign(dst, value):
     dst._copy_from(_broadcast_value(value, dst.shape))
 
 
+def _np_shape(shape):
+    """A shape as NumPy's messages print it: (2,3), (3,), ()."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
 def _broadcast_value(value, shape):
     """value broadcast to shape for assignment; NumPy drops its leading length-1 axes."""
     extra = value.ndim - len(shape)
@@ -213,8 +218,8 @@ def _broadcast_value(value, shape):
         value = _view(value, value.shape[extra:], value.strides[extra:])
     strides = _broadcast_strides(value.shape, value.strides, shape)
     if strides is None:
-        raise ValueError(f"could not broadcast input array from shape {value.shape} "
-                         f"into shape {tuple(shape)}")
+        raise ValueError(f"could not broadcast input array from shape {_np_shape(value.shape)} "
+                         f"into shape {_np_shape(shape)}")
     return _view(value, shape, strides)
 
 

@@ -1,0 +1,249 @@
+"""NumPy's small utilities that real code calls, on tensors of any device:
+isclose, allclose, array_equal, array_equiv, isscalar, ndim, shape, size,
+copyto, iterable; errstate, seterr and geterr; the print options.
+
+Note [Floating-point error settings]
+devtensor's operations never warn or raise on division by zero, overflow,
+underflow or invalid operations: on a GPU such checks would cost a
+reduction and a synchronisation per operation, and no GPU array library
+makes them.  seterr, geterr and errstate keep and return the settings with
+NumPy's names, values and validation, so NumPy code that sets them runs
+unchanged; the settings do not change what operations do.
+"""
+import contextlib
+import operator
+import warnings
+
+import numpy as np
+
+from . import _C
+from ._C import TensorBase
+from ._creation import asarray
+from ._dtype_api import can_cast, result_type
+
+_ERR_KINDS = ("divide", "over", "under", "invalid")
+_ERR_MODES = ("ignore", "warn", "raise", "call", "print", "log")
+_err = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+
+
+def _device_of(*objs):
+    for o in objs:
+        if isinstance(o, TensorBase):
+            return o.device
+    return None
+
+
+def _operands(a, b):
+    device = _device_of(a, b)
+    return asarray(a, device=device), asarray(b, device=device)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|a - b| <= atol + rtol * |b| elementwise (NumPy's test: not symmetric;
+    infinities are close only to themselves; NaN only with equal_nan)."""
+    x, y = _operands(a, b)
+    y = y.astype(result_type(y, 1.0), copy=False)  # no abs(INT_MIN) overflow
+    from ._ufuncs import absolute, isfinite, isnan
+    result = ((absolute(x - y) <= atol + rtol * absolute(y)) & isfinite(y)) | (x == y)
+    if equal_nan:
+        result = result | (isnan(x) & isnan(y))
+    return result
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether isclose holds everywhere (a Python bool)."""
+    from ._reductions import all as all_
+    return bool(all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """True if both have the same shape and elements (NaNs equal with equal_nan)."""
+    from ._reductions import all as all_
+    try:
+        x, y = _operands(a1, a2)
+    except (TypeError, ValueError):
+        return False
+    if x.shape != y.shape:
+        return False
+    if not equal_nan or not (x.dtype.is_floating_point or x.dtype.is_complex or
+                             y.dtype.is_floating_point or y.dtype.is_complex):
+        return bool(all_(x == y))
+    from ._ufuncs import isnan
+    xn, yn = isnan(x), isnan(y)
+    return bool(all_(xn == yn)) and bool(all_((x == y) | xn))
+
+
+def array_equiv(a1, a2):
+    """True if a1 and a2 broadcast to one shape and are equal there."""
+    from ._reductions import all as all_
+    try:
+        x, y = _operands(a1, a2)
+        np.broadcast_shapes(x.shape, y.shape)
+    except (TypeError, ValueError):
+        return False
+    return bool(all_(x == y))
+
+
+def isscalar(element):
+    """NumPy's isscalar: Python and NumPy scalars (a tensor, even 0-d, is not one)."""
+    return np.isscalar(element)
+
+
+def ndim(a):
+    return a.ndim if isinstance(a, TensorBase) else np.ndim(a)
+
+
+def shape(a):
+    return tuple(a.shape) if isinstance(a, TensorBase) else np.shape(a)
+
+
+def size(a, axis=None):
+    if not isinstance(a, TensorBase):
+        return np.size(a, axis)
+    if axis is None:
+        return a.size
+    from numpy.lib.array_utils import normalize_axis_index
+    return a.shape[normalize_axis_index(operator.index(axis), a.ndim)]
+
+
+def iterable(y):
+    """Whether iter(y) works (a 0-d tensor is not iterable)."""
+    try:
+        iter(y)
+    except TypeError:
+        return False
+    return True
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """dst[...] = src broadcast to dst's shape, where `where` holds, after
+    checking NumPy's casting rule (dst must be a tensor; src goes to its device)."""
+    if not isinstance(dst, TensorBase):
+        raise TypeError(f"copyto() argument 1 must be a devtensor.Tensor, not "
+                        f"{type(dst).__name__}")
+    if np.isscalar(src) and not isinstance(src, (str, bytes)):
+        # a Python or NumPy scalar: NumPy 2's promotion decides, and setitem
+        # raises OverflowError for a Python int out of dst's range
+        # Python int, float and complex are weak (NEP 50); bool and NumPy scalars are not
+        weak = isinstance(src, (int, float, complex)) and not isinstance(src, (bool, np.generic))
+        if not can_cast(result_type(dst.dtype, src) if weak else asarray(src).dtype, dst.dtype,
+                        casting):
+            raise TypeError(f"Cannot cast scalar from dtype('{asarray(src).dtype}') to "
+                            f"dtype('{dst.dtype}') according to the rule '{casting}'")
+        s = value = src
+        src_shape = ()
+        if np.iscomplexobj(src) and not dst.dtype.is_complex:  # only under 'unsafe'
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=2)
+            value = src.real
+    else:
+        s = value = asarray(src, device=dst.device)
+        if not _C._can_cast(s.dtype, dst.dtype, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{s.dtype}') to "
+                            f"dtype('{dst.dtype}') according to the rule '{casting}'")
+        src_shape = s.shape
+    if where is True:
+        dst[...] = value
+        return
+    from ._ufuncs import where as where_
+    if isinstance(where, (TensorBase, np.ndarray)):
+        mask = asarray(where, device=dst.device)
+    else:  # lists and scalars are read as bool, as NumPy does
+        mask = asarray(np.asarray(where, dtype=bool), device=dst.device)
+    if mask.dtype != _C.bool:
+        raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') "
+                        f"according to the rule 'safe'")
+    dst[...] = where_(mask, value if src_shape == () and not isinstance(value, TensorBase)
+                      else value.astype(dst.dtype), dst)
+
+
+# ---- floating-point error settings (Note [Floating-point error settings]) ----
+def geterr():
+    """The floating-point error settings (kept for NumPy code; devtensor never raises)."""
+    return dict(_err)
+
+
+def seterr(all=None, divide=None, over=None, under=None, invalid=None):
+    """Set the floating-point error settings; returns the old ones."""
+    old = geterr()
+    new = dict(old)
+    for kind, mode in (("divide", divide), ("over", over), ("under", under),
+                       ("invalid", invalid)):
+        mode = all if mode is None else mode
+        if mode is not None:
+            if mode not in _ERR_MODES:
+                raise ValueError(f"invalid error mode {mode!r} for {kind}: one of "
+                                 f"{', '.join(_ERR_MODES)}")
+            new[kind] = mode
+    _err.update(new)
+    return old
+
+
+class errstate(contextlib.ContextDecorator):
+    """with errstate(divide='ignore'): ... (also a decorator): the settings
+    within the block, restored after it."""
+
+    def __init__(self, *, call=None, all=None, divide=None, over=None, under=None,
+                 invalid=None):
+        self.call = call
+        self.kwargs = dict(all=all, divide=divide, over=over, under=under, invalid=invalid)
+
+    def __enter__(self):
+        self._old = seterr(**self.kwargs)
+        return self
+
+    def __exit__(self, *exc):
+        _err.update(self._old)
+        return False
+
+
+# ---- print options (used by devtensor/_printing.py) ----
+_print_options = dict(np.get_printoptions())
+
+
+def get_printoptions():
+    """The options tensors are printed with (NumPy's names and defaults)."""
+    return dict(_print_options)
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     suppress=None, nanstr=None, infstr=None, formatter=None, sign=None,
+                     floatmode=None, *, legacy=None):
+    """NumPy's set_printoptions, for tensors (NumPy's own arrays keep theirs)."""
+    given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
+                 linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
+                 formatter=formatter, sign=sign, floatmode=floatmode, legacy=legacy)
+    new = dict(_print_options)
+    new.update({k: v for k, v in given.items() if v is not None})
+    if formatter is None and "formatter" in given:
+        new["formatter"] = None
+    with np.printoptions(**_numpy_form(new)):  # NumPy validates every value
+        checked = dict(np.get_printoptions())
+    _print_options.clear()
+    _print_options.update(checked)
+
+
+def _numpy_form(options):
+    return {k: v for k, v in options.items() if k in np.get_printoptions()}
+
+
+@contextlib.contextmanager
+def printoptions(*args, **kwargs):
+    """with printoptions(precision=3): ... prints tensors with those options."""
+    old = get_printoptions()
+    try:
+        set_printoptions(*args, **kwargs)
+        yield get_printoptions()
+    finally:
+        _print_options.clear()
+        _print_options.update(old)
+
+
+def active_printoptions():
+    """NumPy's printoptions context for the current tensor options."""
+    return np.printoptions(**_numpy_form(_print_options))
+
+
+__all__ = ["isclose", "allclose", "array_equal", "array_equiv", "isscalar", "ndim", "shape",
+           "size", "iterable", "copyto", "geterr", "seterr", "errstate", "get_printoptions",
+           "set_printoptions", "printoptions"]
