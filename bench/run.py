@@ -415,6 +415,11 @@ def bench_per_call(table, rng, quick):
                                     inner=inner)
             table.add("cpu", f"einsum('ij,jk->ik') 4x4 float64 optimize={opt} (per call)", "-", tdt,
                       "numpy", tnp, "no target")
+    # issue 12: NumPy's function through __array_function__ against devtensor's own
+    tnp_fn, tdt_fn = paired_times(lambda: np.sum(x), lambda: dt.sum(x), reps, warmup=3, inner=inner)
+    table.add("cpu", "np.sum(t)  16 float64 (per call, __array_function__)", "-", tnp_fn,
+              "dt.sum(t)", tdt_fn, f"target: within 2 us of dt.sum (here "
+              f"{(tnp_fn - tdt_fn) * 1e6:.2f} us)")
     for name, f in [("t.to('cpu') (returns t)", lambda: x.to("cpu")), ("t.cpu() (returns t)", lambda: x.cpu())]:
         tdt = median_time(f, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name} (per call)", "-", tdt, "-", None, "target: <= 100 ns")

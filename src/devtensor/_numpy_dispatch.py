@@ -1,4 +1,5 @@
-"""NumPy's ufuncs applied to tensors (the __array_ufunc__ protocol).
+"""NumPy's ufuncs and functions applied to tensors (the __array_ufunc__ and
+__array_function__ protocols).
 
 np.exp(t), np.add(t, a, out=t) and ndarray-with-tensor operators run
 devtensor's own function on the tensor's device and return tensors.  Ufuncs
@@ -32,3 +33,104 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if set(kwargs) - {"dtype", "casting"}:
         return NotImplemented
     return _C._ufunc(op, *inputs, out=out, **kwargs)
+
+
+# ---- NumPy's functions applied to tensors (NEP 18, __array_function__) ----
+
+# Note [NumPy functions on tensors]
+# np.concatenate([t, t]), np.sum(t), np.linalg.norm(t): NumPy asks the
+# tensor (Tensor.__array_function__) and devtensor runs its own function of
+# the same name and module, so the result is a tensor on the operands'
+# device.  The look-up is by the NumPy function's module (numpy,
+# numpy.linalg, numpy.fft) and name, remembered per function object.
+# Functions devtensor lacks run NumPy's own implementation on zero-copy
+# views when every tensor involved is on the CPU, and NumPy arrays in the
+# result come back as tensors (zero-copy); a tensor on a device raises
+# TypeError naming the function and how to move the data, rather than
+# copying it to the host behind the caller's back.  A function devtensor
+# has under NumPy's name but with another meaning (save: devtensor's writes
+# safetensors files) is left to NumPy.
+_NAMESPACES = {"numpy": "devtensor", "numpy.linalg": "devtensor.linalg",
+               "numpy.fft": "devtensor.fft"}
+_NOT_NUMPYS = frozenset({"save"})
+_implementations = {}
+
+
+def _implementation_of(func):
+    try:
+        return _implementations[func]
+    except KeyError:
+        pass
+    import sys
+    impl = None
+    target = _NAMESPACES.get(getattr(func, "__module__", None))
+    name = getattr(func, "__name__", None)
+    if target is not None and name not in _NOT_NUMPYS:
+        impl = getattr(sys.modules[target], name, None)
+        if not callable(impl) or isinstance(impl, type):
+            impl = None
+    _implementations[func] = impl
+    return impl
+
+
+def _rebuild(seq, items):
+    """A list, tuple or named tuple like seq holding items."""
+    if isinstance(seq, list):
+        return items
+    return type(seq)(*items) if hasattr(seq, "_fields") else tuple(items)
+
+
+def _walk(obj, fn):
+    """obj with fn applied to every tensor inside lists, tuples and dicts."""
+    if isinstance(obj, _C.TensorBase):
+        return fn(obj)
+    if isinstance(obj, (list, tuple)):
+        return _rebuild(obj, [_walk(o, fn) for o in obj])
+    if isinstance(obj, dict):
+        return {k: _walk(v, fn) for k, v in obj.items()}
+    return obj
+
+
+def _devices(obj, found):
+    if isinstance(obj, _C.TensorBase):
+        found.add(obj.device)
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            _devices(o, found)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            _devices(o, found)
+    return found
+
+
+def _as_tensors(result):
+    """NumPy arrays in a fallback's result as tensors (zero-copy on the CPU)."""
+    import numpy as np
+    if isinstance(result, np.ndarray):
+        from ._creation import asarray
+        try:
+            return asarray(result)
+        except TypeError:  # a dtype devtensor does not have (object, str, datetime)
+            return result
+    if isinstance(result, (list, tuple)):
+        return _rebuild(result, [_as_tensors(r) for r in result])
+    return result
+
+
+def array_function(func, types, args, kwargs):
+    import numpy as np
+    for t in types:
+        if not issubclass(t, (_C.TensorBase, np.ndarray)):
+            return NotImplemented
+    impl = _implementation_of(func)
+    if impl is not None:
+        return impl(*args, **kwargs)
+    devices = _devices(kwargs, _devices(args, set()))
+    elsewhere = sorted(str(d) for d in devices if d.type != "cpu")
+    qualname = f"{func.__module__}.{func.__name__}"
+    if elsewhere:
+        raise TypeError(f"devtensor has no {qualname} for tensors on {', '.join(elsewhere)}: "
+                        f"move them to the host first (t.cpu(), or t.numpy(force=True)) to use "
+                        f"NumPy's, or use a devtensor function")
+    host = _walk(args, lambda t: t._host_view()), _walk(kwargs, lambda t: t._host_view())
+    return _as_tensors(func._implementation(*host[0], **host[1]))

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
-from ._numpy_dispatch import array_ufunc as _array_ufunc
+from ._numpy_dispatch import array_function as _array_function, array_ufunc as _array_ufunc
 from . import _flatiter, _views
 
 
@@ -395,6 +395,11 @@ class _TensorMethods:
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         return _array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """np.concatenate(...), np.sum(t), ...: devtensor's own function
+        (Note [NumPy functions on tensors] in devtensor/_numpy_dispatch.py)."""
+        return _array_function(func, types, args, kwargs)
 
     # ---- copying and pickling ----
     def __copy__(self):

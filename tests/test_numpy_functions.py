@@ -1,0 +1,108 @@
+"""NumPy's functions applied to tensors (__array_function__, Note [NumPy
+functions on tensors]): devtensor's own function on the tensors' device, NumPy's
+on zero-copy views for CPU tensors where devtensor has none, and a TypeError
+for device tensors there."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, to_np
+
+
+def pair(shape, device, seed=0):
+    a = np.random.default_rng(seed).standard_normal(shape)
+    return a, dt.asarray(a, device=device)
+
+
+CALLS = [
+    ("concatenate", lambda m, x, y: m.concatenate([x, y], axis=1)),
+    ("stack", lambda m, x, y: m.stack([x, y])),
+    ("sum", lambda m, x, y: m.sum(x, axis=0)),
+    ("mean", lambda m, x, y: m.mean(x, axis=1, keepdims=True)),
+    ("where", lambda m, x, y: m.where(x > 0, x, y)),
+    ("reshape", lambda m, x, y: m.reshape(x, (-1,))),
+    ("transpose", lambda m, x, y: m.transpose(x)),
+    ("sort", lambda m, x, y: m.sort(x, axis=0)),
+    ("cumsum", lambda m, x, y: m.cumsum(x, axis=1)),
+    ("clip", lambda m, x, y: m.clip(x, -0.5, 0.5)),
+    ("dot", lambda m, x, y: m.dot(x, y.T)),
+    ("einsum", lambda m, x, y: m.einsum("ij,kj->ik", x, y)),
+    ("isclose", lambda m, x, y: m.isclose(x, y)),
+    ("linalg.norm", lambda m, x, y: m.linalg.norm(x)),
+    ("linalg.inv", lambda m, x, y: m.linalg.inv(x[:, :3])),
+    ("fft.rfft", lambda m, x, y: m.fft.rfft(x, axis=1)),
+    ("median", lambda m, x, y: m.median(x, axis=0)),
+    ("unique", lambda m, x, y: m.unique(m.round(x))),
+]
+
+
+@pytest.mark.parametrize("name,call", CALLS, ids=[c[0] for c in CALLS])
+def test_numpy_functions_run_devtensors_own(device, name, call):
+    a, t = pair((3, 4), device)
+    b, u = pair((3, 4), device, seed=1)
+    got = call(np, t, u)
+    want = call(np, a, b)
+    assert isinstance(got, dt.Tensor), type(got)
+    assert got.device == dt.device(device)  # stayed on the device
+    assert_same(got, want, device, exact=False, rtol=1e-12, atol=1e-12)
+
+
+def test_mixed_tensor_and_ndarray(device):
+    a, t = pair((2, 3), device)
+    got = np.concatenate([t, a])
+    assert isinstance(got, dt.Tensor) and got.device == dt.device(device)
+    assert_same(got, np.concatenate([a, a]), device)
+    assert np.allclose(t, a) is True and np.array_equal(t, a) is True
+
+
+def test_missing_functions_run_numpys_on_cpu_views():
+    a, t = pair((5,), "cpu")
+    h, ex, ey = np.histogram2d(t, t, bins=3)
+    wh, wex, wey = np.histogram2d(a, a, bins=3)
+    for got, want in ((h, wh), (ex, wex), (ey, wey)):
+        assert isinstance(got, dt.Tensor)
+        assert_same(got, want)
+    idx = np.unravel_index(dt.asarray([3, 4]), (2, 3))
+    assert isinstance(idx, tuple) and all(isinstance(i, dt.Tensor) for i in idx)
+    assert [to_np(i).tolist() for i in idx] == [[1, 1], [0, 1]]
+    assert np.array2string(t) == np.array2string(a)
+    out = np.apply_along_axis(lambda r: r * 2, 0, t)  # NumPy's loop over views of t
+    assert isinstance(out, dt.Tensor)
+    assert_same(out, a * 2)
+
+
+def test_numpy_save_is_numpys(tmp_path):
+    # devtensor.save writes safetensors files; np.save(t) must still write .npy
+    a, t = pair((2, 2), "cpu")
+    np.save(tmp_path / "t.npy", t)
+    np.testing.assert_array_equal(np.load(tmp_path / "t.npy"), a)
+
+
+def test_device_tensors_are_not_copied_behind_the_callers_back(device):
+    if device == "cpu":
+        pytest.skip("CPU tensors use NumPy's implementation")
+    _, t = pair((5,), device)
+    with pytest.raises(TypeError) as info:
+        np.histogram2d(t, t)
+    assert str(info.value) == (f"devtensor has no numpy.histogram2d for tensors on {device}: "
+                               f"move them to the host first (t.cpu(), or t.numpy(force=True)) "
+                               f"to use NumPy's, or use a devtensor function")
+    h, _, _ = np.histogram2d(t.cpu(), t.cpu(), bins=2)  # the way it says
+    assert float(h.sum()) == 5
+
+
+def test_other_array_types_are_left_to_numpy():
+    class Other:
+        def __array_function__(self, func, types, args, kwargs):
+            return NotImplemented
+
+    with pytest.raises(TypeError, match="no implementation found for 'numpy.concatenate'"):
+        np.concatenate([dt.ones(2), Other()])
+
+
+def test_errors_are_devtensors():
+    with pytest.raises(np.exceptions.AxisError):
+        np.sum(dt.ones(3), axis=2)
+    with pytest.raises(ValueError, match="all the input array dimensions except for the "
+                                         "concatenation axis must match exactly"):
+        np.concatenate([dt.ones((2, 3)), dt.ones((3, 2))])
