@@ -1,4 +1,7 @@
-"""devtensor.random: random tensors from a counter-based generator.
+"""devtensor.random: random tensors from a counter-based generator: NumPy's
+legacy functions (seed, rand, randn, randint, random, choice, shuffle, ...) on
+one module-level stream, and default_rng()'s Generators (devtensor/_generator.py)
+with streams of their own.
 
 Note [Reproducible on every device]
 The generator is Philox4x32-10 (csrc/core/philox.h).  Element i of a draw is
@@ -15,8 +18,25 @@ import numpy as np
 from . import _C
 from ._C import dtype as _dtype_type
 
-_lock = threading.Lock()
-_state = {"seed": int.from_bytes(os.urandom(8), "little"), "offset": 0}
+
+class _Stream:
+    """A Philox key (seed) and the next counter (offset): draws reserve
+    counters under a lock, so threads never share one."""
+
+    def __init__(self, seed):
+        self.lock = threading.Lock()
+        self.seed = seed
+        self.offset = 0
+
+    def take(self, n):
+        """Reserve n counters; returns (seed, first offset)."""
+        with self.lock:
+            s, offset = self.seed, self.offset
+            self.offset = (offset + n) % 2 ** 64
+            return s, offset
+
+
+_GLOBAL = _Stream(int.from_bytes(os.urandom(8), "little"))  # the module-level functions'
 
 
 def seed(s=None):
@@ -26,9 +46,9 @@ def seed(s=None):
     s = operator.index(s)
     if s < 0 or s >= 2 ** 64:
         raise ValueError(f"seed must be between 0 and 2**64 - 1, got {s}")
-    with _lock:
-        _state["seed"] = s
-        _state["offset"] = 0
+    with _GLOBAL.lock:
+        _GLOBAL.seed = s
+        _GLOBAL.offset = 0
 
 
 manual_seed = seed
@@ -36,23 +56,15 @@ manual_seed = seed
 
 def get_state():
     """(seed, offset): pass to set_state to replay the following draws."""
-    with _lock:
-        return (_state["seed"], _state["offset"])
+    with _GLOBAL.lock:
+        return (_GLOBAL.seed, _GLOBAL.offset)
 
 
 def set_state(state):
     s, offset = state
-    with _lock:
-        _state["seed"] = int(s)
-        _state["offset"] = int(offset)
-
-
-def _take(n):
-    """Reserve n counters; returns (seed, first offset)."""
-    with _lock:
-        s, offset = _state["seed"], _state["offset"]
-        _state["offset"] = (offset + n) % 2 ** 64
-        return s, offset
+    with _GLOBAL.lock:
+        _GLOBAL.seed = int(s)
+        _GLOBAL.offset = int(offset)
 
 
 def _shape_of(size):
@@ -77,10 +89,10 @@ def _floating(dtype, name):
     return dtype
 
 
-def _draw(kind, shape, dtype, device, a, b):
+def _draw(kind, shape, dtype, device, a, b, stream=_GLOBAL):
     t = _C._empty(shape, dtype, device)
     if t.size:
-        s, offset = _take(t.size)
+        s, offset = stream.take(t.size)
         t._generate_(kind, a, b, s, offset)
     return t
 
@@ -115,8 +127,12 @@ def randint(low, high=None, size=None, dtype=None, device=None):
     """Integers in [low, high) (in [0, low) when high is None), NumPy's signature."""
     if high is None:
         low, high = 0, low
-    low, high = int(low), int(high)
     dtype = _C.int64 if dtype is None else _dtype_type(dtype)
+    return _randint(int(low), int(high), size, dtype, device)
+
+
+def _randint(low, high, size, dtype, device, stream=_GLOBAL):
+    """Integers in [low, high) of dtype from stream, after NumPy's checks."""
     if dtype.kind not in "iu":
         raise TypeError(f"Unsupported dtype {dtype} for randint")
     if low >= high:
@@ -128,4 +144,49 @@ def randint(low, high=None, size=None, dtype=None, device=None):
         raise ValueError(f"high is out of bounds for {dtype}")
     if high - low > 2 ** 63 - 1 or high > 2 ** 63 - 1:
         raise ValueError("randint(): the range [low, high) must fit in int64")
-    return _draw(_C.GEN_RANDINT, _shape_of(size), dtype, device, low, high)
+    return _draw(_C.GEN_RANDINT, _shape_of(size), dtype, device, low, high, stream)
+
+
+# ---- NumPy's Generator API, and the legacy functions on the module's stream ----
+from ._generator import Generator, default_rng  # noqa: E402
+
+_LEGACY = Generator.__new__(Generator)
+_LEGACY._stream = _GLOBAL  # seed() reseeds these too
+
+
+def random(size=None, *, device=None):
+    """Uniform floats in [0, 1) (NumPy's random.random)."""
+    return _LEGACY.random(size, device=device)
+
+
+random_sample = random
+
+
+def standard_normal(size=None, *, device=None):
+    return _LEGACY.standard_normal(size, device=device)
+
+
+def exponential(scale=1.0, size=None, *, device=None):
+    return _LEGACY.exponential(scale, size, device=device)
+
+
+def choice(a, size=None, replace=True, p=None, *, device=None):
+    """Samples of a (an int n means arange(n)), NumPy's random.choice."""
+    return _LEGACY.choice(a, size, replace, p, device=device)
+
+
+def permutation(x, *, device=None):
+    return _LEGACY.permutation(x, device=device)
+
+
+def shuffle(x):
+    """Shuffle a tensor (along its first axis) or a list in place."""
+    _LEGACY.shuffle(x)
+
+
+def binomial(n, p, size=None, *, device=None):
+    return _LEGACY.binomial(n, p, size, device=device)
+
+
+def poisson(lam=1.0, size=None, *, device=None):
+    return _LEGACY.poisson(lam, size, device=device)
