@@ -9,8 +9,9 @@
  * out=, dtype=, casting=, lists, no tensor at all, the wrong number of
  * arguments -- goes to the Python function the object wraps
  * (devtensor._ufuncs), which has NumPy's signature and errors.  The object
- * has NumPy's attributes __name__, nin, nout and nargs, pickles by name,
- * and is where reduce, accumulate, outer and at will live.
+ * has NumPy's attributes __name__, nin, nout and nargs and pickles by name;
+ * devtensor/_ufunc_methods.py puts reduce, accumulate, reduceat, outer, at,
+ * identity, types and ntypes in each object's __dict__.
  */
 #include "pydt.h"
 

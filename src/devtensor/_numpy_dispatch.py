@@ -19,7 +19,13 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         from ._products import matmul
         return matmul(*inputs, **kwargs)
     op = _OPS.get(ufunc.__name__)
-    if method != "__call__" or op is None or ufunc.nin != len(inputs):
+    if method != "__call__" and op is not None:  # Note [ufunc methods] in _ufunc_methods.py
+        import devtensor
+        ours = getattr(devtensor, ufunc.__name__, None)
+        if isinstance(ours, _C.ufunc) and hasattr(ours, method):
+            return getattr(ours, method)(*inputs, **kwargs)
+        return NotImplemented
+    if op is None or ufunc.nin != len(inputs):
         return NotImplemented
     kwargs = dict(kwargs)
     out = kwargs.pop("out", None)

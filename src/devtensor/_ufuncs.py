@@ -79,6 +79,8 @@ __all__ = sorted(_NAMES) + ["where", "clip", "round", "around"]
 _UFUNCS = {numpy: _C.ufunc(_OPS[numpy], numpy, _make(numpy, numpy)) for numpy in set(_NAMES.values())}
 for _public, _numpy in _NAMES.items():
     globals()[_public] = _UFUNCS[_numpy]
+from . import _ufunc_methods  # noqa: E402  (reduce, accumulate, outer, at, reduceat)
+_ufunc_methods.install(_UFUNCS.values())
 
 
 def where(condition, x=None, y=None, /):

@@ -1,0 +1,198 @@
+"""reduce, accumulate, reduceat, outer and at of devtensor's ufuncs (Note [ufunc
+methods]), called directly and through NumPy's ufuncs (__array_ufunc__), against
+NumPy on every device."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, same_error, to_np
+
+BINARY_FLOAT = ["add", "multiply", "maximum", "minimum", "subtract", "divide", "power",
+                "arctan2", "hypot", "logaddexp", "copysign"]
+BINARY_INT = ["add", "multiply", "maximum", "minimum", "subtract", "bitwise_and", "bitwise_or",
+              "bitwise_xor", "left_shift"]
+BINARY_BOOL = ["logical_and", "logical_or", "logical_xor", "equal", "not_equal"]
+
+
+def data(kind, shape=(3, 4), seed=0):
+    rng = np.random.default_rng(seed)
+    if kind == "float":
+        return rng.uniform(0.5, 2.0, shape)
+    if kind == "int":
+        return rng.integers(1, 5, shape).astype(np.int32)
+    return rng.random(shape) > 0.4
+
+
+def close(got, want, device):
+    want = np.asarray(want)
+    exact = want.dtype.kind in "biu"
+    assert_same(got, want, device, exact=exact, rtol=1e-12, atol=1e-12)
+
+
+CASES = ([("float", n) for n in BINARY_FLOAT] + [("int", n) for n in BINARY_INT] +
+         [("bool", n) for n in BINARY_BOOL])
+
+
+@pytest.mark.parametrize("kind,name", CASES, ids=[f"{k}-{n}" for k, n in CASES])
+@pytest.mark.parametrize("axis", [0, 1, -1, None, (0, 1)])
+def test_reduce(device, kind, name, axis):
+    a = data(kind)
+    t = dt.asarray(a, device=device)
+    f, g = getattr(dt, name), getattr(np, name)
+    try:
+        want = g.reduce(a, axis=axis)
+    except ValueError:
+        same_error(lambda: g.reduce(a, axis=axis), lambda: f.reduce(t, axis=axis))
+        return
+    close(f.reduce(t, axis=axis), want, device)
+    close(g.reduce(t, axis=axis), want, device)  # NumPy's ufunc, devtensor's method
+    close(f.reduce(t, axis=axis, keepdims=True), g.reduce(a, axis=axis, keepdims=True), device)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "subtract", "bitwise_or"])
+def test_reduce_keywords(device, name):
+    a = data("int")
+    t = dt.asarray(a, device=device)
+    f, g = getattr(dt, name), getattr(np, name)
+    close(f.reduce(t, axis=0, initial=3), g.reduce(a, axis=0, initial=3), device)
+    close(f.reduce(t, axis=1, dtype="int64"), g.reduce(a, axis=1, dtype="int64"), device)
+    mask = np.array([[True, False, True, True]] * 3)
+    if g.identity is not None or name == "maximum":
+        close(f.reduce(t, axis=0, where=mask, initial=1), g.reduce(a, axis=0, where=mask,
+                                                                    initial=1), device)
+    out = dt.empty(4, dtype=dt.int32, device=device) if name != "add" else \
+        dt.empty(4, dtype=dt.int64, device=device)
+    r = f.reduce(t, axis=0, out=out, dtype=out.dtype)
+    assert r is out
+    close(out, g.reduce(a, axis=0, dtype=np.dtype(str(out.dtype))), device)
+
+
+def test_reduce_empty_and_errors(device):
+    e = dt.ones((0, 3), device=device)
+    close(dt.add.reduce(e), np.add.reduce(np.ones((0, 3))), device)
+    close(dt.bitwise_and.reduce(dt.ones((0, 2), dtype=dt.int32, device=device)),
+          np.bitwise_and.reduce(np.ones((0, 2), np.int32)), device)
+    for call in (lambda m, x: m.subtract.reduce(x),
+                 lambda m, x: m.subtract.reduce(x, axis=None),
+                 lambda m, x: m.subtract.reduce(x, where=x > 0),
+                 lambda m, x: m.exp.reduce(x),
+                 lambda m, x: m.exp.accumulate(x),
+                 lambda m, x: m.exp.outer(x, x),
+                 lambda m, x: m.add.reduce(x, axis=2)):
+        same_error(lambda: call(np, np.ones((0, 3))), lambda: call(dt, e))
+
+
+@pytest.mark.parametrize("kind,name", CASES, ids=[f"{k}-{n}" for k, n in CASES])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_accumulate(device, kind, name, axis):
+    a = data(kind, (5, 6), seed=1)
+    t = dt.asarray(a, device=device)
+    f, g = getattr(dt, name), getattr(np, name)
+    want = g.accumulate(a, axis=axis)
+    close(f.accumulate(t, axis=axis), want, device)
+    close(g.accumulate(t, axis=axis), want, device)
+
+
+def test_accumulate_lengths_and_dtype(device):
+    for n in range(0, 10):
+        a = np.arange(1, n + 1, dtype=np.int64) % 4
+        t = dt.asarray(a, device=device)
+        close(dt.maximum.accumulate(t), np.maximum.accumulate(a), device)
+        close(dt.subtract.accumulate(t), np.subtract.accumulate(a), device)
+        close(dt.bitwise_xor.accumulate(t), np.bitwise_xor.accumulate(a), device)
+    a = np.arange(1, 6, dtype=np.int8)
+    close(dt.multiply.accumulate(dt.asarray(a, device=device), dtype="int64"),
+          np.multiply.accumulate(a, dtype=np.int64), device)
+    with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+        dt.add.accumulate(dt.asarray(1.0, device=device))
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "bitwise_or"])
+def test_reduceat(device, name):
+    a = np.arange(1, 17, dtype=np.int64).reshape(2, 8)
+    t = dt.asarray(a, device=device)
+    for idx in ([0, 4, 1, 5], [0, 3], [7], [2, 2, 6]):
+        f, g = getattr(dt, name), getattr(np, name)
+        close(f.reduceat(t, idx, axis=1), g.reduceat(a, idx, axis=1), device)
+        close(g.reduceat(t, idx, axis=1), g.reduceat(a, idx, axis=1), device)
+    same_error(lambda: np.add.reduceat(a, [9], axis=1), lambda: dt.add.reduceat(t, [9], axis=1))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "less", "maximum", "arctan2", "power"])
+def test_outer(device, name):
+    a, b = np.arange(1.0, 4.0), np.arange(1.0, 7.0).reshape(2, 3)
+    f, g = getattr(dt, name), getattr(np, name)
+    got = f.outer(dt.asarray(a, device=device), dt.asarray(b, device=device))
+    close(got, g.outer(a, b), device)
+    assert got.shape == (3, 2, 3)
+    close(g.outer(dt.asarray(a, device=device), b), g.outer(a, b), device)
+
+
+AT_CASES = [
+    ("add", "int64", [0, 0, 2, 2, 2], [1, 2, 3, 4, 5]),
+    ("add", "float64", [0, 0, 2, 2, 2], [0.1, 0.2, 0.3, 0.4, 0.5]),
+    ("add", "int8", [1] * 300, 1),  # wraps as NumPy's sequential adds do
+    ("subtract", "float64", [1, 1, 1], [1.0, 2.0, 3.0]),
+    ("multiply", "int64", [3, 3, 0], [2, 3, 4]),
+    ("maximum", "float64", [2, 2, 2], [5.0, -1.0, 7.0]),
+    ("divide", "float64", [0, 0], [2.0, 4.0]),
+    ("power", "int64", [1, 1], [2, 3]),
+]
+
+
+@pytest.mark.parametrize("name,dtype,idx,vals", AT_CASES, ids=[f"{c[0]}-{c[1]}" for c in AT_CASES])
+def test_at_is_unbuffered(device, name, dtype, idx, vals):
+    a = np.arange(1, 5).astype(dtype)
+    t = dt.asarray(a.copy(), device=device)
+    getattr(np, name).at(a, idx, vals)
+    assert getattr(dt, name).at(t, idx, vals) is None
+    close(t, a, device)
+    u = dt.asarray(np.arange(1, 5).astype(dtype), device=device)
+    getattr(np, name).at(u, dt.asarray(idx, device=device), vals)  # NumPy's ufunc, a tensor
+    close(u, a, device)
+
+
+def test_at_with_other_indices(device):
+    a = np.zeros((3, 4))
+    t = dt.zeros((3, 4), device=device)
+    for index, vals in [((0, [1, 1, 3]), [1.0, 2.0, 3.0]), (np.s_[:, 1], 5.0),
+                        ((np.array([0, 0, 2]), np.array([1, 1, 3])), 1.0),
+                        (np.array([True, False, True]), 2.0)]:
+        np.add.at(a, index, vals)
+        dt.add.at(t, index, vals)
+        close(t, a, device)
+    strided = dt.zeros((4, 6), device=device)[:, ::2]  # not contiguous: written back in place
+    dt.add.at(strided, ([0, 0], [1, 1]), 1.0)
+    assert to_np(strided)[0, 1] == 2.0
+    v = np.arange(5.0)
+    w = dt.arange(5.0, device=device)
+    np.negative.at(v, [0, 0, 1])
+    dt.negative.at(w, [0, 0, 1])
+    close(w, v, device)
+
+
+def test_at_errors(device):
+    t = dt.zeros(3, dtype=dt.int64, device=device)
+    same_error(lambda: np.add.at(np.zeros(3, np.int64), [5], 1), lambda: dt.add.at(t, [5], 1))
+    assert to_np(t).tolist() == [0, 0, 0]
+    a = np.zeros(3, np.int64)
+    np.add.at(a, [0, 0], 1.5)  # NumPy's at() casts unsafely: 1.5 -> 1, twice
+    dt.add.at(t, [0, 0], 1.5)
+    close(t, a, device)
+    t[...] = 0
+    same_error(lambda: np.add.at(np.zeros(3), [0]), lambda: dt.add.at(t, [0]))
+    same_error(lambda: np.negative.at(np.zeros(3), [0], 1), lambda: dt.negative.at(t, [0], 1))
+    ro = dt.asarray(np.zeros(3), device=device)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        dt.add.at(ro, [0], 1.0)
+    with pytest.raises(TypeError, match="must be a devtensor.Tensor"):
+        dt.add.at(np.zeros(3), [0], 1.0)
+
+
+def test_attributes():
+    for name in ["add", "multiply", "maximum", "logical_and", "bitwise_and", "subtract", "exp"]:
+        f, g = getattr(dt, name), getattr(np, name)
+        assert f.identity == g.identity
+        assert f.ntypes == len(f.types) > 0 and set(f.types) <= set(g.types)
+    assert dt.add.reduce.__self__ is dt.add
