@@ -53,6 +53,8 @@ from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_t
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
 from . import _utilities
+from ._array_api import array_namespace_info as __array_namespace_info__  # noqa: F401
+from ._array_api import astype  # noqa: F401
 from ._utilities import *  # noqa: F401,F403  (isclose, allclose, errstate, printoptions, ...)
 from . import nn  # noqa: F401  (PyTorch's module API)
 from ._serialization import load, save  # noqa: F401  (safetensors files)
@@ -60,6 +62,7 @@ from ._serialization import load, save  # noqa: F401  (safetensors files)
 _blas._register()
 
 __version__ = "0.1.0"
+__array_api_version__ = "2025.12"  # the array API standard devtensor follows
 
 # NumPy's constants: plain Python floats, and None for newaxis
 e = 2.718281828459045
@@ -81,5 +84,5 @@ __all__ = [
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
-    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load",
+    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "astype",
 ] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__

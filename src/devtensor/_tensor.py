@@ -151,6 +151,11 @@ class _TensorMethods:
         pinned already), so transfers to a GPU are fast and can be asynchronous."""
         return self if self.is_pinned() else self._pin_memory()
 
+    def __array_namespace__(self, *, api_version=None):
+        """Array API: the namespace of this tensor's functions (devtensor)."""
+        from ._array_api import array_namespace
+        return array_namespace(api_version)
+
     def to_device(self, device, /, *, stream=None):
         """Array API: this tensor on `device` (self if it is there already)."""
         return self.to(device)
