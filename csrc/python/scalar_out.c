@@ -69,6 +69,22 @@ PyObject *dt_py_tensor_item(PyDtTensor *self, PyObject *unused)
     return value;
 }
 
+/* Note [Implicit transfers] (devtensor/_transfer_guard.py): int(), float(),
+ * operator.index() and bool() of a device tensor ask the guard first;
+ * item() is explicit and does not. */
+static int guard_transfer(PyObject *self, const char *what)
+{
+    if (dt_tensor_device(&((PyDtTensor *)self)->t).type == DT_DEVICE_CPU)
+        return 0;
+    static PyObject *check;
+    PyObject *fn = dt_py_lazy_function("devtensor._transfer_guard", "check", &check);
+    if (fn == NULL)
+        return -1;
+    PyObject *r = PyObject_CallFunction(fn, "Os", self, what);
+    Py_XDECREF(r);
+    return r == NULL ? -1 : 0;
+}
+
 static PyObject *one_element(PyObject *self, const char *kind)
 {
     int64_t n = ((PyDtTensor *)self)->t.numel;
@@ -76,6 +92,8 @@ static PyObject *one_element(PyObject *self, const char *kind)
         return PyErr_Format(PyExc_TypeError,
                             "only single-element tensors can be converted to Python %ss (this one has %lld "
                             "elements)", kind, (long long)n);
+    if (guard_transfer(self, kind[0] == 'i' ? "int()" : "float()") < 0)
+        return NULL;
     return dt_py_tensor_item((PyDtTensor *)self, NULL);
 }
 
@@ -101,6 +119,8 @@ PyObject *dt_py_tensor_index(PyObject *self)
     if (t->numel != 1 || !dt_dtype_is_integral(t->dtype))
         return PyErr_Format(PyExc_TypeError, "only integer tensors of a single element can be converted to an "
                             "index");
+    if (guard_transfer(self, "operator.index()") < 0)
+        return NULL;
     return dt_py_tensor_item((PyDtTensor *)self, NULL);
 }
 
@@ -117,6 +137,8 @@ int dt_py_tensor_bool(PyObject *self)
                                           "ambiguous. Use a.any() or a.all()");
         return -1;
     }
+    if (guard_transfer(self, "bool()") < 0)
+        return -1;
     PyObject *v = dt_py_tensor_item((PyDtTensor *)self, NULL);
     if (v == NULL)
         return -1;

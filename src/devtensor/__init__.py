@@ -55,6 +55,9 @@ from ._pickle import map_location  # noqa: F401
 from . import _utilities
 from ._array_api import array_namespace_info as __array_namespace_info__  # noqa: F401
 from ._array_api import astype  # noqa: F401
+from ._transfer_guard import (  # noqa: F401  (Note [Implicit transfers])
+    TransferGuardError, TransferWarning, get_transfer_guard, set_transfer_guard, transfer_guard,
+)
 from ._utilities import *  # noqa: F401,F403  (isclose, allclose, errstate, printoptions, ...)
 from . import nn  # noqa: F401  (PyTorch's module API)
 from ._serialization import load, save  # noqa: F401  (safetensors files)
@@ -84,5 +87,6 @@ __all__ = [
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
-    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "astype",
+    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "astype", "transfer_guard",
+    "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
 ] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__

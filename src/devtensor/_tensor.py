@@ -190,6 +190,9 @@ class _TensorMethods:
         if copy is False and not on_host:
             raise ValueError(f"converting a tensor on {self.device} to a NumPy array needs a "
                              "copy to host memory, but copy=False was given")
+        if not on_host:  # Note [Implicit transfers] in devtensor/_transfer_guard.py
+            from ._transfer_guard import check
+            check(self, "__array__ (np.asarray and NumPy functions)", stacklevel=2)
         arr = self._host_view()
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             if copy is False:
@@ -241,6 +244,9 @@ class _TensorMethods:
         return self.item()
 
     def __complex__(self):
+        if self.device.type != "cpu":
+            from ._transfer_guard import check
+            check(self, "complex()", stacklevel=2)
         return complex(self._scalar("complex"))
 
     # ---- parts of complex numbers (views, as NumPy's) ----
@@ -425,12 +431,18 @@ class _TensorMethods:
         """0-d tensors format like NumPy scalars (format(t, '.2f')); others take
         only the empty spec, as NumPy's arrays."""
         if self.ndim == 0:
+            if self.device.type != "cpu":
+                from ._transfer_guard import check
+                check(self, "format()", stacklevel=2)
             return format(self.item(), spec)
         if spec:
             raise TypeError("unsupported format string passed to devtensor.Tensor.__format__")
         return str(self)
 
     def __repr__(self):
+        if self.device.type != "cpu":
+            from ._transfer_guard import check
+            check(self, "printing", stacklevel=2)
         from ._printing import tensor_repr
         return tensor_repr(self)
 
