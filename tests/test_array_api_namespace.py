@@ -23,6 +23,7 @@ def test_namespace_info():
     assert info.default_device() == dt.device("cpu")
     with dt.device(ALL_DEVICES[-1]):
         assert info.default_device() == dt.device(ALL_DEVICES[-1])
+    assert isinstance(info.devices(), tuple)
     assert [str(d) for d in info.devices()] == ["cpu"] + [
         f"cuda:{i}" for i in range(dt.cuda.device_count())]
     assert info.default_dtypes() == {"real floating": dt.float64, "complex floating":
@@ -46,3 +47,23 @@ def test_astype(device):
     assert moved.device == dt.device("cpu") and moved.dtype == dt.float32
     with pytest.raises(TypeError, match="expects a devtensor.Tensor"):
         dt.astype([1, 2], dt.int8)
+
+
+def test_creation_shape_is_positional_or_keyword():
+    import inspect
+    for f in (dt.zeros, dt.ones, dt.empty):
+        first = next(iter(inspect.signature(f).parameters.values()))
+        assert first.name == "shape" and first.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        assert f(shape=(2, 3)).shape == f(2, 3).shape == f((2, 3)).shape == (2, 3)
+    assert dt.ones(3, "float32").dtype == dt.float32  # NumPy's positional dtype still works
+    with pytest.raises(TypeError):
+        dt.zeros()
+
+
+def test_finfo_fields_are_python_numbers():
+    for d in (dt.float16, dt.float32, dt.float64, dt.complex64, dt.bfloat16):
+        info = dt.finfo(d)
+        for f in ("eps", "max", "min", "smallest_normal", "resolution", "tiny"):
+            assert type(getattr(info, f)) is float, (d, f)
+        assert type(info.bits) is int
+    assert dt.finfo(dt.float32).eps == float(__import__("numpy").finfo("float32").eps)

@@ -31,8 +31,10 @@ class Info:
         return _C._default_device()
 
     def devices(self):
+        """The devices there are, a tuple (as the 2025.12 conformance suite checks)."""
         from . import cuda
-        return [_C.device("cpu")] + [_C.device(f"cuda:{i}") for i in range(cuda.device_count())]
+        return (_C.device("cpu"),) + tuple(_C.device(f"cuda:{i}")
+                                           for i in range(cuda.device_count()))
 
     def default_dtypes(self, *, device=None):
         self._check_device(device)

@@ -50,6 +50,8 @@ def _factory_args(args, dtype, order, name):
         is an integer they are the dimensions (ones(2, 3)); otherwise the first
         is the shape and the next ones are NumPy's dtype and order
         (ones((2, 3), np.complex64), ones(3, "float32"), zeros(2, None, 'F')).
+        The first parameter is `shape`, positional or keyword (the array
+        API's zeros(shape=(2, 3))), the rest collected by *more.
         An integer can never be a dtype, so the two never collide; a dtype
         given both ways is NumPy's TypeError."""
     if len(args) == 1:  # the common cases first: zeros((2, 3)), zeros(4)
@@ -89,26 +91,26 @@ def _new(shape, dtype, device, order="C"):
     return _C._empty(tuple(shape), dtype, device)
 
 
-def empty(*shape, dtype=None, order="C", device=None):
+def empty(shape, *more, dtype=None, order="C", device=None):
     """empty(shape, dtype=None, order='C', *, device=None) or empty(*shape):
     uninitialised values (float64 by default)."""
-    shape, dtype, order = _factory_args(shape, dtype, order, "empty")
+    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "empty")
     return _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
 
 
-def zeros(*shape, dtype=None, order="C", device=None):
+def zeros(shape, *more, dtype=None, order="C", device=None):
     """zeros(shape, dtype=None, order='C', *, device=None) or zeros(*shape):
     a new tensor of zeros (float64 by default)."""
-    shape, dtype, order = _factory_args(shape, dtype, order, "zeros")
+    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "zeros")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "zeros"))
     t._fill_(0)
     return t
 
 
-def ones(*shape, dtype=None, order="C", device=None):
+def ones(shape, *more, dtype=None, order="C", device=None):
     """ones(shape, dtype=None, order='C', *, device=None) or ones(*shape):
     a new tensor of ones (float64 by default)."""
-    shape, dtype, order = _factory_args(shape, dtype, order, "ones")
+    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "ones")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "ones"))
     t._fill_(1)
     return t

@@ -135,7 +135,10 @@ class finfo:
             values = _bfloat16_finfo()
         elif d.kind in "fc":
             np_info = np.finfo(d.numpy_dtype)
+            # Python numbers, as the array API asks (NumPy's are NumPy scalars)
             values = {f: getattr(np_info, f) for f in cls._FIELDS}
+            values = {f: int(v) if isinstance(v, (int, np.integer)) else float(v)
+                      for f, v in values.items()}
             values.update(dtype=_dtype(np_info.dtype), _repr=repr(np_info))
         else:
             raise ValueError(f"data type {d.numpy_dtype.type!r} not inexact")
