@@ -90,3 +90,9 @@ __all__ = [
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "astype", "transfer_guard",
     "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
 ] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__
+
+
+def __getattr__(name):
+    """NumPy's names devtensor does not define (Note [NumPy names devtensor lacks])."""
+    from ._numpy_fallback import module_getattr
+    return module_getattr(name)

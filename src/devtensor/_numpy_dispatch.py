@@ -72,7 +72,8 @@ def _implementation_of(func):
     target = _NAMESPACES.get(getattr(func, "__module__", None))
     name = getattr(func, "__name__", None)
     if target is not None and name not in _NOT_NUMPYS:
-        impl = getattr(sys.modules[target], name, None)
+        # the module's own names only: not devtensor.__getattr__'s wrappers of NumPy's
+        impl = vars(sys.modules[target]).get(name)
         if not callable(impl) or isinstance(impl, type):
             impl = None
     _implementations[func] = impl

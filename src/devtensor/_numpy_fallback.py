@@ -1,0 +1,99 @@
+"""devtensor.<name> for the NumPy names devtensor has no implementation of,
+so that `import devtensor as np` code finds them (the module's __getattr__).
+
+Note [NumPy names devtensor lacks]
+A function (np.convolve, np.polyfit, np.interp, np.gcd, ...) becomes a
+wrapper that runs NumPy's own on zero-copy views of CPU tensors and gives
+NumPy arrays back as tensors, the policy __array_function__ has for NumPy's
+functions on tensors (Note [NumPy functions on tensors]); with a tensor on
+a device it raises TypeError naming the function and how to move the data,
+instead of copying behind the caller's back.  devtensor dtypes passed as
+arguments become NumPy's.  NumPy's scalar type names become devtensor's
+dtypes (bool_ -> bool, intp -> int64, double -> float64, ...), ndarray is
+devtensor.Tensor, and the rest (np.floating and the type hierarchy,
+np.s_, np.newaxis, submodules such as np.testing) are NumPy's objects.
+The index helpers c_, r_, mgrid and ogrid give tensors.
+"""
+import functools
+import types
+
+import numpy as np
+
+from . import _C
+from ._C import TensorBase
+
+_TYPE_ALIASES = {
+    "bool_": "bool", "intp": "int64", "uintp": "uint64", "double": "float64",
+    "single": "float32", "half": "float16", "cdouble": "complex128", "csingle": "complex64",
+    "longlong": "int64", "ulonglong": "uint64", "intc": "int32", "uintc": "uint32",
+    "short": "int16", "ushort": "uint16", "byte": "int8", "ubyte": "uint8",
+}
+_wrapped = {}
+
+
+def _host(obj):
+    """obj with tensors as NumPy views (CPU) and devtensor dtypes as NumPy's."""
+    if isinstance(obj, TensorBase):
+        return obj._host_view()
+    if isinstance(obj, _C.dtype):
+        return obj.numpy_dtype if obj != _C.bfloat16 else np.dtype(np.float32)
+    if isinstance(obj, (list, tuple)):
+        items = [_host(o) for o in obj]
+        return items if isinstance(obj, list) else (
+            type(obj)(*items) if hasattr(obj, "_fields") else tuple(items))
+    if isinstance(obj, dict):
+        return {k: _host(v) for k, v in obj.items()}
+    return obj
+
+
+def _wrap(name, fn):
+    from ._numpy_dispatch import _as_tensors, _devices
+
+    @functools.wraps(fn)
+    def on_the_host(*args, **kwargs):
+        elsewhere = sorted(str(d) for d in _devices(kwargs, _devices(args, set()))
+                           if d.type != "cpu")
+        if elsewhere:
+            raise TypeError(f"devtensor has no {name} for tensors on {', '.join(elsewhere)}: "
+                            f"move them to the host first (t.cpu(), or t.numpy(force=True)) "
+                            f"to use NumPy's")
+        return _as_tensors(fn(*_host(args), **_host(kwargs)))
+    on_the_host.__doc__ = (f"NumPy's {name}, run by NumPy on CPU tensors (Note [NumPy names "
+                           f"devtensor lacks]).\n\n" + (fn.__doc__ or ""))
+    on_the_host.__wrapped__ = fn
+    return on_the_host
+
+
+class _IndexHelper:
+    """np.c_, np.r_, np.mgrid, np.ogrid, giving tensors."""
+
+    def __init__(self, helper):
+        self._helper = helper
+
+    def __getitem__(self, key):
+        from ._numpy_dispatch import _as_tensors
+        return _as_tensors(self._helper[_host(key)])
+
+    def __len__(self):
+        return len(self._helper)
+
+
+def module_getattr(name):
+    """What devtensor.<name> is when devtensor does not define it."""
+    if name in _TYPE_ALIASES:
+        return getattr(_C, _TYPE_ALIASES[name])
+    if name == "ndarray":
+        return _C.Tensor
+    if name.startswith("__"):
+        raise AttributeError(f"module 'devtensor' has no attribute {name!r}")
+    try:
+        obj = getattr(np, name)
+    except AttributeError:
+        raise AttributeError(f"module 'devtensor' has no attribute {name!r}") from None
+    if name in ("c_", "r_", "mgrid", "ogrid"):
+        return _wrapped.setdefault(name, _IndexHelper(obj))
+    if isinstance(obj, (types.ModuleType, type)) or not callable(obj):
+        return obj
+    if name not in _wrapped:
+        _wrapped[name] = _wrap(name, obj)
+    return _wrapped[name]

@@ -1,0 +1,58 @@
+"""devtensor.<name> for NumPy names devtensor does not implement (Note [NumPy
+names devtensor lacks]): NumPy's function on CPU tensors, tensors back, a
+TypeError for device tensors; NumPy's type names as devtensor dtypes."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import CUDA_DEVICES, assert_same
+
+CALLS = [
+    ("convolve", lambda m: m.convolve(m.arange(4.0), m.ones(3))),
+    ("polyfit", lambda m: m.polyfit(m.arange(6.0), 3 * m.arange(6.0) - 1, 1)),
+    ("polyval", lambda m: m.polyval(m.arange(3.0), m.arange(4.0))),
+    ("interp", lambda m: m.interp(m.linspace(0, 2, 5), m.arange(3.0), m.arange(3.0) ** 2)),
+    ("gcd", lambda m: m.gcd(m.arange(8), 6)),
+    ("cov", lambda m: m.cov(m.arange(5.0), m.arange(5.0) ** 2)),
+    ("corrcoef", lambda m: m.corrcoef(m.arange(5.0), m.arange(5.0) ** 2)),
+    ("gradient", lambda m: m.gradient(m.arange(6.0) ** 2)),
+    ("nan_to_num", lambda m: m.nan_to_num(m.asarray([np.nan, np.inf, -np.inf, 1.0]))),
+    ("fmod", lambda m: m.fmod(m.arange(-3, 4), 2)),
+    ("degrees", lambda m: m.degrees(m.arange(3.0))),
+    ("fromfunction", lambda m: m.fromfunction(lambda i, j: i + j, (2, 3))),
+]
+
+
+@pytest.mark.parametrize("name,call", CALLS, ids=[c[0] for c in CALLS])
+def test_numpy_functions_devtensor_lacks(name, call):
+    assert name not in vars(dt)  # reached through devtensor.__getattr__
+    got, want = call(dt), call(np)
+    assert isinstance(got, dt.Tensor)
+    assert_same(got, want)
+
+
+def test_index_helpers_and_names():
+    assert_same(dt.c_[dt.arange(3), dt.arange(3)], np.c_[np.arange(3), np.arange(3)])
+    assert_same(dt.r_[dt.arange(2), 7], np.r_[np.arange(2), 7])
+    assert_same(dt.mgrid[0:2, 0:3], np.mgrid[0:2, 0:3])
+    assert [t.shape for t in dt.ogrid[0:2, 0:3]] == [(2, 1), (1, 3)]
+    assert dt.s_[1:3] == slice(1, 3) and dt.newaxis is None
+    assert dt.bool_ is dt.bool and dt.intp is dt.int64 and dt.double is dt.float64
+    assert dt.ndarray is dt.Tensor and isinstance(dt.arange(2), dt.ndarray)
+    assert dt.floating is np.floating and dt.testing is np.testing
+    assert dt.issubdtype(dt.float32, dt.floating) and dt.issubdtype(dt.arange(2).dtype, dt.integer)
+    assert not dt.issubdtype(dt.int8, dt.floating)
+    dt.testing.assert_allclose(dt.arange(3.0), [0, 1, 2])
+    with pytest.raises(AttributeError, match="module 'devtensor' has no attribute 'no_such'"):
+        dt.no_such
+
+
+@pytest.mark.skipif(not CUDA_DEVICES, reason="needs a (emulated) CUDA device")
+def test_device_tensors_are_refused():
+    t = dt.ones(3, device=CUDA_DEVICES[0])
+    with pytest.raises(TypeError) as info:
+        dt.convolve(t, t)
+    assert str(info.value) == (f"devtensor has no convolve for tensors on {CUDA_DEVICES[0]}: "
+                               f"move them to the host first (t.cpu(), or t.numpy(force=True)) "
+                               f"to use NumPy's")
+    assert_same(dt.convolve(t.cpu(), t.cpu()), np.convolve(np.ones(3), np.ones(3)))
