@@ -86,21 +86,17 @@ def test_streams_advance_and_are_independent():
     np.testing.assert_array_equal(to_np(rng(sq).random(4)), to_np(rng(5).random(4)))
 
 
+LEGACY = [lambda: dt.random.random(4), lambda: dt.random.choice(5, 3),
+          lambda: dt.random.permutation(6), lambda: dt.random.binomial(10, 0.5, 4),
+          lambda: dt.random.poisson(2.0, 4), lambda: dt.random.exponential(1.0, 3),
+          lambda: dt.random.standard_normal(3)]
+
+
 def test_legacy_functions_follow_seed():
     dt.random.seed(11)
-    first = [to_np(f()) for f in (lambda: dt.random.random(4), lambda: dt.random.choice(5, 3),
-                                  lambda: dt.random.permutation(6),
-                                  lambda: dt.random.binomial(10, 0.5, 4),
-                                  lambda: dt.random.poisson(2.0, 4),
-                                  lambda: dt.random.exponential(1.0, 3),
-                                  lambda: dt.random.standard_normal(3))]
+    first = [to_np(f()) for f in LEGACY]
     dt.random.seed(11)
-    again = [to_np(f()) for f in (lambda: dt.random.random(4), lambda: dt.random.choice(5, 3),
-                                  lambda: dt.random.permutation(6),
-                                  lambda: dt.random.binomial(10, 0.5, 4),
-                                  lambda: dt.random.poisson(2.0, 4),
-                                  lambda: dt.random.exponential(1.0, 3),
-                                  lambda: dt.random.standard_normal(3))]
+    again = [to_np(f()) for f in LEGACY]
     for a, b in zip(first, again):
         np.testing.assert_array_equal(a, b)
     assert dt.random.random_sample is dt.random.random
