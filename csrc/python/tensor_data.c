@@ -21,9 +21,9 @@ atomic_int dt_py_tensor_work_running;
  * the asarray memo remembers a tensor by identity.  Replacing the data is
  * therefore allowed only on instances of Python subclasses (Parameter),
  * and:
- *   - waits, holding the GIL, until no call counted by
- *     DT_PY_BEGIN_TENSOR_WORK is running (none can start meanwhile: they
- *     need the GIL to count themselves in);
+ *   - waits until no call counted by DT_PY_BEGIN_TENSOR_WORK is running,
+ *     and replaces the data with the GIL held from that check on (none can
+ *     start meanwhile: they need the GIL to count themselves in);
  *   - builds the new view first, so a failure changes nothing;
  *   - NumPy arrays of such tensors take a plain view as their base
  *     (dt_py_tensor_stable_owner), which keeps the old storage alive;
@@ -62,14 +62,20 @@ static int alias_into(dt_tensor *dst, const dt_tensor *src)
     return 0;
 }
 
+/* Returns with the GIL held and no counted call running: one that starts
+ * must take the GIL first.  The GIL is let go while waiting, so a running
+ * call that needs it briefly (a foreign owner's release callback takes it
+ * with PyGILState_Ensure) cannot deadlock against this wait. */
 static void wait_for_tensor_work(void)
 {
     while (atomic_load(&dt_py_tensor_work_running) != 0) {
+        Py_BEGIN_ALLOW_THREADS
 #ifdef _WIN32
         SwitchToThread();
 #else
         sched_yield();
 #endif
+        Py_END_ALLOW_THREADS
     }
 }
 
