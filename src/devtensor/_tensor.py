@@ -226,6 +226,27 @@ class _TensorMethods:
         versioned = max_version is not None and tuple(max_version)[0] >= 1
         return _C._to_dlpack(source, versioned, bool(copy))
 
+    @property
+    def __cuda_array_interface__(self):
+        """Numba's CUDA Array Interface (version 3) for a tensor on a real GPU, so
+        CuPy, Numba and PyTorch can use its memory without a copy.  Work queued on
+        its device is finished first, so the stream is None (no wait needed).
+        CPU tensors and emulated devices have none (hasattr() is False)."""
+        if self.device.type != "cuda":
+            raise AttributeError("__cuda_array_interface__ is only for CUDA tensors; this "
+                                 f"one is on {self.device}")
+        from . import cuda
+        if cuda.is_emulated():
+            raise AttributeError("emulated CUDA devices keep host memory: the CUDA Array "
+                                 "Interface cannot describe it")
+        if self.dtype == _C.bfloat16:
+            raise TypeError("the CUDA Array Interface has no bfloat16 typestr")
+        cuda.synchronize(self.device.index)
+        return {"shape": tuple(self.shape), "typestr": self.dtype.numpy_dtype.str,
+                "data": (self.data_ptr(), not self.flags.writeable), "version": 3,
+                "strides": None if self.is_contiguous() else tuple(self.strides),
+                "stream": None}
+
     # ---- Python scalars ----
     # item() is TensorBase's, in C: the value of a one-element tensor as a
     # Python scalar (float16 and bfloat16 give a float)
