@@ -30,7 +30,7 @@ from ._C import TensorBase, dtype as _dtype_type
 from ._creation import arange, asarray, empty, zeros
 from ._structured import _same_device
 from ._views import (
-    _broadcast_value, _fmt, _tensor, _view, broadcast_to, expand_dims, permute_dims, reshape,
+    _broadcast_value, _fmt, _tensor, _view, broadcast_to, permute_dims, reshape,
     transpose,
 )
 

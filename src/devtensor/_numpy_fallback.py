@@ -38,9 +38,8 @@ def _host(obj):
     if isinstance(obj, _C.dtype):
         return obj.numpy_dtype if obj != _C.bfloat16 else np.dtype(np.float32)
     if isinstance(obj, (list, tuple)):
-        items = [_host(o) for o in obj]
-        return items if isinstance(obj, list) else (
-            type(obj)(*items) if hasattr(obj, "_fields") else tuple(items))
+        from ._numpy_dispatch import _rebuild
+        return _rebuild(obj, [_host(o) for o in obj])
     if isinstance(obj, dict):
         return {k: _host(v) for k, v in obj.items()}
     return obj

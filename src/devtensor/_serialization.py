@@ -87,13 +87,9 @@ def _host_bytes(t):
     if h.dtype == np.complex128:
         h = h.view(np.float64)
         shape.append(2)
-    if h.dtype.byteorder == ">" or (h.dtype.byteorder == "=" and not _little_endian()):
+    if h.dtype.byteorder == ">" or (h.dtype.byteorder == "=" and not np.little_endian):
         h = h.astype(h.dtype.newbyteorder("<"))
     return h, shape
-
-
-def _little_endian():
-    return np.little_endian
 
 
 def save(obj, f, metadata=None):
@@ -330,10 +326,8 @@ def _load(f, map_location):
         saved = devices.get(name, "cpu")
         targets[name] = _target_device(saved, map_location)
     values = {}
-    position = 0
+    # _check_entries made the ranges tile the data: read in order, nothing skipped
     for name, dtype_name, stored, shape, begin, end in sorted(entries, key=lambda e: e[4]):
-        if begin != position:  # zero-size entries may share an offset
-            f.read(begin - position)
         buffer = np.empty(end - begin, dtype=np.uint8)
         if end > begin:
             view = memoryview(buffer)
@@ -347,7 +341,6 @@ def _load(f, map_location):
                 if not n:
                     raise _bad(f"the file ends inside entry {name!r}")
                 got += n
-        position = end
         host = buffer.view(stored).reshape(shape)
         values[name] = _to_tensor(host, dtype_name, name in complex128, devices.get(name, "cpu"),
                                   targets[name])

@@ -153,9 +153,8 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
     if n == 0:
         result = ufunc(x, x)
     elif name in REORDERABLE:  # Hillis-Steele: after the step of k, y[i] folds x[i-2k+1..i]
-        y = ufunc(x[:1], x[:1])[:0]  # the result dtype
-        y = dt.concatenate([x[:1].astype(y.dtype), ufunc(x[:-1], x[1:])]) if n > 1 else \
-            x.astype(y.dtype)
+        first = x[:1].astype(ufunc(x[:1], x[:1]).dtype)  # in the result dtype
+        y = dt.concatenate([first, ufunc(x[:-1], x[1:])])
         k = 2
         while k < n:
             y = dt.concatenate([y[:k], ufunc(y[:-k], y[k:])])
@@ -293,7 +292,7 @@ def install(ufuncs):
         for method in (reduce, accumulate, reduceat, outer, at):
             setattr(u, method.__name__, types.MethodType(method, u))
         np_ufunc = getattr(np, u.__name__, None)
-        u.identity = IDENTITY.get(u.__name__) if u.__name__ != "logaddexp" else -math.inf
+        u.identity = IDENTITY.get(u.__name__)
         loops = [t for t in getattr(np_ufunc, "types", []) if builtins.all(
             c in "?bhilqBHILQefdFD->" for c in t)]
         u.types = loops

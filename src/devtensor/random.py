@@ -148,7 +148,7 @@ def _randint(low, high, size, dtype, device, stream=_GLOBAL):
 
 
 # ---- NumPy's Generator API, and the legacy functions on the module's stream ----
-from ._generator import Generator, default_rng  # noqa: E402
+from ._generator import Generator, default_rng  # noqa: E402,F401  (public)
 
 _LEGACY = Generator.__new__(Generator)
 _LEGACY._stream = _GLOBAL  # seed() reseeds these too

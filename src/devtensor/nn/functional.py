@@ -7,7 +7,7 @@ import warnings
 
 from .. import _C
 from .._C import Tensor
-from .. import _reductions, _ufuncs, _products, _index_functions
+from .. import _reductions, _ufuncs, _index_functions
 
 _REDUCTIONS = ("none", "mean", "sum")
 

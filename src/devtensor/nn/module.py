@@ -179,8 +179,8 @@ class Module:
         d.pop(name, None)
         d["_parameters"].pop(name, None)
         d["_modules"].pop(name, None)
-        if d["_buffers"].pop(name, None) is not None or name in d["_non_persistent_buffers"]:
-            d["_non_persistent_buffers"].discard(name)
+        d["_buffers"].pop(name, None)
+        d["_non_persistent_buffers"].discard(name)
 
     def __setattr__(self, name, value):
         d = self.__dict__
