@@ -96,3 +96,15 @@ def test_unknown_dtype_string(bad):
 def test_unsupported_dtype_objects(bad):
     with pytest.raises(TypeError):
         dt.zeros(2, dtype=bad)
+
+
+def test_numpy_dtype_protocol():
+    """Note [np.dtype of a devtensor dtype]."""
+    for d in (dt.bool, dt.int8, dt.uint64, dt.float16, dt.float32, dt.complex128):
+        assert np.dtype(d) == np.dtype(d.name)
+        assert d.type is np.dtype(d.name).type and d.char == np.dtype(d.name).char
+        assert d.fields is None and d.hasobject is False
+    assert np.zeros(2, dtype=dt.int16).dtype == np.int16
+    with pytest.raises(TypeError, match="Cannot interpret"):
+        np.dtype(dt.bfloat16)
+    assert not hasattr(dt.bfloat16, "type")

@@ -186,3 +186,37 @@ def test_choose_errors(device):
     with pytest.raises(TypeError):
         dt.choose(dt.asarray(a.astype(float), device=device), [[1, 2]])
     assert to_np(dt.choose(dt.asarray([1, 0], device=device), [[1, 2], [3, 4]])).tolist() == [3, 2]
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_and_ravel_multi_index(device, order):
+    flat = [0, 5, 19, 7, 12]
+    got = dt.unravel_index(dt.asarray(flat, device=device), (4, 5), order=order)
+    want = np.unravel_index(flat, (4, 5), order=order)
+    assert len(got) == 2 and all(g.device == dt.device(device) for g in got)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.cpu().numpy(), w)
+    back = dt.ravel_multi_index(got, (4, 5), order=order)
+    np.testing.assert_array_equal(back.cpu().numpy(), flat)
+    coords = (dt.asarray([3, 9, -2], device=device), dt.asarray([-1, 2, 7], device=device))
+    for mode in ("clip", "wrap", ("clip", "wrap")):
+        np.testing.assert_array_equal(
+            dt.ravel_multi_index(coords, (4, 5), mode=mode, order=order).cpu().numpy(),
+            np.ravel_multi_index(([3, 9, -2], [-1, 2, 7]), (4, 5), mode=mode, order=order))
+    assert tuple(int(v) for v in dt.unravel_index(dt.asarray(23, device=device), (2, 3, 4))) == \
+        tuple(int(v) for v in np.unravel_index(23, (2, 3, 4)))
+
+
+def test_unravel_and_ravel_multi_index_errors(device):
+    i = dt.asarray([20], device=device)
+    for call in (lambda m, v: m.unravel_index(v, (4, 5)),
+                 lambda m, v: m.unravel_index(v * 0 - 1, (4, 5)),
+                 lambda m, v: m.ravel_multi_index((v, v * 0), (4, 5)),
+                 lambda m, v: m.ravel_multi_index((v,), (4, 5)),
+                 lambda m, v: m.unravel_index(v, (4, 5), order="K"),
+                 lambda m, v: m.ravel_multi_index((v, v), (4, 5), mode="bad"),
+                 lambda m, v: m.unravel_index(v * 0.5, (4, 5))):
+        with pytest.raises((ValueError, TypeError)) as want:
+            call(np, np.asarray([20]))
+        with pytest.raises(want.type, match=str(want.value)[:20]):
+            call(dt, i)

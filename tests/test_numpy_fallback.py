@@ -11,7 +11,7 @@ CALLS = [
     ("convolve", lambda m: m.convolve(m.arange(4.0), m.ones(3))),
     ("polyfit", lambda m: m.polyfit(m.arange(6.0), 3 * m.arange(6.0) - 1, 1)),
     ("polyval", lambda m: m.polyval(m.arange(3.0), m.arange(4.0))),
-    ("interp", lambda m: m.interp(m.linspace(0, 2, 5), m.arange(3.0), m.arange(3.0) ** 2)),
+    ("vander", lambda m: m.vander(m.arange(4.0), 3)),
     ("gcd", lambda m: m.gcd(m.arange(8), 6)),
     ("cov", lambda m: m.cov(m.arange(5.0), m.arange(5.0) ** 2)),
     ("corrcoef", lambda m: m.corrcoef(m.arange(5.0), m.arange(5.0) ** 2)),

@@ -106,3 +106,36 @@ def test_errors_are_devtensors():
     with pytest.raises(ValueError, match="all the input array dimensions except for the "
                                          "concatenation axis must match exactly"):
         np.concatenate([dt.ones((2, 3)), dt.ones((3, 2))])
+
+
+def test_like_creates_on_the_like_tensors_device(device):
+    """Note [NumPy's like= on tensors]."""
+    t = dt.ones(2, device=device)
+    for r in (np.asarray([1, 2], like=t), np.array([1.5], like=t), np.zeros(3, like=t),
+              np.ones((2, 2), like=t), np.full(2, 3.0, like=t), np.arange(4, like=t)):
+        assert isinstance(r, dt.Tensor) and r.device == dt.device(device)
+    np.testing.assert_array_equal(np.asarray([1, 2], like=t).cpu().numpy(), [1, 2])
+    assert type(np.asarray(t)) is np.ndarray  # t itself given: NumPy's array, not like=
+
+
+def test_interp_is_numpys(device):
+    rng = np.random.default_rng(3)
+    xp = np.sort(rng.uniform(0, 10, 15))
+    xp[4] = xp[5]
+    fp = rng.standard_normal(15)
+    x = np.concatenate([rng.uniform(-2, 12, 60), xp, [np.nan, np.inf, -np.inf]])
+    dx, dxp, dfp = (dt.asarray(v, device=device) for v in (x, xp, fp))
+    for kw in ({}, {"left": -5.0, "right": 7.0}, {"period": 3.0}):
+        got = dt.interp(dx, dxp, dfp, **kw)
+        assert got.device == dt.device(device) and got.dtype == dt.float64
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_array_equal(got.cpu().numpy(), np.interp(x, xp, fp, **kw))
+    c = dt.interp(dt.asarray([0.5, 1.5], device=device), [0, 1, 2], [1j, 2, 3 + 1j])
+    np.testing.assert_array_equal(c.cpu().numpy(), np.interp([0.5, 1.5], [0, 1, 2], [1j, 2, 3 + 1j]))
+    assert float(dt.interp(2.5, [1, 2, 3], [3, 2, 0])) == np.interp(2.5, [1, 2, 3], [3, 2, 0])
+    with pytest.raises(ValueError, match="same length"):
+        dt.interp(dx, dxp, dfp[:-1])
+    with pytest.raises(ValueError, match="empty"):
+        dt.interp(dx, dxp[:0], dfp[:0])
+    with pytest.raises(ValueError, match="non-zero"):
+        dt.interp(dx, dxp, dfp, period=0)

@@ -150,6 +150,58 @@ static PyObject *dtype_get_numpy(PyDtDtype *self, void *c)
     return (PyObject *)PyArray_DescrFromType(typenums[self->code]);
 }
 
+/* Note [np.dtype of a devtensor dtype]
+ * NumPy converts any object whose `dtype` attribute is a NumPy dtype, so
+ * np.dtype(devtensor.float32) and np.zeros(3, dtype=devtensor.int8) work,
+ * and so does code that normalises dtypes through np.dtype (Dask does, for
+ * every array it is given).  bfloat16 has no NumPy dtype: the attribute is
+ * absent, and NumPy says it cannot interpret it. */
+static PyObject *dtype_get_dtype_protocol(PyDtDtype *self, void *c)
+{
+    (void)c;
+    if (typenums[self->code] < 0)
+        return PyErr_Format(PyExc_AttributeError, "devtensor.%s has no NumPy dtype",
+                            dt_dtype_get_info(self->code)->name);
+    return (PyObject *)PyArray_DescrFromType(typenums[self->code]);
+}
+
+/* NumPy's dtype attributes that code written for np.dtype reads (Dask does):
+ * the scalar type, the one-letter code, and no fields or objects.  Absent
+ * for bfloat16, which has no NumPy scalar type. */
+static PyObject *numpy_dtype_attr(PyDtDtype *self, const char *attr)
+{
+    PyObject *descr = dtype_get_dtype_protocol(self, NULL);
+    if (descr == NULL)
+        return NULL;
+    PyObject *v = PyObject_GetAttrString(descr, attr);
+    Py_DECREF(descr);
+    return v;
+}
+
+static PyObject *dtype_get_type(PyDtDtype *self, void *c)
+{
+    (void)c;
+    return numpy_dtype_attr(self, "type");
+}
+
+static PyObject *dtype_get_char(PyDtDtype *self, void *c)
+{
+    (void)c;
+    return numpy_dtype_attr(self, "char");
+}
+
+static PyObject *dtype_get_fields(PyDtDtype *self, void *c)
+{
+    (void)self, (void)c;
+    Py_RETURN_NONE;
+}
+
+static PyObject *dtype_get_hasobject(PyDtDtype *self, void *c)
+{
+    (void)self, (void)c;
+    Py_RETURN_FALSE;
+}
+
 static PyObject *dtype_reduce(PyDtDtype *self, PyObject *unused)
 {
     (void)unused;
@@ -163,6 +215,12 @@ static PyGetSetDef dtype_getset[] = {
     {"is_floating_point", (getter)dtype_get_is_floating_point, NULL, NULL, NULL},
     {"is_complex", (getter)dtype_get_is_complex, NULL, NULL, NULL},
     {"numpy_dtype", (getter)dtype_get_numpy, NULL, "the NumPy dtype, None for bfloat16", NULL},
+    {"dtype", (getter)dtype_get_dtype_protocol, NULL,
+     "the NumPy dtype, for np.dtype() (absent for bfloat16)", NULL},
+    {"type", (getter)dtype_get_type, NULL, "NumPy's scalar type (absent for bfloat16)", NULL},
+    {"char", (getter)dtype_get_char, NULL, "NumPy's one-letter code (absent for bfloat16)", NULL},
+    {"fields", (getter)dtype_get_fields, NULL, "None: no structured dtypes", NULL},
+    {"hasobject", (getter)dtype_get_hasobject, NULL, "False: no object dtype", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

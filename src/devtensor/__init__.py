@@ -32,7 +32,7 @@ from . import _manipulation
 from . import _index_functions
 from ._index_functions import (  # noqa: F401
     argwhere, choose, compress, extract, flatnonzero, nonzero, place, put, put_along_axis,
-    putmask, select, take, take_along_axis,
+    putmask, ravel_multi_index, select, take, take_along_axis, unravel_index,
 )
 from ._manipulation import *  # noqa: F401,F403  (joining, splitting, tiling, padding, ...)
 from . import _reductions
@@ -45,6 +45,7 @@ from ._quantiles import *  # noqa: F401,F403  (median, quantile, percentile and 
 from ._sets import *  # noqa: F401,F403  (unique, isin, bincount, histogram, ...)
 from . import _products
 from ._products import *  # noqa: F401,F403  (matmul, dot, tensordot, mm, ...)
+from ._interp import interp  # noqa: F401
 from . import _einsum
 from ._einsum import einsum, einsum_path  # noqa: F401
 from . import linalg  # noqa: F401  (numpy.linalg and the array API's linalg extension)

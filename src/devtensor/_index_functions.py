@@ -287,3 +287,95 @@ def choose(a, choices, out=None, mode="raise"):
     except IndexError:
         raise ValueError("invalid entry in choice array") from None
     return _write_out(result, out)
+
+
+def _dims(shape):
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    dims = tuple(operator.index(n) for n in shape)
+    if any(n < 0 for n in dims):
+        raise ValueError("dimensions must be non-negative")
+    return dims
+
+
+def _order(order):
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return order
+
+
+def _integer_tensor(x):
+    t = _tensor(x)
+    if t.dtype.kind not in "iu":
+        if t.size == 0 and t.dtype.kind == "f":  # NumPy accepts an empty float list
+            return t.astype(_C.int64)
+        raise TypeError("only int indices permitted")
+    return t.astype(_C.int64, copy=False)
+
+
+def unravel_index(indices, shape, order="C"):
+    """NumPy's unravel_index: the coordinates in an array of `shape` of flat
+    indices, a tuple of int64 tensors of indices' shape on its device."""
+    from ._reductions import any as any_
+    dims = _dims(shape)
+    _order(order)
+    t = _integer_tensor(indices)
+    size = 1
+    for n in dims:
+        size *= n
+    if t.size and bool(any_((t < 0) | (t >= size))):
+        bad = t[(t < 0) | (t >= size)].ravel()[0].item()
+        raise ValueError(f"index {bad} is out of bounds for array with size {size}")
+    coords = []
+    rest = t
+    for n in (reversed(dims) if order == "C" else dims):
+        coords.append(rest % n if n else rest)
+        rest = rest // n if n else rest
+    return tuple(reversed(coords)) if order == "C" else tuple(coords)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """NumPy's ravel_multi_index: flat indices of coordinate arrays in an
+    array of shape `dims`; mode 'raise', 'wrap' or 'clip' (one, or one per
+    axis); int64 on the coordinates' device."""
+    from ._reductions import any as any_
+    from ._ufuncs import clip
+    dims = _dims(dims)
+    _order(order)
+    coords = list(multi_index)
+    if len(coords) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = [mode] * len(dims) if isinstance(mode, str) else list(mode)
+    if len(modes) != len(dims):
+        raise ValueError("parameter mode must be a string or a sequence of length "
+                         f"{len(dims)}")
+    device = next((c.device for c in coords if isinstance(c, TensorBase)), None)
+    from ._creation import asarray
+    coords = [_integer_tensor(c if isinstance(c, TensorBase) else asarray(c, device=device))
+              for c in coords]
+    size = 1
+    for n in dims:
+        size *= n
+    if size > 2 ** 63 - 1:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
+                         "possible size.")
+    from ._manipulation import broadcast_arrays
+    coords = broadcast_arrays(*coords) if coords else coords
+    flat = None
+    stride = 1
+    axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
+    for k in axes:
+        c, n, m = coords[k], dims[k], modes[k]
+        _check_mode(m)
+        if m == "raise":
+            if c.size and bool(any_((c < 0) | (c >= n))):
+                raise ValueError("invalid entry in coordinates array")
+        elif m == "wrap":
+            c = c % n if n else c
+        else:
+            c = clip(c, 0, max(n - 1, 0))
+        term = c * stride
+        flat = term if flat is None else flat + term
+        stride *= n
+    if flat is None:
+        raise ValueError("parameter multi_index must be a sequence of length 0")
+    return flat

@@ -98,6 +98,20 @@ def _walk(obj, fn):
     return obj
 
 
+def _created_like(impl, args, kwargs, like):
+    """A creation function called with like=: its result on like's device."""
+    import inspect
+    try:
+        takes_device = "device" in inspect.signature(impl).parameters
+    except (TypeError, ValueError):
+        takes_device = False
+    kwargs = {k: v for k, v in kwargs.items() if k != "device"}
+    if takes_device:
+        return impl(*args, device=like.device, **kwargs)
+    result = impl(*args, **kwargs)
+    return result.to(like.device) if isinstance(result, _C.TensorBase) else result
+
+
 def _devices(obj, found):
     if isinstance(obj, _C.TensorBase):
         found.add(obj.device)
@@ -124,13 +138,40 @@ def _as_tensors(result):
     return result
 
 
-def array_function(func, types, args, kwargs):
+# Note [NumPy's like= on tensors]
+# np.asarray(x, like=t), np.zeros(3, like=t), ... (NEP 35) reach
+# t.__array_function__ with `like` removed from the arguments.  CuPy makes
+# such arrays on its current device; devtensor makes them on t's device, so
+# code (Dask's, among others) that creates arrays "like" a chunk keeps them
+# where the chunk is.  Creation functions that take like= are recognised by
+# name; t not being among their arguments says like= was used.
+_LIKE_CREATORS = frozenset({
+    "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "require", "zeros",
+    "ones", "empty", "full", "arange", "identity", "eye", "tri", "frombuffer", "fromiter",
+    "fromfunction", "fromstring", "fromfile", "loadtxt", "genfromtxt",
+})
+
+
+def _contains(obj, target):
+    if obj is target:
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_contains(o, target) for o in obj)
+    if isinstance(obj, dict):
+        return any(_contains(o, target) for o in obj.values())
+    return False
+
+
+def array_function(func, types, args, kwargs, like=None):
     import numpy as np
     for t in types:
         if not issubclass(t, (_C.TensorBase, np.ndarray)):
             return NotImplemented
     impl = _implementation_of(func)
     if impl is not None:
+        if (like is not None and func.__module__ == "numpy" and func.__name__ in _LIKE_CREATORS
+                and kwargs.get("device") is None and not _contains((args, kwargs), like)):
+            return _created_like(impl, args, kwargs, like)
         return impl(*args, **kwargs)
     devices = _devices(kwargs, _devices(args, set()))
     elsewhere = sorted(str(d) for d in devices if d.type != "cpu")

@@ -431,7 +431,7 @@ class _TensorMethods:
     def __array_function__(self, func, types, args, kwargs):
         """np.concatenate(...), np.sum(t), ...: devtensor's own function
         (Note [NumPy functions on tensors] in devtensor/_numpy_dispatch.py)."""
-        return _array_function(func, types, args, kwargs)
+        return _array_function(func, types, args, kwargs, self)
 
     # ---- copying and pickling ----
     def __copy__(self):

@@ -1,0 +1,64 @@
+"""interp: NumPy's one-dimensional piecewise-linear interpolation, on the
+device of its operands (searchsorted, then a gather and a fused line).
+
+NumPy's rules: xp increasing (not checked), fp of its length; left and
+right (default fp[0] and fp[-1]) outside [xp[0], xp[-1]]; x equal to a
+sample point gives that point's fp exactly; period= wraps x and xp first.
+The result is float64, or complex128 for complex fp, of x's shape.
+"""
+from . import _C
+from ._C import TensorBase
+
+
+def _device(*operands):
+    for o in operands:
+        if isinstance(o, TensorBase):
+            return o.device
+    return None
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """NumPy's interp: values at x of the piecewise-linear function through
+    the points (xp, fp)."""
+    import devtensor as dt
+    device = _device(x, xp, fp)
+    x = dt.asarray(x, device=device)
+    xp = dt.asarray(xp, device=device).astype(dt.float64)
+    fp = dt.asarray(fp, device=device)
+    fp = fp.astype(dt.complex128 if fp.dtype.is_complex else dt.float64)
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if xp.shape[0] != fp.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    if xp.shape[0] == 0:
+        raise ValueError("array of sample points is empty")
+    xf = x.astype(dt.float64)
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        xf = xf % period
+        xp = xp % period
+        order = dt.argsort(xp, stable=True)
+        xp, fp = xp[order], fp[order]
+        xp = dt.concatenate([xp[-1:] - period, xp, xp[:1] + period])
+        fp = dt.concatenate([fp[-1:], fp, fp[:1]])
+    n = xp.shape[0]
+    below = fp[0] if left is None else dt.asarray(left, device=xp.device).astype(fp.dtype)
+    above = fp[-1] if right is None else dt.asarray(right, device=xp.device).astype(fp.dtype)
+    if n == 1:
+        inside = dt.broadcast_to(fp[0], xf.shape)
+    else:
+        j = dt.clip(dt.searchsorted(xp, xf, side="right") - 1, 0, n - 2)
+        x0, x1, y0, y1 = xp[j], xp[j + 1], fp[j], fp[j + 1]
+        slope = (y1 - y0) / (x1 - x0)
+        inside = slope * (xf - x0) + y0
+        # NumPy's fallbacks where the line is not finite: from the right end,
+        # then the common value of a flat step
+        inside = dt.where(dt.isnan(inside), slope * (xf - x1) + y1, inside)
+        inside = dt.where(dt.isnan(inside) & (y0 == y1), y0, inside)
+        inside = dt.where(xf == x0, y0, inside)
+    result = dt.where(xf == xp[-1], fp[-1], inside)
+    result = dt.where(xf < xp[0], below, dt.where(xf > xp[-1], above, result))
+    return result if result.ndim or isinstance(x, TensorBase) else result[()]
