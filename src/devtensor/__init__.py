@@ -65,6 +65,12 @@ from ._serialization import load, save  # noqa: F401  (safetensors files)
 
 _blas._register()
 
+# Dask and distributed: registered when (and if) a program imports them
+# (Note [Registering with libraries devtensor does not import])
+from . import _after_import  # noqa: E402
+_after_import.when_imported("dask.array", lambda: __import__("devtensor.dask"))
+_after_import.when_imported("distributed", lambda: __import__("devtensor._dask_distributed"))
+
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"  # the array API standard devtensor follows
 

@@ -49,6 +49,8 @@ def _dt():
 def _seed_key(seed):
     if seed is None:
         return int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, Philox):
+        return seed._key
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         seed = operator.index(seed)
         if seed < 0:
@@ -56,12 +58,52 @@ def _seed_key(seed):
         return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
     if isinstance(seed, np.random.SeedSequence):
         return int(seed.generate_state(1, np.uint64)[0])
+    if isinstance(seed, (list, tuple, np.ndarray, TensorBase)):  # NumPy: a sequence of ints
+        if isinstance(seed, TensorBase):
+            seed = seed.numpy(force=True)
+        return _seed_key(np.random.SeedSequence(_seed_list(seed)))
     raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {seed!r}")
 
 
+class Philox:
+    """The bit generator behind devtensor's Generators, in NumPy's form:
+    Philox(seed) from an int, a sequence of ints, a SeedSequence or None;
+    spawn(n) gives n independent children (NumPy's SeedSequence.spawn).
+    default_rng(Philox(...)) uses it.  Dask's random module builds chunks
+    from it (dask.array.random.default_rng with the "devtensor" backend)."""
+
+    def __init__(self, seed=None):
+        if not isinstance(seed, np.random.SeedSequence):
+            seed = np.random.SeedSequence(None if seed is None else _seed_list(seed))
+        self._seed_seq = seed
+        self._key = int(seed.generate_state(1, np.uint64)[0])
+
+    @property
+    def seed_seq(self):
+        return self._seed_seq
+
+    def spawn(self, n_children):
+        return [Philox(s) for s in self._seed_seq.spawn(n_children)]
+
+    def __repr__(self):
+        return "Philox [devtensor]"
+
+
+def _seed_list(seed):
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if seed < 0:
+            raise ValueError("expected non-negative integer")
+        return operator.index(seed)
+    entropy = np.asarray(seed)
+    if entropy.dtype.kind not in "iu":
+        raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {seed!r}")
+    return [operator.index(v) for v in entropy.ravel()]
+
+
 def default_rng(seed=None):
-    """A Generator seeded by an int, a NumPy SeedSequence, fresh entropy (None), or
-    the Generator itself if one is passed."""
+    """A Generator seeded by an int, a sequence of ints, a NumPy SeedSequence,
+    a devtensor.random.Philox, fresh entropy (None), or the Generator itself
+    if one is passed."""
     if isinstance(seed, Generator):
         return seed
     return Generator(seed)

@@ -14,6 +14,26 @@ import contextvars
 
 _target = contextvars.ContextVar("devtensor_map_location", default=None)
 
+# Note [A process bound to one CUDA device]
+# A Dask worker bound to one device (devtensor.dask.BindDevice, as dask-cuda
+# gives each worker one GPU) receives CUDA tensors from the client and from
+# other workers, pickled in tasks or serialised as results.  They land on
+# the worker's device, whichever CUDA device they left from; CPU tensors
+# stay on the CPU, and map_location still wins.
+_bound_cuda = None
+
+
+def bind_cuda(device):
+    """Make CUDA tensors unpickled in this process land on `device` (a CUDA
+    device, checked now), or restore the default with None."""
+    from . import _C
+    global _bound_cuda
+    if device is not None:
+        device = _C._resolve_device(device if isinstance(device, _C.device) else _C.device(device))
+        if device.type != "cuda":
+            raise ValueError(f"a process can be bound to a CUDA device, not {device}")
+    _bound_cuda = device
+
 
 @contextlib.contextmanager
 def map_location(device):
@@ -27,18 +47,28 @@ def map_location(device):
         _target.reset(token)
 
 
+def destination(device):
+    """Where a tensor that left from `device` (its name) lands in this
+    process: map_location's device, the bound CUDA device, or `device`
+    itself; RuntimeError if that does not exist here."""
+    from . import _C
+    target = _target.get()
+    if target is None and _bound_cuda is not None and device.startswith("cuda"):
+        target = _bound_cuda
+    where = _C.device(device) if target is None else target
+    try:
+        return _C._resolve_device(where)
+    except RuntimeError as e:
+        raise RuntimeError(
+            f"cannot load a tensor onto {where} in this process: {e}. To load it onto the CPU, "
+            f"unpickle inside `with devtensor.map_location('cpu'):`") from None
+
+
 def unpickled_tensor(values, dtype_name, device):
     """The tensor a pickle describes (see the module's docstring)."""
     from . import _C
     from ._creation import asarray
-    target = _target.get()
-    where = _C.device(device) if target is None else target
-    try:
-        where = _C._resolve_device(where)
-    except RuntimeError as e:
-        raise RuntimeError(
-            f"cannot unpickle a tensor onto {where}: {e}. To load it onto the CPU, unpickle "
-            f"inside `with devtensor.map_location('cpu'):`") from None
+    where = destination(device)
     # the array is the unpickler's own: share it unless it is read-only
     t = asarray(values, device=where, copy=None if values.flags.writeable else True)
     return t.astype(_C.dtype(dtype_name), copy=False)

@@ -293,6 +293,7 @@ def install(ufuncs):
             setattr(u, method.__name__, types.MethodType(method, u))
         np_ufunc = getattr(np, u.__name__, None)
         u.identity = IDENTITY.get(u.__name__)
+        u.signature = None  # NumPy's: None for elementwise ufuncs (Dask reads it)
         loops = [t for t in getattr(np_ufunc, "types", []) if builtins.all(
             c in "?bhilqBHILQefdFD->" for c in t)]
         u.types = loops

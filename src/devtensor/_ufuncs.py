@@ -30,6 +30,35 @@ def _first_tensor(args):
     return (asarray(args[0]),) + args[1:]
 
 
+# Note [Operands that override ufuncs]
+# NumPy's ufuncs hand a call to an operand whose type defines
+# __array_ufunc__ (NEP 13): np.sin(dask_array) is a Dask array.  devtensor's
+# ufuncs do the same for operands that are neither tensors, NumPy arrays nor
+# Python data, so that `import devtensor as np` code keeps Dask arrays (and
+# other array containers) lazy: dt.sin(dask_array) is Dask's
+# elemwise(dt.sin, ...), whose chunks then call dt.sin on tensors.  Only the
+# Python path checks; plain tensor calls never get here.
+_PLAIN = (TensorBase, int, float, complex, builtins.bool, list, tuple)
+
+
+def _override(ufunc_name, args, kwargs):
+    """The result of a foreign operand's __array_ufunc__, or NotImplemented."""
+    import numpy as np
+    for a in args:
+        if isinstance(a, _PLAIN) or isinstance(a, np.ndarray) or isinstance(a, np.generic):
+            continue
+        handler = getattr(type(a), "__array_ufunc__", None)
+        if handler is None:
+            continue
+        kwargs = {k: v for k, v in kwargs.items() if v is not None}
+        if "out" in kwargs:
+            kwargs["out"] = (kwargs["out"],)
+        r = handler(a, _UFUNCS[ufunc_name], "__call__", *args, **kwargs)
+        if r is not NotImplemented:
+            return r
+    return NotImplemented
+
+
 def _make(numpy_name, public_name):
     op = _OPS[numpy_name]
     nin = 2 if numpy_name not in _UNARY else 1
@@ -37,11 +66,17 @@ def _make(numpy_name, public_name):
     if nin == 1:
         def fn(x, /, out=None, *, dtype=None, casting="same_kind"):
             if not isinstance(x, TensorBase):
+                r = _override(numpy_name, (x,), {"out": out, "dtype": dtype})
+                if r is not NotImplemented:
+                    return r
                 (x,) = _first_tensor((x,))
             return _ufunc(op, x, out=out, dtype=dtype, casting=casting)
     else:
         def fn(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
             if not (isinstance(x1, TensorBase) and isinstance(x2, TensorBase)):
+                r = _override(numpy_name, (x1, x2), {"out": out, "dtype": dtype})
+                if r is not NotImplemented:
+                    return r
                 x1, x2 = _first_tensor((x1, x2))
             return _ufunc(op, x1, x2, out=out, dtype=dtype, casting=casting)
     fn.__name__ = fn.__qualname__ = public_name

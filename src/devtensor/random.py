@@ -190,3 +190,70 @@ def binomial(n, p, size=None, *, device=None):
 
 def poisson(lam=1.0, size=None, *, device=None):
     return _LEGACY.poisson(lam, size, device=device)
+
+
+# ---- NumPy's legacy RandomState, each on a stream of its own ----
+from ._generator import Philox, _seed_key  # noqa: E402,F401  (public: the bit generator)
+
+
+class RandomState:
+    """NumPy's legacy RandomState API on a Philox stream of its own: seeded by
+    an int, a sequence of ints (as NumPy's RandomState accepts; Dask seeds
+    its chunks so) or None; every method takes device=.  The numbers are
+    devtensor's, not NumPy's Mersenne Twister's."""
+
+    def __init__(self, seed=None):
+        self.seed(seed)
+
+    def seed(self, seed=None):
+        self._gen = Generator.__new__(Generator)
+        self._gen._stream = _Stream(_seed_key(seed))
+
+    def __repr__(self):
+        return "RandomState(Philox4x32-10) [devtensor]"
+
+    def random_sample(self, size=None, *, device=None):
+        return self._gen.random(size, device=device)
+
+    random = random_sample
+
+    def rand(self, *shape, dtype=None, device=None):
+        dtype = _floating(dtype, "rand")
+        return _draw(_C.GEN_UNIFORM, _varargs_shape(shape), dtype, device, 0.0, 1.0, self._gen._stream)
+
+    def randn(self, *shape, dtype=None, device=None):
+        dtype = _floating(dtype, "randn")
+        return _draw(_C.GEN_NORMAL, _varargs_shape(shape), dtype, device, 0.0, 1.0, self._gen._stream)
+
+    def randint(self, low, high=None, size=None, dtype=int, *, device=None):
+        if high is None:
+            low, high = 0, low
+        dtype = _C.int64 if dtype is int else _dtype_type(dtype)
+        return _randint(int(low), int(high), size, dtype, device, self._gen._stream)
+
+    def uniform(self, low=0.0, high=1.0, size=None, *, device=None):
+        return self._gen.uniform(low, high, size, device=device)
+
+    def normal(self, loc=0.0, scale=1.0, size=None, *, device=None):
+        return self._gen.normal(loc, scale, size, device=device)
+
+    def standard_normal(self, size=None, *, device=None):
+        return self._gen.standard_normal(size, device=device)
+
+    def exponential(self, scale=1.0, size=None, *, device=None):
+        return self._gen.exponential(scale, size, device=device)
+
+    def choice(self, a, size=None, replace=True, p=None, *, device=None):
+        return self._gen.choice(a, size, replace, p, device=device)
+
+    def permutation(self, x, *, device=None):
+        return self._gen.permutation(x, device=device)
+
+    def shuffle(self, x):
+        self._gen.shuffle(x)
+
+    def binomial(self, n, p, size=None, *, device=None):
+        return self._gen.binomial(n, p, size, device=device)
+
+    def poisson(self, lam=1.0, size=None, *, device=None):
+        return self._gen.poisson(lam, size, device=device)
