@@ -808,3 +808,20 @@ def test_scan_out_errors(device):
     same_error(lambda: np.cumulative_sum(a, axis=0, out=np.zeros((4, 3))),
                lambda: dt.cumulative_sum(t, axis=0, out=dt.zeros((4, 3), device=device)))
     same_error(lambda: np.cumsum(a[0], out=np.zeros(3)), lambda: dt.cumsum(t[0], out=dt.zeros(3, device=device)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [15, 16, 255, 256, 257, 4096 + 7, 100_003])
+def test_vector_and_strided_sum_leaves_agree_bit_for_bit(device, dtype, n):
+    """Note [AVX2 sum leaves]: on the CPU the contiguous leaf (vectors on
+    CPUs with AVX2) sums in the sixteen-lane order of the strided leaf,
+    exactly; everywhere both are within pairwise summation's bound."""
+    vals = np.random.default_rng(n).standard_normal(n).astype(dtype) * 1e3
+    spaced = np.zeros(2 * n, dtype)
+    spaced[::2] = vals
+    contiguous = dt.asarray(vals, device=device).sum()
+    strided = dt.asarray(spaced, device=device)[::2].sum()
+    if device == "cpu":  # the CPU's leaves; devices have kernels of their own
+        assert contiguous.item() == strided.item()
+    exact = math.fsum(vals.astype(np.float64))
+    assert abs(contiguous.item() - exact) <= 4 * np.finfo(dtype).eps * np.abs(vals).sum()
