@@ -69,14 +69,37 @@ static int dt_cpu_cpus_count(void)
     return c > DT_CPU_MAX_THREADS ? DT_CPU_MAX_THREADS : (int)c;
 }
 
+/* Note [OMP_NUM_THREADS]
+ * Without DEVTENSOR_NUM_THREADS, devtensor takes its thread count from
+ * OMP_NUM_THREADS as PyTorch, OpenBLAS and MKL do: it is how a program
+ * running several processes (Dask's worker processes, which distributed
+ * starts with OMP_NUM_THREADS=1; MPI ranks; joblib) keeps every library in
+ * them from starting a thread per CPU and oversubscribing the machine.
+ * Only its first number counts ("4,2" gives nested OpenMP levels); a value
+ * that is not a count is ignored, silently (it belongs to OpenMP). */
+static int dt_cpu_omp_threads(void)
+{
+    const char *s = getenv("OMP_NUM_THREADS");
+    if (s == NULL)
+        return 0;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || errno != 0 || (*end != '\0' && *end != ',') || v < 1)
+        return 0;
+    return v > DT_CPU_MAX_THREADS ? DT_CPU_MAX_THREADS : (int)v;
+}
+
 /* DEVTENSOR_NUM_THREADS if it is a valid count (else the import warned, see
- * Note [Environment variables]), else the CPUs. */
+ * Note [Environment variables]), else OMP_NUM_THREADS (Note
+ * [OMP_NUM_THREADS]), else the CPUs. */
 static int dt_cpu_threads_default(void)
 {
     long long v;
     if (dt_env_int("DEVTENSOR_NUM_THREADS", 1, DT_CPU_MAX_THREADS, &v) == 1)
         return (int)v;
-    return dt_cpu_cpus_count();
+    int omp = dt_cpu_omp_threads();
+    return omp > 0 ? omp : dt_cpu_cpus_count();
 }
 
 int dt_cpu_get_num_threads(void)

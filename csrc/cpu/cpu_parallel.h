@@ -27,7 +27,7 @@ void dt_cpu_parallel_for(int64_t n, int64_t grain, dt_cpu_parallel_fn fn, void *
 
 /* Threads used by dt_cpu_parallel_for: set by dt_cpu_set_num_threads, else
  * the environment variable DEVTENSOR_NUM_THREADS (read on first use), else
- * the CPUs this process may run on (sched_getaffinity). */
+ * OMP_NUM_THREADS, else the CPUs this process may run on (sched_getaffinity). */
 int dt_cpu_get_num_threads(void);
 /* Returns 0, or -1 (and changes nothing) unless 1 <= n <= DT_CPU_MAX_THREADS. */
 int dt_cpu_set_num_threads(int n);

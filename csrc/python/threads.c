@@ -44,6 +44,6 @@ PyMethodDef dt_py_thread_methods[] = {
      "_set_num_threads(n): use n threads (1 to " DT_STR(DT_CPU_MAX_THREADS) ") for big CPU operations"},
     {"_get_num_threads", get_num_threads, METH_NOARGS,
      "_get_num_threads(): threads used for big CPU operations (default: the CPUs available "
-     "to this process, or DEVTENSOR_NUM_THREADS)"},
+     "to this process, or DEVTENSOR_NUM_THREADS, else OMP_NUM_THREADS)"},
     {NULL, NULL, 0, NULL},
 };
