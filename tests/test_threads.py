@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import ALL_DEVICES
+from helpers import ALL_DEVICES, run_python
 
 _set = getattr(dt, "set_num_threads", None) or getattr(dt._C, "_set_num_threads", None)
 _get = getattr(dt, "get_num_threads", None) or getattr(dt._C, "_get_num_threads", None)
@@ -274,3 +274,22 @@ def test_pool_starts_lazily():
     base, small, big = map(int, out.stdout.split())
     assert small == base
     assert big == base + 2
+
+
+@pytest.mark.parametrize("omp, devtensor_threads, expected", [
+    ("1", None, "1"), ("3,2", None, "3"), ("abc", None, "cpus"), ("0", None, "cpus"),
+    ("1", "2", "2"),
+])
+def test_thread_count_follows_omp_num_threads(omp, devtensor_threads, expected):
+    """Note [OMP_NUM_THREADS]: the default count, below DEVTENSOR_NUM_THREADS;
+    a value that is not a count is OpenMP's business, ignored silently."""
+    env = {"OMP_NUM_THREADS": omp}
+    remove = ("DEVTENSOR_EMULATE_CUDA", "DEVTENSOR_NUM_THREADS")
+    if devtensor_threads:
+        env["DEVTENSOR_NUM_THREADS"] = devtensor_threads
+    r = run_python("import os, warnings\nwarnings.simplefilter('error')\nimport devtensor as dt\n"
+                   "print(dt.get_num_threads(), min(len(os.sched_getaffinity(0)), 1024))",
+                   env_update=env, remove=remove)
+    assert r.returncode == 0, r.stderr
+    got, cpus = r.stdout.split()
+    assert got == (cpus if expected == "cpus" else expected)
