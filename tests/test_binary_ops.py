@@ -418,3 +418,25 @@ def test_numpy_scalars_are_strong_and_go_to_any_device(device):
         np.testing.assert_array_equal(got.cpu().numpy(), np.ones(3, np.float32) * s)
     i8 = dt.ones(2, dtype=dt.int8, device=device)
     assert (i8 + np.int16(3)).dtype == dt.int16
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int64"])
+@pytest.mark.parametrize("exponent", [2, -1, 0.5, 2.0])
+def test_fast_scalar_powers_are_numpys(device, dtype, exponent):
+    """Note [Fast scalar powers]: ** 2, ** -1, ** 2.0 and ** 0.5 of float and
+    complex tensors are square, reciprocal and sqrt, as NumPy's; in place too."""
+    vals = np.array([-0.0, 0.0, -np.inf, np.inf, np.nan, -2.5, 3.0, 1e30, 1e-30, 7.0])
+    if dtype == "int64":
+        if not isinstance(exponent, int) or exponent < 0:
+            pytest.skip("integer powers take the integer loop")
+        vals = np.arange(-4, 6)
+    a = vals.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = a ** exponent
+        got = dt.asarray(a, device=device) ** exponent
+        inplace = dt.asarray(a, device=device)
+        if np.result_type(a, exponent) == a.dtype:
+            inplace **= exponent
+            np.testing.assert_array_equal(inplace.cpu().numpy(), want)
+    assert got.dtype == dt.dtype(str(want.dtype))
+    np.testing.assert_array_equal(got.cpu().numpy(), want)

@@ -468,18 +468,56 @@ DT_BINARY_SLOTS(xor, DT_OP_BITWISE_XOR)
 DT_BINARY_SLOTS(lshift, DT_OP_LEFT_SHIFT)
 DT_BINARY_SLOTS(rshift, DT_OP_RIGHT_SHIFT)
 
+/* Note [Fast scalar powers]
+ * As NumPy's arrays do, a float or complex tensor raised to the Python int
+ * 2 or -1, or the Python float 2.0 or 0.5, is square, reciprocal, square
+ * or sqrt (not the float -1.0, whose complex pow differs from reciprocal at
+ * zero and infinity, nor NumPy's scalars, which are not weak): exact where
+ * pow (libmvec's, within 4 ulp) is not, several times faster, and NumPy's
+ * results in their corner cases ((-0.0) ** 0.5 is -0.0, (-inf) ** 0.5 is
+ * nan).  Dask's variance squares every chunk this way. */
+static dt_op fast_scalar_power(PyObject *base, PyObject *exponent)
+{
+    if (!DtTensor_Check(base))
+        return DT_OP_POW;
+    dt_dtype d = ((PyDtTensor *)base)->t.dtype;
+    if (!dt_dtype_is_floating(d) && !dt_dtype_is_complex(d))
+        return DT_OP_POW;
+    if (PyLong_CheckExact(exponent)) {
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(exponent, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            PyErr_Clear();
+        else if (overflow == 0 && v == 2)
+            return DT_OP_SQUARE;
+        else if (overflow == 0 && v == -1)
+            return DT_OP_RECIPROCAL;
+    } else if (PyFloat_CheckExact(exponent)) {
+        double e = PyFloat_AS_DOUBLE(exponent);
+        if (e == 2.0)
+            return DT_OP_SQUARE;
+        if (e == 0.5)
+            return DT_OP_SQRT;
+    }
+    return DT_OP_POW;
+}
+
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
 {
     if (mod != Py_None)
         Py_RETURN_NOTIMPLEMENTED;
-    return binary(a, b, DT_OP_POW);
+    dt_op fast = fast_scalar_power(a, b);
+    return fast == DT_OP_POW ? binary(a, b, DT_OP_POW) : unary(a, fast);
 }
 
 static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod)
 {
     if (mod != Py_None)
         Py_RETURN_NOTIMPLEMENTED;
-    return inplace(a, b, DT_OP_POW);
+    dt_op fast = fast_scalar_power(a, b);
+    if (fast == DT_OP_POW)
+        return inplace(a, b, DT_OP_POW);
+    return apply(fast, &a, a, -1, DT_CASTING_SAME_KIND, 1);
 }
 
 static PyObject *nb_neg(PyObject *a) { return unary(a, DT_OP_NEGATIVE); }
