@@ -87,7 +87,7 @@ from distributed import Client, LocalCluster
 devices = {devices!r}
 a = np.random.default_rng(5).standard_normal((400, 300))
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                  dashboard_address=None, env={env!r}) as cluster, Client(cluster) as client:
+                  dashboard_address=":0", env={env!r}) as cluster, Client(cluster) as client:
     if devices[0] != "cpu":
         client.register_plugin(dt.dask.BindDevice(devices))
         print("bound", sorted(client.run(lambda dask_worker: dask_worker.devtensor_device).values()))
@@ -151,3 +151,17 @@ def test_workers_without_the_device_refuse_its_tensors():
         pytest.skip("needs emulated devices, to give the workers fewer than the client")
     out = run_cluster(["cpu"], {"DEVTENSOR_EMULATE_CUDA": "1"}, MISSING)
     assert "refused: cannot load a tensor onto cuda" in out, out
+
+
+def test_example_and_benchmark_run():
+    """examples/dask.py and bench/dask_sum.py, small, as a user runs them."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {k: v for k, v in os.environ.items() if k != "DEVTENSOR_EMULATE_CUDA"}
+    for args in (["examples/dask.py", "--quick"], ["bench/dask_sum.py", "--n", "2000000", "--repeat", "2"]):
+        r = subprocess.run([sys.executable, *args], cwd=root, capture_output=True, text=True,
+                           timeout=240, env=env)
+        assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+        assert "devtensor chunks" in r.stdout, r.stdout
