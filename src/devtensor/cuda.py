@@ -65,7 +65,12 @@ def set_device(device):
 
 
 def synchronize(device=None):
-    """Wait for all work queued on the device."""
+    """Wait for all work queued on the device: the current one for None (as
+    PyTorch), every device for "all" (work on several GPUs at once)."""
+    if isinstance(device, str) and device == "all":
+        for index in range(device_count()):
+            _C._cuda_synchronize(index)
+        return
     _C._cuda_synchronize(_index(device))
 
 
