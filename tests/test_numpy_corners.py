@@ -311,3 +311,11 @@ def test_float_to_integer_casts_agree_on_every_device(device, src, to):
     assert_same(dt.asarray(a, device=device).astype(to), expected)
     # the issue's example: -57.3 wraps (x86 and NumPy), a GPU's conversion would saturate
     assert dt.asarray(np.array([-57.3], src), device=device).astype(to).tolist()[0] == wrapped
+
+
+def test_a_0d_tensor_pickles_as_0d(device):
+    """Pickles and distributed's frames share Tensor._host_values: 0-d stays 0-d."""
+    import pickle
+    t = dt.asarray(2.5, device=device)
+    back = pickle.loads(pickle.dumps(t))
+    assert back.shape == () and back.device == t.device and float(back) == 2.5

@@ -30,10 +30,8 @@ __all__ = ["BindDevice"]
 
 @dask_serialize.register(TensorBase)
 def _serialize(t):
-    dtype = t.dtype
-    host = (t.astype(_C.float32) if dtype == _C.bfloat16 else t).numpy(force=True)
-    host = np.asarray(host, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
-    header = {"dtype": dtype.name, "wire_dtype": host.dtype.str, "shape": list(host.shape),
+    host = t._host_values()
+    header = {"dtype": t.dtype.name, "wire_dtype": host.dtype.str, "shape": list(host.shape),
               "device": str(t.device)}
     return header, [memoryview(host.reshape(-1)).cast("B")]
 

@@ -25,7 +25,6 @@ and normal draws with devtensor's operations, so they run on every device:
 """
 import math
 import operator
-import os
 
 import numpy as np
 
@@ -47,22 +46,8 @@ def _dt():
 
 
 def _seed_key(seed):
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, Philox):
-        return seed._key
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        seed = operator.index(seed)
-        if seed < 0:
-            raise ValueError("expected non-negative integer")
-        return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.generate_state(1, np.uint64)[0])
-    if isinstance(seed, (list, tuple, np.ndarray, TensorBase)):  # NumPy: a sequence of ints
-        if isinstance(seed, TensorBase):
-            seed = seed.numpy(force=True)
-        return _seed_key(np.random.SeedSequence(_seed_list(seed)))
-    raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {seed!r}")
+    """The 64-bit Philox key of a seed (anything Philox takes, or a Philox)."""
+    return (seed if isinstance(seed, Philox) else Philox(seed))._key
 
 
 class Philox:
@@ -73,6 +58,8 @@ class Philox:
     from it (dask.array.random.default_rng with the "devtensor" backend)."""
 
     def __init__(self, seed=None):
+        if isinstance(seed, TensorBase):
+            seed = seed.numpy(force=True)
         if not isinstance(seed, np.random.SeedSequence):
             seed = np.random.SeedSequence(None if seed is None else _seed_list(seed))
         self._seed_seq = seed
@@ -95,7 +82,7 @@ def _seed_list(seed):
             raise ValueError("expected non-negative integer")
         return operator.index(seed)
     entropy = np.asarray(seed)
-    if entropy.dtype.kind not in "iu":
+    if entropy.dtype.kind not in "iu" and entropy.size:  # [] is an empty sequence of ints
         raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {seed!r}")
     return [operator.index(v) for v in entropy.ravel()]
 

@@ -6,7 +6,6 @@ right (default fp[0] and fp[-1]) outside [xp[0], xp[-1]]; x equal to a
 sample point gives that point's fp exactly; period= wraps x and xp first.
 The result is float64, or complex128 for complex fp, of x's shape.
 """
-from . import _C
 from ._C import TensorBase
 
 

@@ -182,6 +182,11 @@ class _TensorMethods:
             t = t._to("cpu", t.dtype)
         return t._numpy_view()
 
+    def _host_values(self):
+        """_host_view in C order, for pickles and other transports (0-d stays
+        0-d, which np.ascontiguousarray would make 1-d)."""
+        return np.asarray(self._host_view(), order="C")
+
     def __array__(self, dtype=None, copy=None):
         if self.dtype == _C.bfloat16 and dtype is None:
             raise TypeError("NumPy has no bfloat16 dtype; convert first, "
@@ -444,8 +449,7 @@ class _TensorMethods:
     def __reduce_ex__(self, protocol):
         """Pickle the values (a NumPy array; bfloat16 widened exactly to float32),
         the dtype and the device; see _rebuild_tensor."""
-        return (_rebuild_tensor, (np.ascontiguousarray(self._host_view()), self.dtype.name,
-                                  str(self.device)))
+        return (_rebuild_tensor, (self._host_values(), self.dtype.name, str(self.device)))
 
     # ---- printing ----
     def __format__(self, spec):

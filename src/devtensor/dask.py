@@ -20,6 +20,8 @@ says; x.to_backend("devtensor", device=...) converts an existing array.
 Across processes (dask.distributed), see _dask_distributed.py: tensors
 travel as their bytes, and BindDevice gives each worker one device.
 """
+import functools
+
 import dask
 import dask.array as da
 import numpy as np
@@ -45,10 +47,6 @@ def _to_device(data, device=None, **kwargs):
     return data if device is None else data.to(device)
 
 
-def _einsum(*operands, **kwargs):
-    return dt.einsum(*operands, **kwargs)
-
-
 def _to_numpy(data, **kwargs):
     return data.numpy(force=True)  # explicit: the transfer guard allows it
 
@@ -60,9 +58,8 @@ def _to_numpy(data, **kwargs):
 # the chunks' device.  A type says nothing about the device, so the scratch
 # arrays are NumPy's: devtensor's functions move a NumPy operand to the
 # device of the tensors it meets, where a CPU tensor would be refused
-# beside a CUDA one (PyTorch's rule).
-def _scratch_empty(shape, dtype=float):
-    return np.empty(shape, dtype=np.dtype(dtype))
+# beside a CUDA one (PyTorch's rule).  (np.empty takes devtensor dtypes:
+# Note [np.dtype of a devtensor dtype].)
 
 
 def _with_devtensor_meta(name, *args, meta=None, **kwargs):
@@ -95,21 +92,10 @@ class DevtensorBackendEntrypoint(ArrayBackendEntrypoint):
     def default_bit_generator(self):
         return dt.random.Philox
 
-    @staticmethod
-    def ones(*args, **kwargs):
-        return _with_devtensor_meta("ones", *args, **kwargs)
-
-    @staticmethod
-    def zeros(*args, **kwargs):
-        return _with_devtensor_meta("zeros", *args, **kwargs)
-
-    @staticmethod
-    def empty(*args, **kwargs):
-        return _with_devtensor_meta("empty", *args, **kwargs)
-
-    @staticmethod
-    def full(*args, **kwargs):
-        return _with_devtensor_meta("full", *args, **kwargs)
+    ones = staticmethod(functools.partial(_with_devtensor_meta, "ones"))
+    zeros = staticmethod(functools.partial(_with_devtensor_meta, "zeros"))
+    empty = staticmethod(functools.partial(_with_devtensor_meta, "empty"))
+    full = staticmethod(functools.partial(_with_devtensor_meta, "full"))
 
     @staticmethod
     def arange(*args, like=None, **kwargs):
@@ -126,8 +112,8 @@ def register():
     dispatch.concatenate_lookup.register(TensorBase, dt.concatenate)
     dispatch.take_lookup.register(TensorBase, dt.take)
     dispatch.tensordot_lookup.register(TensorBase, dt.tensordot)
-    dispatch.einsum_lookup.register(TensorBase, _einsum)
-    dispatch.empty_lookup.register(TensorBase, _scratch_empty)
+    dispatch.einsum_lookup.register(TensorBase, dt.einsum)
+    dispatch.empty_lookup.register(TensorBase, np.empty)  # Note [Dask's empty look-up]
     dispatch.percentile_lookup.register(TensorBase, backends.percentile)
     dispatch.numel_lookup.register(TensorBase, backends._numel_arraylike)
     dispatch.nannumel_lookup.register(TensorBase, backends._nannumel)
