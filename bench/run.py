@@ -381,6 +381,15 @@ def bench_per_call(table, rng, quick):
         ("t.cumsum()", lambda: x.cumsum(), lambda: a.cumsum()),
         ("searchsorted(t, 0.5)", lambda: dt.searchsorted(x, 0.5), lambda: np.searchsorted(a, 0.5)),
     ] if hasattr(dt, "searchsorted") else []
+    if hasattr(dt, "interp"):  # issue 14's additions: no target in the issue
+        xp_np, fp_np = np.linspace(0, 1, 8), np.arange(8.0)
+        xp, fp, flat = dt.asarray(xp_np), dt.asarray(fp_np), dt.asarray([1, 5, 7])
+        small_ops += [
+            ("t ** 2", lambda: x ** 2, lambda: a ** 2),
+            ("interp(t, xp, fp)  (8 points)", lambda: dt.interp(x, xp, fp), lambda: np.interp(a, xp_np, fp_np)),
+            ("unravel_index(3 int64, (4, 4))", lambda: dt.unravel_index(flat, (4, 4)),
+             lambda: np.unravel_index([1, 5, 7], (4, 4))),
+        ]
     cases += [
         ("sort(t)", lambda: dt.sort(x), lambda: np.sort(a)),
         ("argsort(t, stable)", lambda: dt.argsort(x, stable=True), lambda: np.argsort(a, kind="stable")),

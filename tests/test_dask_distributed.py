@@ -81,6 +81,25 @@ def test_binding_checks_its_device():
         dt.dask.BindDevice([])
 
 
+class _Worker:
+    def __init__(self, name):
+        self.name = name
+
+
+@requires_devices(2)
+def test_bind_device_picks_by_worker_number_and_needs_numbered_workers():
+    plugin = dt.dask.BindDevice(["cuda:0", "cuda:1"])
+    try:
+        w = _Worker(3)
+        plugin.setup(w)
+        assert w.devtensor_device == "cuda:1" and _pickle._bound_cuda == dt.device("cuda:1")
+        with pytest.raises(ValueError, match=r"needs workers named 0, 1, \.\.\. \(LocalCluster's names\); worker 'alice' is not"):
+            plugin.setup(_Worker("alice"))
+    finally:
+        plugin.teardown(None)
+    assert _pickle._bound_cuda is None
+
+
 CLUSTER = r"""
 import numpy as np, dask.array as da, devtensor as dt
 from distributed import Client, LocalCluster
