@@ -322,3 +322,64 @@ def test_sort_of_misaligned_memory():
     t = dt.asarray(m)
     assert_same(dt.sort(t, stable=True), np.sort(m))
     assert_same(dt.argsort(t, stable=True), np.argsort(m, kind="stable"))
+
+
+@pytest.fixture
+def threads():
+    """Set devtensor's CPU threads for a test, restored afterwards."""
+    before = dt.get_num_threads()
+    yield dt.set_num_threads
+    dt.set_num_threads(before)
+
+
+@pytest.mark.parametrize("count", [2, 3, 5])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "uint32", "int64", "uint64", "float16",
+                                   "float32", "float64", "complex64"])
+def test_default_sort_across_threads(threads, count, dtype):
+    # NumPy's sort of runs (or of rows) on `count` threads, runs merged
+    # (Note [Sorting runs with NumPy's sort]): NaN last, every value kept
+    threads(count)
+    rng = np.random.default_rng(count)
+    for shape, layout in [(((1 << 17) + 3,), "contiguous"), ((3, 40000), "contiguous"),
+                          ((70001, 2), "transposed"), ((1 << 17,), "reversed")]:
+        t, a = make(sample(rng, shape, dtype), layout, "cpu")
+        same_sorted(dt.sort(t), np.sort(a))
+        same_sorted(dt.sort(t, axis=0), np.sort(a, axis=0))
+    a = np.sort(rng.integers(-5, 5, 1 << 17)).astype(dtype)  # sorted, and in reverse
+    same_sorted(dt.sort(dt.asarray(a)), np.sort(a))
+    same_sorted(dt.sort(dt.asarray(a[::-1].copy())), np.sort(a))
+
+
+def test_default_sort_keeps_nan_count_and_zeros(threads):
+    threads(2)
+    a = np.zeros(1 << 17)
+    a[::3] = -0.0
+    a[5::7] = np.nan
+    a[1::11] = -np.inf
+    got = to_np(dt.sort(dt.asarray(a)))
+    np.testing.assert_array_equal(got, np.sort(a))
+    assert np.isnan(got).sum() == np.isnan(a).sum() and (got == 0).sum() == (a == 0).sum()
+
+
+def test_sort_numpy_runs_small_and_odd_shapes(threads):
+    # the C entry point itself: fewer elements than threads, empty rows,
+    # dtypes it does not merge, and arguments it refuses
+    threads(5)
+    for a in (np.array([2.0, np.nan, 1.0]), np.array([3], np.int8), np.zeros((4, 0)), np.array([[2, 1], [0, -1]]),
+              np.arange(200.0)[::-1].copy()):
+        out = np.empty_like(a)
+        assert dt._C._sort_numpy_runs(a, out)
+        np.testing.assert_array_equal(out, np.sort(a))
+    out = np.empty(3, np.complex128)
+    assert not dt._C._sort_numpy_runs(np.ones(3, np.complex128), out)
+    for src, dst in ((np.ones(4), np.ones(3)), (np.ones(4), np.ones(4, np.float32)), (np.ones(8)[::2], np.ones(4)),
+                     (np.ones(4), np.ones(4)[::-1]), (np.ones(()), np.ones(()))):
+        with pytest.raises(ValueError, match="C-contiguous"):
+            dt._C._sort_numpy_runs(src, dst)
+    frozen = np.ones(4)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        dt._C._sort_numpy_runs(np.ones(4), frozen)
+    for args in (([1.0], np.ones(1)), (np.ones(1),), (np.ones(1), np.ones(1), None)):
+        with pytest.raises(TypeError):
+            dt._C._sort_numpy_runs(*args)
