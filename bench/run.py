@@ -424,6 +424,31 @@ def bench_per_call(table, rng, quick):
                                     inner=inner)
             table.add("cpu", f"einsum('ij,jk->ik') 4x4 float64 optimize={opt} (per call)", "-", tdt,
                       "numpy", tnp, "no target")
+    if hasattr(dt.add, "at"):  # issue 12's ufunc methods, utilities and Generator: no target
+        a2 = a.copy()
+        y = dt.asarray(a.copy())
+        bins_np = rng.integers(0, 10, 10 ** 5)
+        h_np, bins = np.zeros(10, np.int64), dt.asarray(bins_np)
+        h = dt.asarray(h_np.copy())
+        g_np, g_dt = np.random.default_rng(0), dt.random.default_rng(0)
+        issue12 = [
+            ("add.reduce(t)", lambda: dt.add.reduce(x), lambda: np.add.reduce(a)),
+            ("add.accumulate(t)", lambda: dt.add.accumulate(x), lambda: np.add.accumulate(a)),
+            ("multiply.outer(t, t)", lambda: dt.multiply.outer(x, x), lambda: np.multiply.outer(a, a)),
+            ("add.at(t, idx, 1.0)  (3 int64)", lambda: dt.add.at(y, idx, 1.0), lambda: np.add.at(a2, idx_np, 1.0)),
+            ("isclose(t, t)", lambda: dt.isclose(x, x), lambda: np.isclose(a, a)),
+            ("allclose(t, t)", lambda: dt.allclose(x, x), lambda: np.allclose(a, a)),
+            ("default_rng().random(16)", lambda: g_dt.random(16), lambda: g_np.random(16)),
+            ("default_rng().integers(0, 10, 16)", lambda: g_dt.integers(0, 10, 16),
+             lambda: g_np.integers(0, 10, 16)),
+        ]
+        for name, fdt, fnp in issue12:
+            tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
+            table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "no target")
+        tdt, tnp = paired_times(lambda: dt.add.at(h, bins, 1), lambda: np.add.at(h_np, bins_np, 1), reps,
+                                warmup=1, inner=10)
+        table.add("cpu", "add.at(h, idx, 1)  10^5 int64 into 10 bins", "-", tdt, "numpy", tnp,
+                  "NumPy's at() on views (Note [at() on the CPU])")
     # issue 12: NumPy's function through __array_function__ against devtensor's own
     tnp_fn, tdt_fn = paired_times(lambda: np.sum(x), lambda: dt.sum(x), reps, warmup=3, inner=inner)
     table.add("cpu", "np.sum(t)  16 float64 (per call, __array_function__)", "-", tnp_fn,

@@ -196,3 +196,36 @@ def test_attributes():
         assert f.identity == g.identity
         assert f.ntypes == len(f.types) > 0 and set(f.types) <= set(g.types)
     assert dt.add.reduce.__self__ is dt.add
+
+
+def test_at_histogram_and_views(device):
+    # a histogram-like add.at (NumPy's own on the CPU: Note [at() on the CPU];
+    # the rounds elsewhere), exact against NumPy, and a write through a view
+    rng = np.random.default_rng(3)
+    bins = rng.integers(0, 10, 5000)
+    for dtype, vals in (("int64", 1), ("float64", rng.random(5000)), ("int32", rng.integers(-3, 3, 5000))):
+        h = np.zeros(10, dtype)
+        t = dt.zeros(10, dtype=dtype, device=device)
+        np.add.at(h, bins, vals)
+        dt.add.at(t, dt.asarray(bins, device=device), vals if np.ndim(vals) == 0 else dt.asarray(vals, device=device))
+        close(t, h, device)
+    base = dt.zeros((3, 4), device=device)
+    dt.add.at(base[1], dt.asarray([0, 0, 3], device=device), 2.0)  # a view: base changes
+    assert to_np(base).tolist() == [[0] * 4, [4.0, 0, 0, 2.0], [0] * 4]
+    before = to_np(base).copy()
+    same_error(lambda: np.add.at(np.zeros(4), [0, -5], 1.0), lambda: dt.add.at(base[1], [0, -5], 1.0))
+    np.testing.assert_array_equal(to_np(base), before)  # checked before any write
+
+
+def test_at_bfloat16_and_foreign_values():
+    # bfloat16 has no NumPy dtype: the rounds; indices and values on the CPU
+    # as lists, arrays or tensors all take NumPy's path
+    t = dt.zeros(4, dtype=dt.bfloat16)
+    dt.add.at(t, [0, 0, 3], dt.asarray([1.0, 2.0, 0.5]).astype(dt.bfloat16))
+    assert to_np(t.astype(dt.float32)).tolist() == [3.0, 0.0, 0.0, 0.5]
+    a = np.zeros(4)
+    u = dt.zeros(4)
+    for idx, vals in (([1, 1], np.array([1.0, 2.0])), (np.array([2]), [5.0]), (dt.asarray([3, 3]), dt.asarray(1.5))):
+        np.add.at(a, np.asarray(idx), np.asarray(vals))
+        dt.add.at(u, idx, vals)
+    np.testing.assert_array_equal(to_np(u), a)

@@ -19,8 +19,18 @@ NumPy's), so a histogram-like add.at costs a sort.  Measured on the CPU
 (2 cores): add.at of 10^5 int64 indices into 10 bins 4.9 ms (NumPy's
 special-cased loop: 0.1 ms); of 10^5 float64 into 10^5, 12 ms (0.2 ms);
 float add.at with heavy repetition runs a round per repetition (10^4
-indices into 10 bins: 53 ms).  A scatter kernel in the backends would close
-that gap; until then at() is exact but not fast.
+indices into 10 bins: 53 ms).  So on the CPU at() is NumPy's own, on
+zero-copy views of the tensor, its indices and values (Note [at() on the
+CPU]); on other devices it is exact but not fast, until the backends have a
+scatter kernel that combines.
+
+Note [at() on the CPU]
+NumPy's at() writes into a.numpy(), the tensor's own memory, with NumPy's
+results, casts and errors, and it checks every index before it writes
+(an IndexError leaves the tensor as it was).  Only what NumPy can view
+goes there: a CPU tensor of a NumPy dtype (not bfloat16), a ufunc NumPy
+has, and indices and values that are CPU tensors, NumPy arrays or Python
+objects; anything on another device, or bfloat16, takes the rounds below.
 """
 import builtins
 import math
@@ -217,6 +227,8 @@ def at(ufunc, a, indices, b=None):
         raise ValueError("second operand provided when ufunc is unary")
     if not a.flags.writeable:
         raise ValueError("assignment destination is read-only")
+    if _numpy_at(ufunc, a, indices, b):
+        return
     # the targets' positions in a contiguous copy (or a itself), with NumPy's
     # indexing rules and IndexError for an index out of range
     targets = dt.arange(a.size, device=a.device).reshape(a.shape)[indices]
@@ -234,6 +246,29 @@ def at(ufunc, a, indices, b=None):
         _rounds(ufunc, flat, targets, values)
     if work is not a:
         a[...] = work
+
+
+def _numpy_view(x):
+    """x as NumPy can take it without a copy, or _NO_VALUE (Note [at() on the CPU])."""
+    if isinstance(x, TensorBase):
+        return x.numpy() if x.device.type == "cpu" and x.dtype != _C.bfloat16 else _NO_VALUE
+    return x
+
+
+def _numpy_at(ufunc, a, indices, b):
+    """NumPy's at() on views of a CPU tensor; False if it cannot take the call."""
+    np_ufunc = getattr(np, ufunc.__name__, None)
+    if a.device.type != "cpu" or a.dtype == _C.bfloat16 or not isinstance(np_ufunc, np.ufunc):
+        return False
+    key = tuple(map(_numpy_view, indices)) if isinstance(indices, tuple) else _numpy_view(indices)
+    value = _numpy_view(b)
+    if value is _NO_VALUE or any(k is _NO_VALUE for k in (key if isinstance(key, tuple) else (key,))):
+        return False
+    if b is None:
+        np_ufunc.at(a.numpy(), key)
+    else:
+        np_ufunc.at(a.numpy(), key, value)
+    return True
 
 
 def _integer_add(a, values):
