@@ -90,9 +90,16 @@ def _fold(ufunc, x):
     return acc
 
 
+_FAST_REDUCE = {}  # add.reduce -> sum and the like, filled by install()
+
+
 def reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
            where=True):
     """NumPy's ufunc.reduce: ufunc folded over the given axes."""
+    fast = _FAST_REDUCE.get(ufunc.__name__)
+    if fast is not None and type(axis) is int and dtype is None and out is None and not keepdims and \
+            initial is _NO_VALUE and where is True and isinstance(array, TensorBase):
+        return fast(array, axis)  # the common call, without the checks below: the same result
     _binary(ufunc, "reduce")
     dt = _dt()
     name = ufunc.__name__
@@ -323,6 +330,9 @@ def _rounds(ufunc, flat, targets, values):
 def install(ufuncs):
     """Put the methods and NumPy's attributes (identity, types, ntypes) on the
     ufunc objects (their instance dicts: the C type has none of them)."""
+    from . import _reductions
+    _FAST_REDUCE.update(add=_reductions.sum, multiply=_reductions.prod, maximum=_reductions.max,
+                        minimum=_reductions.min)
     for u in ufuncs:
         for method in (reduce, accumulate, reduceat, outer, at):
             setattr(u, method.__name__, types.MethodType(method, u))
