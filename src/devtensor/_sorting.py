@@ -39,12 +39,12 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
 from ._C import TensorBase
+from ._creation import asarray, empty, from_numpy, zeros
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize"]
 
 
 def _tensor(x, device=None):
-    from ._creation import asarray
     if isinstance(x, TensorBase):
         return x if device is None or x.device == device else x.to(device)
     return asarray(x, device=device)
@@ -56,7 +56,6 @@ def searchsorted(a, v, side="left", sorter=None):
     sorter, the argsort of an unsorted a.  An int64 tensor of v's shape on
     a's device."""
     from . import _reductions, _ufuncs
-    from ._creation import empty
     from ._dtype_api import result_type
     a = _tensor(a)
     if a.ndim != 1:
@@ -132,7 +131,6 @@ _THREADED_SORT_MIN = 1 << 16
 def _numpy_sort(view):
     """NumPy's unstable sort of a CPU array along its last axis (a tensor),
     across devtensor's threads when it is big enough."""
-    from ._creation import empty, from_numpy
     if view.size >= _THREADED_SORT_MIN and _C._get_num_threads() > 1:
         src = view if view.flags.c_contiguous and view.flags.aligned else view.copy()
         out = empty(view.shape, dtype=view.dtype)
@@ -143,7 +141,6 @@ def _numpy_sort(view):
 
 def _sorted_last(x, descending, arg, stable):
     """x sorted (or its argsort) along the last axis: a new contiguous tensor."""
-    from ._creation import empty, from_numpy
     if not (stable or descending or arg) and x.device.type == "cpu" and x.dtype != _C.bfloat16:
         return _numpy_sort(x.numpy())
     out = empty(x.shape, dtype=_C.int64 if arg else x.dtype, device=x.device)
@@ -152,6 +149,8 @@ def _sorted_last(x, descending, arg, stable):
 
 
 def _along(a, axis, descending, arg, stable):
+    if type(axis) is int and isinstance(a, TensorBase) and a.ndim and (axis == -1 or axis == a.ndim - 1):
+        return _sorted_last(a, descending, arg, stable)  # the common call, checked no further
     from ._manipulation import moveaxis
     a = _tensor(a)
     if axis is None:
@@ -229,7 +228,6 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 def lexsort(keys, axis=-1):
     """NumPy's lexsort: the positions that sort by the last key, then the one
     before it, ...: stable argsorts, from the first key to the last."""
-    from ._creation import zeros
     from ._index_functions import take_along_axis
     if isinstance(keys, TensorBase):
         if keys.ndim == 0:
