@@ -380,6 +380,11 @@ def test_sort_numpy_runs_small_and_odd_shapes(threads):
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="writable"):
         dt._C._sort_numpy_runs(np.ones(4), frozen)
+    base = np.arange(10.0)
+    for src, dst in ((base, base), (base[:6], base[4:])):
+        with pytest.raises(ValueError, match="overlap"):
+            dt._C._sort_numpy_runs(src, dst)
+    np.testing.assert_array_equal(base, np.arange(10.0))
     for args in (([1.0], np.ones(1)), (np.ones(1),), (np.ones(1), np.ones(1), None)):
         with pytest.raises(TypeError):
             dt._C._sort_numpy_runs(*args)

@@ -250,12 +250,6 @@ static void merge_tasks(int64_t begin, int64_t end, void *ctx)
     }
 }
 
-static void copy_pieces(int64_t begin, int64_t end, void *ctx)
-{
-    runs_ctx *c = (runs_ctx *)ctx;
-    memcpy(c->dst + begin * c->item, c->src + begin * c->item, (size_t)(end - begin) * (size_t)c->item);
-}
-
 /* Note [Sort scratch from the host cache]
  * Merging needs a second buffer as long as the row.  A fresh one costs a
  * page fault per 4 KiB on every call (a quarter of the sort's time for
@@ -318,22 +312,18 @@ dt_status dt_cpu_sort_runs(dt_dtype dtype, const void *src, void *dst, int64_t r
         int cur = rounds % 2;
         c.dst = bufs[cur];
         dt_cpu_parallel_for(c.runs, 1, sort_runs, &c);
-        c.pieces = threads;
         while (!c.failed && c.runs > 1) {
             c.src = bufs[cur];
             c.dst = bufs[1 - cur];
             int pairs = (c.runs + 1) / 2;
+            c.pieces = (threads + pairs - 1) / pairs; /* a task per thread, or more */
             dt_cpu_parallel_for((int64_t)pairs * c.pieces, 1, merge_tasks, &c);
             for (int p = 0; p <= pairs; p++)
                 c.bounds[p] = c.bounds[2 * p < c.runs ? 2 * p : c.runs];
             c.runs = pairs;
             cur = 1 - cur;
         }
-        if (cur != 0) { /* not reached: the rounds end in dst */
-            c.src = bufs[cur];
-            c.dst = bufs[0];
-            dt_cpu_parallel_for(n, 1 << 16, copy_pieces, &c);
-        }
+        /* the rounds end in dst (bufs[0]) unless a sort failed before them */
     }
     give_scratch(scratch, scratch_size);
     if (c.failed)

@@ -26,7 +26,7 @@ static int usable(PyArrayObject *a, int writable)
 /* _sort_numpy_runs(src, dst) -> bool: dst = src sorted along its last axis
  * by NumPy's quicksort, rows (or runs of one row, then merged) across the
  * CPU threads, without the GIL.  src and dst: C-contiguous aligned native
- * arrays of one shape and dtype, dst writable.  False (dst untouched) for
+ * arrays of one shape and dtype that do not overlap, dst writable.  False (dst untouched) for
  * a dtype this does not merge: the caller sorts with NumPy. */
 static PyObject *sort_numpy_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -40,6 +40,9 @@ static PyObject *sort_numpy_runs(PyObject *module, PyObject *const *args, Py_ssi
         return PyErr_Format(PyExc_ValueError,
                             "_sort_numpy_runs: src and dst must be C-contiguous, aligned native arrays of one shape "
                             "and dtype, dst writable");
+    const char *s0 = PyArray_BYTES(src), *d0 = PyArray_BYTES(dst);
+    if (PyArray_NBYTES(src) > 0 && s0 < d0 + PyArray_NBYTES(dst) && d0 < s0 + PyArray_NBYTES(src))
+        return PyErr_Format(PyExc_ValueError, "_sort_numpy_runs: src and dst must not overlap");
     dt_dtype dtype;
     if (dt_py_dtype_from_descr(PyArray_DESCR(src), &dtype) != 0) {
         PyErr_Clear();

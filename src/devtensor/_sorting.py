@@ -126,12 +126,13 @@ def _stable(kind, stable):
 # Note [Sorting runs with NumPy's sort] in csrc/cpu/cpu_sort_runs.c: from
 # this many elements a CPU sort goes across threads
 _THREADED_SORT_MIN = 1 << 16
+_MERGED = "?bhilqBHILQfd"  # the dtypes the merge knows (dt_cpu_sort_runs_supports)
 
 
 def _numpy_sort(view):
     """NumPy's unstable sort of a CPU array along its last axis (a tensor),
     across devtensor's threads when it is big enough."""
-    if view.size >= _THREADED_SORT_MIN and _C._get_num_threads() > 1:
+    if view.size >= _THREADED_SORT_MIN and view.dtype.char in _MERGED and _C._get_num_threads() > 1:
         src = view if view.flags.c_contiguous and view.flags.aligned else view.copy()
         out = empty(view.shape, dtype=view.dtype)
         if _C._sort_numpy_runs(src, out.numpy()):
