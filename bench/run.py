@@ -224,6 +224,16 @@ def bench_cpu(table, quick):
         cases.append(("where(c, a, b)  10^7 float64", lambda: dt.where(cond, x, 0.0 - x),
                       lambda: np.where(cond_np, a, 0.0 - a), True))
     cases += reduction_cases(rng)
+    if hasattr(dt.random, "default_rng"):  # Note [Philox in blocks]: other streams than NumPy's, by design
+        g_dt, g_np = dt.random.default_rng(0), np.random.default_rng(0)
+        other = lambda got, ref: "another stream than NumPy's (by design)"  # noqa: E731
+        cases += [
+            ("rng.random(10^7) float64", lambda: g_dt.random(n), lambda: g_np.random(n), other),
+            ("rng.random(10^7) float32", lambda: g_dt.random(n, dtype=dt.float32),
+             lambda: g_np.random(n, dtype=np.float32), other),
+            ("rng.integers(0, 100, 10^7)", lambda: g_dt.integers(0, 100, n), lambda: g_np.integers(0, 100, n), other),
+            ("rng.standard_normal(10^7)", lambda: g_dt.standard_normal(n), lambda: g_np.standard_normal(n), other),
+        ]
 
     try:
         for threads in settings:

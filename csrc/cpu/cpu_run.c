@@ -38,7 +38,7 @@
 #include <string.h>
 #include "cpu_parallel.h"
 #include "ops.h"
-#include "philox.h"
+#include "cpu_random.h"
 
 #define DT_CPU_SPLIT_ALIGN 64
 /* Split from this many elements (Note [Split thresholds]; -D overrides
@@ -207,28 +207,28 @@ static void dt_cpu_gen_run_range(const dt_cpu_gen_job *job, int64_t begin, int64
     }
     /* Other kinds compute a chunk of int64 or float64 values, then cast. */
     union { int64_t i[GEN_CHUNK]; double f[GEN_CHUNK]; } buf;
+    uint64_t scratch[GEN_CHUNK];
     for (int64_t start = begin; start < end; start += GEN_CHUNK) {
         int64_t m = end - start < GEN_CHUNK ? end - start : GEN_CHUNK;
-        for (int64_t j = 0; j < m; j++) {
-            int64_t i = start + j;
-            uint64_t counter = g->offset + (uint64_t)i;
-            switch (g->kind) {
-            case DT_GEN_AFFINE:
+        uint64_t counter = g->offset + (uint64_t)start;
+        switch (g->kind) { /* Note [Philox in blocks] in cpu_random.c */
+        case DT_GEN_AFFINE:
+            for (int64_t j = 0, i = start; j < m; j++, i++) {
                 if (job->integral)
                     buf.i[j] = (int64_t)((uint64_t)g->istart + (uint64_t)i * (uint64_t)g->istep);
                 else
                     buf.f[j] = g->start + (double)i * g->step;
-                break;
-            case DT_GEN_UNIFORM:
-                buf.f[j] = dt_philox_uniform(g->seed, counter, job->bits, g->low, g->high);
-                break;
-            case DT_GEN_NORMAL:
-                buf.f[j] = dt_philox_normal(g->seed, counter, g->low, g->high);
-                break;
-            default: /* DT_GEN_RANDINT */
-                buf.i[j] = dt_philox_randint(g->seed, counter, g->ilow, g->ihigh);
-                break;
             }
+            break;
+        case DT_GEN_UNIFORM:
+            dt_cpu_philox_uniform(g->seed, counter, m, job->bits, g->low, g->high, buf.f);
+            break;
+        case DT_GEN_NORMAL:
+            dt_cpu_philox_normal(g->seed, counter, m, g->low, g->high, buf.f, scratch);
+            break;
+        default: /* DT_GEN_RANDINT */
+            dt_cpu_philox_randint(g->seed, counter, m, g->ilow, g->ihigh, buf.i);
+            break;
         }
         char *ptrs[2] = {(char *)g->data + start * itemsize, (char *)&buf};
         int64_t strides[2] = {itemsize, 8};

@@ -1,0 +1,154 @@
+/* cpu_random.c - Philox4x32-10 for a block of consecutive counters on the
+ * CPU, vectorized: the random draws of dt_gen (cpu_run.c).
+ *
+ * Note [Philox in blocks]
+ * Element i of a random tensor is philox(seed, offset + i) (Note [Same
+ * numbers everywhere] in philox.h).  Called once per element, with the
+ * kind chosen per element and ldexp called per element, 10^7 uniform
+ * float64 took 217 ms on one AVX2 core (NumPy's PCG64: 37).  Here a block
+ * of counters goes through the ten rounds together: in AVX2 registers
+ * where the CPU has them (Note [Philox rounds in AVX2]; 37.6 ms), else in
+ * a loop GCC vectorizes for AVX-512 or the baseline.  The uniform, integer
+ * and normal draws are then made from the words by the same arithmetic as
+ * philox.h's scalar functions, so every device still gives the same
+ * numbers.  The normal draw's log, sqrt and cos stay scalar libm calls:
+ * libmvec's could change the last bit and part the CPU from the emulated
+ * devices, so normals remain 2.5x NumPy's ziggurat.
+ */
+#include "cpu_random.h"
+
+#pragma GCC optimize("O3") /* Note [Vectorization] in cpu_loops.c */
+
+#include <math.h>
+#include <stddef.h>
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONES
+#endif
+
+/* hi[j] = words 0 and 1, lo[j] = words 2 and 3 (NULL: not wanted) of
+ * philox(seed, counter + j), for j < n */
+CLONES static void philox_words(uint64_t seed, uint64_t counter, int64_t n, uint64_t *restrict hi,
+                                uint64_t *restrict lo)
+{
+    const uint32_t key0 = (uint32_t)seed, key1 = (uint32_t)(seed >> 32);
+    for (int64_t j = 0; j < n; j++) {
+        uint64_t ctr = counter + (uint64_t)j;
+        uint32_t c0 = (uint32_t)ctr, c1 = (uint32_t)(ctr >> 32), c2 = 0, c3 = 0;
+        uint32_t k0 = key0, k1 = key1;
+        for (int round = 0; round < 10; round++) {
+            uint64_t p0 = (uint64_t)DT_PHILOX_M0 * c0, p1 = (uint64_t)DT_PHILOX_M1 * c2;
+            uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n1 = (uint32_t)p1;
+            uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1, n3 = (uint32_t)p0;
+            c0 = n0; c1 = n1; c2 = n2; c3 = n3;
+            k0 += DT_PHILOX_W0;
+            k1 += DT_PHILOX_W1;
+        }
+        hi[j] = (uint64_t)c0 << 32 | c1;
+        if (lo != NULL)
+            lo[j] = (uint64_t)c2 << 32 | c3;
+    }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_AVX2_WORDS 1
+
+/* Note [Philox rounds in AVX2]
+ * GCC's own vectorization of philox_words mixes 32-bit and 64-bit lanes
+ * and spends most of its time shuffling between them.  Here each of the
+ * four words lives in the low half of a 64-bit lane, so a round is two
+ * vpmuludq (the 32x32->64-bit products), shifts, masks and XORs, four
+ * counters per register and two registers at once for the multiplier's
+ * latency. */
+#define ROUND(C0, C1, C2, C3, K0, K1)                                                \
+    {                                                                                \
+        __m256i p0 = _mm256_mul_epu32(C0, m0), p1 = _mm256_mul_epu32(C2, m1);        \
+        C0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), C1), K0);  \
+        C2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), C3), K1);  \
+        C1 = _mm256_and_si256(p1, low32);                                            \
+        C3 = _mm256_and_si256(p0, low32);                                            \
+    }
+
+__attribute__((target("avx2"))) static int64_t philox_words_avx2(uint64_t seed, uint64_t counter, int64_t n,
+                                                                  uint64_t *restrict hi, uint64_t *restrict lo)
+{
+    const __m256i m0 = _mm256_set1_epi64x(DT_PHILOX_M0), m1 = _mm256_set1_epi64x(DT_PHILOX_M1);
+    const __m256i low32 = _mm256_set1_epi64x(0xffffffffll);
+    __m256i k0s[10], k1s[10];
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    for (int r = 0; r < 10; r++, k0 += DT_PHILOX_W0, k1 += DT_PHILOX_W1) {
+        k0s[r] = _mm256_set1_epi64x(k0);
+        k1s[r] = _mm256_set1_epi64x(k1);
+    }
+    const __m256i lanes = _mm256_set_epi64x(3, 2, 1, 0), four = _mm256_set1_epi64x(4);
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256i ctr_a = _mm256_add_epi64(_mm256_set1_epi64x((long long)(counter + (uint64_t)j)), lanes);
+        __m256i ctr_b = _mm256_add_epi64(ctr_a, four);
+        __m256i a0 = _mm256_and_si256(ctr_a, low32), a1 = _mm256_srli_epi64(ctr_a, 32);
+        __m256i b0 = _mm256_and_si256(ctr_b, low32), b1 = _mm256_srli_epi64(ctr_b, 32);
+        __m256i a2 = _mm256_setzero_si256(), a3 = a2, b2 = a2, b3 = a2;
+        for (int r = 0; r < 10; r++) {
+            ROUND(a0, a1, a2, a3, k0s[r], k1s[r])
+            ROUND(b0, b1, b2, b3, k0s[r], k1s[r])
+        }
+        _mm256_storeu_si256((__m256i *)(hi + j), _mm256_or_si256(_mm256_slli_epi64(a0, 32), a1));
+        _mm256_storeu_si256((__m256i *)(hi + j + 4), _mm256_or_si256(_mm256_slli_epi64(b0, 32), b1));
+        if (lo != NULL) {
+            _mm256_storeu_si256((__m256i *)(lo + j), _mm256_or_si256(_mm256_slli_epi64(a2, 32), a3));
+            _mm256_storeu_si256((__m256i *)(lo + j + 4), _mm256_or_si256(_mm256_slli_epi64(b2, 32), b3));
+        }
+    }
+    return j;
+}
+#undef ROUND
+#endif
+
+/* philox_words, through the AVX2 rounds where the CPU has them */
+static void draw_words(uint64_t seed, uint64_t counter, int64_t n, uint64_t *hi, uint64_t *lo)
+{
+    int64_t done = 0;
+#ifdef HAVE_AVX2_WORDS
+    if (__builtin_cpu_supports("avx2"))
+        done = philox_words_avx2(seed, counter, n, hi, lo);
+#endif
+    philox_words(seed, counter + (uint64_t)done, n - done, hi + done, lo != NULL ? lo + done : NULL);
+}
+
+void dt_cpu_philox_uniform(uint64_t seed, uint64_t counter, int64_t n, int bits, double low, double high,
+                           double *out)
+{
+    uint64_t *words = (uint64_t *)out; /* the same 8 bytes, replaced in place */
+    draw_words(seed, counter, n, words, NULL);
+    const double scale = ldexp(1.0, -bits), span = high - low;
+    for (int64_t j = 0; j < n; j++) {
+        double u = (double)(words[j] >> (64 - bits)) * scale; /* dt_philox_unit */
+        out[j] = low + span * u;                            /* dt_philox_uniform */
+    }
+}
+
+void dt_cpu_philox_normal(uint64_t seed, uint64_t counter, int64_t n, double mean, double std, double *out,
+                          uint64_t *scratch)
+{
+    uint64_t *first = (uint64_t *)out;
+    draw_words(seed, counter, n, first, scratch);
+    const double unit = ldexp(1.0, -53);
+    for (int64_t j = 0; j < n; j++) { /* dt_philox_normal */
+        double u1 = (double)((first[j] >> 11) + 1) * unit;
+        double u2 = (double)(scratch[j] >> 11) * unit;
+        double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+        out[j] = mean + std * z;
+    }
+}
+
+void dt_cpu_philox_randint(uint64_t seed, uint64_t counter, int64_t n, int64_t low, int64_t high, int64_t *out)
+{
+    uint64_t *words = (uint64_t *)out;
+    draw_words(seed, counter, n, words, NULL);
+    const uint64_t range = (uint64_t)high - (uint64_t)low;
+    for (int64_t j = 0; j < n; j++) /* dt_philox_randint */
+        out[j] = (int64_t)((uint64_t)low + (uint64_t)(((unsigned __int128)words[j] * range) >> 64));
+}

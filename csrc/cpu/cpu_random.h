@@ -1,0 +1,20 @@
+/* cpu_random.h - the CPU's random draws for a block of consecutive
+ * counters: element j is philox.h's draw for counter + j, bit for bit
+ * (Note [Philox in blocks] in cpu_random.c). */
+#ifndef DT_CPU_RANDOM_H
+#define DT_CPU_RANDOM_H
+
+#include <stdint.h>
+
+#include "philox.h"
+
+/* out[j] = dt_philox_uniform(seed, counter + j, bits, low, high) */
+void dt_cpu_philox_uniform(uint64_t seed, uint64_t counter, int64_t n, int bits, double low, double high,
+                           double *out);
+/* out[j] = dt_philox_normal(seed, counter + j, mean, std); scratch: n words */
+void dt_cpu_philox_normal(uint64_t seed, uint64_t counter, int64_t n, double mean, double std, double *out,
+                          uint64_t *scratch);
+/* out[j] = dt_philox_randint(seed, counter + j, low, high), high > low */
+void dt_cpu_philox_randint(uint64_t seed, uint64_t counter, int64_t n, int64_t low, int64_t high, int64_t *out);
+
+#endif /* DT_CPU_RANDOM_H */
