@@ -119,9 +119,8 @@ static void draw_words(uint64_t seed, uint64_t counter, int64_t n, uint64_t *hi,
 }
 
 void dt_cpu_philox_uniform(uint64_t seed, uint64_t counter, int64_t n, int bits, double low, double high,
-                           double *out)
+                           double *out, uint64_t *words)
 {
-    uint64_t *words = (uint64_t *)out; /* the same 8 bytes, replaced in place */
     draw_words(seed, counter, n, words, NULL);
     const double scale = ldexp(1.0, -bits), span = high - low;
     for (int64_t j = 0; j < n; j++) {
@@ -131,22 +130,21 @@ void dt_cpu_philox_uniform(uint64_t seed, uint64_t counter, int64_t n, int bits,
 }
 
 void dt_cpu_philox_normal(uint64_t seed, uint64_t counter, int64_t n, double mean, double std, double *out,
-                          uint64_t *scratch)
+                          uint64_t *words, uint64_t *words2)
 {
-    uint64_t *first = (uint64_t *)out;
-    draw_words(seed, counter, n, first, scratch);
+    draw_words(seed, counter, n, words, words2);
     const double unit = ldexp(1.0, -53);
     for (int64_t j = 0; j < n; j++) { /* dt_philox_normal */
-        double u1 = (double)((first[j] >> 11) + 1) * unit;
-        double u2 = (double)(scratch[j] >> 11) * unit;
+        double u1 = (double)((words[j] >> 11) + 1) * unit;
+        double u2 = (double)(words2[j] >> 11) * unit;
         double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
         out[j] = mean + std * z;
     }
 }
 
-void dt_cpu_philox_randint(uint64_t seed, uint64_t counter, int64_t n, int64_t low, int64_t high, int64_t *out)
+void dt_cpu_philox_randint(uint64_t seed, uint64_t counter, int64_t n, int64_t low, int64_t high, int64_t *out,
+                           uint64_t *words)
 {
-    uint64_t *words = (uint64_t *)out;
     draw_words(seed, counter, n, words, NULL);
     const uint64_t range = (uint64_t)high - (uint64_t)low;
     for (int64_t j = 0; j < n; j++) /* dt_philox_randint */

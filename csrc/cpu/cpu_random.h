@@ -8,13 +8,15 @@
 
 #include "philox.h"
 
-/* out[j] = dt_philox_uniform(seed, counter + j, bits, low, high) */
+/* out[j] = dt_philox_uniform(seed, counter + j, bits, low, high); words
+ * (and words2): scratch of n words each */
 void dt_cpu_philox_uniform(uint64_t seed, uint64_t counter, int64_t n, int bits, double low, double high,
-                           double *out);
-/* out[j] = dt_philox_normal(seed, counter + j, mean, std); scratch: n words */
+                           double *out, uint64_t *words);
+/* out[j] = dt_philox_normal(seed, counter + j, mean, std) */
 void dt_cpu_philox_normal(uint64_t seed, uint64_t counter, int64_t n, double mean, double std, double *out,
-                          uint64_t *scratch);
+                          uint64_t *words, uint64_t *words2);
 /* out[j] = dt_philox_randint(seed, counter + j, low, high), high > low */
-void dt_cpu_philox_randint(uint64_t seed, uint64_t counter, int64_t n, int64_t low, int64_t high, int64_t *out);
+void dt_cpu_philox_randint(uint64_t seed, uint64_t counter, int64_t n, int64_t low, int64_t high, int64_t *out,
+                           uint64_t *words);
 
 #endif /* DT_CPU_RANDOM_H */

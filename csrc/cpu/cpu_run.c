@@ -207,7 +207,7 @@ static void dt_cpu_gen_run_range(const dt_cpu_gen_job *job, int64_t begin, int64
     }
     /* Other kinds compute a chunk of int64 or float64 values, then cast. */
     union { int64_t i[GEN_CHUNK]; double f[GEN_CHUNK]; } buf;
-    uint64_t scratch[GEN_CHUNK];
+    uint64_t words[2][GEN_CHUNK]; /* Philox's output, before the draws are made from it */
     for (int64_t start = begin; start < end; start += GEN_CHUNK) {
         int64_t m = end - start < GEN_CHUNK ? end - start : GEN_CHUNK;
         uint64_t counter = g->offset + (uint64_t)start;
@@ -221,13 +221,13 @@ static void dt_cpu_gen_run_range(const dt_cpu_gen_job *job, int64_t begin, int64
             }
             break;
         case DT_GEN_UNIFORM:
-            dt_cpu_philox_uniform(g->seed, counter, m, job->bits, g->low, g->high, buf.f);
+            dt_cpu_philox_uniform(g->seed, counter, m, job->bits, g->low, g->high, buf.f, words[0]);
             break;
         case DT_GEN_NORMAL:
-            dt_cpu_philox_normal(g->seed, counter, m, g->low, g->high, buf.f, scratch);
+            dt_cpu_philox_normal(g->seed, counter, m, g->low, g->high, buf.f, words[0], words[1]);
             break;
         default: /* DT_GEN_RANDINT */
-            dt_cpu_philox_randint(g->seed, counter, m, g->ilow, g->ihigh, buf.i);
+            dt_cpu_philox_randint(g->seed, counter, m, g->ilow, g->ihigh, buf.i, words[0]);
             break;
         }
         char *ptrs[2] = {(char *)g->data + start * itemsize, (char *)&buf};
