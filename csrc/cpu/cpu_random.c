@@ -33,22 +33,12 @@
 CLONES static void philox_words(uint64_t seed, uint64_t counter, int64_t n, uint64_t *restrict hi,
                                 uint64_t *restrict lo)
 {
-    const uint32_t key0 = (uint32_t)seed, key1 = (uint32_t)(seed >> 32);
     for (int64_t j = 0; j < n; j++) {
-        uint64_t ctr = counter + (uint64_t)j;
-        uint32_t c0 = (uint32_t)ctr, c1 = (uint32_t)(ctr >> 32), c2 = 0, c3 = 0;
-        uint32_t k0 = key0, k1 = key1;
-        for (int round = 0; round < 10; round++) {
-            uint64_t p0 = (uint64_t)DT_PHILOX_M0 * c0, p1 = (uint64_t)DT_PHILOX_M1 * c2;
-            uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n1 = (uint32_t)p1;
-            uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1, n3 = (uint32_t)p0;
-            c0 = n0; c1 = n1; c2 = n2; c3 = n3;
-            k0 += DT_PHILOX_W0;
-            k1 += DT_PHILOX_W1;
-        }
-        hi[j] = (uint64_t)c0 << 32 | c1;
+        uint32_t c[4];
+        dt_philox4x32_10(seed, counter + (uint64_t)j, c); /* inlined: philox.h's rounds */
+        hi[j] = (uint64_t)c[0] << 32 | c[1];
         if (lo != NULL)
-            lo[j] = (uint64_t)c2 << 32 | c3;
+            lo[j] = (uint64_t)c[2] << 32 | c[3];
     }
 }
 
