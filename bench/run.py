@@ -326,6 +326,9 @@ def product_cases(rng):
              lambda a=a: np.linalg.svd(a)[1], _near_numpy),
             ("linalg.eigh 500x500 float64", lambda xs=xs: dt.linalg.eigh(xs)[0],
              lambda sym=sym: np.linalg.eigh(sym)[0], _near_numpy),
+            ("linalg.eigvals 200x200 float64", lambda x=x: dt.linalg.eigvals(x[:200, :200]),
+             lambda a=a: np.linalg.eigvals(a[:200, :200]),
+             lambda got, ref: _near_numpy(np.sort_complex(np.asarray(got)), np.sort_complex(ref))),
         ]
     return cases
 
@@ -809,6 +812,33 @@ def bench_gpu_fft(table, reps, dsync, cp, csync, torch, tsync, n=1 << 24, batch=
         table.add("gpu", label, "-", nbytes / t_dt / 1e9, "none", None, kind="GB/s")
 
 
+def bench_gpu_eig(table, reps, dsync, cp, csync, torch, tsync, side=1024):
+    """The general eigenproblem (cuSOLVER's Xgeev) of one side x side
+    float64 matrix, eigenvalues only, time per call against PyTorch's
+    linalg.eigvals and CuPy's (where its version has one)."""
+    if not hasattr(dt, "linalg"):
+        return
+    x = dt.randn(side, side, device="cuda:0")
+    label = f"linalg.eigvals {side}x{side} float64"
+    dt.linalg.eigvals(x)
+    t_dt = median_time(lambda: dt.linalg.eigvals(x), max(3, reps // 3), sync=dsync)
+    rows = 0
+    if torch is not None:
+        tx = torch.randn(side, side, dtype=torch.float64, device="cuda")
+        torch.linalg.eigvals(tx)
+        t_t = median_time(lambda: torch.linalg.eigvals(tx), max(3, reps // 3), sync=tsync)
+        table.add("gpu", label, "-", t_dt, "torch", t_t)
+        rows += 1
+    if cp is not None and hasattr(cp.linalg, "eigvals"):
+        cx = cp.random.standard_normal((side, side))
+        cp.linalg.eigvals(cx)
+        t_c = median_time(lambda: cp.linalg.eigvals(cx), max(3, reps // 3), sync=csync)
+        table.add("gpu", label, "-", t_dt, "cupy", t_c)
+        rows += 1
+    if rows == 0:
+        table.add("gpu", label, "-", t_dt, "none", None)
+
+
 def bench_gpu(table, quick, allow_emulated=False):
     if not dt.cuda.is_available():
         print(f"\n== GPU: skipped ({dt.cuda.why_unavailable()}) ==")
@@ -941,6 +971,7 @@ def bench_gpu(table, quick, allow_emulated=False):
     bench_gpu_sort(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_fft(table, reps, dsync, cp, csync, torch, tsync)
+    bench_gpu_eig(table, reps, dsync, cp, csync, torch, tsync)
     bench_nn(table, "cuda:0", reps, dsync, torch, tsync, quick=quick)
 
     # -- a small op from Python: host time per call --

@@ -66,8 +66,9 @@ CASES = {
     "with_cublas": {},
     "potrf_batched": {},
     "potrf_batched_fault": {},
+    "geev_arguments": {},
 }
-ROUTINES = ["getrf", "getrs", "potrf", "qr", "syevd", "gesvd"]
+ROUTINES = ["getrf", "getrs", "potrf", "qr", "syevd", "gesvd", "geev"]
 CASES.update({f"{r}_{t}": {} for r in ROUTINES for t in "sdcz"})
 
 
@@ -168,6 +169,15 @@ def test_results_agree_with_numpy_lapack(program, t):
     s = np.linalg.svd(a, compute_uv=False)
     close(got["gesvd_s"][:, 0], s, s[0] * a.shape[0], "singular values")
 
+    a = got["geev_in"]
+    w = np.sort_complex(np.linalg.eigvals(a.real if real else a))
+    mine = got["geev_w"][:, 0]
+    close(np.sort_complex(mine), w, np.abs(a).max() * a.shape[0], "general eigenvalues")
+    if real:  # LAPACK's layout: exact conjugate pairs, the positive imaginary part first
+        pairs = np.flatnonzero(mine.imag > 0)
+        assert len(pairs) * 2 == np.count_nonzero(mine.imag) and len(pairs) > 0
+        assert all(mine[j + 1] == np.conj(mine[j]) for j in pairs)
+
 
 # ---- the headers ----
 
@@ -236,9 +246,11 @@ def _declarations():
 
 def test_declares_exactly_the_calls_made():
     """The helpers and 14 calls per type (bufferSize and routine for potrf,
-    getrf, geqrf, orgqr/ungqr, syevd/heevd, gesvd; getrs; potrfBatched)."""
+    getrf, geqrf, orgqr/ungqr, syevd/heevd, gesvd; getrs; potrfBatched), and
+    of the generic API Xgeev and its bufferSize, with the params object."""
     names = sorted(re.match(r"cusolverStatus_t\s+(\w+)", d).group(1) for d in _declarations())
-    want = ["cusolverDnCreate", "cusolverDnDestroy", "cusolverDnGetStream", "cusolverDnSetStream"]
+    want = ["cusolverDnCreate", "cusolverDnDestroy", "cusolverDnGetStream", "cusolverDnSetStream",
+            "cusolverDnCreateParams", "cusolverDnDestroyParams", "cusolverDnXgeev", "cusolverDnXgeev_bufferSize"]
     for t in "SDCZ":
         qr, ev = ("orgqr", "syevd") if t in "SD" else ("ungqr", "heevd")
         for r in ("potrf", "getrf", "geqrf", qr, ev, "gesvd"):
@@ -253,7 +265,7 @@ def test_prototypes_match_the_toolkit(tmp_path):
     name with different types."""
     gxx = toolkit_or_skip("cusolverDn.h")
     decls = _declarations()
-    assert len(decls) == 60
+    assert len(decls) == 64
     src = tmp_path / "protos.cpp"
     src.write_text('#include <cusolverDn.h>\nextern "C" {\n' + "\n".join(decls) + "\n}\n")
     res = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-I" + TOOLKIT, str(src)], capture_output=True,
@@ -273,8 +285,9 @@ def test_typedefs_match_the_toolkit(tmp_path):
     have the toolkit's size and alignment."""
     gxx = toolkit_or_skip("cusolverDn.h")
     typedefs = re.findall(r"^typedef (?:float2|double2|cuFloatComplex) \w+;", our_header("cuComplex.h"), re.M)
-    typedefs += re.findall(r"^typedef struct cusolverDnContext \*cusolverDnHandle_t;", our_header("cusolverDn.h"), re.M)
-    assert len(typedefs) == 4
+    typedefs += re.findall(r"^typedef struct (?:cusolverDnContext \*cusolverDnHandle_t|cusolverDnParams \*cusolverDnParams_t);",
+                           our_header("cusolverDn.h"), re.M)
+    assert len(typedefs) == 5
     checks = "".join(f"static_assert({e}, \"{e}\");\n" for e in (
         "sizeof(cuComplex) == 8", "alignof(cuComplex) == 8", "sizeof(cuDoubleComplex) == 16",
         "alignof(cuDoubleComplex) == 16", "offsetof(cuComplex, y) == 4", "offsetof(cuDoubleComplex, y) == 8"))

@@ -151,7 +151,7 @@ def test_eigh(device, dtype, batch):
     assert LA.eigh(ta)._fields == np.linalg.eigh(a)._fields
 
 
-# ---- eig, eigvals (the CPU's only for now) ----
+# ---- eig, eigvals (LAPACK's geev; cuSOLVER's Xgeev on CUDA devices) ----
 
 def sorted_eigenvalues(w):
     return np.sort_complex(np.asarray(w)) if np.iscomplexobj(w) else np.sort(np.asarray(w))
@@ -162,11 +162,6 @@ def sorted_eigenvalues(w):
 def test_eig(device, dtype, batch):
     a = rand(tuple(batch) + (4, 4), dtype)
     ta = on(a, device)
-    if is_cuda(device):
-        for fn in (LA.eig, LA.eigvals):
-            with pytest.raises(NotImplementedError, match="eigh"):
-                fn(ta)
-        return
     w, v = LA.eig(ta)
     want_w, want_v = np.linalg.eig(a)
     same_meta(w, want_w, device)
@@ -187,17 +182,56 @@ def test_eig_real_when_every_eigenvalue_is(device, dtype):
     cases = [t, t[0], rot, np.stack([t[0][:2, :2], rot]), np.zeros((0, 3, 3), dtype),
              np.zeros((0, 0), dtype)]
     for a in cases:
-        if is_cuda(device):
-            if a.size:
-                with pytest.raises(NotImplementedError, match="eigh"):
-                    LA.eig(on(a, device))
-            continue
         w, v = LA.eig(on(a, device))
         want_w, want_v = np.linalg.eig(a)
         same_meta(w, want_w, device)
         same_meta(v, want_v, device)
         near(sorted_eigenvalues(to_np(w)), sorted_eigenvalues(want_w), w.dtype)
         same_meta(LA.eigvals(on(a, device)), np.linalg.eigvals(a), device)
+
+
+def assert_same_eigenvalues(got, want, tol):
+    """Each matrix's eigenvalues equal want's as multisets: each of want's
+    matched with the nearest of got's not matched yet (sorting would pair
+    a conjugate pair's members by the rounding of their real parts)."""
+    got, want = np.asarray(got).reshape(-1, np.shape(got)[-1]), np.asarray(want).reshape(-1, np.shape(want)[-1])
+    for g, w in zip(got, want):
+        left = list(g)
+        for x in w:
+            k = int(np.argmin([abs(x - y) for y in left]))
+            assert abs(x - left.pop(k)) <= tol, (g, w)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_eig_pairs_and_larger_matrices(device, dtype):
+    """Real matrices with several conjugate pairs among real eigenvalues
+    (each pair's vector unpacked from LAPACK's two real columns), a
+    40 x 40 one, a defective one, and a batch where one matrix's
+    eigenvalues are all real and the next's are not."""
+    rng = np.random.default_rng(5)
+    blocks = np.zeros((7, 7))
+    blocks[:2, :2] = [[1, -2], [2, 1]]  # 1 +- 2i
+    blocks[2:4, 2:4] = [[-3, 0.5], [-0.5, -3]]  # -3 +- 0.5i
+    blocks[4, 4], blocks[5, 5], blocks[6, 6] = 4, -1, 0.25
+    s_ = rng.standard_normal((7, 7)) + 7 * np.eye(7)
+    mixed = s_ @ blocks @ np.linalg.inv(s_)
+    big = rng.standard_normal((40, 40))
+    defective = np.array([[2.0, 1.0], [0.0, 2.0]])
+    batch = np.stack([np.diag([1.0, 2.0, 3.0]) + np.triu(rng.standard_normal((3, 3)), 1),
+                      rng.standard_normal((3, 3))])
+    for a in (mixed, big, batch, defective):
+        a = a.astype(dtype)
+        w, v = LA.eig(on(a, device))
+        want = np.linalg.eigvals(a)
+        same_meta(w, want, device)
+        W, V = to_np(w), to_np(v)
+        eps = np.finfo(dtype).eps
+        scale = np.abs(a).max() * a.shape[-1]
+        tol = (np.sqrt(eps) if a is defective else 100 * eps) * scale  # a double root: sqrt(eps)
+        assert_same_eigenvalues(W, want, tol)
+        assert_same_eigenvalues(to_np(LA.eigvals(on(a, device))), want, tol)
+        assert np.abs(a @ V - V * W[..., None, :]).max() <= 100 * eps * scale
+        assert np.abs(np.linalg.norm(V, axis=-2) - 1).max() <= 100 * eps
 
 
 # ---- svd, svdvals ----

@@ -188,6 +188,12 @@ dt_status dt_cuda_solver_pointers(char *base, int64_t step, int64_t count, char 
 /* dst (cols x rows) = conj(src (rows x cols))^T, column-major, of a float dtype */
 dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows, int64_t cols, void *dst,
                                         dt_dtype dtype, cudaStream_t s, int dev, dt_error *err);
+/* A real Xgeev's output as complex (Note [eig through Xgeev]): w[j] =
+ * wr[j] + i wr[n + j] (n of them); and where q is not NULL, q's column j
+ * (n x n, column-major) from vr's (LAPACK's layout of conjugate pairs),
+ * of float32 or float64 (w and q of the complex dtype of that precision) */
+dt_status dt_cuda_solver_eig_unpack(const void *wr, const void *vr, void *w, void *q, int64_t n,
+                                    dt_dtype dtype, cudaStream_t s, int dev, dt_error *err);
 
 /* ---- the table (cuda_backend.c) ---- */
 

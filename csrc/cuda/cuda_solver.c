@@ -22,12 +22,13 @@
  * factorizations]).  gesvd needs
  * m >= n: a wide matrix is factored as its conjugate transpose,
  * A^H = U' S V'^H, so A = V' S U'^H: U is (V'^H)^H and V^H is U'^H.  eig
- * of a general matrix is not offered (cuSOLVER's Xgeev is recent and
- * not wrapped yet): DT_ERR_NOT_IMPLEMENTED, as backend.h allows.
+ * of a general matrix: Note [eig through Xgeev].
  */
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cusolverDn.h>
@@ -163,6 +164,7 @@ static dt_status solver_check(cusolverStatus_t s, const char *call, int device, 
 typedef struct device_solver {
     pthread_mutex_t lock;
     cusolverDnHandle_t handle;
+    cusolverDnParams_t params; /* eig's (Note [eig through Xgeev]), made on first use */
 } device_solver;
 
 static device_solver devices[DT_CUDA_MAX_DEVICES];
@@ -364,6 +366,112 @@ static dt_status run_svd(run_ctx *c, int *info32, dt_error *err)
     return DT_OK;
 }
 
+/* Note [eig through Xgeev]
+ * The general eigenproblem is cusolverDnXgeev, of the 64-bit generic API
+ * (CUDA 12.6 and later): its symbols are loaded apart from the rest of
+ * cuSOLVER, on the first eig, so that an older cuSOLVER still serves every
+ * other factorization and eig says why it cannot run
+ * (DT_ERR_NOT_IMPLEMENTED).  One call per matrix, with every type that of
+ * A: for float32 and float64 that is LAPACK's layout, W the real parts and
+ * then the imaginary parts, VR a conjugate pair's vector as the real and
+ * imaginary parts in two adjacent columns (the first with the positive
+ * imaginary part); a small kernel turns both into the complex w and q
+ * that backend.h's loop has.  Complex matrices write w and q directly.
+ * Xgeev also takes a host workspace: it is freed only after the stream
+ * has finished the work (the documentation does not say whether the
+ * library is done with it when the call returns), so eig synchronises
+ * the stream, as reading its info would anyway. */
+typedef struct geev_api {
+    cusolverStatus_t (*create_params)(cusolverDnParams_t *);
+    cusolverStatus_t (*buffer_size)(H, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
+                                    cudaDataType, const void *, int64_t, cudaDataType, const void *,
+                                    cudaDataType, const void *, int64_t, cudaDataType, const void *, int64_t,
+                                    cudaDataType, size_t *, size_t *);
+    cusolverStatus_t (*geev)(H, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
+                             cudaDataType, void *, int64_t, cudaDataType, void *, cudaDataType, void *,
+                             int64_t, cudaDataType, void *, int64_t, cudaDataType, void *, size_t, void *,
+                             size_t, int *);
+} geev_api;
+
+static dt_library geev_library = DT_LIBRARY_INIT;
+static geev_api geev_fns;
+
+#ifdef DEVTENSOR_EMULATED
+static int load_geev(char *error, size_t size)
+{
+    (void)error, (void)size;
+    geev_fns.create_params = cusolverDnCreateParams;
+    geev_fns.buffer_size = cusolverDnXgeev_bufferSize;
+    geev_fns.geev = cusolverDnXgeev;
+    return 1;
+}
+#else
+static int load_geev(char *error, size_t size)
+{
+    static const char *const paths[] = {
+        DT_CUSOLVER_SONAME,
+#ifdef DT_CUDA_LIB_DIR
+        DT_CUDA_LIB_DIR "/" DT_CUSOLVER_SONAME,
+#endif
+    };
+    static const char *const names[] = {"cusolverDnCreateParams", "cusolverDnXgeev_bufferSize",
+                                        "cusolverDnXgeev"};
+    void *slot[3];
+    if (!dt_library_load("cuSOLVER", paths, sizeof paths / sizeof *paths,
+                         "eig and eigvals on CUDA devices (cuSOLVER's Xgeev, CUDA 12.6 and later)", names,
+                         slot, 3, error, size))
+        return 0;
+    geev_fns.create_params = (__typeof__(geev_fns.create_params))slot[0];
+    geev_fns.buffer_size = (__typeof__(geev_fns.buffer_size))slot[1];
+    geev_fns.geev = (__typeof__(geev_fns.geev))slot[2];
+    return 1;
+}
+#endif
+
+static dt_status run_eig(run_ctx *c, cusolverDnParams_t params, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    const geev_api *g = &geev_fns;
+    const int real = l->dtype == DT_FLOAT32 || l->dtype == DT_FLOAT64;
+    const cudaDataType type = l->dtype == DT_FLOAT32 ? CUDA_R_32F : l->dtype == DT_FLOAT64 ? CUDA_R_64F
+                            : l->dtype == DT_COMPLEX64 ? CUDA_C_32F : CUDA_C_64F;
+    const int64_t n = l->n, citem = real ? 2 * c->item : c->item; /* w's and q's items are complex */
+    const cusolverEigMode_t jobvr = l->vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    void *wr = NULL, *vr = NULL, *work;
+    if (real) {
+        DT_TRY(scratch(c, 2 * n * c->item, &wr, err));
+        if (l->vectors)
+            DT_TRY(scratch(c, n * n * c->item, &vr, err));
+    }
+    size_t dev_bytes = 0, host_bytes = 0;
+    CHECK(g->buffer_size(c->h, params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, type, l->a, n, type,
+                         real ? wr : l->w, type, NULL, 1, type, real ? vr : l->q, l->vectors ? n : 1, type,
+                         &dev_bytes, &host_bytes), "Xgeev_bufferSize");
+    if (dev_bytes > (size_t)INT64_MAX / 2)
+        return dt_error_set(err, DT_ERR_DEVICE_OOM, "eig: cuSOLVER asks for %zu bytes of workspace",
+                            dev_bytes);
+    DT_TRY(scratch(c, (int64_t)dev_bytes, &work, err));
+    void *host = malloc(host_bytes > 0 ? host_bytes : 1);
+    if (host == NULL)
+        return dt_error_set(err, DT_ERR_NOMEM, "eig: out of host memory (%zu bytes for cuSOLVER)",
+                            host_bytes);
+    dt_status st = DT_OK;
+    for (int64_t p = 0; p < l->count && st == DT_OK; p++) {
+        char *a = l->a + p * n * n * c->item, *w = l->w + p * n * citem;
+        char *q = l->vectors ? l->q + p * n * n * citem : NULL;
+        st = solver_check(g->geev(c->h, params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, type, a, n, type,
+                                  real ? wr : w, type, NULL, 1, type, real ? vr : q, l->vectors ? n : 1,
+                                  type, work, dev_bytes, host, host_bytes, info32 + p),
+                          "Xgeev", c->dev, err);
+        if (st == DT_OK && real)
+            st = dt_cuda_solver_eig_unpack(wr, vr, w, q, n, l->dtype, c->raw, c->dev, err);
+    }
+    /* Note [eig through Xgeev]: the host workspace outlives the work */
+    dt_status synced = DT_CUDA_CALL(err, c->dev, cudaStreamSynchronize, (c->raw));
+    free(host);
+    return st != DT_OK ? st : synced;
+}
+
 static int fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
@@ -377,16 +485,14 @@ dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
         return dt_error_set(err, DT_ERR_TYPE, "run_linalg: no cuSOLVER routine for %s",
                             dt_dtype_get_info(l->dtype)->name);
     DT_TRY(dt_cuda_index_check(l->device_index, err));
-    if (l->kind == DT_LINALG_EIG)
-        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "eig of a general matrix is not "
-                            "available on CUDA devices yet (cuSOLVER's Xgeev is not wrapped); "
-                            "eigh serves Hermitian matrices");
     if (!fits_int(l->m) || !fits_int(l->n) || !fits_int(l->nrhs) || !fits_int(l->m * l->n))
         return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "run_linalg: matrices above 2**31 - 1 "
                             "elements are not supported on CUDA devices yet");
     const solver_api *a = get_api(err);
     if (a == NULL)
         return err->status;
+    if (l->kind == DT_LINALG_EIG && dt_library_ensure(&geev_library, load_geev, err) != DT_OK)
+        return err->status = DT_ERR_NOT_IMPLEMENTED; /* Note [eig through Xgeev] */
     run_ctx c;
     memset(&c, 0, sizeof c);
     c.l = l;
@@ -408,6 +514,12 @@ dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
             d->handle = h;
     }
     int *info32 = NULL;
+    if (st == DT_OK && l->kind == DT_LINALG_EIG && d->params == NULL) {
+        cusolverDnParams_t params = NULL;
+        st = solver_check(geev_fns.create_params(&params), "cusolverDnCreateParams", c.dev, err);
+        if (st == DT_OK)
+            d->params = params;
+    }
     if (st == DT_OK)
         st = solver_check(a->set_stream(d->handle, c.raw), "cusolverDnSetStream", c.dev, err);
     c.h = d->handle;
@@ -420,6 +532,7 @@ dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
         case DT_LINALG_CHOLESKY: st = run_cholesky(&c, info32, err); break;
         case DT_LINALG_QR: st = run_qr(&c, info32, err); break;
         case DT_LINALG_EIGH: st = run_eigh(&c, info32, err); break;
+        case DT_LINALG_EIG: st = run_eig(&c, d->params, info32, err); break;
         default: st = run_svd(&c, info32, err); break;
         }
     }

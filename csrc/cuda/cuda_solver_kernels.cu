@@ -1,7 +1,7 @@
 /* cuda_solver_kernels.cu - the small kernels around cuSOLVER (cuda_solver.c):
  * int pivots and info to and from the loop's int64, zeroing a triangle, a
- * conjugate transpose, and the pointer arrays of the batched routines; run
- * on the CPU by the emulation in CI. */
+ * conjugate transpose, the pointer arrays of the batched routines, and a
+ * real eig's output made complex; run on the CPU by the emulation in CI. */
 #include "cuda_loops.cuh"
 
 namespace {
@@ -65,6 +65,35 @@ __global__ void k_pointers(char *base, int64_t step, int64_t count, char **ptrs)
         ptrs[i] = base + i * step;
 }
 
+/* LAPACK's real geev layout to complex: w[j] = wr[j] + i wi[j] (wi = wr +
+ * n); column j of q is vr's column j where wi[j] == 0, vr(:, j) + i
+ * vr(:, j + 1) where wi[j] > 0 (the first of a pair), and vr(:, j - 1) -
+ * i vr(:, j) where wi[j] < 0.  One thread per element of q (per w[j] when
+ * q is NULL); a pair cut off at either end (never produced) reads as real. */
+template <class T>
+__global__ void k_eig_unpack(const T *wr, const T *vr, T *w, T *q, int64_t n)
+{
+    const int64_t total = q != nullptr ? n * n : n;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % n, j = q != nullptr ? e / n : e;
+        const T wi = wr[n + j];
+        if (i == 0 || q == nullptr) {
+            w[2 * j] = wr[j];
+            w[2 * j + 1] = wi;
+        }
+        if (q == nullptr)
+            continue;
+        T re = vr[j * n + i], im = 0;
+        if (wi > 0 && j + 1 < n)
+            im = vr[(j + 1) * n + i];
+        else if (wi < 0 && j > 0)
+            re = vr[(j - 1) * n + i], im = -vr[j * n + i];
+        q[2 * e] = re;
+        q[2 * e + 1] = im;
+    }
+}
+
 dt_status launch(const void *kernel, int64_t items, void **args, cudaStream_t stream, int dev,
                  const char *what, dt_error *err)
 {
@@ -121,4 +150,13 @@ extern "C" dt_status dt_cuda_solver_pointers(char *base, int64_t step, int64_t c
 {
     void *args[] = {&base, &step, &count, &ptrs};
     return launch(DT_KERNEL_ADDRESS(k_pointers), count, args, s, dev, "pointers", err);
+}
+
+extern "C" dt_status dt_cuda_solver_eig_unpack(const void *wr, const void *vr, void *w, void *q, int64_t n,
+                                               dt_dtype dtype, cudaStream_t s, int dev, dt_error *err)
+{
+    void *args[] = {&wr, &vr, &w, &q, &n};
+    const void *k = dtype == DT_FLOAT32 ? DT_KERNEL_ADDRESS(k_eig_unpack<float>)
+                                        : DT_KERNEL_ADDRESS(k_eig_unpack<double>);
+    return launch(k, q != NULL ? n * n : n, args, s, dev, "eig_unpack", err);
 }

@@ -495,4 +495,274 @@ int svd(const Dense &a, std::vector<double> &s, Dense *u, int64_t ucols, Dense *
     return unconverged;
 }
 
+/* ---- the general eigenproblem ---- */
+
+/* Note [General eigenproblem]
+ * A = Z T Z^H, T upper triangular (the complex Schur form), by the
+ * textbook route: Householder reduction to Hessenberg form (Note
+ * [Reflectors]), then shifted QR steps on the unreduced window [lo, hi]
+ * made of Givens rotations applied to all of T (rows left of the window
+ * and columns right of it too) and accumulated into Z.  The shift is
+ * Wilkinson's (the eigenvalue of the window's trailing 2 x 2 nearer its
+ * last diagonal element), with an exceptional shift every tenth step
+ * without deflation; a subdiagonal element is negligible below eps times
+ * its two diagonal neighbours (the norm of T where both are zero).  At
+ * most 30 n steps in all, as LAPACK allows; past them the return is the
+ * number of eigenvalues not found.  The eigenvectors of T by back
+ * substitution (a zero denominator replaced by eps |T|, as LAPACK's trevc
+ * perturbs it), x = Z y, each scaled to unit norm with its largest
+ * component real and positive (LAPACK's geev: "largest component real"). */
+namespace {
+
+Cx csqrt(Cx z)
+{
+    const double r = absc(z);
+    return Cx{sqrt(0.5 * (r + z.re)), copysign(sqrt(0.5 * std::max(0.0, r - z.re)), z.im)};
+}
+
+/* rows k, k+1 <- G rows, G = [c s; -conj(s) c] (zeroes b under a) */
+struct Givens {
+    double c;
+    Cx s;
+};
+
+Givens givens(Cx a, Cx b)
+{
+    const double na = absc(a), nb = absc(b);
+    if (nb == 0)
+        return Givens{1, Cx{0, 0}};
+    if (na == 0)
+        return Givens{0, Cx{1, 0}};
+    const double r = hypot(na, nb);
+    const Cx phase = a * (1 / na);
+    return Givens{na / r, phase * conj(b) * (1 / r)};
+}
+
+void rotate_rows(Dense &t, int64_t k, const Givens &g, int64_t from, int64_t to)
+{
+    for (int64_t j = from; j < to; j++) {
+        const Cx x = t(k, j), y = t(k + 1, j);
+        t(k, j) = x * g.c + g.s * y;
+        t(k + 1, j) = y * g.c - conj(g.s) * x;
+    }
+}
+
+void rotate_cols(Dense &t, int64_t k, const Givens &g, int64_t from, int64_t to)
+{
+    for (int64_t i = from; i < to; i++) {
+        const Cx x = t(i, k), y = t(i, k + 1);
+        t(i, k) = x * g.c + conj(g.s) * y;
+        t(i, k + 1) = y * g.c - g.s * x;
+    }
+}
+
+/* Householder reduction: t = Z^H a Z upper Hessenberg */
+void hessenberg(Dense &t, Dense &z)
+{
+    const int64_t n = t.rows;
+    std::vector<Cx> v((size_t)n);
+    for (int64_t k = 0; k + 2 < n; k++) {
+        const Cx alpha = t(k + 1, k);
+        const double xnorm = norm2(&t(k + 2, k), n - k - 2);
+        if (xnorm == 0 && alpha.im == 0)
+            continue;
+        const double beta = -copysign(norm3(alpha.re, alpha.im, xnorm), alpha.re);
+        const Cx tau = Cx{(beta - alpha.re) / beta, -alpha.im / beta};
+        const Cx scale = div(Cx{1, 0}, alpha - Cx{beta, 0});
+        v[(size_t)(k + 1)] = Cx{1, 0};
+        for (int64_t i = k + 2; i < n; i++)
+            v[(size_t)i] = t(i, k) * scale, t(i, k) = Cx{0, 0};
+        t(k + 1, k) = Cx{beta, 0};
+        for (int64_t j = k + 1; j < n; j++) { /* t <- H^H t */
+            Cx w = Cx{0, 0};
+            for (int64_t i = k + 1; i < n; i++)
+                w = w + conj(v[(size_t)i]) * t(i, j);
+            const Cx f = conj(tau) * w;
+            for (int64_t i = k + 1; i < n; i++)
+                t(i, j) = t(i, j) - v[(size_t)i] * f;
+        }
+        for (Dense *m : {&t, &z}) /* t <- t H, z <- z H */
+            for (int64_t i = 0; i < n; i++) {
+                Cx w = Cx{0, 0};
+                for (int64_t j = k + 1; j < n; j++)
+                    w = w + (*m)(i, j) * v[(size_t)j];
+                const Cx f = w * tau;
+                for (int64_t j = k + 1; j < n; j++)
+                    (*m)(i, j) = (*m)(i, j) - f * conj(v[(size_t)j]);
+            }
+    }
+}
+
+double frobenius(const Dense &a) { return norm2(a.a.data(), (int64_t)a.a.size()); }
+
+/* the Schur form of the Hessenberg t in place, z accumulated; 0, or the
+ * number of eigenvalues not found */
+int64_t schur(Dense &t, Dense &z)
+{
+    const int64_t n = t.rows;
+    const double eps = DBL_EPSILON, tnorm = frobenius(t);
+    int64_t hi = n - 1, steps = 0, since = 0;
+    while (hi > 0) {
+        int64_t lo = hi;
+        for (; lo > 0; lo--) {
+            double near = abs1(t(lo - 1, lo - 1)) + abs1(t(lo, lo));
+            if (absc(t(lo, lo - 1)) <= eps * (near > 0 ? near : tnorm)) {
+                t(lo, lo - 1) = Cx{0, 0};
+                break;
+            }
+        }
+        if (lo == hi) {
+            hi--, since = 0;
+            continue;
+        }
+        if (++steps > 30 * n)
+            return hi + 1;
+        Cx mu;
+        if (++since % 10 == 0) {
+            mu = t(hi, hi) + Cx{0.75 * absc(t(hi, hi - 1)), 0};
+        } else {
+            const Cx a = t(hi - 1, hi - 1), b = t(hi - 1, hi), c = t(hi, hi - 1), d = t(hi, hi);
+            const Cx half = (a - d) * 0.5, root = csqrt(half * half + b * c);
+            const Cx m1 = (a + d) * 0.5 + root, m2 = (a + d) * 0.5 - root;
+            mu = absc(m1 - d) <= absc(m2 - d) ? m1 : m2;
+        }
+        std::vector<Givens> g((size_t)(hi - lo));
+        for (int64_t k = lo; k <= hi; k++)
+            t(k, k) = t(k, k) - mu;
+        for (int64_t k = lo; k < hi; k++) {
+            g[(size_t)(k - lo)] = givens(t(k, k), t(k + 1, k));
+            rotate_rows(t, k, g[(size_t)(k - lo)], k, n);
+        }
+        for (int64_t k = lo; k < hi; k++) {
+            rotate_cols(t, k, g[(size_t)(k - lo)], 0, std::min(k + 2, hi + 1));
+            rotate_cols(z, k, g[(size_t)(k - lo)], 0, n);
+        }
+        for (int64_t k = lo; k <= hi; k++)
+            t(k, k) = t(k, k) + mu;
+    }
+    return 0;
+}
+
+/* x / |x| with its largest |component| made real and positive */
+void normalize(Cx *x, int64_t n)
+{
+    int64_t big = 0;
+    for (int64_t i = 1; i < n; i++)
+        if (absc(x[i]) > absc(x[big]))
+            big = i;
+    const double norm = norm2(x, n), top = absc(x[big]);
+    if (norm == 0 || top == 0)
+        return;
+    const Cx f = conj(x[big]) * (1 / (top * norm));
+    for (int64_t i = 0; i < n; i++)
+        x[i] = x[i] * f;
+    x[big].im = 0;
+}
+
+/* Note [Real matrices in the general eigenproblem]
+ * LAPACK's real geev returns each complex conjugate pair as exact
+ * conjugates, next to each other, the one with the positive imaginary
+ * part first, and real eigenvalues with real eigenvectors.  The complex
+ * Schur form of a real matrix gives them only to rounding, so for real
+ * input an eigenvalue whose |imaginary part| is below sqrt(eps) |A| is
+ * taken as real (imaginary part 0, the real part of its unit vector,
+ * normalised again), and each one above it with a positive imaginary part
+ * is paired with the unpaired one nearest its conjugate, whose results
+ * become exact conjugates of its own.  A matrix whose eigenvalues do not
+ * pair up so reports them as not found (never seen in CI's matrices). */
+int64_t pair_conjugates(double anorm, std::vector<Cx> &w, Dense *v)
+{
+    const int64_t n = (int64_t)w.size();
+    const double tol = sqrt(DBL_EPSILON) * anorm;
+    std::vector<int64_t> order;
+    std::vector<char> used((size_t)n, 0);
+    for (int64_t k = 0; k < n; k++) {
+        if (used[(size_t)k])
+            continue;
+        if (fabs(w[(size_t)k].im) <= tol) {
+            used[(size_t)k] = 1, order.push_back(k);
+            continue;
+        }
+        int64_t best = -1;
+        const Cx want = conj(w[(size_t)k]);
+        for (int64_t j = 0; j < n; j++)
+            if (j != k && !used[(size_t)j] && fabs(w[(size_t)j].im) > tol &&
+                (w[(size_t)j].im > 0) != (w[(size_t)k].im > 0) &&
+                (best < 0 || absc(w[(size_t)j] - want) < absc(w[(size_t)best] - want)))
+                best = j;
+        if (best < 0)
+            return n;
+        used[(size_t)k] = used[(size_t)best] = 1;
+        order.push_back(w[(size_t)k].im > 0 ? k : best);
+        order.push_back(-1); /* the conjugate of the one before */
+    }
+    std::vector<Cx> w2((size_t)n);
+    Dense v2 = v != nullptr ? Dense(n, n) : Dense();
+    for (int64_t p = 0; p < n; p++) {
+        const int64_t k = order[(size_t)p];
+        if (k < 0) {
+            w2[(size_t)p] = conj(w2[(size_t)(p - 1)]);
+            for (int64_t i = 0; v != nullptr && i < n; i++)
+                v2(i, p) = conj(v2(i, p - 1));
+            continue;
+        }
+        const bool real = fabs(w[(size_t)k].im) <= tol;
+        w2[(size_t)p] = real ? Cx{w[(size_t)k].re, 0} : w[(size_t)k];
+        for (int64_t i = 0; v != nullptr && i < n; i++)
+            v2(i, p) = real ? Cx{(*v)(i, k).re, 0} : (*v)(i, k);
+        if (v != nullptr && real)
+            normalize(&v2(0, p), n);
+    }
+    w.swap(w2);
+    if (v != nullptr)
+        *v = v2;
+    return 0;
+}
+
+} // namespace
+
+int64_t eig(const Dense &a, std::vector<Cx> &w, Dense *v)
+{
+    const int64_t n = a.rows;
+    Dense t = a, z(n, n);
+    for (int64_t i = 0; i < n; i++)
+        z(i, i) = Cx{1, 0};
+    hessenberg(t, z);
+    const int64_t left = schur(t, z);
+    w.assign((size_t)n, Cx{0, 0});
+    if (left != 0)
+        return left;
+    for (int64_t k = 0; k < n; k++)
+        w[(size_t)k] = t(k, k);
+    if (v != nullptr) {
+        const double small = DBL_EPSILON * std::max(frobenius(t), DBL_MIN);
+        *v = Dense(n, n);
+        std::vector<Cx> y((size_t)n);
+        for (int64_t k = 0; k < n; k++) {
+            std::fill(y.begin(), y.end(), Cx{0, 0});
+            y[(size_t)k] = Cx{1, 0};
+            for (int64_t i = k - 1; i >= 0; i--) {
+                Cx s = Cx{0, 0};
+                for (int64_t j = i + 1; j <= k; j++)
+                    s = s + t(i, j) * y[(size_t)j];
+                Cx d = t(i, i) - t(k, k);
+                if (absc(d) < small)
+                    d = Cx{small, 0};
+                y[(size_t)i] = div(Cx{0, 0} - s, d);
+            }
+            for (int64_t i = 0; i < n; i++) {
+                Cx x = Cx{0, 0};
+                for (int64_t j = 0; j <= k; j++)
+                    x = x + z(i, j) * y[(size_t)j];
+                (*v)(i, k) = x;
+            }
+            normalize(&(*v)(0, k), n);
+        }
+    }
+    bool real = true;
+    for (const Cx &x : a.a)
+        real = real && x.im == 0;
+    return real ? pair_conjugates(frobenius(a), w, v) : 0;
+}
+
 } // namespace dt_emu

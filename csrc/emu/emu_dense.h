@@ -73,6 +73,15 @@ int eigh(const Dense &a, std::vector<double> &w, Dense *v);
  * pairs not orthogonalised after the sweeps allowed. */
 int svd(const Dense &a, std::vector<double> &s, Dense *u, int64_t ucols, Dense *v);
 
+/* The eigenvalues w and, where v is not NULL, the unit right eigenvectors
+ * (v's columns, largest component real) of the general square a (Note
+ * [General eigenproblem] in emu_dense.cpp).  For real a, LAPACK's real
+ * layout: conjugate pairs exact and adjacent, positive imaginary part
+ * first, real eigenvalues with real vectors (Note [Real matrices in the
+ * general eigenproblem]).  Returns 0, or the number of eigenvalues not
+ * found (w and v then unset). */
+int64_t eig(const Dense &a, std::vector<Cx> &w, Dense *v);
+
 } // namespace dt_emu
 
 #endif /* DT_EMU_DENSE_H */

@@ -46,6 +46,20 @@ Table &table()
     return *t;
 }
 
+/* Parameter objects (cusolverDnCreateParams) as handles: ids never reused,
+ * carrying nothing (no routine here reads an option from them). */
+struct ParamsTable {
+    std::mutex mu;
+    std::unordered_map<uintptr_t, char> live;
+    uintptr_t next_id = 1;
+};
+
+ParamsTable &params_table()
+{
+    static ParamsTable *t = new ParamsTable;
+    return *t;
+}
+
 /* current_device, accessible, host_out, Quiet: emu_library.h */
 using dt_emu::accessible;
 using dt_emu::current_device;
@@ -116,6 +130,13 @@ cusolverStatus_t get(cusolverDnHandle_t handle, Handle *out)
         return CUSOLVER_STATUS_NOT_INITIALIZED;
     *out = it->second;
     return CUSOLVER_STATUS_SUCCESS;
+}
+
+bool params_live(cusolverDnParams_t params)
+{
+    ParamsTable &t = params_table();
+    std::lock_guard<std::mutex> lk(t.mu);
+    return params != nullptr && t.live.count((uintptr_t)params) != 0;
 }
 
 /* A bufferSize answer: CUSOLVER_STATUS_INVALID_VALUE where it does not fit
@@ -299,6 +320,29 @@ cusolverStatus_t cusolverDnGetStream(cusolverDnHandle_t handle, cudaStream_t *st
     if (streamId == nullptr)
         return CUSOLVER_STATUS_INVALID_VALUE;
     *streamId = h.stream;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+/* A parameter object for the 64-bit generic API (only Xgeev here): no
+ * runtime needed, as the real library's. */
+cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *params)
+{
+    if (params == nullptr)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    ParamsTable &t = params_table();
+    std::lock_guard<std::mutex> lk(t.mu);
+    uintptr_t id = (t.next_id++ << 4) | 0xA;
+    t.live[id] = 1;
+    *params = (cusolverDnParams_t)id;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnDestroyParams(cusolverDnParams_t params)
+{
+    ParamsTable &t = params_table();
+    std::lock_guard<std::mutex> lk(t.mu);
+    if (params == nullptr || t.live.erase((uintptr_t)params) == 0)
+        return CUSOLVER_STATUS_INVALID_VALUE;
     return CUSOLVER_STATUS_SUCCESS;
 }
 

@@ -30,6 +30,9 @@ struct Handle {
  * destroyed or unknown handle. */
 cusolverStatus_t get(cusolverDnHandle_t handle, Handle *out);
 
+/* Whether params came from cusolverDnCreateParams and is not destroyed. */
+bool params_live(cusolverDnParams_t params);
+
 /* A bufferSize call's answer `need` written to *out: SUCCESS, or
  * CUSOLVER_STATUS_INVALID_VALUE where *out is NULL or device memory, or
  * need does not fit an int. */

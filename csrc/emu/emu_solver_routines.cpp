@@ -6,6 +6,8 @@
  */
 #include "emu_solver.h"
 
+#include "emu_library.h"
+
 #include <math.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@ namespace {
 
 using dt_emu::Cx;
 using dt_emu::Dense;
+using dt_emu::host_out;
 using namespace dt_emu::solver;
 
 const Cx nan_cx = {NAN, NAN}; /* what "destroyed" outputs hold (Note [Destroyed outputs]) */
@@ -638,6 +641,176 @@ cusolverStatus_t gesvd(Ty t, cusolverDnHandle_t handle, signed char jobu, signed
 }
 
 
+/* ---- the general eigenproblem (the 64-bit generic API) ---- */
+
+/* Note [Xgeev]
+ * cusolverDnXgeev of the types csrc/cuda uses: A, W, VL, VR and the
+ * compute type all one of CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F;
+ * for a real type W holds 2n reals (the real parts, then the imaginary
+ * parts) and VR LAPACK's real layout (a conjugate pair j, j + 1 as the
+ * real and imaginary parts of v(j) in columns j and j + 1).  The real
+ * library's other combination (real A with complex W) and left
+ * eigenvectors (jobvl = CUSOLVER_EIG_MODE_VECTOR) are not emulated:
+ * CUSOLVER_STATUS_NOT_SUPPORTED.  Arguments are checked in their order
+ * (Note [Invalid arguments]); the i-th counts params as the first.
+ * Workspace: the device part as Note [Workspace sizes] with LAPACK's geev
+ * minimum (4n for S and D, 2n for C and Z, at least 1) in bytes of the
+ * type, the host part max(1, n) elements: both filled with 0xFF bytes when
+ * the work runs on the stream, so a caller that frees the host part before
+ * the stream is done is a use after free under AddressSanitizer (whether
+ * the real library reads the host part only during the call, its
+ * documentation does not say).  A is destroyed (Note [Destroyed outputs]);
+ * devInfo > 0 counts the eigenvalues not found (Note [General
+ * eigenproblem] in emu_dense.cpp), and then W and VR are not written. */
+struct GeevJob : Job {
+    bool vectors;
+    char *A, *W, *VR, *host;
+    size_t host_bytes;
+    int64_t n, lda, ldvr;
+    cudaError_t compute(int *info) override
+    {
+        memset(host, 0xFF, host_bytes);
+        Dense a = read(t, A, lda, n, n), v;
+        std::vector<Cx> w;
+        const int64_t left = dt_emu::eig(a, w, vectors ? &v : nullptr);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < n; i++)
+                store(t, A, j * lda + i, nan_cx);
+        *info = (int)std::min<int64_t>(left, n);
+        if (left != 0)
+            return cudaSuccess;
+        const bool real = t == Ty::S || t == Ty::D;
+        for (int64_t j = 0; j < n; j++) {
+            if (!real) {
+                store(t, W, j, w[(size_t)j]);
+                continue;
+            }
+            store_real(t, W, j, w[(size_t)j].re);
+            store_real(t, W, n + j, w[(size_t)j].im);
+        }
+        if (!vectors)
+            return cudaSuccess;
+        if (!real) {
+            write(t, VR, ldvr, v, n, n);
+            return cudaSuccess;
+        }
+        for (int64_t j = 0; j < n; j++) {
+            const bool pair = w[(size_t)j].im > 0 && j + 1 < n;
+            for (int64_t i = 0; i < n; i++) {
+                store_real(t, VR, j * ldvr + i, v(i, j).re);
+                if (pair)
+                    store_real(t, VR, (j + 1) * ldvr + i, v(i, j).im);
+            }
+            j += pair;
+        }
+        return cudaSuccess;
+    }
+};
+
+bool type_of(cudaDataType d, Ty *t)
+{
+    switch (d) {
+    case CUDA_R_32F: *t = Ty::S; return true;
+    case CUDA_R_64F: *t = Ty::D; return true;
+    case CUDA_C_32F: *t = Ty::C; return true;
+    case CUDA_C_64F: *t = Ty::Z; return true;
+    default: return false;
+    }
+}
+
+int64_t geev_device_bytes(Ty t, int64_t n)
+{
+    return std::max<int64_t>(1, (t == Ty::S || t == Ty::D ? 4 : 2) * n) * (int64_t)esize(t);
+}
+int64_t geev_host_bytes(Ty t, int64_t n) { return std::max<int64_t>(1, n) * (int64_t)esize(t); }
+
+bool eig_mode_ok(cusolverEigMode_t m) { return m == CUSOLVER_EIG_MODE_NOVECTOR || m == CUSOLVER_EIG_MODE_VECTOR; }
+
+/* The checks both calls share: 0, the argument number of the first bad
+ * one (Note [Xgeev]), or -1 for a combination not emulated; *t set from
+ * dataTypeA when it is one of the four. */
+int geev_bad(cusolverDnParams_t params, cusolverEigMode_t jobvl, cusolverEigMode_t jobvr, int64_t n, cudaDataType ta,
+             int64_t lda, cudaDataType tw, cudaDataType tvl, int64_t ldvl, cudaDataType tvr, int64_t ldvr,
+             cudaDataType tc, Ty *t)
+{
+    if (!params_live(params))
+        return 1;
+    if (!eig_mode_ok(jobvl))
+        return 2;
+    if (!eig_mode_ok(jobvr))
+        return 3;
+    if (n < 0)
+        return 4;
+    if (!type_of(ta, t))
+        return 5;
+    if (jobvl == CUSOLVER_EIG_MODE_VECTOR || tw != ta || tvl != ta || tvr != ta || tc != ta)
+        return -1;
+    if (lda < std::max<int64_t>(1, n))
+        return 7;
+    if (ldvl < 1)
+        return 12;
+    if (ldvr < 1 || (jobvr == CUSOLVER_EIG_MODE_VECTOR && ldvr < n))
+        return 15;
+    return 0;
+}
+
+cusolverStatus_t geev_size(cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl,
+                           cusolverEigMode_t jobvr, int64_t n, cudaDataType ta, int64_t lda, cudaDataType tw,
+                           cudaDataType tvl, int64_t ldvl, cudaDataType tvr, int64_t ldvr, cudaDataType tc,
+                           size_t *device_bytes, size_t *host_bytes)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    Ty t = Ty::S;
+    int bad = geev_bad(params, jobvl, jobvr, n, ta, lda, tw, tvl, ldvl, tvr, ldvr, tc, &t);
+    if (bad != 0)
+        return bad < 0 ? CUSOLVER_STATUS_NOT_SUPPORTED : CUSOLVER_STATUS_INVALID_VALUE;
+    if (!host_out(device_bytes, sizeof *device_bytes) || !host_out(host_bytes, sizeof *host_bytes))
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    *device_bytes = (size_t)geev_device_bytes(t, n);
+    *host_bytes = (size_t)geev_host_bytes(t, n);
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t geev(cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl,
+                      cusolverEigMode_t jobvr, int64_t n, cudaDataType ta, void *A, int64_t lda, cudaDataType tw,
+                      void *W, cudaDataType tvl, int64_t ldvl, cudaDataType tvr, void *VR, int64_t ldvr,
+                      cudaDataType tc, void *device_work, size_t device_bytes, void *host_work, size_t host_bytes,
+                      int *info)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    Ty t = Ty::S;
+    int bad = geev_bad(params, jobvl, jobvr, n, ta, lda, tw, tvl, ldvl, tvr, ldvr, tc, &t);
+    if (bad < 0)
+        return CUSOLVER_STATUS_NOT_SUPPORTED;
+    if (bad > 0)
+        return refuse(h, t, info, bad);
+    if (device_bytes < (size_t)geev_device_bytes(t, n))
+        return refuse(h, t, info, 18);
+    if (host_bytes < (size_t)geev_host_bytes(t, n) || !host_out(host_work, host_bytes))
+        return refuse(h, t, info, 20);
+    if (n == 0)
+        return quick(h, t, info);
+    const bool vectors = jobvr == CUSOLVER_EIG_MODE_VECTOR, real = t == Ty::S || t == Ty::D;
+    GeevJob *j = new (std::nothrow) GeevJob();
+    if (j != nullptr) {
+        j->vectors = vectors, j->A = (char *)A, j->W = (char *)W, j->VR = (char *)VR;
+        j->host = (char *)host_work, j->host_bytes = host_bytes;
+        j->n = n, j->lda = lda, j->ldvr = ldvr;
+        j->work = (char *)device_work, j->work_bytes = device_bytes;
+    }
+    return launch(h, t, info,
+                  {Extent{A, n, n, lda, esize(t)}, vec(W, real ? 2 * n : n, real ? rsize(t) : esize(t)),
+                   Extent{VR, vectors ? n : 0, n, ldvr, esize(t)}, vec(device_work, (int64_t)device_bytes, 1)},
+                  j);
+}
+
+
 } /* namespace */
 
 /* ================= the typed entry points ================= */
@@ -731,5 +904,31 @@ DT_SOLVER_TYPED(C, cuComplex, float, ungqr, heevd)
 DT_SOLVER_TYPED(Z, cuDoubleComplex, double, ungqr, heevd)
 
 #undef DT_SOLVER_TYPED
+
+cusolverStatus_t cusolverDnXgeev_bufferSize(cusolverDnHandle_t handle, cusolverDnParams_t params,
+                                            cusolverEigMode_t jobvl, cusolverEigMode_t jobvr, int64_t n,
+                                            cudaDataType dataTypeA, const void *A, int64_t lda,
+                                            cudaDataType dataTypeW, const void *W, cudaDataType dataTypeVL,
+                                            const void *VL, int64_t ldvl, cudaDataType dataTypeVR, const void *VR,
+                                            int64_t ldvr, cudaDataType computeType, size_t *workspaceInBytesOnDevice,
+                                            size_t *workspaceInBytesOnHost)
+{
+    (void)A, (void)W, (void)VL, (void)VR;
+    return geev_size(handle, params, jobvl, jobvr, n, dataTypeA, lda, dataTypeW, dataTypeVL, ldvl, dataTypeVR, ldvr,
+                     computeType, workspaceInBytesOnDevice, workspaceInBytesOnHost);
+}
+
+cusolverStatus_t cusolverDnXgeev(cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl,
+                                 cusolverEigMode_t jobvr, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+                                 cudaDataType dataTypeW, void *W, cudaDataType dataTypeVL, void *VL, int64_t ldvl,
+                                 cudaDataType dataTypeVR, void *VR, int64_t ldvr, cudaDataType computeType,
+                                 void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                 size_t workspaceInBytesOnHost, int *info)
+{
+    (void)VL;
+    return geev(handle, params, jobvl, jobvr, n, dataTypeA, A, lda, dataTypeW, W, dataTypeVL, ldvl, dataTypeVR, VR,
+                ldvr, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost,
+                info);
+}
 
 } /* extern "C" */

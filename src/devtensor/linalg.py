@@ -3,7 +3,7 @@ extension, on every device.
 
 Factorizations are the core's (csrc/core/linalg.c: LAPACK through
 OpenBLAS on the CPU, cuSOLVER on CUDA): LU, Cholesky, QR, Hermitian
-eigen-decomposition, SVD and, on the CPU, general eigen-decomposition.
+eigen-decomposition, SVD and general eigen-decomposition.
 Everything else is built here from them and from devtensor's products,
 reductions and views, so a CUDA tensor's work stays on its device; what the
 host reads is info (to raise LinAlgError as NumPy does, which waits for the
@@ -378,9 +378,9 @@ def _real_if_all_real(w, v, real_input):
 
 def eig(a):
     """Eigenvalues and unit eigenvectors (columns) of each square matrix;
-    real when a is real and every eigenvalue is.  The CPU's only for now:
-    CUDA devices raise NotImplementedError (use eigh for Hermitian
-    matrices)."""
+    real when a is real and every eigenvalue is.  LAPACK's geev on the CPU,
+    cuSOLVER's Xgeev on CUDA devices (CUDA 12.6 and later; an older
+    cuSOLVER raises NotImplementedError saying so)."""
     a = _as_float(a, square=True)
     _check_finite(a)
     _, _, w, v, _, info = _factor(_C.LINALG_EIG, a, True)
@@ -390,7 +390,7 @@ def eig(a):
 
 
 def eigvals(a):
-    """The eigenvalues of each square matrix (as eig's; the CPU's only)."""
+    """The eigenvalues of each square matrix (as eig's)."""
     a = _as_float(a, square=True)
     _check_finite(a)
     _, _, w, _, _, info = _factor(_C.LINALG_EIG, a, False)

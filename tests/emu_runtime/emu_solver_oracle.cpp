@@ -1,12 +1,12 @@
 /* emu_solver_oracle.cpp - the emulated cuSOLVER's results printed for
  * NumPy's LAPACK to judge (third file of tests/emu_runtime/emu_solver_test):
- * `emu_solver_test oracle_<s|d|c|z>` runs getrf, potrf, geqrf, syevd and
- * gesvd on fixed pseudo-random inputs and prints inputs and outputs, one
+ * `emu_solver_test oracle_<s|d|c|z>` runs getrf, potrf, geqrf, syevd,
+ * gesvd and Xgeev on fixed pseudo-random inputs and prints inputs and outputs, one
  * array a line ("name rows cols re im re im ...", column-major, %a), and
  * tests/test_emu_solver.py compares them with numpy.linalg: geqrf's
  * reflectors and tau with qr(mode='raw') (LAPACK's geqrf itself), the
- * pivots with partial pivoting's, the Cholesky factor, eigenvalues and
- * singular values.
+ * pivots with partial pivoting's, the Cholesky factor, eigenvalues (of
+ * the Hermitian and of the general problem) and singular values.
  */
 #include "emu_solver_test.h"
 
@@ -126,6 +126,14 @@ static void oracle()
         print("gesvd_in", A);
         SOLVER_OK(S::gesvd(h, 'N', 'N', m, n, A.dev, A.ld, w, nullptr, 1, nullptr, 1, work, lw, nullptr, info.dev));
         print_vec("gesvd_s", from_device(w, n));
+    }
+    {
+        DevMat<E> A(m, m, m);
+        random(A);
+        print("geev_in", A);
+        std::vector<Val> eigenvalues;
+        EXPECT(geev<E>(h, A, nullptr, eigenvalues) == 0);
+        print_vec("geev_w", eigenvalues);
     }
     for (void *p : {(void *)work, (void *)tau, (void *)w, (void *)ipiv})
         OK(cudaFree(p));

@@ -751,6 +751,101 @@ static void case_potrf_batched_fault()
     EXPECT(host[0] == 4); /* the host's memory is not written */
 }
 
+/* Note [Xgeev] in emu_solver_routines.cpp: the parameter object, each
+ * argument refused in its order with devInfo = -i (params counted first),
+ * the combinations not emulated refused with CUSOLVER_STATUS_NOT_SUPPORTED
+ * and no devInfo, the bufferSize call's own refusals; nothing computed. */
+static void case_geev_arguments()
+{
+    cusolverDnHandle_t h = handle();
+    Small x;
+    const int n = Small::n, lda = Small::lda;
+    const cusolverEigMode_t no = CUSOLVER_EIG_MODE_NOVECTOR, vec = CUSOLVER_EIG_MODE_VECTOR;
+    const cudaDataType d = CUDA_R_64F;
+    double *A = x.A, *W = x.work, *VR = x.U;
+    int *info = x.info.dev;
+    cusolverDnParams_t params = nullptr, gone = nullptr;
+    EXPECT_ST(cusolverDnCreateParams(nullptr), bad);
+    SOLVER_OK(cusolverDnCreateParams(&params));
+    SOLVER_OK(cusolverDnCreateParams(&gone));
+    EXPECT(params != nullptr && gone != nullptr && params != gone);
+    SOLVER_OK(cusolverDnDestroyParams(gone));
+    EXPECT_ST(cusolverDnDestroyParams(gone), bad);
+    EXPECT_ST(cusolverDnDestroyParams(nullptr), bad);
+    size_t dev_bytes = 0, host_bytes = 0;
+    SOLVER_OK(cusolverDnXgeev_bufferSize(h, params, no, vec, n, d, A, lda, d, W, d, nullptr, 1, d, VR, n, d,
+                                         &dev_bytes, &host_bytes));
+    EXPECT(dev_bytes == 4 * n * sizeof(double) && host_bytes == n * sizeof(double));
+    void *dwork = nullptr;
+    OK(cudaMalloc(&dwork, dev_bytes));
+    std::vector<char> hwork(host_bytes);
+    void *hw = hwork.data();
+    size_t *device_out = nullptr;
+    OK(cudaMalloc((void **)&device_out, sizeof *device_out));
+    auto geev = [&](cusolverDnParams_t p, cusolverEigMode_t jl, cusolverEigMode_t jr, int64_t n_, cudaDataType ta,
+                    int64_t lda_, cudaDataType tw, int64_t ldvr, size_t db, void *host, size_t hb) {
+        return cusolverDnXgeev(h, p, jl, jr, n_, ta, A, lda_, tw, W, d, nullptr, 1, d, VR, ldvr, d, dwork, db, host,
+                               hb, info);
+    };
+    struct Bad {
+        int line;
+        std::function<cusolverStatus_t()> call;
+        int param; /* 0: CUSOLVER_STATUS_NOT_SUPPORTED, devInfo not written */
+    };
+    const std::vector<Bad> calls = {
+        {__LINE__, [&] { return geev(nullptr, no, vec, n, d, lda, d, n, dev_bytes, hw, host_bytes); }, 1},
+        {__LINE__, [&] { return geev(gone, no, vec, n, d, lda, d, n, dev_bytes, hw, host_bytes); }, 1},
+        {__LINE__, [&] { return geev(params, (cusolverEigMode_t)2, vec, n, d, lda, d, n, dev_bytes, hw, host_bytes); }, 2},
+        {__LINE__, [&] { return geev(params, no, (cusolverEigMode_t)2, n, d, lda, d, n, dev_bytes, hw, host_bytes); }, 3},
+        {__LINE__, [&] { return geev(params, no, vec, -1, d, lda, d, n, dev_bytes, hw, host_bytes); }, 4},
+        {__LINE__, [&] { return geev(params, no, vec, n, CUDA_R_16F, lda, d, n, dev_bytes, hw, host_bytes); }, 5},
+        {__LINE__, [&] { return geev(params, no, vec, n, d, n - 1, d, n, dev_bytes, hw, host_bytes); }, 7},
+        {__LINE__, [&] { return geev(params, no, vec, n, d, lda, d, n - 1, dev_bytes, hw, host_bytes); }, 15},
+        {__LINE__, [&] { return geev(params, no, no, n, d, lda, d, 0, dev_bytes, hw, host_bytes); }, 15},
+        {__LINE__, [&] { return geev(params, no, vec, n, d, lda, d, n, dev_bytes - 1, hw, host_bytes); }, 18},
+        {__LINE__, [&] { return geev(params, no, vec, n, d, lda, d, n, dev_bytes, hw, host_bytes - 1); }, 20},
+        {__LINE__, [&] { return geev(params, no, vec, n, d, lda, d, n, dev_bytes, nullptr, host_bytes); }, 20},
+        {__LINE__, [&] { return geev(params, no, vec, n, d, lda, d, n, dev_bytes, dwork, host_bytes); }, 20},
+        {__LINE__, [&] { return geev(params, vec, vec, n, d, lda, d, n, dev_bytes, hw, host_bytes); }, 0},
+        {__LINE__, [&] { return geev(params, no, vec, n, d, lda, CUDA_C_64F, n, dev_bytes, hw, host_bytes); }, 0},
+    };
+    for (const Bad &b : calls) {
+        x.info.set(777);
+        cusolverStatus_t st = b.call();
+        OK(cudaDeviceSynchronize());
+        int got = x.info.get();
+        cusolverStatus_t want = b.param ? bad : CUSOLVER_STATUS_NOT_SUPPORTED;
+        if (st != want || got != (b.param ? -b.param : 777)) {
+            printf("FAIL line %d: status %d, devInfo %d; wanted %d and %d\n", b.line, (int)st, got, (int)want,
+                   b.param ? -b.param : 777);
+            failures++;
+        }
+    }
+    EXPECT(x.untouched());
+    /* the bufferSize call: the same checks, and answers only to host memory */
+    EXPECT_ST(cusolverDnXgeev_bufferSize(h, gone, no, vec, n, d, A, lda, d, W, d, nullptr, 1, d, VR, n, d, &dev_bytes,
+                                         &host_bytes), bad);
+    EXPECT_ST(cusolverDnXgeev_bufferSize(h, params, no, vec, n, d, A, lda, CUDA_R_32F, W, d, nullptr, 1, d, VR, n, d,
+                                         &dev_bytes, &host_bytes), CUSOLVER_STATUS_NOT_SUPPORTED);
+    EXPECT_ST(cusolverDnXgeev_bufferSize(h, params, no, vec, n, d, A, lda, d, W, d, nullptr, 1, d, VR, n, d,
+                                         device_out, &host_bytes), bad);
+    EXPECT_ST(cusolverDnXgeev_bufferSize(h, params, no, vec, n, d, A, lda, d, W, d, nullptr, 1, d, VR, n, d, &dev_bytes,
+                                         nullptr), bad);
+    EXPECT_ST(cusolverDnXgeev_bufferSize(nullptr, params, no, vec, n, d, A, lda, d, W, d, nullptr, 1, d, VR, n, d,
+                                         &dev_bytes, &host_bytes), CUSOLVER_STATUS_NOT_INITIALIZED);
+    /* and a valid call computes: the matrix's eigenvalues, all real (it is symmetric) */
+    SOLVER_OK(geev(params, no, vec, n, d, lda, d, n, dev_bytes, hw, host_bytes));
+    OK(cudaDeviceSynchronize());
+    double w[2 * n];
+    OK(cudaMemcpy(w, W, sizeof w, cudaMemcpyDeviceToHost));
+    EXPECT(x.info.get() == 0 && w[n] == 0 && w[n + 1] == 0 && w[n + 2] == 0);
+    EXPECT(std::fabs(w[0] + w[1] + w[2] - 9) < 1e-12); /* the trace */
+    for (void *p : {dwork, (void *)device_out})
+        OK(cudaFree(p));
+    SOLVER_OK(cusolverDnDestroyParams(params));
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
 /* ---- the case table ---- */
 
 static const Case cases[] = {
@@ -770,6 +865,7 @@ static const Case cases[] = {
     {"with_cublas", case_with_cublas},
     {"potrf_batched", case_potrf_batched},
     {"potrf_batched_fault", case_potrf_batched_fault},
+    {"geev_arguments", case_geev_arguments},
 };
 
 int main(int argc, char **argv)

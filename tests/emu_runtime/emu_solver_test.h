@@ -17,6 +17,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -50,11 +51,12 @@ std::vector<Case> oracle_cases();
 template <class E>
 struct Solver;
 
-#define DT_TEST_SOLVER(E, RT, X, ORGQR, SYEVD, NAME)                                             \
+#define DT_TEST_SOLVER(E, RT, X, ORGQR, SYEVD, NAME, TYPE)                                       \
     template <>                                                                                  \
     struct Solver<E> {                                                                           \
         typedef RT R;                                                                            \
         static constexpr const char *name = NAME;                                                \
+        static constexpr cudaDataType type = TYPE; /* for the generic API (Xgeev) */             \
         static constexpr bool complex = sizeof(E) == 2 * sizeof(RT);                             \
         static constexpr auto potrf_bufferSize = cusolverDn##X##potrf_bufferSize;                \
         static constexpr auto potrf = cusolverDn##X##potrf;                                      \
@@ -70,10 +72,10 @@ struct Solver;
         static constexpr auto gesvd_bufferSize = cusolverDn##X##gesvd_bufferSize;                \
         static constexpr auto gesvd = cusolverDn##X##gesvd;                                      \
     };
-DT_TEST_SOLVER(float, float, S, orgqr, syevd, "s")
-DT_TEST_SOLVER(double, double, D, orgqr, syevd, "d")
-DT_TEST_SOLVER(cuComplex, float, C, ungqr, heevd, "c")
-DT_TEST_SOLVER(cuDoubleComplex, double, Z, ungqr, heevd, "z")
+DT_TEST_SOLVER(float, float, S, orgqr, syevd, "s", CUDA_R_32F)
+DT_TEST_SOLVER(double, double, D, orgqr, syevd, "d", CUDA_R_64F)
+DT_TEST_SOLVER(cuComplex, float, C, ungqr, heevd, "c", CUDA_C_32F)
+DT_TEST_SOLVER(cuDoubleComplex, double, Z, ungqr, heevd, "z", CUDA_C_64F)
 #undef DT_TEST_SOLVER
 
 typedef std::complex<double> Val;
@@ -82,6 +84,7 @@ static inline Val val(float v) { return v; }
 static inline Val val(double v) { return v; }
 static inline Val val(cuComplex v) { return Val(v.x, v.y); }
 static inline Val val(cuDoubleComplex v) { return Val(v.x, v.y); }
+static inline Val val(Val v) { return v; }
 template <class E>
 E make(Val v);
 template <>
@@ -192,5 +195,47 @@ struct DevVec {
     void upload() { OK(cudaMemcpy(dev, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice)); }
     void download() { OK(cudaMemcpy(host.data(), dev, host.size() * sizeof(T), cudaMemcpyDeviceToHost)); }
 };
+
+/* ---- the general eigenproblem ---- */
+
+/* cusolverDnXgeev of A (n x n) with every type A's (W: n elements, or 2n
+ * reals for S and D) and the workspace sizes its bufferSize answers;
+ * returns devInfo, with the eigenvalues in w (complex) and, where VR is not
+ * NULL, VR (n x n, its own leading dimension) downloaded. */
+template <class E>
+static int geev(cusolverDnHandle_t h, DevMat<E> &A, DevMat<E> *VR, std::vector<Val> &w)
+{
+    typedef Solver<E> S;
+    const int n = A.rows;
+    const cudaDataType t = S::type;
+    const cusolverEigMode_t no = CUSOLVER_EIG_MODE_NOVECTOR;
+    const cusolverEigMode_t jobvr = VR != nullptr ? CUSOLVER_EIG_MODE_VECTOR : no;
+    DevVec<E> W(std::max(S::complex ? n : 2 * n, 1));
+    cusolverDnParams_t params = nullptr;
+    SOLVER_OK(cusolverDnCreateParams(&params));
+    size_t device_bytes = 0, host_bytes = 0;
+    E *vr = VR != nullptr ? VR->dev : nullptr;
+    const int ldvr = VR != nullptr ? VR->ld : 1;
+    SOLVER_OK(cusolverDnXgeev_bufferSize(h, params, no, jobvr, n, t, A.dev, A.ld, t, W.dev, t, nullptr, 1, t, vr, ldvr,
+                                         t, &device_bytes, &host_bytes));
+    void *device_work = nullptr;
+    OK(cudaMalloc(&device_work, device_bytes));
+    std::vector<char> host_work(host_bytes);
+    DevInt info;
+    SOLVER_OK(cusolverDnXgeev(h, params, no, jobvr, n, t, A.dev, A.ld, t, W.dev, t, nullptr, 1, t, vr, ldvr, t,
+                              device_work, device_bytes, host_work.data(), host_bytes, info.dev));
+    OK(cudaDeviceSynchronize());
+    OK(cudaFree(device_work));
+    SOLVER_OK(cusolverDnDestroyParams(params));
+    A.download();
+    W.download();
+    if (VR != nullptr)
+        VR->download();
+    w.clear();
+    for (int j = 0; j < n; j++)
+        w.push_back(S::complex ? val(W.host[(size_t)j]) : Val(val(W.host[(size_t)j]).real(),
+                                                              val(W.host[(size_t)(n + j)]).real()));
+    return info.get();
+}
 
 #endif /* DT_EMU_SOLVER_TEST_H */

@@ -747,6 +747,115 @@ static void case_gesvd(void)
     SOLVER_OK(cusolverDnDestroy(h));
 }
 
+/* ---- the general eigenproblem ---- */
+
+/* The eigenvectors as complex columns: VR itself for C and Z; for S and D,
+ * LAPACK's layout (a pair j, j + 1: v(j) = VR(:, j) + i VR(:, j + 1)) */
+template <class E>
+static HM eigenvectors(const DevMat<E> &VR, const std::vector<Val> &w)
+{
+    const int n = VR.rows;
+    HM v = from(VR, n, n);
+    for (int j = 0; j + 1 < n && !Solver<E>::complex; j++) {
+        if (w[(size_t)j].imag() <= 0)
+            continue;
+        for (int i = 0; i < n; i++) {
+            const double re = VR.at(i, j).real(), im = VR.at(i, j + 1).real();
+            v(i, j) = Val(re, im), v(i, j + 1) = Val(re, -im);
+        }
+        j++;
+    }
+    return v;
+}
+
+static std::vector<Val> sorted(std::vector<Val> w)
+{
+    std::sort(w.begin(), w.end(), [](Val a, Val b) { return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag(); });
+    return w;
+}
+
+/* Xgeev: A V = V diag(w) with unit columns whose largest component is
+ * real; for real types LAPACK's layout (conjugate pairs exact and
+ * adjacent, the positive imaginary part first); the same w without
+ * vectors; A destroyed, the gaps kept; known answers. */
+template <class E>
+static void case_geev(void)
+{
+    cusolverDnHandle_t h = handle();
+    const int n = 6;
+    const double tol = 30.0 * n * eps<E>();
+    for (int round = 0; round < 3; round++) {
+        DevMat<E> A(n, n, n + 1), B(n, n, n + 2), VR(n, n, n + 1);
+        fill(A);
+        A.upload();
+        VR.upload(); /* the gaps */
+        const HM a = from(A, n, n);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                B.set(i, j, a(i, j));
+        B.upload();
+        std::vector<Val> w, w2;
+        EXPECT(geev(h, A, &VR, w) == 0);
+        EXPECT(A.gaps_kept());
+        EXPECT(VR.gaps_kept());
+        EXPECT(std::isnan(A.at(0, 0).real()));
+        const HM v = eigenvectors(VR, w);
+        HM vw = v;
+        for (int j = 0; j < n; j++) {
+            double big = 0, norm = 0;
+            Val top;
+            for (int i = 0; i < n; i++) {
+                vw(i, j) *= w[(size_t)j];
+                norm += std::norm(v(i, j));
+                if (std::abs(v(i, j)) > big)
+                    big = std::abs(v(i, j)), top = v(i, j);
+            }
+            CHECK_SMALL(std::abs(std::sqrt(norm) - 1), tol, "unit eigenvectors");
+            CHECK_SMALL(std::abs(top.imag()), tol, "the largest component real");
+        }
+        CHECK_SMALL(diff(mul(a, v), vw), tol * fro(a), "A V - V diag(w)");
+        for (int j = 0; j < n && !Solver<E>::complex; j++) {
+            if (w[(size_t)j].imag() == 0)
+                continue;
+            EXPECT(w[(size_t)j].imag() > 0 && j + 1 < n && w[(size_t)j + 1] == std::conj(w[(size_t)j]));
+            j++;
+        }
+        EXPECT(geev<E>(h, B, nullptr, w2) == 0);
+        const std::vector<Val> s1 = sorted(w), s2 = sorted(w2);
+        for (int j = 0; j < n; j++)
+            CHECK_SMALL(std::abs(s1[(size_t)j] - s2[(size_t)j]), tol * fro(a), "w without vectors");
+    }
+    {   /* [[1, 2], [0, 3]]: 1 and 3 with real vectors (1, 0) and (1, 1) / sqrt 2 */
+        DevMat<E> A(2, 2, 2), VR(2, 2, 2);
+        A.set(0, 0, 1), A.set(0, 1, 2), A.set(1, 0, 0), A.set(1, 1, 3);
+        A.upload();
+        std::vector<Val> w;
+        EXPECT(geev(h, A, &VR, w) == 0);
+        std::vector<Val> s = sorted(w);
+        CHECK_SMALL(std::abs(s[0] - Val(1)) + std::abs(s[1] - Val(3)), 8 * eps<E>(), "eigenvalues 1, 3");
+        EXPECT(w[0].imag() == 0 && w[1].imag() == 0);
+        const int one = w[0].real() < 2 ? 0 : 1;
+        CHECK_SMALL(std::abs(std::abs(VR.at(0, one)) - 1) + std::abs(VR.at(1, one)), 8 * eps<E>(), "(1, 0)");
+        CHECK_SMALL(std::abs(std::abs(VR.at(0, 1 - one)) - std::sqrt(0.5)), 8 * eps<E>(), "(1, 1) / sqrt 2");
+    }
+    {   /* the rotation [[0, -1], [1, 0]]: i then -i for real types */
+        DevMat<E> A(2, 2, 2), VR(2, 2, 2);
+        A.set(0, 0, 0), A.set(0, 1, -1), A.set(1, 0, 1), A.set(1, 1, 0);
+        A.upload();
+        std::vector<Val> w;
+        EXPECT(geev(h, A, &VR, w) == 0);
+        CHECK_SMALL(std::abs(sorted(w)[0] - Val(0, -1)) + std::abs(sorted(w)[1] - Val(0, 1)), 8 * eps<E>(), "+-i");
+        if (!Solver<E>::complex)
+            EXPECT(w[0].imag() > 0 && w[1] == std::conj(w[0]));
+    }
+    {   /* n = 0: devInfo 0, nothing else */
+        DevMat<E> A(0, 0, 1);
+        std::vector<Val> w;
+        EXPECT(geev<E>(h, A, nullptr, w) == 0 && w.empty());
+    }
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
 /* ---- the case table ---- */
 
 template <class E>
@@ -759,6 +868,7 @@ static void add(std::vector<Case> &v)
     v.push_back(Case{"qr_" + t, case_qr<E>});
     v.push_back(Case{"syevd_" + t, case_syevd<E>});
     v.push_back(Case{"gesvd_" + t, case_gesvd<E>});
+    v.push_back(Case{"geev_" + t, case_geev<E>});
 }
 
 std::vector<Case> value_cases()

@@ -11,12 +11,13 @@
  *
  * All matrices are column-major with a leading dimension; S, D, C, Z are
  * float, double, cuComplex and cuDoubleComplex; lwork counts elements of
- * the routine's type.  Not declared, so that using them fails to compile
- * in the emulated build until they are emulated too: every other
- * cuSOLVER routine (the 64-bit generic X API, the batched and Jacobi
- * variants other than potrfBatched, ormqr, sytrf, ...), the params and
- * logging calls, and cusolverDnSetDeterministicMode /
- * cusolverDnSetMathMode.
+ * the routine's type.  Of the 64-bit generic API, only Xgeev (the general
+ * eigenproblem) and the parameter object it takes.  Not declared, so that
+ * using them fails to compile in the emulated build until they are
+ * emulated too: every other cuSOLVER routine (the rest of the X API, the
+ * batched and Jacobi variants other than potrfBatched, ormqr, sytrf, ...),
+ * cusolverDnSetAdvOptions, the logging calls, and
+ * cusolverDnSetDeterministicMode / cusolverDnSetMathMode.
  */
 #ifndef DT_EMU_CUSOLVERDN_H
 #define DT_EMU_CUSOLVERDN_H
@@ -26,10 +27,15 @@
 #include "cublas_v2.h"
 #include "cusolver_common.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Opaque: never dereferenced (the emulation hands out ids, Note [Handles]
  * in emu_solver.cpp). */
 struct cusolverDnContext;
 typedef struct cusolverDnContext *cusolverDnHandle_t;
+struct cusolverDnParams;
+typedef struct cusolverDnParams *cusolverDnParams_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -173,6 +179,28 @@ cusolverStatus_t cusolverDnZgesvd(cusolverDnHandle_t handle, signed char jobu, s
                                   cuDoubleComplex *A, int lda, double *S, cuDoubleComplex *U, int ldu,
                                   cuDoubleComplex *VT, int ldvt, cuDoubleComplex *work, int lwork, double *rwork,
                                   int *info);
+
+/* the parameter object of the 64-bit generic API (default options) */
+cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *params);
+cusolverStatus_t cusolverDnDestroyParams(cusolverDnParams_t params);
+
+/* A (n x n, general) VR = VR diag(W): the eigenvalues W and the right
+ * eigenvectors VR (unit norm, largest component real) in the types named,
+ * sizes in bytes; Note [Xgeev] in emu_solver_routines.cpp says which
+ * combinations the emulation has */
+cusolverStatus_t cusolverDnXgeev_bufferSize(cusolverDnHandle_t handle, cusolverDnParams_t params,
+                                            cusolverEigMode_t jobvl, cusolverEigMode_t jobvr, int64_t n,
+                                            cudaDataType dataTypeA, const void *A, int64_t lda,
+                                            cudaDataType dataTypeW, const void *W, cudaDataType dataTypeVL,
+                                            const void *VL, int64_t ldvl, cudaDataType dataTypeVR, const void *VR,
+                                            int64_t ldvr, cudaDataType computeType, size_t *workspaceInBytesOnDevice,
+                                            size_t *workspaceInBytesOnHost);
+cusolverStatus_t cusolverDnXgeev(cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl,
+                                 cusolverEigMode_t jobvr, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+                                 cudaDataType dataTypeW, void *W, cudaDataType dataTypeVL, void *VL, int64_t ldvl,
+                                 cudaDataType dataTypeVR, void *VR, int64_t ldvr, cudaDataType computeType,
+                                 void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost,
+                                 size_t workspaceInBytesOnHost, int *info);
 
 #ifdef __cplusplus
 }
