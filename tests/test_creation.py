@@ -262,6 +262,47 @@ def test_factory_shapes(fname, args, shape, device):
         assert_same(t, getattr(np, fname)(shape), device=device)
 
 
+FACTORY_CALLS = [  # (args, kwargs): the forms answered in C and the ones sent to _creation
+    ((3,), {}), ((2, 3), {}), (((2, 3),), {}), (([2, 3],), {}), (((),), {}), ((0,), {}),
+    ((2, dt.float32), {}), (((2, 2), dt.int8), {}), ((3,), {"dtype": dt.complex64}), ((3,), {"dtype": None}),
+    ((2, 3), {"dtype": dt.bool}), ((3,), {"dtype": "float32"}), ((3,), {"dtype": np.int16}),
+    ((3,), {"dtype": float}), ((3, None, "F"), {}), (((2, 3),), {"order": "F"}), ((), {"shape": (2,)}),
+    ((np.int64(3),), {}), (((np.int32(2), 3),), {}), ((2, 3), {"device": "cpu"}), ((True,), {}),
+    ((2.0,), {}), ((-1,), {}), (((2, "a"),), {}), ((2, dt.float32), {"dtype": dt.float32}),
+    ((2,), {"order": "K"}), ((2,), {"color": 1}), ((2 ** 62, 2 ** 62), {}), ((2 ** 70,), {}),
+    ((2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7), {}),
+]
+
+
+@pytest.mark.parametrize("fname", ["zeros", "ones", "empty"])
+@pytest.mark.parametrize("args,kwargs", FACTORY_CALLS, ids=repr)
+def test_factories_in_c_match_the_python_layer(fname, args, kwargs, device):
+    """Note [Factories in C]: every form gives what _creation's general
+    function gives (result or exception), on every device."""
+    from devtensor import _creation
+    fast, general = getattr(dt, fname), getattr(_creation, f"_{fname}_general")
+    kwargs = dict(kwargs, device=kwargs.get("device", device))
+    try:
+        want = general(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001  (the same exception, whatever it is)
+        with pytest.raises(type(e)) as got:
+            fast(*args, **kwargs)
+        assert str(got.value) == str(e)
+        return
+    t = fast(*args, **kwargs)
+    assert (t.shape, t.dtype, t.device, t.strides) == (want.shape, want.dtype, want.device, want.strides)
+    if fname != "empty":
+        assert to_np(t).tolist() == to_np(want).tolist()
+
+
+def test_factories_without_a_shape():
+    for f in (dt.zeros, dt.ones, dt.empty):
+        with pytest.raises(TypeError, match=rf"^{f.__name__}\(\) missing required argument 'shape' \(pos 1\)"):
+            f()
+        with pytest.raises(TypeError, match="missing"):
+            f(dtype=dt.float32)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPE_NAMES)
 def test_factory_dtypes(dtype, device):
     for f, v in ((dt.zeros, 0), (dt.ones, 1)):

@@ -308,3 +308,17 @@ def test_reductions_and_scans_keep_no_references(device):
             dt._C._sort(x, False, False, x)
     del out, out2, out3
     assert (rc(x), rc(axis)) == before
+
+
+def test_factories_keep_their_arguments_counts():
+    """Note [Factories in C]: the fast path borrows its shape, dtype and
+    device and returns one new reference."""
+    shape, dev, dtype = (2, 3), dt.device("cpu"), dt.float32
+    before = [rc(shape), rc(dev), rc(dtype)]
+    for f in (dt.zeros, dt.ones, dt.empty):
+        ts = [f(shape, dtype, device=dev) for _ in range(N)] + [f(shape, dtype=dtype) for _ in range(N)]
+        for t in ts:
+            assert sys.getrefcount(t) == 3  # the list's, t's and the argument's
+        del ts, t
+    assert [rc(shape), rc(dev), rc(dtype)] == before
+

@@ -161,6 +161,122 @@ static PyObject *py_tensor(PyObject *module, PyObject *const *args, Py_ssize_t n
     return creation_general("_tensor_general", &general, args, (size_t)nargs, kwnames);
 }
 
+/* Note [Factories in C]
+ * empty, zeros and ones are called in every program, often on small
+ * shapes, and the Python layer's argument handling (Note [Varargs shape or
+ * positional dtype] in _creation.py) cost six times NumPy's call.  Their
+ * common forms are answered here: the shape as exact ints (zeros(3),
+ * ones(2, 3)) or one tuple or list of them, a devtensor dtype positional
+ * after a shape (zeros((2, 2), dt.float32)) or as dtype=, and device=.
+ * Everything else (another dtype spelling, order, shape=, a shape of
+ * NumPy integers, a bad argument) goes to _creation's general function,
+ * with its rules and errors; the fast path builds the same tensor through
+ * the same calls (_C._empty's allocation, then _fill_). */
+
+static int exact_int(PyObject *o) { return PyLong_CheckExact(o); }
+
+/* the shape from exact ints (each, or one tuple/list of them); 0 to fall back */
+static int fast_shape(PyObject *const *args, Py_ssize_t n, dt_py_shape *shape)
+{
+    PyObject *const *items = args;
+    if (n == 1 && (PyTuple_CheckExact(args[0]) || PyList_CheckExact(args[0]))) {
+        n = PySequence_Fast_GET_SIZE(args[0]);
+        items = PySequence_Fast_ITEMS(args[0]);
+    }
+    if (n > DT_MAX_NDIM)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!exact_int(items[i]))
+            return 0;
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        shape->dims[i] = v;
+    }
+    shape->ndim = (int)n;
+    return 1;
+}
+
+static int is_dtype_object(PyObject *o) { return PyObject_TypeCheck(o, &dt_py_dtype_type); }
+
+/* fill < 0: empty; else zeros (0) or ones (1).  NULL with no error set:
+ * not a fast form (the caller goes to the general function). */
+static PyObject *factory_fast(int fill, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *dtype_obj = NULL, *device_obj = Py_None;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
+        int is_dtype = PyUnicode_CompareWithASCIIString(name, "dtype") == 0;
+        if (is_dtype && (value == Py_None || is_dtype_object(value)))
+            dtype_obj = value == Py_None ? NULL : value;
+        else if (PyUnicode_CompareWithASCIIString(name, "device") == 0)
+            device_obj = value;
+        else
+            return NULL;
+    }
+    if (nargs < 1)
+        return NULL;
+    dt_py_shape shape;
+    if (nargs == 2 && !exact_int(args[1])) { /* zeros(shape, dtype) */
+        if (!is_dtype_object(args[1]) || dtype_obj != NULL || !fast_shape(args, 1, &shape))
+            return NULL;
+        dtype_obj = args[1];
+    } else if (!fast_shape(args, nargs, &shape)) {
+        return NULL;
+    }
+    dt_device dev;
+    if (dt_py_factory_device(device_obj, &dev) < 0)
+        return NULL;
+    dt_tensor t;
+    dt_error err;
+    dt_dtype dtype = dtype_obj ? (dt_dtype)((PyDtDtype *)dtype_obj)->code : DT_FLOAT64;
+    if (dt_tensor_init_new(&t, dev, dtype, shape.ndim, shape.dims, &err) != DT_OK)
+        return dt_py_raise(&err);
+    PyObject *out = dt_py_tensor_wrap(&t);
+    if (out != NULL && fill >= 0) {
+        PyObject *value = PyLong_FromLong(fill);
+        int r = value ? dt_py_tensor_fill((PyDtTensor *)out, value) : -1;
+        Py_XDECREF(value);
+        if (r < 0)
+            Py_CLEAR(out);
+    }
+    return out;
+}
+
+/* NumPy's error for a call without a shape (the general function would
+ * name itself) */
+static int has_shape(const char *name, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw && nargs == 0; k++)
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "shape") == 0)
+            return 1;
+    if (nargs == 0)
+        PyErr_Format(PyExc_TypeError, "%s() missing required argument 'shape' (pos 1)", name);
+    return nargs > 0;
+}
+
+#define DT_FACTORY(FN, NAME, FILL)                                                                   \
+    static PyObject *FN(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
+    {                                                                                                \
+        (void)module;                                                                                \
+        static PyObject *general;                                                                    \
+        if (!has_shape(NAME, nargs, kwnames))                                                        \
+            return NULL;                                                                             \
+        PyObject *t = factory_fast(FILL, args, nargs, kwnames);                                      \
+        if (t != NULL || PyErr_Occurred())                                                           \
+            return t;                                                                                \
+        return creation_general("_" NAME "_general", &general, args, (size_t)nargs, kwnames);        \
+    }
+DT_FACTORY(py_empty_fast, "empty", -1)
+DT_FACTORY(py_zeros, "zeros", 0)
+DT_FACTORY(py_ones, "ones", 1)
+#undef DT_FACTORY
+
 PyMethodDef dt_py_creation_methods[] = {
     {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_FASTCALL | METH_KEYWORDS,
      "asarray(obj, dtype=None, device=None, copy=None): obj as a tensor; tensors and CPU NumPy arrays "
@@ -169,6 +285,18 @@ PyMethodDef dt_py_creation_methods[] = {
     {"tensor", (PyCFunction)(void (*)(void))py_tensor, METH_FASTCALL | METH_KEYWORDS,
      "tensor(data, dtype=None, device=None): a new tensor holding a copy of data (nested lists, "
      "scalars, arrays, tensors)."},
+    {"empty", (PyCFunction)(void (*)(void))py_empty_fast, METH_FASTCALL | METH_KEYWORDS,
+     "empty($module, shape, *more, dtype=None, order='C', device=None)\n--\n\n"
+     "empty(shape, dtype=None, order='C', *, device=None) or empty(*shape): "
+     "uninitialised values (float64 by default)."},
+    {"zeros", (PyCFunction)(void (*)(void))py_zeros, METH_FASTCALL | METH_KEYWORDS,
+     "zeros($module, shape, *more, dtype=None, order='C', device=None)\n--\n\n"
+     "zeros(shape, dtype=None, order='C', *, device=None) or zeros(*shape): "
+     "a new tensor of zeros (float64 by default)."},
+    {"ones", (PyCFunction)(void (*)(void))py_ones, METH_FASTCALL | METH_KEYWORDS,
+     "ones($module, shape, *more, dtype=None, order='C', device=None)\n--\n\n"
+     "ones(shape, dtype=None, order='C', *, device=None) or ones(*shape): "
+     "a new tensor of ones (float64 by default)."},
     {"_empty", (PyCFunction)(void (*)(void))py_empty, METH_VARARGS | METH_KEYWORDS,
      "_empty(shape, dtype=None, device=None): an uninitialised contiguous tensor"},
     {"_from_numpy", py_from_numpy, METH_O, "_from_numpy(array): a zero-copy CPU tensor"},

@@ -238,6 +238,7 @@ bfloat16: dtype
 bool: dtype
 complex128: dtype
 complex64: dtype
+def empty(*args: Any, **kwargs: Any) -> Any: ...
 float16: dtype
 float32: dtype
 float64: dtype
@@ -245,8 +246,10 @@ int16: dtype
 int32: dtype
 int64: dtype
 int8: dtype
+def ones(*args: Any, **kwargs: Any) -> Any: ...
 def tensor(*args: Any, **kwargs: Any) -> Any: ...
 uint16: dtype
 uint32: dtype
 uint64: dtype
 uint8: dtype
+def zeros(*args: Any, **kwargs: Any) -> Any: ...

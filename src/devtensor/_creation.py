@@ -91,14 +91,14 @@ def _new(shape, dtype, device, order="C"):
     return _C._empty(tuple(shape), dtype, device)
 
 
-def empty(shape, *more, dtype=None, order="C", device=None):
+def _empty_general(shape, *more, dtype=None, order="C", device=None):
     """empty(shape, dtype=None, order='C', *, device=None) or empty(*shape):
     uninitialised values (float64 by default)."""
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "empty")
     return _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
 
 
-def zeros(shape, *more, dtype=None, order="C", device=None):
+def _zeros_general(shape, *more, dtype=None, order="C", device=None):
     """zeros(shape, dtype=None, order='C', *, device=None) or zeros(*shape):
     a new tensor of zeros (float64 by default)."""
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "zeros")
@@ -107,7 +107,7 @@ def zeros(shape, *more, dtype=None, order="C", device=None):
     return t
 
 
-def ones(shape, *more, dtype=None, order="C", device=None):
+def _ones_general(shape, *more, dtype=None, order="C", device=None):
     """ones(shape, dtype=None, order='C', *, device=None) or ones(*shape):
     a new tensor of ones (float64 by default)."""
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "ones")
@@ -258,6 +258,9 @@ def _tensor_general(data, dtype=None, device=None):
 # (Note [asarray and tensor in C] in csrc/python/creation.c)
 asarray = _C.asarray
 tensor = _C.tensor
+empty = _C.empty  # Note [Factories in C] in csrc/python/creation.c; else _empty_general
+zeros = _C.zeros
+ones = _C.ones
 
 
 _NO_COPY = "Unable to avoid copy while creating an array as requested."
