@@ -461,6 +461,33 @@ def test_scans_match_numpy(device, data):
         assert_same(got, exp)
 
 
+def test_scan_argument_forms(device):
+    """The per-call path (_C._scan_fast) and the Python one agree on every
+    axis form, as functions, methods and ufunc.accumulate, and NumPy's
+    errors come from Python for the forms the fast path leaves alone."""
+    a = np.arange(1, 13, dtype=np.int16).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    for axis in (0, 1, -1, -2, np.int64(1), None):
+        for got, want in ((dt.cumsum(t, axis), np.cumsum(a, axis)), (t.cumprod(axis), a.cumprod(axis)),
+                          (dt.cumprod(t, axis=axis), np.cumprod(a, axis=axis))):
+            assert_same(got, want)
+        if axis is not None:
+            assert_same(dt.add.accumulate(t, axis), np.add.accumulate(a, axis))
+            assert_same(dt.multiply.accumulate(t, axis=axis), np.multiply.accumulate(a, axis=axis))
+    assert_same(dt.cumsum(dt.asarray(np.float32(2.5), device=device)), np.cumsum(np.float32(2.5)))
+    assert_same(dt.cumsum(t[0], None), np.cumsum(a[0], None))
+    for bad in (2, -3, True, 1.0):
+        with pytest.raises(Exception) as want:
+            np.cumsum(a, bad)
+        with pytest.raises(type(want.value)) as got:
+            dt.cumsum(t, bad)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(np.exceptions.AxisError, match="axis 2 is out of bounds for array of dimension 2"):
+        dt.add.accumulate(t, 2)
+    with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+        dt.add.accumulate(dt.asarray(1.0, device=device))
+
+
 def test_long_scans(device):
     """Long rows: the CPU's parts (1 and 2 threads) and the CUDA chunk kernels."""
     rng = np.random.default_rng(13)

@@ -162,6 +162,60 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* _scan_fast(op, src, axis): a new tensor, the running op of src along
+ * axis (an int, negative counting from the end; None for a tensor of at
+ * most one dimension) in NumPy's result dtype, or None when Python must
+ * handle the arguments (another axis form, a flattening, a 0-d src) and
+ * raise NumPy's errors: cumsum's and cumprod's per-call path. */
+static PyObject *scan_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_scan_fast takes 3 arguments (%zd given)", nargs);
+    long op = PyLong_AsLong(args[0]);
+    if (op == -1 && PyErr_Occurred())
+        return NULL;
+    if (op != DT_REDUCE_SUM && op != DT_REDUCE_PROD)
+        return PyErr_Format(PyExc_ValueError, "_scan_fast: op %ld is not a sum or a product", op);
+    if (!DtTensor_Check(args[1]))
+        Py_RETURN_NONE;
+    const dt_tensor *src = &((PyDtTensor *)args[1])->t;
+    long axis = 0;
+    if (src->ndim == 0 || (args[2] == Py_None && src->ndim > 1))
+        Py_RETURN_NONE;
+    if (args[2] != Py_None) {
+        if (!PyLong_CheckExact(args[2]))
+            Py_RETURN_NONE;
+        axis = PyLong_AsLong(args[2]);
+        if (axis == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        if (axis < 0)
+            axis += src->ndim;
+        if (axis < 0 || axis >= src->ndim)
+            Py_RETURN_NONE;
+    }
+    dt_error err;
+    dt_tensor out;
+    dt_tensor_init_empty(&out);
+    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src),
+                                      dt_reduce_result_dtype((dt_reduce_op)op, src->dtype), src->ndim,
+                                      src->shape, &err);
+    if (st == DT_OK && src->numel >= RELEASE_FROM) {
+        DT_PY_BEGIN_TENSOR_WORK
+        st = dt_scan((dt_reduce_op)op, src, (int)axis, &out, &err);
+        DT_PY_END_TENSOR_WORK
+    } else if (st == DT_OK) {
+        st = dt_scan((dt_reduce_op)op, src, (int)axis, &out, &err);
+    }
+    if (st != DT_OK) {
+        dt_tensor_clear(&out);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&out);
+}
+
 /* _search(sorted, values, right, out): out = dt_search's positions */
 static PyObject *search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -219,6 +273,8 @@ PyMethodDef dt_py_reduce_methods[] = {
      "_search(sorted, values, right, out): where values go in the sorted 1-d tensor (csrc/core/search.h)"},
     {"_scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,
      "_scan(op, src, axis, out): out = the running sum or product of src along axis"},
+    {"_scan_fast", (PyCFunction)(void (*)(void))scan_fast, METH_FASTCALL,
+     "_scan_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
     {"_reduce_fast", (PyCFunction)(void (*)(void))reduce_fast, METH_FASTCALL,
      "_reduce_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
     {"_reduce", (PyCFunction)(void (*)(void))reduce, METH_FASTCALL,

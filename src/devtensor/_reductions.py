@@ -117,8 +117,7 @@ def _kernel_takes(name, d, out):
 
 
 def _empty(shape, dtype, device):
-    from ._creation import empty
-    return empty(shape, dtype=dtype, device=device)
+    return _C._empty(tuple(shape), dtype, device)
 
 
 def _deliver(res, out, name):
@@ -691,10 +690,18 @@ def _scan(op, name, a, axis, dtype, out):
 def cumsum(a, axis=None, dtype=None, out=None):
     """NumPy's cumsum: the running sum along axis (of the flattened tensor
     when axis is None), in sum's result dtype."""
+    if dtype is None and out is None:  # _C._scan_fast: the per-call path, or None
+        r = _C._scan_fast(_SUM, a, axis)
+        if r is not None:
+            return r
     return _scan(_SUM, "sum", a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
+    if dtype is None and out is None:
+        r = _C._scan_fast(_PROD, a, axis)
+        if r is not None:
+            return r
     return _scan(_PROD, "prod", a, axis, dtype, out)
 
 
@@ -786,10 +793,18 @@ def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
 
 def _install_scan_methods():
     def cumsum_(self, axis=None, dtype=None, out=None):
-        return cumsum(self, axis, dtype, out)
+        if dtype is None and out is None:
+            r = _C._scan_fast(_SUM, self, axis)
+            if r is not None:
+                return r
+        return _scan(_SUM, "sum", self, axis, dtype, out)
 
     def cumprod_(self, axis=None, dtype=None, out=None):
-        return cumprod(self, axis, dtype, out)
+        if dtype is None and out is None:
+            r = _C._scan_fast(_PROD, self, axis)
+            if r is not None:
+                return r
+        return _scan(_PROD, "prod", self, axis, dtype, out)
 
     _ReductionMethods.cumsum = cumsum_
     _ReductionMethods.cumprod = cumprod_

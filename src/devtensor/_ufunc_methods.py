@@ -43,6 +43,7 @@ from . import _C
 from ._C import TensorBase
 
 _NO_VALUE = object()
+_SCANS = {"add": _C.REDUCE_OPS.index("sum"), "multiply": _C.REDUCE_OPS.index("prod")}
 IDENTITY = {"add": 0, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0,
             "hypot": 0, "logaddexp": -math.inf}
@@ -153,6 +154,11 @@ def reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
 
 def accumulate(ufunc, array, axis=0, dtype=None, out=None):
     """NumPy's ufunc.accumulate: the running fold along one axis."""
+    op = _SCANS.get(ufunc.__name__) if dtype is None and out is None else None
+    if op is not None:  # add/multiply: cumsum's and cumprod's per-call path, or None
+        r = _C._scan_fast(op, array, axis)
+        if r is not None:
+            return r
     _binary(ufunc, "accumulate")
     dt = _dt()
     name = ufunc.__name__
