@@ -444,6 +444,54 @@ def test_hyp_concatenate_stack(device, shape, n, data, dtypes):
     check(lambda *t: dt.stack(t, axis=saxis), lambda *a: np.stack(a, axis=saxis), same, device)
 
 
+@given(shape=shapes(), n=st.integers(1, 4), data=st.data(), dtype=st.sampled_from(DTYPES + ["bfloat16"]),
+       layout=st.sampled_from(["contiguous", "transposed", "reversed", "strided"]))
+def test_hyp_concatenate_in_c(device, shape, n, data, dtype, layout):
+    """Note [Joins in C]: tensors of one dtype and device, in any layout,
+    joined by the per-call path, equal NumPy's join and the Python form's."""
+    from devtensor import _C
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    arrays = []
+    for i in range(n):
+        s = list(shape)
+        s[axis] = data.draw(st.integers(0, 3))
+        arrays.append(make(tuple(s), "float32" if dtype == "bfloat16" else dtype, i))
+    views = {"contiguous": lambda a: a, "transposed": lambda a: a.T.copy().T,
+             "reversed": lambda a: a[::-1], "strided": lambda a: np.repeat(a, 2, axis=0)[::2]}
+    arrays = [views[layout](a) for a in arrays]
+    ts = [dt.asarray(a, device=device).astype(dtype) for a in arrays]
+    got = _C._concatenate_fast(ts, axis)
+    assert got is not None
+    want = np.concatenate(arrays, axis=axis)
+    assert got.shape == want.shape and got.dtype == dt.dtype(dtype) and got.device == ts[0].device
+    assert dt.concatenate(tuple(ts), axis=axis).tolist() == got.tolist()
+    ref = got.astype(dt.float32) if dtype == "bfloat16" else got
+    assert_same(ref, want.astype(np.float32) if dtype == "bfloat16" else want, device)
+
+
+def test_concatenate_in_c_leaves_the_rest_to_python(device):
+    """The forms the per-call path declines (None): NumPy's errors and
+    promotions then come from the Python form."""
+    from devtensor import _C
+    x, y = dt.ones((2, 3), device=device), dt.ones((2, 3), dtype=dt.float32, device=device)
+    for args in (([x, y], 0), ([x, x], 2), ([x, x], -3), ([x, x], None), ([x, x], np.int64(0)), ([], 0),
+                 ([x, dt.ones(3, device=device)], 0), ([x, dt.ones((2, 4), device=device)], 0),
+                 ([dt.asarray(1.0, device=device)] * 2, 0), ([x, [[1, 2, 3]]], 0), (x, 0), ((x for _ in "ab"), 0),
+                 ([x, x], True), ([x, x], 2 ** 70)):
+        assert _C._concatenate_fast(*args) is None, args
+    assert dt.concatenate([x, y]).dtype == dt.float64
+    assert dt.concatenate([x, x], axis=np.int64(1)).shape == (2, 6)
+    assert dt.concatenate((t for t in [x, x])).shape == (4, 3)
+    r = dt.concatenate([x[:, :0], x[:, :0]], axis=1)  # empty parts
+    assert r.shape == (2, 0) and r.device == x.device
+    ro = dt.asarray(np.ones(3))
+    ro_view = dt.asarray(np.broadcast_to(np.arange(3.0), (2, 3)))  # read-only, zero strides
+    assert dt.concatenate([ro_view, ro_view]).tolist() == [[0.0, 1.0, 2.0]] * 4
+    assert dt.concatenate([ro, ro]).tolist() == [1.0] * 6
+    with pytest.raises(TypeError):
+        _C._concatenate_fast([x])
+
+
 @given(shape=shapes(), data=st.data(), dtype=st.sampled_from(DTYPES))
 def test_hyp_split(device, shape, data, dtype):
     a = make(shape, dtype)

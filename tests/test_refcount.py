@@ -322,3 +322,15 @@ def test_factories_keep_their_arguments_counts():
         del ts, t
     assert [rc(shape), rc(dev), rc(dtype)] == before
 
+
+
+def test_concatenate_in_c_keeps_counts():
+    """Note [Joins in C]: the parts are held for the copy and let go."""
+    x, y = dt.ones((2, 3)), dt.zeros((1, 3))
+    parts = [x, y]
+    before = [rc(x), rc(y), rc(parts)]
+    rs = [dt.concatenate(parts) for _ in range(N)] + [dt.concatenate((x, y), axis=0) for _ in range(N)]
+    for r in rs:
+        assert sys.getrefcount(r) == 3  # the list's, r's and the argument's
+    del rs, r
+    assert [rc(x), rc(y), rc(parts)] == before

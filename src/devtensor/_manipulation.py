@@ -89,6 +89,10 @@ def _result(tensors, shape, out, dtype, casting, name):
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join a sequence of tensors along an existing axis (axis=None: flattened
     first).  out= or dtype= (with NumPy's casting rule) choose the result."""
+    if out is None and dtype is None:  # Note [Joins in C] (csrc/python/join.c), or None
+        r = _C._concatenate_fast(arrays, axis)
+        if r is not None:
+            return r
     if isinstance(arrays, TensorBase):
         arrays = list(arrays)
     tensors = _as_tensors(arrays)
