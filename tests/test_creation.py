@@ -295,6 +295,36 @@ def test_factories_in_c_match_the_python_layer(fname, args, kwargs, device):
         assert to_np(t).tolist() == to_np(want).tolist()
 
 
+ARANGE_CALLS = [
+    ((5,), {}), ((0,), {}), ((-3,), {}), ((2, 9), {}), ((9, 2), {}), ((9, 2, -2), {}), ((0, 10, 3), {}),
+    ((0, -10, -3), {}), ((5, 5), {}), ((3, 1, 1), {}), ((0, 10 ** 18, 10 ** 17), {}),
+    ((-2 ** 63, 2 ** 63 - 1, 2 ** 62), {}), ((2 ** 63 - 3, 2 ** 63 - 1), {}), ((0, 2 ** 64), {}),
+    ((1, 5), {"dtype": dt.int64}), ((4,), {"dtype": dt.int32}), ((4,), {"dtype": "float32"}), ((4,), {"dtype": None}),
+    ((0, 1, 0.25), {}), ((1.0, 3), {}), ((0, 5, 0), {}), ((True, 3), {}), ((np.int64(4),), {}), (("a",), {}),
+    ((3,), {"step": 2}), ((), {}), ((1, 2, 3, 4), {}), ((4,), {"device": "cpu"}), ((4,), {"color": 1}),
+]
+
+
+@pytest.mark.parametrize("args,kwargs", ARANGE_CALLS, ids=repr)
+def test_arange_in_c_matches_the_python_layer(args, kwargs, device):
+    """Note [arange in C]: every form gives what _creation's general function
+    gives (values, dtype, device, or the same exception)."""
+    from devtensor import _creation
+    kwargs = dict(kwargs, device=kwargs.get("device", device))
+    try:
+        want = _creation._arange_general(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001  (the same exception, whatever it is)
+        with pytest.raises(type(e)) as got:
+            dt.arange(*args, **kwargs)
+        assert str(got.value) == str(e)
+        return
+    t = dt.arange(*args, **kwargs)
+    assert (t.shape, t.dtype, t.device) == (want.shape, want.dtype, want.device)
+    assert to_np(t).tolist() == to_np(want).tolist()
+    if all(type(a) is int for a in args) and list(kwargs) == ["device"] and abs(args[-1]) < 2 ** 40:
+        assert to_np(t).tolist() == np.arange(*args).tolist()
+
+
 def test_factories_without_a_shape():
     for f in (dt.zeros, dt.ones, dt.empty):
         with pytest.raises(TypeError, match=rf"^{f.__name__}\(\) missing required argument 'shape' \(pos 1\)"):

@@ -5,6 +5,7 @@
 #include "pydt.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* A sequence of int64 (anything with __index__) into out; `what` names it
  * in errors ("shape" or "strides"). */
@@ -277,7 +278,89 @@ DT_FACTORY(py_zeros, "zeros", 0)
 DT_FACTORY(py_ones, "ones", 1)
 #undef DT_FACTORY
 
+/* Note [arange in C]
+ * arange of exact ints (one to three of them, int64 or no dtype, any
+ * device) is answered here, NumPy's length ceil((stop - start) / step)
+ * and the core's affine fill, as _creation.arange does for ints; floats,
+ * other dtypes, a zero step, bounds past int64 go to that function. */
+static PyObject *arange_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *device_obj = Py_None;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
+        int is_dtype = PyUnicode_CompareWithASCIIString(name, "dtype") == 0;
+        if (is_dtype && (value == Py_None ||
+                         (is_dtype_object(value) && ((PyDtDtype *)value)->code == DT_INT64)))
+            continue;
+        if (PyUnicode_CompareWithASCIIString(name, "device") == 0)
+            device_obj = value;
+        else
+            return NULL;
+    }
+    if (nargs < 1 || nargs > 3)
+        return NULL;
+    long long v[3] = {0, 0, 1}; /* start, stop, step */
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (!exact_int(args[i]))
+            return NULL;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(args[i], &overflow);
+        if (overflow || (x == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return NULL;
+        }
+        v[nargs == 1 ? 1 : i] = x;
+    }
+    long long start = v[0], stop = v[1], step = v[2], diff;
+    if (step == 0 || __builtin_sub_overflow(stop, start, &diff))
+        return NULL;
+    long long length = diff / step;
+    if (diff % step != 0 && (diff > 0) == (step > 0))
+        length++;
+    if (length < 0)
+        length = 0;
+    dt_device dev;
+    if (dt_py_factory_device(device_obj, &dev) < 0)
+        return NULL;
+    dt_tensor t;
+    dt_error err;
+    int64_t shape[1] = {length};
+    if (dt_tensor_init_new(&t, dev, DT_INT64, 1, shape, &err) != DT_OK)
+        return dt_py_raise(&err);
+    dt_status st = DT_OK;
+    if (length > 0) {
+        dt_gen gen;
+        memset(&gen, 0, sizeof gen);
+        gen.kind = DT_GEN_AFFINE;
+        gen.istart = start, gen.istep = step;
+        gen.start = (double)start, gen.step = (double)step;
+        DT_PY_BEGIN_TENSOR_WORK
+        st = dt_tensor_generate(&t, &gen, &err);
+        DT_PY_END_TENSOR_WORK
+    }
+    if (st != DT_OK) {
+        dt_tensor_clear(&t);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&t);
+}
+
+static PyObject *py_arange(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    static PyObject *general;
+    PyObject *t = arange_fast(args, nargs, kwnames);
+    if (t != NULL || PyErr_Occurred())
+        return t;
+    return creation_general("_arange_general", &general, args, (size_t)nargs, kwnames);
+}
+
 PyMethodDef dt_py_creation_methods[] = {
+    {"arange", (PyCFunction)(void (*)(void))py_arange, METH_FASTCALL | METH_KEYWORDS,
+     "arange($module, start, stop=None, step=1, dtype=None, device=None)\n--\n\n"
+     "Evenly spaced values in [start, stop), NumPy's arange (int64 for ints, float64 when any bound "
+     "is a float)."},
     {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_FASTCALL | METH_KEYWORDS,
      "asarray(obj, dtype=None, device=None, copy=None): obj as a tensor; tensors and CPU NumPy arrays "
      "are shared, not copied, when dtype and device already match and copy is not True; copy=False "

@@ -261,6 +261,7 @@ tensor = _C.tensor
 empty = _C.empty  # Note [Factories in C] in csrc/python/creation.c; else _empty_general
 zeros = _C.zeros
 ones = _C.ones
+arange = _C.arange  # Note [arange in C] in csrc/python/creation.c; else _arange_general
 
 
 _NO_COPY = "Unable to avoid copy while creating an array as requested."
@@ -402,7 +403,7 @@ def _arange_length(start, stop, step, all_int):
     return max(0, math.ceil(quotient))
 
 
-def arange(start, stop=None, step=1, dtype=None, device=None):
+def _arange_general(start, stop=None, step=1, dtype=None, device=None):
     """Evenly spaced values in [start, stop), NumPy's arange (int64 for ints,
     float64 when any bound is a float).  As NumPy, the values are
     first + i * (second - first), where first = start and second = start + step
