@@ -122,3 +122,31 @@ def test_more_bad_arguments(device):
         dt.digitize(dt.asarray(np.array([1j]), device=device), t)
     with pytest.raises(ValueError, match="bins must be one-dimensional"):
         dt.digitize(t, t.reshape(2, 2))
+
+
+def test_searchsorted_per_call_forms(device):
+    """_C._search_fast's forms (a tensor of a's dtype and device, a Python
+    float for float64, a Python int for int64) and the ones it leaves to
+    Python give NumPy's answers."""
+    from devtensor import _C
+    a = np.array([-1.5, 0.0, 0.0, 2.0, 7.0, np.nan])
+    i = np.array([-4, 0, 3, 3, 9])
+    ta, ti = dt.asarray(a, device=device), dt.asarray(i, device=device)
+    for side in ("left", "right"):
+        for x in (0.0, -2.0, 7.0, 100.0, float("nan"), float("inf"), -0.0):
+            got = dt.searchsorted(ta, x, side=side)
+            assert got.shape == () and got.dtype == dt.int64 and got.device == ta.device
+            assert int(got) == np.searchsorted(a, x, side=side), (x, side)
+        for x in (3, -5, 10, 2 ** 62, 3.5, True):  # (2 ** 70: no object dtype here)
+            assert_same(dt.searchsorted(ti, x, side=side), np.searchsorted(i, x, side=side))
+        assert_same(dt.searchsorted(ta[::2], ta, side=side), np.searchsorted(a[::2], a, side=side))
+        assert_same(dt.searchsorted(ti, ti[::-1], side=side), np.searchsorted(i, i[::-1], side=side))
+    assert _C._search_fast(ti, 2 ** 70, False) is None
+    assert _C._search_fast(ti, 3.5, False) is None
+    assert _C._search_fast(ta, ti, False) is None
+    assert _C._search_fast(ta, 1.0, 1) is None  # side must arrive as a bool
+    assert _C._search_fast(dt.asarray(np.ones((2, 2)), device=device), 1.0, False) is None
+    with pytest.raises(ValueError, match="side must be 'left' or 'right'"):
+        dt.searchsorted(ta, 1.0, side="middle")
+    with pytest.raises(ValueError, match="object too deep"):
+        dt.searchsorted(dt.asarray(np.ones((2, 2)), device=device), 1.0)

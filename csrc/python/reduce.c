@@ -239,6 +239,70 @@ static PyObject *search(PyObject *module, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+/* _search_fast(a, v, right): searchsorted's per-call path: a new int64
+ * tensor of v's shape, where v's values go in the 1-d a, for v a tensor of
+ * a's dtype and device, or a Python float (a float64) or int (an int64 a)
+ * as a 0-d tensor; None for everything else (Python converts, promotes
+ * and raises NumPy's errors). */
+static PyObject *search_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_search_fast takes 3 arguments (%zd given)", nargs);
+    if (!DtTensor_Check(args[0]) || !PyBool_Check(args[2]))
+        Py_RETURN_NONE;
+    const dt_tensor *sorted = &((PyDtTensor *)args[0])->t;
+    if (sorted->ndim != 1)
+        Py_RETURN_NONE;
+    PyObject *v = args[1], *scalar = NULL;
+    if (DtTensor_Check(v)) {
+        const dt_tensor *vt = &((PyDtTensor *)v)->t;
+        if (vt->dtype != sorted->dtype || !dt_device_equal(dt_tensor_device(vt), dt_tensor_device(sorted)))
+            Py_RETURN_NONE;
+    } else if ((PyFloat_CheckExact(v) && sorted->dtype == DT_FLOAT64) ||
+               (PyLong_CheckExact(v) && sorted->dtype == DT_INT64)) {
+        if (PyLong_CheckExact(v)) {
+            int overflow = 0;
+            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (overflow || (x == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                Py_RETURN_NONE;
+            }
+        }
+        dt_error err;
+        dt_tensor t;
+        if (dt_tensor_init_new(&t, dt_tensor_device(sorted), sorted->dtype, 0, NULL, &err) != DT_OK)
+            return dt_py_raise(&err);
+        scalar = dt_py_tensor_wrap(&t);
+        if (scalar == NULL || dt_py_tensor_fill((PyDtTensor *)scalar, v) < 0) {
+            Py_XDECREF(scalar);
+            return NULL;
+        }
+        v = scalar;
+    } else {
+        Py_RETURN_NONE;
+    }
+    const dt_tensor *values = &((PyDtTensor *)v)->t;
+    dt_error err;
+    dt_tensor out;
+    dt_tensor_init_empty(&out);
+    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(sorted), DT_INT64, values->ndim, values->shape,
+                                      &err);
+    if (st == DT_OK && sorted->numel + values->numel >= RELEASE_FROM) {
+        DT_PY_BEGIN_TENSOR_WORK
+        st = dt_search(sorted, values, args[2] == Py_True, &out, &err);
+        DT_PY_END_TENSOR_WORK
+    } else if (st == DT_OK) {
+        st = dt_search(sorted, values, args[2] == Py_True, &out, &err);
+    }
+    Py_XDECREF(scalar);
+    if (st != DT_OK) {
+        dt_tensor_clear(&out);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&out);
+}
+
 /* _sort(src, descending, arg, out): out = dt_sort's values or positions */
 static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -269,6 +333,8 @@ static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 PyMethodDef dt_py_reduce_methods[] = {
     {"_sort", (PyCFunction)(void (*)(void))sort, METH_FASTCALL,
      "_sort(src, descending, arg, out): src sorted stably along its last axis (csrc/core/sort.h)"},
+    {"_search_fast", (PyCFunction)(void (*)(void))search_fast, METH_FASTCALL,
+     "_search_fast(a, v, right): searchsorted's positions, or None for Python to handle the arguments"},
     {"_search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
      "_search(sorted, values, right, out): where values go in the sorted 1-d tensor (csrc/core/search.h)"},
     {"_scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,
