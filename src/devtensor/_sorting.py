@@ -39,7 +39,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
 from ._C import TensorBase
-from ._creation import asarray, empty, from_numpy, zeros
+from ._creation import asarray, empty, zeros
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize"]
 
@@ -141,7 +141,7 @@ def _numpy_sort(view):
         out = empty(view.shape, dtype=view.dtype)
         if _C._sort_numpy_runs(src, out.numpy()):
             return out
-    return from_numpy(np.sort(view, axis=-1))
+    return _C._from_numpy(np.sort(view, axis=-1))  # native, of the tensor's dtype: no checks needed
 
 
 def _sorted_last(x, descending, arg, stable):
