@@ -11,11 +11,16 @@
  * in errors ("shape" or "strides"). */
 static int int64_sequence(PyObject *obj, dt_py_shape *out, const char *what)
 {
-    char not_a_sequence[64];
-    snprintf(not_a_sequence, sizeof not_a_sequence, "%s must be a sequence of integers", what);
-    PyObject *seq = PySequence_Fast(obj, not_a_sequence);
-    if (seq == NULL)
-        return 0;
+    PyObject *seq;
+    if (PyTuple_Check(obj) || PyList_Check(obj)) {
+        seq = Py_NewRef(obj); /* the common case, without formatting the message below */
+    } else {
+        char not_a_sequence[64];
+        snprintf(not_a_sequence, sizeof not_a_sequence, "%s must be a sequence of integers", what);
+        seq = PySequence_Fast(obj, not_a_sequence);
+        if (seq == NULL)
+            return 0;
+    }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (n > DT_MAX_NDIM) {
         Py_DECREF(seq);
@@ -25,6 +30,15 @@ static int int64_sequence(PyObject *obj, dt_py_shape *out, const char *what)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (PyLong_CheckExact(item)) { /* an int: no __index__ call */
+            int overflow = 0;
+            long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+            if (!overflow && !(v == -1 && PyErr_Occurred())) {
+                out->dims[i] = v;
+                continue;
+            }
+            PyErr_Clear(); /* the general path below reports it */
+        }
         if (PyBool_Check(item) || !PyIndex_Check(item)) {
             PyErr_Format(PyExc_TypeError, "%s must contain integers, got '%.100s' at position %zd",
                          what, Py_TYPE(item)->tp_name, i);
@@ -67,16 +81,18 @@ int dt_py_factory_device(PyObject *obj, dt_device *out)
     return dt_py_device_resolve(out) == NULL ? -1 : 0;
 }
 
-/* _empty(shape, dtype=None, device=None) */
-static PyObject *py_empty(PyObject *module, PyObject *args, PyObject *kwargs)
+/* _empty(shape, dtype=None, device=None), positional only: the allocation
+ * under every Python-level factory, so its arguments are read directly */
+static PyObject *py_empty(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    static char *kwlist[] = {"shape", "dtype", "device", NULL};
+    if (nargs < 1 || nargs > 3)
+        return PyErr_Format(PyExc_TypeError, "_empty takes 1 to 3 positional arguments (%zd given)",
+                            nargs);
     dt_py_shape shape;
     int dtype = -1;
-    PyObject *devobj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O&O:_empty", kwlist, dt_py_shape_converter,
-                                     &shape, dt_py_dtype_converter, &dtype, &devobj))
+    PyObject *devobj = nargs > 2 ? args[2] : Py_None;
+    if (!dt_py_shape_converter(args[0], &shape) || (nargs > 1 && !dt_py_dtype_converter(args[1], &dtype)))
         return NULL;
     dt_device dev;
     if (dt_py_factory_device(devobj, &dev) < 0)
@@ -380,7 +396,7 @@ PyMethodDef dt_py_creation_methods[] = {
      "ones($module, shape, *more, dtype=None, order='C', device=None)\n--\n\n"
      "ones(shape, dtype=None, order='C', *, device=None) or ones(*shape): "
      "a new tensor of ones (float64 by default)."},
-    {"_empty", (PyCFunction)(void (*)(void))py_empty, METH_VARARGS | METH_KEYWORDS,
+    {"_empty", (PyCFunction)(void (*)(void))py_empty, METH_FASTCALL,
      "_empty(shape, dtype=None, device=None): an uninitialised contiguous tensor"},
     {"_from_numpy", py_from_numpy, METH_O, "_from_numpy(array): a zero-copy CPU tensor"},
     {"_default_device", dt_py_default_device, METH_NOARGS,

@@ -35,9 +35,28 @@ _LOG_FACTORIALS = [math.lgamma(k + 1) for k in range(10)]
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 
+_RANDOM = None
+
+
 def _random():
-    from . import random
-    return random
+    """devtensor.random (imported on first use: it imports this module)."""
+    global _RANDOM
+    if _RANDOM is None:
+        from . import random
+        _RANDOM = random
+    return _RANDOM
+
+
+def _size_shape(size):
+    """The shape of the common size arguments (None, an int, a tuple of ints),
+    or None for the others (the methods' general path checks those)."""
+    if size is None:
+        return ()
+    if type(size) is int:
+        return (size,)
+    if type(size) is tuple and all(type(n) is int for n in size):
+        return size
+    return None
 
 
 def _dt():
@@ -182,6 +201,10 @@ class Generator:
 
     def random(self, size=None, dtype=_C.float64, out=None, *, device=None):
         """Uniform floats in [0, 1)."""
+        if out is None and device is None and (dtype is _C.float64 or dtype is _C.float32):
+            shape = _size_shape(size)  # the per-call path: no argument left to check
+            if shape is not None:
+                return _random()._draw(_C.GEN_UNIFORM, shape, dtype, None, 0.0, 1.0, self._stream)
         dtype = self._floating_dtype(dtype, "random")
         size = _shape(size)
         shape = size if size is not None else (tuple(out.shape) if out is not None else ())
@@ -190,6 +213,10 @@ class Generator:
 
     def standard_normal(self, size=None, dtype=_C.float64, out=None, *, device=None):
         """Standard normal floats."""
+        if out is None and device is None and (dtype is _C.float64 or dtype is _C.float32):
+            shape = _size_shape(size)
+            if shape is not None:
+                return _random()._draw(_C.GEN_NORMAL, shape, dtype, None, 0.0, 1.0, self._stream)
         dtype = self._floating_dtype(dtype, "standard_normal")
         size = _shape(size)
         shape = size if size is not None else (tuple(out.shape) if out is not None else ())

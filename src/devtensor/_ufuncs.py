@@ -22,6 +22,14 @@ def _first_tensor(args):
     """NumPy's functions accept plain data: nested sequences become tensors on
     the device of the tensor operands, and with no tensor at all the first
     operand becomes one."""
+    tensor = False
+    for a in args:  # the common call first: tensors and scalars, nothing to convert
+        if isinstance(a, (list, tuple)):
+            break
+        tensor = tensor or isinstance(a, TensorBase)
+    else:
+        if tensor:
+            return args
     from ._creation import asarray
     device = next((a.device for a in args if isinstance(a, TensorBase)), None)
     args = tuple(asarray(a, device=device) if isinstance(a, (list, tuple)) else a for a in args)
