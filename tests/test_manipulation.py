@@ -469,6 +469,34 @@ def test_hyp_concatenate_in_c(device, shape, n, data, dtype, layout):
     assert_same(ref, want.astype(np.float32) if dtype == "bfloat16" else want, device)
 
 
+@given(shape=shapes(0, 3), n=st.integers(1, 4), data=st.data(), dtype=st.sampled_from(DTYPES),
+       layout=st.sampled_from(["contiguous", "reversed", "strided"]))
+def test_hyp_stack_in_c(device, shape, n, data, dtype, layout):
+    """Note [Joins in C]: stack of tensors of one shape, dtype and device."""
+    from devtensor import _C
+    axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
+    views = {"contiguous": lambda a: a, "reversed": lambda a: a[::-1] if a.ndim else a,
+             "strided": lambda a: np.repeat(a, 2, axis=0)[::2] if a.ndim else a}
+    arrays = [views[layout](make(shape, dtype, i)) for i in range(n)]
+    ts = [dt.asarray(a, device=device) for a in arrays]
+    got = _C._stack_fast(ts, axis)
+    assert got is not None
+    assert_same(got, np.stack(arrays, axis=axis), device)
+    assert_same(dt.stack(ts, axis=axis), np.stack(arrays, axis=axis), device)
+
+
+def test_stack_in_c_leaves_the_rest_to_python(device):
+    from devtensor import _C
+    x, y = dt.ones((2, 3), device=device), dt.ones((2, 3), dtype=dt.float32, device=device)
+    for args in (([x, y], 0), ([x, x], 3), ([x, x], -4), ([x, dt.ones((3, 2), device=device)], 0), ([], 0),
+                 ([x, [[1, 2, 3]] * 2], 0), (x, 0), ([x, x], np.int64(0)), ([x, x], None)):
+        assert _C._stack_fast(*args) is None, args
+    assert dt.stack([x, y]).dtype == dt.float64
+    same_error(lambda: dt.stack([x, dt.ones((3, 2), device=device)]), lambda: np.stack([np.ones((2, 3)),
+                                                                                       np.ones((3, 2))]))
+    same_error(lambda: dt.stack([x], axis=3), lambda: np.stack([np.ones((2, 3))], axis=3))
+
+
 def test_concatenate_in_c_leaves_the_rest_to_python(device):
     """The forms the per-call path declines (None): NumPy's errors and
     promotions then come from the Python form."""

@@ -1,4 +1,5 @@
-/* join.c - devtensor._C._concatenate_fast, concatenate's per-call path.
+/* join.c - devtensor._C._concatenate_fast and _stack_fast, the per-call
+ * paths of concatenate and stack.
  *
  * Note [Joins in C]
  * concatenate is in every program's inner loops (a batch built from
@@ -8,7 +9,8 @@
  * tensors of one dtype, one device and one number of dimensions (at least
  * one), an int axis, their other dimensions equal.  The result is
  * allocated and each part copied into its slice (the core's copy: each
- * device's own), as the Python form does.  Anything else -- other inputs,
+ * device's own), as the Python form does.  stack is the same with a new
+ * axis, every part of one shape.  Anything else -- other inputs,
  * dtypes to promote, out= or dtype=, axis=None, a shape mismatch -- returns
  * None and the Python form runs, with NumPy's rules and errors.
  */
@@ -16,8 +18,9 @@
 
 #include <string.h>
 
-/* the parts (a tuple) joined along axis, or None */
-static PyObject *join(PyObject *parts, long axis)
+/* the parts (a tuple) joined along axis, an existing one (concatenate) or
+ * a new one (stack), or None */
+static PyObject *join(PyObject *parts, long axis, int stack)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(parts);
     PyObject **items = &PyTuple_GET_ITEM(parts, 0);
@@ -27,23 +30,25 @@ static PyObject *join(PyObject *parts, long axis)
         if (!DtTensor_Check(items[i]))
             Py_RETURN_NONE;
     const dt_tensor *first = &((PyDtTensor *)items[0])->t;
-    const int ndim = first->ndim;
+    const int ndim = first->ndim + stack; /* the result's */
     if (axis < 0)
         axis += ndim;
-    if (ndim < 1 || axis < 0 || axis >= ndim)
+    if (ndim < 1 || ndim > DT_MAX_NDIM || axis < 0 || axis >= ndim)
         Py_RETURN_NONE;
     int64_t shape[DT_MAX_NDIM];
-    memcpy(shape, first->shape, (size_t)ndim * sizeof *shape);
+    for (int d = 0, k = 0; d < ndim; d++)
+        shape[d] = stack && d == axis ? 0 : first->shape[k++];
     shape[axis] = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         const dt_tensor *t = &((PyDtTensor *)items[i])->t;
-        if (t->ndim != ndim || t->dtype != first->dtype ||
+        if (t->ndim != first->ndim || t->dtype != first->dtype ||
             !dt_device_equal(dt_tensor_device(t), dt_tensor_device(first)))
             Py_RETURN_NONE;
-        for (int d = 0; d < ndim; d++)
-            if (d != axis && t->shape[d] != first->shape[d])
+        for (int d = 0; d < first->ndim; d++)
+            if (t->shape[d] != first->shape[d] && (stack || d != axis))
                 Py_RETURN_NONE;
-        if (__builtin_add_overflow(shape[axis], t->shape[axis], &shape[axis]))
+        int64_t along = stack ? 1 : t->shape[axis];
+        if (__builtin_add_overflow(shape[axis], along, &shape[axis]))
             Py_RETURN_NONE;
     }
     dt_error err;
@@ -52,23 +57,30 @@ static PyObject *join(PyObject *parts, long axis)
     dt_status st = dt_tensor_init_new(&out, dt_tensor_device(first), first->dtype, ndim, shape, &err);
     if (st != DT_OK)
         return dt_py_raise(&err);
-    int64_t part_shape[DT_MAX_NDIM];
-    memcpy(part_shape, shape, (size_t)ndim * sizeof *part_shape);
+    /* each part's slot: a slice along axis (concatenate), or one index of
+     * it with the axis dropped (stack) */
+    int64_t part_shape[DT_MAX_NDIM], part_strides[DT_MAX_NDIM];
+    int part_ndim = 0;
+    for (int d = 0; d < ndim; d++)
+        if (!(stack && d == axis))
+            part_shape[part_ndim] = shape[d], part_strides[part_ndim++] = out.strides[d];
     int64_t start = 0;
     DT_PY_BEGIN_TENSOR_WORK
     for (Py_ssize_t i = 0; i < n && st == DT_OK; i++) {
         const dt_tensor *t = &((PyDtTensor *)items[i])->t;
-        if (t->shape[axis] == 0)
-            continue;
-        part_shape[axis] = t->shape[axis];
-        dt_tensor slice;
-        dt_tensor_init_empty(&slice);
-        st = dt_tensor_init_view(&slice, out.storage, out.offset + start * out.strides[axis], ndim,
-                                 part_shape, out.strides, out.dtype, &err);
-        if (st == DT_OK)
-            st = dt_tensor_copy_into(&slice, t, &err);
-        dt_tensor_clear(&slice);
-        start += t->shape[axis];
+        int64_t along = stack ? 1 : t->shape[axis];
+        if (!stack)
+            part_shape[axis] = along;
+        if (t->numel > 0) {
+            dt_tensor slot;
+            dt_tensor_init_empty(&slot);
+            st = dt_tensor_init_view(&slot, out.storage, out.offset + start * out.strides[axis], part_ndim,
+                                     part_shape, part_strides, out.dtype, &err);
+            if (st == DT_OK)
+                st = dt_tensor_copy_into(&slot, t, &err);
+            dt_tensor_clear(&slot);
+        }
+        start += along;
     }
     DT_PY_END_TENSOR_WORK
     if (st != DT_OK) {
@@ -78,12 +90,10 @@ static PyObject *join(PyObject *parts, long axis)
     return dt_py_tensor_wrap(&out);
 }
 
-/* _concatenate_fast(arrays, axis): a new tensor, or None */
-static PyObject *concatenate_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *join_fast(const char *name, PyObject *const *args, Py_ssize_t nargs, int stack)
 {
-    (void)module;
     if (nargs != 2)
-        return PyErr_Format(PyExc_TypeError, "_concatenate_fast takes 2 arguments (%zd given)", nargs);
+        return PyErr_Format(PyExc_TypeError, "%s takes 2 arguments (%zd given)", name, nargs);
     if ((!PyList_CheckExact(args[0]) && !PyTuple_CheckExact(args[0])) || !PyLong_CheckExact(args[1]))
         Py_RETURN_NONE;
     long axis = PyLong_AsLong(args[1]);
@@ -96,14 +106,31 @@ static PyObject *concatenate_fast(PyObject *module, PyObject *const *args, Py_ss
     PyObject *parts = PySequence_Tuple(args[0]);
     if (parts == NULL)
         return NULL;
-    PyObject *result = join(parts, axis);
+    PyObject *result = join(parts, axis, stack);
     Py_DECREF(parts);
     return result;
+}
+
+/* _concatenate_fast(arrays, axis): a new tensor, or None */
+static PyObject *concatenate_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    return join_fast("_concatenate_fast", args, nargs, 0);
+}
+
+/* _stack_fast(arrays, axis): a new tensor, or None */
+static PyObject *stack_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    return join_fast("_stack_fast", args, nargs, 1);
 }
 
 PyMethodDef dt_py_join_methods[] = {
     {"_concatenate_fast", (PyCFunction)(void (*)(void))concatenate_fast, METH_FASTCALL,
      "_concatenate_fast(arrays, axis): the tensors joined along axis, or None for Python to handle "
      "the arguments"},
+    {"_stack_fast", (PyCFunction)(void (*)(void))stack_fast, METH_FASTCALL,
+     "_stack_fast(arrays, axis): the tensors (of one shape) stacked along a new axis, or None for "
+     "Python to handle the arguments"},
     {NULL, NULL, 0, NULL},
 };

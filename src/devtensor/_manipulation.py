@@ -135,6 +135,10 @@ def concat(arrays, /, *, axis=0):
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join tensors of one shape along a new axis."""
+    if out is None and dtype is None:  # Note [Joins in C] (csrc/python/join.c), or None
+        r = _C._stack_fast(arrays, axis)
+        if r is not None:
+            return r
     if isinstance(arrays, TensorBase):
         arrays = list(arrays)
     tensors = _as_tensors(arrays)
