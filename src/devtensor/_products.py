@@ -276,6 +276,10 @@ def dot(a, b, out=None):
     axis and b's second-to-last (shape a.shape[:-1] + b.shape[:-2] +
     b.shape[-1:]).  out= must have the result's dtype and shape and be
     C-contiguous, as NumPy's."""
+    if out is None and isinstance(a, TensorBase) and isinstance(b, TensorBase):  # the per-call path
+        na, nb = a.ndim, b.ndim
+        if na and 0 < nb <= 2 and a.shape[-1] == b.shape[-nb]:
+            return _C._matmul(a, b, None)  # the same shape as dot's here
     a, b = _as_tensors((a, b))
     if a.ndim == 0 or b.ndim == 0:
         r = multiply(a, b)
