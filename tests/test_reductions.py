@@ -488,6 +488,38 @@ def test_scan_argument_forms(device):
         dt.add.accumulate(dt.asarray(1.0, device=device))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_plain_variances_equal_the_general_path(device, dtype):
+    """Note [Plain variances]: var and std over everything or the first axis
+    without other arguments give the general path's values bit for bit (the
+    general path is taken by asking for keepdims), and NumPy's within
+    rounding, for every layout; the cases the fast path declines (n <= ddof,
+    a float ddof) are the general path's."""
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((6, 5)) * 1e3 + 7).astype(dtype)
+    base = dt.asarray(a, device=device)
+    tol = 300 * np.finfo(dtype).eps
+    for t in (base, base.T, base[::-1], base[::2], base[:1], base[0]):
+        x = to_np(t)
+        for axis in (None, 0, -x.ndim):
+            for ddof in (0, 1, 2):
+                if (x.size if axis is None else x.shape[axis]) <= ddof:
+                    continue  # the general path's (warns): below
+                fast = dt.var(t, axis=axis, ddof=ddof)
+                general = dt.var(t, axis=axis, ddof=ddof, keepdims=True).reshape(fast.shape)
+                want = np.var(x, axis=axis, ddof=ddof)
+                assert fast.dtype == want.dtype and fast.shape == want.shape and fast.device == t.device
+                assert to_np(fast).tobytes() == to_np(general).tobytes(), (x.shape, axis, ddof)
+                np.testing.assert_allclose(to_np(fast), want, rtol=tol)
+                np.testing.assert_allclose(to_np(t.std(axis=axis, ddof=ddof)), np.sqrt(want), rtol=tol)
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        r = dt.var(base[:1], axis=0, ddof=1)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_same(r, np.var(a[:1], axis=0, ddof=1))
+    np.testing.assert_allclose(to_np(dt.var(base, ddof=1.5)), np.var(a, ddof=1.5), rtol=tol)
+
+
 def test_long_scans(device):
     """Long rows: the CPU's parts (1 and 2 threads) and the CUDA chunk kernels."""
     rng = np.random.default_rng(13)

@@ -359,11 +359,35 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _deliver(res, out, "mean")
 
 
+def _plain_var(a, axis, ddof):
+    """Note [Plain variances]
+    var and std of a float32 or float64 tensor over all of it or its first
+    axis, with no other argument: the sum's result then broadcasts against
+    the tensor as it is, so the general path's steps (sum, divide, subtract,
+    square, sum, divide) run without its keepdims shapes, counts and dtype
+    handling -- the same operations on the same values, so the same result.
+    None when the count is at most ddof (the general path warns)."""
+    total = _fast(_SUM, a, axis)
+    if total is None:
+        return None
+    n = a.size // total.size if total.size else 0
+    if n <= ddof or type(ddof) is not int:
+        return None
+    dev = a - total / n
+    return _fast(_SUM, dev * dev, axis) / (n - ddof)
+
+
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """NumPy's var (ddof, or the array API's correction): the mean of
     |x - mean|**2 over n - ddof; inf or NaN, with NumPy's warning, when
     n - ddof <= 0. A dtype= is the result's, complex too, as NumPy's."""
+    if (dtype is None and out is None and keepdims is False and where is True and mean is None
+            and correction is None and isinstance(a, TensorBase) and a.dtype.kind == "f" and a.dtype.itemsize > 2
+            and (axis is None or axis == 0 or axis == -a.ndim)):
+        r = _plain_var(a, axis, ddof)  # Note [Plain variances]
+        if r is not None:
+            return r
     from . import _ufuncs
     if correction is not None:
         if ddof != 0:
@@ -392,7 +416,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         correction=None):
     from ._ufuncs import sqrt
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
-    return _deliver(sqrt(v), out, "std")
+    return sqrt(v) if out is None else _deliver(sqrt(v), out, "std")
 
 
 class _ReductionMethods:
