@@ -350,6 +350,29 @@ def test_full_infers_dtype_like_numpy(fill, device):
     assert_same(dt.full((2, 3), fill, device=device), np.full((2, 3), fill), device=device)
 
 
+FULL_CALLS = [
+    ((3, 2.0), {}), ((3, 5), {}), ((3, -2 ** 63), {}), ((3, 2 ** 63 - 1), {}), ((3, True), {}), ((3, 1j), {}),
+    (((2, 2), 7), {"dtype": "float32"}), ((3, 5), {"dtype": "int8"}), ((3, 2.5), {"dtype": "int32"}),
+    ((3, True), {"dtype": "float64"}), ((3, 1j), {"dtype": "complex64"}), (((), 1.5), {}), (((2, 0), 1), {}),
+    ((3, np.float32(1)), {}), ((np.int64(2), 1.0), {}), (((2, 3), 1.0), {"order": "F"}), (([2, 3], 4), {}),
+]
+
+
+@pytest.mark.parametrize("args,kwargs", FULL_CALLS, ids=repr)
+def test_full_forms_match_numpy(args, kwargs, device):
+    """full's per-call path (Python scalars, int or tuple shapes, a dtype
+    object) and its general one give NumPy's dtype, shape and values."""
+    want = np.full(*args, **kwargs)
+    got = dt.full(*args, **{k: getattr(dt, v) if k == "dtype" else v for k, v in kwargs.items()}, device=device)
+    assert_same(got, want, device=device)
+    assert got.device == dt.device(device)
+    for bad in ((3, 300), (-1, 1.0)):
+        with pytest.raises(Exception) as e:
+            np.full(*bad, dtype=np.int8)
+        with pytest.raises(type(e.value)):
+            dt.full(*bad, dtype=dt.int8, device=device)
+
+
 def test_full_varargs_and_dtype(device):
     assert_same(dt.full((2,), 7, dtype=dt.float32, device=device), np.full((2,), 7, np.float32))
     assert_same(dt.full([3], 2.9, dtype="int16", device=device), np.full([3], 2.9, np.int16))

@@ -123,6 +123,10 @@ def _scalar_dtype(value):
     return _dtype_type(np.asarray(value).dtype)
 
 
+_SCALAR_DTYPES = {float: _C.float64, bool: _C.bool, complex: _C.complex128}  # full's, as NumPy's
+_SCALAR_TYPES = (float, bool, complex, int)
+
+
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
     """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy.
 
@@ -130,6 +134,18 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
         As NumPy's, fill_value may be an array broadcast to the shape.  A
         tensor fill_value is copied on the device (no .item() through the
         host), and with device=None the result is on the tensor's device."""
+    if (type(shape) is int or type(shape) is tuple) and (order == "C" or order is None):
+        kind = type(fill_value)  # the per-call path: a Python scalar, no dtype to infer through NumPy
+        if dtype is None:
+            fast = _SCALAR_DTYPES.get(kind)
+            if kind is int and -2 ** 63 <= fill_value < 2 ** 63:
+                fast = _C.int64
+        else:
+            fast = dtype if type(dtype) is _dtype_type and kind in _SCALAR_TYPES else None
+        if fast is not None:
+            t = _C._empty((shape,) if type(shape) is int else shape, fast, device)
+            t._fill_(fill_value)
+            return t
     if _is_index(shape):
         shape = (shape,)
     dtype = _scalar_dtype(fill_value) if dtype is None else _dtype_type(dtype)
