@@ -52,6 +52,21 @@ def test_unique_every_dtype(device, dtype):
     assert dt.unique(t).device == t.device
 
 
+@pytest.mark.parametrize("n", [1023, 1024, 5000])
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex64", "bool", "uint8"])
+def test_unique_either_side_of_numpy_threshold(device, dtype, n):
+    """Note [Small sets through NumPy]: below 1024 elements a CPU tensor's
+    unique is NumPy's own, from 1024 devtensor's sort and compaction; both
+    give NumPy's results, every flag, a strided input."""
+    from devtensor import _sets
+    assert _sets._NUMPY_UNIQUE_BELOW == 1024
+    rng = np.random.default_rng(n)
+    t = dt.asarray(sample(rng, (2 * n,), dtype), device=device)[::2]
+    a = to_np(t)
+    for flags in [(False, False, False), (True, True, True), (False, False, True), (True, False, False)]:
+        same_tuple(dt.unique(t, *flags), np.unique(a, *flags))
+
+
 def test_unique_bfloat16(device):
     a = np.array([2.0, 1, np.nan, 2, 1, np.nan, -0.0, 0.0], np.float32)
     got = dt.unique(dt.asarray(a, device=device).astype("bfloat16"), return_counts=True)
