@@ -139,3 +139,47 @@ def test_interp_is_numpys(device):
         dt.interp(dx, dxp[:0], dfp[:0])
     with pytest.raises(ValueError, match="non-zero"):
         dt.interp(dx, dxp, dfp, period=0)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "float32", "float64", "complex128", "bool"])
+def test_ndarray_methods_clip_round_conj_fill_tobytes(device, dtype):
+    """NumPy's ndarray methods that code calls on arrays: clip (a_min/a_max
+    too), round, conj/conjugate, fill (in place, None, NumPy's casting and
+    overflow error) and tobytes (every order, views, bfloat16's own bytes)."""
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal((3, 4)) * 4).astype(dtype) if dtype != "bool" else rng.random((3, 4)) < 0.5
+    if dtype.startswith("complex"):
+        a = a + 1j * rng.standard_normal((3, 4))
+    t = dt.asarray(a, device=device)
+    if dtype not in ("bool", "complex128"):
+        assert_same(t.clip(-1, 2), a.clip(-1, 2), device)
+        assert_same(t.clip(a_min=0, a_max=None), a.clip(0, None), device)
+        assert_same(t.clip(max=1), np.clip(a, None, 1), device)
+        assert_same(t.round(1), a.round(1), device)
+    assert_same(t.conj(), a.conj(), device)
+    assert_same(t.conjugate(), a.conjugate(), device)
+    assert (t.conj() is t) == (a.conj() is a)  # NumPy's: a real array itself
+    for order in ("C", "F", "A"):
+        assert t.tobytes(order) == a.tobytes(order)
+        assert t.T.tobytes(order) == a.T.tobytes(order)
+        assert t[::2, 1:].tobytes(order) == a[::2, 1:].tobytes(order)
+    u, b = dt.zeros((2, 3), dtype=dtype, device=device), np.zeros((2, 3), dtype)
+    for value in (True, 3, 2.75):
+        if dtype == "bool" or (np.dtype(dtype).kind == "i" and isinstance(value, float)):
+            continue
+        assert u.fill(value) is None
+        b.fill(value)
+        assert_same(u, b, device)
+    u.fill(dt.asarray(1, device=device))
+    assert to_np(u).tolist() == np.ones((2, 3), dtype).tolist()
+    if dtype == "int8":
+        with pytest.raises(OverflowError, match="out of bounds for int8"):
+            u.fill(300)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'low'"):
+        t.clip(low=0)
+
+
+def test_tobytes_bfloat16(device):
+    a = np.array([1.5, -2.0, 3.0], np.float32)
+    t = dt.asarray(a, device=device).astype("bfloat16")
+    assert t.tobytes() == (a.view(np.uint32) >> 16).astype(np.uint16).tobytes()

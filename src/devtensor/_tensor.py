@@ -419,6 +419,8 @@ class _TensorMethods:
     def astype(self, dtype, casting="unsafe", copy=True):
         """The values cast to dtype on the same device; casting is NumPy's rule
         ('no', 'equiv', 'safe', 'same_kind', 'unsafe')."""
+        if type(dtype) is _dtype_type and casting == "unsafe" and copy is True:
+            return self._to(self.device, dtype)  # the common call: nothing to check
         dtype = _dtype_type(dtype)
         if not _C._can_cast(self.dtype, dtype, casting):
             raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
@@ -426,6 +428,52 @@ class _TensorMethods:
         if not copy and dtype == self.dtype:
             return self
         return self._to(self.device, dtype)
+
+    # ---- NumPy's ndarray methods that are functions elsewhere ----
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        """NumPy's ndarray.clip (and PyTorch's Tensor.clip): devtensor.clip."""
+        from ._ufuncs import clip
+        if kwargs:  # NumPy's a_min/a_max spellings
+            min, max = kwargs.pop("a_min", min), kwargs.pop("a_max", max)
+            if kwargs:
+                raise TypeError(f"clip() got an unexpected keyword argument {next(iter(kwargs))!r}")
+        return clip(self, min, max, out=out)
+
+    def conjugate(self):
+        """The complex conjugate; a real tensor is returned itself, as NumPy's
+        ndarray.conjugate does (the ufunc devtensor.conjugate computes)."""
+        if self.dtype.kind != "c":
+            return self
+        from ._ufuncs import conjugate
+        return conjugate(self)
+
+    conj = conjugate
+
+    def round(self, decimals=0, out=None):
+        """NumPy's ndarray.round: devtensor.round (half to even)."""
+        from ._ufuncs import round as round_
+        return round_(self, decimals, out=out)
+
+    def fill(self, value):
+        """NumPy's ndarray.fill: every element set to value, in place (None)."""
+        if isinstance(value, TensorBase):
+            if value.size != 1:
+                raise ValueError("fill value must be a scalar (one element)")
+            self[...] = value.reshape(())
+            return None
+        self[...] = value
+        return None
+
+    def tobytes(self, order="C"):
+        """NumPy's ndarray.tobytes: the raw bytes of the values in C (or
+        'F', 'A') order, read to the host for a device tensor (bfloat16 as
+        its own two bytes per value)."""
+        if order == "A":  # NumPy's: Fortran order for a Fortran-contiguous tensor (the copy below is C)
+            order = "F" if self.ndim > 1 and self.T.is_contiguous() and not self.is_contiguous() else "C"
+        t = self if self.device.type == "cpu" else self._to("cpu", self.dtype)
+        if t.dtype == _C.bfloat16:
+            t = t.view(dtype=_C.uint16)
+        return t._numpy_view().tobytes(order)
 
     # ---- NumPy protocols: operators on tensors beat NumPy's ----
     __array_priority__ = 1000
