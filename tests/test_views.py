@@ -491,3 +491,59 @@ def test_views_of_device_tensors_stay_on_the_device(device):
     for v in (x[1], x.T, x.reshape(3, 2), x[None], x.broadcast_to((4, 2, 3)), x.squeeze()):
         assert v.device == dt.device(device)
     assert to_np(x[:, 1:]).tolist() == [[1, 2], [4, 5]]
+
+
+
+AXIS_CALLS = [
+    ("ravel", ()), ("flatten", ()), ("transpose", ()), ("transpose", (None,)), ("transpose", (2, 0, 1, 3)),
+    ("transpose", ((1, 2, 0, 3),)), ("transpose", ([-1, 0, 1, 2],)), ("transpose", (0, 0, 1, 2)),
+    ("transpose", (0, 1)), ("transpose", (np.int64(1), 0, 2, 3)), ("transpose", (0, 1, 2, 4)), ("swapaxes", (0, 2)),
+    ("swapaxes", (-1, 1)), ("swapaxes", (0, 4)), ("swapaxes", (np.int32(0), 1)), ("squeeze", ()), ("squeeze", (1,)),
+    ("squeeze", (-1,)), ("squeeze", ((1, 3),)), ("squeeze", (0,)), ("squeeze", (None,)), ("expand_dims", (0,)),
+    ("expand_dims", (4,)), ("expand_dims", (-1,)), ("expand_dims", (6,)), ("expand_dims", ((0, 2),)),
+    ("expand_dims", (np.int64(1),)),
+]
+
+
+def _laid_out(base, layout, device):
+    """(NumPy array, tensor) with the same values, shape and layout."""
+    if layout == "transposed":
+        return base.T.copy().T, dt.asarray(np.ascontiguousarray(base.T), device=device).T
+    if layout == "strided":
+        wide = np.repeat(base, 2, axis=2)
+        return wide[:, :, ::2], dt.asarray(wide, device=device)[:, :, ::2]
+    return base, dt.asarray(base, device=device)
+
+
+@pytest.mark.parametrize("name,args", AXIS_CALLS, ids=repr)
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided"])
+def test_axis_views_in_c_match_numpy(device, name, args, layout):
+    """Note [Axis views in C]: every form (the C path's and the ones it
+    leaves to Python), as a method and as a function, gives NumPy's shape,
+    strides (of the axes longer than one), values and exception type; the
+    views share memory, flatten copies."""
+    a, t = _laid_out(np.arange(2 * 1 * 3 * 1, dtype=np.float64).reshape(2, 1, 3, 1), layout, device)
+    method = (lambda x, *a_: getattr(x, name)(*a_))
+    pairs = [(method, np.expand_dims if name == "expand_dims" else method)]
+    if name != "flatten":  # and the functions
+        pairs.append((getattr(dt, name), getattr(np, name)))
+    for call, want_fn in pairs:
+        try:
+            want = want_fn(a, *args)
+        except Exception as e:  # noqa: BLE001  (the same exception type)
+            with pytest.raises(type(e)):
+                call(t, *args)
+            continue
+        got = call(t, *args)
+        assert got.shape == want.shape and got.tolist() == want.tolist(), (got.shape, want.shape)
+        assert got.device == t.device
+        if name not in ("ravel", "flatten"):
+            assert [s for s, n in zip(got.strides, got.shape) if n > 1] == \
+                [s for s, n in zip(want.strides, want.shape) if n > 1]
+            if t.device.type == "cpu":
+                assert np.shares_memory(got.numpy(), t.numpy())
+    if name == "flatten":
+        f = t.flatten()
+        assert f.shape == (a.size,) and f.is_contiguous()
+        if t.device.type == "cpu":
+            assert not np.shares_memory(f.numpy(), t.numpy())

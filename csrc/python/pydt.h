@@ -118,6 +118,17 @@ PyObject *dt_py_tensor_cuda(PyDtTensor *self, PyObject *const *args, Py_ssize_t 
 PyObject *dt_py_tensor_reshape(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_reshape_geometry(PyDtTensor *self, PyObject *arg);
 
+/* ---- axis views (axes.c, Note [Axis views in C]) ---- */
+PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *unused);
+PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *unused);
+PyObject *dt_py_tensor_transpose(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_permute(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_swapaxes(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_squeeze(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_expand_dims(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames);
+PyObject *dt_py_tensor_unsqueeze(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* ---- indexing (index.c) ---- */
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key);
 int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value);

@@ -5,7 +5,6 @@ operators; this class adds the methods whose arguments are rich: movement
 with PyTorch's rules, NumPy interop, scalar conversion, printing, and
 indexing and views (thin methods over devtensor/_views.py).
 """
-import operator
 
 import numpy as np
 
@@ -338,33 +337,9 @@ class _TensorMethods:
             return _views._view(self, self.shape, self.strides)
         return _views.view(self, _views.shape_arg(shape, "view"))
 
-    def flatten(self):
-        """A 1-d copy (NumPy's flatten; ravel() gives a view when possible)."""
-        return _views.reshape(self, (-1,), copy=True)
-
-    def ravel(self):
-        return _views.ravel(self)
-
-    def squeeze(self, axis=None):
-        return _views.squeeze(self, axis)
-
-    def expand_dims(self, axis):
-        return _views.expand_dims(self, axis)
-
-    def unsqueeze(self, dim):
-        """PyTorch's spelling of expand_dims for one axis."""
-        return _views.expand_dims(self, operator.index(dim))
-
-    def transpose(self, *axes):
-        """NumPy's transpose: transpose() reverses the axes, transpose(1, 0, 2) or
-        transpose((1, 0, 2)) permutes them.  PyTorch's two-axis swap is swapaxes."""
-        return _views.transpose(self, _views.axes_arg(axes))
-
-    def permute(self, *dims):
-        return _views.permute_dims(self, _views.axes_arg(dims) or ())
-
-    def swapaxes(self, axis1, axis2):
-        return _views.swapaxes(self, axis1, axis2)
+    # ravel, flatten, squeeze, expand_dims, unsqueeze, transpose, permute and
+    # swapaxes are TensorBase's, in C (Note [Axis views in C] in
+    # csrc/python/axes.c), with devtensor._views for the other arguments
 
     def broadcast_to(self, shape):
         return _views.broadcast_to(self, shape)

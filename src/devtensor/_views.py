@@ -337,14 +337,21 @@ def view_dtype(x, dtype):
     return x._reinterpret(dtype, tuple(shape), tuple(strides))
 
 
+# The functions below take Tensor's C methods first (Note [Axis views in C]
+# in csrc/python/axes.c); the _-prefixed forms are those methods' Python
+# path, for the arguments they leave alone, with NumPy's errors.
+
 def ravel(x):
     """x as 1-d: a view when possible (NumPy's ravel)."""
-    return reshape(x, (-1,))
+    return _tensor(x).ravel()
 
 
 def squeeze(x, axis=None):
     """x without length-1 axes (all of them, or those in axis)."""
-    x = _tensor(x)
+    return _tensor(x).squeeze(axis)
+
+
+def _squeeze(x, axis=None):
     if axis is None:
         drop = {i for i, n in enumerate(x.shape) if n == 1}
     else:
@@ -358,7 +365,10 @@ def squeeze(x, axis=None):
 
 def expand_dims(x, axis):
     """x with new length-1 axes at the positions in axis (NumPy's, a view)."""
-    x = _tensor(x)
+    return _tensor(x).expand_dims(axis)
+
+
+def _expand_dims(x, axis):
     axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     axes = normalize_axis_tuple(axis, x.ndim + len(axis))
     rest = iter(x.shape)
@@ -369,6 +379,10 @@ def expand_dims(x, axis):
 def permute_dims(x, axes):
     """x with its axes reordered (axes[i] is the old axis that becomes axis i)."""
     x = _tensor(x)
+    return x.permute(axes) if isinstance(axes, (tuple, list)) else _permute_dims(x, axes)
+
+
+def _permute_dims(x, axes):
     axes = tuple(operator.index(a) for a in axes)
     if len(axes) != x.ndim:
         raise ValueError("axes don't match array")
@@ -381,15 +395,35 @@ def permute_dims(x, axes):
 def transpose(x, axes=None):
     """NumPy's transpose: axes reversed, or permuted by axes."""
     x = _tensor(x)
-    return permute_dims(x, range(x.ndim)[::-1] if axes is None else axes)
+    if axes is None:
+        return x.transpose()
+    return x.transpose(axes) if isinstance(axes, (tuple, list)) else _permute_dims(x, axes)
+
+
+def transpose_method(x, *axes):
+    """Tensor.transpose for the arguments its C path leaves to Python."""
+    axes = axes_arg(axes)
+    return _permute_dims(x, range(x.ndim)[::-1] if axes is None else axes)
+
+
+def permute_method(x, *dims):
+    return _permute_dims(x, axes_arg(dims) or ())
+
+
+def unsqueeze_method(x, dim):
+    """PyTorch's spelling of expand_dims for one axis."""
+    return _expand_dims(x, operator.index(dim))
 
 
 def swapaxes(x, axis1, axis2):
     """x with two axes exchanged (PyTorch's Tensor.transpose(dim0, dim1))."""
-    x = _tensor(x)
+    return _tensor(x).swapaxes(axis1, axis2)
+
+
+def _swapaxes(x, axis1, axis2):
     a = normalize_axis_index(axis1, x.ndim, "axis1")
     b = normalize_axis_index(axis2, x.ndim, "axis2")
     axes = list(range(x.ndim))
     axes[a], axes[b] = b, a
-    return permute_dims(x, axes)
+    return _permute_dims(x, axes)
 
