@@ -428,6 +428,26 @@ def bench_per_call(table, rng, quick):
     for name, fdt, fnp in small_ops:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "no target")
+    m4 = a.reshape(4, 4)
+    x4, mask_t = x.reshape(4, 4), dt.asarray(mask_np)
+    everyday = [  # issue 9's creation, joins and views, and the calls beside them: no target in the issues
+        ("zeros(16)", lambda: dt.zeros(16), lambda: np.zeros(16)),
+        ("empty((4, 4))", lambda: dt.empty((4, 4)), lambda: np.empty((4, 4))),
+        ("arange(16)", lambda: dt.arange(16), lambda: np.arange(16)),
+        ("full(16, 2.0)", lambda: dt.full(16, 2.0), lambda: np.full(16, 2.0)),
+        ("concatenate([t, t])", lambda: dt.concatenate([x, x]), lambda: np.concatenate([a, a])),
+        ("stack([t, t])", lambda: dt.stack([x, x]), lambda: np.stack([a, a])),
+        ("where(mask, t, 0.0)", lambda: dt.where(mask_t, x, 0.0), lambda: np.where(mask_np, a, 0.0)),
+        ("dot(t, t)", lambda: dt.dot(x, x), lambda: np.dot(a, a)),
+        ("t.std()", lambda: x.std(), lambda: a.std()),
+        ("t.ravel()  (4x4)", lambda: x4.ravel(), lambda: m4.ravel()),
+        ("transpose(t)  (4x4)", lambda: dt.transpose(x4), lambda: np.transpose(m4)),
+        ("t.swapaxes(0, 1)  (4x4)", lambda: x4.swapaxes(0, 1), lambda: m4.swapaxes(0, 1)),
+        ("expand_dims(t, 0)", lambda: dt.expand_dims(x, 0), lambda: np.expand_dims(a, 0)),
+    ]
+    for name, fdt, fnp in everyday:
+        tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
+        table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "no target")
     if hasattr(dt, "einsum"):  # issue 11: einsum's per-call path (Note [einsum's per-call path])
         m = rng.random((4, 4))
         xm = dt.asarray(m)

@@ -884,3 +884,23 @@ def test_vector_and_strided_sum_leaves_agree_bit_for_bit(device, dtype, n):
         assert contiguous.item() == strided.item()
     exact = math.fsum(vals.astype(np.float64))
     assert abs(contiguous.item() - exact) <= 4 * np.finfo(dtype).eps * np.abs(vals).sum()
+
+
+def test_plain_reductions_keep_dims(device):
+    """Note [Plain reductions in C] with keepdims=True: NumPy's shapes,
+    strides and values for every axis form; a keepdims that is not a bool
+    is left to Python (NumPy accepts any truth value)."""
+    from devtensor import _C
+    a = np.random.default_rng(4).random((3, 4, 2))
+    t = dt.asarray(a, device=device)
+    for axis in (None, 0, 1, -1, (0, 2), (2, 0, 1)):
+        for name in ("sum", "prod", "max", "min", "any", "all", "mean"):
+            got, want = getattr(t, name)(axis=axis, keepdims=True), getattr(a, name)(axis=axis, keepdims=True)
+            assert got.shape == want.shape and got.strides == want.strides and got.device == t.device
+            np.testing.assert_allclose(to_np(got), want, rtol=1e-14)
+            fn = getattr(dt, name)(t, axis=axis, keepdims=True)
+            assert fn.shape == want.shape
+    assert _C._reduce_fast(_C.REDUCE_OPS.index("sum"), t, 0, 1) is None
+    assert t.sum(axis=0, keepdims=1).shape == (1, 4, 2)
+    with pytest.raises(np.exceptions.AxisError):
+        t.sum(axis=3, keepdims=True)

@@ -60,15 +60,7 @@ PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *unused)
 PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *unused)
 {
     (void)unused;
-    dt_tensor copy;
-    dt_error err;
-    dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = dt_tensor_to(&copy, &self->t, dt_tensor_device(&self->t), self->t.dtype, 0, &err);
-    DT_PY_END_TENSOR_WORK
-    if (st != DT_OK)
-        return dt_py_raise(&err);
-    PyObject *c = dt_py_tensor_wrap(&copy);
+    PyObject *c = dt_py_tensor_copy(self);
     if (c == NULL)
         return NULL;
     PyDtTensor *ct = (PyDtTensor *)c;
@@ -187,7 +179,8 @@ static PyObject *insert_axis(PyDtTensor *self, PyObject *const *args, Py_ssize_t
     return r;
 }
 
-PyObject *dt_py_tensor_expand_dims(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+PyObject *dt_py_tensor_expand_dims(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames)
 {
     static PyObject *cache;
     return insert_axis(self, args, nargs, kwnames, "_expand_dims", &cache);

@@ -192,31 +192,6 @@ static PyObject *py_tensor(PyObject *module, PyObject *const *args, Py_ssize_t n
 
 static int exact_int(PyObject *o) { return PyLong_CheckExact(o); }
 
-/* the shape from exact ints (each, or one tuple/list of them); 0 to fall back */
-static int fast_shape(PyObject *const *args, Py_ssize_t n, dt_py_shape *shape)
-{
-    PyObject *const *items = args;
-    if (n == 1 && (PyTuple_CheckExact(args[0]) || PyList_CheckExact(args[0]))) {
-        n = PySequence_Fast_GET_SIZE(args[0]);
-        items = PySequence_Fast_ITEMS(args[0]);
-    }
-    if (n > DT_MAX_NDIM)
-        return 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (!exact_int(items[i]))
-            return 0;
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(items[i], &overflow);
-        if (overflow || (v == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return 0;
-        }
-        shape->dims[i] = v;
-    }
-    shape->ndim = (int)n;
-    return 1;
-}
-
 static int is_dtype_object(PyObject *o) { return PyObject_TypeCheck(o, &dt_py_dtype_type); }
 
 /* fill < 0: empty; else zeros (0) or ones (1).  NULL with no error set:
@@ -239,10 +214,10 @@ static PyObject *factory_fast(int fill, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     dt_py_shape shape;
     if (nargs == 2 && !exact_int(args[1])) { /* zeros(shape, dtype) */
-        if (!is_dtype_object(args[1]) || dtype_obj != NULL || !fast_shape(args, 1, &shape))
+        if (!is_dtype_object(args[1]) || dtype_obj != NULL || !dt_py_read_int_shape(args, 1, &shape))
             return NULL;
         dtype_obj = args[1];
-    } else if (!fast_shape(args, nargs, &shape)) {
+    } else if (!dt_py_read_int_shape(args, nargs, &shape)) {
         return NULL;
     }
     dt_device dev;

@@ -117,6 +117,8 @@ PyObject *dt_py_tensor_cuda(PyDtTensor *self, PyObject *const *args, Py_ssize_t 
 /* ---- reshape (reshape.c) ---- */
 PyObject *dt_py_tensor_reshape(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_reshape_geometry(PyDtTensor *self, PyObject *arg);
+/* A C-contiguous copy on self's device (a new tensor). */
+PyObject *dt_py_tensor_copy(PyDtTensor *self);
 
 /* ---- axis views (axes.c, Note [Axis views in C]) ---- */
 PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *unused);
@@ -185,6 +187,9 @@ typedef struct {
     int ndim;
     int64_t dims[DT_MAX_NDIM];
 } dt_py_shape;
+/* The shape from exact Python ints, each an argument or all in one tuple or
+ * list: 1, or 0 (no exception) when Python must read the arguments. */
+int dt_py_read_int_shape(PyObject *const *args, Py_ssize_t nargs, dt_py_shape *shape);
 
 /* ---- DLPack (dlpack.c) ---- */
 extern PyMethodDef dt_py_dlpack_methods[];

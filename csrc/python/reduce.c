@@ -87,15 +87,19 @@ static int axes_of(PyObject *axis, int ndim, uint64_t *axes)
     return 1;
 }
 
-/* _reduce_fast(op, src, axis): a new tensor, op over axis in NumPy's result
- * dtype (no keepdims, dtype, out, initial or where: devtensor._reductions
- * takes those), or None when axis is not plainly valid and Python must
- * look at it (and raise NumPy's error). */
+/* _reduce_fast(op, src, axis, keepdims=False): a new tensor, op over axis in
+ * NumPy's result dtype, the reduced axes kept as length one when keepdims
+ * is True (no dtype, out, initial or where: devtensor._reductions takes
+ * those), or None when axis is not plainly valid or keepdims not a bool,
+ * and Python must look at them (and raise NumPy's error). */
 static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3)
-        return PyErr_Format(PyExc_TypeError, "_reduce_fast takes 3 arguments (%zd given)", nargs);
+    if (nargs != 3 && nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "_reduce_fast takes 3 or 4 arguments (%zd given)", nargs);
+    if (nargs == 4 && !PyBool_Check(args[3]))
+        Py_RETURN_NONE;
+    const int keepdims = nargs == 4 && args[3] == Py_True;
     long op = PyLong_AsLong(args[0]);
     if (op == -1 && PyErr_Occurred())
         return NULL;
@@ -129,7 +133,21 @@ static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t
         dt_tensor_clear(&out);
         return dt_py_raise(&err);
     }
-    return dt_py_tensor_wrap(&out);
+    PyObject *r = dt_py_tensor_wrap(&out);
+    if (r == NULL || !keepdims)
+        return r;
+    /* the same values seen with the reduced axes as length one (contiguous) */
+    int64_t kept[DT_MAX_NDIM], strides[DT_MAX_NDIM], nbytes;
+    for (int d = 0; d < src->ndim; d++)
+        kept[d] = (axes >> d) & 1 ? 1 : src->shape[d];
+    PyDtTensor *rt = (PyDtTensor *)r;
+    PyObject *v = NULL;
+    if (dt_contiguous_strides(src->ndim, kept, dt_tensor_itemsize(&rt->t), strides, &nbytes, &err) != DT_OK)
+        dt_py_raise(&err);
+    else
+        v = dt_py_tensor_view(rt, src->ndim, kept, strides, rt->t.offset);
+    Py_DECREF(r);
+    return v;
 }
 
 /* _scan(op, src, axis, out): out = the running op of src along axis (a
@@ -342,7 +360,8 @@ PyMethodDef dt_py_reduce_methods[] = {
     {"_scan_fast", (PyCFunction)(void (*)(void))scan_fast, METH_FASTCALL,
      "_scan_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
     {"_reduce_fast", (PyCFunction)(void (*)(void))reduce_fast, METH_FASTCALL,
-     "_reduce_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
+     "_reduce_fast(op, src, axis, keepdims=False): a new tensor, or None for Python to handle the "
+     "arguments"},
     {"_reduce", (PyCFunction)(void (*)(void))reduce, METH_FASTCALL,
      "_reduce(op, src, axes, out): out = op over src's axes (csrc/core/reduce.h)"},
     {NULL, NULL, 0, NULL},

@@ -14,7 +14,7 @@
 #include "reshape.h"
 
 /* 1 with shape filled from Python ints, 0 if Python must read the arguments */
-static int read_shape(PyObject *const *args, Py_ssize_t nargs, dt_py_shape *shape)
+int dt_py_read_int_shape(PyObject *const *args, Py_ssize_t nargs, dt_py_shape *shape)
 {
     PyObject *seq = NULL;
     if (nargs == 1 && (PyTuple_Check(args[0]) || PyList_Check(args[0]))) {
@@ -61,26 +61,31 @@ static int geometry(PyDtTensor *self, dt_py_shape *shape, int64_t *strides)
                              dt_tensor_is_contiguous(t), shape->ndim, shape->dims, strides);
 }
 
+PyObject *dt_py_tensor_copy(PyDtTensor *self)
+{
+    dt_tensor copy;
+    dt_error err;
+    dt_status st;
+    DT_PY_BEGIN_TENSOR_WORK
+    st = dt_tensor_to(&copy, &self->t, dt_tensor_device(&self->t), self->t.dtype, 0, &err);
+    DT_PY_END_TENSOR_WORK
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    return dt_py_tensor_wrap(&copy);
+}
+
 PyObject *dt_py_tensor_reshape(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static PyObject *slow;
     dt_py_shape shape;
     int64_t strides[DT_MAX_NDIM];
-    if (kwnames == NULL && read_shape(args, nargs, &shape)) {
+    if (kwnames == NULL && dt_py_read_int_shape(args, nargs, &shape)) {
         int r = geometry(self, &shape, strides);
         if (r < 0)
             return NULL;
         if (r > 0)
             return dt_py_tensor_view(self, shape.ndim, shape.dims, strides, self->t.offset);
-        dt_tensor copy;
-        dt_error err;
-        dt_status st;
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_tensor_to(&copy, &self->t, dt_tensor_device(&self->t), self->t.dtype, 0, &err);
-        DT_PY_END_TENSOR_WORK
-        if (st != DT_OK)
-            return dt_py_raise(&err);
-        PyObject *c = dt_py_tensor_wrap(&copy);
+        PyObject *c = dt_py_tensor_copy(self);
         if (c == NULL)
             return NULL;
         PyDtTensor *ct = (PyDtTensor *)c;

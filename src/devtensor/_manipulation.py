@@ -159,14 +159,13 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 def atleast_1d(*arys):
     """Inputs as tensors of at least one dimension (one tensor, or a tuple)."""
-    res = [reshape(t, (1,)) if t.ndim == 0 else t for t in _as_tensors(arys)]
+    res = [t.reshape(1) if t.ndim == 0 else t for t in _as_tensors(arys)]
     return res[0] if len(res) == 1 else tuple(res)
 
 
 def atleast_2d(*arys):
     """Inputs with at least two dimensions: 0-d -> (1, 1), (N,) -> (1, N)."""
-    res = [reshape(t, (1,) * (2 - t.ndim) + t.shape) if t.ndim < 2 else t
-           for t in _as_tensors(arys)]
+    res = [t.reshape((1,) * (2 - t.ndim) + t.shape) if t.ndim < 2 else t for t in _as_tensors(arys)]
     return res[0] if len(res) == 1 else tuple(res)
 
 
@@ -175,11 +174,11 @@ def atleast_3d(*arys):
     (M, N) -> (M, N, 1)."""
     def up(t):
         if t.ndim == 0:
-            return reshape(t, (1, 1, 1))
+            return t.reshape(1, 1, 1)
         if t.ndim == 1:
-            return reshape(t, (1, t.shape[0], 1))
+            return t.reshape(1, t.shape[0], 1)
         if t.ndim == 2:
-            return reshape(t, t.shape + (1,))
+            return t.reshape(t.shape + (1,))
         return t
     res = [up(t) for t in _as_tensors(arys)]
     return res[0] if len(res) == 1 else tuple(res)

@@ -35,9 +35,10 @@ from ._C import TensorBase
 _OPS = {name: i for i, name in enumerate(_C.REDUCE_OPS)}
 _SUM, _PROD, _MIN, _MAX, _ARGMIN, _ARGMAX, _ANY, _ALL = (_OPS[n] for n in (
     "sum", "prod", "min", "max", "argmin", "argmax", "any", "all"))
-# Note [Plain reductions in C]: with no keepdims, dtype, out, initial or
-# where, a tensor's reduction is made by _C._reduce_fast, which reads the
-# axis itself (None when Python must: a bad axis, to raise NumPy's error).
+# Note [Plain reductions in C]: with no dtype, out, initial or where (and
+# keepdims True or False), a tensor's reduction is made by _C._reduce_fast,
+# which reads the axis itself (None when Python must: a bad axis, to raise
+# NumPy's error).
 _fast = _C._reduce_fast
 _UFUNC_NAMES = {"sum": "add", "prod": "multiply", "min": "minimum", "max": "maximum",
                 "any": "logical_or", "all": "logical_and"}
@@ -199,16 +200,16 @@ def _run(name, x, axis, keepdims=False, dtype=None, out=None, initial=None, wher
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """NumPy's sum: int64 for bool and small ints (uint64 for small unsigned);
     floats accumulate wide (Note [Accumulating wide] in csrc/core/reduce_ops.h)."""
-    if dtype is None and out is None and keepdims is False and initial is None and where is True:
-        r = _fast(_SUM, a, axis)
+    if dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+        r = _fast(_SUM, a, axis, keepdims)
         if r is not None:
             return r
     return _run("sum", a, axis, keepdims, dtype, out, initial, where)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    if dtype is None and out is None and keepdims is False and initial is None and where is True:
-        r = _fast(_PROD, a, axis)
+    if dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+        r = _fast(_PROD, a, axis, keepdims)
         if r is not None:
             return r
     return _run("prod", a, axis, keepdims, dtype, out, initial, where)
@@ -216,16 +217,16 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """NumPy's max: NaN propagates; an empty reduction needs `initial`."""
-    if out is None and keepdims is False and initial is None and where is True:
-        r = _fast(_MAX, a, axis)
+    if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+        r = _fast(_MAX, a, axis, keepdims)
         if r is not None:
             return r
     return _run("max", a, axis, keepdims, None, out, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    if out is None and keepdims is False and initial is None and where is True:
-        r = _fast(_MIN, a, axis)
+    if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+        r = _fast(_MIN, a, axis, keepdims)
         if r is not None:
             return r
     return _run("min", a, axis, keepdims, None, out, initial, where)
@@ -235,16 +236,16 @@ amax, amin = max, min
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
-    if out is None and keepdims is False and where is True:
-        r = _fast(_ANY, a, axis)
+    if out is None and (keepdims is False or keepdims is True) and where is True:
+        r = _fast(_ANY, a, axis, keepdims)
         if r is not None:
             return r
     return _run("any", a, axis, keepdims, None, out, None, where)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
-    if out is None and keepdims is False and where is True:
-        r = _fast(_ALL, a, axis)
+    if out is None and (keepdims is False or keepdims is True) and where is True:
+        r = _fast(_ALL, a, axis, keepdims)
         if r is not None:
             return r
     return _run("all", a, axis, keepdims, None, out, None, where)
@@ -337,9 +338,9 @@ def _mean_dtype(d, dtype):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """NumPy's mean: float64 for integers; float16 summed in float32."""
-    if (dtype is None and out is None and keepdims is False and where is True and isinstance(a, TensorBase)
-            and a.dtype.kind in "fc" and a.dtype.itemsize > 2):  # Note [Plain reductions in C]
-        total = _fast(_SUM, a, axis)
+    if (dtype is None and out is None and (keepdims is False or keepdims is True) and where is True
+            and isinstance(a, TensorBase) and a.dtype.kind in "fc" and a.dtype.itemsize > 2):
+        total = _fast(_SUM, a, axis, keepdims)  # Note [Plain reductions in C]
         if total is not None:
             n = a.size // total.size if total.size else 1
             if not n:
@@ -423,29 +424,31 @@ class _ReductionMethods:
     """Tensor methods (installed by devtensor._tensor)."""
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        if dtype is None and out is None and keepdims is False and initial is None and where is True:
-            r = _fast(_SUM, self, axis)
+        if (dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None
+                and where is True):
+            r = _fast(_SUM, self, axis, keepdims)
             if r is not None:
                 return r
         return sum(self, axis, dtype, out, keepdims, initial, where)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        if dtype is None and out is None and keepdims is False and initial is None and where is True:
-            r = _fast(_PROD, self, axis)
+        if (dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None
+                and where is True):
+            r = _fast(_PROD, self, axis, keepdims)
             if r is not None:
                 return r
         return prod(self, axis, dtype, out, keepdims, initial, where)
 
     def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-        if out is None and keepdims is False and initial is None and where is True:
-            r = _fast(_MAX, self, axis)
+        if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+            r = _fast(_MAX, self, axis, keepdims)
             if r is not None:
                 return r
         return max(self, axis, out, keepdims, initial, where)
 
     def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-        if out is None and keepdims is False and initial is None and where is True:
-            r = _fast(_MIN, self, axis)
+        if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+            r = _fast(_MIN, self, axis, keepdims)
             if r is not None:
                 return r
         return min(self, axis, out, keepdims, initial, where)
@@ -465,15 +468,15 @@ class _ReductionMethods:
         return argmin(self, axis, out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False, *, where=True):
-        if out is None and keepdims is False and where is True:
-            r = _fast(_ANY, self, axis)
+        if out is None and (keepdims is False or keepdims is True) and where is True:
+            r = _fast(_ANY, self, axis, keepdims)
             if r is not None:
                 return r
         return any(self, axis, out, keepdims, where=where)
 
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
-        if out is None and keepdims is False and where is True:
-            r = _fast(_ALL, self, axis)
+        if out is None and (keepdims is False or keepdims is True) and where is True:
+            r = _fast(_ALL, self, axis, keepdims)
             if r is not None:
                 return r
         return all(self, axis, out, keepdims, where=where)
