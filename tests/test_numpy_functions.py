@@ -126,10 +126,11 @@ def test_interp_is_numpys(device):
     x = np.concatenate([rng.uniform(-2, 12, 60), xp, [np.nan, np.inf, -np.inf]])
     dx, dxp, dfp = (dt.asarray(v, device=device) for v in (x, xp, fp))
     for kw in ({}, {"left": -5.0, "right": 7.0}, {"period": 3.0}):
-        got = dt.interp(dx, dxp, dfp, **kw)
+        with np.errstate(invalid="ignore"):  # NaN and infinities % period: NumPy's own warning on the CPU
+            got = dt.interp(dx, dxp, dfp, **kw)
+            want = np.interp(x, xp, fp, **kw)
         assert got.device == dt.device(device) and got.dtype == dt.float64
-        with np.errstate(invalid="ignore"):
-            np.testing.assert_array_equal(got.cpu().numpy(), np.interp(x, xp, fp, **kw))
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
     c = dt.interp(dt.asarray([0.5, 1.5], device=device), [0, 1, 2], [1j, 2, 3 + 1j])
     np.testing.assert_array_equal(c.cpu().numpy(), np.interp([0.5, 1.5], [0, 1, 2], [1j, 2, 3 + 1j]))
     assert float(dt.interp(2.5, [1, 2, 3], [3, 2, 0])) == np.interp(2.5, [1, 2, 3], [3, 2, 0])
@@ -139,6 +140,28 @@ def test_interp_is_numpys(device):
         dt.interp(dx, dxp[:0], dfp[:0])
     with pytest.raises(ValueError, match="non-zero"):
         dt.interp(dx, dxp, dfp, period=0)
+
+
+@pytest.mark.parametrize("n", [(1 << 16) - 1, 1 << 16])
+def test_interp_either_side_of_numpy_threshold(n):
+    """Note [Small interpolations through NumPy]: a CPU interp of fewer
+    than 2**16 points is NumPy's own, from 2**16 the device form; both give
+    NumPy's values (left/right, complex fp, NaN and infinities)."""
+    from devtensor import _interp
+    assert _interp._NUMPY_INTERP_BELOW == 1 << 16
+    rng = np.random.default_rng(n)
+    xp = np.sort(rng.uniform(0, 10, 40))
+    fp = rng.standard_normal(40)
+    x = rng.uniform(-2, 12, n)
+    x[:3] = [np.nan, np.inf, -np.inf]
+    dx, dxp, dfp = dt.asarray(x), dt.asarray(xp), dt.asarray(fp)
+    for kw in ({}, {"left": -5.0, "right": 7.0}):
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_array_equal(dt.interp(dx, dxp, dfp, **kw).numpy(), np.interp(x, xp, fp, **kw))
+    c = dt.interp(dx, dxp, dt.asarray(fp + 1j * fp[::-1]))
+    assert c.dtype == dt.complex128
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_allclose(c.numpy(), np.interp(x, xp, fp + 1j * fp[::-1]), rtol=1e-15, atol=1e-15)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int64", "float32", "float64", "complex128", "bool"])

@@ -6,7 +6,9 @@ right (default fp[0] and fp[-1]) outside [xp[0], xp[-1]]; x equal to a
 sample point gives that point's fp exactly; period= wraps x and xp first.
 The result is float64, or complex128 for complex fp, of x's shape.
 """
-from ._C import TensorBase
+import numpy as np
+
+from ._C import TensorBase, _from_numpy, bfloat16
 
 
 def _device(*operands):
@@ -16,9 +18,35 @@ def _device(*operands):
     return None
 
 
+# Note [Small interpolations through NumPy]
+# The device form below is about 25 device calls, 38 us for 16 points where
+# NumPy's interp takes 1.4.  CPU tensors under this many points go to
+# NumPy's own interp on zero-copy views (the rules above are NumPy's, its
+# errors are the ones this module copies); larger ones keep the device form,
+# whose searchsorted and arithmetic use devtensor's threads.
+_NUMPY_INTERP_BELOW = 1 << 16
+
+
+def _numpy_interp(x, xp, fp, left, right, period):
+    """NumPy's interp of CPU tensors, or None when the arguments are not that."""
+    if not (isinstance(x, TensorBase) and isinstance(xp, TensorBase) and isinstance(fp, TensorBase)):
+        return None
+    if x.size >= _NUMPY_INTERP_BELOW or bfloat16 in (x.dtype, xp.dtype, fp.dtype):
+        return None
+    if x.device.type != "cpu" or xp.device.type != "cpu" or fp.device.type != "cpu":
+        return None
+    for v in (left, right, period):
+        if v is not None and not isinstance(v, (int, float, complex)):
+            return None
+    return _from_numpy(np.asarray(np.interp(x.numpy(), xp.numpy(), fp.numpy(), left, right, period)))
+
+
 def interp(x, xp, fp, left=None, right=None, period=None):
     """NumPy's interp: values at x of the piecewise-linear function through
     the points (xp, fp)."""
+    r = _numpy_interp(x, xp, fp, left, right, period)  # Note [Small interpolations through NumPy]
+    if r is not None:
+        return r
     import devtensor as dt
     device = _device(x, xp, fp)
     x = dt.asarray(x, device=device)
