@@ -219,7 +219,8 @@ def test_eig_pairs_and_larger_matrices(device, dtype):
     defective = np.array([[2.0, 1.0], [0.0, 2.0]])
     batch = np.stack([np.diag([1.0, 2.0, 3.0]) + np.triu(rng.standard_normal((3, 3)), 1),
                       rng.standard_normal((3, 3))])
-    for a in (mixed, big, batch, defective):
+    close_pair = np.array([[1.0, 1e-9], [-1e-9, 1.0]])  # 1 +- 1e-9 i: a pair, not a double root
+    for a in (mixed, big, batch, defective, close_pair):
         a = a.astype(dtype)
         w, v = LA.eig(on(a, device))
         want = np.linalg.eigvals(a)

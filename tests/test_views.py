@@ -497,7 +497,7 @@ def test_views_of_device_tensors_stay_on_the_device(device):
 AXIS_CALLS = [
     ("ravel", ()), ("flatten", ()), ("transpose", ()), ("transpose", (None,)), ("transpose", (2, 0, 1, 3)),
     ("transpose", ((1, 2, 0, 3),)), ("transpose", ([-1, 0, 1, 2],)), ("transpose", (0, 0, 1, 2)),
-    ("transpose", (0, 1)), ("transpose", (np.int64(1), 0, 2, 3)), ("transpose", (0, 1, 2, 4)), ("swapaxes", (0, 2)),
+    ("transpose", (0, 1)), ("transpose", ((),)), ("transpose", ([],)), ("transpose", (np.int64(1), 0, 2, 3)), ("transpose", (0, 1, 2, 4)), ("swapaxes", (0, 2)),
     ("swapaxes", (-1, 1)), ("swapaxes", (0, 4)), ("swapaxes", (np.int32(0), 1)), ("squeeze", ()), ("squeeze", (1,)),
     ("squeeze", (-1,)), ("squeeze", ((1, 3),)), ("squeeze", (0,)), ("squeeze", (None,)), ("expand_dims", (0,)),
     ("expand_dims", (4,)), ("expand_dims", (-1,)), ("expand_dims", (6,)), ("expand_dims", ((0, 2),)),

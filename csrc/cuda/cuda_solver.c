@@ -377,10 +377,11 @@ static dt_status run_svd(run_ctx *c, int *info32, dt_error *err)
  * imaginary parts in two adjacent columns (the first with the positive
  * imaginary part); a small kernel turns both into the complex w and q
  * that backend.h's loop has.  Complex matrices write w and q directly.
- * Xgeev also takes a host workspace: it is freed only after the stream
- * has finished the work (the documentation does not say whether the
- * library is done with it when the call returns), so eig synchronises
- * the stream, as reading its info would anyway. */
+ * Xgeev also takes a host workspace: it is reused for the next matrix and
+ * freed only after the stream has finished the work (the documentation
+ * does not say whether the library is done with it when the call
+ * returns), so eig synchronises the stream after each matrix, as reading
+ * its info would anyway. */
 typedef struct geev_api {
     cusolverStatus_t (*create_params)(cusolverDnParams_t *);
     cusolverStatus_t (*buffer_size)(H, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
@@ -465,6 +466,8 @@ static dt_status run_eig(run_ctx *c, cusolverDnParams_t params, int *info32, dt_
                           "Xgeev", c->dev, err);
         if (st == DT_OK && real)
             st = dt_cuda_solver_eig_unpack(wr, vr, w, q, n, l->dtype, c->raw, c->dev, err);
+        if (st == DT_OK && p + 1 < l->count) /* the host workspace is the next matrix's too */
+            st = DT_CUDA_CALL(err, c->dev, cudaStreamSynchronize, (c->raw));
     }
     /* Note [eig through Xgeev]: the host workspace outlives the work */
     dt_status synced = DT_CUDA_CALL(err, c->dev, cudaStreamSynchronize, (c->raw));

@@ -664,8 +664,8 @@ void normalize(Cx *x, int64_t n)
  * conjugates, next to each other, the one with the positive imaginary
  * part first, and real eigenvalues with real eigenvectors.  The complex
  * Schur form of a real matrix gives them only to rounding, so for real
- * input an eigenvalue whose |imaginary part| is below sqrt(eps) |A| is
- * taken as real (imaginary part 0, the real part of its unit vector,
+ * input (S and D: the caller says) an eigenvalue whose |imaginary part| is
+ * below 64 n eps |A| is taken as real (imaginary part 0, the real part of its unit vector,
  * normalised again), and each one above it with a positive imaginary part
  * is paired with the unpaired one nearest its conjugate, whose results
  * become exact conjugates of its own.  A matrix whose eigenvalues do not
@@ -673,7 +673,7 @@ void normalize(Cx *x, int64_t n)
 int64_t pair_conjugates(double anorm, std::vector<Cx> &w, Dense *v)
 {
     const int64_t n = (int64_t)w.size();
-    const double tol = sqrt(DBL_EPSILON) * anorm;
+    const double tol = 64.0 * (double)n * DBL_EPSILON * anorm;
     std::vector<int64_t> order;
     std::vector<char> used((size_t)n, 0);
     for (int64_t k = 0; k < n; k++) {
@@ -721,7 +721,7 @@ int64_t pair_conjugates(double anorm, std::vector<Cx> &w, Dense *v)
 
 } // namespace
 
-int64_t eig(const Dense &a, std::vector<Cx> &w, Dense *v)
+int64_t eig(const Dense &a, bool real, std::vector<Cx> &w, Dense *v)
 {
     const int64_t n = a.rows;
     Dense t = a, z(n, n);
@@ -759,9 +759,6 @@ int64_t eig(const Dense &a, std::vector<Cx> &w, Dense *v)
             normalize(&(*v)(0, k), n);
         }
     }
-    bool real = true;
-    for (const Cx &x : a.a)
-        real = real && x.im == 0;
     return real ? pair_conjugates(frobenius(a), w, v) : 0;
 }
 

@@ -75,12 +75,12 @@ int svd(const Dense &a, std::vector<double> &s, Dense *u, int64_t ucols, Dense *
 
 /* The eigenvalues w and, where v is not NULL, the unit right eigenvectors
  * (v's columns, largest component real) of the general square a (Note
- * [General eigenproblem] in emu_dense.cpp).  For real a, LAPACK's real
- * layout: conjugate pairs exact and adjacent, positive imaginary part
+ * [General eigenproblem] in emu_dense.cpp).  For a real a (real: of a
+ * real type, S or D), LAPACK's real layout: conjugate pairs exact and adjacent, positive imaginary part
  * first, real eigenvalues with real vectors (Note [Real matrices in the
  * general eigenproblem]).  Returns 0, or the number of eigenvalues not
  * found (w and v then unset). */
-int64_t eig(const Dense &a, std::vector<Cx> &w, Dense *v);
+int64_t eig(const Dense &a, bool real, std::vector<Cx> &w, Dense *v);
 
 } // namespace dt_emu
 

@@ -672,14 +672,14 @@ struct GeevJob : Job {
         memset(host, 0xFF, host_bytes);
         Dense a = read(t, A, lda, n, n), v;
         std::vector<Cx> w;
-        const int64_t left = dt_emu::eig(a, w, vectors ? &v : nullptr);
+        const bool real = t == Ty::S || t == Ty::D;
+        const int64_t left = dt_emu::eig(a, real, w, vectors ? &v : nullptr);
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = 0; i < n; i++)
                 store(t, A, j * lda + i, nan_cx);
         *info = (int)std::min<int64_t>(left, n);
         if (left != 0)
             return cudaSuccess;
-        const bool real = t == Ty::S || t == Ty::D;
         for (int64_t j = 0; j < n; j++) {
             if (!real) {
                 store(t, W, j, w[(size_t)j]);

@@ -88,14 +88,15 @@ static PyObject *axes_view(PyDtTensor *self, PyObject *const *args, Py_ssize_t n
     int perm[DT_MAX_NDIM], seen[DT_MAX_NDIM] = {0};
     if (kwnames != NULL)
         return NULL;
+    int given = nargs > 0; /* axes given: an empty sequence is a permutation of no axes, not "reverse" */
     if (nargs == 1 && (PyTuple_CheckExact(args[0]) || PyList_CheckExact(args[0]))) {
         nargs = PySequence_Fast_GET_SIZE(args[0]);
         args = PySequence_Fast_ITEMS(args[0]);
     } else if (nargs == 1 && args[0] == Py_None) {
-        nargs = 0;
+        nargs = 0, given = 0;
     }
     if (nargs == 0) {
-        if (!reverse_when_empty && ndim != 0)
+        if ((given || !reverse_when_empty) && ndim != 0)
             return NULL;
         for (int i = 0; i < ndim; i++)
             perm[i] = ndim - 1 - i;

@@ -4,6 +4,7 @@
  * (devtensor/_creation.py) on top of these and TensorBase._generate_. */
 #include "pydt.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,12 +13,15 @@
 static int int64_sequence(PyObject *obj, dt_py_shape *out, const char *what)
 {
     PyObject *seq;
-    if (PyTuple_Check(obj) || PyList_Check(obj)) {
+    if (PyTuple_CheckExact(obj)) {
         seq = Py_NewRef(obj); /* the common case, without formatting the message below */
     } else {
         char not_a_sequence[64];
         snprintf(not_a_sequence, sizeof not_a_sequence, "%s must be a sequence of integers", what);
         seq = PySequence_Fast(obj, not_a_sequence);
+        if (seq != NULL && PyList_Check(seq)) { /* a snapshot: an __index__ below may change a list */
+            Py_SETREF(seq, PyList_AsTuple(seq));
+        }
         if (seq == NULL)
             return 0;
     }
@@ -304,8 +308,8 @@ static PyObject *arange_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *
         v[nargs == 1 ? 1 : i] = x;
     }
     long long start = v[0], stop = v[1], step = v[2], diff;
-    if (step == 0 || __builtin_sub_overflow(stop, start, &diff))
-        return NULL;
+    if (step == 0 || __builtin_sub_overflow(stop, start, &diff) || (diff == LLONG_MIN && step == -1))
+        return NULL; /* (LLONG_MIN / -1 overflows: a length of 2**63, the general path's error) */
     long long length = diff / step;
     if (diff % step != 0 && (diff > 0) == (step > 0))
         length++;
