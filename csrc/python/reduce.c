@@ -289,7 +289,8 @@ static PyObject *search_fast(PyObject *module, PyObject *const *args, Py_ssize_t
         }
         dt_error err;
         dt_tensor t;
-        if (dt_tensor_init_new(&t, dt_tensor_device(sorted), sorted->dtype, 0, NULL, &err) != DT_OK)
+        int64_t no_dims[1] = {0}; /* a 0-d shape, never NULL (the core copies it with memcpy) */
+        if (dt_tensor_init_new(&t, dt_tensor_device(sorted), sorted->dtype, 0, no_dims, &err) != DT_OK)
             return dt_py_raise(&err);
         scalar = dt_py_tensor_wrap(&t);
         if (scalar == NULL || dt_py_tensor_fill((PyDtTensor *)scalar, v) < 0) {
