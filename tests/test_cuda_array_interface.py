@@ -1,11 +1,23 @@
-"""__cuda_array_interface__ (version 3) export: absent for CPU tensors and on
+"""The CUDA Array Interface (version 3).
+
+Export (Tensor.__cuda_array_interface__): absent for CPU tensors and on
 emulated devices; its contents, and a zero-copy round trip through CuPy when
-one is importable, only on a real GPU."""
+one is importable, only on a real GPU.
+
+Import (dt.asarray / dt.tensor of an object that has the interface, Note
+[Foreign device memory] in csrc/python/cuda_array_interface.c): on every CUDA
+device, emulated or real, through Exporter, an object that describes a
+devtensor tensor's memory as another library would; on a real GPU also from
+CuPy and PyTorch when they are importable."""
+import gc
+import sys
+import threading
+
 import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import CUDA_DEVICES, EMULATED, HAS_REAL_GPU, to_np
+from helpers import CUDA_DEVICES, EMULATED, HAS_REAL_GPU, requires_devices, to_np
 
 
 def test_absent_for_cpu_tensors():
@@ -36,3 +48,289 @@ def test_interface_on_a_gpu():
     c = cupy.asarray(view)  # zero-copy through the interface
     assert c.data.ptr == view.data_ptr()
     np.testing.assert_array_equal(cupy.asnumpy(c), to_np(view))
+
+
+# ---- import ----------------------------------------------------------------
+
+class Exporter:
+    """Another library's CUDA array as the interface describes it: the memory
+    of a devtensor tensor (kept here, as a library keeps its buffer)."""
+
+    def __init__(self, t, **changes):
+        self.base = t
+        cai = {"shape": tuple(t.shape), "typestr": t.dtype.numpy_dtype.str,
+               "data": (t.data_ptr(), False), "version": 3,
+               "strides": tuple(t.strides), "stream": None}
+        cai.update(changes)
+        self.__cuda_array_interface__ = cai
+
+
+needs_cuda = pytest.mark.skipif(not CUDA_DEVICES, reason="needs a CUDA device")
+IMPORT_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "float16", "float32", "float64", "complex64", "complex128"]
+
+
+@needs_cuda
+@pytest.mark.parametrize("device", CUDA_DEVICES)
+@pytest.mark.parametrize("dtype", IMPORT_DTYPES)
+def test_import_shares_memory(device, dtype):
+    expected = (np.arange(12) % 5).reshape(3, 4).astype(dtype)
+    t = dt.asarray(expected, device=device)
+    x = dt.asarray(Exporter(t))
+    assert x.device == t.device and x.dtype == t.dtype and x.shape == (3, 4)
+    assert x.data_ptr() == t.data_ptr() and x.strides == t.strides
+    np.testing.assert_array_equal(to_np(x), expected)
+    x[1, 2] = 1
+    assert to_np(t)[1, 2] == 1  # one memory
+    t[0, 0] = 0
+    assert to_np(x)[0, 0] == 0
+    y = dt.tensor(Exporter(t))  # tensor() copies
+    assert y.data_ptr() != t.data_ptr() and y.device == t.device
+    np.testing.assert_array_equal(to_np(y), to_np(t))
+
+
+@needs_cuda
+@pytest.mark.parametrize("device", CUDA_DEVICES)
+@pytest.mark.parametrize("view", ["strided", "reversed", "transposed", "offset", "zero-d",
+                                  "broadcast", "implicit strides"])
+def test_import_views(device, view):
+    base = dt.arange(24.0, device=device).reshape(4, 6)
+    changes = {}
+    t = {"strided": lambda: base[:, ::2], "reversed": lambda: base[::-1, ::-3],
+         "transposed": lambda: base.T, "offset": lambda: base[1:, 2:],
+         "zero-d": lambda: base[2, 3], "broadcast": lambda: dt.broadcast_to(base[1], (5, 6)),
+         "implicit strides": lambda: base}[view]()
+    if view == "implicit strides":
+        changes["strides"] = None  # C-contiguous
+    x = dt.asarray(Exporter(t, **changes))
+    assert x.data_ptr() == t.data_ptr() and x.shape == t.shape and x.strides == t.strides
+    np.testing.assert_array_equal(to_np(x), to_np(t))
+    np.testing.assert_array_equal(to_np(x * 2 + 1), to_np(t) * 2 + 1)
+
+
+@requires_devices(2)
+def test_import_takes_the_memory_device():
+    t = dt.arange(6, device="cuda:1")
+    with dt.cuda.device(0):
+        x = dt.asarray(Exporter(t))
+    assert x.device == dt.device("cuda:1")
+    np.testing.assert_array_equal(to_np(x), np.arange(6))
+
+
+@needs_cuda
+def test_import_read_only():
+    t = dt.arange(4.0, device=CUDA_DEVICES[0])
+    x = dt.asarray(Exporter(t, data=(t.data_ptr(), True)))
+    assert not x.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        x[0] = 1
+    np.testing.assert_array_equal(to_np(x + 1), np.arange(4.0) + 1)
+    assert to_np(t)[0] == 0
+
+
+@needs_cuda
+def test_import_keeps_the_exporter_alive():
+    e = Exporter(dt.arange(1000.0, device=CUDA_DEVICES[0]))
+    before = sys.getrefcount(e)
+    x = dt.asarray(e)
+    assert sys.getrefcount(e) == before + 1
+    view = x[10:20]
+    del x
+    assert sys.getrefcount(e) == before + 1  # the view holds the storage
+    del e  # only the tensor holds the memory now (ASan sees any use after free)
+    gc.collect()
+    dt.cuda.empty_cache()
+    assert to_np(view).tolist() == list(np.arange(10.0, 20.0))
+    assert to_np(view.sum()) == sum(range(10, 20))
+
+
+@needs_cuda
+def test_import_with_dtype_device_and_copy():
+    t = dt.arange(6, dtype=dt.int32, device=CUDA_DEVICES[0])
+    e = Exporter(t)
+    assert dt.asarray(e, copy=False).data_ptr() == t.data_ptr()
+    c = dt.asarray(e, copy=True)
+    assert c.data_ptr() != t.data_ptr() and c.device == t.device
+    f = dt.asarray(e, dtype=dt.float64)
+    assert f.dtype == dt.float64 and f.device == t.device
+    np.testing.assert_array_equal(to_np(f), np.arange(6.0))
+    with pytest.raises(ValueError, match="copy"):
+        dt.asarray(e, dtype=dt.float64, copy=False)
+    h = dt.asarray(e, device="cpu")
+    assert h.device == dt.device("cpu")
+    np.testing.assert_array_equal(h.numpy(), np.arange(6))
+
+
+@needs_cuda
+@pytest.mark.parametrize("address", [0, 64])
+def test_import_empty(address):
+    e = Exporter(dt.ones(3, device=CUDA_DEVICES[0]), shape=(0, 3), data=(address, False),
+                 strides=None)
+    with dt.cuda.device(CUDA_DEVICES[-1]):
+        x = dt.asarray(e)
+    assert x.shape == (0, 3) and x.device == dt.device(CUDA_DEVICES[-1])
+
+
+@needs_cuda
+def test_stream_handles():
+    dev = CUDA_DEVICES[0]
+    assert dt.cuda.default_stream(dev).cuda_stream == 0
+    s1, s2 = dt.cuda.Stream(dev), dt.cuda.Stream(dev)
+    assert s1.cuda_stream not in (0, s2.cuda_stream)
+    assert s1.cuda_stream == s1.cuda_stream
+
+
+@needs_cuda
+@pytest.mark.parametrize("stream", [None, 1, 2, "producer"])
+def test_import_waits_for_the_producer_stream(stream):
+    """The producer writes on its own stream and exports at once with that
+    stream; the consumer reads on another non-blocking stream: without the
+    wait the read would race the write."""
+    dev = CUDA_DEVICES[0]
+    producer, consumer = dt.cuda.Stream(dev), dt.cuda.Stream(dev)
+    n = 1 << 20
+    src = dt.arange(n, dtype=dt.float64, device=dev)
+    dt.cuda.synchronize(dev)
+    for _ in range(8):
+        with dt.cuda.stream(producer):
+            out = dt.zeros(n, dtype=dt.float64, device=dev)
+            dt.multiply(dt.sqrt(src * src + 1.0), 2.0, out=out)  # the last of four kernels
+        if stream == "producer":
+            handle = producer.cuda_stream
+        else:
+            handle = stream
+            producer.synchronize()  # None, 1 and 2 promise no pending work of another stream
+        with dt.cuda.stream(consumer):
+            x = dt.asarray(Exporter(out, stream=handle))
+            total = float(x.sum())
+        expected = float(np.sum(2.0 * np.sqrt(np.arange(n, dtype=np.float64) ** 2 + 1.0)))
+        assert total == pytest.approx(expected, rel=1e-12)
+
+
+BAD_INTERFACES = [
+    ({"mask": "x"}, "masked arrays are not supported"),
+    ({"stream": 0}, "stream 0 is disallowed"),
+    ({"stream": True}, "stream must be an int"),
+    ({"stream": -3}, "is not a stream handle"),
+    ({"typestr": ">f8"}, "devtensor has no dtype for typestr '>f8'"),
+    ({"typestr": "|O"}, "devtensor has no dtype"),
+    ({"typestr": "|V8"}, "devtensor has no dtype"),
+    ({"typestr": "<U2"}, "devtensor has no dtype"),
+    ({"typestr": "spam"}, "not a NumPy type string"),
+    ({"data": 5}, "data must be a tuple"),
+    ({"shape": (-1,)}, "negative"),
+    ({"shape": (2, 2)}, "2 strides for 1 dimensions|1 strides for 2 dimensions"),
+    ({"shape": (1,) * 65, "strides": None}, "maximum supported dimension"),
+    ({"strides": (8, 8)}, "strides for 1 dimensions"),
+    ({"strides": (2**62,), "shape": (4,)}, "64-bit"),
+]
+
+
+@needs_cuda
+@pytest.mark.parametrize("changes, message", BAD_INTERFACES)
+def test_bad_interfaces_raise(changes, message):
+    t = dt.arange(4.0, device=CUDA_DEVICES[0])
+    e = Exporter(t, **changes)
+    before = sys.getrefcount(e)
+    with pytest.raises((BufferError, ValueError, TypeError, OverflowError), match=message):
+        dt.asarray(e)
+    assert sys.getrefcount(e) == before
+
+
+@needs_cuda
+def test_missing_keys_and_not_a_dict():
+    t = dt.arange(4.0, device=CUDA_DEVICES[0])
+    for key in ("shape", "typestr", "data"):
+        e = Exporter(t)
+        del e.__cuda_array_interface__[key]
+        with pytest.raises(BufferError, match=f"has no '{key}'"):
+            dt.asarray(e)
+    e = Exporter(t)
+    e.__cuda_array_interface__ = [1, 2]
+    with pytest.raises(BufferError, match="must be a dict"):
+        dt.asarray(e)
+
+
+@needs_cuda
+def test_memory_that_is_not_a_devices_is_refused():
+    dev = CUDA_DEVICES[0]
+    t = dt.arange(4.0, device=dev)
+    host = dt.arange(4.0)
+    e = Exporter(t, data=(host.data_ptr(), False))  # a CPU tensor's address
+    with pytest.raises(BufferError, match="host memory|not memory CUDA knows"):
+        dt.asarray(e)
+    with pytest.raises(BufferError, match="not a multiple of the itemsize 8"):
+        dt.asarray(Exporter(t, data=(t.data_ptr() + 4, False)))
+    with pytest.raises(BufferError, match="stride 12 of axis 0 is not a multiple"):
+        dt.asarray(Exporter(t, strides=(12,), shape=(2,)))
+    with pytest.raises(BufferError, match="wraps around"):
+        dt.asarray(Exporter(t, strides=(-(2**62),), shape=(2,)))
+
+
+@pytest.mark.skipif(not (CUDA_DEVICES and EMULATED), reason="an emulated device knows its allocations")
+def test_memory_past_an_allocation_is_refused():
+    t = dt.arange(4.0, device=CUDA_DEVICES[0])
+    with pytest.raises(BufferError, match="not memory CUDA knows|is host memory"):
+        dt.asarray(Exporter(t, shape=(1 << 31,), strides=None))  # past any segment
+
+
+@needs_cuda
+def test_foreign_cuda_dlpack_only_object():
+    """An object with only DLPack (a JAX GPU array) goes through from_dlpack:
+    on emulated devices that refuses CUDA capsules, saying why."""
+    t = dt.arange(3.0, device=CUDA_DEVICES[0])
+
+    class OnlyDLPack:
+        def __dlpack__(self, **kw):
+            return t.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return t.__dlpack_device__()
+
+    if EMULATED:
+        with pytest.raises(BufferError, match="emulated CUDA devices"):
+            dt.asarray(OnlyDLPack())
+    else:
+        x = dt.asarray(OnlyDLPack())
+        assert x.data_ptr() == t.data_ptr()
+
+
+def test_import_threads():
+    """Imports from several threads at once (the exporter's release takes the GIL)."""
+    if not CUDA_DEVICES:
+        pytest.skip("needs a CUDA device")
+    t = dt.arange(256.0, device=CUDA_DEVICES[0])
+    errors = []
+
+    def work():
+        try:
+            for _ in range(50):
+                x = dt.asarray(Exporter(t))
+                assert float(x[5]) == 5.0
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+
+
+@pytest.mark.skipif(not HAS_REAL_GPU, reason="needs a real GPU")
+def test_import_from_cupy_and_torch():
+    cupy = pytest.importorskip("cupy")
+    a = cupy.arange(12, dtype=cupy.float32).reshape(3, 4)[:, 1:]
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        a *= 2  # pending on s: the import must wait for it
+        x = dt.asarray(a)
+    assert x.data_ptr() == a.data.ptr and x.device == dt.device(f"cuda:{a.device.id}")
+    np.testing.assert_array_equal(to_np(x), cupy.asnumpy(a))
+    torch = pytest.importorskip("torch")
+    tt = torch.arange(6, device="cuda:0", dtype=torch.float64)
+    y = dt.asarray(tt)
+    assert y.data_ptr() == tt.data_ptr()
+    y[0] = 7
+    assert tt[0].item() == 7

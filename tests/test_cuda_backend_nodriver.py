@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 7
+EXPECTED_ABI = 8
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -262,6 +262,9 @@ SLOTS = [
     ("run_matmul", F(c_status, ctypes.POINTER(DtMatmulLoop), E)),
     ("run_linalg", F(c_status, ctypes.POINTER(DtLinalgLoop), E)),
     ("run_fft", F(c_status, ctypes.POINTER(DtFftLoop), E)),
+    ("pointer_device", F(c_status, vp, vp, ctypes.POINTER(ctypes.c_int), E)),
+    ("stream_native", F(c_status, ctypes.c_int, vp, ctypes.POINTER(ctypes.c_size_t), E)),
+    ("wait_native_stream", F(c_status, ctypes.c_int, vp, ctypes.c_size_t, E)),
 ]
 
 
@@ -519,6 +522,9 @@ def test_cuda_nodriver_every_slot_fails_cleanly():
         ("stream_synchronize", lambda: IFACE.stream_synchronize(0, None, e)),
         ("set_stream", lambda: IFACE.set_stream(0, None, e)),
         ("event_create", lambda: IFACE.event_create(0, 1, ctypes.byref(ptr), e)),
+        ("pointer_device", lambda: IFACE.pointer_device(1 << 30, (1 << 30) + 7, ctypes.byref(i), e)),
+        ("stream_native", lambda: IFACE.stream_native(0, None, ctypes.byref(ctypes.c_size_t(5)), e)),
+        ("wait_native_stream", lambda: IFACE.wait_native_stream(0, None, 1, e)),
     ]
     for name, call in checks:
         e.status, e.msg = 0, b""

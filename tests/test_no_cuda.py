@@ -38,6 +38,10 @@ rec("factory_cuda", lambda: repr(dt.ones(2, device="cuda")))
 rec("asarray_cuda", lambda: repr(dt.asarray([1, 2], device="cuda:0")))
 rec("rand_cuda", lambda: repr(dt.rand(2, device="cuda")))
 rec("device_cuda10", lambda: repr(dt.device("cuda:10")))
+class Foreign:  # another library's CUDA array (CUDA Array Interface)
+    __cuda_array_interface__ = {"shape": (2,), "typestr": "<f4", "data": (1 << 30, False),
+                                "version": 3, "strides": None, "stream": None}
+rec("asarray_foreign_cuda", lambda: repr(dt.asarray(Foreign())))
 rec("cpu_tensor", lambda: dt.tensor([1, 2, 3]).device == dt.device("cpu"))
 rec("cpu_math", lambda: (dt.ones(2, 3) + dt.ones(3)).tolist())
 rec("cpu_to_cpu_is", lambda: (lambda x: x.to("cpu") is x and x.cpu() is x)(dt.ones(2)))
@@ -97,6 +101,12 @@ def test_cuda_requests_raise_with_reason(results, name):
     assert r["type"] == "RuntimeError" or "RuntimeError" in r["mro"], r
     why = _ok(results, "why")
     assert why in r["msg"], (why, r["msg"])
+
+
+def test_foreign_cuda_memory_says_cuda_is_missing(results):
+    r = results["asarray_foreign_cuda"]
+    assert not r["ok"] and r["type"] == "BufferError", r
+    assert "CUDA is not available" in r["msg"] and _ok(results, "why") in r["msg"], r
 
 
 def test_cpu_keeps_working(results):

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 7
+#define DT_BACKEND_ABI_VERSION 8
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -519,6 +519,15 @@ typedef struct dt_backend_iface {
 
     /* -- Fourier transforms (ABI version 7) -- */
     dt_status (*run_fft)(const dt_fft_loop *loop, dt_error *err);
+
+    /* -- another library's device memory and streams (ABI version 8): Note [Foreign
+     *    device memory] in csrc/python/cuda_array_interface.c -- */
+    /* the device whose memory holds both the byte at first and the byte at last */
+    dt_status (*pointer_device)(const void *first, const void *last, int *index, dt_error *err);
+    /* the native handle (cudaStream_t) of a stream handle; NULL, the default stream, is 0 */
+    dt_status (*stream_native)(int index, void *stream, uintptr_t *native, dt_error *err);
+    /* queue on `stream` a wait for the work queued so far on a native stream of device index */
+    dt_status (*wait_native_stream)(int index, void *stream, uintptr_t native, dt_error *err);
 } dt_backend_iface;
 
 /* ---- registry (backend.c) ---- */

@@ -66,6 +66,30 @@ dt_status dt_contiguous_strides(int ndim, const int64_t *shape, int64_t itemsize
     return DT_OK;
 }
 
+dt_status dt_strided_extent(int ndim, const int64_t *shape, const int64_t *strides,
+                            int64_t itemsize, int64_t *lo, int64_t *hi, dt_error *err)
+{
+    int64_t numel;
+    *lo = *hi = 0;
+    DT_TRY(dt_shape_check(ndim, shape, &numel, err));
+    if (numel == 0)
+        return DT_OK;
+    int64_t low = 0, high = itemsize;
+    for (int i = 0; i < ndim; i++) {
+        int64_t span;
+        if (__builtin_mul_overflow(strides[i], shape[i] - 1, &span) ||
+            __builtin_add_overflow(span < 0 ? low : high, span, span < 0 ? &low : &high))
+            return dt_error_set(err, DT_ERR_OVERFLOW, "the strides of axis %d reach beyond 64-bit "
+                                "byte offsets", i);
+    }
+    int64_t width;
+    if (__builtin_sub_overflow(high, low, &width))
+        return dt_error_set(err, DT_ERR_OVERFLOW, "the strides reach beyond 64-bit byte offsets");
+    *lo = low;
+    *hi = high;
+    return DT_OK;
+}
+
 /* ---- construction ---- */
 
 void dt_tensor_init_empty(dt_tensor *t)

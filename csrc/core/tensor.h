@@ -45,6 +45,11 @@ dt_status dt_shape_check(int ndim, const int64_t *shape, int64_t *numel, dt_erro
 /* C-contiguous byte strides; fails if numel * itemsize overflows. */
 dt_status dt_contiguous_strides(int ndim, const int64_t *shape, int64_t itemsize,
                                 int64_t *strides, int64_t *nbytes, dt_error *err);
+/* The bytes a strided tensor reaches, [*lo, *hi) around its first element
+ * (0, 0 when it is empty); validates the shape as dt_shape_check and fails
+ * when a byte offset does not fit in 64 bits.  For memory from elsewhere. */
+dt_status dt_strided_extent(int ndim, const int64_t *shape, const int64_t *strides,
+                            int64_t itemsize, int64_t *lo, int64_t *hi, dt_error *err);
 
 /* ---- construction ---- */
 void dt_tensor_init_empty(dt_tensor *t);  /* zero the struct: no storage */

@@ -57,6 +57,10 @@ static const dt_backend_iface cuda_iface = {
     .run_matmul = dt_cuda_matmul_run,
     .run_linalg = dt_cuda_linalg_run,
     .run_fft = dt_cuda_fft_run,
+
+    .pointer_device = dt_cuda_pointer_device,
+    .stream_native = dt_cuda_stream_native,
+    .wait_native_stream = dt_cuda_stream_wait_native,
 };
 
 const dt_backend_iface *dt_cuda_backend_iface(void)

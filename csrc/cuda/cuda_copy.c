@@ -226,6 +226,37 @@ int dt_cuda_host_is_pinned(const void *ptr)
     return a.type == cudaMemoryTypeHost;
 }
 
+/* The device whose memory (device or managed) holds the bytes at first and
+ * at last; host memory, pinned or not, and unknown addresses are refused. */
+dt_status dt_cuda_pointer_device(const void *first, const void *last, int *index, dt_error *err)
+{
+    *index = -1;
+    if (dt_cuda_device_count() == 0)
+        return dt_error_set(err, DT_ERR_RUNTIME, "CUDA is not available: %s",
+                            dt_cuda_unavailable_reason());
+    const void *ends[2] = {first, last};
+    int device[2] = {-1, -1};
+    for (int i = 0; i < 2; i++) {
+        struct cudaPointerAttributes a;
+        memset(&a, 0, sizeof a);
+        cudaError_t e = cudaPointerGetAttributes(&a, ends[i]);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return dt_error_set(err, DT_ERR_VALUE, "address %p is not memory CUDA knows (%s)",
+                                ends[i], cudaGetErrorString(e));
+        }
+        if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+            return dt_error_set(err, DT_ERR_VALUE, "address %p is %s, not memory of a CUDA device",
+                                ends[i], a.type == cudaMemoryTypeHost ? "pinned host memory" : "host memory");
+        device[i] = a.device;
+    }
+    if (device[0] != device[1] || device[0] < 0 || device[0] >= dt_cuda_device_count())
+        return dt_error_set(err, DT_ERR_VALUE, "the bytes %p to %p are not memory of one CUDA device "
+                            "(they lie on devices %d and %d)", first, last, device[0], device[1]);
+    *index = device[0];
+    return DT_OK;
+}
+
 dt_status dt_cuda_host_alloc_pinned(size_t nbytes, void **ptr, dt_error *err)
 {
     *ptr = NULL;

@@ -112,6 +112,8 @@ dt_status dt_cuda_stream_synchronize(int index, void *stream, dt_error *err);
 dt_status dt_cuda_stream_query(int index, void *stream, int *done, dt_error *err);
 dt_status dt_cuda_stream_wait_event(int index, void *stream, void *event, dt_error *err);
 void *dt_cuda_stream_get(int index);
+dt_status dt_cuda_stream_native(int index, void *stream, uintptr_t *native, dt_error *err);
+dt_status dt_cuda_stream_wait_native(int index, void *stream, uintptr_t native, dt_error *err);
 dt_status dt_cuda_stream_set(int index, void *stream, dt_error *err);
 dt_status dt_cuda_event_create(int index, int enable_timing, void **event, dt_error *err);
 void dt_cuda_event_destroy(int index, void *event);
@@ -140,6 +142,7 @@ dt_status dt_cuda_copy(dt_copy_kind kind, void *dst, int dst_index, const void *
 dt_status dt_cuda_host_alloc_pinned(size_t nbytes, void **ptr, dt_error *err);
 void dt_cuda_host_free_pinned(void *ptr);
 int dt_cuda_host_is_pinned(const void *ptr);
+dt_status dt_cuda_pointer_device(const void *first, const void *last, int *index, dt_error *err);
 
 /* ---- kernels (cuda_loops.cu) ---- */
 

@@ -171,6 +171,41 @@ dt_status dt_cuda_stream_wait_event(int index, void *stream, void *event, dt_err
     return st;
 }
 
+/* The CUDA handle of a stream (0 for the legacy default stream), for other
+ * libraries (torch.cuda.ExternalStream, cupy.cuda.ExternalStream). */
+dt_status dt_cuda_stream_native(int index, void *stream, uintptr_t *native, dt_error *err)
+{
+    cudaStream_t raw;
+    *native = 0;
+    DT_TRY(stream_literal(index, stream, &raw, err));
+    *native = (uintptr_t)raw;
+    return DT_OK;
+}
+
+/* Queue on `stream` a wait for the work queued so far on another library's
+ * stream of the same device (a cudaStream_t, 1 or 2 for the legacy and
+ * per-thread default streams): an event recorded there, waited on here,
+ * destroyed at once (CUDA keeps it until the wait is done).  The handle is
+ * the producer's word: CUDA cannot validate it. */
+dt_status dt_cuda_stream_wait_native(int index, void *stream, uintptr_t native, dt_error *err)
+{
+    cudaStream_t raw;
+    DT_TRY(stream_literal(index, stream, &raw, err));
+    dt_cuda_guard g;
+    DT_TRY(dt_cuda_guard_enter(&g, index, err));
+    cudaEvent_t ev;
+    dt_status st = DT_CUDA_CALL(err, index, cudaEventCreateWithFlags, (&ev, cudaEventDisableTiming));
+    if (st == DT_OK) {
+        st = DT_CUDA_CALL(err, index, cudaEventRecord, (ev, (cudaStream_t)native));
+        if (st == DT_OK)
+            st = DT_CUDA_CALL(err, index, cudaStreamWaitEvent, (raw, ev, 0));
+        if (cudaEventDestroy(ev) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
+    dt_cuda_guard_exit(&g);
+    return st;
+}
+
 void *dt_cuda_stream_get(int index)
 {
     if (index < 0 || index >= dt_cuda_device_count())

@@ -504,7 +504,7 @@ StreamP legacy_stream(int device)
 /* The stream a handle names (lock held); nullptr if invalid. */
 StreamP lookup_stream(cudaStream_t h)
 {
-    if (h == nullptr || h == cudaStreamLegacy)
+    if (h == nullptr || h == cudaStreamLegacy || h == cudaStreamPerThread)
         return legacy_stream(tls_device);
     auto it = g->streams.find((uintptr_t)h);
     return it == g->streams.end() ? nullptr : it->second;
@@ -516,7 +516,10 @@ StreamP lookup_stream(cudaStream_t h)
  * cudaStreamNonBlocking), and work queued on a blocking stream waits for
  * the legacy stream's earlier work.  Non-blocking streams do neither.
  * cudaStreamSynchronize(0) waits for the legacy stream's own queue, which
- * contains those implicit waits only for work queued after them. */
+ * contains those implicit waits only for work queued after them.  The
+ * per-thread default stream (cudaStreamPerThread, which only other
+ * libraries' handles name here) is the legacy stream too: its order is
+ * never weaker than CUDA's, only stronger. */
 void enqueue(const StreamP &s, Op op) /* lock held */
 {
     Device &d = g->dev[s->device];

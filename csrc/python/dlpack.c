@@ -251,27 +251,18 @@ static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
     if (dl->ndim < 0 || dl->ndim > DT_MAX_NDIM)
         return PyErr_Format(PyExc_BufferError, "DLPack tensor has %d dimensions", dl->ndim);
     int64_t itemsize = dt_dtype_get_info(dtype)->itemsize, shape[DT_MAX_NDIM],
-            strides[DT_MAX_NDIM], nbytes;
+            strides[DT_MAX_NDIM], nbytes, lo, hi;
     dt_error err;
     if (dt_contiguous_strides(dl->ndim, dl->shape, itemsize, strides, &nbytes, &err) != DT_OK)
         return dt_py_raise(&err);
-    int64_t lo = 0, hi = 0, numel = 1;
     for (int i = 0; i < dl->ndim; i++) {
         shape[i] = dl->shape[i];
-        numel *= shape[i];
         if (dl->strides != NULL &&
             __builtin_mul_overflow(dl->strides[i], itemsize, &strides[i]))
             return PyErr_Format(PyExc_BufferError, "DLPack strides overflow");
     }
-    if (numel > 0) {
-        for (int i = 0; i < dl->ndim; i++) {
-            int64_t span;
-            if (__builtin_mul_overflow(strides[i], shape[i] - 1, &span) ||
-                __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
-                return PyErr_Format(PyExc_BufferError, "DLPack strides overflow");
-        }
-        hi += itemsize;
-    }
+    if (dt_strided_extent(dl->ndim, shape, strides, itemsize, &lo, &hi, &err) != DT_OK)
+        return PyErr_Format(PyExc_BufferError, "DLPack strides overflow");
     /* from here on devtensor owns m: failures call its deleter */
     if (PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0)
         return NULL;

@@ -1,9 +1,10 @@
 /* numpy_interop.c - zero-copy views between CPU tensors and NumPy arrays. */
 #include "pydt.h"
 
-/* Foreign storage release: drop the NumPy array that owns the memory.
- * May run on a thread without the GIL (see Note [Releasing the GIL]). */
-static void release_pyobject(void *owner)
+/* Foreign storage release: drop the Python object that owns the memory (a
+ * NumPy array, another library's CUDA array).  May run on a thread without
+ * the GIL (see Note [Releasing the GIL]). */
+void dt_py_release_object(void *owner)
 {
     if (PyGILState_Check()) { /* the usual case: a tensor's deallocation */
         Py_DECREF((PyObject *)owner);
@@ -45,7 +46,7 @@ PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr)
     dt_storage *s;
     dt_error err;
     Py_INCREF(arr);
-    if (dt_storage_wrap(data + lo, (size_t)(hi - lo), dt_device_cpu(), release_pyobject, arr, &s,
+    if (dt_storage_wrap(data + lo, (size_t)(hi - lo), dt_device_cpu(), dt_py_release_object, arr, &s,
                         &err) != DT_OK) {
         Py_DECREF(arr);
         return dt_py_raise(&err);

@@ -178,6 +178,8 @@ PyObject *dt_py_tensor_share_ndarray(PyArrayObject *arr);
 void dt_py_asarray_memo_forget(PyDtTensor *tensor);
 /* A NumPy array viewing a CPU tensor's memory. */
 PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self);
+/* Foreign storage release: Py_DECREF(owner), taking the GIL when needed. */
+void dt_py_release_object(void *owner);
 
 /* ---- factories and helpers (creation.c) ---- */
 /* Parse a shape: a sequence of ints (anything with __index__). */
@@ -191,8 +193,9 @@ typedef struct {
  * list: 1, or 0 (no exception) when Python must read the arguments. */
 int dt_py_read_int_shape(PyObject *const *args, Py_ssize_t nargs, dt_py_shape *shape);
 
-/* ---- DLPack (dlpack.c) ---- */
+/* ---- DLPack (dlpack.c) and the CUDA Array Interface (cuda_array_interface.c) ---- */
 extern PyMethodDef dt_py_dlpack_methods[];
+extern PyMethodDef dt_py_cuda_array_interface_methods[];
 
 /* ---- CPU threads (threads.c) ---- */
 extern PyMethodDef dt_py_thread_methods[];

@@ -445,6 +445,23 @@ static PyObject *stream_get_device(PyDtStream *self, void *closure)
     return dt_py_device_new((dt_device){DT_DEVICE_CUDA, (int16_t)self->device});
 }
 
+/* The stream's CUDA handle (cudaStream_t) as an int, PyTorch's
+ * Stream.cuda_stream: 0 for the default stream, else what
+ * torch.cuda.ExternalStream and cupy.cuda.ExternalStream take.  The
+ * handle lives as long as this object. */
+static PyObject *stream_get_cuda_stream(PyDtStream *self, void *closure)
+{
+    (void)closure;
+    const dt_backend_iface *b = self->backend;
+    if (b->stream_native == NULL)
+        return PyErr_Format(PyExc_NotImplementedError, "the %s backend has no native streams", b->name);
+    uintptr_t native;
+    dt_error err;
+    if (b->stream_native(self->device, self->handle, &native, &err) != DT_OK)
+        return dt_py_raise(&err);
+    return PyLong_FromUnsignedLongLong((unsigned long long)native);
+}
+
 static PyMethodDef stream_methods[] = {
     {"synchronize", (PyCFunction)stream_synchronize, METH_NOARGS,
      "wait until all work queued on the stream is done"},
@@ -476,6 +493,8 @@ static PyMemberDef stream_members[] = {
 
 static PyGetSetDef stream_getset[] = {
     {"device", (getter)stream_get_device, NULL, "the stream's device", NULL},
+    {"cuda_stream", (getter)stream_get_cuda_stream, NULL,
+     "the CUDA handle (cudaStream_t) as an int, 0 for the default stream", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

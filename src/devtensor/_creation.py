@@ -229,6 +229,10 @@ def _asarray_general(obj, dtype=None, device=None, copy=None):
             raise ValueError(f"asarray(copy=False): a copy is needed to make a {target_dtype} "
                              f"tensor on {target_device} from a {obj.dtype} tensor on {obj.device}")
         return obj._to(target_device, target_dtype)
+    if not isinstance(obj, (np.ndarray, np.generic, list, tuple, int, float, complex)):
+        foreign = _foreign_cuda_tensor(obj)
+        if foreign is not None:
+            return _asarray_general(foreign, dtype, device, copy)
     if dtype is not None and _dtype_type(dtype) == _C.bfloat16:
         base = _to_numpy(obj)
         dev = _C._default_device() if device is None else device
@@ -259,6 +263,65 @@ def _asarray_general(obj, dtype=None, device=None, copy=None):
             raise ValueError(f"asarray(copy=False): moving host data to {dev} needs a copy")
         return t.to(dev)
     return t.copy() if copy else t
+
+
+def _foreign_cuda_tensor(obj):
+    """A tensor over the CUDA memory of another library's array (CuPy, Numba,
+    PyTorch, JAX), without a copy, or None when obj has none: through its
+    __cuda_array_interface__, else its DLPack capsule of a CUDA device."""
+    try:
+        cai = obj.__cuda_array_interface__
+    except AttributeError:  # none, or a CPU tensor of a library that has it for CUDA ones
+        cai = None
+    if cai is not None:
+        return _from_cuda_array_interface(obj, cai)
+    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") and \
+            obj.__dlpack_device__()[0] == 2:
+        return from_dlpack(obj)
+    return None
+
+
+def _from_cuda_array_interface(owner, cai):
+    """A CUDA tensor over the memory a CUDA Array Interface dictionary (version
+    3 and earlier) describes, keeping owner alive (Note [Foreign device memory]
+    in csrc/python/cuda_array_interface.c).  The tensor is read-only when the
+    producer says so; work pending on the producer's "stream" is waited for on
+    devtensor's current stream."""
+    if not isinstance(cai, dict):
+        raise BufferError(f"__cuda_array_interface__ must be a dict, got {type(cai).__name__}")
+    missing = [k for k in ("shape", "typestr", "data") if k not in cai]
+    if missing:
+        raise BufferError(f"__cuda_array_interface__ has no {missing[0]!r}")
+    if cai.get("mask") is not None:
+        raise BufferError("__cuda_array_interface__: masked arrays are not supported")
+    try:
+        np_dtype = np.dtype(cai["typestr"])
+    except TypeError:
+        raise BufferError(f"__cuda_array_interface__: typestr {cai['typestr']!r} is not a "
+                          "NumPy type string") from None
+    if np_dtype.kind not in "biufc" or not np_dtype.isnative or np_dtype.fields is not None:
+        raise BufferError(f"__cuda_array_interface__: devtensor has no dtype for typestr "
+                          f"{cai['typestr']!r} (numbers in the machine's byte order only)")
+    data = cai["data"]
+    if not isinstance(data, tuple) or len(data) != 2:
+        raise BufferError("__cuda_array_interface__: data must be a tuple (address, read-only)")
+    stream = cai.get("stream")
+    if stream is not None:
+        if isinstance(stream, bool):
+            raise BufferError("__cuda_array_interface__: stream must be an int or None")
+        stream = operator.index(stream)
+        if stream == 0:
+            raise BufferError("__cuda_array_interface__: stream 0 is disallowed (it does not "
+                              "say which default stream); use 1 (legacy) or 2 (per-thread)")
+        if stream < 0:
+            raise BufferError(f"__cuda_array_interface__: stream {stream} is not a stream handle")
+    address = operator.index(data[0])
+    if address < 0:
+        raise BufferError(f"__cuda_array_interface__: address {address} is negative")
+    strides = cai.get("strides")
+    return _C._from_cuda_pointer(owner, address, tuple(cai["shape"]),
+                                 None if strides is None else tuple(strides),
+                                 _dtype_type(np_dtype), bool(data[1]), stream)
 
 
 def _tensor_general(data, dtype=None, device=None):

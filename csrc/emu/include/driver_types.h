@@ -57,8 +57,10 @@ typedef enum cudaError cudaError_t;
 typedef struct dt_emu_stream_handle *cudaStream_t;
 typedef struct dt_emu_event_handle *cudaEvent_t;
 
-/* the legacy default stream spelled explicitly (0 means it too) */
+/* the legacy default stream spelled explicitly (0 means it too), and the
+ * per-thread default stream (Note [Legacy default stream]) */
 #define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
 
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
