@@ -352,6 +352,9 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, dev
     needed, copy=False raises ValueError when a copy is needed.  A tensor
     stays on its device unless device= is given; ndmin prepends length-1 axes
     (a view)."""
+    if type(object) in (list, tuple) and dtype is None and copy is True and order == "K" \
+            and ndmin == 0 and device is None:
+        return tensor(object)  # the common call: Python data, NumPy's dtypes (C)
     order = order or "K"
     if order not in ("K", "A", "C", "F"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")

@@ -7,13 +7,14 @@ the CPU) and elementwise operations, so it runs on the tensor's device: an
 index or mask never travels to the host, except for the size of a mask's
 result (Note [Advanced indexing on devices] in csrc/core/gather.c).
 """
+import math
 import operator
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
-from ._C import TensorBase
+from ._C import TensorBase, tensor
 from ._views import _tensor
 
 _MODES = ("raise", "wrap", "clip")
@@ -29,8 +30,10 @@ def _like(x, obj, dtype=None):
 
 def _positions(mask):
     """The int64 C-order positions of a bool tensor's true elements, on its device."""
-    from ._manipulation import ascontiguousarray
-    return _C._nonzero_positions(ascontiguousarray(mask))
+    if not mask.flags.c_contiguous:
+        from ._manipulation import ascontiguousarray
+        mask = ascontiguousarray(mask)
+    return _C._nonzero_positions(mask)
 
 
 def nonzero(a):
@@ -298,6 +301,8 @@ def _dims(shape):
 
 
 def _order(order):
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     return order
@@ -315,9 +320,19 @@ def _integer_tensor(x):
 def unravel_index(indices, shape, order="C"):
     """NumPy's unravel_index: the coordinates in an array of `shape` of flat
     indices, a tuple of int64 tensors of indices' shape on its device."""
-    from ._reductions import any as any_
     dims = _dims(shape)
     _order(order)
+    if type(indices) is int and -(1 << 63) <= indices < (1 << 63):
+        # one flat index: the coordinates in Python, then 0-d tensors
+        size = math.prod(dims)
+        if not 0 <= indices < size:
+            raise ValueError(f"index {indices} is out of bounds for array with size {size}")
+        coords, rest = [], indices
+        for n in (reversed(dims) if order == "C" else dims):
+            coords.append(rest % n)  # n > 0: size > indices >= 0
+            rest //= n
+        return tuple(map(tensor, reversed(coords) if order == "C" else coords))
+    from ._reductions import any as any_
     t = _integer_tensor(indices)
     size = 1
     for n in dims:

@@ -444,10 +444,13 @@ def repeat(a, repeats, axis=None):
         copy, so equal counts cost one copy and the worst case (all counts
         different) one copy per element.  A gather kernel would do the
         latter in one launch; it waits for the indexing kernels of issue 9."""
+    if type(repeats) is int and repeats >= 0 and isinstance(a, TensorBase) and \
+            (axis is None or type(axis) is int):
+        return _repeat_each(a, repeats, axis)
     a = _tensor(a)
-    if axis is None:
+    if axis is None or a.ndim == 0:  # NumPy repeats a 0-d array as a 1-d one
         a = reshape(a, (-1,))
-        axis = 0
+        axis = 0 if axis is None else axis
     axis = normalize_axis_index(axis, a.ndim)
     n = a.shape[axis]
     counts = _repeat_counts(repeats, n)
@@ -471,6 +474,21 @@ def repeat(a, repeats, axis=None):
             reshape(dst, src.shape)._copy_from(src)
         pos += k * c
     return out
+
+
+def _repeat_each(a, c, axis):
+    """repeat with one count c for every element: one copy of a broadcast view
+    (Note [repeat by broadcast copies]), without the per-element run search."""
+    if axis is None or a.ndim == 0:  # NumPy repeats a 0-d array as a 1-d one
+        a = a.reshape(-1)
+        axis = 0 if axis is None else axis
+    axis = normalize_axis_index(axis, a.ndim)
+    shape, strides = a.shape, a.strides
+    src = _view(a, shape[:axis + 1] + (c,) + shape[axis + 1:],
+                strides[:axis + 1] + (0,) + strides[axis + 1:])
+    out = empty(src.shape, dtype=a.dtype, device=a.device)
+    out._copy_from(src)
+    return out.reshape(shape[:axis] + (shape[axis] * c,) + shape[axis + 1:])
 
 
 def _runs(values):

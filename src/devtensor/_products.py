@@ -324,8 +324,9 @@ def inner(a, b, /):
 def outer(a, b, out=None):
     """NumPy's outer: the flattened a as a column times the flattened b as
     a row (out= as multiply's)."""
-    a, b = _as_tensors((a, b))
-    return multiply(reshape(a, (-1, 1)), reshape(b, (1, -1)), out=out)
+    if not (isinstance(a, TensorBase) and isinstance(b, TensorBase)):
+        a, b = _as_tensors((a, b))
+    return multiply(a.reshape(-1, 1), b.reshape(1, -1), out=out)  # multiply checks the devices
 
 
 def _axis_list(axes):

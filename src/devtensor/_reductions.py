@@ -292,9 +292,8 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
-    from ._ufuncs import not_equal
     x = _tensor(a)
-    return sum(x if x.dtype == _C.bool else not_equal(x, 0), axis, keepdims=keepdims)
+    return sum(x if x.dtype == _C.bool else x != 0, axis, keepdims=keepdims)
 
 
 def _count(x, axes, where):

@@ -276,6 +276,12 @@ def _reshaped(x, shape):
 def reshape(x, shape, *, copy=None):
     """x with a new shape (one entry may be -1): a view when the strides allow,
     else a copy; copy=True always copies, copy=False raises rather than copy."""
+    if copy is None and isinstance(x, TensorBase):
+        return x.reshape(shape)  # C for Python ints (Note [Reshape in C]), else reshape_method
+    return _reshape_general(x, shape, copy=copy)
+
+
+def _reshape_general(x, shape, *, copy=None):
     x = _tensor(x)
     shape, strides = _reshaped(x, shape_arg((shape,), "reshape"))
     if copy or strides is None:
@@ -289,7 +295,7 @@ def reshape(x, shape, *, copy=None):
 def reshape_method(x, *shape, copy=None):
     """Tensor.reshape for the arguments its C fast path leaves to Python
     (Note [Reshape in C] in csrc/python/reshape.c)."""
-    return reshape(x, shape_arg(shape, "reshape"), copy=copy)
+    return _reshape_general(x, shape_arg(shape, "reshape"), copy=copy)
 
 
 def view(x, shape):

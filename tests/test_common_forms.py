@@ -1,0 +1,190 @@
+"""The common calls that skip the general Python code (outer of two tensors,
+the reshape function, count_nonzero, array of a list, repeat with one count,
+unravel_index of one int, nonzero's contiguous mask): each against NumPy on
+every device, over layouts and the forms next to them that still take the
+general path, errors included."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from devtensor import _index_functions, _manipulation, _views
+from helpers import ALL_DEVICES, assert_same, same_error, to_np
+
+LAYOUTS = {
+    "contiguous": lambda a: a,
+    "transposed": lambda a: a.T,
+    "strided": lambda a: a[::2, ::-1],
+    "zero-d": lambda a: a[1, 1, ...],
+}
+
+
+def _pair(device, dtype="float64", layout="contiguous"):
+    base = (np.arange(24) % 7 - 2).reshape(4, 6).astype(dtype)
+    a = LAYOUTS[layout](base)
+    t = LAYOUTS[layout](dt.asarray(base, device=device))
+    return a, t
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("dtype", ["int32", "float64", "complex64", "bool"])
+def test_outer(device, layout, dtype):
+    a, t = _pair(device, dtype, layout)
+    assert_same(dt.outer(t, t), np.outer(a, a), device)
+    assert_same(dt.outer(t, [1, 2]), np.outer(a, [1, 2]), device)  # general path
+    want = np.outer(a, a).astype(np.complex128)  # out= casts (same_kind) into its dtype
+    out = dt.empty(want.shape, dtype=dt.complex128, device=device)
+    assert dt.outer(t, t, out=out) is out
+    np.testing.assert_array_equal(to_np(out), want)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("shape", [(-1,), (6, 4), [3, -1], 24, (2, 3, 4), (1, 24, 1)])
+def test_reshape_function(device, layout, shape):
+    a, t = _pair(device, "float32", layout)
+    if a.size != 24 and shape not in ((-1,),):
+        shape = -1
+    r = dt.reshape(t, shape)
+    assert_same(r, np.reshape(a, shape), device)
+    g = _views._reshape_general(t, shape)
+    assert r.shape == g.shape and r.strides == g.strides
+    assert dt.shares_memory(r, t) == np.shares_memory(np.reshape(a, shape), a)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+def test_reshape_function_other_forms(device):
+    a, t = _pair(device)
+    assert_same(dt.reshape(t, (np.int64(8), 3)), a.reshape(8, 3), device)
+    assert_same(dt.reshape(t, dt.asarray([3, 8])), a.reshape(3, 8), device)
+    c = dt.reshape(t, (4, 6), copy=True)
+    assert not dt.shares_memory(c, t)
+    with pytest.raises(ValueError, match="Unable to avoid creating a copy"):
+        dt.reshape(t.T, (24,), copy=False)
+    assert_same(dt.reshape([[1, 2], [3, 4]], (4,)), np.arange(1, 5), "cpu")
+    same_error(lambda: np.reshape(a, (5, 5)), lambda: dt.reshape(t, (5, 5)))
+    same_error(lambda: np.reshape(a, (-1, -1)), lambda: dt.reshape(t, (-1, -1)))
+    with pytest.raises(TypeError):
+        dt.reshape(t, (2.0, 12))
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float64", "complex128", "bfloat16"])
+def test_count_nonzero(device, layout, dtype):
+    a, t = _pair(device, "float32" if dtype == "bfloat16" else dtype, layout)
+    if dtype == "bfloat16":
+        t = t.astype(dt.bfloat16)
+    assert_same(dt.count_nonzero(t), np.asarray(np.count_nonzero(a)), device)
+    if a.ndim:
+        for axis in (0, -1, (0, 1)):
+            assert_same(dt.count_nonzero(t, axis=axis), np.count_nonzero(a, axis=axis), device)
+        assert_same(dt.count_nonzero(t, axis=1, keepdims=True),
+                    np.count_nonzero(a, axis=1, keepdims=True), device)
+
+
+@pytest.mark.parametrize("data", [[1.0, 2.0, 3.0], (1, 2), [[1, 2], [3, 4]], [True, False], [1j, 2],
+                                  [], [[]], (2**63,), [1, 2.5]])
+def test_array_of_python_data(data):
+    want = np.array(data)
+    assert_same(dt.array(data), want, "cpu")
+    if any(isinstance(x, complex) for x in data):
+        with pytest.raises(TypeError):
+            dt.array(data, dtype=dt.float32)
+    else:
+        assert_same(dt.array(data, dtype=dt.float32), np.array(data, dtype=np.float32), "cpu")
+    assert dt.array(data, ndmin=3).shape == np.array(data, ndmin=3).shape
+
+
+def test_array_of_python_data_errors_and_copies():
+    with pytest.raises(ValueError):
+        dt.array([1, [2, 3]])
+    with pytest.raises(TypeError):
+        dt.array(["a", "b"])
+    with pytest.raises(TypeError, match="NumPy would give dtype object"):
+        dt.array([2**64])
+    a = np.arange(3.0)
+    t = dt.array(a)
+    a[0] = 9
+    assert to_np(t)[0] == 0  # a copy
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("count", [0, 1, 3])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_repeat_one_count(device, layout, count, axis):
+    a, t = _pair(device, "int16", layout)
+    if a.ndim == 0 and axis == 1:  # NumPy repeats 0-d as 1-d: axis 1 is out of range
+        same_error(lambda: np.repeat(a, count, axis=axis), lambda: dt.repeat(t, count, axis=axis))
+        same_error(lambda: np.repeat(a, [count], axis=axis), lambda: dt.repeat(t, [count], axis=axis))
+        return
+    r = dt.repeat(t, count, axis=axis)
+    assert_same(r, np.repeat(a, count, axis=axis), device)
+    assert r.flags.writeable and r.is_contiguous()
+    g = dt.repeat(t, [count], axis=axis)  # the general path, one count in a list
+    assert_same(g, np.repeat(a, [count], axis=axis), device)
+    if axis is not None:
+        assert_same(t.repeat(count, axis), a.repeat(count, axis), device)
+    else:
+        assert_same(t.repeat(count), a.repeat(count), device)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+def test_repeat_errors(device):
+    a, t = _pair(device)
+    same_error(lambda: np.repeat(a, -1), lambda: dt.repeat(t, -1))
+    same_error(lambda: np.repeat(a, 2, axis=2), lambda: dt.repeat(t, 2, axis=2))
+    assert_same(dt.repeat(t, np.int64(2), axis=0), np.repeat(a, 2, axis=0), device)
+    assert_same(dt.repeat(t, True), np.repeat(a, True), device)
+
+
+@pytest.mark.parametrize("index", [0, 1, 7, 15, 23, -1, 24, 2**62, -2**63, 2**63, 2**70])
+@pytest.mark.parametrize("shape", [(4, 6), (2, 3, 4), [24], 24, (), (1, 1, 24), (0, 3)])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_index_of_one_int(index, shape, order):
+    try:
+        want = np.unravel_index(index, shape, order=order)
+    except Exception as e:  # noqa: BLE001 - the same exception type is expected
+        with pytest.raises(type(e)):
+            dt.unravel_index(index, shape, order=order)
+        if isinstance(e, ValueError):
+            same_error(lambda: np.unravel_index(index, shape, order=order),
+                       lambda: dt.unravel_index(index, shape, order=order))
+        return
+    got = dt.unravel_index(index, shape, order=order)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert_same(g, np.asarray(w, dtype=np.int64), "cpu")
+    # the same answer as the tensor form (the general path)
+    general = dt.unravel_index(dt.asarray([index]), shape, order=order)
+    assert [int(g[0]) for g in general] == [int(g) for g in got]
+
+
+def test_unravel_index_other_forms():
+    same_error(lambda: np.unravel_index(1, (2, 2), order="X"),
+               lambda: dt.unravel_index(1, (2, 2), order="X"))
+    same_error(lambda: np.unravel_index(1, (2, 2), order="A"),
+               lambda: dt.unravel_index(1, (2, 2), order="A"))
+    with pytest.raises(ValueError):  # NumPy: "index 1 is out of bounds for array with size -4"
+        dt.unravel_index(1, (-2, 2))
+    assert [int(c) for c in dt.unravel_index(np.int64(5), (2, 3))] == [1, 2]
+    with pytest.raises(TypeError, match="only int indices"):
+        dt.unravel_index(1.0, (2, 3))
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided"])
+def test_nonzero_layouts(device, layout):
+    a, t = _pair(device, "float32", layout)
+    got = dt.nonzero(t)
+    for g, w in zip(got, np.nonzero(a), strict=True):
+        assert_same(g, w, device)
+    assert_same(dt.flatnonzero(t), np.flatnonzero(a), device)
+    assert_same(dt.argwhere(t), np.argwhere(a), device)
+
+
+def test_fast_paths_are_the_functions_called():
+    # the functions above are the ones devtensor exports (no stale aliases)
+    assert dt.repeat is _manipulation.repeat and dt.unravel_index is _index_functions.unravel_index
+    assert dt.reshape is _views.reshape
