@@ -53,6 +53,8 @@ core_ext = Extension(
     libraries=libraries,
     extra_compile_args=extra_compile,
     extra_link_args=extra_link,
+    # an incremental build (build_ext --inplace) recompiles when a header changed
+    depends=sorted(p for f in ("core", "cpu", "python") for p in glob(os.path.join("csrc", f, "*.h"))),
 )
 
 ext_modules = [core_ext]

@@ -19,6 +19,17 @@
  * NumPy's.  Where NumPy's float32 arithmetic overflows in power (exponents
  * near 1e38) the results differ: NumPy's nan against our inf or 0.
  *
+ * Note [expm1 at infinite and NaN real parts]
+ * NumPy's expm1 formula multiplies inf by 0 there and returns NaN where the
+ * value is known; devtensor returns the array API standard's values, which
+ * are cexp(z) - 1's (Annex G): expm1(+inf + 0i) = +inf + 0i, expm1(NaN +
+ * 0i) = NaN + 0i (the imaginary part of e^z - 1 is exactly 0 for real z),
+ * expm1(-inf + iy) = -1 + 0i for every y (e^z -> 0; NumPy gives NaN for an
+ * infinite or NaN y and -cos y - 2 sin^2(y/2), -1 within rounding, for a
+ * finite one), expm1(+inf + i inf) and expm1(+inf + i NaN) = inf + NaN i.
+ * Zeros keep the sign that conjugate symmetry gives.  Finite real parts,
+ * and +inf with a finite y (inf cis y - 1), are NumPy's formula unchanged.
+ *
  * Note [Complex overflow]
  * exp(x) overflows for x > 709.78, while exp(x) cos(y) may not (cos y
  * tiny), nor cosh(x) cos(y) up to x ~ 1419.  dt_z_expmul_ forms exp(x) c as
@@ -146,10 +157,20 @@ DT_FN dt_c128 dt_z_log10(dt_c128 z)
 
 /* ---- NumPy's own formulas, in the dtype's precision (Note [Complex formulas]) ---- */
 #define DT_Z_NUMPY_FNS(C, R, P, F)                                                        \
+    /* Note [expm1 at infinite and NaN real parts] */                                    \
     DT_FN C P##expm1(C z)                                                                 \
     {                                                                                     \
-        R s = F(sin)(z.im * (R)0.5);                                                      \
-        return C##_make(F(expm1)(z.re) * F(cos)(z.im) - 2 * s * s, F(exp)(z.re) * F(sin)(z.im)); \
+        R x = z.re, y = z.im;                                                             \
+        if (!isfinite(x)) {                                                               \
+            if (y == 0) /* the imaginary part is exactly y for every real x */            \
+                return C##_make(x != x ? x : (x > 0 ? x : (R)-1), y);                     \
+            if (x < 0) /* e^z -> 0 whatever y is: -1 + 0 i (sin y's sign when finite) */  \
+                return C##_make((R)-1, isfinite(y) ? 0 * F(sin)(y) : F(copysign)(0, y));  \
+            if (x > 0 && !isfinite(y)) /* |e^z| -> inf: Annex G's infinity */             \
+                return C##_make(x, NAN);                                                  \
+        }                                                                                 \
+        R s = F(sin)(y * (R)0.5);                                                         \
+        return C##_make(F(expm1)(x) * F(cos)(y) - 2 * s * s, F(exp)(x) * F(sin)(y));      \
     }                                                                                     \
     DT_FN C P##log1p(C z)                                                                 \
     {                                                                                     \
