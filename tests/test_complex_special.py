@@ -17,7 +17,8 @@ Deliberate differences, left out below (see csrc/core/complex_math.h):
   (NaN or -inf) depend on the machine.
 * expm1 with an infinite or NaN real part is the array API standard's
   cexp(z) - 1 (Note [expm1 at infinite and NaN real parts]), where NumPy's
-  formula gives NaN for inf * 0: the oracle there is NumPy's exp(z) - 1.
+  formula gives NaN for inf * 0: the oracle there is NumPy's exp(z) - 1;
+  and expm1(-0 + 0i) is the standard's +0 + 0i (NumPy's -0 + 0i).
 """
 import math
 
@@ -74,8 +75,12 @@ def mismatch(got, expected, ulps):
 
 def numpy_of(fname, x):
     with np.errstate(all="ignore"):
-        if fname == "expm1":  # the standard's values where the real part is not finite
-            return np.where(np.isfinite(x.real), np.expm1(x), np.exp(x) - 1).astype(x.dtype)
+        if fname == "expm1":  # the standard's values where the real part is not finite, and at 0
+            at_zero = np.zeros_like(x)  # +0 and the imaginary zero's sign
+            at_zero.imag = x.imag
+            zero = (x.real == 0) & (x.imag == 0)
+            return np.where(zero, at_zero, np.where(np.isfinite(x.real), np.expm1(x),
+                                                    np.exp(x) - 1)).astype(x.dtype)
         return getattr(np, fname)(x)
 
 

@@ -27,8 +27,9 @@
  * expm1(-inf + iy) = -1 + 0i for every y (e^z -> 0; NumPy gives NaN for an
  * infinite or NaN y and -cos y - 2 sin^2(y/2), -1 within rounding, for a
  * finite one), expm1(+inf + i inf) and expm1(+inf + i NaN) = inf + NaN i.
- * Zeros keep the sign that conjugate symmetry gives.  Finite real parts,
- * and +inf with a finite y (inf cis y - 1), are NumPy's formula unchanged.
+ * Zeros keep the sign that conjugate symmetry gives, and expm1(-0 + 0i) is
+ * the standard's +0 + 0i (NumPy: -0 + 0i).  Other finite real parts, and
+ * +inf with a finite y (inf cis y - 1), are NumPy's formula unchanged.
  *
  * Note [Complex overflow]
  * exp(x) overflows for x > 709.78, while exp(x) cos(y) may not (cos y
@@ -161,6 +162,8 @@ DT_FN dt_c128 dt_z_log10(dt_c128 z)
     DT_FN C P##expm1(C z)                                                                 \
     {                                                                                     \
         R x = z.re, y = z.im;                                                             \
+        if (x == 0 && y == 0) /* e^z - 1 = (1 + 0i) - 1 = +0, also for x = -0 */          \
+            return C##_make(0, y);                                                        \
         if (!isfinite(x)) {                                                               \
             if (y == 0) /* the imaginary part is exactly y for every real x */            \
                 return C##_make(x != x ? x : (x > 0 ? x : (R)-1), y);                     \
