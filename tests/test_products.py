@@ -765,3 +765,26 @@ print((a + 1).sum().item())
     assert len(lines) == 3 and lines[0] == lines[1], lines
     assert lines[0].startswith(words), lines
     assert lines[2] == str(2.0 * 64 * 64)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_small_products_sum_in_order(dtype):
+    """The CPU's own loop for products up to 16 x 16 x 16 (Note [Small products]):
+    every shape, through the vector columns (8, then 4 at a time, rows four at
+    a time) and the scalar ones, bit-identical to the sum over k in order with
+    products and sums rounded apart; a strided b takes the scalar loop alone."""
+    rng = np.random.default_rng(1)
+    for m in range(1, 17):
+        for n in range(1, 17):
+            for k in (1, 3, 16):
+                if m * n * k > 16 ** 3:
+                    continue
+                a = rng.standard_normal((2, m, k)).astype(dtype)
+                b = rng.standard_normal((2, k, n)).astype(dtype)
+                want = np.zeros((2, m, n), dtype)
+                for p in range(k):
+                    want = want + a[:, :, p:p + 1] * b[:, p:p + 1, :]
+                got = dt.asarray(a) @ dt.asarray(b)
+                np.testing.assert_array_equal(got.numpy(), want, err_msg=f"{m}x{k} @ {k}x{n}")
+                strided = dt.asarray(np.ascontiguousarray(b.transpose(0, 2, 1))).mT
+                np.testing.assert_array_equal((dt.asarray(a) @ strided).numpy(), want)

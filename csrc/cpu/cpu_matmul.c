@@ -240,29 +240,58 @@ static int_matmul_fn int_loop(dt_dtype d)
  * (16 x 16 x 16) of float32 or float64 run this loop instead, which sums
  * each out[i, j] over p in order, in the dtype, as a BLAS kernel does (no
  * fused multiply-add: -ffp-contract=off).  Where b's rows are contiguous,
- * SMALL_COLS columns of a row of out are summed at once in a fixed-size
- * local array, which the compiler keeps in vector registers; the columns
- * left over, and strided b, are summed one element at a time. */
+ * SMALL_COLS (then SMALL_COLS / 2) columns of a row of out are summed at
+ * once in a vector register; the columns left over, and strided b, are
+ * summed one element at a time. */
 #define SMALL_LOOP_FLOPS (16 * 16 * 16)
 #define SMALL_COLS 8 /* out's rows are summed SMALL_COLS columns at a time, in registers */
 
+/* Columns j0.. j0 + W - 1 of every row of out, W of them summed at once in a
+ * vector of GCC's vector extension (one AVX-512 register, two AVX2 ones:
+ * GCC did not vectorize the plain loop over a local array, which ran one
+ * element at a time), each still a sum over p in order, products and sums
+ * rounded apart; four rows at a time, so that four independent chains of
+ * additions hide the adder's latency. */
+#define DT_SMALL_A(T, i, p) (*(const T *)(a + (i) * l->a_rs + (p) * l->a_cs))
+#define DT_SMALL_COLUMNS(T, V, W)                                                           \
+    for (; j0 + (W) <= n; j0 += (W)) {                                                      \
+        int64_t i = 0;                                                                      \
+        for (; i + 4 <= m; i += 4) { /* four rows at once: four chains of additions */      \
+            V acc0 = {0}, acc1 = {0}, acc2 = {0}, acc3 = {0};                               \
+            for (int64_t p = 0; p < k; p++) {                                               \
+                V bv;                                                                       \
+                memcpy(&bv, (const T *)(b + p * l->b_rs) + j0, sizeof bv);                  \
+                acc0 += DT_SMALL_A(T, i, p) * bv;                                           \
+                acc1 += DT_SMALL_A(T, i + 1, p) * bv;                                       \
+                acc2 += DT_SMALL_A(T, i + 2, p) * bv;                                       \
+                acc3 += DT_SMALL_A(T, i + 3, p) * bv;                                       \
+            }                                                                               \
+            memcpy((T *)out + i * n + j0, &acc0, sizeof acc0);                              \
+            memcpy((T *)out + (i + 1) * n + j0, &acc1, sizeof acc1);                        \
+            memcpy((T *)out + (i + 2) * n + j0, &acc2, sizeof acc2);                        \
+            memcpy((T *)out + (i + 3) * n + j0, &acc3, sizeof acc3);                        \
+        }                                                                                   \
+        for (; i < m; i++) {                                                                \
+            V acc = {0};                                                                    \
+            for (int64_t p = 0; p < k; p++) {                                               \
+                V bv;                                                                       \
+                memcpy(&bv, (const T *)(b + p * l->b_rs) + j0, sizeof bv);                  \
+                acc += DT_SMALL_A(T, i, p) * bv;                                            \
+            }                                                                               \
+            memcpy((T *)out + i * n + j0, &acc, sizeof acc);                                \
+        }                                                                                   \
+    }
+
 #define DT_SMALL_MATMUL(NAME, T)                                                            \
+    typedef T NAME##_wide __attribute__((vector_size(SMALL_COLS * sizeof(T))));             \
+    typedef T NAME##_half __attribute__((vector_size(SMALL_COLS / 2 * sizeof(T))));         \
     __attribute__((target_clones("avx512f", "avx2", "default")))                            \
     static void NAME(const dt_matmul_loop *l, const char *a, const char *b, char *out)      \
     {                                                                                       \
         int64_t m = l->m, n = l->n, k = l->k, j0 = 0;                                       \
         if (l->b_cs == (int64_t)sizeof(T)) {                                                \
-            for (; j0 + SMALL_COLS <= n; j0 += SMALL_COLS)                                  \
-                for (int64_t i = 0; i < m; i++) {                                           \
-                    T acc[SMALL_COLS] = {0};                                                \
-                    for (int64_t p = 0; p < k; p++) {                                       \
-                        T av = *(const T *)(a + i * l->a_rs + p * l->a_cs);                 \
-                        const T *bp = (const T *)(b + p * l->b_rs) + j0;                    \
-                        for (int j = 0; j < SMALL_COLS; j++)                                \
-                            acc[j] += av * bp[j];                                           \
-                    }                                                                       \
-                    memcpy((T *)out + i * n + j0, acc, sizeof acc);                         \
-                }                                                                           \
+            DT_SMALL_COLUMNS(T, NAME##_wide, SMALL_COLS)                                    \
+            DT_SMALL_COLUMNS(T, NAME##_half, SMALL_COLS / 2)                                \
         }                                                                                   \
         for (int64_t j = j0; j < n; j++) /* the columns left: one sum each */               \
             for (int64_t i = 0; i < m; i++) {                                               \
@@ -276,6 +305,8 @@ static int_matmul_fn int_loop(dt_dtype d)
 DT_SMALL_MATMUL(small_f32, float)
 DT_SMALL_MATMUL(small_f64, double)
 #undef DT_SMALL_MATMUL
+#undef DT_SMALL_COLUMNS
+#undef DT_SMALL_A
 
 /* ---- the batch ---- */
 
