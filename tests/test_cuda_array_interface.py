@@ -334,3 +334,90 @@ def test_import_from_cupy_and_torch():
     assert y.data_ptr() == tt.data_ptr()
     y[0] = 7
     assert tt[0].item() == 7
+
+
+@needs_cuda
+def test_release_waits_for_queued_work():
+    """The exporter's memory goes back to its owner only once the device is
+    done with it (Note [Releasing another library's device memory]).  Here
+    the owner is a devtensor tensor, whose block the caching allocator gives
+    out again at once on the default stream, while the reader is still
+    queued on a non-blocking stream."""
+    dev = CUDA_DEVICES[0]
+    n = 1 << 20
+    s = dt.cuda.Stream(dev)
+    a = np.arange(n, dtype=np.float64)
+    expected = float(np.sum(((a * a + a) * 0.5 + a) * 0.25 + a))
+    for _ in range(8):
+        base = dt.arange(n, dtype=dt.float64, device=dev)
+        dt.cuda.synchronize(dev)
+        with dt.cuda.stream(s):
+            x = dt.asarray(Exporter(base))
+            y = ((x * x + x) * 0.5 + x) * 0.25 + x  # six kernels queued on s, four read x
+        del x, base  # the exporter lets base go: its block is free
+        dt.full(n, -1.0, dtype=dt.float64, device=dev)  # the default stream may take the block
+        s.synchronize()
+        assert float(y.sum()) == pytest.approx(expected, rel=1e-12)
+
+
+class _Stop(Exception):
+    pass
+
+
+@needs_cuda
+def test_from_dlpack_asks_for_devtensors_current_stream():
+    """A CUDA producer orders its work before the consumer's stream: devtensor's
+    current stream of that device, 1 (the legacy stream) for the default one."""
+    dev = CUDA_DEVICES[0]
+    index = dt.device(dev).index
+    seen = []
+
+    class Producer:
+        def __dlpack_device__(self):
+            return (2, index)
+
+        def __dlpack__(self, stream=None, **kw):
+            seen.append(stream)
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        dt.from_dlpack(Producer())
+    s = dt.cuda.Stream(dev)
+    with dt.cuda.stream(s), pytest.raises(_Stop):
+        dt.asarray(Producer())  # a CUDA object without the interface: DLPack
+    assert seen == [1, s.cuda_stream] and s.cuda_stream not in (0, 1)
+
+
+@needs_cuda
+def test_interface_falls_back_to_dlpack():
+    """What the interface cannot describe (PyTorch's bfloat16 is "<V2"; older
+    PyTorch raises KeyError for some dtypes) goes through DLPack when the
+    object has it; without DLPack the interface's error stands."""
+    t = dt.arange(4.0, device=CUDA_DEVICES[0])
+    index = t.device.index
+
+    class Both(Exporter):
+        def __dlpack_device__(self):
+            return (2, index)
+
+        def __dlpack__(self, stream=None, **kw):
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        dt.asarray(Both(t, typestr="<V2"))
+    with pytest.raises(BufferError, match="devtensor has no dtype"):
+        dt.asarray(Exporter(t, typestr="<V2"))
+
+    class Broken:
+        @property
+        def __cuda_array_interface__(self):
+            raise KeyError("bfloat16")
+
+    class BrokenBoth(Broken):
+        __dlpack_device__ = Both.__dlpack_device__
+        __dlpack__ = Both.__dlpack__
+
+    with pytest.raises(KeyError):
+        dt.asarray(Broken())
+    with pytest.raises(_Stop):
+        dt.asarray(BrokenBoth())

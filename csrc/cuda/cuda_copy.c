@@ -247,7 +247,8 @@ dt_status dt_cuda_pointer_device(const void *first, const void *last, int *index
         }
         if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
             return dt_error_set(err, DT_ERR_VALUE, "address %p is %s, not memory of a CUDA device",
-                                ends[i], a.type == cudaMemoryTypeHost ? "pinned host memory" : "host memory");
+                                ends[i], a.type == cudaMemoryTypeHost ? "pinned host memory"
+                                                                      : "host memory (or unmapped)");
         device[i] = a.device;
     }
     if (device[0] != device[1] || device[0] < 0 || device[0] >= dt_cuda_device_count())

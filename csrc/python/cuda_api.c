@@ -17,6 +17,33 @@ static const dt_backend_iface *cuda_backend(void)
     return b;
 }
 
+/* Note [Releasing another library's device memory]
+ * A tensor over another library's CUDA memory (CUDA Array Interface,
+ * DLPack) hands it back when its last view dies, and the library may give
+ * it out again at once, on a stream devtensor's queued work is not ordered
+ * with (a CuPy or PyTorch side stream, or devtensor's own non-blocking
+ * streams on the other side).  devtensor cannot record its use of the
+ * memory in the other library's allocator, so the release waits for the
+ * device to finish what is queued on it, then lets the owner go.  A
+ * device sync per foreign storage released, never per operation.  Called
+ * with the GIL; the wait releases it (but at interpreter exit). */
+void dt_py_cuda_release_wait(int device)
+{
+    const dt_backend_iface *b = dt_backend_get(DT_DEVICE_CUDA);
+    if (b == NULL || b->synchronize == NULL || device < 0 || device >= b->device_count())
+        return;
+    dt_error err;
+    dt_status st;
+    if (dt_py_finalizing()) {
+        st = b->synchronize(device, &err);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        st = b->synchronize(device, &err);
+        Py_END_ALLOW_THREADS
+    }
+    (void)st; /* a broken device: nothing more can be waited for, the owner goes anyway */
+}
+
 /* Parse a device index argument (None: current) and check it (pydt.h). */
 const dt_backend_iface *dt_py_cuda_index(PyObject *obj, int *index)
 {

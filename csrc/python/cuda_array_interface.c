@@ -20,12 +20,31 @@
  *     the memory: devtensor's current stream of that device is made to
  *     wait for it (an event, no host synchronisation), as the interface
  *     asks of consumers.  The handle is the producer's word (CUDA cannot
- *     validate a cudaStream_t).
+ *     validate a cudaStream_t), and it must be a stream of the memory's
+ *     device: the event is recorded there (CuPy exports the current
+ *     device's stream; for an array of another device the import then
+ *     fails with CUDA's invalid-handle error, cleanly).
  * The storage keeps a reference to the exporting object, so the memory
- * lives as long as any view of the tensor.  Empty arrays may have address
+ * lives as long as any view of the tensor, and its release waits for the
+ * device (Note [Releasing another library's device memory] in cuda_api.c).  Empty arrays may have address
  * 0: they become empty tensors on the current CUDA device.
  */
 #include "pydt.h"
+
+typedef struct {
+    PyObject *object; /* the exporter, one reference */
+    int device;
+} cuda_owner;
+
+static void release_cuda_owner(void *p)
+{
+    cuda_owner *o = p;
+    PyGILState_STATE g = PyGILState_Ensure();
+    dt_py_cuda_release_wait(o->device);
+    Py_DECREF(o->object);
+    PyGILState_Release(g);
+    PyMem_RawFree(o);
+}
 
 static PyObject *buffer_error(const dt_error *err)
 {
@@ -106,10 +125,16 @@ static PyObject *from_cuda_pointer(PyObject *module, PyObject *args)
     if (stream_obj != Py_None &&
         b->wait_native_stream(index, b->get_stream(index), (uintptr_t)stream, &err) != DT_OK)
         return dt_py_raise(&err);
-    dt_storage *s;
+    cuda_owner *o = PyMem_RawMalloc(sizeof *o);
+    if (o == NULL)
+        return PyErr_NoMemory();
     Py_INCREF(owner);
-    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, dt_py_release_object, owner, &s, &err) != DT_OK) {
+    o->object = owner;
+    o->device = index;
+    dt_storage *s;
+    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release_cuda_owner, o, &s, &err) != DT_OK) {
         Py_DECREF(owner);
+        PyMem_RawFree(o);
         return dt_py_raise(&err);
     }
     s->readonly = readonly; /* Note [Read-only tensors] */

@@ -14,7 +14,9 @@
  * Export: the capsule owns a manager holding a reference to the tensor's
  * storage; the consumer calls the deleter when done (or the capsule's
  * destructor does, if nobody consumed it).  Import: the storage keeps the
- * producer's DLManagedTensor and calls its deleter when the last view dies.
+ * producer's DLManagedTensor and calls its deleter when the last view dies
+ * (for CUDA memory once the device is done with it: Note [Releasing
+ * another library's device memory] in cuda_api.c).
  */
 #include "pydt.h"
 
@@ -197,6 +199,24 @@ static void release_managed_versioned(void *owner)
     PyGILState_Release(g);
 }
 
+/* A CUDA capsule: the producer's deleter runs after the device is done
+ * (Note [Releasing another library's device memory] in cuda_api.c). */
+typedef struct {
+    void *managed;
+    dt_foreign_release release;
+    int device;
+} cuda_managed;
+
+static void release_cuda_managed(void *owner)
+{
+    cuda_managed *c = owner;
+    PyGILState_STATE g = PyGILState_Ensure();
+    dt_py_cuda_release_wait(c->device);
+    PyGILState_Release(g);
+    c->release(c->managed);
+    PyMem_RawFree(c);
+}
+
 /* _from_dlpack(capsule): a tensor sharing the producer's memory. */
 static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
 {
@@ -267,9 +287,20 @@ static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
     if (PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0)
         return NULL;
     char *first = (char *)dl->data + dl->byte_offset;
+    void *owner = m;
+    if (dev.type == DT_DEVICE_CUDA) {
+        cuda_managed *c = PyMem_RawMalloc(sizeof *c);
+        if (c == NULL) {
+            release(m);
+            return PyErr_NoMemory();
+        }
+        *c = (cuda_managed){m, release, dev.index};
+        owner = c;
+        release = release_cuda_managed;
+    }
     dt_storage *s;
-    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release, m, &s, &err) != DT_OK) {
-        release(m);
+    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release, owner, &s, &err) != DT_OK) {
+        release(owner);
         return dt_py_raise(&err);
     }
     s->readonly = readonly;

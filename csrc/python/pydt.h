@@ -180,6 +180,15 @@ void dt_py_asarray_memo_forget(PyDtTensor *tensor);
 PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self);
 /* Foreign storage release: Py_DECREF(owner), taking the GIL when needed. */
 void dt_py_release_object(void *owner);
+/* Whether the interpreter is shutting down (no releasing the GIL then). */
+#if PY_VERSION_HEX >= 0x030D0000
+#define dt_py_finalizing() Py_IsFinalizing()
+#else
+#define dt_py_finalizing() _Py_IsFinalizing()
+#endif
+/* Wait for a CUDA device before another library's memory is handed back
+ * (cuda_api.c, Note [Releasing another library's device memory]); with the GIL. */
+void dt_py_cuda_release_wait(int device);
 
 /* ---- factories and helpers (creation.c) ---- */
 /* Parse a shape: a sequence of ints (anything with __index__). */

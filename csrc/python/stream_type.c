@@ -42,11 +42,7 @@
 
 #include <structmember.h>
 
-#if PY_VERSION_HEX >= 0x030D0000
-#define finalizing() Py_IsFinalizing()
-#else
-#define finalizing() _Py_IsFinalizing()
-#endif
+#define finalizing() dt_py_finalizing()
 
 #define DT_PY_MAX_CUDA_DEVICES 64
 

@@ -269,16 +269,24 @@ def _foreign_cuda_tensor(obj):
     """A tensor over the CUDA memory of another library's array (CuPy, Numba,
     PyTorch, JAX), without a copy, or None when obj has none: through its
     __cuda_array_interface__, else its DLPack capsule of a CUDA device."""
+    dlpack = hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") and \
+        obj.__dlpack_device__()[0] == 2
     try:
         cai = obj.__cuda_array_interface__
     except AttributeError:  # none, or a CPU tensor of a library that has it for CUDA ones
         cai = None
+    except Exception:  # a producer that cannot describe this array (an unmapped dtype)
+        if not dlpack:
+            raise
+        cai = None
     if cai is not None:
-        return _from_cuda_array_interface(obj, cai)
-    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") and \
-            obj.__dlpack_device__()[0] == 2:
-        return from_dlpack(obj)
-    return None
+        try:
+            return _from_cuda_array_interface(obj, cai)
+        except BufferError:
+            # DLPack may say what the interface cannot (PyTorch exports bfloat16 as "<V2")
+            if not dlpack or not str(cai.get("typestr", "")).lstrip("<>|=").startswith("V"):
+                raise
+    return from_dlpack(obj) if dlpack else None
 
 
 def _from_cuda_array_interface(owner, cai):
@@ -437,15 +445,26 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, device=None):
     return asarray(arr, device=device)
 
 
+def _consumer_stream(index):
+    """The DLPack stream number of devtensor's current stream of CUDA device
+    index: its handle, or 1 (the legacy default stream) for the default one."""
+    try:
+        from . import cuda
+        return cuda.current_stream(index).cuda_stream or 1
+    except (RuntimeError, ValueError, TypeError):  # no such device here: from_dlpack says why
+        return 1
+
+
 def from_dlpack(x, /, *, device=None, copy=None):
     """A tensor sharing the memory of any DLPack producer (a PyTorch or CuPy
     tensor, a NumPy array, a JAX array, ...); copy=True copies it, device=
     moves it (a copy)."""
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"from_dlpack() needs an object with __dlpack__, got {type(x).__name__}")
-    kind = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
-    # CUDA producers: the consumer's stream is the legacy default stream (1)
-    kwargs = {"stream": 1} if kind == 2 else {}
+    kind, index = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else (1, 0)
+    # CUDA producers order their work before the consumer's stream: devtensor's
+    # current stream of that device (1, the legacy stream, for its default one)
+    kwargs = {"stream": _consumer_stream(index)} if kind == 2 else {}
     try:  # DLPack 1.x (with a read-only flag); older producers take no max_version
         capsule = x.__dlpack__(max_version=(1, 0), **kwargs)
     except TypeError:
