@@ -5,6 +5,7 @@ broadcast, empty, 0-d), and summation accuracy against math.fsum."""
 import math
 import re
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -88,8 +89,9 @@ def same_result(got, expected, op, dtype):
             over = ~np.isfinite(expected)
             assert np.array_equal(over, ~np.isfinite(g))
             g, expected = np.where(over, 0, g), np.where(over, 0, expected)
-        for part in ((np.real, np.imag) if kind == "c" else (np.asarray,)):
-            np.testing.assert_allclose(part(g), part(expected), rtol=tol, atol=tol, equal_nan=True)
+        # complex results are compared as complex numbers: a part that cancels
+        # (50.3 of |z| = 12000) carries the error of the whole
+        np.testing.assert_allclose(g, expected, rtol=tol, atol=tol, equal_nan=True)
     else:
         assert_same(got, expected)
 
@@ -104,7 +106,7 @@ def numpy_call(op, a, axis, keepdims):
 @pytest.mark.parametrize("op", OPS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_every_op_and_dtype(device, op, dtype):
-    rng = np.random.default_rng(hash((op, dtype)) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(f"{op} {dtype}".encode()))  # not hash(): salted per run
     a = values(rng, (5, 7), dtype, specials=not (op == "prod" and dtype.startswith("complex")))
     t = dt.asarray(a, device=device)
     for axis in ([None, 0, 1, -1] if op in ("argmin", "argmax") else [None, 0, 1, (0, 1), (), (-1,)]):
