@@ -25,9 +25,9 @@ static const dt_backend_iface *cuda_backend(void)
  * streams on the other side).  devtensor cannot record its use of the
  * memory in the other library's allocator, so the release waits for the
  * device to finish what is queued on it, then lets the owner go.  A
- * device sync per foreign storage released, never per operation.  Called
- * with the GIL; the wait releases it (but at interpreter exit). */
-void dt_py_cuda_release_wait(int device)
+ * device sync per foreign storage released, never per operation.  The
+ * wait releases the GIL (but at interpreter exit). */
+static void release_wait(int device)
 {
     const dt_backend_iface *b = dt_backend_get(DT_DEVICE_CUDA);
     if (b == NULL || b->synchronize == NULL || device < 0 || device >= b->device_count())
@@ -42,6 +42,35 @@ void dt_py_cuda_release_wait(int device)
         Py_END_ALLOW_THREADS
     }
     (void)st; /* a broken device: nothing more can be waited for, the owner goes anyway */
+}
+
+typedef struct {
+    dt_foreign_release release; /* the import's own release, and its owner */
+    void *owner;
+    int device;
+} after_device;
+
+static void release_after_device(void *p)
+{
+    after_device *a = p;
+    PyGILState_STATE g = PyGILState_Ensure();
+    release_wait(a->device);
+    PyGILState_Release(g);
+    a->release(a->owner);
+    PyMem_RawFree(a);
+}
+
+int dt_py_cuda_release_after_device(int device, dt_foreign_release *release, void **owner)
+{
+    after_device *a = PyMem_RawMalloc(sizeof *a);
+    if (a == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *a = (after_device){*release, *owner, device};
+    *release = release_after_device;
+    *owner = a;
+    return 0;
 }
 
 /* Parse a device index argument (None: current) and check it (pydt.h). */

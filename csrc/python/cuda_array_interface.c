@@ -26,25 +26,11 @@
  *     fails with CUDA's invalid-handle error, cleanly).
  * The storage keeps a reference to the exporting object, so the memory
  * lives as long as any view of the tensor, and its release waits for the
- * device (Note [Releasing another library's device memory] in cuda_api.c).  Empty arrays may have address
- * 0: they become empty tensors on the current CUDA device.
+ * device (Note [Releasing another library's device memory] in cuda_api.c).
+ * Empty arrays may have address 0: they become empty tensors on the
+ * current CUDA device.
  */
 #include "pydt.h"
-
-typedef struct {
-    PyObject *object; /* the exporter, one reference */
-    int device;
-} cuda_owner;
-
-static void release_cuda_owner(void *p)
-{
-    cuda_owner *o = p;
-    PyGILState_STATE g = PyGILState_Ensure();
-    dt_py_cuda_release_wait(o->device);
-    Py_DECREF(o->object);
-    PyGILState_Release(g);
-    PyMem_RawFree(o);
-}
 
 static PyObject *buffer_error(const dt_error *err)
 {
@@ -125,16 +111,14 @@ static PyObject *from_cuda_pointer(PyObject *module, PyObject *args)
     if (stream_obj != Py_None &&
         b->wait_native_stream(index, b->get_stream(index), (uintptr_t)stream, &err) != DT_OK)
         return dt_py_raise(&err);
-    cuda_owner *o = PyMem_RawMalloc(sizeof *o);
-    if (o == NULL)
-        return PyErr_NoMemory();
+    dt_foreign_release release = dt_py_release_object;
+    void *ctx = owner;
+    if (dt_py_cuda_release_after_device(index, &release, &ctx) < 0)
+        return NULL;
     Py_INCREF(owner);
-    o->object = owner;
-    o->device = index;
     dt_storage *s;
-    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release_cuda_owner, o, &s, &err) != DT_OK) {
-        Py_DECREF(owner);
-        PyMem_RawFree(o);
+    if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release, ctx, &s, &err) != DT_OK) {
+        release(ctx);
         return dt_py_raise(&err);
     }
     s->readonly = readonly; /* Note [Read-only tensors] */

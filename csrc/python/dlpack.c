@@ -199,24 +199,6 @@ static void release_managed_versioned(void *owner)
     PyGILState_Release(g);
 }
 
-/* A CUDA capsule: the producer's deleter runs after the device is done
- * (Note [Releasing another library's device memory] in cuda_api.c). */
-typedef struct {
-    void *managed;
-    dt_foreign_release release;
-    int device;
-} cuda_managed;
-
-static void release_cuda_managed(void *owner)
-{
-    cuda_managed *c = owner;
-    PyGILState_STATE g = PyGILState_Ensure();
-    dt_py_cuda_release_wait(c->device);
-    PyGILState_Release(g);
-    c->release(c->managed);
-    PyMem_RawFree(c);
-}
-
 /* _from_dlpack(capsule): a tensor sharing the producer's memory. */
 static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
 {
@@ -288,15 +270,10 @@ static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
         return NULL;
     char *first = (char *)dl->data + dl->byte_offset;
     void *owner = m;
-    if (dev.type == DT_DEVICE_CUDA) {
-        cuda_managed *c = PyMem_RawMalloc(sizeof *c);
-        if (c == NULL) {
-            release(m);
-            return PyErr_NoMemory();
-        }
-        *c = (cuda_managed){m, release, dev.index};
-        owner = c;
-        release = release_cuda_managed;
+    /* CUDA memory: the deleter runs once the device is done with it */
+    if (dev.type == DT_DEVICE_CUDA && dt_py_cuda_release_after_device(dev.index, &release, &owner) < 0) {
+        release(m);
+        return NULL;
     }
     dt_storage *s;
     if (dt_storage_wrap(first + lo, (size_t)(hi - lo), dev, release, owner, &s, &err) != DT_OK) {

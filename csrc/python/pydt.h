@@ -186,9 +186,11 @@ void dt_py_release_object(void *owner);
 #else
 #define dt_py_finalizing() _Py_IsFinalizing()
 #endif
-/* Wait for a CUDA device before another library's memory is handed back
- * (cuda_api.c, Note [Releasing another library's device memory]); with the GIL. */
-void dt_py_cuda_release_wait(int device);
+/* Make (*release, *owner) of another library's CUDA memory run only after
+ * the device is done (cuda_api.c, Note [Releasing another library's device
+ * memory]): they become a wrapper and its context.  0, or -1 with
+ * MemoryError and nothing changed. */
+int dt_py_cuda_release_after_device(int device, dt_foreign_release *release, void **owner);
 
 /* ---- factories and helpers (creation.c) ---- */
 /* Parse a shape: a sequence of ints (anything with __index__). */
