@@ -42,8 +42,6 @@
 
 #include <structmember.h>
 
-#define finalizing() dt_py_finalizing()
-
 #define DT_PY_MAX_CUDA_DEVICES 64
 
 typedef struct {
@@ -253,7 +251,7 @@ static void stream_dealloc(PyDtStream *self)
             (void)b->set_stream(self->device, NULL, &err);
         }
         if (b->stream_destroy != NULL) {
-            if (finalizing()) {
+            if (dt_py_finalizing()) {
                 b->stream_destroy(self->device, self->handle);
             } else {
                 Py_BEGIN_ALLOW_THREADS

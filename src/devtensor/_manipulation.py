@@ -455,11 +455,9 @@ def repeat(a, repeats, axis=None):
     n = a.shape[axis]
     counts = _repeat_counts(repeats, n)
     if isinstance(counts, int):
-        runs = [(0, n, counts)] if n else []
-        total = n * counts
-    else:
-        runs = [(i, i + len(list(g)), c) for i, c, g in _runs(counts)]
-        total = builtins.sum(counts)
+        return _repeat_each(a, counts, axis)
+    runs = [(i, i + len(list(g)), c) for i, c, g in _runs(counts)]
+    total = builtins.sum(counts)
     shape = list(a.shape)
     shape[axis] = total
     out = empty(shape, dtype=a.dtype, device=a.device)
