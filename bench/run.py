@@ -402,6 +402,14 @@ def bench_per_call(table, rng, quick):
             ("interp(t, xp, fp)  (8 points)", lambda: dt.interp(x, xp, fp), lambda: np.interp(a, xp_np, fp_np)),
             ("unravel_index(3 int64, (4, 4))", lambda: dt.unravel_index(flat, (4, 4)),
              lambda: np.unravel_index([1, 5, 7], (4, 4))),
+            # the common forms of tests/test_common_forms.py
+            ("unravel_index(7, (4, 4))", lambda: dt.unravel_index(7, (4, 4)),
+             lambda: np.unravel_index(7, (4, 4))),
+            ("outer(t, t)", lambda: dt.outer(x, x), lambda: np.outer(a, a)),
+            ("repeat(t, 2)", lambda: dt.repeat(x, 2), lambda: np.repeat(a, 2)),
+            ("array([1., 2., 3.])", lambda: dt.array([1.0, 2.0, 3.0]), lambda: np.array([1.0, 2.0, 3.0])),
+            ("count_nonzero(t)", lambda: dt.count_nonzero(x), lambda: np.count_nonzero(a)),
+            ("nonzero(t)", lambda: dt.nonzero(x), lambda: np.nonzero(a)),
         ]
     cases += [
         ("sort(t)", lambda: dt.sort(x), lambda: np.sort(a)),

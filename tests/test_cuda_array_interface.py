@@ -267,6 +267,19 @@ def test_memory_that_is_not_a_devices_is_refused():
         dt.asarray(Exporter(t, strides=(-(2**62),), shape=(2,)))
 
 
+@pytest.mark.skipif(not (CUDA_DEVICES and EMULATED), reason="a real GPU cannot check a stream handle")
+def test_unknown_producer_stream_is_refused():
+    """An emulated device knows its streams: a handle that names none fails the
+    import with CUDA's error, and nothing is left half-done."""
+    t = dt.arange(4.0, device=CUDA_DEVICES[0])
+    e = Exporter(t, stream=0x12345)
+    before = sys.getrefcount(e)
+    with pytest.raises(RuntimeError, match="cudaEventRecord.*(invalid resource handle|handle)"):
+        dt.asarray(e)
+    assert sys.getrefcount(e) == before
+    assert float(dt.asarray(Exporter(t)).sum()) == 6.0  # the device is still usable
+
+
 @pytest.mark.skipif(not (CUDA_DEVICES and EMULATED), reason="an emulated device knows its allocations")
 def test_memory_past_an_allocation_is_refused():
     t = dt.arange(4.0, device=CUDA_DEVICES[0])
