@@ -1,8 +1,9 @@
-"""The CPU emulation of cuBLAS (csrc/emu/emu_blas.cpp, csrc/emu/include/cublas_v2.h).
+"""The CPU emulation of cuBLAS (csrc/emu/emu_blas.cpp and emu_blas_lu.cpp,
+csrc/emu/include/cublas_v2.h).
 
-Builds tests/emu_runtime/emu_blas_test.cpp and emu_blas_values.cpp with g++
-(skipped without it) together with the emulated runtime and the emulated
-cuBLAS, and runs each of its cases in its own process with the environment
+Builds tests/emu_runtime/emu_blas_test.cpp, emu_blas_values.cpp and
+emu_blas_lu_test.cpp with g++ (skipped without it) together with the
+emulated runtime and the emulated cuBLAS, and runs each of its cases in its own process with the environment
 the case needs; then once more built with AddressSanitizer (the emulated
 device memory has poisoned redzones there, so a product that reads or
 writes past an operand is a report).  Set DEVTENSOR_EMU_SANITIZE=address or
@@ -24,9 +25,10 @@ from emu_library import EMU, INCLUDE, ROOT, TOOLKIT, assert_passes, build, run, 
 from emu_library import compiler as find_tool
 from emu_library import ours as our_header
 
-SOURCES = [os.path.join(EMU, "emu_runtime.cpp"), os.path.join(EMU, "emu_blas.cpp"),
-           os.path.join(ROOT, "tests", "emu_runtime", "emu_blas_test.cpp"),
-           os.path.join(ROOT, "tests", "emu_runtime", "emu_blas_values.cpp")]
+SOURCES = [os.path.join(EMU, name) for name in
+           ("emu_runtime.cpp", "emu_blas.cpp", "emu_blas_lu.cpp", "emu_solver.cpp", "emu_dense.cpp")]
+SOURCES += [os.path.join(ROOT, "tests", "emu_runtime", name) for name in
+            ("emu_blas_test.cpp", "emu_blas_values.cpp", "emu_blas_lu_test.cpp")]
 HEADERS = ["library_types.h", "cublas_v2.h"]
 
 
@@ -59,6 +61,11 @@ CASES = {
     "enqueue": TWO,
     "sticky": TWO,
     "devices": TWO,
+    "getrf_batched": {},
+    "getrs_batched": {},
+    "lu_batched_arguments": {},
+    "lu_batched_fault": {},
+    "getrs_batched_bad_pivot": {},
 }
 COMBOS = ["r16f_r16f_32f", "r16f_r32f_32f", "r16f_r16f_32f_pedantic", "r16bf_r16bf_32f", "r16bf_r32f_32f",
           "r32f_32f", "r32f_32f_pedantic", "r32f_32f_fast_tf32", "r64f_64f", "r64f_64f_pedantic", "c32f_32f",
@@ -145,7 +152,7 @@ def test_prototypes_match_the_toolkit(tmp_path):
     name with different types."""
     gxx = toolkit_or_skip("cublas_v2.h")
     decls = re.findall(r"^(?:cublasStatus_t|const char \*)\s*cublas\w+\([^;]*\);", our_header("cublas_v2.h"), re.M)
-    assert len(decls) == 9
+    assert len(decls) == 17
     src = tmp_path / "protos.cpp"
     src.write_text('#include <cublas_v2.h>\nextern "C" {\n' + "\n".join(decls) + "\n}\n")
     res = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-I" + TOOLKIT, str(src)], capture_output=True,

@@ -624,6 +624,37 @@ def test_lu_property(device, batch, n, dtype, seed):
               device)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 2, 32, 33])
+def test_lu_batches_either_side_of_the_batched_routine(device, dtype, n):
+    # Note [Batched factorizations] in csrc/cuda/cuda_solver.c: n <= 32 in
+    # batches of two or more take cuBLAS's getrfBatched and getrsBatched on
+    # CUDA devices, larger n cuSOLVER's loop
+    a = well_conditioned((4,), n, dtype, 7)
+    b = rand((4, n, 3), dtype, 8)
+    ta, tb = on(a, device), on(b, device)
+    close(LA.solve(ta, tb), np.linalg.solve(a, b), device)
+    close(LA.inv(ta), np.linalg.inv(a), device)
+    unit = (a / (3 * n + 1)).astype(dtype)  # det near 1
+    close(LA.det(on(unit, device)), np.linalg.det(unit), device)
+    # 97**32 overflows float32: inf in the sign's direction, as NumPy's
+    # (Note [det through slogdet] in devtensor/linalg.py)
+    close(LA.det(ta), np.linalg.det(a), device)
+    same_result(LA.slogdet(ta), np.linalg.slogdet(a), device)
+    p = np.eye(n, dtype=dtype)[::-1]  # a row permutation: the pivots must be applied
+    perm = np.stack([a[0] @ p, p @ a[1]])
+    close(LA.solve(on(perm, device), on(b[:2], device)), np.linalg.solve(perm, b[:2]), device)
+    close(LA.det(on(perm / (3 * n + 1), device)), np.linalg.det(perm / (3 * n + 1)), device)
+    bad = a.copy()
+    bad[2] = 0  # one matrix of the batch is singular
+    close(LA.det(on(bad, device)), np.linalg.det(bad), device)
+    same_result(LA.slogdet(on(bad, device)), np.linalg.slogdet(bad), device)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        LA.solve(on(bad, device), tb)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        LA.inv(on(bad, device))
+
+
 @pytest.mark.parametrize("n", [1, 32, 33])
 def test_cholesky_batches_either_side_of_the_batched_routine(device, n):
     # Note [Batched factorizations] in csrc/cuda/cuda_solver.c: n <= 32 in

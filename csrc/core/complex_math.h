@@ -168,7 +168,7 @@ DT_FN dt_c128 dt_z_log10(dt_c128 z)
             if (y == 0) /* the imaginary part is exactly y for every real x */            \
                 return C##_make(x != x ? x : (x > 0 ? x : (R)-1), y);                     \
             if (x < 0) /* e^z -> 0 whatever y is: -1 + 0 i (sin y's sign when finite) */  \
-                return C##_make((R)-1, isfinite(y) ? 0 * F(sin)(y) : F(copysign)(0, y));  \
+                return C##_make((R)-1, isfinite(y) ? 0 * F(sin)(y) : F(copysign)((R)0, y)); \
             if (x > 0 && !isfinite(y)) /* |e^z| -> inf: Annex G's infinity */             \
                 return C##_make(x, NAN);                                                  \
         }                                                                                 \

@@ -48,7 +48,11 @@
     X(create, cublasCreate_v2) X(set_stream, cublasSetStream_v2)                    \
     X(set_workspace, cublasSetWorkspace_v2) X(set_math_mode, cublasSetMathMode)     \
     X(gemm_strided_batched_ex, cublasGemmStridedBatchedEx)                          \
-    X(status_string, cublasGetStatusString)
+    X(status_string, cublasGetStatusString)                                         \
+    X(sgetrf_batched, cublasSgetrfBatched) X(dgetrf_batched, cublasDgetrfBatched)   \
+    X(cgetrf_batched, cublasCgetrfBatched) X(zgetrf_batched, cublasZgetrfBatched)   \
+    X(sgetrs_batched, cublasSgetrsBatched) X(dgetrs_batched, cublasDgetrsBatched)   \
+    X(cgetrs_batched, cublasCgetrsBatched) X(zgetrs_batched, cublasZgetrsBatched)
 
 typedef struct cublas_api {
 #define DT_CUBLAS_FIELD_(FIELD, SYMBOL) __typeof__(&SYMBOL) FIELD;
@@ -299,4 +303,82 @@ dt_status dt_cuda_matmul_run(const dt_matmul_loop *l, dt_error *err)
     pthread_mutex_unlock(&d->lock);
     dt_cuda_guard_exit(&g);
     return st;
+}
+
+/* ---- batched LU (Note [Batched factorizations] in cuda_solver.c) ---- */
+
+/* With the device current (the caller's guard): d's handle bound to s,
+ * d->lock held on DT_OK. */
+static dt_status lock_bound(int index, dt_cuda_stream *s, const cublas_api **a, device_blas **d,
+                            dt_error *err)
+{
+    if (index < 0 || index >= DT_CUDA_MAX_DEVICES)
+        return dt_error_set(err, DT_ERR_RUNTIME, "cuda:%d is beyond the devices served", index);
+    if ((*a = get_api(err)) == NULL)
+        return err->status;
+    pthread_once(&devices_once, init_devices);
+    *d = &devices[index];
+    pthread_mutex_lock(&(*d)->lock);
+    dt_status st = bind_locked(*a, *d, index, s, err);
+    if (st != DT_OK)
+        pthread_mutex_unlock(&(*d)->lock);
+    return st;
+}
+
+dt_status dt_cuda_blas_lu_batched(int index, dt_cuda_stream *s, dt_dtype dtype, int n, void **a,
+                                  int *piv, int *info, int count, dt_error *err)
+{
+    const cublas_api *api;
+    device_blas *d;
+    DT_TRY(lock_bound(index, s, &api, &d, err));
+    cublasHandle_t h = d->handle;
+    cublasStatus_t r = CUBLAS_STATUS_NOT_SUPPORTED;
+    switch (dtype) {
+    case DT_FLOAT32: r = api->sgetrf_batched(h, n, (float *const *)a, n, piv, info, count); break;
+    case DT_FLOAT64: r = api->dgetrf_batched(h, n, (double *const *)a, n, piv, info, count); break;
+    case DT_COMPLEX64: r = api->cgetrf_batched(h, n, (cuComplex *const *)a, n, piv, info, count); break;
+    case DT_COMPLEX128:
+        r = api->zgetrf_batched(h, n, (cuDoubleComplex *const *)a, n, piv, info, count);
+        break;
+    default: break;
+    }
+    pthread_mutex_unlock(&d->lock);
+    return cublas_check(api, r, "cublas<t>getrfBatched", index, err);
+}
+
+dt_status dt_cuda_blas_lu_solve_batched(int index, dt_cuda_stream *s, dt_dtype dtype, int n, int nrhs,
+                                        void **a, const int *piv, void **b, int count, dt_error *err)
+{
+    const cublas_api *api;
+    device_blas *d;
+    DT_TRY(lock_bound(index, s, &api, &d, err));
+    cublasHandle_t h = d->handle;
+    cublasOperation_t N = CUBLAS_OP_N;
+    int info = 0;
+    cublasStatus_t r = CUBLAS_STATUS_NOT_SUPPORTED;
+    switch (dtype) {
+    case DT_FLOAT32:
+        r = api->sgetrs_batched(h, N, n, nrhs, (const float *const *)a, n, piv, (float *const *)b, n,
+                                &info, count);
+        break;
+    case DT_FLOAT64:
+        r = api->dgetrs_batched(h, N, n, nrhs, (const double *const *)a, n, piv, (double *const *)b, n,
+                                &info, count);
+        break;
+    case DT_COMPLEX64:
+        r = api->cgetrs_batched(h, N, n, nrhs, (const cuComplex *const *)a, n, piv,
+                                (cuComplex *const *)b, n, &info, count);
+        break;
+    case DT_COMPLEX128:
+        r = api->zgetrs_batched(h, N, n, nrhs, (const cuDoubleComplex *const *)a, n, piv,
+                                (cuDoubleComplex *const *)b, n, &info, count);
+        break;
+    default: break;
+    }
+    pthread_mutex_unlock(&d->lock);
+    DT_TRY(cublas_check(api, r, "cublas<t>getrsBatched", index, err));
+    if (info != 0) /* argument -info refused: our call is wrong */
+        return dt_error_set(err, DT_ERR_RUNTIME, "cublas<t>getrsBatched on cuda:%d refused argument %d",
+                            index, -info);
+    return DT_OK;
 }

@@ -168,6 +168,16 @@ dt_status dt_cuda_matmul_int_run(const dt_matmul_loop *loop, dt_error *err);
 /* Called by stream_destroy after the stream was synchronized: its cuBLAS
  * workspace is freed (Note [cuBLAS handles and workspaces]). */
 void dt_cuda_blas_stream_retire(int index, dt_cuda_stream *stream);
+/* cuBLAS's batched LU of count n x n column-major matrices (lda n) at the
+ * device pointers a[] (in device memory), float32, float64, complex64 or
+ * complex128, queued on s with the device current: getrfBatched (piv: n
+ * 1-based pivots per matrix, info one per matrix, both device memory) and
+ * getrsBatched (b[]: n x nrhs right-hand sides, overwritten).  Note
+ * [Batched factorizations] in cuda_solver.c. */
+dt_status dt_cuda_blas_lu_batched(int index, dt_cuda_stream *s, dt_dtype dtype, int n, void **a,
+                                  int *piv, int *info, int count, dt_error *err);
+dt_status dt_cuda_blas_lu_solve_batched(int index, dt_cuda_stream *s, dt_dtype dtype, int n, int nrhs,
+                                        void **a, const int *piv, void **b, int count, dt_error *err);
 
 /* ---- Fourier transforms: cuFFT (cuda_fft.c) ---- */
 

@@ -18,8 +18,8 @@
  * cuSOLVER takes int sizes and int pivots and info (1-based pivots, as
  * LAPACK); backend.h's loop has int64 (0-based pivots): the kernels of
  * cuda_solver_kernels.cu convert on the device.  Each matrix of the batch is one
- * call, except batches of small Cholesky factorizations (Note [Batched
- * factorizations]).  gesvd needs
+ * call, except batches of small Cholesky and LU factorizations and LU
+ * solves (Note [Batched factorizations]).  gesvd needs
  * m >= n: a wide matrix is factored as its conjugate transpose,
  * A^H = U' S V'^H, so A = V' S U'^H: U is (V'^H)^H and V^H is U'^H.  eig
  * of a general matrix: Note [eig through Xgeev].
@@ -219,18 +219,52 @@ static dt_status workspace(run_ctx *c, int lwork, void **work, dt_error *err)
     return scratch(c, (int64_t)(lwork > 0 ? lwork : 1) * c->item, work, err);
 }
 
+/* Note [Batched factorizations]
+ * A batch of small matrices goes to the batched routine in one call (one
+ * launch or a few for the batch, where the loop makes a few per matrix),
+ * as PyTorch's and CuPy's do: Cholesky to cuSOLVER's potrfBatched, LU and
+ * the LU solve to cuBLAS's getrfBatched and getrsBatched (through
+ * cuda_blas.c, which owns the cuBLAS handles; that lock is taken inside
+ * this device's solver lock, never the other way).  From two matrices of
+ * at most DT_SOLVER_BATCHED_N rows, the size up to which the batched
+ * kernels keep a matrix in one thread block; larger matrices keep the
+ * loop, whose blocked routine is faster there.  The routines read the
+ * matrices' device pointers from device memory: a small kernel writes
+ * them.  getrfBatched's pivots and infos have the layout of the loop's
+ * (n and one per matrix, contiguous). */
+#define DT_SOLVER_BATCHED_N 32
+
+static int batched(const dt_linalg_loop *l)
+{
+    return l->count >= 2 && l->n <= DT_SOLVER_BATCHED_N && l->count <= INT_MAX;
+}
+
+/* the device pointers of the count matrices of `bytes` each from base */
+static dt_status pointers(run_ctx *c, char *base, int64_t bytes, void ***ptrs, dt_error *err)
+{
+    DT_TRY(scratch(c, c->l->count * (int64_t)sizeof(char *), (void **)ptrs, err));
+    return dt_cuda_solver_pointers(base, bytes, c->l->count, (char **)*ptrs, c->raw, c->dev, err);
+}
+
 static dt_status run_lu(run_ctx *c, int *info32, dt_error *err)
 {
     const dt_linalg_loop *l = c->l;
     int n = (int)l->n, lwork = 0;
-    void *work;
     int *piv32;
-    CHECK(c->f->getrf_bs(c->h, n, n, l->a, n, &lwork), "getrf_bufferSize");
-    DT_TRY(workspace(c, lwork, &work, err));
     DT_TRY(scratch(c, l->count * l->n * (int64_t)sizeof(int), (void **)&piv32, err));
-    for (int64_t p = 0; p < l->count; p++)
-        CHECK(c->f->getrf(c->h, n, n, l->a + p * l->n * l->n * c->item, n, work, piv32 + p * n,
-                          info32 + p), "getrf");
+    if (batched(l)) {
+        void **ptrs;
+        DT_TRY(pointers(c, l->a, l->n * l->n * c->item, &ptrs, err));
+        DT_TRY(dt_cuda_blas_lu_batched(c->dev, c->stream, l->dtype, n, ptrs, piv32, info32,
+                                       (int)l->count, err));
+    } else {
+        void *work;
+        CHECK(c->f->getrf_bs(c->h, n, n, l->a, n, &lwork), "getrf_bufferSize");
+        DT_TRY(workspace(c, lwork, &work, err));
+        for (int64_t p = 0; p < l->count; p++)
+            CHECK(c->f->getrf(c->h, n, n, l->a + p * l->n * l->n * c->item, n, work, piv32 + p * n,
+                              info32 + p), "getrf");
+    }
     return dt_cuda_solver_pivots(piv32, l->piv, l->count * l->n, 1, c->raw, c->dev, err);
 }
 
@@ -241,6 +275,13 @@ static dt_status run_lu_solve(run_ctx *c, int *info32, dt_error *err)
     int *piv32;
     DT_TRY(scratch(c, l->count * l->n * (int64_t)sizeof(int), (void **)&piv32, err));
     DT_TRY(dt_cuda_solver_pivots(piv32, l->piv, l->count * l->n, 0, c->raw, c->dev, err));
+    if (batched(l)) {
+        void **a_ptrs, **b_ptrs;
+        DT_TRY(pointers(c, l->a, l->n * l->n * c->item, &a_ptrs, err));
+        DT_TRY(pointers(c, l->b, l->n * l->nrhs * c->item, &b_ptrs, err));
+        return dt_cuda_blas_lu_solve_batched(c->dev, c->stream, l->dtype, n, nrhs, a_ptrs, piv32,
+                                             b_ptrs, (int)l->count, err);
+    }
     for (int64_t p = 0; p < l->count; p++)
         CHECK(c->f->getrs(c->h, CUBLAS_OP_N, n, nrhs, l->a + p * l->n * l->n * c->item, n,
                           piv32 + p * n, l->b + p * l->n * l->nrhs * c->item, n, info32 + p),
@@ -248,30 +289,13 @@ static dt_status run_lu_solve(run_ctx *c, int *info32, dt_error *err)
     return DT_OK;
 }
 
-/* Note [Batched factorizations]
- * A batch of small matrices goes to the batched routine in one call
- * (potrfBatched: one launch for the batch, where the loop makes a few per
- * matrix), as PyTorch's and CuPy's do: from two matrices of at most
- * DT_SOLVER_BATCHED_N rows, the size up to which the batched kernels
- * keep a matrix in one thread block; larger matrices keep the loop, whose
- * blocked routine is faster there.  The routine reads the matrices'
- * device pointers from device memory: a small kernel writes them. */
-#define DT_SOLVER_BATCHED_N 32
-
-static int batched(const dt_linalg_loop *l)
-{
-    return l->count >= 2 && l->n <= DT_SOLVER_BATCHED_N && l->count <= INT_MAX;
-}
-
 static dt_status run_cholesky(run_ctx *c, int *info32, dt_error *err)
 {
     const dt_linalg_loop *l = c->l;
     int n = (int)l->n, lwork = 0;
     if (batched(l)) {
-        char **ptrs;
-        DT_TRY(scratch(c, l->count * (int64_t)sizeof(char *), (void **)&ptrs, err));
-        DT_TRY(dt_cuda_solver_pointers(l->a, l->n * l->n * c->item, l->count, ptrs, c->raw, c->dev,
-                                       err));
+        void **ptrs;
+        DT_TRY(pointers(c, l->a, l->n * l->n * c->item, &ptrs, err));
         CHECK(c->f->potrf_batched(c->h, CUBLAS_FILL_MODE_LOWER, n, (void **)ptrs, n, info32,
                                   (int)l->count), "potrfBatched");
     } else {

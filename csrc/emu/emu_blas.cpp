@@ -5,9 +5,12 @@
  * handle's stream like the real library's kernels, so that the calling
  * code runs in CI on emulated devices (Note [CUDA libraries on the CPU] in
  * emu_runtime.h).  Correct before fast: a triple loop per matrix.
+ * Handles, statuses and the product here; the batched LU routines in
+ * emu_blas_lu.cpp (emu_blas.h between them).
  */
 #include <cublas_v2.h>
 
+#include "emu_blas.h"
 #include "emu_library.h"
 #include "emu_runtime.h"
 #include "scalar.h" /* csrc/core: float16 and bfloat16 conversions */
@@ -392,6 +395,16 @@ cublasStatus_t gemm_queue(const Gemm &g, const Handle &h, const void *alpha, con
 }
 
 } /* namespace */
+
+/* emu_blas.h: the handle's state, for emu_blas_lu.cpp */
+cublasStatus_t dt_emu::blas_handle(cublasHandle_t handle, int *device, cudaStream_t *stream)
+{
+    return with_handle(handle, [&](Handle &h) {
+        *device = h.device;
+        *stream = h.stream;
+        return CUBLAS_STATUS_SUCCESS;
+    });
+}
 
 /* ================= the API ================= */
 

@@ -248,13 +248,16 @@ def _lu_parity(piv):
 
 
 def det(a):
-    """The determinant of each square matrix: the product of LU's pivots."""
-    a = _as_float(a, square=True)
-    dt = _dt()
-    if a.shape[-1] == 0:
-        return dt.ones(a.shape[:-2], dtype=a.dtype, device=a.device)
-    lu, piv, _ = _lu(a)
-    return dt.prod(_diag(lu), axis=-1) * _lu_parity(piv).astype(a.dtype)
+    """The determinant of each square matrix: sign * exp(log|det|) from
+    slogdet, as NumPy computes it (Note [det through slogdet])."""
+    # Note [det through slogdet]
+    # The product of LU's pivots overflows or underflows where the
+    # determinant does; NumPy's det takes slogdet's sign and log|det| and
+    # returns sign * exp(log|det|); so does devtensor, so that an overflow
+    # is inf in the sign's direction as NumPy's (a complex product of huge
+    # parts gives NaN instead).
+    sign, logabs = slogdet(a)
+    return sign * _dt().exp(logabs).astype(sign.dtype)
 
 
 def slogdet(a):

@@ -625,7 +625,8 @@ static const Case cases[] = {
 
 int main(int argc, char **argv)
 {
-    std::vector<Case> all(std::begin(cases), std::end(cases)), values = value_cases();
+    std::vector<Case> all(std::begin(cases), std::end(cases)), values = value_cases(), lu = lu_cases();
     all.insert(all.end(), values.begin(), values.end());
+    all.insert(all.end(), lu.begin(), lu.end());
     return run_case(argc, argv, all);
 }

@@ -1,7 +1,8 @@
 /* emu_blas_test.h - what the two files of the emulated cuBLAS's test
  * program share (emu_blas_test.cpp: the API, streams and errors;
  * emu_blas_values.cpp: the values of products): the checking macros, a
- * handle, and the case table's entries. */
+ * handle, and the case table's entries.  emu_blas_lu_test.cpp has the
+ * cases of the batched LU routines. */
 #ifndef DT_EMU_BLAS_TEST_H
 #define DT_EMU_BLAS_TEST_H
 
@@ -36,5 +37,8 @@ static inline cublasHandle_t handle()
 /* emu_blas_values.cpp's cases: tf32, and gemm_<types> for every supported
  * combination of types */
 std::vector<Case> value_cases();
+
+/* emu_blas_lu_test.cpp's cases: the batched LU routines */
+std::vector<Case> lu_cases();
 
 #endif /* DT_EMU_BLAS_TEST_H */

@@ -115,6 +115,31 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
                                           int ldc, long long int strideC, int batchCount,
                                           cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 
+/* Batched LU (Note [Batched LU] in emu_blas_lu.cpp): Aarray[i] and
+ * Barray[i] are device pointers read from device memory, PivotArray and
+ * infoArray device memory (n and 1 ints per matrix); getrsBatched's info
+ * is one int in host memory, for its argument checks. */
+cublasStatus_t cublasSgetrfBatched(cublasHandle_t handle, int n, float *const Aarray[], int lda, int *PivotArray,
+                                   int *infoArray, int batchSize);
+cublasStatus_t cublasDgetrfBatched(cublasHandle_t handle, int n, double *const Aarray[], int lda, int *PivotArray,
+                                   int *infoArray, int batchSize);
+cublasStatus_t cublasCgetrfBatched(cublasHandle_t handle, int n, cuComplex *const Aarray[], int lda,
+                                   int *PivotArray, int *infoArray, int batchSize);
+cublasStatus_t cublasZgetrfBatched(cublasHandle_t handle, int n, cuDoubleComplex *const Aarray[], int lda,
+                                   int *PivotArray, int *infoArray, int batchSize);
+cublasStatus_t cublasSgetrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,
+                                   const float *const Aarray[], int lda, const int *devIpiv, float *const Barray[],
+                                   int ldb, int *info, int batchSize);
+cublasStatus_t cublasDgetrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,
+                                   const double *const Aarray[], int lda, const int *devIpiv,
+                                   double *const Barray[], int ldb, int *info, int batchSize);
+cublasStatus_t cublasCgetrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,
+                                   const cuComplex *const Aarray[], int lda, const int *devIpiv,
+                                   cuComplex *const Barray[], int ldb, int *info, int batchSize);
+cublasStatus_t cublasZgetrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,
+                                   const cuDoubleComplex *const Aarray[], int lda, const int *devIpiv,
+                                   cuDoubleComplex *const Barray[], int ldb, int *info, int batchSize);
+
 #ifdef __cplusplus
 }
 #endif
