@@ -1,6 +1,7 @@
 """The common calls that skip the general Python code (outer of two tensors,
 the reshape function, count_nonzero, array of a list, repeat with one count,
-unravel_index of one int, nonzero's contiguous mask): each against NumPy on
+unravel_index of one int, nonzero's contiguous mask, t[idx] with a 1-d
+integer array, Tensor.copy): each against NumPy on
 every device, over layouts and the forms next to them that still take the
 general path, errors included."""
 import numpy as np
@@ -188,3 +189,68 @@ def test_fast_paths_are_the_functions_called():
     # the functions above are the ones devtensor exports (no stale aliases)
     assert dt.repeat is _manipulation.repeat and dt.unravel_index is _index_functions.unravel_index
     assert dt.reshape is _views.reshape
+
+
+# ---- t[idx] with a 1-d integer array (Note [Row gathers on the CPU] in csrc/python/index.c) ----
+
+KEYS = {
+    "int64": lambda: np.array([1, 3, -1, 0, 3]),
+    "int32": lambda: np.array([2, -4, 2], dtype=np.int32),
+    "strided": lambda: np.array([0, 9, 1, 9, 3, 9])[::2],
+    "empty": lambda: np.array([], dtype=np.int64),
+}
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("key", list(KEYS))
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32", "complex128"])
+@pytest.mark.parametrize("shape", [(4,), (4, 3), (4, 0, 2)])
+def test_row_gather(device, key, dtype, shape):
+    a = (np.arange(int(np.prod(shape))) % 5).reshape(shape).astype(dtype)
+    t, k = dt.asarray(a, device=device), KEYS[key]()
+    want = a[k]
+    for kk in (k, dt.asarray(k, device=device)):
+        got = t[kk]
+        assert_same(got, want, device)
+        assert not got._same_storage(t)  # a copy, as NumPy's
+    if device == "cpu":
+        assert_same(t[k.tolist()], want, device)  # a list takes the general path: the same answer
+        a.flags.writeable = False
+        ro = dt.asarray(a)
+        got = ro[k]
+        got[...] = 0  # the result of a read-only tensor is writable, as NumPy's
+        assert_same(ro, a, device)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+def test_row_gather_errors_and_other_layouts(device):
+    a = np.arange(12.0).reshape(4, 3)
+    t = dt.asarray(a, device=device)
+    for bad in ([1, 4], [-5], [0, 7, 2]):
+        for k in (np.array(bad), np.array(bad, dtype=np.int32)):
+            same_error(lambda: a[k], lambda: t[k])
+            same_error(lambda: a[k], lambda: t[dt.asarray(k, device=device)])
+    for view, tview in ((a.T, t.T), (a[::-1], t[::-1]), (a[:, 1], t[:, 1])):  # not C-contiguous
+        k = np.array([2, 0, -1])
+        assert_same(tview[k], view[k], device)
+    assert_same(t[np.array([1, 0]).astype(">i8")], a[np.array([1, 0]).astype(">i8")], device)
+    e = np.zeros((0, 3))
+    same_error(lambda: e[np.array([0])], lambda: dt.asarray(e, device=device)[np.array([0])])
+    for shape, key in (((0, 3), (np.array([0]),)), ((0,), (np.array([2]),)), ((3, 0), (slice(None), np.array([2]))),
+                       ((0, 0), (np.array([0]),))):
+        # an index into an axis of length 0 (the device kernels' view of it would be empty)
+        z, tz = np.zeros(shape), dt.asarray(np.zeros(shape), device=device)
+        same_error(lambda: z[key], lambda: tz[key])
+        same_error(lambda: z.__setitem__(key, 1), lambda: tz.__setitem__(key, 1))
+    assert_same(dt.asarray(e, device=device)[np.array([], dtype=np.int64)], e[np.array([], np.int64)], device)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_copy_method(device, layout):
+    a, t = _pair(device, "int16", layout)
+    c = t.copy()
+    assert_same(c, a.copy(), device)
+    assert c.is_contiguous() and not c._same_storage(t) and type(c) is dt.Tensor
+    c[...] = 9
+    assert_same(t, a, device)

@@ -70,9 +70,8 @@ static PyObject *run_move(PyObject *const *args, Py_ssize_t nargs, const char *n
         return NULL;
     dt_error err;
     dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = fn(&a->t, &b->t, b_start, n, ax, &err);
-    DT_PY_END_TENSOR_WORK
+    int64_t work = a->t.numel > b->t.numel ? a->t.numel : b->t.numel;
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&a->t, work), st = fn(&a->t, &b->t, b_start, n, ax, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -102,9 +101,8 @@ static PyObject *nonzero_positions(PyObject *module, PyObject *arg)
     dt_error err;
     dt_tensor out;
     dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = dt_index_nonzero(&out, &mask->t, &err);
-    DT_PY_END_TENSOR_WORK
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&mask->t, mask->t.numel),
+                      st = dt_index_nonzero(&out, &mask->t, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     return dt_py_tensor_wrap(&out);

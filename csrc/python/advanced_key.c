@@ -303,9 +303,8 @@ static int resolve(PyDtTensor *x, PyObject *key, int allow_masks, adv_plan *p)
         indexed_axis *ia = &p->idx[j];
         if (ia->mask != NULL) {
             dt_status st;
-            DT_PY_BEGIN_TENSOR_WORK
-            st = dt_index_nonzero(&ia->index, &ia->mask->t, &err);
-            DT_PY_END_TENSOR_WORK
+            DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&ia->mask->t, ia->mask->t.numel),
+                              st = dt_index_nonzero(&ia->index, &ia->mask->t, &err));
             ok = st == DT_OK;
         } else {
             ok = upload_index(&ia->index, arrays[ia->key_pos], tensors[ia->key_pos], dev);
@@ -409,9 +408,8 @@ PyObject *dt_py_advanced_getitem(PyDtTensor *x, PyObject *key, int *handled)
         *handled = 0; /* a geometry the checks above should have refused: Python says why */
     } else if ((st = dt_tensor_init_new(&out, dt_tensor_device(&x->t), x->t.dtype, p.r_ndim, p.r_shape, &err)) ==
                DT_OK) {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_index_take(&out, &src, p.b_start, p.nidx, ax, &err);
-        DT_PY_END_TENSOR_WORK
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&out, out.numel),
+                          st = dt_index_take(&out, &src, p.b_start, p.nidx, ax, &err));
     }
     clear_all(views, p.nidx);
     dt_tensor_clear(&src);
@@ -491,9 +489,8 @@ int dt_py_advanced_setitem(PyDtTensor *x, PyObject *key, PyObject *value, int *h
     *handled = dense_enough(&p, &x->t) && axes_of(&p, ax, views) &&
                values_of(x, value, &p, &vals, &held) && r_view(&dst, x, &p);
     if (*handled) {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_index_put(&dst, &vals, p.b_start, p.nidx, ax, &err);
-        DT_PY_END_TENSOR_WORK
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&dst, dst.numel > vals.numel ? dst.numel : vals.numel),
+                          st = dt_index_put(&dst, &vals, p.b_start, p.nidx, ax, &err));
     }
     clear_all(views, p.nidx);
     dt_tensor_clear(&dst);

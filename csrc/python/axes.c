@@ -60,14 +60,17 @@ PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *unused)
 PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *unused)
 {
     (void)unused;
-    PyObject *c = dt_py_tensor_copy(self);
-    if (c == NULL)
-        return NULL;
-    PyDtTensor *ct = (PyDtTensor *)c;
-    int64_t n = ct->t.numel, stride = dt_tensor_itemsize(&ct->t);
-    PyObject *v = dt_py_tensor_view(ct, 1, &n, &stride, ct->t.offset);
-    Py_DECREF(c);
-    return v;
+    dt_tensor copy, flat;
+    dt_error err;
+    if (dt_py_same_device_copy(&self->t, self->t.dtype, &copy, &err) != DT_OK)
+        return dt_py_raise(&err);
+    int64_t n = copy.numel, stride = dt_tensor_itemsize(&copy);
+    dt_tensor_init_empty(&flat);
+    dt_status st = dt_tensor_init_view(&flat, copy.storage, copy.offset, 1, &n, &stride, copy.dtype, &err);
+    dt_tensor_clear(&copy);
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    return dt_py_tensor_wrap(&flat);
 }
 
 /* the view of self with its axes in the order perm */

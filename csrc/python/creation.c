@@ -330,9 +330,7 @@ static PyObject *arange_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *
         gen.kind = DT_GEN_AFFINE;
         gen.istart = start, gen.istep = step;
         gen.start = (double)start, gen.step = (double)step;
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_tensor_generate(&t, &gen, &err);
-        DT_PY_END_TENSOR_WORK
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&t, t.numel), st = dt_tensor_generate(&t, &gen, &err));
     }
     if (st != DT_OK) {
         dt_tensor_clear(&t);

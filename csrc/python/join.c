@@ -18,6 +18,32 @@
 
 #include <string.h>
 
+/* each part copied into its slot of out: a slice along axis
+ * (concatenate), or one index of it with the axis dropped (stack) */
+static dt_status copy_parts(PyObject **items, Py_ssize_t n, long axis, int stack, dt_tensor *out, int part_ndim,
+                            int64_t *part_shape, const int64_t *part_strides, dt_error *err)
+{
+    dt_status st = DT_OK;
+    int64_t start = 0;
+    for (Py_ssize_t i = 0; i < n && st == DT_OK; i++) {
+        const dt_tensor *t = &((PyDtTensor *)items[i])->t;
+        int64_t along = stack ? 1 : t->shape[axis];
+        if (!stack)
+            part_shape[axis] = along;
+        if (t->numel > 0) {
+            dt_tensor slot;
+            dt_tensor_init_empty(&slot);
+            st = dt_tensor_init_view(&slot, out->storage, out->offset + start * out->strides[axis], part_ndim,
+                                     part_shape, part_strides, out->dtype, err);
+            if (st == DT_OK)
+                st = dt_tensor_copy_into(&slot, t, err);
+            dt_tensor_clear(&slot);
+        }
+        start += along;
+    }
+    return st;
+}
+
 /* the parts (a tuple) joined along axis, an existing one (concatenate) or
  * a new one (stack), or None */
 static PyObject *join(PyObject *parts, long axis, int stack)
@@ -57,32 +83,13 @@ static PyObject *join(PyObject *parts, long axis, int stack)
     dt_status st = dt_tensor_init_new(&out, dt_tensor_device(first), first->dtype, ndim, shape, &err);
     if (st != DT_OK)
         return dt_py_raise(&err);
-    /* each part's slot: a slice along axis (concatenate), or one index of
-     * it with the axis dropped (stack) */
     int64_t part_shape[DT_MAX_NDIM], part_strides[DT_MAX_NDIM];
     int part_ndim = 0;
     for (int d = 0; d < ndim; d++)
         if (!(stack && d == axis))
             part_shape[part_ndim] = shape[d], part_strides[part_ndim++] = out.strides[d];
-    int64_t start = 0;
-    DT_PY_BEGIN_TENSOR_WORK
-    for (Py_ssize_t i = 0; i < n && st == DT_OK; i++) {
-        const dt_tensor *t = &((PyDtTensor *)items[i])->t;
-        int64_t along = stack ? 1 : t->shape[axis];
-        if (!stack)
-            part_shape[axis] = along;
-        if (t->numel > 0) {
-            dt_tensor slot;
-            dt_tensor_init_empty(&slot);
-            st = dt_tensor_init_view(&slot, out.storage, out.offset + start * out.strides[axis], part_ndim,
-                                     part_shape, part_strides, out.dtype, &err);
-            if (st == DT_OK)
-                st = dt_tensor_copy_into(&slot, t, &err);
-            dt_tensor_clear(&slot);
-        }
-        start += along;
-    }
-    DT_PY_END_TENSOR_WORK
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&out, out.numel),
+                      st = copy_parts(items, n, axis, stack, &out, part_ndim, part_shape, part_strides, &err));
     if (st != DT_OK) {
         dt_tensor_clear(&out);
         return dt_py_raise(&err);

@@ -377,9 +377,8 @@ static int build_operands(dt_op op, PyObject *const *args, int nin, dt_operand *
 }
 
 /* Note [Releasing the GIL]
- * Ops on at least this many elements run without the GIL, so other Python
- * threads (and notebooks' event loops) keep going. */
-#define DT_GIL_RELEASE_NUMEL 32768
+ * Ops on at least DT_GIL_RELEASE_NUMEL elements (pydt.h) run without the
+ * GIL, so other Python threads (and notebooks' event loops) keep going. */
 
 /* op(args) into a new tensor, or into `out` (a tensor) in place.  Returns a
  * new reference, Py_NotImplemented for foreign operands when

@@ -249,9 +249,8 @@ static PyObject *search(PyObject *module, PyObject *const *args, Py_ssize_t narg
     dt_tensor *out = &((PyDtTensor *)args[3])->t;
     dt_error err;
     dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = dt_search(sorted, values, right, out, &err);
-    DT_PY_END_TENSOR_WORK
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(sorted, sorted->numel) || !dt_py_small_cpu_work(values, values->numel),
+                      st = dt_search(sorted, values, right, out, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;

@@ -61,15 +61,19 @@ static int geometry(PyDtTensor *self, dt_py_shape *shape, int64_t *strides)
                              dt_tensor_is_contiguous(t), shape->ndim, shape->dims, strides);
 }
 
+dt_status dt_py_same_device_copy(const dt_tensor *t, dt_dtype dtype, dt_tensor *out, dt_error *err)
+{
+    dt_status st;
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(t, t->numel),
+                      st = dt_tensor_to(out, t, dt_tensor_device(t), dtype, 0, err));
+    return st;
+}
+
 PyObject *dt_py_tensor_copy(PyDtTensor *self)
 {
     dt_tensor copy;
     dt_error err;
-    dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = dt_tensor_to(&copy, &self->t, dt_tensor_device(&self->t), self->t.dtype, 0, &err);
-    DT_PY_END_TENSOR_WORK
-    if (st != DT_OK)
+    if (dt_py_same_device_copy(&self->t, self->t.dtype, &copy, &err) != DT_OK)
         return dt_py_raise(&err);
     return dt_py_tensor_wrap(&copy);
 }

@@ -238,9 +238,8 @@ static PyObject *tensor_to_impl(PyDtTensor *self, PyObject *args)
     dt_tensor out;
     dt_error err;
     dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = dt_tensor_to(&out, &self->t, dev, (dt_dtype)dtype, non_blocking, &err);
-    DT_PY_END_TENSOR_WORK
+    DT_PY_TENSOR_WORK(dev.type != DT_DEVICE_CPU || !dt_py_small_cpu_work(&self->t, self->t.numel),
+                      st = dt_tensor_to(&out, &self->t, dev, (dt_dtype)dtype, non_blocking, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     return dt_py_tensor_wrap(&out);
@@ -331,9 +330,8 @@ static PyObject *tensor_generate(PyDtTensor *self, PyObject *args)
         return NULL;
     dt_error err;
     dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = dt_tensor_generate(&self->t, &gen, &err);
-    DT_PY_END_TENSOR_WORK
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&self->t, self->t.numel),
+                      st = dt_tensor_generate(&self->t, &gen, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -392,9 +390,9 @@ static PyObject *tensor_copy_from(PyDtTensor *self, PyObject *src)
         return PyErr_Format(PyExc_TypeError, "_copy_from expects a tensor");
     dt_error err;
     dt_status st;
-    DT_PY_BEGIN_TENSOR_WORK
-    st = dt_tensor_copy_into(&self->t, &((PyDtTensor *)src)->t, &err);
-    DT_PY_END_TENSOR_WORK
+    const dt_tensor *from = &((PyDtTensor *)src)->t;
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&self->t, self->t.numel) || !dt_py_small_cpu_work(from, from->numel),
+                      st = dt_tensor_copy_into(&self->t, from, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -502,6 +500,52 @@ static PyObject *tensor_lock_readonly(PyDtTensor *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* copy(): a C-contiguous copy on the same device (NumPy's ndarray.copy(),
+ * PyTorch's clone()) */
+static PyObject *tensor_copy(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    return dt_py_tensor_copy(self);
+}
+
+/* astype(dtype): the common call (one devtensor dtype, NumPy's defaults
+ * casting="unsafe" and copy=True) in C; every other form goes to
+ * devtensor._tensor.astype_general, with NumPy's rules and errors. */
+static PyObject *tensor_astype(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static PyObject *general;
+    if (nargs == 1 && kwnames == NULL && PyObject_TypeCheck(args[0], &dt_py_dtype_type)) {
+        dt_tensor out;
+        dt_error err;
+        if (dt_py_same_device_copy(&self->t, (dt_dtype)((PyDtDtype *)args[0])->code, &out, &err) != DT_OK)
+            return dt_py_raise(&err);
+        return dt_py_tensor_wrap(&out);
+    }
+    if (dt_py_lazy_function("devtensor._tensor", "astype_general", &general) == NULL)
+        return NULL;
+    return dt_py_call_with_self(general, (PyObject *)self, args, nargs, kwnames);
+}
+
+/* tolist(): a CPU tensor's values through NumPy's tolist on a view of
+ * them, in C; other devices and bfloat16 go to devtensor._tensor.
+ * tolist_general (the host copy, float32 for bfloat16). */
+static PyObject *tensor_tolist(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    static PyObject *general;
+    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU && self->t.dtype != DT_BFLOAT16) {
+        PyObject *arr = dt_py_tensor_to_ndarray(self);
+        if (arr == NULL)
+            return NULL;
+        PyObject *r = PyArray_ToList((PyArrayObject *)arr);
+        Py_DECREF(arr);
+        return r;
+    }
+    if (dt_py_lazy_function("devtensor._tensor", "tolist_general", &general) == NULL)
+        return NULL;
+    return PyObject_CallOneArg(general, (PyObject *)self);
+}
+
 static PyMethodDef tensor_methods[] = {
     {"_to", (PyCFunction)tensor_to_impl, METH_VARARGS, "_to(device, dtype, non_blocking=False): a new tensor"},
     {"_numpy_view", (PyCFunction)tensor_numpy_view, METH_NOARGS, "a NumPy array viewing a CPU tensor"},
@@ -514,6 +558,12 @@ static PyMethodDef tensor_methods[] = {
     {"reshape", (PyCFunction)(void (*)(void))dt_py_tensor_reshape, METH_FASTCALL | METH_KEYWORDS,
      "reshape(2, 3) or reshape((2, 3)), one entry may be -1: a view when possible, else a copy; copy=True "
      "always copies, copy=False raises rather than copy"},
+    {"copy", (PyCFunction)tensor_copy, METH_NOARGS, "copy($self, /)\n--\n\nA C-contiguous copy on the same device."},
+    {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS,
+     "tolist($self, /)\n--\n\nThe values as (nested) Python lists of Python scalars."},
+    {"astype", (PyCFunction)(void (*)(void))tensor_astype, METH_FASTCALL | METH_KEYWORDS,
+     "astype($self, /, dtype, casting='unsafe', copy=True)\n--\n\nThe values cast to dtype on the same device; "
+     "casting is NumPy's rule ('no', 'equiv', 'safe', 'same_kind', 'unsafe')"},
     {"ravel", (PyCFunction)dt_py_tensor_ravel, METH_NOARGS, "x as 1-d: a view when possible (NumPy's ravel)"},
     {"flatten", (PyCFunction)dt_py_tensor_flatten, METH_NOARGS,
      "A 1-d copy (NumPy's flatten; ravel() gives a view when possible)."},

@@ -188,6 +188,15 @@ def _resolve(x, key):
     return v, axes, indices, tuple(b_shape)
 
 
+def _check_empty_axes(v, axes, indices):
+    """NumPy's IndexError for an index into an axis of length 0: the kernels'
+    view of V would reach past its empty storage, so the kernels cannot say it."""
+    for (va, aa), t in zip(axes, indices):
+        if v.shape[va] == 0 and t.size > 0:
+            first = int(t.reshape(-1)[0].item())
+            raise IndexError(f"index {first} is out of bounds for axis {aa} with size 0")
+
+
 def _geometry(v, axes, b_shape):
     """(R, b_start, V's strides seen over R) for the indexed V axes `axes`."""
     indexed = [va for va, _ in axes]
@@ -215,6 +224,7 @@ def getitem(x, key):
     """x[key] for a device tensor x and a key with advanced items: a new tensor."""
     from ._creation import empty
     v, axes, indices, b_shape = _resolve(x, key)
+    _check_empty_axes(v, axes, indices)
     shape, b_start, strides = _geometry(v, axes, b_shape)
     out = empty(shape, dtype=x.dtype, device=x.device)
     _C._take(out, _view(v, shape, strides), b_start, *_axis_args(v, axes, indices, b_shape))
@@ -280,6 +290,7 @@ def setitem(x, key, value):
     if x.flags.writeable is False:
         raise ValueError("assignment destination is read-only")
     v, axes, indices, b_shape = _resolve(x, key)
+    _check_empty_axes(v, axes, indices)
     shape, b_start, strides = _geometry(v, axes, b_shape)
     vals = _values(x, value, shape, _is_whole_mask(x, key))
     args = _axis_args(v, axes, indices, b_shape)

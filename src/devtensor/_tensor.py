@@ -128,6 +128,25 @@ def _parse_to_args(args, kwargs):
     return device, dtype, bool(non_blocking), bool(copy)
 
 
+def astype_general(self, dtype, casting="unsafe", copy=True):
+    """Tensor.astype's forms other than astype(dtype) (TensorBase.astype, in C):
+    the values cast to dtype on the same device; casting is NumPy's rule
+    ('no', 'equiv', 'safe', 'same_kind', 'unsafe')."""
+    dtype = _dtype_type(dtype)
+    if not _C._can_cast(self.dtype, dtype, casting):
+        raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
+                        f"dtype('{dtype}') according to the rule '{casting}'")
+    if not copy and dtype == self.dtype:
+        return self
+    return self._to(self.device, dtype)
+
+
+def tolist_general(self):
+    """Tensor.tolist for a tensor on another device than the cpu, or of
+    bfloat16 (TensorBase.tolist, in C, answers the rest): the values as
+    (nested) Python lists of Python scalars."""
+    return self._host_view().tolist()
+
 class _TensorMethods:
     """A multi-dimensional array on a device (``cpu`` or ``cuda:N``).
 
@@ -255,9 +274,7 @@ class _TensorMethods:
     # item() is TensorBase's, in C: the value of a one-element tensor as a
     # Python scalar (float16 and bfloat16 give a float)
 
-    def tolist(self):
-        """The values as (nested) Python lists of Python scalars."""
-        return self._host_view().tolist()
+    # tolist() is TensorBase's, in C (tolist_general above for the other devices)
 
     # bool(), int(), float() and operator.index() are TensorBase's slots, in C
     # (Note [Python scalars from tensors] in csrc/python/scalar_out.c)
@@ -386,24 +403,7 @@ class _TensorMethods:
         """self if C-contiguous already, else a contiguous copy."""
         return self if self.is_contiguous() else self.copy()
 
-    # ---- copies ----
-    def copy(self):
-        """A copy on the same device."""
-        return self._to(self.device, self.dtype)
-
-    def astype(self, dtype, casting="unsafe", copy=True):
-        """The values cast to dtype on the same device; casting is NumPy's rule
-        ('no', 'equiv', 'safe', 'same_kind', 'unsafe')."""
-        if type(dtype) is _dtype_type and casting == "unsafe" and copy is True:
-            return self._to(self.device, dtype)  # the common call: nothing to check
-        dtype = _dtype_type(dtype)
-        if not _C._can_cast(self.dtype, dtype, casting):
-            raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
-                            f"dtype('{dtype}') according to the rule '{casting}'")
-        if not copy and dtype == self.dtype:
-            return self
-        return self._to(self.device, dtype)
-
+    # ---- copies (copy() and astype() are TensorBase's, in C) ----
     # ---- NumPy's ndarray methods that are functions elsewhere ----
     def clip(self, min=None, max=None, out=None, **kwargs):
         """NumPy's ndarray.clip (and PyTorch's Tensor.clip): devtensor.clip."""
