@@ -66,6 +66,7 @@ CASES = {
     "with_cublas": {},
     "potrf_batched": {},
     "potrf_batched_fault": {},
+    "syevj_batched": {},
     "geev_arguments": {},
 }
 ROUTINES = ["getrf", "getrs", "potrf", "qr", "syevd", "gesvd", "geev"]
@@ -245,15 +246,17 @@ def _declarations():
 
 
 def test_declares_exactly_the_calls_made():
-    """The helpers and 14 calls per type (bufferSize and routine for potrf,
-    getrf, geqrf, orgqr/ungqr, syevd/heevd, gesvd; getrs; potrfBatched), and
-    of the generic API Xgeev and its bufferSize, with the params object."""
+    """The helpers and 16 calls per type (bufferSize and routine for potrf,
+    getrf, geqrf, orgqr/ungqr, syevd/heevd, syevjBatched/heevjBatched,
+    gesvd; getrs; potrfBatched) with the syevjInfo object, and of the
+    generic API Xgeev and its bufferSize, with the params object."""
     names = sorted(re.match(r"cusolverStatus_t\s+(\w+)", d).group(1) for d in _declarations())
     want = ["cusolverDnCreate", "cusolverDnDestroy", "cusolverDnGetStream", "cusolverDnSetStream",
-            "cusolverDnCreateParams", "cusolverDnDestroyParams", "cusolverDnXgeev", "cusolverDnXgeev_bufferSize"]
+            "cusolverDnCreateParams", "cusolverDnDestroyParams", "cusolverDnXgeev", "cusolverDnXgeev_bufferSize",
+            "cusolverDnCreateSyevjInfo", "cusolverDnDestroySyevjInfo"]
     for t in "SDCZ":
         qr, ev = ("orgqr", "syevd") if t in "SD" else ("ungqr", "heevd")
-        for r in ("potrf", "getrf", "geqrf", qr, ev, "gesvd"):
+        for r in ("potrf", "getrf", "geqrf", qr, ev, ev[:-1] + "jBatched", "gesvd"):
             want += [f"cusolverDn{t}{r}", f"cusolverDn{t}{r}_bufferSize"]
         want += [f"cusolverDn{t}getrs", f"cusolverDn{t}potrfBatched"]
     assert names == sorted(want)
@@ -265,7 +268,7 @@ def test_prototypes_match_the_toolkit(tmp_path):
     name with different types."""
     gxx = toolkit_or_skip("cusolverDn.h")
     decls = _declarations()
-    assert len(decls) == 64
+    assert len(decls) == 74
     src = tmp_path / "protos.cpp"
     src.write_text('#include <cusolverDn.h>\nextern "C" {\n' + "\n".join(decls) + "\n}\n")
     res = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-I" + TOOLKIT, str(src)], capture_output=True,

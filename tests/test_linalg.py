@@ -23,7 +23,7 @@ import pytest
 import devtensor as dt
 from helpers import CUDA_DEVICES, given, settings, st, to_np
 from linalg_helpers import (
-    BATCHES, DTYPES, LA, LAYOUTS, check, close, eye_like, hermitian, is_cuda, laid_out, mH,
+    BATCHES, DTYPES, FLOATS, LA, LAYOUTS, check, close, eye_like, hermitian, is_cuda, laid_out, mH,
     near, on, positive_definite, rand, same_error, same_meta, same_result, well_conditioned,
 )
 
@@ -653,6 +653,25 @@ def test_lu_batches_either_side_of_the_batched_routine(device, dtype, n):
         LA.solve(on(bad, device), tb)
     with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
         LA.inv(on(bad, device))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [1, 2, 32, 33])
+def test_eigh_batches_either_side_of_the_batched_routine(device, dtype, n):
+    # Note [Batched factorizations] in csrc/cuda/cuda_solver.c: n <= 32 in
+    # batches of two or more take syevjBatched on CUDA devices, larger n
+    # syevd one matrix at a time
+    a = hermitian((3,), n, dtype, 5)
+    a[1] = np.diag(np.arange(n, 0, -1)).astype(dtype)  # already diagonal, descending
+    ta = on(a, device)
+    w, v = LA.eigh(ta)
+    close(w, np.linalg.eigvalsh(a), device)
+    close(LA.eigvalsh(ta), np.linalg.eigvalsh(a), device)
+    close(LA.eigh(ta, UPLO="U").eigenvalues, np.linalg.eigh(a, UPLO="U").eigenvalues, device)
+    same_meta(v, np.linalg.eigh(a).eigenvectors, device)
+    V = to_np(v)
+    near(a @ V, V * to_np(w)[..., None, :], v.dtype)  # A V = V diag(w)
+    near(mH(V) @ V, eye_like(V, n), v.dtype)
 
 
 @pytest.mark.parametrize("n", [1, 32, 33])

@@ -55,6 +55,10 @@ typedef struct solver_fns {
                                  const void *, int *);
     cusolverStatus_t (*syevd)(H, cusolverEigMode_t, cublasFillMode_t, int, void *, int, void *,
                               void *, int, int *);
+    cusolverStatus_t (*syevj_batched_bs)(H, cusolverEigMode_t, cublasFillMode_t, int, const void *, int,
+                                         const void *, int *, syevjInfo_t, int);
+    cusolverStatus_t (*syevj_batched)(H, cusolverEigMode_t, cublasFillMode_t, int, void *, int, void *, void *,
+                                      int, int *, syevjInfo_t, int);
     cusolverStatus_t (*gesvd_bs)(H, int, int, int *);
     cusolverStatus_t (*gesvd)(H, signed char, signed char, int, int, void *, int, void *, void *,
                               int, void *, int, void *, int, void *, int *);
@@ -80,6 +84,10 @@ typedef struct solver_fns {
     X(syevd_bs, cusolverDnSsyevd_bufferSize, cusolverDnDsyevd_bufferSize,                       \
       cusolverDnCheevd_bufferSize, cusolverDnZheevd_bufferSize)                                 \
     X(syevd, cusolverDnSsyevd, cusolverDnDsyevd, cusolverDnCheevd, cusolverDnZheevd)            \
+    X(syevj_batched_bs, cusolverDnSsyevjBatched_bufferSize, cusolverDnDsyevjBatched_bufferSize,   \
+      cusolverDnCheevjBatched_bufferSize, cusolverDnZheevjBatched_bufferSize)                     \
+    X(syevj_batched, cusolverDnSsyevjBatched, cusolverDnDsyevjBatched, cusolverDnCheevjBatched,   \
+      cusolverDnZheevjBatched)                                                                    \
     X(gesvd_bs, cusolverDnSgesvd_bufferSize, cusolverDnDgesvd_bufferSize,                       \
       cusolverDnCgesvd_bufferSize, cusolverDnZgesvd_bufferSize)                                 \
     X(gesvd, cusolverDnSgesvd, cusolverDnDgesvd, cusolverDnCgesvd, cusolverDnZgesvd)
@@ -87,6 +95,7 @@ typedef struct solver_fns {
 typedef struct solver_api {
     cusolverStatus_t (*create)(cusolverDnHandle_t *);
     cusolverStatus_t (*set_stream)(cusolverDnHandle_t, cudaStream_t);
+    cusolverStatus_t (*create_syevj_info)(syevjInfo_t *);
     solver_fns t[4]; /* S, D, C, Z */
 } solver_api;
 
@@ -99,6 +108,7 @@ static int load(char *error, size_t size)
     (void)error, (void)size;
     api.create = cusolverDnCreate;
     api.set_stream = cusolverDnSetStream;
+    api.create_syevj_info = cusolverDnCreateSyevjInfo;
 #define DT_SOLVER_LINK_(F, S, D, C, Z)                  \
     api.t[0].F = (__typeof__(api.t[0].F))(void (*)(void))S; \
     api.t[1].F = (__typeof__(api.t[0].F))(void (*)(void))D; \
@@ -115,7 +125,7 @@ static int load(char *error, size_t size)
 
 /* the names in the order load() reads them back */
 static const char *const symbols[] = {
-    "cusolverDnCreate", "cusolverDnSetStream",
+    "cusolverDnCreate", "cusolverDnSetStream", "cusolverDnCreateSyevjInfo",
 #define DT_SOLVER_NAME_(F, S, D, C, Z) #S, #D, #C, #Z,
     DT_SOLVER_FUNCTIONS(DT_SOLVER_NAME_)
 #undef DT_SOLVER_NAME_
@@ -137,6 +147,7 @@ static int load(char *error, size_t size)
     size_t i = 0;
     api.create = (__typeof__(api.create))slot[i++];
     api.set_stream = (__typeof__(api.set_stream))slot[i++];
+    api.create_syevj_info = (__typeof__(api.create_syevj_info))slot[i++];
 #define DT_SOLVER_READ_(F, S, D, C, Z)                          \
     for (int k = 0; k < 4; k++)                                 \
         api.t[k].F = (__typeof__(api.t[k].F))slot[i++];
@@ -165,6 +176,7 @@ typedef struct device_solver {
     pthread_mutex_t lock;
     cusolverDnHandle_t handle;
     cusolverDnParams_t params; /* eig's (Note [eig through Xgeev]), made on first use */
+    syevjInfo_t syevj;         /* syevjBatched's options (the defaults), made on first use */
 } device_solver;
 
 static device_solver devices[DT_CUDA_MAX_DEVICES];
@@ -185,6 +197,7 @@ typedef struct run_ctx {
     const dt_linalg_loop *l;
     const solver_fns *f;
     cusolverDnHandle_t h;
+    syevjInfo_t syevj;         /* batched eigh: the device's options object */
     dt_cuda_stream *stream;
     cudaStream_t raw;
     int dev;
@@ -231,7 +244,11 @@ static dt_status workspace(run_ctx *c, int lwork, void **work, dt_error *err)
  * loop, whose blocked routine is faster there.  The routines read the
  * matrices' device pointers from device memory: a small kernel writes
  * them.  getrfBatched's pivots and infos have the layout of the loop's
- * (n and one per matrix, contiguous). */
+ * (n and one per matrix, contiguous).  eigh's batches go to syevjBatched
+ * (Jacobi, for n <= 32, matrices packed as the loop's; its options
+ * object keeps the defaults: eigenvalues ascending, tolerance machine
+ * precision, at most 100 sweeps); a matrix that does not converge has
+ * info n + 1, which eigh raises as LinAlgError like syevd's info. */
 #define DT_SOLVER_BATCHED_N 32
 
 static int batched(const dt_linalg_loop *l)
@@ -337,6 +354,15 @@ static dt_status run_eigh(run_ctx *c, int *info32, dt_error *err)
     int n = (int)l->n, lwork = 0;
     cusolverEigMode_t jobz = l->vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     void *work;
+    if (batched(l)) { /* Note [Batched factorizations]: syevjBatched */
+        int count = (int)l->count;
+        CHECK(c->f->syevj_batched_bs(c->h, jobz, CUBLAS_FILL_MODE_LOWER, n, l->a, n, l->w, &lwork, c->syevj,
+                                     count), "syevjBatched_bufferSize");
+        DT_TRY(workspace(c, lwork, &work, err));
+        CHECK(c->f->syevj_batched(c->h, jobz, CUBLAS_FILL_MODE_LOWER, n, l->a, n, l->w, work, lwork, info32,
+                                  c->syevj, count), "syevjBatched");
+        return DT_OK;
+    }
     CHECK(c->f->syevd_bs(c->h, jobz, CUBLAS_FILL_MODE_LOWER, n, l->a, n, l->w, &lwork),
           "syevd_bufferSize");
     DT_TRY(workspace(c, lwork, &work, err));
@@ -547,6 +573,13 @@ dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
         if (st == DT_OK)
             d->params = params;
     }
+    if (st == DT_OK && l->kind == DT_LINALG_EIGH && batched(l) && d->syevj == NULL) {
+        syevjInfo_t info = NULL;
+        st = solver_check(a->create_syevj_info(&info), "cusolverDnCreateSyevjInfo", c.dev, err);
+        if (st == DT_OK)
+            d->syevj = info;
+    }
+    c.syevj = d->syevj;
     if (st == DT_OK)
         st = solver_check(a->set_stream(d->handle, c.raw), "cusolverDnSetStream", c.dev, err);
     c.h = d->handle;

@@ -132,12 +132,19 @@ cusolverStatus_t get(cusolverDnHandle_t handle, Handle *out)
     return CUSOLVER_STATUS_SUCCESS;
 }
 
-bool params_live(cusolverDnParams_t params)
+/* the kinds of option objects in the table */
+const char kind_params = 1, kind_syevj = 2;
+
+bool live_object(const void *p, char kind)
 {
     ParamsTable &t = params_table();
     std::lock_guard<std::mutex> lk(t.mu);
-    return params != nullptr && t.live.count((uintptr_t)params) != 0;
+    auto it = t.live.find((uintptr_t)p);
+    return p != nullptr && it != t.live.end() && it->second == kind;
 }
+
+bool params_live(cusolverDnParams_t params) { return live_object(params, kind_params); }
+bool syevj_info_live(syevjInfo_t info) { return live_object(info, kind_syevj); }
 
 /* A bufferSize answer: CUSOLVER_STATUS_INVALID_VALUE where it does not fit
  * an int (matrices of several gigabytes) or *out may not be written. */
@@ -298,6 +305,31 @@ cusolverStatus_t cusolverDnDestroy(cusolverDnHandle_t handle)
     return CUSOLVER_STATUS_SUCCESS;
 }
 
+/* An option object of a kind (a parameter object, a syevjInfo), as a
+ * handle: an id never reused; no runtime needed, as the real library's. */
+static cusolverStatus_t create_object(void **out, char kind)
+{
+    if (out == nullptr)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    dt_emu::solver::ParamsTable &t = dt_emu::solver::params_table();
+    std::lock_guard<std::mutex> lk(t.mu);
+    uintptr_t id = (t.next_id++ << 4) | 0xA;
+    t.live[id] = kind;
+    *out = (void *)id;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+static cusolverStatus_t destroy_object(const void *p, char kind)
+{
+    dt_emu::solver::ParamsTable &t = dt_emu::solver::params_table();
+    std::lock_guard<std::mutex> lk(t.mu);
+    auto it = t.live.find((uintptr_t)p);
+    if (p == nullptr || it == t.live.end() || it->second != kind)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    t.live.erase(it);
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
 /* Any stream is taken; one that is invalid or of another device fails the
  * next computing call (Note [Failed launches]). */
 cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t handle, cudaStream_t streamId)
@@ -327,23 +359,24 @@ cusolverStatus_t cusolverDnGetStream(cusolverDnHandle_t handle, cudaStream_t *st
  * runtime needed, as the real library's. */
 cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *params)
 {
-    if (params == nullptr)
-        return CUSOLVER_STATUS_INVALID_VALUE;
-    ParamsTable &t = params_table();
-    std::lock_guard<std::mutex> lk(t.mu);
-    uintptr_t id = (t.next_id++ << 4) | 0xA;
-    t.live[id] = 1;
-    *params = (cusolverDnParams_t)id;
-    return CUSOLVER_STATUS_SUCCESS;
+    return create_object((void **)params, dt_emu::solver::kind_params);
 }
 
 cusolverStatus_t cusolverDnDestroyParams(cusolverDnParams_t params)
 {
-    ParamsTable &t = params_table();
-    std::lock_guard<std::mutex> lk(t.mu);
-    if (params == nullptr || t.live.erase((uintptr_t)params) == 0)
-        return CUSOLVER_STATUS_INVALID_VALUE;
-    return CUSOLVER_STATUS_SUCCESS;
+    return destroy_object(params, dt_emu::solver::kind_params);
+}
+
+/* syevjBatched's options (Note [syevjBatched] in emu_solver_routines.cpp):
+ * no setter is emulated, so every object has the defaults. */
+cusolverStatus_t cusolverDnCreateSyevjInfo(syevjInfo_t *info)
+{
+    return create_object((void **)info, dt_emu::solver::kind_syevj);
+}
+
+cusolverStatus_t cusolverDnDestroySyevjInfo(syevjInfo_t info)
+{
+    return destroy_object(info, dt_emu::solver::kind_syevj);
 }
 
 } /* extern "C" */

@@ -529,6 +529,98 @@ cusolverStatus_t syevd(Ty t, cusolverDnHandle_t handle, cusolverEigMode_t jobz, 
                   j);
 }
 
+/* Note [syevjBatched]
+ * batchSize n x n Hermitian matrices packed one after the other (matrix j
+ * at A + j * lda * n elements, its eigenvalues at W + j * n, its info in
+ * info[j]), each as syevd above (the same reference, the uplo triangle
+ * read, eigenvalues ascending: the default of the options object, whose
+ * setters are not emulated).  cuSOLVER documents n <= 32 for the batched
+ * Jacobi routine: a larger n is an invalid 3rd argument here.  Arguments
+ * in order with devInfo = -i as Note [Invalid arguments] (jobz 1, uplo 2,
+ * n 3, lda 5, lwork 8, params 10, batchSize 11: a NULL or destroyed
+ * syevjInfo, batchSize < 1); the bufferSize call refuses the same ones
+ * but lwork with CUSOLVER_STATUS_INVALID_VALUE alone.  The workspace asked
+ * for is syevd's per matrix times batchSize.  info[0] is written by the
+ * queueing (launch), the others by the work. */
+constexpr int syevj_batched_max_n = 32;
+
+int64_t lwork_syevj_batched(Ty t, bool vectors, int64_t n, int64_t batch)
+{
+    return lwork_syevd(t, vectors, n) * std::max<int64_t>(1, batch);
+}
+
+/* the first invalid argument (lwork < 0: not checked), or 0 */
+int syevj_batched_bad(Ty t, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, int lda, int lwork,
+                      syevjInfo_t params, int batch)
+{
+    int bad = syevd_bad(jobz, uplo, n, lda);
+    if (bad == 0 && n > syevj_batched_max_n)
+        bad = 3;
+    if (bad == 0 && lwork >= 0 && lwork < lwork_syevj_batched(t, jobz == CUSOLVER_EIG_MODE_VECTOR, n, batch))
+        bad = 8;
+    return bad != 0 ? bad : !syevj_info_live(params) ? 10 : batch < 1 ? 11 : 0;
+}
+
+struct SyevjBatchedJob : Job {
+    SyevdJob one;
+    int *infos;
+    int64_t batch;
+    cudaError_t compute(int *info) override
+    {
+        char *A = one.A, *W = one.W;
+        for (int64_t j = 0; j < batch; j++) {
+            int v = 0;
+            one.t = t, one.A = A + j * one.lda * one.n * (int64_t)esize(t), one.W = W + j * one.n * (int64_t)rsize(t);
+            cudaError_t e = one.compute(&v);
+            if (e != cudaSuccess)
+                return e;
+            if (j == 0)
+                *info = v;
+            else
+                memcpy(infos + j, &v, sizeof v);
+        }
+        return cudaSuccess;
+    }
+};
+
+cusolverStatus_t syevj_batched_size(Ty t, cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo,
+                                    int n, int lda, int *lwork, syevjInfo_t params, int batch)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (syevj_batched_bad(t, jobz, uplo, n, lda, -1, params, batch) != 0)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_syevj_batched(t, jobz == CUSOLVER_EIG_MODE_VECTOR, n, batch), lwork);
+}
+
+cusolverStatus_t syevj_batched(Ty t, cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,
+                               void *A, int lda, void *W, void *work, int lwork, int *info, syevjInfo_t params,
+                               int batch)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    bool vectors = jobz == CUSOLVER_EIG_MODE_VECTOR;
+    if (int bad = syevj_batched_bad(t, jobz, uplo, n, lda, std::max(lwork, 0), params, batch))
+        return refuse(h, t, info, bad);
+    if (n == 0) /* every info 0 */
+        return launch(h, t, info, {vec(info, batch, sizeof(int))}, new (std::nothrow) BatchedInfoJob(info, batch));
+    SyevjBatchedJob *j = new (std::nothrow) SyevjBatchedJob();
+    if (j != nullptr) {
+        j->one.vectors = vectors, j->one.lower = uplo == CUBLAS_FILL_MODE_LOWER;
+        j->one.A = (char *)A, j->one.W = (char *)W, j->one.n = n, j->one.lda = lda;
+        j->infos = info, j->batch = batch;
+        j->work = (char *)work, j->work_bytes = (size_t)lwork * esize(t);
+    }
+    return launch(h, t, info,
+                  {Extent{A, n, (int64_t)n * batch, lda, esize(t)}, vec(W, (int64_t)n * batch, rsize(t)),
+                   vec(work, lwork, esize(t)), vec(info, batch, sizeof(int))},
+                  j);
+}
+
 /* ---- the SVD ---- */
 
 /* Note [gesvd]
@@ -874,18 +966,31 @@ extern "C" {
     {                                                                                                           \
         return orgqr(Ty::X, handle, m, n, k, A, lda, tau, work, lwork, info);                                   \
     }                                                                                                           \
-    cusolverStatus_t cusolverDn##X##SYEVD##_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,       \
+    cusolverStatus_t cusolverDn##X##SYEVD##vd_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,       \
                                                        cublasFillMode_t uplo, int n, const E *A, int lda,       \
                                                        const R *W, int *lwork)                                  \
     {                                                                                                           \
         (void)A, (void)W;                                                                                       \
         return syevd_size(Ty::X, handle, jobz, uplo, n, lda, lwork);                                            \
     }                                                                                                           \
-    cusolverStatus_t cusolverDn##X##SYEVD(cusolverDnHandle_t handle, cusolverEigMode_t jobz,                    \
+    cusolverStatus_t cusolverDn##X##SYEVD##vd(cusolverDnHandle_t handle, cusolverEigMode_t jobz,                    \
                                           cublasFillMode_t uplo, int n, E *A, int lda, R *W, E *work,           \
                                           int lwork, int *info)                                                 \
     {                                                                                                           \
         return syevd(Ty::X, handle, jobz, uplo, n, A, lda, W, work, lwork, info);                               \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##SYEVD##vjBatched_bufferSize(                                                 \
+        cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, const E *A, int lda,   \
+        const R *W, int *lwork, syevjInfo_t params, int batchSize)                                              \
+    {                                                                                                           \
+        (void)A, (void)W;                                                                                       \
+        return syevj_batched_size(Ty::X, handle, jobz, uplo, n, lda, lwork, params, batchSize);                 \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##SYEVD##vjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz,          \
+                                                    cublasFillMode_t uplo, int n, E *A, int lda, R *W, E *work, \
+                                                    int lwork, int *info, syevjInfo_t params, int batchSize)    \
+    {                                                                                                           \
+        return syevj_batched(Ty::X, handle, jobz, uplo, n, A, lda, W, work, lwork, info, params, batchSize);    \
     }                                                                                                           \
     cusolverStatus_t cusolverDn##X##gesvd_bufferSize(cusolverDnHandle_t handle, int m, int n, int *lwork)       \
     {                                                                                                           \
@@ -898,10 +1003,10 @@ extern "C" {
         return gesvd(Ty::X, handle, jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, work, lwork, rwork, info);  \
     }
 
-DT_SOLVER_TYPED(S, float, float, orgqr, syevd)
-DT_SOLVER_TYPED(D, double, double, orgqr, syevd)
-DT_SOLVER_TYPED(C, cuComplex, float, ungqr, heevd)
-DT_SOLVER_TYPED(Z, cuDoubleComplex, double, ungqr, heevd)
+DT_SOLVER_TYPED(S, float, float, orgqr, sye)
+DT_SOLVER_TYPED(D, double, double, orgqr, sye)
+DT_SOLVER_TYPED(C, cuComplex, float, ungqr, hee)
+DT_SOLVER_TYPED(Z, cuDoubleComplex, double, ungqr, hee)
 
 #undef DT_SOLVER_TYPED
 

@@ -14,6 +14,8 @@
  */
 #include "emu_solver_test.h"
 
+#include <cmath>
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -751,6 +753,92 @@ static void case_potrf_batched_fault()
     EXPECT(host[0] == 4); /* the host's memory is not written */
 }
 
+/* Note [syevjBatched] in emu_solver_routines.cpp: three packed 2 x 2
+ * float64 matrices ([[2, 1], [1, 2]]: 1 and 3 with eigenvectors (1, -1)
+ * and (1, 1) over sqrt 2; diag(4, -1): -1 and 4; zero), the upper triangle
+ * read with NaN below it, a complex Hermitian one ([[2, i], [-i, 2]]: 1
+ * and 3), eigenvalues only; the option object's life. */
+static void case_syevj_batched()
+{
+    cusolverDnHandle_t h = handle();
+    const cusolverStatus_t invalid = CUSOLVER_STATUS_INVALID_VALUE;
+    syevjInfo_t params = nullptr, gone = nullptr;
+    EXPECT_ST(cusolverDnCreateSyevjInfo(nullptr), invalid);
+    SOLVER_OK(cusolverDnCreateSyevjInfo(&params));
+    SOLVER_OK(cusolverDnCreateSyevjInfo(&gone));
+    SOLVER_OK(cusolverDnDestroySyevjInfo(gone));
+    EXPECT_ST(cusolverDnDestroySyevjInfo(gone), invalid);
+    EXPECT_ST(cusolverDnDestroyParams((cusolverDnParams_t)(void *)params), invalid); /* another kind */
+    const double nan = NAN, host[3][4] = {{2, 1, nan, 2}, {4, 0, nan, -1}, {0, 0, nan, 0}};
+    double *A = nullptr, *W = nullptr, *work = nullptr;
+    int *info = nullptr, lwork = 0;
+    OK(cudaMalloc((void **)&A, sizeof host));
+    OK(cudaMalloc((void **)&W, 6 * sizeof(double)));
+    OK(cudaMalloc((void **)&info, 3 * sizeof(int)));
+    OK(cudaMemcpy(A, host, sizeof host, cudaMemcpyHostToDevice));
+    const cusolverEigMode_t vec = CUSOLVER_EIG_MODE_VECTOR, novec = CUSOLVER_EIG_MODE_NOVECTOR;
+    const cublasFillMode_t lo = CUBLAS_FILL_MODE_LOWER;
+    SOLVER_OK(cusolverDnDsyevjBatched_bufferSize(h, vec, lo, 2, A, 2, W, &lwork, params, 3));
+    EXPECT(lwork > 0);
+    OK(cudaMalloc((void **)&work, (size_t)lwork * sizeof(double)));
+    SOLVER_OK(cusolverDnDsyevjBatched(h, vec, lo, 2, A, 2, W, work, lwork, info, params, 3));
+    double w[6], v[12];
+    int infos[3] = {-9, -9, -9};
+    OK(cudaMemcpy(w, W, sizeof w, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(v, A, sizeof v, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(infos, info, sizeof infos, cudaMemcpyDeviceToHost));
+    auto near = [](double a, double b) { return std::fabs(a - b) < 1e-12; };
+    EXPECT(infos[0] == 0 && infos[1] == 0 && infos[2] == 0);
+    EXPECT(near(w[0], 1) && near(w[1], 3) && near(w[2], -1) && near(w[3], 4) && w[4] == 0 && w[5] == 0);
+    const double r = std::sqrt(0.5);
+    EXPECT(near(std::fabs(v[0]), r) && near(v[1], -v[0]) && near(std::fabs(v[2]), r) && near(v[3], v[2]));
+    EXPECT(near(std::fabs(v[4]), 0) && near(std::fabs(v[5]), 1) && near(std::fabs(v[6]), 1)); /* e2, e1 */
+    /* the upper triangle: NaN below the diagonal is not read */
+    const double upper[4] = {2, nan, 1, 2};
+    OK(cudaMemcpy(A, upper, sizeof upper, cudaMemcpyHostToDevice));
+    SOLVER_OK(cusolverDnDsyevjBatched(h, novec, CUBLAS_FILL_MODE_UPPER, 2, A, 2, W, work, lwork, info, params, 1));
+    OK(cudaMemcpy(w, W, 2 * sizeof(double), cudaMemcpyDeviceToHost));
+    EXPECT(near(w[0], 1) && near(w[1], 3));
+    /* complex128, eigenvalues only */
+    const cuDoubleComplex herm[4] = {{2, 0}, {0, -1}, {0, 1}, {2, 0}};
+    cuDoubleComplex *Z = nullptr, *zwork = nullptr;
+    int zlwork = 0;
+    OK(cudaMalloc((void **)&Z, sizeof herm));
+    OK(cudaMemcpy(Z, herm, sizeof herm, cudaMemcpyHostToDevice));
+    SOLVER_OK(cusolverDnZheevjBatched_bufferSize(h, novec, lo, 2, Z, 2, W, &zlwork, params, 1));
+    OK(cudaMalloc((void **)&zwork, (size_t)zlwork * sizeof *zwork));
+    SOLVER_OK(cusolverDnZheevjBatched(h, novec, lo, 2, Z, 2, W, zwork, zlwork, info, params, 1));
+    OK(cudaMemcpy(w, W, 2 * sizeof(double), cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(infos, info, sizeof(int), cudaMemcpyDeviceToHost));
+    EXPECT(near(w[0], 1) && near(w[1], 3) && infos[0] == 0);
+    /* each refusal with its devInfo (the arguments counted after the handle) */
+    auto refused = [&](int line, cusolverStatus_t st, int want) {
+        int got = 99;
+        OK(cudaMemcpy(&got, info, sizeof got, cudaMemcpyDeviceToHost));
+        if (st != invalid || got != -want) {
+            printf("FAIL line %d: status %d, info %d (wanted %d)\n", line, (int)st, got, -want);
+            failures++;
+        }
+    };
+    refused(__LINE__, cusolverDnDsyevjBatched(h, (cusolverEigMode_t)2, lo, 2, A, 2, W, work, lwork, info, params, 3), 1);
+    refused(__LINE__, cusolverDnDsyevjBatched(h, vec, (cublasFillMode_t)7, 2, A, 2, W, work, lwork, info, params, 3), 2);
+    refused(__LINE__, cusolverDnDsyevjBatched(h, vec, lo, 33, A, 33, W, work, lwork, info, params, 1), 3);
+    refused(__LINE__, cusolverDnDsyevjBatched(h, vec, lo, 2, A, 1, W, work, lwork, info, params, 3), 5);
+    refused(__LINE__, cusolverDnDsyevjBatched(h, vec, lo, 2, A, 2, W, work, lwork - 1, info, params, 3), 8);
+    refused(__LINE__, cusolverDnDsyevjBatched(h, vec, lo, 2, A, 2, W, work, lwork, info, nullptr, 3), 10);
+    refused(__LINE__, cusolverDnDsyevjBatched(h, vec, lo, 2, A, 2, W, work, lwork, info, gone, 3), 10);
+    refused(__LINE__, cusolverDnDsyevjBatched(h, vec, lo, 2, A, 2, W, work, lwork, info, params, 0), 11);
+    EXPECT_ST(cusolverDnDsyevjBatched_bufferSize(h, vec, lo, 33, A, 33, W, &lwork, params, 1), invalid);
+    EXPECT_ST(cusolverDnDsyevjBatched_bufferSize(h, vec, lo, 2, A, 2, W, &lwork, gone, 1), invalid);
+    EXPECT_ST(cusolverDnDsyevjBatched_bufferSize(h, vec, lo, 2, A, 2, W, &lwork, params, 0), invalid);
+    EXPECT_ST(cusolverDnDsyevjBatched(h, vec, lo, 2, A, 2, W, work, lwork, info, params, 4), invalid); /* past A */
+    OK(cudaDeviceSynchronize());
+    for (void *p : {(void *)A, (void *)W, (void *)work, (void *)info, (void *)Z, (void *)zwork})
+        OK(cudaFree(p));
+    SOLVER_OK(cusolverDnDestroySyevjInfo(params));
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
 /* Note [Xgeev] in emu_solver_routines.cpp: the parameter object, each
  * argument refused in its order with devInfo = -i (params counted first),
  * the combinations not emulated refused with CUSOLVER_STATUS_NOT_SUPPORTED
@@ -865,6 +953,7 @@ static const Case cases[] = {
     {"with_cublas", case_with_cublas},
     {"potrf_batched", case_potrf_batched},
     {"potrf_batched_fault", case_potrf_batched_fault},
+    {"syevj_batched", case_syevj_batched},
     {"geev_arguments", case_geev_arguments},
 };
 

@@ -15,7 +15,8 @@
  * eigenproblem) and the parameter object it takes.  Not declared, so that
  * using them fails to compile in the emulated build until they are
  * emulated too: every other cuSOLVER routine (the rest of the X API, the
- * batched and Jacobi variants other than potrfBatched, ormqr, sytrf, ...),
+ * batched and Jacobi variants other than potrfBatched and syevjBatched,
+ * the syevjInfo setters, ormqr, sytrf, ...),
  * cusolverDnSetAdvOptions, the logging calls, and
  * cusolverDnSetDeterministicMode / cusolverDnSetMathMode.
  */
@@ -36,6 +37,8 @@ struct cusolverDnContext;
 typedef struct cusolverDnContext *cusolverDnHandle_t;
 struct cusolverDnParams;
 typedef struct cusolverDnParams *cusolverDnParams_t;
+struct syevjInfo;
+typedef struct syevjInfo *syevjInfo_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -179,6 +182,38 @@ cusolverStatus_t cusolverDnZgesvd(cusolverDnHandle_t handle, signed char jobu, s
                                   cuDoubleComplex *A, int lda, double *S, cuDoubleComplex *U, int ldu,
                                   cuDoubleComplex *VT, int ldvt, cuDoubleComplex *work, int lwork, double *rwork,
                                   int *info);
+
+/* The Hermitian eigenproblem of batchSize n x n matrices (n <= 32) by
+ * Jacobi, packed one after the other (matrix j at A + j * lda * n, its
+ * eigenvalues at W + j * n, its info in info[j]); the options object with
+ * its defaults (eigenvalues sorted ascending).  Note [syevjBatched] in
+ * emu_solver_routines.cpp. */
+cusolverStatus_t cusolverDnCreateSyevjInfo(syevjInfo_t *info);
+cusolverStatus_t cusolverDnDestroySyevjInfo(syevjInfo_t info);
+cusolverStatus_t cusolverDnSsyevjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,
+                                                    cublasFillMode_t uplo, int n, const float *A, int lda,
+                                                    const float *W, int *lwork, syevjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnSsyevjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo,
+                                         int n, float *A, int lda, float *W, float *work, int lwork, int *info,
+                                         syevjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnDsyevjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,
+                                                    cublasFillMode_t uplo, int n, const double *A, int lda,
+                                                    const double *W, int *lwork, syevjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnDsyevjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo,
+                                         int n, double *A, int lda, double *W, double *work, int lwork, int *info,
+                                         syevjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnCheevjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,
+                                                    cublasFillMode_t uplo, int n, const cuComplex *A, int lda,
+                                                    const float *W, int *lwork, syevjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnCheevjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo,
+                                         int n, cuComplex *A, int lda, float *W, cuComplex *work, int lwork, int *info,
+                                         syevjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnZheevjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,
+                                                    cublasFillMode_t uplo, int n, const cuDoubleComplex *A, int lda,
+                                                    const double *W, int *lwork, syevjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnZheevjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo,
+                                         int n, cuDoubleComplex *A, int lda, double *W, cuDoubleComplex *work,
+                                         int lwork, int *info, syevjInfo_t params, int batchSize);
 
 /* the parameter object of the 64-bit generic API (default options) */
 cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *params);
