@@ -398,6 +398,29 @@ def test_cuda_import_is_silent_and_lazy():
     assert r.stdout == "NOLIBCUDA\n"
 
 
+def test_cuda_libraries_load_with_every_symbol():
+    """_libraries() of both builds: the emulated one links the reference
+    libraries; the real one opens cuBLAS, cuSOLVER (and Xgeev) and cuFFT as
+    a first product, factorization or transform would, and finds every
+    symbol the backend asks for, without a driver, so that a misspelt or
+    missing name shows here and not first on a GPU.  The real check is
+    skipped where devtensor._cuda or the toolkit's libraries are missing."""
+    import json
+    emu = pytest.importorskip("devtensor._cuda_emu")
+    assert emu._libraries() == {"cuBLAS": None, "cuSOLVER": None, "cuSOLVER Xgeev": None, "cuFFT": None}
+    code = "import json, devtensor._cuda as m; print(json.dumps(m._libraries()))"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if res.returncode != 0 and "ModuleNotFoundError" in res.stderr:
+        pytest.skip("devtensor._cuda was not built")
+    assert res.returncode == 0, res.stderr
+    libs = json.loads(res.stdout)
+    assert sorted(libs) == ["cuBLAS", "cuFFT", "cuSOLVER", "cuSOLVER Xgeev"]
+    absent = {k: v for k, v in libs.items() if v and "could not be loaded" in v}
+    if absent:
+        pytest.skip(f"CUDA libraries not installed here: {absent}")
+    assert {k: v for k, v in libs.items() if v} == {}
+
+
 def test_cuda_probe_is_consistent_across_threads():
     counts, reasons = [], []
 

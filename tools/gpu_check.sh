@@ -108,7 +108,10 @@ if not dt.cuda.is_available():
             " -- nvidia-smi finds no NVIDIA driver on this machine"
     print(f"CUDA unavailable: {why}{hint}")
     raise SystemExit(4)
-print(f"{dt.cuda.device_count()} device(s), {dt.cuda.get_device_name(0)}")
+# the CUDA libraries as their first use opens them (every symbol the backend asks for)
+bad = {k: v for k, v in devtensor._cuda._libraries().items() if v}
+print(f"{dt.cuda.device_count()} device(s), {dt.cuda.get_device_name(0)}; libraries: " +
+      ("all loaded" if not bad else "; ".join(f"{k}: {v}" for k, v in bad.items())))
 EOF
 )
 CUDA_RC=$?

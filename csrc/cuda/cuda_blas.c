@@ -112,6 +112,11 @@ static const cublas_api *get_api(dt_error *err)
     return dt_library_ensure(&library, load, err) == DT_OK ? API : NULL;
 }
 
+dt_status dt_cuda_blas_load(dt_error *err)
+{
+    return get_api(err) != NULL ? DT_OK : err->status;
+}
+
 static dt_status cublas_check(const cublas_api *a, cublasStatus_t s, const char *call, int device,
                               dt_error *err)
 {

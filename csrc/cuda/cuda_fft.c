@@ -98,6 +98,11 @@ static const cufft_api *get_api(dt_error *err)
     return dt_library_ensure(&library, load, err) == DT_OK ? API : NULL;
 }
 
+dt_status dt_cuda_fft_load(dt_error *err)
+{
+    return get_api(err) != NULL ? DT_OK : err->status;
+}
+
 static const char *result_name(cufftResult r)
 {
     switch (r) {

@@ -186,6 +186,13 @@ dt_status dt_cuda_fft_run(const dt_fft_loop *loop, dt_error *err);
 /* ---- factorizations: cuSOLVER (cuda_solver.c) and its kernels (cuda_solver_kernels.cu) ---- */
 
 dt_status dt_cuda_linalg_run(const dt_linalg_loop *loop, dt_error *err);
+
+/* Each library's load as its first use does it (dlopen and every symbol;
+ * linked in the emulated build), without touching the driver: DT_OK, or
+ * err says what is missing.  For devtensor._cuda._libraries(). */
+dt_status dt_cuda_blas_load(dt_error *err);
+dt_status dt_cuda_fft_load(dt_error *err);
+dt_status dt_cuda_solver_load(int geev, dt_error *err); /* geev: Xgeev's (Note [eig through Xgeev]) */
 /* p64[i] = p32[i] - 1 (to64), else p32[i] = p64[i] + 1: LAPACK's 1-based pivots */
 dt_status dt_cuda_solver_pivots(int *p32, int64_t *p64, int64_t n, int to64, cudaStream_t s, int dev,
                                 dt_error *err);

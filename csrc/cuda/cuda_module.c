@@ -7,12 +7,39 @@
  * of the backend that includes Python.h.
  *
  * Importing the module must not touch CUDA (Note [No driver is a normal
- * state] in cuda_device.c): nothing here calls into the backend.
+ * state] in cuda_device.c): nothing here calls into the backend at import;
+ * _libraries() opens the CUDA libraries when asked, without the driver.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "cuda_internal.h"
+
+/* _libraries(): {library: None, or why it cannot be used} for the CUDA
+ * libraries the backend opens on first use (Note [Libraries opened on
+ * first use] in library.h), loaded here as that first use would: dlopen
+ * and every symbol, no driver call.  tools/gpu_check.sh and the tests ask
+ * it, so that a missing library or symbol shows before a GPU needs it. */
+static PyObject *libraries(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    static const char *const names[] = {"cuBLAS", "cuSOLVER", "cuSOLVER Xgeev", "cuFFT"};
+    PyObject *d = PyDict_New();
+    for (int i = 0; d != NULL && i < 4; i++) {
+        dt_error err;
+        dt_status st;
+        Py_BEGIN_ALLOW_THREADS
+        st = i == 0 ? dt_cuda_blas_load(&err) : i == 1 ? dt_cuda_solver_load(0, &err)
+           : i == 2 ? dt_cuda_solver_load(1, &err) : dt_cuda_fft_load(&err);
+        Py_END_ALLOW_THREADS
+        PyObject *v = st == DT_OK ? Py_NewRef(Py_None) : PyUnicode_FromString(err.msg);
+        if (v == NULL || PyDict_SetItemString(d, names[i], v) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(v);
+    }
+    return d;
+}
 
 #ifdef DEVTENSOR_EMULATED
 #include "emu_launch.h"
@@ -39,10 +66,14 @@ static PyObject *kernel_launches(PyObject *m, PyObject *unused)
 static PyMethodDef cuda_module_methods[] = {
     {"_kernel_launches", kernel_launches, METH_NOARGS,
      "[(name, launches)] for every registered kernel (emulated builds only)"},
+    {"_libraries", libraries, METH_NOARGS, "{library: None, or why it cannot be used}"},
     {NULL, NULL, 0, NULL},
 };
 #else
-static PyMethodDef cuda_module_methods[] = {{NULL, NULL, 0, NULL}};
+static PyMethodDef cuda_module_methods[] = {
+    {"_libraries", libraries, METH_NOARGS, "{library: None, or why it cannot be used}"},
+    {NULL, NULL, 0, NULL},
+};
 #endif
 
 static int cuda_module_exec(PyObject *m)

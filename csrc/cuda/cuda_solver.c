@@ -525,6 +525,13 @@ static dt_status run_eig(run_ctx *c, cusolverDnParams_t params, int *info32, dt_
     return st != DT_OK ? st : synced;
 }
 
+dt_status dt_cuda_solver_load(int geev, dt_error *err)
+{
+    if (geev)
+        return dt_library_ensure(&geev_library, load_geev, err);
+    return get_api(err) != NULL ? DT_OK : err->status;
+}
+
 static int fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
