@@ -452,6 +452,10 @@ def bench_per_call(table, rng, quick):
         ("transpose(t)  (4x4)", lambda: dt.transpose(x4), lambda: np.transpose(m4)),
         ("t.swapaxes(0, 1)  (4x4)", lambda: x4.swapaxes(0, 1), lambda: m4.swapaxes(0, 1)),
         ("expand_dims(t, 0)", lambda: dt.expand_dims(x, 0), lambda: np.expand_dims(a, 0)),
+        ("t.copy()", lambda: x.copy(), lambda: a.copy()),
+        ("t.astype(float32)", lambda: x.astype(dt.float32), lambda: a.astype(np.float32)),
+        ("t.tolist()", lambda: x.tolist(), lambda: a.tolist()),
+        ("t.flatten()  (4x4)", lambda: x4.flatten(), lambda: m4.flatten()),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
