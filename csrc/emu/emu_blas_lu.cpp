@@ -61,11 +61,6 @@ struct Queue {
     cudaStream_t stream;
 };
 
-/* The handle's device and stream: SUCCESS, or the status to answer */
-cublasStatus_t queue_of(cublasHandle_t handle, Queue *q)
-{
-    return dt_emu::blas_handle(handle, &q->device, &q->stream);
-}
 
 /* The matrix pointer j of a pointer array in device memory */
 char *pointer_at(const void *array, int64_t j)
@@ -159,7 +154,7 @@ cublasStatus_t getrf_batched(Ty t, cublasHandle_t handle, int n, const void *Aar
                              int *infoArray, int batchSize)
 {
     Queue q;
-    cublasStatus_t st = queue_of(handle, &q);
+    cublasStatus_t st = dt_emu::blas_handle(handle, &q.device, &q.stream);
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     if (n < 0 || lda < std::max(1, n) || batchSize < 0)
@@ -181,7 +176,7 @@ cublasStatus_t getrs_batched(Ty t, cublasHandle_t handle, cublasOperation_t tran
                              int batchSize)
 {
     Queue q;
-    cublasStatus_t st = queue_of(handle, &q);
+    cublasStatus_t st = dt_emu::blas_handle(handle, &q.device, &q.stream);
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     if (!dt_emu::host_out(info, sizeof *info))

@@ -909,8 +909,9 @@ cusolverStatus_t geev(cusolverDnHandle_t handle, cusolverDnParams_t params, cuso
 
 extern "C" {
 
-/* The typed entry points: each the generic routine above with its type. */
-#define DT_SOLVER_TYPED(X, E, R, ORGQR, SYEVD)                                                                   \
+/* The typed entry points: each the generic routine above with its type (EV:
+ * sye or hee, the stem of syevd and syevjBatched, heevd and heevjBatched). */
+#define DT_SOLVER_TYPED(X, E, R, ORGQR, EV)                                                                      \
     cusolverStatus_t cusolverDn##X##potrf_bufferSize(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n,   \
                                                      E *A, int lda, int *Lwork)                                 \
     {                                                                                                           \
@@ -966,27 +967,27 @@ extern "C" {
     {                                                                                                           \
         return orgqr(Ty::X, handle, m, n, k, A, lda, tau, work, lwork, info);                                   \
     }                                                                                                           \
-    cusolverStatus_t cusolverDn##X##SYEVD##vd_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,       \
+    cusolverStatus_t cusolverDn##X##EV##vd_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,          \
                                                        cublasFillMode_t uplo, int n, const E *A, int lda,       \
                                                        const R *W, int *lwork)                                  \
     {                                                                                                           \
         (void)A, (void)W;                                                                                       \
         return syevd_size(Ty::X, handle, jobz, uplo, n, lda, lwork);                                            \
     }                                                                                                           \
-    cusolverStatus_t cusolverDn##X##SYEVD##vd(cusolverDnHandle_t handle, cusolverEigMode_t jobz,                    \
+    cusolverStatus_t cusolverDn##X##EV##vd(cusolverDnHandle_t handle, cusolverEigMode_t jobz,                       \
                                           cublasFillMode_t uplo, int n, E *A, int lda, R *W, E *work,           \
                                           int lwork, int *info)                                                 \
     {                                                                                                           \
         return syevd(Ty::X, handle, jobz, uplo, n, A, lda, W, work, lwork, info);                               \
     }                                                                                                           \
-    cusolverStatus_t cusolverDn##X##SYEVD##vjBatched_bufferSize(                                                 \
+    cusolverStatus_t cusolverDn##X##EV##vjBatched_bufferSize(                                                    \
         cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, const E *A, int lda,   \
         const R *W, int *lwork, syevjInfo_t params, int batchSize)                                              \
     {                                                                                                           \
         (void)A, (void)W;                                                                                       \
         return syevj_batched_size(Ty::X, handle, jobz, uplo, n, lda, lwork, params, batchSize);                 \
     }                                                                                                           \
-    cusolverStatus_t cusolverDn##X##SYEVD##vjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz,          \
+    cusolverStatus_t cusolverDn##X##EV##vjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz,             \
                                                     cublasFillMode_t uplo, int n, E *A, int lda, R *W, E *work, \
                                                     int lwork, int *info, syevjInfo_t params, int batchSize)    \
     {                                                                                                           \
