@@ -351,8 +351,12 @@ def test_private_entry_points_check_their_arguments(device):
         _C._take(out, src, 0, (idx.astype(dt.int32),), (4,), (8,), (0,))
     with pytest.raises(ValueError, match="shape or dtype"):
         _C._take(dt.empty(3, device=device), src, 0, (idx,), (4,), (8,), (0,))
-    with pytest.raises(ValueError, match="contiguous bool"):
-        _C._nonzero_positions(x)
+    # any tensor: a float one, a strided one (cast to a contiguous bool copy first)
+    assert_same(_C._nonzero_positions(x), np.flatnonzero(np.arange(4.0)))
+    assert_same(_C._nonzero_positions(dt.asarray([[0, 1, 0], [2, 0, 3]], device=device).T),
+                np.flatnonzero(np.array([[0, 1, 0], [2, 0, 3]]).T))
+    with pytest.raises(TypeError, match="the mask must be a tensor"):
+        _C._nonzero_positions(np.arange(4.0))
     sanity()
 
 

@@ -44,6 +44,23 @@ def test_nonzero_dtypes(device, dtype):
     assert_all_same(dt.nonzero(x), np.nonzero(a), device)
 
 
+def test_nonzero_is_a_cast_to_bool(device):
+    """NaN is non-zero, -0.0 is not, a complex is when either part is; any
+    layout (Note [count_nonzero as a cast and a sum])."""
+    for a in (np.array([0.0, -0.0, np.nan, np.inf, 1e-300]),
+              np.array([0j, complex(0, -0.0), complex(-0.0, 2), complex(np.nan, 0), 1 + 0j], np.complex64),
+              np.array([[0, 5, 0], [7, 0, 0], [0, 0, 9]], np.int16).T,
+              np.arange(24.0).reshape(2, 3, 4)[:, ::-1, ::2] % 3):
+        x = dt.asarray(np.ascontiguousarray(a), device=device)
+        x = x.T.copy().T if a.ndim > 1 else x  # a Fortran-ordered tensor of the same values
+        assert_all_same(dt.nonzero(x), np.nonzero(a), device)
+        assert_same(dt.flatnonzero(x), np.flatnonzero(a), device=device)
+        assert_same(dt.argwhere(x), np.argwhere(a), device=device)
+        assert_same(dt.extract(x, x), np.extract(a, a), device=device)
+    b = dt.asarray([0.0, -0.0, 2.5, float("nan")], device=device).astype(dt.bfloat16)
+    assert_all_same(dt.nonzero(b), (np.array([2, 3]),), device)
+
+
 def test_nonzero_and_argwhere_of_0d(device):
     same_error(lambda: np.nonzero(np.array(1)), lambda: dt.nonzero(dt.asarray(1, device=device)))
     for v in (0, 3):

@@ -238,6 +238,43 @@ def test_ptp_count_nonzero_and_methods(device):
     assert dt.amax is dt.max and dt.amin is dt.min
 
 
+@pytest.mark.parametrize("dtype", DTYPES + ["bfloat16"])
+def test_count_nonzero_over_dtypes_axes_and_layouts(device, dtype):
+    """count_nonzero is a cast to bool and a sum (Note [count_nonzero as a
+    cast and a sum]): NaN counts, -0.0 does not, a complex counts when
+    either part is non-zero; int64 results of NumPy's shape for every axis
+    form, keepdims, strided and broadcast inputs; bad axes raise NumPy's
+    errors."""
+    rng = np.random.default_rng(7)
+    if dtype == "bfloat16":
+        a = np.array([[0.0, -0.0, 1.5], [np.nan, 0.0, -2.0]], dtype=np.float32)
+    else:
+        a = values(rng, (3, 4), dtype, specials=True)
+        if a.dtype.kind != "b":
+            a.reshape(-1)[::3] = 0
+        if a.dtype.kind == "f":
+            a.reshape(-1)[1] = -0.0
+        if a.dtype.kind == "c":
+            a.reshape(-1)[1] = complex(0.0, -2.0)
+            a.reshape(-1)[2] = complex(-0.0, -0.0)
+    for layout in ("contiguous", "transposed", "reversed", "strided", "broadcast"):
+        t, e = make(a, layout, device)
+        if dtype == "bfloat16":
+            t = t.astype(dt.bfloat16)
+        for axis in (None, 0, -1, (0, 1), (1,), ()):
+            for keepdims in (False, True):
+                r = dt.count_nonzero(t, axis=axis, keepdims=keepdims)
+                assert r.device == t.device
+                assert_same(r, np.asarray(np.count_nonzero(e, axis=axis, keepdims=keepdims), dtype=np.int64))
+    t = dt.asarray(a, device=device)
+    with pytest.raises(np.exceptions.AxisError, match="axis 2 is out of bounds for array of dimension 2"):
+        dt.count_nonzero(t, axis=2)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        dt.count_nonzero(t, axis=(0, -2))
+    assert_same(dt.count_nonzero(dt.zeros((0, 3), device=device), axis=0), np.zeros(3, np.int64))
+    assert int(dt.count_nonzero(a.tolist())) == np.count_nonzero(a)  # not a tensor: the Python path
+
+
 def test_dtype_out_initial_where(device):
     a = np.arange(-6, 6, dtype=np.int8).reshape(3, 4)
     t = dt.asarray(a, device=device)

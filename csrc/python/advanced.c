@@ -91,7 +91,10 @@ static PyObject *put(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return run_move(args, nargs, "_put", dt_index_put);
 }
 
-/* _nonzero_positions(mask) -> int64 tensor of the true elements' C-order positions */
+/* _nonzero_positions(t) -> int64 tensor of the C-order positions of t's
+ * non-zero elements.  A tensor that is not a C-contiguous bool one is first
+ * cast to a contiguous bool copy on its device: casting to bool is NumPy's
+ * test of non-zero (Note [count_nonzero as a cast and a sum] in reduce.c). */
 static PyObject *nonzero_positions(PyObject *module, PyObject *arg)
 {
     (void)module;
@@ -99,10 +102,17 @@ static PyObject *nonzero_positions(PyObject *module, PyObject *arg)
     if (mask == NULL)
         return NULL;
     dt_error err;
-    dt_tensor out;
+    dt_tensor out, cast;
+    const dt_tensor *m = &mask->t;
+    dt_tensor_init_empty(&cast);
+    if (m->dtype != DT_BOOL || !dt_tensor_is_contiguous(m)) {
+        if (dt_py_same_device_copy(m, DT_BOOL, &cast, &err) != DT_OK)
+            return dt_py_raise(&err);
+        m = &cast;
+    }
     dt_status st;
-    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&mask->t, mask->t.numel),
-                      st = dt_index_nonzero(&out, &mask->t, &err));
+    DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(m, m->numel), st = dt_index_nonzero(&out, m, &err));
+    dt_tensor_clear(&cast);
     if (st != DT_OK)
         return dt_py_raise(&err);
     return dt_py_tensor_wrap(&out);
@@ -114,7 +124,7 @@ PyMethodDef dt_py_advanced_methods[] = {
     {"_put", (PyCFunction)(void (*)(void))put, METH_FASTCALL,
      "_put(dst, values, b_start, indices, lengths, strides, axes): device scatter, the last write winning"},
     {"_nonzero_positions", nonzero_positions, METH_O,
-     "_nonzero_positions(mask): int64 positions of a contiguous bool tensor's true elements"},
+     "_nonzero_positions(t): int64 C-order positions of a tensor's non-zero elements"},
     {"_cpu_index_kernels_from", (PyCFunction)(void (*)(void))dt_py_cpu_index_kernels_from, METH_FASTCALL,
      "_cpu_index_kernels_from([n]): the key size from which CPU tensors use the index kernels; 0: always"},
     {"_advanced_keys_in_c", (PyCFunction)(void (*)(void))dt_py_advanced_keys_in_c, METH_FASTCALL,

@@ -87,31 +87,10 @@ static int axes_of(PyObject *axis, int ndim, uint64_t *axes)
     return 1;
 }
 
-/* _reduce_fast(op, src, axis, keepdims=False): a new tensor, op over axis in
- * NumPy's result dtype, the reduced axes kept as length one when keepdims
- * is True (no dtype, out, initial or where: devtensor._reductions takes
- * those), or None when axis is not plainly valid or keepdims not a bool,
- * and Python must look at them (and raise NumPy's error). */
-static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* A new tensor: op over the axes of src set in `axes`, in NumPy's result
+ * dtype, those axes kept as length one when keepdims. */
+static PyObject *reduce_new(dt_reduce_op op, const dt_tensor *src, uint64_t axes, int keepdims)
 {
-    (void)module;
-    if (nargs != 3 && nargs != 4)
-        return PyErr_Format(PyExc_TypeError, "_reduce_fast takes 3 or 4 arguments (%zd given)", nargs);
-    if (nargs == 4 && !PyBool_Check(args[3]))
-        Py_RETURN_NONE;
-    const int keepdims = nargs == 4 && args[3] == Py_True;
-    long op = PyLong_AsLong(args[0]);
-    if (op == -1 && PyErr_Occurred())
-        return NULL;
-    if (op < 0 || op >= DT_NUM_REDUCE_OPS)
-        return PyErr_Format(PyExc_ValueError, "_reduce_fast: unknown op %ld", op);
-    if (!DtTensor_Check(args[1]))
-        Py_RETURN_NONE;
-    const dt_tensor *src = &((PyDtTensor *)args[1])->t;
-    uint64_t axes;
-    int arg = op == DT_REDUCE_ARGMIN || op == DT_REDUCE_ARGMAX;
-    if ((arg && PyTuple_Check(args[2])) || axes_of(args[2], src->ndim, &axes) <= 0)
-        Py_RETURN_NONE; /* argmin/argmax take one axis, as NumPy's */
     int64_t shape[DT_MAX_NDIM];
     int ndim = 0;
     for (int d = 0; d < src->ndim; d++)
@@ -120,14 +99,14 @@ static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t
     dt_error err;
     dt_tensor out;
     dt_tensor_init_empty(&out);
-    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src), dt_reduce_result_dtype((dt_reduce_op)op, src->dtype),
-                                      ndim, shape, &err);
+    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src), dt_reduce_result_dtype(op, src->dtype), ndim, shape,
+                                      &err);
     if (st == DT_OK && src->numel >= RELEASE_FROM) {
         DT_PY_BEGIN_TENSOR_WORK
-        st = dt_reduce((dt_reduce_op)op, src, axes, &out, &err);
+        st = dt_reduce(op, src, axes, &out, &err);
         DT_PY_END_TENSOR_WORK
     } else if (st == DT_OK) {
-        st = dt_reduce((dt_reduce_op)op, src, axes, &out, &err);
+        st = dt_reduce(op, src, axes, &out, &err);
     }
     if (st != DT_OK) {
         dt_tensor_clear(&out);
@@ -148,6 +127,75 @@ static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t
         v = dt_py_tensor_view(rt, src->ndim, kept, strides, rt->t.offset);
     Py_DECREF(r);
     return v;
+}
+
+/* The tensor and reduced axes of a fast call's (src, axis[, keepdims])
+ * starting at args[0]: 1, or 0 when Python must look at the arguments (src
+ * not a tensor, axis not plainly valid, keepdims not a bool). */
+static int fast_arguments(PyObject *const *args, Py_ssize_t nargs, int one_axis, const dt_tensor **src,
+                          uint64_t *axes, int *keepdims)
+{
+    if ((nargs == 3 && !PyBool_Check(args[2])) || !DtTensor_Check(args[0]))
+        return 0;
+    *keepdims = nargs == 3 && args[2] == Py_True;
+    *src = &((PyDtTensor *)args[0])->t;
+    return !(one_axis && PyTuple_Check(args[1])) && axes_of(args[1], (*src)->ndim, axes) > 0;
+}
+
+/* _reduce_fast(op, src, axis, keepdims=False): a new tensor, op over axis in
+ * NumPy's result dtype, the reduced axes kept as length one when keepdims
+ * is True (no dtype, out, initial or where: devtensor._reductions takes
+ * those), or None when axis is not plainly valid or keepdims not a bool,
+ * and Python must look at them (and raise NumPy's error). */
+static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 && nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "_reduce_fast takes 3 or 4 arguments (%zd given)", nargs);
+    long op = PyLong_AsLong(args[0]);
+    if (op == -1 && PyErr_Occurred())
+        return NULL;
+    if (op < 0 || op >= DT_NUM_REDUCE_OPS)
+        return PyErr_Format(PyExc_ValueError, "_reduce_fast: unknown op %ld", op);
+    const dt_tensor *src;
+    uint64_t axes;
+    int keepdims; /* argmin/argmax take one axis, as NumPy's */
+    if (!fast_arguments(args + 1, nargs - 1, op == DT_REDUCE_ARGMIN || op == DT_REDUCE_ARGMAX, &src, &axes,
+                        &keepdims)) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    return reduce_new((dt_reduce_op)op, src, axes, keepdims);
+}
+
+/* _count_nonzero_fast(src, axis, keepdims=False): count_nonzero's per-call
+ * path, or None as _reduce_fast.  Note [count_nonzero as a cast and a sum]:
+ * casting to bool is NumPy's test of non-zero (NaN is non-zero, -0.0 is
+ * not, a complex is when either part is), so the count is the int64 sum
+ * of src cast to bool: two kernels and no Python in between. */
+static PyObject *count_nonzero_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 && nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_count_nonzero_fast takes 2 or 3 arguments (%zd given)", nargs);
+    const dt_tensor *src;
+    uint64_t axes;
+    int keepdims;
+    if (!fast_arguments(args, nargs, 0, &src, &axes, &keepdims)) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    if (src->dtype == DT_BOOL)
+        return reduce_new(DT_REDUCE_SUM, src, axes, keepdims);
+    dt_tensor nonzero;
+    dt_error err;
+    if (dt_py_same_device_copy(src, DT_BOOL, &nonzero, &err) != DT_OK)
+        return dt_py_raise(&err);
+    PyObject *r = reduce_new(DT_REDUCE_SUM, &nonzero, axes, keepdims);
+    dt_tensor_clear(&nonzero);
+    return r;
 }
 
 /* _scan(op, src, axis, out): out = the running op of src along axis (a
@@ -359,6 +407,9 @@ PyMethodDef dt_py_reduce_methods[] = {
      "_scan(op, src, axis, out): out = the running sum or product of src along axis"},
     {"_scan_fast", (PyCFunction)(void (*)(void))scan_fast, METH_FASTCALL,
      "_scan_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
+    {"_count_nonzero_fast", (PyCFunction)(void (*)(void))count_nonzero_fast, METH_FASTCALL,
+     "_count_nonzero_fast(src, axis, keepdims=False): a new int64 tensor, or None for Python to handle the "
+     "arguments"},
     {"_reduce_fast", (PyCFunction)(void (*)(void))reduce_fast, METH_FASTCALL,
      "_reduce_fast(op, src, axis, keepdims=False): a new tensor, or None for Python to handle the "
      "arguments"},

@@ -142,11 +142,13 @@ def _check_mask_shape(mask, shape, a):
 
 
 def _mask_coordinates(mask):
-    """The index tensors (one per mask axis) of a boolean mask over V's axes."""
+    """The index tensors (one per mask axis) of a boolean mask over V's axes
+    (nonzero's: a tensor of another dtype counts its non-zero elements)."""
     if not isinstance(mask, TensorBase):
         return list(np.nonzero(mask))  # read where it lives; uploaded by the caller
-    from ._manipulation import ascontiguousarray
-    pos = _C._nonzero_positions(ascontiguousarray(mask))
+    pos = _C._nonzero_positions(mask)
+    if mask.ndim == 1:
+        return [pos]
     coords, rest = [], pos
     for n in reversed(mask.shape[1:]):  # C order: the last axis varies fastest
         coords.append(rest % n)

@@ -15,6 +15,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
 from ._C import TensorBase, tensor
+from ._advanced import _mask_coordinates
 from ._views import _tensor
 
 _MODES = ("raise", "wrap", "clip")
@@ -28,12 +29,8 @@ def _like(x, obj, dtype=None):
     return asarray(obj, dtype=dtype, device=x.device)
 
 
-def _positions(mask):
-    """The int64 C-order positions of a bool tensor's true elements, on its device."""
-    if not mask.flags.c_contiguous:
-        from ._manipulation import ascontiguousarray
-        mask = ascontiguousarray(mask)
-    return _C._nonzero_positions(mask)
+# The int64 C-order positions of a tensor's non-zero elements, on its device.
+_positions = _C._nonzero_positions
 
 
 def nonzero(a):
@@ -42,19 +39,13 @@ def nonzero(a):
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
-    pos = _positions(a != 0)
-    coords, rest = [], pos
-    for n in reversed(a.shape[1:]):
-        coords.append(rest % n)
-        rest = rest // n
-    coords.append(rest)
-    return tuple(coords[::-1])
+    return tuple(_mask_coordinates(a))
 
 
 def flatnonzero(a):
     """The indices of the non-zero elements of a.ravel()."""
     a = _tensor(a)
-    return _positions(a.reshape(-1) != 0)
+    return _positions(a)
 
 
 def argwhere(a):
@@ -200,14 +191,14 @@ def compress(condition, a, axis=None, out=None):
     cond = _like(a, condition)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    return take(a, _positions(cond != 0), axis=axis, out=out)
+    return take(a, _positions(cond), axis=axis, out=out)
 
 
 def extract(condition, arr):
     """arr.ravel()'s elements where condition.ravel() is non-zero."""
     arr = _tensor(arr)
     cond = _like(arr, condition)
-    return take(arr.reshape(-1), _positions(cond.reshape(-1) != 0))
+    return take(arr.reshape(-1), _positions(cond))
 
 
 def place(arr, mask, vals):
@@ -217,7 +208,7 @@ def place(arr, mask, vals):
     mask = _like(arr, mask)
     if mask.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
-    pos = _positions(mask.reshape(-1) != 0)
+    pos = _positions(mask)
     vals = _like(arr, vals, dtype=arr.dtype)
     if pos.size == 0:
         return
@@ -237,7 +228,7 @@ def putmask(a, mask, values):
     values = _like(a, values, dtype=a.dtype).reshape(-1)
     if values.size == 0:
         return
-    pos = _positions(mask.reshape(-1) != 0)
+    pos = _positions(mask)
     if pos.size:
         _flat_put(a, pos, values[pos % values.size] if values.size != a.size else values[pos])
 

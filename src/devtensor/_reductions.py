@@ -292,6 +292,11 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
+    """The number of non-zero elements (int64; a 0-d tensor for axis=None)."""
+    if keepdims is False or keepdims is True:
+        r = _C._count_nonzero_fast(a, axis, keepdims)
+        if r is not None:
+            return r
     x = _tensor(a)
     return sum(x if x.dtype == _C.bool else x != 0, axis, keepdims=keepdims)
 
