@@ -157,7 +157,11 @@ def test_unravel_index_of_one_int(index, shape, order):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert_same(g, np.asarray(w, dtype=np.int64), "cpu")
-    # the same answer as the tensor form (the general path)
+    # the tensor form agrees with NumPy's array form (which refuses shape ())
+    if shape == ():
+        same_error(lambda: np.unravel_index(np.array([index]), shape, order=order),
+                   lambda: dt.unravel_index(dt.asarray([index]), shape, order=order))
+        return
     general = dt.unravel_index(dt.asarray([index]), shape, order=order)
     assert [int(g[0]) for g in general] == [int(g) for g in got]
 

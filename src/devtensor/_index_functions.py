@@ -284,9 +284,10 @@ def choose(a, choices, out=None, mode="raise"):
 
 
 def _dims(shape):
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    dims = tuple(operator.index(n) for n in shape)
-    if any(n < 0 for n in dims):
+    if type(shape) is not tuple:
+        shape = (shape,) if isinstance(shape, (int, np.integer)) else shape
+    dims = tuple(map(operator.index, shape))
+    if dims and min(dims) < 0:
         raise ValueError("dimensions must be non-negative")
     return dims
 
@@ -323,6 +324,16 @@ def unravel_index(indices, shape, order="C"):
             coords.append(rest % n)  # n > 0: size > indices >= 0
             rest //= n
         return tuple(map(tensor, reversed(coords) if order == "C" else coords))
+    if (indices.device.type == "cpu" and indices.dtype.kind in "iu" if isinstance(indices, TensorBase)
+            else isinstance(indices, (np.ndarray, list, tuple, np.integer))):
+        # Note [unravel_index on the CPU]: host indices are NumPy's work (its
+        # checks, errors and speed), on a zero-copy view of a CPU tensor;
+        # the coordinates are wrapped, not copied.
+        src = indices._numpy_view() if isinstance(indices, TensorBase) else indices
+        coords = np.unravel_index(src, dims, order)
+        if coords and type(coords[0]) is not np.ndarray:  # NumPy's scalars, for 0-d indices
+            coords = map(np.asarray, coords)
+        return tuple(map(_C._from_numpy, coords))
     from ._reductions import any as any_
     t = _integer_tensor(indices)
     size = 1
