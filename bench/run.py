@@ -438,6 +438,7 @@ def bench_per_call(table, rng, quick):
         table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "no target")
     m4 = a.reshape(4, 4)
     x4, mask_t = x.reshape(4, 4), dt.asarray(mask_np)
+    a2, x2 = a.copy(), x.copy()
     everyday = [  # issue 9's creation, joins and views, and the calls beside them: no target in the issues
         ("zeros(16)", lambda: dt.zeros(16), lambda: np.zeros(16)),
         ("empty((4, 4))", lambda: dt.empty((4, 4)), lambda: np.empty((4, 4))),
@@ -456,6 +457,8 @@ def bench_per_call(table, rng, quick):
         ("t.astype(float32)", lambda: x.astype(dt.float32), lambda: a.astype(np.float32)),
         ("t.tolist()", lambda: x.tolist(), lambda: a.tolist()),
         ("t.flatten()  (4x4)", lambda: x4.flatten(), lambda: m4.flatten()),
+        ("t2[...] = t", lambda: operator.setitem(x2, ..., x), lambda: operator.setitem(a2, ..., a)),
+        ("argsort(t)", lambda: dt.argsort(x), lambda: np.argsort(a)),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)

@@ -99,6 +99,47 @@ def test_long_rows_split_across_threads(device, dtype):
     assert_same(dt.argsort(t, stable=True, descending=True), descending_argsort(a, 0))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "uint16", "float32", "int32", "float64", "uint64"])
+def test_rows_either_side_of_the_small_row_sort(device, dtype):
+    """The CPU merge-sorts rows of up to 12 elements per key bit and radix-
+    sorts longer ones (Note [Small rows] in csrc/cpu/cpu_sort.c): lengths
+    around the insertion runs (16) and the limit of each key width, many
+    ties, stable and descending, values and positions; one row and many."""
+    bits = 8 * np.dtype(dtype).itemsize
+    rng = np.random.default_rng(zlib.crc32(dtype.encode()))
+    for n in (1, 2, 15, 16, 17, 33, 12 * bits, 12 * bits + 1, 12 * bits + 40):
+        for rows in (1, 3):
+            a = sample(rng, (rows, n), dtype)
+            t = dt.asarray(a, device=device)
+            same_sorted(dt.sort(t, stable=True), np.sort(a, kind="stable"))
+            same_sorted(dt.sort(t), np.sort(a))
+            assert_same(dt.argsort(t, stable=True), np.argsort(a, kind="stable"))
+            assert_same(dt.argsort(t, descending=True, stable=True), descending_argsort(a, -1))
+            same_sorted(dt.sort(t, descending=True), descending_sort(a, -1))
+
+
+def test_sort_argument_forms_on_and_off_the_per_call_path(device):
+    """_C._sort_fast takes the plain calls (a tensor, axis -1 or ndim - 1,
+    stable None or a bool, descending a bool); every other form goes to
+    devtensor._sorting and gives the same results."""
+    rng = np.random.default_rng(11)
+    a = sample(rng, (3, 20), "float32")
+    t = dt.asarray(a, device=device)
+    for axis in (-1, 1, np.int64(1), 0, -2, None):
+        same_sorted(dt.sort(t, axis=axis), np.sort(a, axis=axis))
+        assert_same(dt.argsort(t, axis=axis, stable=True), np.argsort(a, axis=axis, kind="stable"))
+    for stable in (None, False, True, 0, 1):
+        same_sorted(dt.sort(t, stable=stable), np.sort(a))
+    for descending in (False, True, 0, np.True_):
+        same_sorted(dt.sort(t, descending=descending), descending_sort(a, -1) if descending else np.sort(a))
+    same_sorted(dt.sort(t, kind="mergesort"), np.sort(a, kind="stable"))
+    assert_same(dt.argsort(a), np.argsort(a, kind="stable"))  # an ndarray: the Python path, on the CPU
+    same_sorted(dt.sort(a.tolist()), np.sort(np.array(a.tolist())))
+    same_sorted(dt.sort(t.T, axis=0), np.sort(a.T, axis=0))  # a strided tensor's last axis
+    with pytest.raises(np.exceptions.AxisError):
+        dt.sort(t, axis=2)
+
+
 def test_many_rows(device):
     rng = np.random.default_rng(8)
     a = sample(rng, (300, 17), "float64")

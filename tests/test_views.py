@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, given, hnp, requires_cuda, st, to_np
+from helpers import assert_same, given, hnp, requires_cuda, same_error, st, to_np
 
 
 def pair(shape, device, dtype="int64"):
@@ -547,3 +547,25 @@ def test_axis_views_in_c_match_numpy(device, name, args, layout):
         assert f.shape == (a.size,) and f.is_contiguous()
         if t.device.type == "cpu":
             assert not np.shares_memory(f.numpy(), t.numpy())
+
+
+def test_basic_setitem_with_a_tensor_broadcasts_as_numpy(device):
+    """A tensor value that broadcasts to the view is copied in C (assign_basic
+    in csrc/python/index.c); one with extra leading length-1 axes, or one that
+    does not broadcast, goes to _views.assign and NumPy's error."""
+    for shape in ((), (1,), (4,), (1, 4), (3, 1), (3, 4), (1, 3, 4), (1, 1, 1, 4)):
+        a = np.arange(20.0).reshape(5, 4)
+        x = dt.asarray(a, device=device)
+        v = np.arange(100, 100 + int(np.prod(shape)), dtype=np.int32).reshape(shape)
+        x[1:4] = dt.asarray(v, device=device)
+        a[1:4] = v
+        assert_same(x, a, device=device)
+        x[::-2, 1] = dt.asarray(v.reshape(-1)[:1], device=device)  # a strided view, a cast
+        a[::-2, 1] = v.reshape(-1)[:1]
+        assert_same(x, a, device=device)
+    x = dt.zeros((3, 4), device=device)
+    for shape in ((2, 4), (4, 3), (2, 1, 4)):
+        same_error(lambda: np.zeros((3, 4)).__setitem__(slice(None), np.ones(shape)),
+                   lambda: x.__setitem__(slice(None), dt.ones(shape, device=device)))
+    with pytest.raises(ValueError, match="read-only"):
+        dt.broadcast_to(dt.zeros(4, device=device), (3, 4))[...] = dt.ones(4, device=device)

@@ -323,9 +323,84 @@ static void sort_pairs(const sort_ctx *s, int64_t row, hist_row *hist, hist_row 
         memcpy(out + i * s->item, in + pos[cur][i] * s->item, (size_t)s->item);
 }
 
+/* Note [Small rows]
+ * A radix pass costs a walk over its 256 digits whatever the row's length,
+ * and a float64 key takes up to 8 passes: a 16-element argsort spent 2.7 us
+ * there against NumPy's 1.0.  A row of a real dtype of at most
+ * SMALL_ROW_PER_BIT elements per bit of its key is merge-sorted instead
+ * (measured on a 2-core Xeon: a float64 argsort merged beats the radix sort
+ * up to about 1000 elements, an int32 one up to about 400): (key, position) pairs with the argsort
+ * keys (-0.0 equal to 0.0, every NaN the canonical one), runs of RUN
+ * insertion-sorted, then merged in rounds, each taking the left pair on
+ * ties: stable.  A values sort gathers the elements by the positions, so
+ * their bits (-0.0, a NaN's payload) come through unchanged. */
+#define SMALL_ROW_PER_BIT 12
+#define RUN 16
+
+ALWAYS_INLINE void small_keys(int dtype, const char *in, uint64_t *keys, int64_t n, int desc)
+{
+    const dt_sort_kind k = dt_sort_kind_of(dtype);
+    const int item = k.bits / 8;
+    for (int64_t i = 0; i < n; i++)
+        keys[i] = dt_sort_key(&k, load_bits(in + i * item, item), 1, desc);
+}
+
+/* the pairs [lo, mid) and [mid, hi) of (k, p), each sorted, merged into (ko, po) */
+static void merge_pairs(const uint64_t *k, const int64_t *p, uint64_t *ko, int64_t *po, int64_t lo, int64_t mid,
+                        int64_t hi)
+{
+    int64_t i = lo, j = mid, o = lo;
+    while (i < mid && j < hi) {
+        int right = k[j] < k[i];
+        ko[o] = right ? k[j] : k[i];
+        po[o++] = right ? p[j++] : p[i++];
+    }
+    for (; i < mid; i++, o++)
+        ko[o] = k[i], po[o] = p[i];
+    for (; j < hi; j++, o++)
+        ko[o] = k[j], po[o] = p[j];
+}
+
+static void sort_small(const sort_ctx *s, int64_t row)
+{
+    const dt_sort_loop *l = s->l;
+    int64_t n = l->len, numel = l->n_rows * l->len;
+    const char *in = l->in + row * n * s->item;
+    uint64_t *keys[2] = {(uint64_t *)s->work + row * n, (uint64_t *)s->work + numel + row * n};
+    int64_t *pos[2] = {(int64_t *)s->work + 2 * numel + row * n, (int64_t *)s->work + 3 * numel + row * n};
+    DISPATCH(l->dtype, small_keys, in, keys[0], n, l->descending)
+    uint64_t *k = keys[0];
+    int64_t *p = pos[0];
+    for (int64_t lo = 0; lo < n; lo += RUN) {
+        int64_t hi = lo + RUN < n ? lo + RUN : n;
+        for (int64_t i = lo; i < hi; i++) {
+            uint64_t key = k[i];
+            int64_t j = i;
+            for (; j > lo && k[j - 1] > key; j--)
+                k[j] = k[j - 1], p[j] = p[j - 1];
+            k[j] = key, p[j] = i;
+        }
+    }
+    int cur = 0;
+    for (int64_t width = RUN; width < n; width *= 2, cur = 1 - cur)
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            merge_pairs(keys[cur], pos[cur], keys[1 - cur], pos[1 - cur], lo, mid, hi);
+        }
+    if (l->arg) {
+        memcpy(l->out + row * n * 8, pos[cur], (size_t)n * 8);
+        return;
+    }
+    char *out = l->out + row * n * s->item;
+    for (int64_t i = 0; i < n; i++)
+        memcpy(out + i * s->item, in + pos[cur][i] * s->item, (size_t)s->item);
+}
+
 static void sort_row(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
 {
-    if (s->l->arg || s->kind.kind == 3 || !sort_values(s, row, hist, counts))
+    if (s->kind.kind != 3 && s->l->len <= SMALL_ROW_PER_BIT * s->kind.bits && s->chunks == 1)
+        sort_small(s, row);
+    else if (s->l->arg || s->kind.kind == 3 || !sort_values(s, row, hist, counts))
         sort_pairs(s, row, hist, counts);
 }
 

@@ -377,7 +377,21 @@ static int store_element(PyDtTensor *self, const parsed_key *k, PyObject *value)
     return 1;
 }
 
-/* dst = self[k] (basic) and dst[...] = value: a Python scalar fills it here. */
+/* 1 if src's shape broadcasts to dst's by NumPy's rules without dropping
+ * leading axes of src (devtensor._views takes those, and the errors). */
+static int broadcasts_to(const dt_tensor *src, const dt_tensor *dst)
+{
+    int extra = dst->ndim - src->ndim;
+    if (extra < 0)
+        return 0;
+    for (int d = 0; d < src->ndim; d++)
+        if (src->shape[d] != 1 && src->shape[d] != dst->shape[extra + d])
+            return 0;
+    return 1;
+}
+
+/* dst = self[k] (basic) and dst[...] = value: a Python scalar fills it
+ * here, and so does a tensor that broadcasts to dst. */
 static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
 {
     static PyObject *assign;
@@ -393,6 +407,15 @@ static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
     int st;
     if (dt_py_scalar_kind(value, &kind)) {
         st = dt_py_tensor_fill((PyDtTensor *)dst, value);
+    } else if (DtTensor_Check(value) && broadcasts_to(&((PyDtTensor *)value)->t, &((PyDtTensor *)dst)->t)) {
+        /* what _views.assign does with a tensor it broadcasts without dropping axes */
+        dt_tensor *to = &((PyDtTensor *)dst)->t;
+        const dt_tensor *from = &((PyDtTensor *)value)->t;
+        dt_error err;
+        dt_status cs;
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(to, to->numel) || !dt_py_small_cpu_work(from, from->numel),
+                          cs = dt_tensor_copy_into(to, from, &err));
+        st = cs == DT_OK ? 0 : (dt_py_raise(&err), -1);
     } else {
         PyObject *res = dt_py_lazy_function("devtensor._views", "assign", &assign) == NULL
                             ? NULL

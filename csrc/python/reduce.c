@@ -396,7 +396,64 @@ static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* The per-call path of sort and argsort below this many elements; bigger
+ * CPU sorts go to devtensor._sorting, which spreads NumPy's sort over
+ * threads from its _THREADED_SORT_MIN (the same number). */
+#define SORT_FAST_MAX (1 << 16)
+
+/* _sort_fast(a, axis, arg, stable, descending): sort's (argsort's, arg
+ * True) per-call path for a tensor of at least one dimension sorted along
+ * its last axis (axis -1 or ndim - 1), stable None or a bool, descending a
+ * bool: a new tensor, or None for devtensor._sorting to take the call.  As
+ * there (Note [Sorting through the backend] in devtensor/_sorting.py): an
+ * unstable ascending values sort on the CPU is NumPy's, in place on our
+ * contiguous copy; everything else is the core's stable dt_sort. */
+static PyObject *sort_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5)
+        return PyErr_Format(PyExc_TypeError, "_sort_fast takes 5 arguments (%zd given)", nargs);
+    if (!DtTensor_Check(args[0]) || !PyLong_CheckExact(args[1]) || !PyBool_Check(args[2]) ||
+        !(args[3] == Py_None || PyBool_Check(args[3])) || !PyBool_Check(args[4]))
+        Py_RETURN_NONE;
+    PyDtTensor *self = (PyDtTensor *)args[0];
+    const dt_tensor *src = &self->t;
+    long axis = PyLong_AsLong(args[1]);
+    if (axis == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (src->ndim == 0 || (axis != -1 && axis != src->ndim - 1) || src->numel >= SORT_FAST_MAX)
+        Py_RETURN_NONE;
+    const int arg = args[2] == Py_True, descending = args[4] == Py_True;
+    dt_error err;
+    dt_tensor out;
+    if (!arg && !descending && args[3] != Py_True && dt_tensor_device(src).type == DT_DEVICE_CPU &&
+        src->dtype != DT_BFLOAT16) {
+        if (dt_py_same_device_copy(src, src->dtype, &out, &err) != DT_OK)
+            return dt_py_raise(&err);
+        PyObject *r = dt_py_tensor_wrap(&out);
+        PyObject *view = r == NULL ? NULL : dt_py_tensor_to_ndarray((PyDtTensor *)r);
+        if (view == NULL || PyArray_Sort((PyArrayObject *)view, -1, NPY_QUICKSORT) < 0)
+            Py_CLEAR(r);
+        Py_XDECREF(view);
+        return r;
+    }
+    dt_tensor_init_empty(&out);
+    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src), arg ? DT_INT64 : src->dtype, src->ndim,
+                                      src->shape, &err);
+    if (st == DT_OK)
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(src, src->numel), st = dt_sort(src, descending, arg, &out, &err));
+    if (st != DT_OK) {
+        dt_tensor_clear(&out);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&out);
+}
+
 PyMethodDef dt_py_reduce_methods[] = {
+    {"_sort_fast", (PyCFunction)(void (*)(void))sort_fast, METH_FASTCALL,
+     "_sort_fast(a, axis, arg, stable, descending): a new tensor, or None for Python to take the call"},
     {"_sort", (PyCFunction)(void (*)(void))sort, METH_FASTCALL,
      "_sort(src, descending, arg, out): src sorted stably along its last axis (csrc/core/sort.h)"},
     {"_search_fast", (PyCFunction)(void (*)(void))search_fast, METH_FASTCALL,

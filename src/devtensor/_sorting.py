@@ -128,7 +128,9 @@ def _stable(kind, stable):
 
 
 # Note [Sorting runs with NumPy's sort] in csrc/cpu/cpu_sort_runs.c: from
-# this many elements a CPU sort goes across threads
+# this many elements a CPU sort goes across threads (below it, sort and
+# argsort's plain calls are _C._sort_fast's: SORT_FAST_MAX in
+# csrc/python/reduce.c is this number)
 _THREADED_SORT_MIN = 1 << 16
 _MERGED = "?bhilqBHILQfd"  # the dtypes the merge knows (dt_cpu_sort_runs_supports)
 
@@ -180,6 +182,10 @@ def _no_order(order):
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """NumPy's sort (kind, stable) with the array API's descending: a sorted
     copy along axis (the flattened array for axis=None)."""
+    if kind is None and order is None:
+        r = _C._sort_fast(a, axis, False, stable, descending)
+        if r is not None:
+            return r
     _no_order(order)
     return _along(a, axis, bool(descending), False, _stable(kind, stable))
 
@@ -187,6 +193,10 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """NumPy's argsort (kind, stable) with the array API's descending: the
     int64 positions that sort a along axis."""
+    if kind is None and order is None:
+        r = _C._sort_fast(a, axis, True, stable, descending)
+        if r is not None:
+            return r
     _no_order(order)
     return _along(a, axis, bool(descending), True, _stable(kind, stable))
 
