@@ -289,7 +289,7 @@ def setitem(x, key, value):
     As NumPy: value is broadcast to x[key]'s shape and cast to x's dtype; where
     an element is indexed more than once the last value wins, so x[idx] += 1
     adds one once per distinct index."""
-    if x.flags.writeable is False:
+    if not x._writeable:
         raise ValueError("assignment destination is read-only")
     v, axes, indices, b_shape = _resolve(x, key)
     _check_empty_axes(v, axes, indices)

@@ -152,7 +152,7 @@ def put_along_axis(arr, indices, values, axis):
 
 def _flat_put(a, positions, values):
     """a.flat[positions] = values, on a's device, a's order C."""
-    if a.flags.c_contiguous:
+    if a.is_contiguous():
         a.reshape(-1)[positions] = values
         return
     flat = a.reshape(-1)  # a copy: written back

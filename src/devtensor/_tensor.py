@@ -266,7 +266,7 @@ class _TensorMethods:
             raise TypeError("the CUDA Array Interface has no bfloat16 typestr")
         cuda.synchronize(self.device.index)
         return {"shape": tuple(self.shape), "typestr": self.dtype.numpy_dtype.str,
-                "data": (self.data_ptr(), not self.flags.writeable), "version": 3,
+                "data": (self.data_ptr(), not self._writeable), "version": 3,
                 "strides": None if self.is_contiguous() else tuple(self.strides),
                 "stream": None}
 

@@ -43,6 +43,7 @@ from . import _C
 from ._C import TensorBase
 
 _NO_VALUE = object()
+_NUMPY_UFUNCS = {}  # name -> NumPy's ufunc of the same name, filled by install()
 _SCANS = {"add": _C.REDUCE_OPS.index("sum"), "multiply": _C.REDUCE_OPS.index("prod")}
 IDENTITY = {"add": 0, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0,
@@ -238,7 +239,7 @@ def at(ufunc, a, indices, b=None):
         raise ValueError("second operand needed for ufunc")
     if ufunc.nin == 1 and b is not None:
         raise ValueError("second operand provided when ufunc is unary")
-    if not a.flags.writeable:
+    if not a._writeable:
         raise ValueError("assignment destination is read-only")
     if _numpy_at(ufunc, a, indices, b):
         return
@@ -264,23 +265,32 @@ def at(ufunc, a, indices, b=None):
 def _numpy_view(x):
     """x as NumPy can take it without a copy, or _NO_VALUE (Note [at() on the CPU])."""
     if isinstance(x, TensorBase):
-        return x.numpy() if x.device.type == "cpu" and x.dtype != _C.bfloat16 else _NO_VALUE
+        try:
+            return x._numpy_view()  # TypeError off the CPU, and for bfloat16
+        except TypeError:
+            return _NO_VALUE
     return x
 
 
 def _numpy_at(ufunc, a, indices, b):
     """NumPy's at() on views of a CPU tensor; False if it cannot take the call."""
-    np_ufunc = getattr(np, ufunc.__name__, None)
-    if a.device.type != "cpu" or a.dtype == _C.bfloat16 or not isinstance(np_ufunc, np.ufunc):
+    np_ufunc = _NUMPY_UFUNCS.get(ufunc.__name__)
+    target = _NO_VALUE if np_ufunc is None else _numpy_view(a)
+    if target is _NO_VALUE:
         return False
-    key = tuple(map(_numpy_view, indices)) if isinstance(indices, tuple) else _numpy_view(indices)
+    if isinstance(indices, tuple):
+        key = tuple(map(_numpy_view, indices))
+        if builtins.any(k is _NO_VALUE for k in key):
+            return False
+    else:
+        key = _numpy_view(indices)
     value = _numpy_view(b)
-    if value is _NO_VALUE or any(k is _NO_VALUE for k in (key if isinstance(key, tuple) else (key,))):
+    if key is _NO_VALUE or value is _NO_VALUE:
         return False
     if b is None:
-        np_ufunc.at(a.numpy(), key)
+        np_ufunc.at(target, key)
     else:
-        np_ufunc.at(a.numpy(), key, value)
+        np_ufunc.at(target, key, value)
     return True
 
 
@@ -343,6 +353,8 @@ def install(ufuncs):
         for method in (reduce, accumulate, reduceat, outer, at):
             setattr(u, method.__name__, types.MethodType(method, u))
         np_ufunc = getattr(np, u.__name__, None)
+        if isinstance(np_ufunc, np.ufunc):
+            _NUMPY_UFUNCS[u.__name__] = np_ufunc
         u.identity = IDENTITY.get(u.__name__)
         u.signature = None  # NumPy's: None for elementwise ufuncs (Dask reads it)
         loops = [t for t in getattr(np_ufunc, "types", []) if builtins.all(
