@@ -874,6 +874,41 @@ def bench_gpu_eig(table, reps, dsync, cp, csync, torch, tsync, side=1024):
         table.add("gpu", label, "-", t_dt, "none", None)
 
 
+def bench_gpu_batched_linalg(table, reps, dsync, cp, csync, torch, tsync, batch=10 ** 4, n=16):
+    """Issue 11's batched factorizations (Note [Batched factorizations] in
+    csrc/cuda/cuda_solver.c): solve, eigh and svd of `batch` n x n float32
+    matrices in one call each, time per call against PyTorch and CuPy."""
+    if not hasattr(dt, "linalg"):
+        return
+    host = np.random.default_rng(0).standard_normal((batch, n, n)).astype(np.float32)
+    host += n * np.eye(n, dtype=np.float32)  # well conditioned
+    sym = host + host.transpose(0, 2, 1)
+    rhs = np.ones((batch, n, 1), np.float32)
+    x, xs, b = (dt.asarray(h, device="cuda:0") for h in (host, sym, rhs))
+    cases = [("solve", lambda: dt.linalg.solve(x, b)), ("eigh", lambda: dt.linalg.eigh(xs)[0]),
+             ("svd", lambda: dt.linalg.svd(x)[1])]
+    peers = []
+    if torch is not None:
+        tx, txs, tb = (torch.as_tensor(h, device="cuda") for h in (host, sym, rhs))
+        peers.append(("torch", tsync, {"solve": lambda: torch.linalg.solve(tx, tb),
+                                       "eigh": lambda: torch.linalg.eigh(txs)[0],
+                                       "svd": lambda: torch.linalg.svd(tx)[1]}))
+    if cp is not None:
+        cx, cxs, cb = (cp.asarray(h) for h in (host, sym, rhs))
+        peers.append(("cupy", csync, {"solve": lambda: cp.linalg.solve(cx, cb),
+                                      "eigh": lambda: cp.linalg.eigh(cxs)[0],
+                                      "svd": lambda: cp.linalg.svd(cx)[1]}))
+    for name, call in cases:
+        label = f"linalg.{name} {batch} x ({n}x{n}) float32, batched"
+        call()
+        t_dt = median_time(call, reps, sync=dsync)
+        if not peers:
+            table.add("gpu", label, "-", t_dt, "none", None)
+        for peer, sync, calls in peers:
+            calls[name]()
+            table.add("gpu", label, "-", t_dt, peer, median_time(calls[name], reps, sync=sync))
+
+
 def bench_gpu(table, quick, allow_emulated=False):
     if not dt.cuda.is_available():
         print(f"\n== GPU: skipped ({dt.cuda.why_unavailable()}) ==")
@@ -1007,6 +1042,7 @@ def bench_gpu(table, quick, allow_emulated=False):
     bench_gpu_matmul(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_fft(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_eig(table, reps, dsync, cp, csync, torch, tsync)
+    bench_gpu_batched_linalg(table, reps, dsync, cp, csync, torch, tsync)
     bench_nn(table, "cuda:0", reps, dsync, torch, tsync, quick=quick)
 
     # -- a small op from Python: host time per call --

@@ -41,8 +41,10 @@ def test_gpu_product_and_fft_rows_run():
     sync = dt.cuda.synchronize
     run.bench_gpu_matmul(table, 1, sync, None, None, None, None, side=32, batch=(2, 16), d2l=(3, 8))
     run.bench_gpu_fft(table, 1, sync, None, None, None, None, n=1 << 10, batch=(8, 64))
+    run.bench_gpu_batched_linalg(table, 1, sync, None, None, None, None, batch=3, n=4)
     cases = [r["case"] for r in table.rows]
     assert "fft 2^10 complex64" in cases and "rfft of 8 rows of 64 float32" in cases, cases
+    assert "linalg.svd 3 x (4x4) float32, batched" in cases, cases
 
 
 def test_gpu_nn_rows_run():

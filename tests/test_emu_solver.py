@@ -67,6 +67,7 @@ CASES = {
     "potrf_batched": {},
     "potrf_batched_fault": {},
     "syevj_batched": {},
+    "gesvdj_batched": {},
     "geev_arguments": {},
 }
 ROUTINES = ["getrf", "getrs", "potrf", "qr", "syevd", "gesvd", "geev"]
@@ -246,17 +247,19 @@ def _declarations():
 
 
 def test_declares_exactly_the_calls_made():
-    """The helpers and 16 calls per type (bufferSize and routine for potrf,
+    """The helpers and 18 calls per type (bufferSize and routine for potrf,
     getrf, geqrf, orgqr/ungqr, syevd/heevd, syevjBatched/heevjBatched,
-    gesvd; getrs; potrfBatched) with the syevjInfo object, and of the
-    generic API Xgeev and its bufferSize, with the params object."""
+    gesvd, gesvdjBatched; getrs; potrfBatched) with the syevjInfo and
+    gesvdjInfo objects, and of the generic API Xgeev and its bufferSize,
+    with the params object."""
     names = sorted(re.match(r"cusolverStatus_t\s+(\w+)", d).group(1) for d in _declarations())
     want = ["cusolverDnCreate", "cusolverDnDestroy", "cusolverDnGetStream", "cusolverDnSetStream",
             "cusolverDnCreateParams", "cusolverDnDestroyParams", "cusolverDnXgeev", "cusolverDnXgeev_bufferSize",
-            "cusolverDnCreateSyevjInfo", "cusolverDnDestroySyevjInfo"]
+            "cusolverDnCreateSyevjInfo", "cusolverDnDestroySyevjInfo", "cusolverDnCreateGesvdjInfo",
+            "cusolverDnDestroyGesvdjInfo"]
     for t in "SDCZ":
         qr, ev = ("orgqr", "syevd") if t in "SD" else ("ungqr", "heevd")
-        for r in ("potrf", "getrf", "geqrf", qr, ev, ev[:-1] + "jBatched", "gesvd"):
+        for r in ("potrf", "getrf", "geqrf", qr, ev, ev[:-1] + "jBatched", "gesvd", "gesvdjBatched"):
             want += [f"cusolverDn{t}{r}", f"cusolverDn{t}{r}_bufferSize"]
         want += [f"cusolverDn{t}getrs", f"cusolverDn{t}potrfBatched"]
     assert names == sorted(want)
@@ -268,7 +271,7 @@ def test_prototypes_match_the_toolkit(tmp_path):
     name with different types."""
     gxx = toolkit_or_skip("cusolverDn.h")
     decls = _declarations()
-    assert len(decls) == 74
+    assert len(decls) == 84
     src = tmp_path / "protos.cpp"
     src.write_text('#include <cusolverDn.h>\nextern "C" {\n' + "\n".join(decls) + "\n}\n")
     res = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-I" + TOOLKIT, str(src)], capture_output=True,

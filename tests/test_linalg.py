@@ -264,6 +264,26 @@ def test_svd(device, dtype, batch, mn):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("mn", [(1, 1), (2, 3), (3, 2), (32, 32), (32, 5), (5, 32), (33, 32), (32, 33)], ids=str)
+def test_svd_batches_either_side_of_the_batched_routine(device, dtype, mn):
+    # Note [Batched factorizations] in csrc/cuda/cuda_solver.c: batches of
+    # two or more matrices of at most 32 rows and columns take gesvdjBatched
+    # on CUDA devices (all of U and V, then U's first columns and V^H),
+    # larger ones gesvd one matrix at a time
+    m, n = mn
+    a = rand((3, m, n), dtype, 7)
+    a[1] = 0  # a zero matrix: every singular value 0, U and V still unitary
+    a[2, :, -1] = a[2, :, 0]  # rank deficient
+    ta = on(a, device)
+    for full in (True, False):
+        assert_svd(LA.svd(ta, full_matrices=full), a, full, device)
+    close(LA.svd(ta, compute_uv=False), np.linalg.svd(a, compute_uv=False), device)
+    close(LA.svdvals(ta), np.linalg.svdvals(a), device)
+    close(LA.matrix_rank(ta), np.linalg.matrix_rank(a), device)
+    close(LA.pinv(ta, rtol=1e-4), np.linalg.pinv(a, rtol=1e-4), device)  # NumPy's default cuts at 1e-15
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_svd_hermitian(device, dtype):
     a = hermitian((2,), 4, dtype)
     a[1, :, 0] = a[1, 0, :] = 0  # a zero eigenvalue keeps its vector

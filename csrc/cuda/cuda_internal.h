@@ -205,9 +205,16 @@ dt_status dt_cuda_solver_zero_triangle(char *a, int64_t count, int64_t rows, int
 /* ptrs[i] = base + i * step bytes, i < count: a batched routine's matrices */
 dt_status dt_cuda_solver_pointers(char *base, int64_t step, int64_t count, char **ptrs,
                                   cudaStream_t s, int dev, dt_error *err);
-/* dst (cols x rows) = conj(src (rows x cols))^T, column-major, of a float dtype */
-dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows, int64_t cols, void *dst,
-                                        dt_dtype dtype, cudaStream_t s, int dev, dt_error *err);
+/* count matrices of a float dtype: dst (cols x rows) = conj(src (rows x
+ * cols))^T, column-major, matrix b at src + b * src_step and dst + b *
+ * dst_step elements */
+dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows, int64_t cols, int64_t count,
+                                        int64_t src_step, void *dst, int64_t dst_step, dt_dtype dtype,
+                                        cudaStream_t s, int dev, dt_error *err);
+/* count blocks of n elements of item bytes, block b copied from src +
+ * b * src_step to dst + b * dst_step elements */
+dt_status dt_cuda_solver_copy_blocks(const void *src, int64_t n, int64_t count, int64_t src_step, void *dst,
+                                     int64_t dst_step, int item, cudaStream_t s, int dev, dt_error *err);
 /* A real Xgeev's output as complex (Note [eig through Xgeev]): w[j] =
  * wr[j] + i wr[n + j] (n of them); and where q is not NULL, q's column j
  * (n x n, column-major) from vr's (LAPACK's layout of conjugate pairs),

@@ -19,7 +19,7 @@
  * LAPACK); backend.h's loop has int64 (0-based pivots): the kernels of
  * cuda_solver_kernels.cu convert on the device.  Each matrix of the batch is one
  * call, except batches of small Cholesky and LU factorizations and LU
- * solves (Note [Batched factorizations]).  gesvd needs
+ * solves, eigh and the SVD (Note [Batched factorizations]).  gesvd needs
  * m >= n: a wide matrix is factored as its conjugate transpose,
  * A^H = U' S V'^H, so A = V' S U'^H: U is (V'^H)^H and V^H is U'^H.  eig
  * of a general matrix: Note [eig through Xgeev].
@@ -62,6 +62,10 @@ typedef struct solver_fns {
     cusolverStatus_t (*gesvd_bs)(H, int, int, int *);
     cusolverStatus_t (*gesvd)(H, signed char, signed char, int, int, void *, int, void *, void *,
                               int, void *, int, void *, int, void *, int *);
+    cusolverStatus_t (*gesvdj_batched_bs)(H, cusolverEigMode_t, int, int, const void *, int, const void *,
+                                          const void *, int, const void *, int, int *, gesvdjInfo_t, int);
+    cusolverStatus_t (*gesvdj_batched)(H, cusolverEigMode_t, int, int, void *, int, void *, void *, int, void *,
+                                       int, void *, int, int *, gesvdjInfo_t, int);
 } solver_fns;
 
 /* X(field, S name, D name, C name, Z name) */
@@ -90,12 +94,17 @@ typedef struct solver_fns {
       cusolverDnZheevjBatched)                                                                    \
     X(gesvd_bs, cusolverDnSgesvd_bufferSize, cusolverDnDgesvd_bufferSize,                       \
       cusolverDnCgesvd_bufferSize, cusolverDnZgesvd_bufferSize)                                 \
-    X(gesvd, cusolverDnSgesvd, cusolverDnDgesvd, cusolverDnCgesvd, cusolverDnZgesvd)
+    X(gesvd, cusolverDnSgesvd, cusolverDnDgesvd, cusolverDnCgesvd, cusolverDnZgesvd)            \
+    X(gesvdj_batched_bs, cusolverDnSgesvdjBatched_bufferSize, cusolverDnDgesvdjBatched_bufferSize, \
+      cusolverDnCgesvdjBatched_bufferSize, cusolverDnZgesvdjBatched_bufferSize)                    \
+    X(gesvdj_batched, cusolverDnSgesvdjBatched, cusolverDnDgesvdjBatched, cusolverDnCgesvdjBatched, \
+      cusolverDnZgesvdjBatched)
 
 typedef struct solver_api {
     cusolverStatus_t (*create)(cusolverDnHandle_t *);
     cusolverStatus_t (*set_stream)(cusolverDnHandle_t, cudaStream_t);
     cusolverStatus_t (*create_syevj_info)(syevjInfo_t *);
+    cusolverStatus_t (*create_gesvdj_info)(gesvdjInfo_t *);
     solver_fns t[4]; /* S, D, C, Z */
 } solver_api;
 
@@ -109,6 +118,7 @@ static int load(char *error, size_t size)
     api.create = cusolverDnCreate;
     api.set_stream = cusolverDnSetStream;
     api.create_syevj_info = cusolverDnCreateSyevjInfo;
+    api.create_gesvdj_info = cusolverDnCreateGesvdjInfo;
 #define DT_SOLVER_LINK_(F, S, D, C, Z)                  \
     api.t[0].F = (__typeof__(api.t[0].F))(void (*)(void))S; \
     api.t[1].F = (__typeof__(api.t[0].F))(void (*)(void))D; \
@@ -125,7 +135,7 @@ static int load(char *error, size_t size)
 
 /* the names in the order load() reads them back */
 static const char *const symbols[] = {
-    "cusolverDnCreate", "cusolverDnSetStream", "cusolverDnCreateSyevjInfo",
+    "cusolverDnCreate", "cusolverDnSetStream", "cusolverDnCreateSyevjInfo", "cusolverDnCreateGesvdjInfo",
 #define DT_SOLVER_NAME_(F, S, D, C, Z) #S, #D, #C, #Z,
     DT_SOLVER_FUNCTIONS(DT_SOLVER_NAME_)
 #undef DT_SOLVER_NAME_
@@ -148,6 +158,7 @@ static int load(char *error, size_t size)
     api.create = (__typeof__(api.create))slot[i++];
     api.set_stream = (__typeof__(api.set_stream))slot[i++];
     api.create_syevj_info = (__typeof__(api.create_syevj_info))slot[i++];
+    api.create_gesvdj_info = (__typeof__(api.create_gesvdj_info))slot[i++];
 #define DT_SOLVER_READ_(F, S, D, C, Z)                          \
     for (int k = 0; k < 4; k++)                                 \
         api.t[k].F = (__typeof__(api.t[k].F))slot[i++];
@@ -177,6 +188,7 @@ typedef struct device_solver {
     cusolverDnHandle_t handle;
     cusolverDnParams_t params; /* eig's (Note [eig through Xgeev]), made on first use */
     syevjInfo_t syevj;         /* syevjBatched's options (the defaults), made on first use */
+    gesvdjInfo_t gesvdj;       /* gesvdjBatched's, the same */
 } device_solver;
 
 static device_solver devices[DT_CUDA_MAX_DEVICES];
@@ -198,6 +210,7 @@ typedef struct run_ctx {
     const solver_fns *f;
     cusolverDnHandle_t h;
     syevjInfo_t syevj;         /* batched eigh: the device's options object */
+    gesvdjInfo_t gesvdj;       /* batched SVD: the device's options object */
     dt_cuda_stream *stream;
     cudaStream_t raw;
     int dev;
@@ -248,7 +261,11 @@ static dt_status workspace(run_ctx *c, int lwork, void **work, dt_error *err)
  * (Jacobi, for n <= 32, matrices packed as the loop's; its options
  * object keeps the defaults: eigenvalues ascending, tolerance machine
  * precision, at most 100 sweeps); a matrix that does not converge has
- * info n + 1, which eigh raises as LinAlgError like syevd's info. */
+ * info n + 1, which eigh raises as LinAlgError like syevd's info.  The
+ * SVD's batches of matrices of at most 32 rows and columns go to
+ * gesvdjBatched (Jacobi; its options object keeps the defaults too:
+ * singular values descending), whose info min(m, n) + 1 on
+ * non-convergence is the SVD's LinAlgError as gesvd's info is. */
 #define DT_SOLVER_BATCHED_N 32
 
 static int batched(const dt_linalg_loop *l)
@@ -372,11 +389,48 @@ static dt_status run_eigh(run_ctx *c, int *info32, dt_error *err)
     return DT_OK;
 }
 
+/* Note [Batched factorizations]: gesvdjBatched, for matrices of at most
+ * 32 rows and columns.  It writes all of U (m x m) and V (n x n, V and not
+ * V^H): U is the loop's q when full, else its first k columns are; V^H (or
+ * its first k rows) is the conjugate transpose of V (of its first k
+ * columns), for the whole batch at once.  Without vectors U and V are
+ * NULL (CUSOLVER_EIG_MODE_NOVECTOR does not reference them). */
+static dt_status run_svd_batched(run_ctx *c, int *info32, dt_error *err)
+{
+    const dt_linalg_loop *l = c->l;
+    const int m = (int)l->m, n = (int)l->n, count = (int)l->count;
+    const int64_t k = m < n ? m : n;
+    const cusolverEigMode_t jobz = l->vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    char *u = NULL, *v = NULL;
+    if (l->vectors) { /* V, and U unless it is q itself */
+        int64_t elems = (int64_t)n * n + (l->full ? 0 : (int64_t)m * m);
+        DT_TRY(scratch(c, l->count * elems * c->item, (void **)&v, err));
+        u = l->full ? l->q : v + l->count * n * n * c->item;
+    }
+    int lwork = 0;
+    void *work;
+    CHECK(c->f->gesvdj_batched_bs(c->h, jobz, m, n, l->a, m, l->w, u, m, v, n, &lwork, c->gesvdj, count),
+          "gesvdjBatched_bufferSize");
+    DT_TRY(workspace(c, lwork, &work, err));
+    CHECK(c->f->gesvdj_batched(c->h, jobz, m, n, l->a, m, l->w, u, m, v, n, work, lwork, info32, c->gesvdj,
+                               count), "gesvdjBatched");
+    if (!l->vectors)
+        return DT_OK;
+    if (!l->full)
+        DT_TRY(dt_cuda_solver_copy_blocks(u, (int64_t)m * k, l->count, (int64_t)m * m, l->q, (int64_t)m * k,
+                                          (int)c->item, c->raw, c->dev, err));
+    const int64_t vr = l->full ? n : k; /* V^H's rows: V's first vr columns, conjugated and transposed */
+    return dt_cuda_solver_conj_transpose(v, n, vr, l->count, (int64_t)n * n, l->vt, vr * n, l->dtype, c->raw,
+                                         c->dev, err);
+}
+
 /* Note [cuSOLVER's conventions]: gesvd of a tall (m >= n) matrix; a wide
  * one through its conjugate transpose */
 static dt_status run_svd(run_ctx *c, int *info32, dt_error *err)
 {
     const dt_linalg_loop *l = c->l;
+    if (batched(l) && l->m <= DT_SOLVER_BATCHED_N)
+        return run_svd_batched(c, info32, err);
     int64_t m = l->m, n = l->n, k = m < n ? m : n;
     int wide = m < n;
     int64_t M = wide ? n : m, N = wide ? m : n; /* the tall problem */
@@ -405,12 +459,12 @@ static dt_status run_svd(run_ctx *c, int *info32, dt_error *err)
                               (int)(vr > 0 ? vr : 1), work, lwork, rwork, info32 + p), "gesvd");
             continue;
         }
-        DT_TRY(dt_cuda_solver_conj_transpose(a, m, n, tall, l->dtype, c->raw, c->dev, err));
+        DT_TRY(dt_cuda_solver_conj_transpose(a, m, n, 1, 0, tall, 0, l->dtype, c->raw, c->dev, err));
         CHECK(c->f->gesvd(c->h, job, job, (int)M, (int)N, tall, (int)M, s, u2, (int)M, vt2,
                           (int)(vr > 0 ? vr : 1), work, lwork, rwork, info32 + p), "gesvd");
         if (l->vectors) { /* U = (V'^H)^H (m x vr), V^H = U'^H (uc x n) */
-            DT_TRY(dt_cuda_solver_conj_transpose(vt2, vr, N, u, l->dtype, c->raw, c->dev, err));
-            DT_TRY(dt_cuda_solver_conj_transpose(u2, M, uc, vt, l->dtype, c->raw, c->dev, err));
+            DT_TRY(dt_cuda_solver_conj_transpose(vt2, vr, N, 1, 0, u, 0, l->dtype, c->raw, c->dev, err));
+            DT_TRY(dt_cuda_solver_conj_transpose(u2, M, uc, 1, 0, vt, 0, l->dtype, c->raw, c->dev, err));
         }
     }
     return DT_OK;
@@ -586,7 +640,14 @@ dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
         if (st == DT_OK)
             d->syevj = info;
     }
+    if (st == DT_OK && l->kind == DT_LINALG_SVD && batched(l) && d->gesvdj == NULL) {
+        gesvdjInfo_t info = NULL;
+        st = solver_check(a->create_gesvdj_info(&info), "cusolverDnCreateGesvdjInfo", c.dev, err);
+        if (st == DT_OK)
+            d->gesvdj = info;
+    }
     c.syevj = d->syevj;
+    c.gesvdj = d->gesvdj;
     if (st == DT_OK)
         st = solver_check(a->set_stream(d->handle, c.raw), "cusolverDnSetStream", c.dev, err);
     c.h = d->handle;

@@ -1,7 +1,7 @@
 /* cuda_solver_kernels.cu - the small kernels around cuSOLVER (cuda_solver.c):
- * int pivots and info to and from the loop's int64, zeroing a triangle, a
- * conjugate transpose, the pointer arrays of the batched routines, and a
- * real eig's output made complex; run on the CPU by the emulation in CI. */
+ * int pivots and info to and from the loop's int64, zeroing a triangle,
+ * batched conjugate transposes and block copies, the pointer arrays of the
+ * batched routines, and a real eig's output made complex; run on the CPU by the emulation in CI. */
 #include "cuda_loops.cuh"
 
 namespace {
@@ -40,20 +40,35 @@ __global__ void k_zero_triangle(char *a, int64_t count, int64_t rows, int64_t co
     }
 }
 
-/* dst (cols x rows) = conj(src (rows x cols))^T, both column-major */
+/* count matrices: dst (cols x rows) = conj(src (rows x cols))^T, both
+ * column-major, matrix b at src + b * src_step and dst + b * dst_step
+ * elements */
 template <class T, bool Complex>
-__global__ void k_conj_transpose(const char *src, char *dst, int64_t rows, int64_t cols)
+__global__ void k_conj_transpose(const char *src, char *dst, int64_t rows, int64_t cols, int64_t count,
+                                 int64_t src_step, int64_t dst_step)
 {
-    int64_t total = rows * cols;
+    const int64_t per = rows * cols, total = per * count, item = (Complex ? 2 : 1) * (int64_t)sizeof(T);
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total;
          e += (int64_t)gridDim.x * blockDim.x) {
-        int64_t i = e % rows, j = e / rows;
+        int64_t b = e / per, f = e % per, i = f % rows, j = f / rows;
         T v[2];
-        memcpy(v, src + e * (Complex ? 2 : 1) * (int64_t)sizeof(T), (Complex ? 2 : 1) * sizeof(T));
+        memcpy(v, src + (b * src_step + f) * item, (size_t)item);
         if (Complex)
             v[1] = -v[1];
-        memcpy(dst + (j + i * cols) * (Complex ? 2 : 1) * (int64_t)sizeof(T), v,
-               (Complex ? 2 : 1) * sizeof(T));
+        memcpy(dst + (b * dst_step + j + i * cols) * item, v, (size_t)item);
+    }
+}
+
+/* count blocks of n elements of item bytes: block b from src + b * src_step
+ * to dst + b * dst_step elements */
+__global__ void k_copy_blocks(const char *src, char *dst, int64_t n, int64_t count, int64_t src_step,
+                              int64_t dst_step, int item)
+{
+    const int64_t total = n * count;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t b = e / n, f = e % n;
+        memcpy(dst + (b * dst_step + f) * item, src + (b * src_step + f) * item, (size_t)item);
     }
 }
 
@@ -131,18 +146,28 @@ extern "C" dt_status dt_cuda_solver_zero_triangle(char *a, int64_t count, int64_
                   err);
 }
 
-extern "C" dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows, int64_t cols,
-                                                   void *dst, dt_dtype dtype, cudaStream_t s, int dev,
-                                                   dt_error *err)
+extern "C" dt_status dt_cuda_solver_conj_transpose(const void *src, int64_t rows, int64_t cols, int64_t count,
+                                                   int64_t src_step, void *dst, int64_t dst_step, dt_dtype dtype,
+                                                   cudaStream_t s, int dev, dt_error *err)
 {
     const char *in = (const char *)src;
     char *out = (char *)dst;
-    void *args[] = {&in, &out, &rows, &cols};
+    void *args[] = {&in, &out, &rows, &cols, &count, &src_step, &dst_step};
     const void *k = dtype == DT_FLOAT32 ? DT_KERNEL_ADDRESS((k_conj_transpose<float, false>))
                   : dtype == DT_FLOAT64 ? DT_KERNEL_ADDRESS((k_conj_transpose<double, false>))
                   : dtype == DT_COMPLEX64 ? DT_KERNEL_ADDRESS((k_conj_transpose<float, true>))
                   : DT_KERNEL_ADDRESS((k_conj_transpose<double, true>));
-    return launch(k, rows * cols, args, s, dev, "conj_transpose", err);
+    return launch(k, rows * cols * count, args, s, dev, "conj_transpose", err);
+}
+
+extern "C" dt_status dt_cuda_solver_copy_blocks(const void *src, int64_t n, int64_t count, int64_t src_step,
+                                                void *dst, int64_t dst_step, int item, cudaStream_t s, int dev,
+                                                dt_error *err)
+{
+    const char *in = (const char *)src;
+    char *out = (char *)dst;
+    void *args[] = {&in, &out, &n, &count, &src_step, &dst_step, &item};
+    return launch(DT_KERNEL_ADDRESS(k_copy_blocks), n * count, args, s, dev, "copy_blocks", err);
 }
 
 extern "C" dt_status dt_cuda_solver_pointers(char *base, int64_t step, int64_t count, char **ptrs,

@@ -133,7 +133,7 @@ cusolverStatus_t get(cusolverDnHandle_t handle, Handle *out)
 }
 
 /* the kinds of option objects in the table */
-const char kind_params = 1, kind_syevj = 2;
+const char kind_params = 1, kind_syevj = 2, kind_gesvdj = 3;
 
 bool live_object(const void *p, char kind)
 {
@@ -145,6 +145,7 @@ bool live_object(const void *p, char kind)
 
 bool params_live(cusolverDnParams_t params) { return live_object(params, kind_params); }
 bool syevj_info_live(syevjInfo_t info) { return live_object(info, kind_syevj); }
+bool gesvdj_info_live(gesvdjInfo_t info) { return live_object(info, kind_gesvdj); }
 
 /* A bufferSize answer: CUSOLVER_STATUS_INVALID_VALUE where it does not fit
  * an int (matrices of several gigabytes) or *out may not be written. */
@@ -305,7 +306,8 @@ cusolverStatus_t cusolverDnDestroy(cusolverDnHandle_t handle)
     return CUSOLVER_STATUS_SUCCESS;
 }
 
-/* An option object of a kind (a parameter object, a syevjInfo), as a
+/* An option object of a kind (a parameter object, a syevjInfo, a
+ * gesvdjInfo), as a
  * handle: an id never reused; no runtime needed, as the real library's. */
 static cusolverStatus_t create_object(void **out, char kind)
 {
@@ -377,6 +379,18 @@ cusolverStatus_t cusolverDnCreateSyevjInfo(syevjInfo_t *info)
 cusolverStatus_t cusolverDnDestroySyevjInfo(syevjInfo_t info)
 {
     return destroy_object(info, dt_emu::solver::kind_syevj);
+}
+
+/* gesvdjBatched's options (Note [gesvdjBatched] in emu_solver_routines.cpp):
+ * no setter is emulated either. */
+cusolverStatus_t cusolverDnCreateGesvdjInfo(gesvdjInfo_t *info)
+{
+    return create_object((void **)info, dt_emu::solver::kind_gesvdj);
+}
+
+cusolverStatus_t cusolverDnDestroyGesvdjInfo(gesvdjInfo_t info)
+{
+    return destroy_object(info, dt_emu::solver::kind_gesvdj);
 }
 
 } /* extern "C" */

@@ -31,9 +31,11 @@ struct Handle {
 cusolverStatus_t get(cusolverDnHandle_t handle, Handle *out);
 
 /* Whether params came from cusolverDnCreateParams (info from
- * cusolverDnCreateSyevjInfo) and is not destroyed. */
+ * cusolverDnCreateSyevjInfo, cusolverDnCreateGesvdjInfo) and is not
+ * destroyed. */
 bool params_live(cusolverDnParams_t params);
 bool syevj_info_live(syevjInfo_t info);
+bool gesvdj_info_live(gesvdjInfo_t info);
 
 /* A bufferSize call's answer `need` written to *out: SUCCESS, or
  * CUSOLVER_STATUS_INVALID_VALUE where *out is NULL or device memory, or

@@ -733,6 +733,133 @@ cusolverStatus_t gesvd(Ty t, cusolverDnHandle_t handle, signed char jobu, signed
 }
 
 
+/* Note [gesvdjBatched]
+ * batchSize m x n matrices (m, n <= 32, either the larger) packed one
+ * after the other: matrix j at A + j * lda * n elements, its min(m, n)
+ * singular values at S + j * min(m, n), descending (the options object's
+ * default; its setters are not emulated), and with
+ * CUSOLVER_EIG_MODE_VECTOR all of U (m x m at U + j * ldu * m) and of V,
+ * not V^H (n x n at V + j * ldv * n); A is destroyed (Note [Destroyed
+ * outputs]).  Each matrix is gesvd's reference above, of A^H when m < n
+ * (A^H = U' S V'^H gives U = V', V = U').  A matrix the reference leaves
+ * unconverged has info min(m, n) + 1, the real library's "did not
+ * converge".  cuSOLVER documents m, n <= 32: larger is an invalid
+ * argument here.  Arguments in order with devInfo = -i as Note [Invalid
+ * arguments] (jobz 1, m 2, n 3, lda 5, ldu 8, ldv 10, lwork 12, params
+ * 14: a NULL or destroyed gesvdjInfo, batchSize 15: < 1); the bufferSize
+ * call refuses the same ones but lwork with CUSOLVER_STATUS_INVALID_VALUE
+ * alone.  ldu >= max(1, m) and ldv >= max(1, n) are asked even with
+ * CUSOLVER_EIG_MODE_NOVECTOR, where U and V are neither read nor written
+ * and may be NULL.  The workspace asked for is gesvd's per matrix times
+ * batchSize.  info[0] is written by the queueing (launch), the others by
+ * the work. */
+constexpr int gesvdj_batched_max = 32;
+
+int64_t lwork_gesvdj_batched(Ty t, int64_t m, int64_t n, int64_t batch)
+{
+    return lwork_gesvd(t, std::max(m, n), std::min(m, n)) * std::max<int64_t>(1, batch);
+}
+
+/* the first invalid argument (lwork < 0: not checked), or 0 */
+int gesvdj_batched_bad(Ty t, cusolverEigMode_t jobz, int m, int n, int lda, int ldu, int ldv, int lwork,
+                       gesvdjInfo_t params, int batch)
+{
+    if (jobz != CUSOLVER_EIG_MODE_NOVECTOR && jobz != CUSOLVER_EIG_MODE_VECTOR)
+        return 1;
+    if (m < 0 || m > gesvdj_batched_max)
+        return 2;
+    if (n < 0 || n > gesvdj_batched_max)
+        return 3;
+    if (lda < std::max(1, m))
+        return 5;
+    if (ldu < std::max(1, m))
+        return 8;
+    if (ldv < std::max(1, n))
+        return 10;
+    if (lwork >= 0 && lwork < lwork_gesvdj_batched(t, m, n, batch))
+        return 12;
+    return !gesvdj_info_live(params) ? 14 : batch < 1 ? 15 : 0;
+}
+
+struct GesvdjBatchedJob : Job {
+    bool vectors;
+    char *A, *S, *U, *V;
+    int *infos;
+    int64_t m, n, lda, ldu, ldv, batch;
+    cudaError_t compute(int *info) override
+    {
+        const int64_t k = std::min(m, n), es = (int64_t)esize(t);
+        const bool wide = m < n;
+        for (int64_t j = 0; j < batch; j++) {
+            char *a = A + j * lda * n * es;
+            Dense x = read(t, a, lda, m, n), u, v;
+            if (wide) {
+                Dense h(n, m);
+                for (int64_t c = 0; c < n; c++)
+                    for (int64_t r = 0; r < m; r++)
+                        h(c, r) = Cx{x(r, c).re, -x(r, c).im};
+                x = h;
+            }
+            std::vector<double> s;
+            int left = dt_emu::svd(x, s, vectors ? &u : nullptr, x.rows, vectors ? &v : nullptr);
+            for (int64_t i = 0; i < k; i++)
+                store_real(t, S, j * k + i, s[i]);
+            if (vectors) {
+                write(t, U + j * ldu * m * es, ldu, wide ? v : u, m, m);
+                write(t, V + j * ldv * n * es, ldv, wide ? u : v, n, n);
+            }
+            for (int64_t c = 0; c < n; c++)
+                for (int64_t r = 0; r < m; r++)
+                    store(t, a, c * lda + r, nan_cx);
+            int value = left != 0 ? (int)k + 1 : 0;
+            if (j == 0)
+                *info = value;
+            else
+                memcpy(infos + j, &value, sizeof value);
+        }
+        return cudaSuccess;
+    }
+};
+
+cusolverStatus_t gesvdj_batched_size(Ty t, cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, int lda,
+                                     int ldu, int ldv, int *lwork, gesvdjInfo_t params, int batch)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (gesvdj_batched_bad(t, jobz, m, n, lda, ldu, ldv, -1, params, batch) != 0)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    return answer(lwork_gesvdj_batched(t, m, n, batch), lwork);
+}
+
+cusolverStatus_t gesvdj_batched(Ty t, cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, void *A,
+                                int lda, void *S, void *U, int ldu, void *V, int ldv, void *work, int lwork, int *info,
+                                gesvdjInfo_t params, int batch)
+{
+    Handle h;
+    cusolverStatus_t st = get(handle, &h);
+    if (st != CUSOLVER_STATUS_SUCCESS)
+        return st;
+    if (int bad = gesvdj_batched_bad(t, jobz, m, n, lda, ldu, ldv, std::max(lwork, 0), params, batch))
+        return refuse(h, t, info, bad);
+    if (m == 0 || n == 0) /* every info 0 */
+        return launch(h, t, info, {vec(info, batch, sizeof(int))}, new (std::nothrow) BatchedInfoJob(info, batch));
+    const bool vectors = jobz == CUSOLVER_EIG_MODE_VECTOR;
+    GesvdjBatchedJob *j = new (std::nothrow) GesvdjBatchedJob();
+    if (j != nullptr) {
+        j->vectors = vectors, j->A = (char *)A, j->S = (char *)S, j->U = (char *)U, j->V = (char *)V;
+        j->infos = info, j->m = m, j->n = n, j->lda = lda, j->ldu = ldu, j->ldv = ldv, j->batch = batch;
+        j->work = (char *)work, j->work_bytes = (size_t)lwork * esize(t);
+    }
+    const int64_t b = batch;
+    return launch(h, t, info,
+                  {Extent{A, m, n * b, lda, esize(t)}, vec(S, std::min(m, n) * b, rsize(t)),
+                   Extent{U, vectors ? m : 0, m * b, ldu, esize(t)}, Extent{V, vectors ? n : 0, n * b, ldv, esize(t)},
+                   vec(work, lwork, esize(t)), vec(info, batch, sizeof(int))},
+                  j);
+}
+
 /* ---- the general eigenproblem (the 64-bit generic API) ---- */
 
 /* Note [Xgeev]
@@ -992,6 +1119,21 @@ extern "C" {
                                                     int lwork, int *info, syevjInfo_t params, int batchSize)    \
     {                                                                                                           \
         return syevj_batched(Ty::X, handle, jobz, uplo, n, A, lda, W, work, lwork, info, params, batchSize);    \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##gesvdjBatched_bufferSize(                                                   \
+        cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, const E *A, int lda, const R *S,         \
+        const E *U, int ldu, const E *V, int ldv, int *lwork, gesvdjInfo_t params, int batchSize)               \
+    {                                                                                                           \
+        (void)A, (void)S, (void)U, (void)V;                                                                     \
+        return gesvdj_batched_size(Ty::X, handle, jobz, m, n, lda, ldu, ldv, lwork, params, batchSize);         \
+    }                                                                                                           \
+    cusolverStatus_t cusolverDn##X##gesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,     \
+                                                  int n, E *A, int lda, R *S, E *U, int ldu, E *V, int ldv,     \
+                                                  E *work, int lwork, int *info, gesvdjInfo_t params,           \
+                                                  int batchSize)                                                \
+    {                                                                                                           \
+        return gesvdj_batched(Ty::X, handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params,  \
+                              batchSize);                                                                       \
     }                                                                                                           \
     cusolverStatus_t cusolverDn##X##gesvd_bufferSize(cusolverDnHandle_t handle, int m, int n, int *lwork)       \
     {                                                                                                           \

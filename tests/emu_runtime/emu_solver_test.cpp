@@ -753,6 +753,18 @@ static void case_potrf_batched_fault()
     EXPECT(host[0] == 4); /* the host's memory is not written */
 }
 
+/* st is CUSOLVER_STATUS_INVALID_VALUE and the device's *info is -want:
+ * the want-th argument refused (Note [Invalid arguments]) */
+static void expect_refused(int line, cusolverStatus_t st, const int *info, int want)
+{
+    int got = 99;
+    OK(cudaMemcpy(&got, info, sizeof got, cudaMemcpyDeviceToHost));
+    if (st != CUSOLVER_STATUS_INVALID_VALUE || got != -want) {
+        printf("FAIL line %d: status %d, info %d (wanted %d)\n", line, (int)st, got, -want);
+        failures++;
+    }
+}
+
 /* Note [syevjBatched] in emu_solver_routines.cpp: three packed 2 x 2
  * float64 matrices ([[2, 1], [1, 2]]: 1 and 3 with eigenvectors (1, -1)
  * and (1, 1) over sqrt 2; diag(4, -1): -1 and 4; zero), the upper triangle
@@ -812,14 +824,7 @@ static void case_syevj_batched()
     OK(cudaMemcpy(infos, info, sizeof(int), cudaMemcpyDeviceToHost));
     EXPECT(near(w[0], 1) && near(w[1], 3) && infos[0] == 0);
     /* each refusal with its devInfo (the arguments counted after the handle) */
-    auto refused = [&](int line, cusolverStatus_t st, int want) {
-        int got = 99;
-        OK(cudaMemcpy(&got, info, sizeof got, cudaMemcpyDeviceToHost));
-        if (st != invalid || got != -want) {
-            printf("FAIL line %d: status %d, info %d (wanted %d)\n", line, (int)st, got, -want);
-            failures++;
-        }
-    };
+    auto refused = [&](int line, cusolverStatus_t st, int want) { expect_refused(line, st, info, want); };
     refused(__LINE__, cusolverDnDsyevjBatched(h, (cusolverEigMode_t)2, lo, 2, A, 2, W, work, lwork, info, params, 3), 1);
     refused(__LINE__, cusolverDnDsyevjBatched(h, vec, (cublasFillMode_t)7, 2, A, 2, W, work, lwork, info, params, 3), 2);
     refused(__LINE__, cusolverDnDsyevjBatched(h, vec, lo, 33, A, 33, W, work, lwork, info, params, 1), 3);
@@ -836,6 +841,123 @@ static void case_syevj_batched()
     for (void *p : {(void *)A, (void *)W, (void *)work, (void *)info, (void *)Z, (void *)zwork})
         OK(cudaFree(p));
     SOLVER_OK(cusolverDnDestroySyevjInfo(params));
+    SOLVER_OK(cusolverDnDestroy(h));
+}
+
+/* Note [gesvdjBatched] in emu_solver_routines.cpp: two packed wide 2 x 3
+ * float64 matrices ([[3, 0, 0], [0, 4, 0]]: singular values 4 and 3;
+ * [[1, 1, 0], [1, 1, 0]]: 2 and 0), all of U (2 x 2) and V (3 x 3, V not
+ * V^H): A = U[:, :2] diag(s) V[:, :2]^H, U and V unitary, A destroyed; a
+ * tall complex64 matrix ([[1, i], [0, 0], [0, 0]]: sqrt 2 and 0), values
+ * only with U and V NULL; every refusal; the option object's life. */
+static void case_gesvdj_batched()
+{
+    cusolverDnHandle_t h = handle();
+    const cusolverStatus_t invalid = CUSOLVER_STATUS_INVALID_VALUE;
+    gesvdjInfo_t params = nullptr, gone = nullptr;
+    EXPECT_ST(cusolverDnCreateGesvdjInfo(nullptr), invalid);
+    SOLVER_OK(cusolverDnCreateGesvdjInfo(&params));
+    SOLVER_OK(cusolverDnCreateGesvdjInfo(&gone));
+    SOLVER_OK(cusolverDnDestroyGesvdjInfo(gone));
+    EXPECT_ST(cusolverDnDestroyGesvdjInfo(gone), invalid);
+    EXPECT_ST(cusolverDnDestroySyevjInfo((syevjInfo_t)(void *)params), invalid); /* another kind */
+    const int m = 2, n = 3, k = 2;
+    const double host[2][6] = {{3, 0, 0, 4, 0, 0}, {1, 1, 1, 1, 0, 0}}; /* column-major, lda 2 */
+    double *A = nullptr, *S = nullptr, *U = nullptr, *V = nullptr, *work = nullptr;
+    int *info = nullptr, lwork = 0;
+    OK(cudaMalloc((void **)&A, sizeof host));
+    OK(cudaMalloc((void **)&S, 2 * k * sizeof(double)));
+    OK(cudaMalloc((void **)&U, 2 * m * m * sizeof(double)));
+    OK(cudaMalloc((void **)&V, 2 * n * n * sizeof(double)));
+    OK(cudaMalloc((void **)&info, 2 * sizeof(int)));
+    OK(cudaMemcpy(A, host, sizeof host, cudaMemcpyHostToDevice));
+    const cusolverEigMode_t vec = CUSOLVER_EIG_MODE_VECTOR, novec = CUSOLVER_EIG_MODE_NOVECTOR;
+    SOLVER_OK(cusolverDnDgesvdjBatched_bufferSize(h, vec, m, n, A, m, S, U, m, V, n, &lwork, params, 2));
+    EXPECT(lwork > 0);
+    OK(cudaMalloc((void **)&work, (size_t)lwork * sizeof(double)));
+    SOLVER_OK(cusolverDnDgesvdjBatched(h, vec, m, n, A, m, S, U, m, V, n, work, lwork, info, params, 2));
+    double s[4], u[8], v[18], a[12];
+    int infos[2] = {-9, -9};
+    OK(cudaMemcpy(s, S, sizeof s, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(u, U, sizeof u, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(v, V, sizeof v, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(a, A, sizeof a, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(infos, info, sizeof infos, cudaMemcpyDeviceToHost));
+    auto near = [](double x, double y) { return std::fabs(x - y) < 1e-12; };
+    EXPECT(infos[0] == 0 && infos[1] == 0);
+    EXPECT(near(s[0], 4) && near(s[1], 3) && near(s[2], 2) && near(s[3], 0));
+    for (int j = 0; j < 2; j++) {
+        const double *uj = u + j * m * m, *vj = v + j * n * n;
+        for (int r = 0; r < m; r++) /* A = U[:, :k] diag(s) V[:, :k]^T */
+            for (int c = 0; c < n; c++) {
+                double x = 0;
+                for (int i = 0; i < k; i++)
+                    x += uj[i * m + r] * s[j * k + i] * vj[i * n + c];
+                EXPECT(near(x, host[j][c * m + r]));
+            }
+        for (int p = 0; p < m; p++) /* U^T U = I */
+            for (int q = 0; q < m; q++) {
+                double x = 0;
+                for (int r = 0; r < m; r++)
+                    x += uj[p * m + r] * uj[q * m + r];
+                EXPECT(near(x, p == q));
+            }
+        for (int p = 0; p < n; p++) /* V^T V = I */
+            for (int q = 0; q < n; q++) {
+                double x = 0;
+                for (int r = 0; r < n; r++)
+                    x += vj[p * n + r] * vj[q * n + r];
+                EXPECT(near(x, p == q));
+            }
+    }
+    for (double x : a)
+        EXPECT(std::isnan(x)); /* Note [Destroyed outputs] */
+    /* complex64, tall, values only: U and V NULL */
+    const cuComplex tall[6] = {{1, 0}, {0, 0}, {0, 0}, {0, 1}, {0, 0}, {0, 0}};
+    cuComplex *C = nullptr, *cwork = nullptr;
+    float *cs = nullptr;
+    int clwork = 0;
+    OK(cudaMalloc((void **)&C, sizeof tall));
+    OK(cudaMalloc((void **)&cs, 2 * sizeof(float)));
+    OK(cudaMemcpy(C, tall, sizeof tall, cudaMemcpyHostToDevice));
+    SOLVER_OK(cusolverDnCgesvdjBatched_bufferSize(h, novec, 3, 2, C, 3, cs, nullptr, 3, nullptr, 2, &clwork, params, 1));
+    OK(cudaMalloc((void **)&cwork, (size_t)clwork * sizeof *cwork));
+    SOLVER_OK(cusolverDnCgesvdjBatched(h, novec, 3, 2, C, 3, cs, nullptr, 3, nullptr, 2, cwork, clwork, info, params,
+                                       1));
+    float sv[2];
+    OK(cudaMemcpy(sv, cs, sizeof sv, cudaMemcpyDeviceToHost));
+    OK(cudaMemcpy(infos, info, sizeof(int), cudaMemcpyDeviceToHost));
+    EXPECT(std::fabs(sv[0] - std::sqrt(2.0f)) < 1e-6f && std::fabs(sv[1]) < 1e-6f && infos[0] == 0);
+    /* each refusal with its devInfo (the arguments counted after the handle) */
+    auto refused = [&](int line, cusolverStatus_t st, int want) { expect_refused(line, st, info, want); };
+    auto call = [&](cusolverEigMode_t jobz, int m_, int n_, int lda, int ldu, int ldv, int lw, gesvdjInfo_t p,
+                    int batch) {
+        return cusolverDnDgesvdjBatched(h, jobz, m_, n_, A, lda, S, U, ldu, V, ldv, work, lw, info, p, batch);
+    };
+    refused(__LINE__, call((cusolverEigMode_t)2, m, n, m, m, n, lwork, params, 2), 1);
+    refused(__LINE__, call(vec, 33, 1, 33, 33, 1, lwork, params, 1), 2);
+    refused(__LINE__, call(vec, -1, n, m, m, n, lwork, params, 2), 2);
+    refused(__LINE__, call(vec, 1, 33, 1, 1, 33, lwork, params, 1), 3);
+    refused(__LINE__, call(vec, m, n, 1, m, n, lwork, params, 2), 5);
+    refused(__LINE__, call(vec, m, n, m, 1, n, lwork, params, 2), 8);
+    refused(__LINE__, call(novec, m, n, m, m, 2, lwork, params, 2), 10);
+    refused(__LINE__, call(vec, m, n, m, m, n, lwork - 1, params, 2), 12);
+    refused(__LINE__, call(vec, m, n, m, m, n, lwork, nullptr, 2), 14);
+    refused(__LINE__, call(vec, m, n, m, m, n, lwork, gone, 2), 14);
+    refused(__LINE__, call(vec, m, n, m, m, n, lwork, params, 0), 15);
+    EXPECT_ST(cusolverDnDgesvdjBatched_bufferSize(h, vec, 33, 1, A, 33, S, U, 33, V, 1, &lwork, params, 1), invalid);
+    EXPECT_ST(cusolverDnDgesvdjBatched_bufferSize(h, vec, m, n, A, m, S, U, m, V, n, &lwork, gone, 1), invalid);
+    EXPECT_ST(cusolverDnDgesvdjBatched_bufferSize(h, vec, m, n, A, m, S, U, m, V, n, &lwork, params, 0), invalid);
+    EXPECT_ST(call(vec, m, n, m, m, n, 1 << 20, params, 3), invalid); /* past A and the workspace */
+    /* m = 0: every info 0, nothing else touched */
+    SOLVER_OK(call(vec, 0, n, 1, 1, n, lwork, params, 2));
+    OK(cudaMemcpy(infos, info, sizeof infos, cudaMemcpyDeviceToHost));
+    EXPECT(infos[0] == 0 && infos[1] == 0);
+    OK(cudaDeviceSynchronize());
+    for (void *p : {(void *)A, (void *)S, (void *)U, (void *)V, (void *)work, (void *)info, (void *)C, (void *)cs,
+                    (void *)cwork})
+        OK(cudaFree(p));
+    SOLVER_OK(cusolverDnDestroyGesvdjInfo(params));
     SOLVER_OK(cusolverDnDestroy(h));
 }
 
@@ -954,6 +1076,7 @@ static const Case cases[] = {
     {"potrf_batched", case_potrf_batched},
     {"potrf_batched_fault", case_potrf_batched_fault},
     {"syevj_batched", case_syevj_batched},
+    {"gesvdj_batched", case_gesvdj_batched},
     {"geev_arguments", case_geev_arguments},
 };
 

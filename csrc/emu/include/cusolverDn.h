@@ -15,8 +15,8 @@
  * eigenproblem) and the parameter object it takes.  Not declared, so that
  * using them fails to compile in the emulated build until they are
  * emulated too: every other cuSOLVER routine (the rest of the X API, the
- * batched and Jacobi variants other than potrfBatched and syevjBatched,
- * the syevjInfo setters, ormqr, sytrf, ...),
+ * batched and Jacobi variants other than potrfBatched, syevjBatched and
+ * gesvdjBatched, the syevjInfo and gesvdjInfo setters, ormqr, sytrf, ...),
  * cusolverDnSetAdvOptions, the logging calls, and
  * cusolverDnSetDeterministicMode / cusolverDnSetMathMode.
  */
@@ -39,6 +39,8 @@ struct cusolverDnParams;
 typedef struct cusolverDnParams *cusolverDnParams_t;
 struct syevjInfo;
 typedef struct syevjInfo *syevjInfo_t;
+struct gesvdjInfo;
+typedef struct gesvdjInfo *gesvdjInfo_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -214,6 +216,43 @@ cusolverStatus_t cusolverDnZheevjBatched_bufferSize(cusolverDnHandle_t handle, c
 cusolverStatus_t cusolverDnZheevjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo,
                                          int n, cuDoubleComplex *A, int lda, double *W, cuDoubleComplex *work,
                                          int lwork, int *info, syevjInfo_t params, int batchSize);
+
+/* The SVD of batchSize m x n matrices (m, n <= 32) by Jacobi, packed one
+ * after the other (matrix j at A + j * lda * n, its min(m, n) singular
+ * values at S + j * min(m, n), descending; all of U, m x m at U + j * ldu *
+ * m, and of V (not V^H), n x n at V + j * ldv * n; its info in info[j]);
+ * the options object with its defaults.  Note [gesvdjBatched] in
+ * emu_solver_routines.cpp. */
+cusolverStatus_t cusolverDnCreateGesvdjInfo(gesvdjInfo_t *info);
+cusolverStatus_t cusolverDnDestroyGesvdjInfo(gesvdjInfo_t info);
+cusolverStatus_t cusolverDnSgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
+                                                    int n, const float *A, int lda, const float *S, const float *U,
+                                                    int ldu, const float *V, int ldv, int *lwork, gesvdjInfo_t params,
+                                                    int batchSize);
+cusolverStatus_t cusolverDnSgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, float *A,
+                                         int lda, float *S, float *U, int ldu, float *V, int ldv, float *work, int lwork,
+                                         int *info, gesvdjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnDgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
+                                                    int n, const double *A, int lda, const double *S, const double *U,
+                                                    int ldu, const double *V, int ldv, int *lwork, gesvdjInfo_t params,
+                                                    int batchSize);
+cusolverStatus_t cusolverDnDgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, double *A,
+                                         int lda, double *S, double *U, int ldu, double *V, int ldv, double *work, int lwork,
+                                         int *info, gesvdjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnCgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
+                                                    int n, const cuComplex *A, int lda, const float *S, const cuComplex *U,
+                                                    int ldu, const cuComplex *V, int ldv, int *lwork, gesvdjInfo_t params,
+                                                    int batchSize);
+cusolverStatus_t cusolverDnCgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, cuComplex *A,
+                                         int lda, float *S, cuComplex *U, int ldu, cuComplex *V, int ldv, cuComplex *work, int lwork,
+                                         int *info, gesvdjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnZgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
+                                                    int n, const cuDoubleComplex *A, int lda, const double *S, const cuDoubleComplex *U,
+                                                    int ldu, const cuDoubleComplex *V, int ldv, int *lwork, gesvdjInfo_t params,
+                                                    int batchSize);
+cusolverStatus_t cusolverDnZgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, cuDoubleComplex *A,
+                                         int lda, double *S, cuDoubleComplex *U, int ldu, cuDoubleComplex *V, int ldv, cuDoubleComplex *work, int lwork,
+                                         int *info, gesvdjInfo_t params, int batchSize);
 
 /* the parameter object of the 64-bit generic API (default options) */
 cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *params);
