@@ -909,6 +909,43 @@ def bench_gpu_batched_linalg(table, reps, dsync, cp, csync, torch, tsync, batch=
             table.add("gpu", label, "-", t_dt, peer, median_time(calls[name], reps, sync=sync))
 
 
+def bench_gpu_ufunc_methods(table, reps, dsync, cp, csync, torch, tsync, n=1 << 20, bins=1000):
+    """Issue 12's ufunc methods on a device: add.at of n float32 values into
+    `bins` targets (Note [Combined at()]) against PyTorch's index_add_ and
+    CuPy's scatter_add, and add.reduceat of n float32 over `bins` segments
+    (Note [Segments by length]) against CuPy's, time per call."""
+    rng = np.random.default_rng(0)
+    idx_h, vals_h = rng.integers(0, bins, n), rng.random(n, dtype=np.float32)
+    starts_h = np.sort(rng.choice(n, bins, replace=False))
+    starts_h[0] = 0
+    idx, vals = dt.asarray(idx_h, device="cuda:0"), dt.asarray(vals_h, device="cuda:0")
+    hist = dt.zeros(bins, dtype=dt.float32, device="cuda:0")
+    label = f"add.at {n} float32 into {bins} bins"
+    t_at = median_time(lambda: dt.add.at(hist, idx, vals), reps, sync=dsync)
+    label_r = f"add.reduceat {n} float32, {bins} segments"
+    t_red = median_time(lambda: dt.add.reduceat(vals, starts_h), reps, sync=dsync)
+    rows = 0
+    if torch is not None:
+        th, ti, tv = (torch.zeros(bins, device="cuda"), torch.as_tensor(idx_h, device="cuda"),
+                      torch.as_tensor(vals_h, device="cuda"))
+        table.add("gpu", label, "-", t_at, "torch", median_time(lambda: th.index_add_(0, ti, tv), reps, sync=tsync))
+        rows += 1
+    if cp is not None:  # CuPy's add.at where its version has one (cupyx.scatter_add before)
+        ch, ci, cv = cp.zeros(bins, dtype=cp.float32), cp.asarray(idx_h), cp.asarray(vals_h)
+        at = getattr(cp.add, "at", None)
+        if at is not None:
+            table.add("gpu", label, "-", t_at, "cupy", median_time(lambda: at(ch, ci, cv), reps, sync=csync))
+            rows += 1
+        if hasattr(cp.add, "reduceat"):
+            cs = cp.asarray(starts_h)
+            table.add("gpu", label_r, "-", t_red, "cupy", median_time(lambda: cp.add.reduceat(cv, cs), reps,
+                                                                       sync=csync))
+            rows += 1
+    if rows == 0:
+        table.add("gpu", label, "-", t_at, "none", None)
+        table.add("gpu", label_r, "-", t_red, "none", None)
+
+
 def bench_gpu(table, quick, allow_emulated=False):
     if not dt.cuda.is_available():
         print(f"\n== GPU: skipped ({dt.cuda.why_unavailable()}) ==")
@@ -1043,6 +1080,7 @@ def bench_gpu(table, quick, allow_emulated=False):
     bench_gpu_fft(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_eig(table, reps, dsync, cp, csync, torch, tsync)
     bench_gpu_batched_linalg(table, reps, dsync, cp, csync, torch, tsync)
+    bench_gpu_ufunc_methods(table, reps, dsync, cp, csync, torch, tsync)
     bench_nn(table, "cuda:0", reps, dsync, torch, tsync, quick=quick)
 
     # -- a small op from Python: host time per call --

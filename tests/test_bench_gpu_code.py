@@ -42,9 +42,11 @@ def test_gpu_product_and_fft_rows_run():
     run.bench_gpu_matmul(table, 1, sync, None, None, None, None, side=32, batch=(2, 16), d2l=(3, 8))
     run.bench_gpu_fft(table, 1, sync, None, None, None, None, n=1 << 10, batch=(8, 64))
     run.bench_gpu_batched_linalg(table, 1, sync, None, None, None, None, batch=3, n=4)
+    run.bench_gpu_ufunc_methods(table, 1, sync, None, None, None, None, n=256, bins=8)
     cases = [r["case"] for r in table.rows]
     assert "fft 2^10 complex64" in cases and "rfft of 8 rows of 64 float32" in cases, cases
     assert "linalg.svd 3 x (4x4) float32, batched" in cases, cases
+    assert "add.at 256 float32 into 8 bins" in cases and "add.reduceat 256 float32, 8 segments" in cases, cases
 
 
 def test_gpu_nn_rows_run():

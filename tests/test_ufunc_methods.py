@@ -257,3 +257,80 @@ def test_at_bfloat16_and_foreign_values():
         np.add.at(a, np.asarray(idx), np.asarray(vals))
         dt.add.at(u, idx, vals)
     np.testing.assert_array_equal(to_np(u), a)
+
+
+COMBINED = [("add", "float64"), ("add", "complex128"), ("subtract", "float32"), ("multiply", "float64"),
+            ("maximum", "float64"), ("minimum", "int16"), ("minimum", "float32"),
+            ("logical_or", "bool"), ("logical_and", "bool"), ("logical_xor", "bool"), ("bitwise_xor", "int32"),
+            ("bitwise_and", "uint8"), ("bitwise_or", "int64")]
+
+
+@pytest.mark.parametrize("name,dtype", COMBINED, ids=[f"{n}-{d}" for n, d in COMBINED])
+def test_at_combines_repeated_targets(device, name, dtype):
+    """Note [Combined at()]: each target's values reduced and applied once,
+    against NumPy's one-by-one application: heavy repetition (2000 indices
+    into 7 targets, one target never hit), NaN among float values, through
+    the padded and the by-length paths of Note [Segments by length]."""
+    rng = np.random.default_rng(abs(hash((name, dtype))) % 2**32)
+    for n_idx, skew in ((2000, False), (300, True)):
+        idx = rng.integers(0, 6, n_idx)
+        if skew:  # one long run and many short ones: grouped by length
+            idx = np.concatenate([np.zeros(250, np.int64), np.arange(1, 6).repeat(np.arange(1, 6))])
+            rng.shuffle(idx)
+        if dtype == "bool":
+            vals = rng.random(idx.size) < (0.02 if name == "logical_or" else 0.98)
+        elif np.dtype(dtype).kind in "iu":
+            vals = rng.integers(0, 100, idx.size).astype(dtype)
+        elif name == "multiply":
+            vals = 1 + rng.standard_normal(idx.size) * 1e-3
+        else:
+            vals = rng.standard_normal(idx.size).astype(dtype)
+            if np.dtype(dtype).kind == "c":
+                vals = vals + 1j * rng.standard_normal(idx.size)
+            vals[rng.random(idx.size) < 0.01] = np.nan if name != "add" else vals[0]
+        a = (np.arange(7) % 3 == 1) if dtype == "bool" else (np.arange(7) + 1).astype(dtype)
+        t = dt.asarray(a.copy(), device=device)
+        with np.errstate(invalid="ignore"):  # NaN in maximum: NumPy's warning (also on the CPU device)
+            getattr(np, name).at(a, idx, vals)
+            getattr(dt, name).at(t, dt.asarray(idx, device=device), dt.asarray(vals, device=device))
+        if a.dtype.kind in "biu":
+            close(t, a, device)
+        else:  # a reduction's rounding, not NumPy's one-by-one (Note [Combined at()])
+            assert_same(t, a, device, exact=False, rtol=1e-5 if dtype == "float32" else 1e-12, atol=1e-5)
+
+
+def test_at_that_casts_applies_one_by_one(device):
+    # values of a wider dtype than the array cast at every application in
+    # NumPy (1.5 -> 1, twice): such at() takes the rounds, not one combined
+    # application
+    for name, dtype, vals in (("add", "int64", [1.5, 1.5, 2.5]), ("subtract", "float32", [1e-8] * 3),
+                              ("multiply", "int8", [1.9, 1.9, 1.9])):
+        a = np.ones(3, dtype)
+        t = dt.asarray(a.copy(), device=device)
+        getattr(np, name).at(a, [1, 1, 1], vals)
+        getattr(dt, name).at(t, dt.asarray([1, 1, 1], device=device), dt.asarray(vals, device=device))
+        close(t, a, device)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "maximum", "multiply", "logical_xor", "divide"])
+def test_reduceat_many_segments(device, name):
+    """Note [Segments by length]: many segments at once (padded, or grouped
+    by length when one is far longer, and always for divide, which has no
+    right identity here), indices that go back, repeat and end the axis,
+    along either axis of a 2-d tensor; NumPy's results (on the CPU NumPy's
+    own reduceat, on a view).  (Not arctan2: NumPy's own arctan2.reduce of
+    a contiguous row is not the left fold its strided reduce gives.)"""
+    rng = np.random.default_rng(len(name))
+    a = rng.standard_normal((300, 3)) if name != "logical_xor" else rng.random((300, 3)) < 0.5
+    if name == "multiply":
+        a = 1 + a * 1e-2
+    t = dt.asarray(a, device=device)
+    for idx in (np.sort(rng.integers(0, 300, 40)), np.array([0, 290, 3, 3, 299, 5]), np.array([0, 1, 2, 3]),
+                np.arange(0, 300, 7), np.r_[0, 250:300]):
+        f, g = getattr(dt, name), getattr(np, name)
+        assert_same(f.reduceat(t, idx, axis=0), g.reduceat(a, idx, axis=0), device, exact=False, rtol=1e-12,
+                    atol=1e-12)
+        assert_same(f.reduceat(t.T, idx, axis=1), g.reduceat(a.T, idx, axis=1), device, exact=False,
+                    rtol=1e-12, atol=1e-12)
+    same_error(lambda: np.add.reduceat(a, [0, 300]), lambda: dt.add.reduceat(t, [0, 300]))
+    same_error(lambda: np.add.reduceat(a, [-1]), lambda: dt.add.reduceat(t, [-1]))

@@ -10,22 +10,24 @@ Other binary ufuncs fold with their own elementwise call: the reorderable
 ones (NumPy's list: those with an identity, and maximum and minimum) in a
 tree of halves (log2(n) calls; reduce) or by Hillis-Steele doubling
 (accumulate), the others left to right as NumPy does ((a - b) - c: n
-calls).  at() is unbuffered as NumPy's: a repeated index is applied once per
-occurrence, in order.  It ranks the occurrences of each target (a stable
-sort of the targets) and applies round r to the r-th occurrences, whose
-targets are distinct; add.at on integers sums each target's values in one
-pass (sorted, a cumulative sum in the array's dtype, whose wrapping is
-NumPy's), so a histogram-like add.at costs a sort.  Measured on the CPU
-(2 cores): add.at of 10^5 int64 indices into 10 bins 4.9 ms (NumPy's
-special-cased loop: 0.1 ms); of 10^5 float64 into 10^5, 12 ms (0.2 ms);
-float add.at with heavy repetition runs a round per repetition (10^4
-indices into 10 bins: 53 ms).  So on the CPU at() is NumPy's own, on
-zero-copy views of the tensor, its indices and values (Note [at() on the
-CPU]); on other devices it is exact but not fast, until the backends have a
-scatter kernel that combines.
+calls).  reduceat reduces its segments all at once (Note [Segments by
+length]).  at() is unbuffered as NumPy's: a repeated index is applied once
+per occurrence, in order.  add.at on integers sums each target's values in
+one pass (sorted, a cumulative sum in the array's dtype, whose wrapping is
+NumPy's); the ufuncs of _COMBINE reduce each target's values and apply
+them once (Note [Combined at()]); any other at() ranks the occurrences of
+each target (a stable sort of the targets) and applies round r to the r-th
+occurrences, whose targets are distinct.  Measured on the CPU (2 cores):
+add.at of 10^5 int64 indices into 10 bins 4.9 ms (NumPy's special-cased
+loop: 0.1 ms); of 10^5 float64 into 10^5, 12 ms (0.2 ms).  So on the CPU
+at() and reduceat are NumPy's own, on zero-copy views of the tensor, its
+indices and values (Note [at() on the CPU]); other devices take the paths
+above.
 
 Note [at() on the CPU]
-NumPy's at() writes into a.numpy(), the tensor's own memory, with NumPy's
+NumPy's reduceat reads a zero-copy view of a CPU tensor (without dtype=),
+its result wrapped without a copy.  NumPy's at() writes into a.numpy(),
+the tensor's own memory, with NumPy's
 results, casts and errors, and it checks every index before it writes
 (an IndexError leaves the tensor as it was).  Only what NumPy can view
 goes there: a CPU tensor of a NumPy dtype (not bfloat16), a ufunc NumPy
@@ -201,19 +203,73 @@ def reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     dt = _dt()
     a = _tensor(array)
     axis = normalize_axis_index(axis, a.ndim)
-    idx = [int(i) for i in np.asarray(_host(indices)).reshape(-1)]
+    idx = np.asarray(_host(indices)).reshape(-1)
+    starts = idx.astype(np.int64) if idx.dtype.kind in "iu" else np.array([int(i) for i in idx], np.int64)
     n = a.shape[axis]
-    for i in idx:
-        if not 0 <= i < n:
-            raise IndexError(f"index {i} out-of-bounds in {ufunc.__name__}.reduceat [0, {n})")
+    bad = np.flatnonzero((starts < 0) | (starts >= n))
+    if bad.size:
+        raise IndexError(f"index {starts[bad[0]]} out-of-bounds in {ufunc.__name__}.reduceat [0, {n})")
+    np_ufunc = _NUMPY_UFUNCS.get(ufunc.__name__)
+    view = _numpy_view(a) if np_ufunc is not None and dtype is None else _NO_VALUE
+    if view is not _NO_VALUE:  # a CPU tensor: NumPy's reduceat, as at() (Note [at() on the CPU])
+        return _write_out(_C._from_numpy(np.asarray(np_ufunc.reduceat(view, starts, axis=axis))), out,
+                          ufunc.__name__)
     x = dt.moveaxis(a if dtype is None else a.astype(dtype), axis, 0)
-    parts = []
-    for j, start in enumerate(idx):
-        stop = idx[j + 1] if j + 1 < len(idx) else n
-        piece = x[start:stop] if start < stop else x[start:start + 1]
-        parts.append(reduce(ufunc, piece, axis=0, keepdims=True))
-    result = dt.moveaxis(dt.concatenate(parts) if parts else x[:0], 0, axis)
-    return _write_out(result, out, ufunc.__name__)
+    if not starts.size:  # no segments: NumPy's empty result, of the reduction's dtype where it has an identity
+        empty = reduce(ufunc, x[:0], axis=0, keepdims=True)[:0] if ufunc.identity is not None else x[:0]
+        return _write_out(dt.moveaxis(empty, 0, axis), out, ufunc.__name__)
+    stops = np.append(starts[1:], n)
+    lengths = np.where(starts < stops, stops - starts, 1)  # NumPy's: x[start] alone where start >= stop
+    result = _reduce_segments(ufunc, x, starts, lengths)
+    return _write_out(dt.moveaxis(result, 0, axis), out, ufunc.__name__)
+
+
+# Note [Segments by length]: padding a segment with its own last element
+# does not change these reductions, and padding with these right identities
+# (x op e == x) does not change the others
+_IDEMPOTENT = {"maximum", "minimum", "logical_and", "logical_or", "bitwise_and", "bitwise_or"}
+_RIGHT_IDENTITY = {"add": 0, "subtract": 0, "multiply": 1, "logical_xor": False, "bitwise_xor": 0}
+_PADDING_AT_MOST = 8  # padded elements per element of the segments
+
+
+def _reduce_segments(ufunc, x, starts, lengths):
+    """ufunc.reduce over axis 0 of each segment x[s:s + k] for (s, k) in the
+    host int64 arrays starts and lengths (k >= 1): len(starts) results
+    stacked on axis 0, on x's device.
+
+    Note [Segments by length]
+        Segments of unequal lengths are made equal, then reduced in one
+        call over the axis of their elements: padded to the longest (a
+        gather of their rows, each past its end taking the segment's last
+        row, or the op's right identity where that is not idempotent) when
+        the padding costs at most _PADDING_AT_MOST times the elements;
+        otherwise grouped by length, one gather and one reduce per distinct
+        length (at most sqrt(2 N) of them for segments that cover N rows
+        once), each group's results scattered to its segments' places."""
+    dt = _dt()
+    device, name = x.device, ufunc.__name__
+    starts_dev, lengths_dev = dt.asarray(starts, device=device), dt.asarray(lengths, device=device)
+    longest = int(lengths.max())
+    if (name in _IDEMPOTENT or name in _RIGHT_IDENTITY) and \
+            starts.shape[0] * longest <= _PADDING_AT_MOST * int(lengths.sum()):
+        step = dt.arange(longest, device=device)
+        last = (starts_dev + lengths_dev - 1)[:, None]
+        rows = dt.minimum(starts_dev[:, None] + step, last)
+        block = dt.take(x, rows, axis=0)
+        if name not in _IDEMPOTENT:
+            inside = (step < lengths_dev[:, None]).reshape(rows.shape + (1,) * (x.ndim - 1))
+            block = dt.where(inside, block, dt.asarray(_RIGHT_IDENTITY[name], dtype=block.dtype, device=device))
+        return reduce(ufunc, block, axis=1)
+    out = None
+    for k in np.unique(lengths).tolist():
+        segs = np.flatnonzero(lengths == k)
+        segs_dev = dt.asarray(segs, device=device)
+        rows = dt.take(starts_dev, segs_dev)[:, None] + dt.arange(k, device=device)
+        red = reduce(ufunc, dt.take(x, rows, axis=0), axis=1)
+        if out is None:
+            out = dt.empty((starts.shape[0],) + tuple(red.shape[1:]), dtype=red.dtype, device=device)
+        out[segs_dev] = red
+    return out
 
 
 def _host(x):
@@ -256,6 +312,8 @@ def at(ufunc, a, indices, b=None):
     flat = work.reshape(-1)
     if ufunc.__name__ == "add" and _integer_add(a, values):
         _add_integers(flat, targets, values)
+    elif ufunc.__name__ in _COMBINE and dt.result_type(a.dtype, values.dtype) == a.dtype:
+        _combined(ufunc, flat, targets, values.astype(a.dtype, copy=False))
     else:
         _rounds(ufunc, flat, targets, values)
     if work is not a:
@@ -323,6 +381,40 @@ def _add_integers(flat, targets, values):
     sums = dt.take(before, ends + 1) - dt.take(before, starts)  # wrapping, as NumPy's adds
     where = dt.take(sorted_t, starts)
     flat[where] = flat[where] + sums
+
+
+# Note [Combined at()]: the ufuncs whose repeated application to one target
+# is one application of a reduction of the values (a - v1 - v2 = a - (v1 +
+# v2)), and that reduction's ufunc
+_COMBINE = {"add": "add", "subtract": "add", "multiply": "multiply", "maximum": "maximum",
+            "minimum": "minimum", "logical_and": "logical_and",
+            "logical_or": "logical_or", "logical_xor": "logical_xor", "bitwise_and": "bitwise_and",
+            "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor"}
+
+
+def _combined(ufunc, flat, targets, values):
+    """at() of a _COMBINE ufunc whose values are of the array's dtype (so no
+    application casts): each target's values reduced (Note [Segments by
+    length]) and applied once.
+
+    Note [Combined at()]
+        NumPy applies a repeated target's values one after the other; for
+        these ufuncs that is one application of their reduction, exact for
+        integers, bools, maximum and minimum, and for floats different only
+        in rounding (a + (v1 + v2) against (a + v1) + v2, the reduction
+        accumulating wide), as CuPy's and PyTorch's scatter-adds differ
+        from NumPy.  It costs a sort, one read of the runs' lengths and a
+        gather and reduce per distinct length, where the rounds cost a
+        round per repetition (10^4 float additions into 10 bins: a thousand
+        rounds)."""
+    dt = _dt()
+    order, sorted_t, first = _ranks(targets)
+    starts = dt.flatnonzero(first)
+    lengths = dt.diff(starts, append=sorted_t.shape[0])
+    combined = _reduce_segments(getattr(dt, _COMBINE[ufunc.__name__]), dt.take(values, order),
+                                starts.cpu().numpy(), lengths.cpu().numpy())
+    where = dt.take(sorted_t, starts)
+    flat[where] = ufunc(flat[where], combined)
 
 
 def _rounds(ufunc, flat, targets, values):
