@@ -334,3 +334,20 @@ def test_reduceat_many_segments(device, name):
                     rtol=1e-12, atol=1e-12)
     same_error(lambda: np.add.reduceat(a, [0, 300]), lambda: dt.add.reduceat(t, [0, 300]))
     same_error(lambda: np.add.reduceat(a, [-1]), lambda: dt.add.reduceat(t, [-1]))
+
+
+@pytest.mark.parametrize("dtype,value", [("int8", 300), ("float32", 1.0), ("int8", 1.5), ("uint8", -1),
+                                         ("int16", True), ("complex64", 1j), ("uint64", 2**64 - 1),
+                                         ("float16", 0.1)])
+def test_at_with_a_python_scalar(device, dtype, value):
+    # a scalar that NumPy's weak-scalar rule gives the array's dtype is cast
+    # once (the combined path); others (an int out of range, a float into
+    # ints) keep NumPy's per-application cast
+    a = np.zeros(3, dtype)
+    t = dt.zeros(3, dtype=getattr(dt, dtype), device=device)
+    np.add.at(a, [0, 0, 1, 0], value)
+    dt.add.at(t, dt.asarray([0, 0, 1, 0], device=device), value)
+    if dtype == "float16":  # 0.1 three times, summed wide then added: one float16 ulp from NumPy's
+        assert_same(t, a, device, exact=False, rtol=1e-3, atol=0)
+    else:
+        close(t, a, device)

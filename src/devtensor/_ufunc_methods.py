@@ -304,7 +304,10 @@ def at(ufunc, a, indices, b=None):
     targets = dt.arange(a.size, device=a.device).reshape(a.shape)[indices]
     values = None
     if ufunc.nin == 2:
-        values = dt.broadcast_to(_tensor(b, a.device), targets.shape).reshape(-1)
+        weak = type(b) in _WEAK_KINDS and a.dtype.kind in _WEAK_KINDS[type(b)] and (
+            type(b) is not int or a.dtype.kind not in "iu" or dt.iinfo(a.dtype).min <= b <= dt.iinfo(a.dtype).max)
+        src = dt.asarray(b, dtype=a.dtype, device=a.device) if weak else _tensor(b, a.device)
+        values = dt.broadcast_to(src, targets.shape).reshape(-1)
     targets = targets.reshape(-1)
     if not targets.shape[0]:
         return
@@ -318,6 +321,12 @@ def at(ufunc, a, indices, b=None):
         _rounds(ufunc, flat, targets, values)
     if work is not a:
         a[...] = work
+
+
+# A Python scalar value takes the array's dtype where NumPy's (NEP 50) weak
+# scalar would, so that at() need not cast at each application (an int out
+# of an integer dtype's range stays int64: NumPy's at() wraps it)
+_WEAK_KINDS = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
 
 
 def _numpy_view(x):
