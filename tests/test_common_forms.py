@@ -195,13 +195,17 @@ def test_fast_paths_are_the_functions_called():
     assert dt.reshape is _views.reshape
 
 
-# ---- t[idx] with a 1-d integer array (Note [Row gathers on the CPU] in csrc/python/index.c) ----
+# ---- t[idx] with a 1-d integer array or bool mask (Note [Row gathers on the CPU] in csrc/python/index.c) ----
 
 KEYS = {
     "int64": lambda: np.array([1, 3, -1, 0, 3]),
     "int32": lambda: np.array([2, -4, 2], dtype=np.int32),
     "strided": lambda: np.array([0, 9, 1, 9, 3, 9])[::2],
     "empty": lambda: np.array([], dtype=np.int64),
+    "mask": lambda: np.array([True, False, True, True]),
+    "mask-strided": lambda: np.array([False, True, True, False, False, True, True, False])[::2],
+    "mask-none": lambda: np.zeros(4, dtype=bool),
+    "mask-bytes": lambda: np.array([0, 2, 0, 255], np.uint8).view(bool),  # any non-zero byte is True
 }
 
 
@@ -247,6 +251,9 @@ def test_row_gather_errors_and_other_layouts(device):
         same_error(lambda: z[key], lambda: tz[key])
         same_error(lambda: z.__setitem__(key, 1), lambda: tz.__setitem__(key, 1))
     assert_same(dt.asarray(e, device=device)[np.array([], dtype=np.int64)], e[np.array([], np.int64)], device)
+    for m in (np.array([True, False]), np.ones(5, bool)):  # a mask of another length: NumPy's IndexError
+        same_error(lambda: a[m], lambda: t[m])
+        same_error(lambda: a[m], lambda: t[dt.asarray(m, device=device)])
 
 
 @pytest.mark.parametrize("device", ALL_DEVICES)

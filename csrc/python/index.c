@@ -263,7 +263,8 @@ static PyObject *numpy_getitem(PyDtTensor *self, PyObject *key, int *handled)
  * about NumPy's cost: the NumPy route of Note [Small advanced keys on the
  * CPU] spent three array conversions on it (320 ns where NumPy takes 95 for
  * three of 16 float64).  Keys as big as the threaded kernels take (Note
- * [Big indices on the CPU]) still go there. */
+ * [Big indices on the CPU]) still go there.  A 1-d bool mask as long as
+ * axis 0 (t[t_mask], rows kept where it is true) is done here too. */
 /* element i of a 1-d int64 (wide) or int32 index at ip, byte stride istride */
 static int64_t index_at(const char *ip, int64_t i, int64_t istride, int wide)
 {
@@ -277,22 +278,61 @@ static int64_t index_at(const char *ip, int64_t i, int64_t istride, int wide)
     return v32;
 }
 
+/* t's rows (bytes each) and the shape of n of them; 0 if a size overflows */
+static int row_shape(const dt_tensor *t, int64_t n, int64_t *row, int64_t *shape)
+{
+    int64_t bytes;
+    *row = (int64_t)dt_tensor_itemsize(t);
+    shape[0] = n;
+    for (int d = 1; d < t->ndim; d++)
+        if (__builtin_mul_overflow(*row, t->shape[d], row))
+            return 0;
+    memcpy(shape + 1, t->shape + 1, (size_t)(t->ndim - 1) * sizeof *shape);
+    return !__builtin_mul_overflow(*row, n, &bytes);
+}
+
+/* t[mask] for a 1-d bool mask (n bytes at mp, byte stride mstride) as long
+ * as t's axis 0: the rows where it is true (any non-zero byte, as NumPy
+ * reads a bool) */
+static PyObject *mask_rows(const dt_tensor *t, const char *mp, int64_t n, int64_t mstride)
+{
+    int64_t count = 0, row, shape[DT_MAX_NDIM];
+    for (int64_t i = 0; i < n; i++)
+        count += mp[i * mstride] != 0;
+    dt_tensor out;
+    dt_error err;
+    if (!row_shape(t, count, &row, shape))
+        return PyErr_Format(PyExc_ValueError, "array is too big");
+    if (dt_tensor_init_new(&out, dt_device_cpu(), t->dtype, t->ndim, shape, &err) != DT_OK)
+        return dt_py_raise(&err);
+    char *dst = dt_tensor_data(&out);
+    const char *src = dt_tensor_data(t);
+    for (int64_t i = 0; i < n; i++)
+        if (mp[i * mstride] != 0) {
+            memcpy(dst, src + i * row, (size_t)row);
+            dst += row;
+        }
+    return dt_py_tensor_wrap(&out);
+}
+
 static PyObject *take_rows(PyDtTensor *self, PyObject *key, int *handled)
 {
     *handled = 0;
     const char *ip;
     int64_t n, istride;
-    int wide;
+    int wide, mask;
     if (DtTensor_Check(key)) {
         const dt_tensor *k = &((PyDtTensor *)key)->t;
         if (dt_tensor_device(k).type != DT_DEVICE_CPU || k->ndim != 1 ||
-            (k->dtype != DT_INT64 && k->dtype != DT_INT32))
+            (k->dtype != DT_INT64 && k->dtype != DT_INT32 && k->dtype != DT_BOOL))
             return NULL;
         ip = dt_tensor_data(k), n = k->shape[0], istride = k->strides[0], wide = k->dtype == DT_INT64;
+        mask = k->dtype == DT_BOOL;
     } else if (PyArray_CheckExact(key)) {
         PyArrayObject *a = (PyArrayObject *)key;
         int kind = PyArray_DESCR(a)->kind, size = (int)PyArray_ITEMSIZE(a);
-        if (PyArray_NDIM(a) != 1 || kind != 'i' || (size != 8 && size != 4) || !PyArray_ISNOTSWAPPED(a))
+        mask = kind == 'b';
+        if (PyArray_NDIM(a) != 1 || !(mask || (kind == 'i' && (size == 8 || size == 4) && PyArray_ISNOTSWAPPED(a))))
             return NULL;
         ip = PyArray_BYTES(a), n = PyArray_DIM(a, 0), istride = PyArray_STRIDE(a, 0), wide = size == 8;
     } else {
@@ -300,16 +340,16 @@ static PyObject *take_rows(PyDtTensor *self, PyObject *key, int *handled)
     }
     const dt_tensor *t = &self->t;
     if (dt_tensor_device(t).type != DT_DEVICE_CPU || t->ndim < 1 || !dt_tensor_is_contiguous(t) ||
-        cpu_kernels_from == 0 || (dt_cpu_get_num_threads() > 1 && n >= cpu_kernels_from))
+        cpu_kernels_from == 0 || (dt_cpu_get_num_threads() > 1 && n >= cpu_kernels_from) ||
+        (mask && n != t->shape[0])) /* a mask of another length: NumPy's IndexError */
         return NULL;
-    int64_t row = (int64_t)dt_tensor_itemsize(t), shape[DT_MAX_NDIM], bytes;
-    shape[0] = n;
-    for (int d = 1; d < t->ndim; d++)
-        if (__builtin_mul_overflow(row, t->shape[d], &row))
-            return NULL;
-    if (__builtin_mul_overflow(row, n, &bytes))
+    if (mask) {
+        *handled = 1;
+        return mask_rows(t, ip, n, istride);
+    }
+    int64_t row, shape[DT_MAX_NDIM];
+    if (!row_shape(t, n, &row, shape))
         return NULL;
-    memcpy(shape + 1, t->shape + 1, (size_t)(t->ndim - 1) * sizeof *shape);
     *handled = 1;
     const int64_t size = t->shape[0];
     for (int64_t i = 0; i < n; i++) {

@@ -248,11 +248,11 @@ def _reduce_segments(ufunc, x, starts, lengths):
         once), each group's results scattered to its segments' places."""
     dt = _dt()
     device, name = x.device, ufunc.__name__
-    starts_dev, lengths_dev = dt.asarray(starts, device=device), dt.asarray(lengths, device=device)
+    starts_dev = dt.asarray(starts, device=device)
     longest = int(lengths.max())
     if (name in _IDEMPOTENT or name in _RIGHT_IDENTITY) and \
             starts.shape[0] * longest <= _PADDING_AT_MOST * int(lengths.sum()):
-        step = dt.arange(longest, device=device)
+        lengths_dev, step = dt.asarray(lengths, device=device), dt.arange(longest, device=device)
         last = (starts_dev + lengths_dev - 1)[:, None]
         rows = dt.minimum(starts_dev[:, None] + step, last)
         block = dt.take(x, rows, axis=0)
