@@ -717,3 +717,19 @@ def test_asarray_of_an_array_shares_and_tensor_of_data_owns():
 def test_tensor_direct_path_errors(data, exc, words):
     with pytest.raises(exc, match=words):
         dt.tensor(data)
+
+
+def test_array_of_python_data_and_missing_arguments():
+    # array(list or tuple) alone is answered in C (py_array in
+    # csrc/python/creation.c): NumPy's values and dtypes, a copy
+    for data in ([1, 2, 3], [[1.5, 2], [3, 4]], (True, False), [1 + 2j, 3], [], [[]], ([1, 2], [3, 4]),
+                 [2**63 - 1, -1], [[1, 2.5], (3, 4)]):
+        want = np.array(data)
+        got = dt.array(data)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.numpy(), want)
+    with pytest.raises(ValueError):
+        dt.array([[1], [2, 3]])
+    for f in ("array", "asarray", "tensor"):
+        with pytest.raises(TypeError, match=rf"^{f}\(\) missing 1 required positional argument"):
+            getattr(dt, f)()

@@ -162,24 +162,46 @@ static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t 
     return creation_general("_asarray_general", &general, args, (size_t)nargs, kwnames);
 }
 
+/* tensor(data) and array(data) of Python data (a list, a tuple; tensor also
+ * a float or an int) on a CPU default device: NumPy's conversion, then the
+ * array's memory taken over; NULL with no error set where the general
+ * function must take the call (and raise devtensor's error). */
+static PyObject *python_data_fast(PyObject *data, int scalars)
+{
+    if (!(PyList_CheckExact(data) || PyTuple_CheckExact(data) ||
+          (scalars && (PyFloat_CheckExact(data) || PyLong_CheckExact(data)))) ||
+        !dt_py_default_device_is_cpu())
+        return NULL;
+    PyObject *arr = PyArray_FromAny(data, NULL, 0, 0, NPY_ARRAY_DEFAULT | NPY_ARRAY_ENSURECOPY, NULL);
+    if (arr == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *t = shareable_array(arr) ? dt_py_tensor_from_ndarray((PyArrayObject *)arr) : NULL;
+    Py_DECREF(arr);
+    return t;
+}
+
 static PyObject *py_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
     static PyObject *general;
-    if (nargs == 1 && kwnames == NULL && (PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0]) ||
-                                          PyFloat_CheckExact(args[0]) || PyLong_CheckExact(args[0])) &&
-        dt_py_default_device_is_cpu()) {
-        PyObject *arr = PyArray_FromAny(args[0], NULL, 0, 0, NPY_ARRAY_DEFAULT | NPY_ARRAY_ENSURECOPY, NULL);
-        if (arr == NULL) {
-            PyErr_Clear(); /* the general path raises devtensor's error */
-        } else {
-            PyObject *t = shareable_array(arr) ? dt_py_tensor_from_ndarray((PyArrayObject *)arr) : NULL;
-            Py_DECREF(arr);
-            if (t != NULL || PyErr_Occurred())
-                return t;
-        }
-    }
+    PyObject *t = nargs == 1 && kwnames == NULL ? python_data_fast(args[0], 1) : NULL;
+    if (t != NULL || PyErr_Occurred())
+        return t;
     return creation_general("_tensor_general", &general, args, (size_t)nargs, kwnames);
+}
+
+/* array(data): NumPy's array of Python sequences, the common call, here;
+ * every other form is _creation._array_general's. */
+static PyObject *py_array(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)module;
+    static PyObject *general;
+    PyObject *t = nargs == 1 && kwnames == NULL ? python_data_fast(args[0], 0) : NULL;
+    if (t != NULL || PyErr_Occurred())
+        return t;
+    return creation_general("_array_general", &general, args, (size_t)nargs, kwnames);
 }
 
 /* Note [Factories in C]
@@ -358,6 +380,11 @@ PyMethodDef dt_py_creation_methods[] = {
      "asarray(obj, dtype=None, device=None, copy=None): obj as a tensor; tensors and CPU NumPy arrays "
      "are shared, not copied, when dtype and device already match and copy is not True; copy=False "
      "raises ValueError when a copy is needed."},
+    {"array", (PyCFunction)(void (*)(void))py_array, METH_FASTCALL | METH_KEYWORDS,
+     "array($module, object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, device=None)\n--\n\n"
+     "NumPy's array: a new tensor holding a copy of object (nested sequences, scalars, NumPy arrays, buffers, "
+     "tensors); copy=None copies only when needed, copy=False raises ValueError when a copy is needed.  A "
+     "tensor stays on its device unless device= is given; ndmin prepends length-1 axes (a view)."},
     {"tensor", (PyCFunction)(void (*)(void))py_tensor, METH_FASTCALL | METH_KEYWORDS,
      "tensor(data, dtype=None, device=None): a new tensor holding a copy of data (nested lists, "
      "scalars, arrays, tensors)."},

@@ -344,6 +344,7 @@ def _tensor_general(data, dtype=None, device=None):
 # the common calls are answered in C, the rest by the functions above
 # (Note [asarray and tensor in C] in csrc/python/creation.c)
 asarray = _C.asarray
+array = _C.array
 tensor = _C.tensor
 empty = _C.empty  # Note [Factories in C] in csrc/python/creation.c; else _empty_general
 zeros = _C.zeros
@@ -354,15 +355,8 @@ arange = _C.arange  # Note [arange in C] in csrc/python/creation.c; else _arange
 _NO_COPY = "Unable to avoid copy while creating an array as requested."
 
 
-def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None):
-    """NumPy's array: a new tensor holding a copy of object (nested sequences,
-    scalars, NumPy arrays, buffers, tensors); copy=None copies only when
-    needed, copy=False raises ValueError when a copy is needed.  A tensor
-    stays on its device unless device= is given; ndmin prepends length-1 axes
-    (a view)."""
-    if type(object) in (list, tuple) and dtype is None and copy is True and order == "K" \
-            and ndmin == 0 and device is None:
-        return tensor(object)  # the common call: Python data, NumPy's dtypes (C)
+def _array_general(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None):
+    """array (_C.array; its common call, a list or tuple alone, is answered in C)."""
     order = order or "K"
     if order not in ("K", "A", "C", "F"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
@@ -384,6 +378,12 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, dev
     if t.ndim < ndmin:
         t = t.reshape((1,) * (ndmin - t.ndim) + t.shape)
     return t
+
+
+# the general functions answer to the public names in Python's messages
+# ("asarray() missing 1 required positional argument: 'obj'")
+_asarray_general.__qualname__, _array_general.__qualname__, _tensor_general.__qualname__ = (
+    "asarray", "array", "tensor")
 
 
 def _copy_in_order(t, order, device):
