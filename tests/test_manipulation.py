@@ -287,6 +287,24 @@ def test_repeat(device, repeats, axis):
     check(lambda x: x.repeat(repeats, axis), lambda x: x.repeat(repeats, axis), [a], device)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "float32", "complex128"])
+def test_repeat_one_count_in_c_and_python(device, dtype):
+    # _C._repeat_fast (an int count, a tensor, axis None or an int) against
+    # NumPy, and the forms it leaves to Python: 0-d, strided and reversed
+    # views, negative axes, three dimensions, a bool count, an empty axis
+    a = (np.arange(24) % 5).reshape(2, 3, 4).astype(dtype)
+    t = on(a, device)
+    for view, tview in ((a, t), (a[:, ::-1, ::2], t[:, ::-1, ::2]), (a.transpose(2, 0, 1), t.permute(2, 0, 1)),
+                        (a[0, 0, 0], t[0, 0, 0]), (a[:, :0], t[:, :0])):
+        for count in (0, 1, 3):
+            for axis in (None, 0, -1, view.ndim - 1 if view.ndim else None):
+                assert_same(dt.repeat(tview, count, axis), np.repeat(view, count, axis), device)
+    assert_same(dt.repeat(t, True, 1), np.repeat(a, True, 1), device)
+    same_error(lambda: np.repeat(a, 2, axis=3), lambda: dt.repeat(t, 2, axis=3))
+    same_error(lambda: np.repeat(a, 2, axis=-4), lambda: dt.repeat(t, 2, axis=-4))
+    same_error(lambda: np.repeat(a, -2), lambda: dt.repeat(t, -2))
+
+
 def test_repeat_counts_on_device(device):
     a = make((3,))
     counts = dt.asarray([1, 0, 2], device=device)

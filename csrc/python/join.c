@@ -1,5 +1,5 @@
-/* join.c - devtensor._C._concatenate_fast and _stack_fast, the per-call
- * paths of concatenate and stack.
+/* join.c - devtensor._C._concatenate_fast, _stack_fast and _repeat_fast,
+ * the per-call paths of concatenate, stack and repeat.
  *
  * Note [Joins in C]
  * concatenate is in every program's inner loops (a batch built from
@@ -132,6 +132,65 @@ static PyObject *stack_fast(PyObject *module, PyObject *const *args, Py_ssize_t 
     return join_fast("_stack_fast", args, nargs, 1);
 }
 
+/* _repeat_fast(a, count, axis): repeat(a, count, axis) for a tensor, an int
+ * count >= 0 and axis None or an int in range: a new tensor, or None (other
+ * forms, and NumPy's errors, are _manipulation.repeat's).  As there (Note
+ * [repeat by broadcast copies] in _manipulation.py): one copy of a view
+ * with a zero-stride axis of length count after axis, seen with the two
+ * axes merged. */
+static PyObject *repeat_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_repeat_fast takes 3 arguments (%zd given)", nargs);
+    if (!DtTensor_Check(args[0]) || !PyLong_CheckExact(args[1]) || !(args[2] == Py_None || PyLong_CheckExact(args[2])))
+        Py_RETURN_NONE;
+    const dt_tensor *t = &((PyDtTensor *)args[0])->t;
+    long long count = PyLong_AsLongLong(args[1]), axis = args[2] == Py_None ? 0 : PyLong_AsLongLong(args[2]);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    int flat = args[2] == Py_None || t->ndim == 0; /* the flattened a (NumPy repeats a 0-d array as 1-d) */
+    int ndim = flat ? 1 : t->ndim;
+    if (axis < 0)
+        axis += ndim;
+    if (count < 0 || axis < 0 || axis >= ndim || ndim + 1 > DT_MAX_NDIM || (flat && !dt_tensor_is_contiguous(t)))
+        Py_RETURN_NONE; /* a flattening copy first: the Python form */
+    int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM], merged[DT_MAX_NDIM], item = dt_tensor_itemsize(t), bytes;
+    for (int d = 0, o = 0; d < ndim; d++) {
+        shape[o] = flat ? t->numel : t->shape[d];
+        strides[o++] = flat ? item : t->strides[d];
+        merged[d] = shape[o - 1];
+        if (d == axis) {
+            shape[o] = count, strides[o++] = 0;
+            if (__builtin_mul_overflow(merged[d], (int64_t)count, &merged[d]))
+                Py_RETURN_NONE;
+        }
+    }
+    dt_error err;
+    dt_tensor view, copy, out;
+    dt_tensor_init_empty(&view);
+    dt_tensor_init_empty(&copy);
+    dt_tensor_init_empty(&out);
+    dt_status st = dt_tensor_init_view(&view, t->storage, t->offset, ndim + 1, shape, strides, t->dtype, &err);
+    if (st == DT_OK)
+        st = dt_tensor_init_new(&copy, dt_tensor_device(t), t->dtype, ndim + 1, shape, &err);
+    if (st == DT_OK)
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&copy, copy.numel), st = dt_tensor_copy_into(&copy, &view, &err));
+    if (st == DT_OK) /* the copy, contiguous, seen with the count's axis merged into axis */
+        st = dt_contiguous_strides(ndim, merged, item, strides, &bytes, &err);
+    if (st == DT_OK)
+        st = dt_tensor_init_view(&out, copy.storage, copy.offset, ndim, merged, strides, t->dtype, &err);
+    dt_tensor_clear(&view);
+    dt_tensor_clear(&copy);
+    if (st != DT_OK) {
+        dt_tensor_clear(&out);
+        return dt_py_raise(&err);
+    }
+    return dt_py_tensor_wrap(&out);
+}
+
 PyMethodDef dt_py_join_methods[] = {
     {"_concatenate_fast", (PyCFunction)(void (*)(void))concatenate_fast, METH_FASTCALL,
      "_concatenate_fast(arrays, axis): the tensors joined along axis, or None for Python to handle "
@@ -139,5 +198,8 @@ PyMethodDef dt_py_join_methods[] = {
     {"_stack_fast", (PyCFunction)(void (*)(void))stack_fast, METH_FASTCALL,
      "_stack_fast(arrays, axis): the tensors (of one shape) stacked along a new axis, or None for "
      "Python to handle the arguments"},
+    {"_repeat_fast", (PyCFunction)(void (*)(void))repeat_fast, METH_FASTCALL,
+     "_repeat_fast(a, count, axis): each element of a repeated count times along axis (the flattened a "
+     "for None), or None for Python to handle the arguments"},
     {NULL, NULL, 0, NULL},
 };

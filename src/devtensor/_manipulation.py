@@ -444,9 +444,9 @@ def repeat(a, repeats, axis=None):
         copy, so equal counts cost one copy and the worst case (all counts
         different) one copy per element.  A gather kernel would do the
         latter in one launch; it waits for the indexing kernels of issue 9."""
-    if type(repeats) is int and repeats >= 0 and isinstance(a, TensorBase) and \
-            (axis is None or type(axis) is int):
-        return _repeat_each(a, repeats, axis)
+    r = _C._repeat_fast(a, repeats, axis)  # the common call (an int count, a tensor), or None
+    if r is not None:
+        return r
     a = _tensor(a)
     if axis is None or a.ndim == 0:  # NumPy repeats a 0-d array as a 1-d one
         a = reshape(a, (-1,))
