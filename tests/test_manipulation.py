@@ -305,6 +305,23 @@ def test_repeat_one_count_in_c_and_python(device, dtype):
     same_error(lambda: np.repeat(a, -2), lambda: dt.repeat(t, -2))
 
 
+def test_repeat_many_different_counts_is_one_gather(device):
+    # past eight runs of equal counts, repeat is a gather (Note [repeat by
+    # broadcast copies]): counts with zeros at both ends and in the middle,
+    # along each axis and flattened, counts given as a list, an array or a tensor
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((4, 30))
+    t = on(a, device)
+    counts = rng.integers(0, 4, 30)
+    counts[[0, 7, 29]] = 0
+    for reps in (counts.tolist(), counts, dt.asarray(counts, device=device)):
+        assert_same(dt.repeat(t, reps, axis=1), np.repeat(a, counts, axis=1), device)
+        assert_same(dt.repeat(t.T, reps, axis=0), np.repeat(a.T, counts, axis=0), device)
+    flat = rng.integers(0, 3, 120)
+    assert_same(dt.repeat(t, flat), np.repeat(a, flat), device)
+    assert_same(dt.repeat(t, np.zeros(120, np.int64)), np.repeat(a, np.zeros(120, np.int64)), device)
+
+
 def test_repeat_counts_on_device(device):
     a = make((3,))
     counts = dt.asarray([1, 0, 2], device=device)

@@ -417,7 +417,7 @@ def tile(A, reps):
 
 
 def _repeat_counts(repeats, n):
-    """repeats as a host list of n counts, or an int; NumPy's checks and errors.
+    """repeats as a host int64 array of n counts, or an int; NumPy's checks and errors.
 
     Note [repeat counts are read on the host]
         The result's shape depends on the counts, so they are needed on the
@@ -431,7 +431,10 @@ def _repeat_counts(repeats, n):
     counts = np.asarray(repeats)
     if counts.size == 1:
         return int(counts.reshape(()))
-    return counts.astype(np.intp).tolist()
+    return counts.astype(np.int64).reshape(-1)
+
+
+_RUN_COPIES_AT_MOST = 8  # Note [repeat by broadcast copies]
 
 
 def repeat(a, repeats, axis=None):
@@ -441,9 +444,11 @@ def repeat(a, repeats, axis=None):
         A count c for every element is one copy of a view with a zero-stride
         axis of length c after `axis`.  Per-element counts are done run by
         run: elements next to each other with the same count share one such
-        copy, so equal counts cost one copy and the worst case (all counts
-        different) one copy per element.  A gather kernel would do the
-        latter in one launch; it waits for the indexing kernels of issue 9."""
+        copy, so equal counts cost one copy.  Past _RUN_COPIES_AT_MOST runs
+        (all counts different: a copy per element) it is one gather: the
+        source position of output j is the number of cumulative counts <= j
+        (searchsorted of arange(total) in cumsum(counts), side='right'),
+        all on the device but the counts' upload."""
     r = _C._repeat_fast(a, repeats, axis)  # the common call (an int count, a tensor), or None
     if r is not None:
         return r
@@ -456,14 +461,20 @@ def repeat(a, repeats, axis=None):
     counts = _repeat_counts(repeats, n)
     if isinstance(counts, int):
         return _repeat_each(a, counts, axis)
-    runs = [(i, i + len(list(g)), c) for i, c, g in _runs(counts)]
-    total = builtins.sum(counts)
+    starts = np.flatnonzero(np.diff(counts, prepend=-1))  # where each run of equal counts begins
+    total = int(counts.sum())
+    if len(starts) > _RUN_COPIES_AT_MOST:
+        from ._index_functions import take
+        from ._reductions import cumsum
+        from ._sorting import searchsorted
+        ends = cumsum(asarray(counts, dtype=_C.int64, device=a.device))
+        return take(a, searchsorted(ends, arange(total, device=a.device), side="right"), axis=axis)
     shape = list(a.shape)
     shape[axis] = total
     out = empty(shape, dtype=a.dtype, device=a.device)
     pos = 0
-    for start, stop, c in runs:
-        k = stop - start
+    for start, stop in zip(starts.tolist(), starts[1:].tolist() + [n]):
+        k, c = stop - start, int(counts[start])
         if c and k:
             src = _along(a, axis, slice(start, stop))
             src = _view(src, src.shape[:axis + 1] + (c,) + src.shape[axis + 1:],
@@ -487,15 +498,6 @@ def _repeat_each(a, c, axis):
     out = empty(src.shape, dtype=a.dtype, device=a.device)
     out._copy_from(src)
     return out.reshape(shape[:axis] + (shape[axis] * c,) + shape[axis + 1:])
-
-
-def _runs(values):
-    """(first index, value, group) for each run of equal consecutive values."""
-    i = 0
-    for v, g in itertools.groupby(values):
-        g = list(g)
-        yield i, v, g
-        i += len(g)
 
 
 def resize(a, new_shape):
