@@ -125,20 +125,37 @@ static int parse_key(PyObject *key, parsed_key *k)
     return 1;
 }
 
-static PyObject *basic_view(PyDtTensor *self, const parsed_key *k)
+/* The view self[k] selects (basic k), as a tensor on self's storage with
+ * self's flags; 0, or -1 with an exception. */
+static int basic_view_of(PyDtTensor *self, const parsed_key *k, dt_tensor *v)
 {
     int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM], offset;
     int ndim;
     dt_error err;
+    dt_tensor_init_empty(v);
     if (dt_index_basic(self->t.ndim, self->t.shape, self->t.strides, k->items, k->n, &ndim, shape, strides,
                        &offset, &err) != DT_OK) {
         Py_ssize_t start, stop, step;
         if (err.status == DT_ERR_VALUE && k->unreadable != NULL &&
             PySlice_Unpack(k->unreadable, &start, &stop, &step) < 0) /* Note [Unreadable slices] */
-            return NULL;
-        return dt_py_raise(&err);
+            return -1;
+        dt_py_raise(&err);
+        return -1;
     }
-    return dt_py_tensor_view(self, ndim, shape, strides, self->t.offset + offset);
+    if (dt_tensor_init_view(v, self->t.storage, self->t.offset + offset, ndim, shape, strides, self->t.dtype,
+                            &err) != DT_OK) {
+        dt_tensor_clear(v);
+        dt_py_raise(&err);
+        return -1;
+    }
+    v->flags |= self->t.flags; /* a view of read-only memory is read-only */
+    return 0;
+}
+
+static PyObject *basic_view(PyDtTensor *self, const parsed_key *k)
+{
+    dt_tensor v;
+    return basic_view_of(self, k, &v) < 0 ? NULL : dt_py_tensor_wrap(&v);
 }
 
 /* Note [Small advanced keys on the CPU]
@@ -441,21 +458,26 @@ static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
         if (r != 0)
             return r < 0 ? -1 : 0;
     }
-    PyObject *dst = basic_view(self, k);
+    dt_tensor to;
+    if (basic_view_of(self, k, &to) < 0)
+        return -1;
+    if (DtTensor_Check(value) && broadcasts_to(&((PyDtTensor *)value)->t, &to)) {
+        /* what _views.assign does with a tensor it broadcasts without dropping axes, on a view
+         * that needs no Python object */
+        const dt_tensor *from = &((PyDtTensor *)value)->t;
+        dt_error err;
+        dt_status cs;
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&to, to.numel) || !dt_py_small_cpu_work(from, from->numel),
+                          cs = dt_tensor_copy_into(&to, from, &err));
+        dt_tensor_clear(&to);
+        return cs == DT_OK ? 0 : (dt_py_raise(&err), -1);
+    }
+    PyObject *dst = dt_py_tensor_wrap(&to);
     if (dst == NULL)
         return -1;
     int st;
     if (dt_py_scalar_kind(value, &kind)) {
         st = dt_py_tensor_fill((PyDtTensor *)dst, value);
-    } else if (DtTensor_Check(value) && broadcasts_to(&((PyDtTensor *)value)->t, &((PyDtTensor *)dst)->t)) {
-        /* what _views.assign does with a tensor it broadcasts without dropping axes */
-        dt_tensor *to = &((PyDtTensor *)dst)->t;
-        const dt_tensor *from = &((PyDtTensor *)value)->t;
-        dt_error err;
-        dt_status cs;
-        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(to, to->numel) || !dt_py_small_cpu_work(from, from->numel),
-                          cs = dt_tensor_copy_into(to, from, &err));
-        st = cs == DT_OK ? 0 : (dt_py_raise(&err), -1);
     } else {
         PyObject *res = dt_py_lazy_function("devtensor._views", "assign", &assign) == NULL
                             ? NULL
