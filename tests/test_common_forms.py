@@ -4,6 +4,8 @@ unravel_index of one int, nonzero's contiguous mask, t[idx] with a 1-d
 integer array, Tensor.copy): each against NumPy on
 every device, over layouts and the forms next to them that still take the
 general path, errors included."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -228,6 +230,51 @@ def test_row_gather(device, key, dtype, shape):
         got = ro[k]
         got[...] = 0  # the result of a read-only tensor is writable, as NumPy's
         assert_same(ro, a, device)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+@pytest.mark.parametrize("key", list(KEYS))
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32", "complex128"])
+@pytest.mark.parametrize("shape", [(4,), (4, 3)])
+@pytest.mark.parametrize("value", [0, 7, -1.5, True])
+def test_row_scatter_of_a_scalar(device, key, dtype, shape, value):
+    # t[idx] = scalar, t[mask] = scalar (Note [Row gathers on the CPU]):
+    # NumPy's result, repeated indices included, as tensors and arrays
+    a = (np.arange(int(np.prod(shape))) % 5 + 1).reshape(shape).astype(dtype)
+    k = KEYS[key]()
+    for kk in (k, dt.asarray(k, device=device)):
+        t = dt.asarray(a, device=device)
+        b = a.copy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NumPy's casts of -1.5 and 7 into small types
+            b[k] = value
+            t[kk] = value
+        assert_same(t, b, device)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
+def test_row_scatter_errors_write_nothing(device):
+    a = np.arange(12.0).reshape(4, 3)
+    t = dt.asarray(a, device=device)
+    for bad in ([1, 4], [0, -5]):
+        for k in (np.array(bad), dt.asarray(np.array(bad, np.int32), device=device)):
+            same_error(lambda: a.copy().__setitem__(np.asarray(k.cpu() if hasattr(k, "cpu") else k), 1.0),
+                       lambda: t.__setitem__(k, 1.0))
+            assert_same(t, a, device)  # the bounds are checked before any write
+    i = dt.zeros(4, dtype=dt.int64, device=device)
+    same_error(lambda: np.zeros(4, np.int64).__setitem__(np.array([0, 2]), np.nan),
+               lambda: i.__setitem__(np.array([0, 2]), float("nan")))
+    assert_same(i, np.zeros(4, np.int64), device)
+    same_error(lambda: a.copy().__setitem__(np.array([True, False]), 1.0),
+               lambda: t.__setitem__(np.array([True, False]), 1.0))
+    ro = np.arange(4.0)
+    ro.flags.writeable = False
+    tro = dt.asarray(ro, device=device)
+    tro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        tro[np.array([1])] = 0.0
+    with pytest.raises(ValueError, match="read-only"):
+        tro[np.array([True, False, False, True])] = 0.0
 
 
 @pytest.mark.parametrize("device", ALL_DEVICES)

@@ -281,18 +281,76 @@ static PyObject *numpy_getitem(PyDtTensor *self, PyObject *key, int *handled)
  * CPU] spent three array conversions on it (320 ns where NumPy takes 95 for
  * three of 16 float64).  Keys as big as the threaded kernels take (Note
  * [Big indices on the CPU]) still go there.  A 1-d bool mask as long as
- * axis 0 (t[t_mask], rows kept where it is true) is done here too. */
-/* element i of a 1-d int64 (wide) or int32 index at ip, byte stride istride */
-static int64_t index_at(const char *ip, int64_t i, int64_t istride, int wide)
+ * axis 0 (t[t_mask], rows kept where it is true) is done here too, and so
+ * is the scatter of a Python scalar into the rows of either key (t[idx] =
+ * 0, t[mask] = 0.0), with NumPy's checks of the value (Note [Storing a
+ * float in an integer] in number.c), the bounds checked before any write. */
+typedef struct row_key {
+    const char *p;          /* the key's first element */
+    int64_t n, stride;      /* its length and byte stride */
+    int wide, mask;         /* int64 (else int32) indices; a bool mask */
+} row_key;
+
+/* element i of a 1-d int64 (wide) or int32 index */
+static int64_t index_at(const row_key *k, int64_t i)
 {
-    if (wide) {
+    if (k->wide) {
         int64_t v;
-        memcpy(&v, ip + i * istride, sizeof v);
+        memcpy(&v, k->p + i * k->stride, sizeof v);
         return v;
     }
     int32_t v32;
-    memcpy(&v32, ip + i * istride, sizeof v32);
+    memcpy(&v32, k->p + i * k->stride, sizeof v32);
     return v32;
+}
+
+/* 1 if key is a 1-d key of rows of t done here (above), 0 if not */
+static int row_key_of(const dt_tensor *t, PyObject *key, row_key *k)
+{
+    if (DtTensor_Check(key)) {
+        const dt_tensor *kt = &((PyDtTensor *)key)->t;
+        if (dt_tensor_device(kt).type != DT_DEVICE_CPU || kt->ndim != 1 ||
+            (kt->dtype != DT_INT64 && kt->dtype != DT_INT32 && kt->dtype != DT_BOOL))
+            return 0;
+        k->p = dt_tensor_data(kt), k->n = kt->shape[0], k->stride = kt->strides[0];
+        k->wide = kt->dtype == DT_INT64, k->mask = kt->dtype == DT_BOOL;
+    } else if (PyArray_CheckExact(key)) {
+        PyArrayObject *a = (PyArrayObject *)key;
+        int kind = PyArray_DESCR(a)->kind, size = (int)PyArray_ITEMSIZE(a);
+        k->mask = kind == 'b';
+        if (PyArray_NDIM(a) != 1 || !(k->mask || (kind == 'i' && (size == 8 || size == 4) && PyArray_ISNOTSWAPPED(a))))
+            return 0;
+        k->p = PyArray_BYTES(a), k->n = PyArray_DIM(a, 0), k->stride = PyArray_STRIDE(a, 0), k->wide = size == 8;
+    } else {
+        return 0;
+    }
+    return dt_tensor_device(t).type == DT_DEVICE_CPU && t->ndim >= 1 && dt_tensor_is_contiguous(t) &&
+           cpu_kernels_from != 0 && !(dt_cpu_get_num_threads() > 1 && k->n >= cpu_kernels_from) &&
+           !(k->mask && k->n != t->shape[0]); /* a mask of another length: NumPy's IndexError */
+}
+
+/* whether row i of the key selects a row (a mask), and which: the row, or
+ * -1 past the key's rows */
+static int64_t selected_row(const row_key *k, int64_t i, int64_t size)
+{
+    if (k->mask)
+        return k->p[i * k->stride] != 0 ? i : -1; /* any non-zero byte, as NumPy reads a bool */
+    int64_t v = index_at(k, i);
+    return v < 0 ? v + size : v;
+}
+
+/* NumPy's IndexError for the first index of k out of [-size, size), or 0 */
+static int check_rows(const row_key *k, int64_t size)
+{
+    for (int64_t i = 0; i < k->n && !k->mask; i++) {
+        int64_t v = index_at(k, i);
+        if (v < -size || v >= size) {
+            PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis 0 with size %lld", (long long)v,
+                         (long long)size);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* t's rows (bytes each) and the shape of n of them; 0 if a size overflows */
@@ -308,84 +366,62 @@ static int row_shape(const dt_tensor *t, int64_t n, int64_t *row, int64_t *shape
     return !__builtin_mul_overflow(*row, n, &bytes);
 }
 
-/* t[mask] for a 1-d bool mask (n bytes at mp, byte stride mstride) as long
- * as t's axis 0: the rows where it is true (any non-zero byte, as NumPy
- * reads a bool) */
-static PyObject *mask_rows(const dt_tensor *t, const char *mp, int64_t n, int64_t mstride)
+static PyObject *take_rows(PyDtTensor *self, PyObject *key, int *handled)
 {
-    int64_t count = 0, row, shape[DT_MAX_NDIM];
-    for (int64_t i = 0; i < n; i++)
-        count += mp[i * mstride] != 0;
-    dt_tensor out;
-    dt_error err;
+    const dt_tensor *t = &self->t;
+    row_key k;
+    int64_t count = 0, row, shape[DT_MAX_NDIM], size = t->ndim > 0 ? t->shape[0] : 0;
+    *handled = row_key_of(t, key, &k);
+    if (!*handled)
+        return NULL;
+    if (check_rows(&k, size) < 0)
+        return NULL;
+    for (int64_t i = 0; i < k.n; i++)
+        count += selected_row(&k, i, size) >= 0;
     if (!row_shape(t, count, &row, shape))
         return PyErr_Format(PyExc_ValueError, "array is too big");
+    dt_tensor out;
+    dt_error err;
     if (dt_tensor_init_new(&out, dt_device_cpu(), t->dtype, t->ndim, shape, &err) != DT_OK)
         return dt_py_raise(&err);
     char *dst = dt_tensor_data(&out);
     const char *src = dt_tensor_data(t);
-    for (int64_t i = 0; i < n; i++)
-        if (mp[i * mstride] != 0) {
-            memcpy(dst, src + i * row, (size_t)row);
+    for (int64_t i = 0; i < k.n; i++) {
+        int64_t r = selected_row(&k, i, size);
+        if (r >= 0) {
+            memcpy(dst, src + r * row, (size_t)row);
             dst += row;
         }
+    }
     return dt_py_tensor_wrap(&out);
 }
 
-static PyObject *take_rows(PyDtTensor *self, PyObject *key, int *handled)
+/* t[key] = value for a row key and a Python scalar: 1 done, 0 not this
+ * kind, -1 on error (nothing written). */
+static int put_rows(PyDtTensor *self, PyObject *key, PyObject *value)
 {
-    *handled = 0;
-    const char *ip;
-    int64_t n, istride;
-    int wide, mask;
-    if (DtTensor_Check(key)) {
-        const dt_tensor *k = &((PyDtTensor *)key)->t;
-        if (dt_tensor_device(k).type != DT_DEVICE_CPU || k->ndim != 1 ||
-            (k->dtype != DT_INT64 && k->dtype != DT_INT32 && k->dtype != DT_BOOL))
-            return NULL;
-        ip = dt_tensor_data(k), n = k->shape[0], istride = k->strides[0], wide = k->dtype == DT_INT64;
-        mask = k->dtype == DT_BOOL;
-    } else if (PyArray_CheckExact(key)) {
-        PyArrayObject *a = (PyArrayObject *)key;
-        int kind = PyArray_DESCR(a)->kind, size = (int)PyArray_ITEMSIZE(a);
-        mask = kind == 'b';
-        if (PyArray_NDIM(a) != 1 || !(mask || (kind == 'i' && (size == 8 || size == 4) && PyArray_ISNOTSWAPPED(a))))
-            return NULL;
-        ip = PyArray_BYTES(a), n = PyArray_DIM(a, 0), istride = PyArray_STRIDE(a, 0), wide = size == 8;
-    } else {
-        return NULL;
-    }
-    const dt_tensor *t = &self->t;
-    if (dt_tensor_device(t).type != DT_DEVICE_CPU || t->ndim < 1 || !dt_tensor_is_contiguous(t) ||
-        cpu_kernels_from == 0 || (dt_cpu_get_num_threads() > 1 && n >= cpu_kernels_from) ||
-        (mask && n != t->shape[0])) /* a mask of another length: NumPy's IndexError */
-        return NULL;
-    if (mask) {
-        *handled = 1;
-        return mask_rows(t, ip, n, istride);
-    }
-    int64_t row, shape[DT_MAX_NDIM];
-    if (!row_shape(t, n, &row, shape))
-        return NULL;
-    *handled = 1;
-    const int64_t size = t->shape[0];
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = index_at(ip, i, istride, wide);
-        if (v < -size || v >= size)
-            return PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis 0 with size %lld",
-                                (long long)v, (long long)size);
-    }
-    dt_tensor out;
+    dt_tensor *t = &self->t;
+    row_key k;
+    dt_weak_kind kind;
+    int64_t row, shape[DT_MAX_NDIM], size = t->ndim > 0 ? t->shape[0] : 0;
+    if (!dt_py_scalar_kind(value, &kind) || !row_key_of(t, key, &k) || !row_shape(t, k.n, &row, shape))
+        return 0;
     dt_error err;
-    if (dt_tensor_init_new(&out, dt_device_cpu(), t->dtype, t->ndim, shape, &err) != DT_OK)
-        return dt_py_raise(&err);
-    char *dst = dt_tensor_data(&out);
-    const char *src = dt_tensor_data(t);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = index_at(ip, i, istride, wide);
-        memcpy(dst + i * row, src + (v < 0 ? v + size : v) * row, (size_t)row);
+    unsigned char bytes[16];
+    const int64_t item = (int64_t)dt_tensor_itemsize(t);
+    if (dt_tensor_check_writeable(t, &err) != DT_OK) {
+        dt_py_raise(&err);
+        return -1;
     }
-    return dt_py_tensor_wrap(&out);
+    if (check_rows(&k, size) < 0 || dt_py_scalar_to_bytes(value, t->dtype, bytes) < 0)
+        return -1;
+    char *base = dt_tensor_data(t);
+    for (int64_t i = 0; i < k.n; i++) {
+        int64_t r = selected_row(&k, i, size);
+        for (int64_t e = 0; r >= 0 && e < row; e += item)
+            memcpy(base + r * row + e, bytes, (size_t)item);
+    }
+    return 1;
 }
 
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
@@ -538,6 +574,8 @@ int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
     int r = parse_key(key, &k), st = -1, handled;
     if (r > 0) {
         st = assign_basic(self, &k, value);
+    } else if (r == 0 && (handled = put_rows(self, key, value)) != 0) { /* Note [Row gathers on the CPU] */
+        st = handled < 0 ? -1 : 0;
     } else if (r == 0 && (handled = numpy_setitem(self, key, value)) != 0) {
         st = handled < 0 ? -1 : 0;
     } else if (r == 0 && dt_tensor_device(&self->t).type != DT_DEVICE_CPU &&
