@@ -45,21 +45,15 @@ static PyObject *reduce(PyObject *module, PyObject *const *args, Py_ssize_t narg
     }
     dt_error err;
     dt_status st;
-    if (src->numel >= RELEASE_FROM) {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_reduce((dt_reduce_op)op, src, axes, out, &err);
-        DT_PY_END_TENSOR_WORK
-    } else {
-        st = dt_reduce((dt_reduce_op)op, src, axes, out, &err);
-    }
+    DT_PY_TENSOR_WORK(src->numel >= RELEASE_FROM, st = dt_reduce((dt_reduce_op)op, src, axes, out, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
 }
 
-/* axis (None, an int or a tuple of ints) as a bit mask over ndim axes;
+/* axis (None, an int or a tuple of ints) as a bit mask over ndim axes: 1;
  * 0 if it is anything else, out of range or repeated (Python then raises
- * NumPy's error), -1 with an exception. */
+ * NumPy's error). */
 static int axes_of(PyObject *axis, int ndim, uint64_t *axes)
 {
     *axes = 0;
@@ -101,13 +95,8 @@ static PyObject *reduce_new(dt_reduce_op op, const dt_tensor *src, uint64_t axes
     dt_tensor_init_empty(&out);
     dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src), dt_reduce_result_dtype(op, src->dtype), ndim, shape,
                                       &err);
-    if (st == DT_OK && src->numel >= RELEASE_FROM) {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_reduce(op, src, axes, &out, &err);
-        DT_PY_END_TENSOR_WORK
-    } else if (st == DT_OK) {
-        st = dt_reduce(op, src, axes, &out, &err);
-    }
+    if (st == DT_OK)
+        DT_PY_TENSOR_WORK(src->numel >= RELEASE_FROM, st = dt_reduce(op, src, axes, &out, &err));
     if (st != DT_OK) {
         dt_tensor_clear(&out);
         return dt_py_raise(&err);
@@ -139,7 +128,7 @@ static int fast_arguments(PyObject *const *args, Py_ssize_t nargs, int one_axis,
         return 0;
     *keepdims = nargs == 3 && args[2] == Py_True;
     *src = &((PyDtTensor *)args[0])->t;
-    return !(one_axis && PyTuple_Check(args[1])) && axes_of(args[1], (*src)->ndim, axes) > 0;
+    return !(one_axis && PyTuple_Check(args[1])) && axes_of(args[1], (*src)->ndim, axes);
 }
 
 /* _reduce_fast(op, src, axis, keepdims=False): a new tensor, op over axis in
@@ -161,11 +150,8 @@ static PyObject *reduce_fast(PyObject *module, PyObject *const *args, Py_ssize_t
     uint64_t axes;
     int keepdims; /* argmin/argmax take one axis, as NumPy's */
     if (!fast_arguments(args + 1, nargs - 1, op == DT_REDUCE_ARGMIN || op == DT_REDUCE_ARGMAX, &src, &axes,
-                        &keepdims)) {
-        if (PyErr_Occurred())
-            return NULL;
+                        &keepdims))
         Py_RETURN_NONE;
-    }
     return reduce_new((dt_reduce_op)op, src, axes, keepdims);
 }
 
@@ -182,11 +168,8 @@ static PyObject *count_nonzero_fast(PyObject *module, PyObject *const *args, Py_
     const dt_tensor *src;
     uint64_t axes;
     int keepdims;
-    if (!fast_arguments(args, nargs, 0, &src, &axes, &keepdims)) {
-        if (PyErr_Occurred())
-            return NULL;
+    if (!fast_arguments(args, nargs, 0, &src, &axes, &keepdims))
         Py_RETURN_NONE;
-    }
     if (src->dtype == DT_BOOL)
         return reduce_new(DT_REDUCE_SUM, src, axes, keepdims);
     dt_tensor nonzero;
@@ -216,13 +199,7 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     dt_tensor *out = &((PyDtTensor *)args[3])->t;
     dt_error err;
     dt_status st;
-    if (src->numel >= RELEASE_FROM) {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_scan((dt_reduce_op)op, src, (int)axis, out, &err);
-        DT_PY_END_TENSOR_WORK
-    } else {
-        st = dt_scan((dt_reduce_op)op, src, (int)axis, out, &err);
-    }
+    DT_PY_TENSOR_WORK(src->numel >= RELEASE_FROM, st = dt_scan((dt_reduce_op)op, src, (int)axis, out, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
@@ -268,13 +245,9 @@ static PyObject *scan_fast(PyObject *module, PyObject *const *args, Py_ssize_t n
     dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src),
                                       dt_reduce_result_dtype((dt_reduce_op)op, src->dtype), src->ndim,
                                       src->shape, &err);
-    if (st == DT_OK && src->numel >= RELEASE_FROM) {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_scan((dt_reduce_op)op, src, (int)axis, &out, &err);
-        DT_PY_END_TENSOR_WORK
-    } else if (st == DT_OK) {
-        st = dt_scan((dt_reduce_op)op, src, (int)axis, &out, &err);
-    }
+    if (st == DT_OK)
+        DT_PY_TENSOR_WORK(src->numel >= RELEASE_FROM,
+                          st = dt_scan((dt_reduce_op)op, src, (int)axis, &out, &err));
     if (st != DT_OK) {
         dt_tensor_clear(&out);
         return dt_py_raise(&err);
@@ -354,13 +327,9 @@ static PyObject *search_fast(PyObject *module, PyObject *const *args, Py_ssize_t
     dt_tensor_init_empty(&out);
     dt_status st = dt_tensor_init_new(&out, dt_tensor_device(sorted), DT_INT64, values->ndim, values->shape,
                                       &err);
-    if (st == DT_OK && sorted->numel + values->numel >= RELEASE_FROM) {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_search(sorted, values, args[2] == Py_True, &out, &err);
-        DT_PY_END_TENSOR_WORK
-    } else if (st == DT_OK) {
-        st = dt_search(sorted, values, args[2] == Py_True, &out, &err);
-    }
+    if (st == DT_OK)
+        DT_PY_TENSOR_WORK(sorted->numel + values->numel >= RELEASE_FROM,
+                          st = dt_search(sorted, values, args[2] == Py_True, &out, &err));
     Py_XDECREF(scalar);
     if (st != DT_OK) {
         dt_tensor_clear(&out);
@@ -384,13 +353,7 @@ static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     dt_tensor *out = &((PyDtTensor *)args[3])->t;
     dt_error err;
     dt_status st;
-    if (src->numel < RELEASE_FROM) {
-        st = dt_sort(src, descending, arg, out, &err);
-    } else {
-        DT_PY_BEGIN_TENSOR_WORK
-        st = dt_sort(src, descending, arg, out, &err);
-        DT_PY_END_TENSOR_WORK
-    }
+    DT_PY_TENSOR_WORK(src->numel >= RELEASE_FROM, st = dt_sort(src, descending, arg, out, &err));
     if (st != DT_OK)
         return dt_py_raise(&err);
     Py_RETURN_NONE;
