@@ -253,6 +253,27 @@ def test_row_scatter_of_a_scalar(device, key, dtype, shape, value):
 
 
 @pytest.mark.parametrize("device", ALL_DEVICES)
+def test_row_scatter_with_a_key_in_its_own_memory(device):
+    # t[t] = 0: the key is read whole before any write, as NumPy's (written
+    # one by one, the key's later entries would already be overwritten)
+    a = np.array([2, 5, 0, 1, 3, 4])
+    t = dt.asarray(a, device=device)
+    a[a] = 0
+    t[t] = 0
+    assert_same(t, a, device)
+    b = np.array([True, False, True, True])
+    u = dt.asarray(b, device=device)
+    b[b] = False
+    u[u] = False
+    assert_same(u, b, device)
+    if device == "cpu":
+        c = np.array([3, 0, 1, 2])
+        w = dt.asarray(c)  # shares c's memory: c is a key in w's memory
+        w[c] = 9
+        assert_same(w, np.full(4, 9), device)
+
+
+@pytest.mark.parametrize("device", ALL_DEVICES)
 def test_row_scatter_errors_write_nothing(device):
     a = np.arange(12.0).reshape(4, 3)
     t = dt.asarray(a, device=device)

@@ -443,6 +443,14 @@ static dt_status scatter(const dt_backend_iface *b, int index, dt_tensor *dst, c
     return st;
 }
 
+/* 1 if t's bytes may lie among the targets [lo, hi) of dst's storage */
+static int in_targets(const dt_tensor *t, const dt_tensor *dst, int64_t lo, int64_t hi)
+{
+    uintptr_t tlo, thi, base = (uintptr_t)dst->storage->ptr;
+    dt_tensor_byte_bounds(t, &tlo, &thi);
+    return dst->numel > 0 && tlo < base + (uintptr_t)hi && base + (uintptr_t)lo < thi;
+}
+
 dt_status dt_index_put(dt_tensor *dst, const dt_tensor *val, int b_start, int nidx, const dt_index_axis *ax,
                        dt_error *err)
 {
@@ -451,17 +459,16 @@ dt_status dt_index_put(dt_tensor *dst, const dt_tensor *val, int b_start, int ni
     const dt_backend_iface *b = prepare(dst, val, dst, b_start, nidx, ax, &lo, &hi, &index, err);
     if (b == NULL)
         return err->status;
-    int direct = nidx == 1 && dst->numel > 0; /* Note [Direct loops] */
+    /* Note [Direct loops]; an index among the targets (t[t] = 0) is read
+     * whole first, into the offsets, as NumPy reads it before writing */
+    int direct = nidx == 1 && dst->numel > 0 && !in_targets(ax[0].index, dst, lo, hi);
     dt_tensor off, copy;
     dt_tensor_init_empty(&off);
     dt_tensor_init_empty(&copy);
     if (!direct)
         DT_TRY(offsets(&off, b, index, nidx, ax, err));
     dt_status st = DT_OK;
-    /* a value that overlaps the targets is read first */
-    uintptr_t vlo, vhi, base = (uintptr_t)dst->storage->ptr;
-    dt_tensor_byte_bounds(val, &vlo, &vhi);
-    if (dst->numel > 0 && vlo < base + (uintptr_t)hi && base + (uintptr_t)lo < vhi) {
+    if (in_targets(val, dst, lo, hi)) { /* a value that overlaps the targets is read first */
         st = dt_tensor_init_new(&copy, dt_tensor_device(val), val->dtype, val->ndim, val->shape, err);
         if (st == DT_OK)
             st = dt_tensor_copy_into(&copy, val, err);

@@ -396,6 +396,16 @@ static PyObject *take_rows(PyDtTensor *self, PyObject *key, int *handled)
     return dt_py_tensor_wrap(&out);
 }
 
+/* 1 if the key's bytes may lie in t's memory */
+static int key_in(const row_key *k, const dt_tensor *t)
+{
+    uintptr_t lo, hi, first = (uintptr_t)k->p, span = (uintptr_t)((k->n - 1) * (k->stride < 0 ? -k->stride : k->stride));
+    uintptr_t klo = k->stride < 0 ? first - span : first, khi = (k->stride < 0 ? first : first + span) +
+                                                                 (k->mask ? 1 : k->wide ? 8 : 4);
+    dt_tensor_byte_bounds(t, &lo, &hi);
+    return k->n > 0 && klo < hi && lo < khi;
+}
+
 /* t[key] = value for a row key and a Python scalar: 1 done, 0 not this
  * kind, -1 on error (nothing written). */
 static int put_rows(PyDtTensor *self, PyObject *key, PyObject *value)
@@ -404,8 +414,9 @@ static int put_rows(PyDtTensor *self, PyObject *key, PyObject *value)
     row_key k;
     dt_weak_kind kind;
     int64_t row, shape[DT_MAX_NDIM], size = t->ndim > 0 ? t->shape[0] : 0;
-    if (!dt_py_scalar_kind(value, &kind) || !row_key_of(t, key, &k) || !row_shape(t, k.n, &row, shape))
-        return 0;
+    if (!dt_py_scalar_kind(value, &kind) || !row_key_of(t, key, &k) || !row_shape(t, k.n, &row, shape) ||
+        key_in(&k, t))
+        return 0; /* a key in t's own memory (t[t] = 0) is read whole first: NumPy's route */
     dt_error err;
     unsigned char bytes[16];
     const int64_t item = (int64_t)dt_tensor_itemsize(t);
