@@ -295,6 +295,20 @@ static int sort_values(const sort_ctx *s, int64_t row, hist_row *hist, hist_row 
     return 1;
 }
 
+/* row's result from its sorted positions: them (argsort), or the elements
+ * of in at them */
+static void write_sorted(const sort_ctx *s, int64_t row, const char *in, const int64_t *pos)
+{
+    const int64_t n = s->l->len;
+    if (s->l->arg) {
+        memcpy(s->l->out + row * n * 8, pos, (size_t)n * 8);
+        return;
+    }
+    char *out = s->l->out + row * n * s->item;
+    for (int64_t i = 0; i < n; i++)
+        memcpy(out + i * s->item, in + pos[i] * s->item, (size_t)s->item);
+}
+
 /* argsort (and a complex values sort): (key, position) pairs, word by word */
 static void sort_pairs(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
 {
@@ -314,13 +328,7 @@ static void sort_pairs(const sort_ctx *s, int64_t row, hist_row *hist, hist_row 
         int got = radix_sort(buf, vbuf, 1, n, dt_sort_word_bits(k, w), s->chunks, hist, counts);
         cur = got ? 1 - cur : cur;
     }
-    if (l->arg) {
-        memcpy(l->out + row * n * 8, pos[cur], (size_t)n * 8);
-        return;
-    }
-    char *out = l->out + row * n * s->item;
-    for (int64_t i = 0; i < n; i++)
-        memcpy(out + i * s->item, in + pos[cur][i] * s->item, (size_t)s->item);
+    write_sorted(s, row, in, pos[cur]);
 }
 
 /* Note [Small rows]
@@ -387,13 +395,7 @@ static void sort_small(const sort_ctx *s, int64_t row)
             int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
             merge_pairs(keys[cur], pos[cur], keys[1 - cur], pos[1 - cur], lo, mid, hi);
         }
-    if (l->arg) {
-        memcpy(l->out + row * n * 8, pos[cur], (size_t)n * 8);
-        return;
-    }
-    char *out = l->out + row * n * s->item;
-    for (int64_t i = 0; i < n; i++)
-        memcpy(out + i * s->item, in + pos[cur][i] * s->item, (size_t)s->item);
+    write_sorted(s, row, in, pos[cur]);
 }
 
 static void sort_row(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
