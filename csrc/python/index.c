@@ -399,9 +399,10 @@ static PyObject *take_rows(PyDtTensor *self, PyObject *key, int *handled)
 /* 1 if the key's bytes may lie in t's memory */
 static int key_in(const row_key *k, const dt_tensor *t)
 {
-    uintptr_t lo, hi, first = (uintptr_t)k->p, span = (uintptr_t)((k->n - 1) * (k->stride < 0 ? -k->stride : k->stride));
-    uintptr_t klo = k->stride < 0 ? first - span : first, khi = (k->stride < 0 ? first : first + span) +
-                                                                 (k->mask ? 1 : k->wide ? 8 : 4);
+    uintptr_t lo, hi, first = (uintptr_t)k->p;
+    uintptr_t span = (uintptr_t)((k->n - 1) * (k->stride < 0 ? -k->stride : k->stride));
+    uintptr_t klo = k->stride < 0 ? first - span : first;
+    uintptr_t khi = (k->stride < 0 ? first : first + span) + (k->mask ? 1 : k->wide ? 8 : 4);
     dt_tensor_byte_bounds(t, &lo, &hi);
     return k->n > 0 && klo < hi && lo < khi;
 }

@@ -393,12 +393,10 @@ def _add_integers(flat, targets, values):
 
 
 # Note [Combined at()]: the ufuncs whose repeated application to one target
-# is one application of a reduction of the values (a - v1 - v2 = a - (v1 +
-# v2)), and that reduction's ufunc
-_COMBINE = {"add": "add", "subtract": "add", "multiply": "multiply", "maximum": "maximum",
-            "minimum": "minimum", "logical_and": "logical_and",
-            "logical_or": "logical_or", "logical_xor": "logical_xor", "bitwise_and": "bitwise_and",
-            "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor"}
+# is one application of a reduction of the values, their own (subtract's is
+# add's: a - v1 - v2 = a - (v1 + v2))
+_COMBINE = {"add", "subtract", "multiply", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
+            "bitwise_and", "bitwise_or", "bitwise_xor"}
 
 
 def _combined(ufunc, flat, targets, values):
@@ -412,16 +410,16 @@ def _combined(ufunc, flat, targets, values):
         integers, bools, maximum and minimum, and for floats different only
         in rounding (a + (v1 + v2) against (a + v1) + v2, the reduction
         accumulating wide), as CuPy's and PyTorch's scatter-adds differ
-        from NumPy.  It costs a sort, one read of the runs' lengths and a
-        gather and reduce per distinct length, where the rounds cost a
-        round per repetition (10^4 float additions into 10 bins: a thousand
-        rounds)."""
+        from NumPy.  It costs a sort, one read of the runs' starts and the
+        segments' reduction, where the rounds cost a round per repetition
+        (10^4 float additions into 10 bins: a thousand rounds)."""
     dt = _dt()
     order, sorted_t, first = _ranks(targets)
     starts = dt.flatnonzero(first)
-    lengths = dt.diff(starts, append=sorted_t.shape[0])
-    combined = _reduce_segments(getattr(dt, _COMBINE[ufunc.__name__]), dt.take(values, order),
-                                starts.cpu().numpy(), lengths.cpu().numpy())
+    starts_host = starts.cpu().numpy()
+    by = dt.add if ufunc.__name__ == "subtract" else ufunc
+    combined = _reduce_segments(by, dt.take(values, order), starts_host,
+                                np.diff(starts_host, append=sorted_t.shape[0]))
     where = dt.take(sorted_t, starts)
     flat[where] = ufunc(flat[where], combined)
 

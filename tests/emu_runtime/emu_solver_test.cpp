@@ -920,7 +920,8 @@ static void case_gesvdj_batched()
     OK(cudaMalloc((void **)&C, sizeof tall));
     OK(cudaMalloc((void **)&cs, 2 * sizeof(float)));
     OK(cudaMemcpy(C, tall, sizeof tall, cudaMemcpyHostToDevice));
-    SOLVER_OK(cusolverDnCgesvdjBatched_bufferSize(h, novec, 3, 2, C, 3, cs, nullptr, 3, nullptr, 2, &clwork, params, 1));
+    SOLVER_OK(cusolverDnCgesvdjBatched_bufferSize(h, novec, 3, 2, C, 3, cs, nullptr, 3, nullptr, 2, &clwork, params,
+                                                  1));
     OK(cudaMalloc((void **)&cwork, (size_t)clwork * sizeof *cwork));
     SOLVER_OK(cusolverDnCgesvdjBatched(h, novec, 3, 2, C, 3, cs, nullptr, 3, nullptr, 2, cwork, clwork, info, params,
                                        1));

@@ -225,34 +225,35 @@ cusolverStatus_t cusolverDnZheevjBatched(cusolverDnHandle_t handle, cusolverEigM
  * emu_solver_routines.cpp. */
 cusolverStatus_t cusolverDnCreateGesvdjInfo(gesvdjInfo_t *info);
 cusolverStatus_t cusolverDnDestroyGesvdjInfo(gesvdjInfo_t info);
-cusolverStatus_t cusolverDnSgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
-                                                    int n, const float *A, int lda, const float *S, const float *U,
-                                                    int ldu, const float *V, int ldv, int *lwork, gesvdjInfo_t params,
-                                                    int batchSize);
+cusolverStatus_t cusolverDnSgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n,
+                                                     const float *A, int lda, const float *S, const float *U, int ldu,
+                                                     const float *V, int ldv, int *lwork, gesvdjInfo_t params,
+                                                     int batchSize);
 cusolverStatus_t cusolverDnSgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, float *A,
-                                         int lda, float *S, float *U, int ldu, float *V, int ldv, float *work, int lwork,
-                                         int *info, gesvdjInfo_t params, int batchSize);
-cusolverStatus_t cusolverDnDgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
-                                                    int n, const double *A, int lda, const double *S, const double *U,
-                                                    int ldu, const double *V, int ldv, int *lwork, gesvdjInfo_t params,
-                                                    int batchSize);
+                                          int lda, float *S, float *U, int ldu, float *V, int ldv, float *work,
+                                          int lwork, int *info, gesvdjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnDgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n,
+                                                     const double *A, int lda, const double *S, const double *U,
+                                                     int ldu, const double *V, int ldv, int *lwork, gesvdjInfo_t params,
+                                                     int batchSize);
 cusolverStatus_t cusolverDnDgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, double *A,
-                                         int lda, double *S, double *U, int ldu, double *V, int ldv, double *work, int lwork,
-                                         int *info, gesvdjInfo_t params, int batchSize);
-cusolverStatus_t cusolverDnCgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
-                                                    int n, const cuComplex *A, int lda, const float *S, const cuComplex *U,
-                                                    int ldu, const cuComplex *V, int ldv, int *lwork, gesvdjInfo_t params,
-                                                    int batchSize);
+                                          int lda, double *S, double *U, int ldu, double *V, int ldv, double *work,
+                                          int lwork, int *info, gesvdjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnCgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n,
+                                                     const cuComplex *A, int lda, const float *S, const cuComplex *U,
+                                                     int ldu, const cuComplex *V, int ldv, int *lwork,
+                                                     gesvdjInfo_t params, int batchSize);
 cusolverStatus_t cusolverDnCgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, cuComplex *A,
-                                         int lda, float *S, cuComplex *U, int ldu, cuComplex *V, int ldv, cuComplex *work, int lwork,
-                                         int *info, gesvdjInfo_t params, int batchSize);
-cusolverStatus_t cusolverDnZgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m,
-                                                    int n, const cuDoubleComplex *A, int lda, const double *S, const cuDoubleComplex *U,
-                                                    int ldu, const cuDoubleComplex *V, int ldv, int *lwork, gesvdjInfo_t params,
-                                                    int batchSize);
-cusolverStatus_t cusolverDnZgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, cuDoubleComplex *A,
-                                         int lda, double *S, cuDoubleComplex *U, int ldu, cuDoubleComplex *V, int ldv, cuDoubleComplex *work, int lwork,
-                                         int *info, gesvdjInfo_t params, int batchSize);
+                                          int lda, float *S, cuComplex *U, int ldu, cuComplex *V, int ldv,
+                                          cuComplex *work, int lwork, int *info, gesvdjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnZgesvdjBatched_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n,
+                                                     const cuDoubleComplex *A, int lda, const double *S,
+                                                     const cuDoubleComplex *U, int ldu, const cuDoubleComplex *V,
+                                                     int ldv, int *lwork, gesvdjInfo_t params, int batchSize);
+cusolverStatus_t cusolverDnZgesvdjBatched(cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n,
+                                          cuDoubleComplex *A, int lda, double *S, cuDoubleComplex *U, int ldu,
+                                          cuDoubleComplex *V, int ldv, cuDoubleComplex *work, int lwork, int *info,
+                                          gesvdjInfo_t params, int batchSize);
 
 /* the parameter object of the 64-bit generic API (default options) */
 cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *params);
