@@ -350,18 +350,32 @@ def _numpy_blas_threads(n):
     return False
 
 
+_POOL_SLEEP_S = 0.3  # longer than OpenBLAS's spin before its threads sleep
+_MIN_SAMPLE_S = 0.005  # a timing sample of the products lasts at least this long
+
+
 def bench_products_cpu(table, rng, quick, threads):
-    """Matrix products, each side timed on its own (Note [Two OpenBLAS
-    pools]): NumPy's OpenBLAS and devtensor's are two copies of the library
-    with a thread pool each, whose idle threads spin for a while after a
-    call; alternating the two calls would make each wait for the other's
-    spinning threads, a cost neither pays in a program that uses one."""
+    """Matrix products, each side timed on its own.
+
+    Note [Two OpenBLAS pools]: NumPy's OpenBLAS and devtensor's are two
+    copies of the library with a thread pool each, whose threads spin for
+    about 0.1 s after a call before they sleep. Alternating the two calls
+    would make each wait for the other's spinning threads, a cost neither
+    pays in a program that uses one; so would timing one side right after
+    the other ran (on 2 cores, inv 500x500 measured 0.49x NumPy that way
+    and 1.0x alone). Each side is timed in a block of its own, after a
+    pause that lets the other pool's threads go to sleep."""
     reps = 5 if quick else 15
     matched = _numpy_blas_threads(threads if isinstance(threads, int) else cpus_available())
     for name, fdt, fnp, check in product_cases(rng):
         note = _check(fdt(), fnp(), check)
-        tdt = median_time(fdt, reps)
-        tnp = median_time(fnp, reps)
+        t0 = time.perf_counter()
+        fnp()
+        inner = max(1, int(_MIN_SAMPLE_S / (time.perf_counter() - t0)))  # short calls: many per sample
+        time.sleep(_POOL_SLEEP_S)
+        tdt = median_time(fdt, reps, inner=inner)
+        time.sleep(_POOL_SLEEP_S)
+        tnp = median_time(fnp, reps, inner=inner)
         if not matched:
             note += "; NumPy's BLAS threads not matched"
         table.add("cpu", name, threads, tdt, "numpy", tnp, note)
