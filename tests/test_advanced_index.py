@@ -374,6 +374,43 @@ def test_big_cpu_keys_split_across_threads(index_path):
         dt.set_num_threads(before)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "float64", "complex128"])
+def test_cpu_index_kernels_contiguous_loops(threads, dtype, index_path):
+    """Note [Contiguous index loops] (csrc/cpu/cpu_index.c): the gather and
+    the ordered scatter of a contiguous key and value, for every element
+    size, with negative indices, repeated targets (the last write wins) and
+    bad indices in the middle of a row and of the key: NumPy's IndexError
+    for the first bad one, and nothing written."""
+    if index_path != "fast":
+        pytest.skip("every key goes to the kernels here")
+    before = dt.get_num_threads(), dt._C._cpu_index_kernels_from(0)
+    dt.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(11)
+        a = (rng.random(50_000) * 100).astype(dtype)
+        x = dt.array(a)
+        idx = rng.integers(-50_000, 50_000, size=70_000)  # more than one chunk of 16384
+        assert_same(x[idx], a[idx])
+        assert_same(dt.take(x, dt.asarray(idx)), np.take(a, idx))
+        vals = (np.arange(idx.size) % 97).astype(dtype)
+        x[dt.asarray(idx)] = dt.asarray(vals)
+        a[idx] = vals
+        assert_same(x, a)
+        for bad in ([20_000, 50_000, 40_000], [69_999], [0, 16_384]):
+            key = idx.copy()
+            key[bad] = [50_000 + k for k in range(len(bad))] if len(bad) > 1 else -50_001
+            want = f"index {key[bad[0]]} is out of bounds for axis 0 with size 50000"
+            with pytest.raises(IndexError, match=want):
+                x[key]
+            with pytest.raises(IndexError, match=want):
+                x[dt.asarray(key)] = dt.asarray(vals)
+            assert_same(x, a)
+    finally:
+        dt.set_num_threads(before[0])
+        dt._C._cpu_index_kernels_from(before[1])
+
+
 def _big_cpu_keys():
     rng = np.random.default_rng(5)
     a = rng.random(300_000)
