@@ -85,7 +85,10 @@ dt_status dt_storage_wrap(void *ptr, size_t nbytes, dt_device device, dt_foreign
 
 void dt_storage_release(dt_storage *s)
 {
-    if (s == NULL || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1)
+    /* the last reference (the usual case) needs no atomic decrement: no
+     * one else holds one to take a new one from */
+    if (s == NULL || (atomic_load_explicit(&s->refcount, memory_order_acquire) != 1 &&
+                      atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1))
         return;
     if (s->release != NULL)
         s->release(s->owner);

@@ -164,9 +164,8 @@ static dt_status check_extent(const dt_storage *s, int64_t offset, int ndim, con
     return DT_OK;
 }
 
-dt_status dt_tensor_init_view(dt_tensor *t, dt_storage *storage, int64_t offset, int ndim,
-                              const int64_t *shape, const int64_t *strides, dt_dtype dtype,
-                              dt_error *err)
+static dt_status init_view(dt_tensor *t, dt_storage *storage, int64_t offset, int ndim, const int64_t *shape,
+                           const int64_t *strides, dt_dtype dtype, dt_error *err)
 {
     dt_tensor_init_empty(t);
     if (!dt_dtype_is_valid((int)dtype))
@@ -182,9 +181,27 @@ dt_status dt_tensor_init_view(dt_tensor *t, dt_storage *storage, int64_t offset,
     t->dtype = dtype;
     t->offset = offset;
     t->flags = storage->readonly ? DT_TENSOR_READONLY | DT_TENSOR_NEVER_WRITEABLE : 0;
-    dt_storage_retain(storage);
-    t->storage = storage;
+    t->storage = storage; /* the caller's reference, or a new one (below) */
     return DT_OK;
+}
+
+dt_status dt_tensor_init_view(dt_tensor *t, dt_storage *storage, int64_t offset, int ndim,
+                              const int64_t *shape, const int64_t *strides, dt_dtype dtype,
+                              dt_error *err)
+{
+    DT_TRY(init_view(t, storage, offset, ndim, shape, strides, dtype, err));
+    dt_storage_retain(storage);
+    return DT_OK;
+}
+
+dt_status dt_tensor_init_view_taking(dt_tensor *t, dt_storage *storage, int64_t offset, int ndim,
+                                     const int64_t *shape, const int64_t *strides, dt_dtype dtype,
+                                     dt_error *err)
+{
+    dt_status st = init_view(t, storage, offset, ndim, shape, strides, dtype, err);
+    if (st != DT_OK)
+        dt_storage_release(storage);
+    return st;
 }
 
 dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
@@ -200,9 +217,7 @@ dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int
         return dt_error_set(err, DT_ERR_OVERFLOW, "tensor of %lld bytes is too big", (long long)nbytes);
     dt_storage *s;
     DT_TRY(dt_storage_alloc(device, (size_t)nbytes, &s, err));
-    dt_status st = dt_tensor_init_view(t, s, 0, ndim, shape, strides, dtype, err);
-    dt_storage_release(s); /* the view holds it now, or it is freed */
-    return st;
+    return dt_tensor_init_view_taking(t, s, 0, ndim, shape, strides, dtype, err);
 }
 
 /* ---- queries ---- */

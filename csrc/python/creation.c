@@ -254,6 +254,10 @@ static PyObject *factory_fast(int fill, PyObject *const *args, Py_ssize_t nargs,
     dt_dtype dtype = dtype_obj ? (dt_dtype)((PyDtDtype *)dtype_obj)->code : DT_FLOAT64;
     if (dt_tensor_init_new(&t, dev, dtype, shape.ndim, shape.dims, &err) != DT_OK)
         return dt_py_raise(&err);
+    if (fill == 0 && dt_py_small_cpu_work(&t, t.numel)) { /* zero bits are every dtype's zero */
+        memset(dt_tensor_data(&t), 0, (size_t)t.numel * dt_tensor_itemsize(&t));
+        return dt_py_tensor_wrap(&t);
+    }
     PyObject *out = dt_py_tensor_wrap(&t);
     if (out != NULL && fill >= 0) {
         PyObject *value = PyLong_FromLong(fill);

@@ -123,8 +123,8 @@ static PyObject *from_cuda_pointer(PyObject *module, PyObject *args)
     }
     s->readonly = readonly; /* Note [Read-only tensors] */
     dt_tensor t;
-    dt_status st = dt_tensor_init_view(&t, s, -lo, shape.ndim, shape.dims, byte_strides, dtype, &err);
-    dt_storage_release(s); /* the view holds it, or the owner is released with it */
+    /* the view holds s, or the owner is released with it */
+    dt_status st = dt_tensor_init_view_taking(&t, s, -lo, shape.ndim, shape.dims, byte_strides, dtype, &err);
     if (st != DT_OK) {
         dt_tensor_clear(&t);
         return dt_py_raise(&err);

@@ -282,8 +282,8 @@ static PyObject *from_dlpack(PyObject *module, PyObject *capsule)
     }
     s->readonly = readonly;
     dt_tensor t;
-    dt_status st = dt_tensor_init_view(&t, s, -lo, dl->ndim, shape, strides, dtype, &err);
-    dt_storage_release(s); /* the view holds it, or it is gone with m */
+    /* the view holds s, or it is gone with m */
+    dt_status st = dt_tensor_init_view_taking(&t, s, -lo, dl->ndim, shape, strides, dtype, &err);
     if (st != DT_OK) {
         dt_tensor_clear(&t);
         return dt_py_raise(&err);

@@ -53,8 +53,7 @@ PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr)
     }
     s->readonly = !PyArray_ISWRITEABLE(arr); /* Note [Read-only tensors] */
     dt_tensor t;
-    dt_status st = dt_tensor_init_view(&t, s, -lo, ndim, shape, strides, dtype, &err);
-    dt_storage_release(s);
+    dt_status st = dt_tensor_init_view_taking(&t, s, -lo, ndim, shape, strides, dtype, &err);
     if (st != DT_OK) {
         dt_tensor_clear(&t);
         return dt_py_raise(&err);

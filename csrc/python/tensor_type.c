@@ -254,6 +254,38 @@ static PyObject *tensor_numpy_view(PyDtTensor *self, PyObject *unused)
 
 /* self[...] = value for a Python or NumPy scalar value, with NumPy's
  * checks (Note [Storing a float in an integer] in number.c). */
+/* n elements of item bytes at p = the element at v (a loop per size: a
+ * memcpy call per element would cost more than the rest of the fill) */
+static void fill_small(char *p, int64_t n, size_t item, const unsigned char *v)
+{
+    uint16_t v2;
+    uint32_t v4;
+    uint64_t v8;
+    switch (item) {
+    case 1:
+        memset(p, v[0], (size_t)n);
+        break;
+    case 2:
+        memcpy(&v2, v, 2);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(p + 2 * i, &v2, 2);
+        break;
+    case 4:
+        memcpy(&v4, v, 4);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(p + 4 * i, &v4, 4);
+        break;
+    case 8:
+        memcpy(&v8, v, 8);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(p + 8 * i, &v8, 8);
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++)
+            memcpy(p + (size_t)i * item, v, item);
+    }
+}
+
 int dt_py_tensor_fill(PyDtTensor *self, PyObject *value)
 {
     dt_operand in = {0};
@@ -262,6 +294,16 @@ int dt_py_tensor_fill(PyDtTensor *self, PyObject *value)
         return -1;
     dt_error err;
     dt_status st;
+    if (dt_tensor_is_contiguous(&self->t) && dt_py_small_cpu_work(&self->t, self->t.numel)) {
+        /* zeros(16), ones(3), t.fill(0): their few elements written here,
+         * without the backend's generate call */
+        if (dt_tensor_check_writeable(&self->t, &err) != DT_OK) {
+            dt_py_raise(&err);
+            return -1;
+        }
+        fill_small(dt_tensor_data(&self->t), self->t.numel, dt_tensor_itemsize(&self->t), in.value.bytes);
+        return 0;
+    }
     if (dt_tensor_is_contiguous(&self->t)) {
         dt_gen gen;
         memset(&gen, 0, sizeof gen);
@@ -425,8 +467,7 @@ static PyObject *tensor_pin_memory(PyDtTensor *self, PyObject *unused)
         st = dt_storage_alloc_pinned((size_t)nbytes, &s, &err);
     if (st != DT_OK)
         return dt_py_raise(&err);
-    st = dt_tensor_init_view(&out, s, 0, t->ndim, t->shape, strides, t->dtype, &err);
-    dt_storage_release(s);
+    st = dt_tensor_init_view_taking(&out, s, 0, t->ndim, t->shape, strides, t->dtype, &err);
     if (st == DT_OK)
         st = dt_tensor_copy_into(&out, t, &err);
     if (st != DT_OK) {
