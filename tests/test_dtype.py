@@ -108,3 +108,30 @@ def test_numpy_dtype_protocol():
     with pytest.raises(TypeError, match="Cannot interpret"):
         np.dtype(dt.bfloat16)
     assert not hasattr(dt.bfloat16, "type")
+
+
+@pytest.mark.parametrize("name", NUMPY_DTYPE_NAMES)
+def test_calling_a_dtype_is_numpys_cast(name, device):
+    """Note [Calling a dtype]: np.float32(x) code -- NumPy's scalar of a
+    number or string, a tensor of a list, a tensor cast on its device."""
+    d, nd = getattr(dt, name), getattr(np, name)
+    for value in ([1, 0, 2], 1):
+        got, want = d(value), nd(value)
+        if isinstance(value, list):
+            assert isinstance(got, dt.Tensor) and got.dtype == d
+            np.testing.assert_array_equal(got.numpy(), want)
+        else:
+            assert type(got) is type(want) and got == want
+    assert type(d()) is type(nd()) and d() == nd()
+    t = dt.arange(3, device=device)
+    got = d(t)
+    assert got.device == t.device and got.dtype == d
+    np.testing.assert_array_equal(got.cpu().numpy(), nd(np.arange(3)))
+
+
+def test_calling_a_dtype_errors():
+    with pytest.raises(ValueError, match="invalid literal"):
+        dt.int8("x")
+    with pytest.raises(TypeError, match="NumPy has no bfloat16 scalar"):
+        dt.bfloat16(1.0)
+    assert dt.bfloat16(dt.arange(2)).dtype == dt.bfloat16

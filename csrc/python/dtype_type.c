@@ -244,6 +244,24 @@ static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     return Py_NewRef(instances[code]);
 }
 
+/* Note [Calling a dtype]
+ * np.float32(x) is NumPy code's cast: a NumPy scalar of a number or string,
+ * an array of an array.  Called, a devtensor dtype does the same through
+ * devtensor._dtype_api._call: a tensor is cast on its own device
+ * (t.astype), anything else becomes NumPy's scalar of that type. */
+static PyObject *dtype_call(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static PyObject *call;
+    if (dt_py_lazy_function("devtensor._dtype_api", "_call", &call) == NULL)
+        return NULL;
+    PyObject *head = PyTuple_Pack(1, self);
+    PyObject *all = head == NULL ? NULL : PySequence_Concat(head, args);
+    Py_XDECREF(head);
+    PyObject *r = all == NULL ? NULL : PyObject_Call(call, all, kwargs);
+    Py_XDECREF(all);
+    return r;
+}
+
 PyTypeObject dt_py_dtype_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "devtensor.dtype",
@@ -254,6 +272,7 @@ PyTypeObject dt_py_dtype_type = {
     .tp_str = (reprfunc)dtype_str,
     .tp_hash = (hashfunc)dtype_hash,
     .tp_richcompare = (richcmpfunc)dtype_richcompare,
+    .tp_call = dtype_call,
     .tp_getset = dtype_getset,
     .tp_methods = dtype_methods,
     .tp_new = dtype_new,

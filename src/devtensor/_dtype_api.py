@@ -46,6 +46,21 @@ _ISDTYPE_KINDS = {
 }
 
 
+def _call(dtype, *args):
+    """dtype(x) (Note [Calling a dtype] in csrc/python/dtype_type.c): a tensor
+    cast on its device, sequences and NumPy arrays as tensors, else NumPy's
+    scalar of the type (with NumPy's errors)."""
+    if len(args) == 1 and isinstance(args[0], _C.TensorBase):
+        return args[0].astype(dtype)
+    if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
+        from ._creation import asarray
+        return asarray(args[0], dtype=dtype)
+    if dtype == _C.bfloat16:
+        raise TypeError("devtensor.bfloat16(x) takes a tensor (NumPy has no bfloat16 scalar); "
+                        "use devtensor.asarray(x, dtype=devtensor.bfloat16)")
+    return dtype.numpy_dtype.type(*args)
+
+
 def _weak_kind(x):
     """The NEP 50 kind of a Python scalar ('bool', 'int', ...), or None for anything else."""
     if isinstance(x, np.generic):  # np.float64 subclasses float but is strong
