@@ -492,6 +492,14 @@ def test_clip_array_bounds(dtype):
     hi = (rng.standard_normal((4, 1)) * 5 + 3).astype(dtype)
     check(dt.clip(T(x), T(lo), T(hi)), np.clip(x, lo, hi), "maximum")
     check(dt.clip(T(x), T(lo), None), np.clip(x, lo, None), "maximum")
+    check(dt.clip(T(x), a_min=T(lo), a_max=T(hi)), np.clip(x, a_min=lo, a_max=hi), "maximum")
+    check(dt.clip(T(x), T(lo), a_max=T(hi)), np.clip(x, lo, a_max=hi), "maximum")
+    check(dt.clip(T(x), max=T(hi)), np.clip(x, max=hi), "maximum")
+    out = dt.empty(x.shape, dtype=dtype)
+    assert dt.clip(T(x), T(lo), T(hi), out) is out
+    check(out, np.clip(x, lo, hi), "maximum")
+    with pytest.raises(ValueError, match="Passing `min` or `max` keyword argument when `a_min`"):
+        dt.clip(T(x), a_min=T(lo), max=T(hi))
 
 
 @pytest.mark.parametrize("cond_dtype", ["bool", "int8", "float64"])
