@@ -92,3 +92,34 @@ def test_index_in_python_sequences(device):
     assert [10, 11, 12][i] == 12 and range(5)[i] == 2 and "abc"[i] == "c"
     with pytest.raises(TypeError):
         [1, 2][dt.asarray(1.0, device=device)]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "uint64", "float16", "float64", "complex64"])
+def test_item_at_an_index_matches_numpy(device, dtype):
+    """NumPy's item(*args): a flat index in C order (of any strides), one
+    index per axis, or a tuple of them; NumPy's errors, and a transfer of
+    the one element from a device."""
+    a = np.arange(24).reshape(2, 3, 4).astype(dtype)
+    t = dt.asarray(a, device=device)
+    views = [(t, a), (t.transpose(2, 0, 1), a.transpose(2, 0, 1)), (t[:, ::-2, 1:], a[:, ::-2, 1:])]
+    for tv, av in views:
+        for args in [(0,), (5,), (-1,), (np.int64(7),), (1, 1, 1), ((1, 0, -1),), ((3,),)]:
+            try:
+                want = av.item(*args)
+            except IndexError:
+                continue  # a flat index past a view's size
+            got = tv.item(*args)
+            assert type(got) is type(want) and got == want, (args, got, want)
+    one = dt.asarray(np.arange(3.0), device=device)
+    assert one.item(2) == 2.0 and dt.asarray(7, device=device).item(0) == 7
+    assert dt.asarray(7, device=device).item(()) == 7
+    for args, exc, msg in [((24,), IndexError, "index 24 is out of bounds for size 24"),
+                           ((1, 3, 0), IndexError, "index 3 is out of bounds for axis 1 with size 3"),
+                           ((1, 2), ValueError, "incorrect number of indices for array"),
+                           ((1.5,), TypeError, "'float' object cannot be interpreted as an integer")]:
+        with pytest.raises(exc, match=msg):
+            t.item(*args)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        one.item(3)
+    with pytest.raises(ValueError, match="can only convert an array of size 1"):
+        t.item()

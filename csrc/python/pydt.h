@@ -190,6 +190,7 @@ int dt_py_scalar_to_bytes(PyObject *obj, dt_dtype to, void *bytes);
  * item(): float16 and bfloat16 widen to float). */
 PyObject *dt_py_scalar_from_bytes(const void *bytes, dt_dtype d);
 PyObject *dt_py_tensor_item(PyDtTensor *self, PyObject *unused);
+PyObject *dt_py_tensor_item_at(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *dt_py_tensor_int(PyObject *self);
 PyObject *dt_py_tensor_float(PyObject *self);
 PyObject *dt_py_tensor_index(PyObject *self);

@@ -49,23 +49,87 @@ PyObject *dt_py_scalar_from_bytes(const void *bytes, dt_dtype d)
 /* item(): the value of a one-element tensor as a Python scalar, NumPy's
  * item() (float16 and bfloat16 give a float); a device tensor's element
  * is copied to the host, after the work queued before it. */
-PyObject *dt_py_tensor_item(PyDtTensor *self, PyObject *unused)
+static PyObject *item_of(const dt_tensor *t)
 {
-    (void)unused;
-    if (self->t.numel != 1)
+    if (t->numel != 1)
         return PyErr_Format(PyExc_ValueError, "can only convert an array of size 1 to a Python scalar");
-    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU)
-        return dt_py_scalar_from_bytes(dt_tensor_data(&self->t), self->t.dtype);
+    if (dt_tensor_device(t).type == DT_DEVICE_CPU)
+        return dt_py_scalar_from_bytes(dt_tensor_data(t), t->dtype);
     dt_tensor host;
     dt_error err;
     dt_status st;
     DT_PY_BEGIN_TENSOR_WORK
-    st = dt_tensor_to(&host, &self->t, dt_device_cpu(), self->t.dtype, 0, &err);
+    st = dt_tensor_to(&host, t, dt_device_cpu(), t->dtype, 0, &err);
     DT_PY_END_TENSOR_WORK
     if (st != DT_OK)
         return dt_py_raise(&err);
     PyObject *value = dt_py_scalar_from_bytes(dt_tensor_data(&host), host.dtype);
     dt_tensor_clear(&host);
+    return value;
+}
+
+PyObject *dt_py_tensor_item(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    return item_of(&self->t);
+}
+
+/* one index of item(*args) as NumPy reads it (__index__), in [-n, n) */
+static int item_index(PyObject *o, int64_t n, int axis, int64_t *out)
+{
+    PyObject *i = PyNumber_Index(o);
+    long long v = i == NULL ? -1 : PyLong_AsLongLong(i);
+    Py_XDECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < -n || v >= n) {
+        if (axis < 0)
+            PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for size %lld", v, (long long)n);
+        else
+            PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld", v, axis,
+                         (long long)n);
+        return -1;
+    }
+    *out = v < 0 ? v + n : v;
+    return 0;
+}
+
+/* item(*args): NumPy's -- no argument (a one-element tensor), a flat index
+ * in C order, or one index per axis (also as one tuple). */
+PyObject *dt_py_tensor_item_at(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const dt_tensor *t = &self->t;
+    if (nargs == 1 && PyTuple_Check(args[0])) {
+        nargs = PyTuple_GET_SIZE(args[0]);
+        args = &PyTuple_GET_ITEM(args[0], 0);
+    }
+    if (nargs == 0)
+        return item_of(t);
+    int64_t at = 0; /* bytes from element 0 */
+    if (nargs == 1 && t->ndim != 1) {
+        int64_t flat;
+        if (item_index(args[0], t->numel, -1, &flat) < 0)
+            return NULL;
+        for (int d = t->ndim - 1; d >= 0; d--) {
+            at += (flat % t->shape[d]) * t->strides[d];
+            flat /= t->shape[d];
+        }
+    } else if (nargs != t->ndim) {
+        return PyErr_Format(PyExc_ValueError, "incorrect number of indices for array");
+    } else {
+        for (int d = 0; d < t->ndim; d++) {
+            int64_t i;
+            if (item_index(args[d], t->shape[d], d, &i) < 0)
+                return NULL;
+            at += i * t->strides[d];
+        }
+    }
+    dt_tensor element;
+    dt_error err;
+    if (dt_tensor_init_view(&element, t->storage, t->offset + at, 0, NULL, NULL, t->dtype, &err) != DT_OK)
+        return dt_py_raise(&err);
+    PyObject *value = item_of(&element);
+    dt_tensor_clear(&element);
     return value;
 }
 

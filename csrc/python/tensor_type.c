@@ -627,7 +627,9 @@ static PyMethodDef tensor_methods[] = {
      "cuda(device=None, non_blocking=False): this tensor on a CUDA device (default: the current one); "
      "self if already there"},
     {"cpu", (PyCFunction)dt_py_tensor_cpu, METH_NOARGS, "this tensor on the cpu: self if it is there"},
-    {"item", (PyCFunction)dt_py_tensor_item, METH_NOARGS, "the value of a one-element tensor as a Python scalar"},
+    {"item", (PyCFunction)(void (*)(void))dt_py_tensor_item_at, METH_FASTCALL,
+     "item(*args): an element as a Python scalar -- of a one-element tensor, at a flat index in C order, "
+     "or at one index per axis (NumPy's)"},
     {"_as_strided", (PyCFunction)tensor_as_strided, METH_VARARGS, "a view with other shape and strides"},
     {"_reinterpret", (PyCFunction)tensor_reinterpret, METH_VARARGS, "a view with another dtype, shape and strides"},
     {"_index_basic", (PyCFunction)dt_py_tensor_index_basic, METH_O, "the view a tuple of basic index items selects"},
