@@ -319,3 +319,16 @@ def test_a_0d_tensor_pickles_as_0d(device):
     t = dt.asarray(2.5, device=device)
     back = pickle.loads(pickle.dumps(t))
     assert back.shape == () and back.device == t.device and float(back) == 2.5
+
+
+def test_comparing_with_none_is_elementwise(device):
+    """NumPy's t == None: all False (t != None all True), shaped as t, on its
+    device; the ordering comparisons still raise TypeError."""
+    t = dt.arange(6, device=device).reshape(2, 3)
+    for got, want in [(t == None, np.zeros((2, 3), bool)), (None != t, np.ones((2, 3), bool)),  # noqa: E711
+                      (t[:0] == None, np.zeros((0, 3), bool)), (dt.asarray(1.5, device=device) != None,  # noqa: E711
+                                                               np.True_)]:
+        assert got.device == t.device and got.dtype == dt.bool
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
+    with pytest.raises(TypeError, match="not supported between instances"):
+        t < None

@@ -544,12 +544,28 @@ PyNumberMethods dt_py_tensor_as_number = {
     .nb_index = dt_py_tensor_index, /* scalar_out.c */
 };
 
+/* t == None and t != None: NumPy's elementwise answer, all False (or all
+ * True), shaped as t and on its device. */
+static PyObject *compare_with_none(const dt_tensor *t, int op)
+{
+    dt_tensor r;
+    dt_error err;
+    if (dt_tensor_init_new(&r, dt_tensor_device(t), DT_BOOL, t->ndim, t->shape, &err) != DT_OK)
+        return dt_py_raise(&err);
+    PyObject *out = dt_py_tensor_wrap(&r);
+    if (out != NULL && dt_py_tensor_fill((PyDtTensor *)out, op == Py_NE ? Py_True : Py_False) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
 PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op)
 {
     static const dt_op ops[] = {
         [Py_LT] = DT_OP_LT, [Py_LE] = DT_OP_LE, [Py_EQ] = DT_OP_EQ,
         [Py_NE] = DT_OP_NE, [Py_GT] = DT_OP_GT, [Py_GE] = DT_OP_GE,
     };
+    if ((op == Py_EQ || op == Py_NE) && (a == Py_None || b == Py_None))
+        return compare_with_none(&((PyDtTensor *)(a == Py_None ? b : a))->t, op);
     return binary(a, b, ops[op]);
 }
 
