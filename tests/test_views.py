@@ -569,3 +569,51 @@ def test_basic_setitem_with_a_tensor_broadcasts_as_numpy(device):
                    lambda: x.__setitem__(slice(None), dt.ones(shape, device=device)))
     with pytest.raises(ValueError, match="read-only"):
         dt.broadcast_to(dt.zeros(4, device=device), (3, 4))[...] = dt.ones(4, device=device)
+
+
+ORDER_VIEWS = [lambda a: a, lambda a: a.transpose(1, 2, 0), lambda a: a.transpose(1, 2, 0)[:, ::-1],
+               lambda a: a.T, lambda a: a[:, 1:, ::2], lambda a: a[0, :, 1], lambda a: a[0, 0, 0]]
+
+
+@pytest.mark.parametrize("make", ORDER_VIEWS)
+def test_order_arguments_match_numpy(device, make):
+    """Note [Index orders] (devtensor/_views.py): ravel, flatten, copy,
+    reshape and asarray with NumPy's order= ('C', 'F', 'A', 'K', None) on
+    views of every layout, values and (for copies) layouts as NumPy's."""
+    base = np.arange(24.0).reshape(2, 3, 4)
+    a, t = make(base), make(dt.asarray(base, device=device))
+    assert t.strides == a.strides
+    for order in ["C", "F", "A", "K", None]:
+        for fn in ["ravel", "flatten", "copy"]:
+            got, want = getattr(t, fn)(order), getattr(a, fn)(order)
+            assert got.device == t.device
+            np.testing.assert_array_equal(got.cpu().numpy(), want)
+            if fn == "copy":
+                assert (got.is_contiguous(), got.T.is_contiguous()) == (want.flags.c_contiguous,
+                                                                        want.flags.f_contiguous)
+        np.testing.assert_array_equal(dt.ravel(t, order=order).cpu().numpy(), np.ravel(a, order=order))
+        got, want = dt.copy(t, order=order), np.copy(a, order=order)
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
+        assert (got.is_contiguous(), got.T.is_contiguous()) == (want.flags.c_contiguous, want.flags.f_contiguous)
+    for order in ["C", "F", "A"]:
+        shape = (-1,) if a.ndim < 2 else (a.size // 2, -1) if a.size % 2 == 0 else (a.size,)
+        want = np.reshape(a, shape, order=order)
+        for got in [t.reshape(shape, order=order), dt.reshape(t, shape, order=order)]:
+            np.testing.assert_array_equal(got.cpu().numpy(), want)
+    for order in ["C", "F"]:
+        got = dt.asarray(t, order=order)
+        assert (got.is_contiguous() if order == "C" else got.T.is_contiguous())
+        np.testing.assert_array_equal(got.cpu().numpy(), a)
+
+
+def test_order_errors():
+    t = dt.arange(6.0).reshape(2, 3)
+    for call in [lambda: t.ravel("X"), lambda: t.flatten(order="X"), lambda: t.copy("X"), lambda: dt.ravel(t, "X"),
+                 lambda: dt.asarray(t, order="X")]:
+        with pytest.raises(ValueError, match=r"order must be one of 'C', 'F', 'A', or 'K' \(got 'X'\)"):
+            call()
+    with pytest.raises(ValueError, match="order 'K' is not permitted for reshaping"):
+        t.reshape(3, 2, order="K")
+    with pytest.raises(ValueError, match="a copy is needed for order='C'"):
+        dt.asarray(t.T, order="C", copy=False)
+    assert dt.asarray(t.T, order="F").data_ptr() == t.data_ptr()

@@ -46,9 +46,22 @@ static int axis_of(PyObject *o, int ndim, int *axis)
     return 1;
 }
 
-PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *unused)
+/* A method call with arguments (an order: Note [Index orders] in
+ * devtensor/_views.py) goes to _views.<name>; the plain call is answered
+ * here. */
+PyObject *dt_py_views_method(const char *name, PyObject **cache, PyDtTensor *self, PyObject *const *args,
+                             Py_ssize_t nargs, PyObject *kwnames)
 {
-    (void)unused;
+    if (dt_py_lazy_function("devtensor._views", name, cache) == NULL)
+        return NULL;
+    return dt_py_call_with_self(*cache, (PyObject *)self, args, nargs, kwnames);
+}
+
+PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static PyObject *ordered;
+    if (nargs > 0 || kwnames != NULL)
+        return dt_py_views_method("ravel_method", &ordered, self, args, nargs, kwnames);
     PyObject *minus_one = PyLong_FromLong(-1);
     if (minus_one == NULL)
         return NULL;
@@ -57,9 +70,11 @@ PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *unused)
     return r;
 }
 
-PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *unused)
+PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    (void)unused;
+    static PyObject *ordered;
+    if (nargs > 0 || kwnames != NULL)
+        return dt_py_views_method("flatten_method", &ordered, self, args, nargs, kwnames);
     dt_tensor copy, flat;
     dt_error err;
     if (dt_py_same_device_copy(&self->t, self->t.dtype, &copy, &err) != DT_OK)

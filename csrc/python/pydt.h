@@ -148,8 +148,10 @@ PyObject *dt_py_tensor_copy(PyDtTensor *self);
 dt_status dt_py_same_device_copy(const dt_tensor *t, dt_dtype dtype, dt_tensor *out, dt_error *err);
 
 /* ---- axis views (axes.c, Note [Axis views in C]) ---- */
-PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *unused);
-PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *unused);
+PyObject *dt_py_views_method(const char *name, PyObject **cache, PyDtTensor *self, PyObject *const *args,
+                             Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_transpose(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_permute(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *dt_py_tensor_swapaxes(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);

@@ -543,9 +543,11 @@ static PyObject *tensor_lock_readonly(PyDtTensor *self, PyObject *unused)
 
 /* copy(): a C-contiguous copy on the same device (NumPy's ndarray.copy(),
  * PyTorch's clone()) */
-static PyObject *tensor_copy(PyDtTensor *self, PyObject *unused)
+static PyObject *tensor_copy(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    (void)unused;
+    static PyObject *ordered;
+    if (nargs > 0 || kwnames != NULL)
+        return dt_py_views_method("copy_method", &ordered, self, args, nargs, kwnames);
     return dt_py_tensor_copy(self);
 }
 
@@ -599,15 +601,19 @@ static PyMethodDef tensor_methods[] = {
     {"reshape", (PyCFunction)(void (*)(void))dt_py_tensor_reshape, METH_FASTCALL | METH_KEYWORDS,
      "reshape(2, 3) or reshape((2, 3)), one entry may be -1: a view when possible, else a copy; copy=True "
      "always copies, copy=False raises rather than copy"},
-    {"copy", (PyCFunction)tensor_copy, METH_NOARGS, "copy($self, /)\n--\n\nA C-contiguous copy on the same device."},
+    {"copy", (PyCFunction)(void (*)(void))tensor_copy, METH_FASTCALL | METH_KEYWORDS,
+     "copy($self, /, order='C')\n--\n\nA copy on the same device, C-contiguous (or as order= says: NumPy's "
+     "'C', 'F', 'A', 'K')."},
     {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS,
      "tolist($self, /)\n--\n\nThe values as (nested) Python lists of Python scalars."},
     {"astype", (PyCFunction)(void (*)(void))tensor_astype, METH_FASTCALL | METH_KEYWORDS,
      "astype($self, /, dtype, casting='unsafe', copy=True)\n--\n\nThe values cast to dtype on the same device; "
      "casting is NumPy's rule ('no', 'equiv', 'safe', 'same_kind', 'unsafe')"},
-    {"ravel", (PyCFunction)dt_py_tensor_ravel, METH_NOARGS, "x as 1-d: a view when possible (NumPy's ravel)"},
-    {"flatten", (PyCFunction)dt_py_tensor_flatten, METH_NOARGS,
-     "A 1-d copy (NumPy's flatten; ravel() gives a view when possible)."},
+    {"ravel", (PyCFunction)(void (*)(void))dt_py_tensor_ravel, METH_FASTCALL | METH_KEYWORDS,
+     "ravel($self, /, order='C')\n--\n\nx as 1-d: a view when possible (NumPy's ravel, and its order=)"},
+    {"flatten", (PyCFunction)(void (*)(void))dt_py_tensor_flatten, METH_FASTCALL | METH_KEYWORDS,
+     "flatten($self, /, order='C')\n--\n\nA 1-d copy (NumPy's flatten and its order=; ravel() gives a view "
+     "when possible)."},
     {"transpose", (PyCFunction)(void (*)(void))dt_py_tensor_transpose, METH_FASTCALL | METH_KEYWORDS,
      "NumPy's transpose: transpose() reverses the axes, transpose(1, 0, 2) or transpose((1, 0, 2)) "
      "permutes them.  PyTorch's two-axis swap is swapaxes."},

@@ -216,10 +216,22 @@ def _to_numpy(obj, np_dtype=None, copy=False):
     return arr
 
 
-def _asarray_general(obj, dtype=None, device=None, copy=None):
+def _asarray_general(obj, dtype=None, device=None, copy=None, *, order=None):
     """obj as a tensor: tensors and CPU NumPy arrays are shared, not copied, when
     dtype and device already match and copy is not True; copy=False raises
-    ValueError when a copy is needed."""
+    ValueError when a copy is needed; order='C' or 'F' copies one that is not
+    contiguous in that order ('A', 'K' and None keep any layout)."""
+    if order not in (None, "C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    t = _asarray_any_order(obj, dtype, device, copy)
+    if order in ("C", "F") and not (t.is_contiguous() if order == "C" else t.T.is_contiguous()):
+        if copy is False:
+            raise ValueError(f"asarray(copy=False): a copy is needed for order={order!r}")
+        t = t.copy(order)
+    return t
+
+
+def _asarray_any_order(obj, dtype=None, device=None, copy=None):
     if isinstance(obj, TensorBase):
         target_dtype = obj.dtype if dtype is None else _dtype_type(dtype)
         target_device = obj.device if device is None else _C._resolve_device(device)
@@ -232,7 +244,7 @@ def _asarray_general(obj, dtype=None, device=None, copy=None):
     if not isinstance(obj, (np.ndarray, np.generic, list, tuple, int, float, complex)):
         foreign = _foreign_cuda_tensor(obj)
         if foreign is not None:
-            return _asarray_general(foreign, dtype, device, copy)
+            return _asarray_any_order(foreign, dtype, device, copy)
     if dtype is not None and _dtype_type(dtype) == _C.bfloat16:
         base = _to_numpy(obj)
         dev = _C._default_device() if device is None else device
@@ -393,14 +405,15 @@ def _copy_in_order(t, order, device):
 
 
 def copy(a, order="K", subok=False):
-    """NumPy's copy: a copy of a on its device (C order, or Fortran order for
-    order='F'); data that is not a tensor becomes a tensor on the default device."""
+    """NumPy's copy: a copy of a on its device, laid out as order says (C,
+    Fortran, 'A' or its own layout 'K', the default); data that is not a
+    tensor becomes a tensor on the default device."""
     t = a if isinstance(a, TensorBase) else asarray(a)
     if order not in ("K", "A", "C", "F", None):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    if order == "F":
-        return _copy_in_order(t, "F", t.device)
-    return t.copy()
+    if order == "C" or (order != "F" and t.is_contiguous()):
+        return t.copy()
+    return t.copy(order or "K")  # Note [Index orders] in _views.py; None is 'K' here, as NumPy's
 
 
 def identity(n, dtype=None, *, device=None):

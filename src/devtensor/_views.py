@@ -273,16 +273,22 @@ def _reshaped(x, shape):
     return x._reshape_geometry(shape)
 
 
-def reshape(x, shape, *, copy=None):
+def reshape(x, shape, order="C", *, copy=None):
     """x with a new shape (one entry may be -1): a view when the strides allow,
-    else a copy; copy=True always copies, copy=False raises rather than copy."""
-    if copy is None and isinstance(x, TensorBase):
+    else a copy; copy=True always copies, copy=False raises rather than copy;
+    order='F' (or 'A') reads and writes the elements in Fortran order."""
+    if copy is None and order == "C" and isinstance(x, TensorBase):
         return x.reshape(shape)  # C for Python ints (Note [Reshape in C]), else reshape_method
-    return _reshape_general(x, shape, copy=copy)
+    return _reshape_general(x, shape, copy=copy, order=order)
 
 
-def _reshape_general(x, shape, *, copy=None):
+def _reshape_general(x, shape, *, copy=None, order="C"):
     x = _tensor(x)
+    order = _check_order(order, "CFA")
+    if order == "F" or (order == "A" and _order_axes(x, "A") != tuple(range(x.ndim))):
+        # Fortran order: the reversed shape of the transpose, transposed back
+        shape = shape_arg((shape,), "reshape")
+        return _reshape_general(x.T, tuple(shape)[::-1], copy=copy).T
     shape, strides = _reshaped(x, shape_arg((shape,), "reshape"))
     if copy or strides is None:
         if copy is False:
@@ -292,10 +298,10 @@ def _reshape_general(x, shape, *, copy=None):
     return _view(x, shape, strides)
 
 
-def reshape_method(x, *shape, copy=None):
+def reshape_method(x, *shape, order="C", copy=None):
     """Tensor.reshape for the arguments its C fast path leaves to Python
     (Note [Reshape in C] in csrc/python/reshape.c)."""
-    return _reshape_general(x, shape_arg(shape, "reshape"), copy=copy)
+    return _reshape_general(x, shape_arg(shape, "reshape"), copy=copy, order=order)
 
 
 def view(x, shape):
@@ -347,9 +353,62 @@ def view_dtype(x, dtype):
 # in csrc/python/axes.c); the _-prefixed forms are those methods' Python
 # path, for the arguments they leave alone, with NumPy's errors.
 
-def ravel(x):
-    """x as 1-d: a view when possible (NumPy's ravel)."""
-    return _tensor(x).ravel()
+# Note [Index orders]
+# NumPy's order= reads a tensor's elements in C order ('C', None), Fortran
+# order ('F': the axes reversed), Fortran order only for a Fortran- but not
+# C-contiguous tensor ('A'), or memory order ('K': the axes by falling
+# |stride|, stably, negative strides kept).  Each is the C order of the
+# tensor with its axes permuted, so ravel, flatten, reshape and copy take
+# any order as a transpose around their C-order form.
+
+def _check_order(order, allowed="CFAK"):
+    if order is None:
+        return "C"
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order not in allowed:
+        raise ValueError(f"order '{order}' is not permitted for reshaping")
+    return order
+
+
+def _order_axes(x, order):
+    """The permutation of x's axes whose C order is `order` (Note [Index orders])."""
+    order = _check_order(order)
+    if order == "A":
+        order = "F" if x.ndim > 1 and x.T.is_contiguous() and not x.is_contiguous() else "C"
+    if order == "F":
+        return tuple(range(x.ndim))[::-1]
+    if order == "K":
+        return tuple(sorted(range(x.ndim), key=lambda d: -abs(x.strides[d])))
+    return tuple(range(x.ndim))
+
+
+def ravel(x, order="C"):
+    """x as 1-d: a view when possible (NumPy's ravel; order= as NumPy's)."""
+    x = _tensor(x)
+    return x.ravel() if order == "C" else ravel_method(x, order)
+
+
+def ravel_method(x, order="C"):
+    """Tensor.ravel(order) for orders other than C (Note [Index orders])."""
+    perm = _order_axes(x, order)
+    return (x if perm == tuple(range(x.ndim)) else x.transpose(perm)).ravel()
+
+
+def flatten_method(x, order="C"):
+    """Tensor.flatten(order): a 1-d copy read in that order."""
+    perm = _order_axes(x, order)
+    return (x if perm == tuple(range(x.ndim)) else x.transpose(perm)).flatten()
+
+
+def copy_method(x, order="C"):
+    """Tensor.copy(order): a copy laid out in C order, Fortran order ('F',
+    or 'A' of a Fortran-contiguous tensor) or x's own memory order ('K')."""
+    perm = _order_axes(x, order)
+    if perm == tuple(range(x.ndim)):
+        return x.copy()
+    inverse = tuple(sorted(range(x.ndim), key=perm.__getitem__))
+    return x.transpose(perm).copy().transpose(inverse)
 
 
 def squeeze(x, axis=None):
