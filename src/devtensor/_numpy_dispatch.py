@@ -33,11 +33,14 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if len(out) != 1:
             return NotImplemented
         out = out[0]
-    if kwargs.pop("where", True) is not True or kwargs.pop("subok", True) is not True:
+    if kwargs.pop("subok", True) is not True:
         return NotImplemented
     kwargs.pop("order", None)
-    if set(kwargs) - {"dtype", "casting"}:
+    if set(kwargs) - {"dtype", "casting", "where"}:
         return NotImplemented
+    if kwargs.get("where", True) is not True:  # devtensor's ufunc has where=
+        import devtensor
+        return getattr(devtensor, ufunc.__name__)(*inputs, out=out, **kwargs)
     return _C._ufunc(op, *inputs, out=out, **kwargs)
 
 

@@ -67,30 +67,62 @@ def _override(ufunc_name, args, kwargs):
     return NotImplemented
 
 
+def _masked(op, inputs, out, where, dtype, casting):
+    """A ufunc call with where= (NumPy's): out keeps its values where the
+    mask is False; without out those elements are undefined, as NumPy warns.
+    The result is computed whole into a tensor of out's dtype (the core
+    checks the cast and the shapes), then copied where the mask holds."""
+    import warnings
+    from ._creation import asarray, empty
+    from ._utilities import copyto
+    device = next(t.device for t in inputs if isinstance(t, TensorBase))
+    mask = asarray(where, device=device)
+    if mask.dtype != _C.bool:
+        raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') according "
+                        "to the rule 'safe'")
+    if out is None:
+        warnings.warn("'where' used without 'out', expect uninitialized memory in output. If this is "
+                      "intentional, use out=None.", UserWarning, stacklevel=3)
+        r = _ufunc(op, *inputs, dtype=dtype, casting=casting)
+        from ._manipulation import broadcast_shapes
+        from ._views import broadcast_to
+        return broadcast_to(r, broadcast_shapes(r.shape, mask.shape)).copy()
+    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    r = empty(target.shape, dtype=target.dtype, device=target.device)
+    _ufunc(op, *inputs, out=r, dtype=dtype, casting=casting)
+    copyto(target, r, casting="no", where=mask)
+    return target
+
+
 def _make(numpy_name, public_name):
     op = _OPS[numpy_name]
     nin = 2 if numpy_name not in _UNARY else 1
 
     if nin == 1:
-        def fn(x, /, out=None, *, dtype=None, casting="same_kind"):
+        def fn(x, /, out=None, *, where=True, dtype=None, casting="same_kind"):
             if not isinstance(x, TensorBase):
                 r = _override(numpy_name, (x,), {"out": out, "dtype": dtype})
                 if r is not NotImplemented:
                     return r
                 (x,) = _first_tensor((x,))
+            if where is not True:
+                return _masked(op, (x,), out, where, dtype, casting)
             return _ufunc(op, x, out=out, dtype=dtype, casting=casting)
     else:
-        def fn(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+        def fn(x1, x2, /, out=None, *, where=True, dtype=None, casting="same_kind"):
             if not (isinstance(x1, TensorBase) and isinstance(x2, TensorBase)):
                 r = _override(numpy_name, (x1, x2), {"out": out, "dtype": dtype})
                 if r is not NotImplemented:
                     return r
                 x1, x2 = _first_tensor((x1, x2))
+            if where is not True:
+                return _masked(op, (x1, x2), out, where, dtype, casting)
             return _ufunc(op, x1, x2, out=out, dtype=dtype, casting=casting)
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{public_name}(...): NumPy's {numpy_name}, elementwise, on the operands' "
-                  "device.\n\nKeywords: out= (a tensor written in place), dtype= (the loop's "
-                  "dtype), casting= (NumPy's casting rule, default 'same_kind').")
+                  "device.\n\nKeywords: out= (a tensor written in place), where= (a bool mask: out "
+                  "keeps its values where it is False), dtype= (the loop's dtype), casting= (NumPy's "
+                  "casting rule, default 'same_kind').")
     return fn
 
 
