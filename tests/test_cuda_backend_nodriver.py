@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 8
+EXPECTED_ABI = 9
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -70,7 +70,10 @@ OPS = [
     ("INVERT", "invert", 1), ("LOGICAL_NOT", "logical_not", 1), ("ISNAN", "isnan", 1),
     ("ISINF", "isinf", 1), ("ISFINITE", "isfinite", 1), ("SIGNBIT", "signbit", 1),
     ("CONJ", "conjugate", 1), ("REAL", "real", 1), ("IMAG", "imag", 1), ("ANGLE", "angle", 1),
-    ("WHERE", "where", 3),
+    ("WHERE", "where", 3), ("FMOD", "fmod", 2), ("FMAX", "fmax", 2), ("FMIN", "fmin", 2),
+    ("GCD", "gcd", 2), ("LCM", "lcm", 2), ("HEAVISIDE", "heaviside", 2),
+    ("LOGADDEXP2", "logaddexp2", 2), ("EXP2", "exp2", 1), ("CBRT", "cbrt", 1),
+    ("DEG2RAD", "deg2rad", 1), ("RAD2DEG", "rad2deg", 1), ("FABS", "fabs", 1),
 ]
 OP = {ident: i for i, (ident, _, _) in enumerate(OPS)}
 OP_NAME = {i: name for i, (_, name, _) in enumerate(OPS)}

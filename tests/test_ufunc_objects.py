@@ -11,8 +11,10 @@ import pytest
 import devtensor as dt
 from helpers import assert_same
 
-UNARY = ["exp", "sqrt", "negative", "absolute", "sin", "isnan", "logical_not", "invert"]
-BINARY = ["add", "subtract", "multiply", "divide", "power", "maximum", "less", "bitwise_and", "arctan2"]
+UNARY = ["exp", "sqrt", "negative", "absolute", "sin", "isnan", "logical_not", "invert", "exp2", "cbrt",
+         "deg2rad", "rad2deg", "fabs"]
+BINARY = ["add", "subtract", "multiply", "divide", "power", "maximum", "less", "bitwise_and", "arctan2",
+          "fmod", "fmax", "fmin", "gcd", "lcm", "heaviside", "logaddexp2"]
 
 
 def test_attributes_like_numpys():
@@ -93,3 +95,33 @@ def test_direct_path_does_not_leak():
         except ValueError:
             pass
     assert (sys.getrefcount(t), sys.getrefcount(s), sys.getrefcount(dt.add)) == before
+
+
+@pytest.mark.parametrize("name", ["fmax", "fmin", "gcd", "lcm", "logaddexp2", "fmod", "heaviside"])
+def test_further_ufuncs_methods_match_numpy(device, name):
+    """The ufuncs NumPy code reaches for beyond the array API (fmax.reduce is
+    nanmax, gcd.reduce, logaddexp2.accumulate), with NumPy's identities,
+    on every device; fmod and heaviside, which NumPy cannot reorder, fold
+    left to right."""
+    f, g = getattr(dt, name), getattr(np, name)
+    assert f.identity == g.identity
+    a = np.array([[12.0, np.nan, -18.0, 4.0], [6.0, 9.0, np.nan, -2.0]])
+    if name in ("gcd", "lcm"):
+        a = np.array([[12, 0, -18, 4], [6, 9, 15, -2]])
+    t = dt.asarray(a, device=device)
+    with np.errstate(all="ignore"):
+        for axis in (0, 1, None):
+            try:
+                want = g.reduce(a, axis=axis)
+            except ValueError as e:  # not reorderable: one axis at most
+                with pytest.raises(ValueError, match=str(e)):
+                    f.reduce(t, axis=axis)
+                continue
+            assert_same(f.reduce(t, axis=axis), want, exact=False, rtol=1e-12)
+        assert_same(f.accumulate(t, axis=1), g.accumulate(a, axis=1), exact=False, rtol=1e-12)
+        assert_same(f.outer(t[0], t[1]), g.outer(a[0], a[1]), exact=False, rtol=1e-12)
+        assert_same(f(t, t[0]), g(a, a[0]), exact=False, rtol=1e-12)
+        if device == "cpu":  # NumPy's ufunc on tensors: devtensor's
+            assert_same(g(t, t), g(a, a), exact=False, rtol=1e-12)
+    if name == "fmax":
+        assert_same(dt.fmax.reduce(dt.asarray([np.nan, np.nan], device=device)), np.nan, exact=False)

@@ -271,7 +271,10 @@ static dt_rule op_rule(dt_op op)
     case DT_OP_DIV: return RULE_TRUE_DIV;
     case DT_OP_FLOOR_DIVIDE: case DT_OP_REMAINDER: case DT_OP_POW: case DT_OP_LEFT_SHIFT:
     case DT_OP_RIGHT_SHIFT: case DT_OP_SQUARE: case DT_OP_RECIPROCAL: case DT_OP_CONJ:
+    case DT_OP_FMOD:
         return RULE_INT8_BOOL;
+    case DT_OP_HEAVISIDE: case DT_OP_LOGADDEXP2: case DT_OP_EXP2: case DT_OP_CBRT: case DT_OP_DEG2RAD:
+    case DT_OP_RAD2DEG: case DT_OP_FABS:
     case DT_OP_ATAN2: case DT_OP_HYPOT: case DT_OP_COPYSIGN: case DT_OP_NEXTAFTER:
     case DT_OP_LOGADDEXP: case DT_OP_SQRT: case DT_OP_EXP: case DT_OP_EXPM1: case DT_OP_LOG:
     case DT_OP_LOG1P: case DT_OP_LOG2: case DT_OP_LOG10: case DT_OP_SIN: case DT_OP_COS:
@@ -318,12 +321,14 @@ static int has_loop(dt_op op, dt_dtype d)
     switch (op) {
     case DT_OP_DIV: return f || c;
     case DT_OP_SUB: return !b;
-    case DT_OP_FLOOR_DIVIDE: case DT_OP_REMAINDER: return i || f;
+    case DT_OP_FLOOR_DIVIDE: case DT_OP_REMAINDER: case DT_OP_FMOD: return i || f;
+    case DT_OP_GCD: case DT_OP_LCM: return i;
     case DT_OP_POW: case DT_OP_NEGATIVE: case DT_OP_POSITIVE: case DT_OP_SQUARE:
     case DT_OP_RECIPROCAL: case DT_OP_SIGN: case DT_OP_CONJ:
         return !b;
     case DT_OP_ATAN2: case DT_OP_HYPOT: case DT_OP_COPYSIGN: case DT_OP_NEXTAFTER:
-    case DT_OP_LOGADDEXP:
+    case DT_OP_LOGADDEXP: case DT_OP_HEAVISIDE: case DT_OP_LOGADDEXP2: case DT_OP_CBRT: case DT_OP_DEG2RAD:
+    case DT_OP_RAD2DEG: case DT_OP_FABS:
         return f;
     case DT_OP_BITWISE_AND: case DT_OP_BITWISE_OR: case DT_OP_BITWISE_XOR: case DT_OP_INVERT:
         return b || i;

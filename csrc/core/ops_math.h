@@ -330,6 +330,103 @@ DT_FN dt_c128 dt_sign_c128(dt_c128 a) { return dt_z_sign(a); }
 DT_FN dt_c64 dt_rint_c64(dt_c64 a) { return dt_c64_make(rintf(a.re), rintf(a.im)); }
 DT_FN dt_c128 dt_rint_c128(dt_c128 a) { return dt_c128_make(rint(a.re), rint(a.im)); }
 
+/* ======== fmod, fmax, fmin, gcd, lcm, heaviside, logaddexp2, exp2, cbrt,
+ * deg2rad, rad2deg, fabs: NumPy's formulas (npy_math) ======== */
+
+/* fmod of integers: C's truncated remainder, NumPy's 0 for x fmod 0 (and
+ * for MIN fmod -1, which C leaves undefined); gcd of the magnitudes
+ * (Euclid, in the unsigned type, so gcd(MIN, 0) wraps to MIN as NumPy's);
+ * lcm = |a / gcd * b|, 0 when both are 0 */
+#define DT_SIGNED_EXTRA(X, UT)                                                              \
+    DT_FN dt_C_##X dt_fmod_##X(dt_C_##X a, dt_C_##X b) { return (b == 0 || b == -1) ? 0 : (dt_C_##X)(a % b); } \
+    DT_FN UT dt_mag_##X(dt_C_##X a) { return a < 0 ? (UT)(0 - (UT)a) : (UT)a; }            \
+    DT_FN dt_C_##X dt_gcd_##X(dt_C_##X a, dt_C_##X b) { return (dt_C_##X)dt_euclid_(dt_mag_##X(a), dt_mag_##X(b)); } \
+    DT_FN dt_C_##X dt_lcm_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        UT g = (UT)dt_euclid_(dt_mag_##X(a), dt_mag_##X(b));                                \
+        return g == 0 ? 0 : (dt_C_##X)(UT)(dt_mag_##X(a) / g * dt_mag_##X(b));             \
+    }
+#define DT_UNSIGNED_EXTRA(X)                                                                \
+    DT_FN dt_C_##X dt_fmod_##X(dt_C_##X a, dt_C_##X b) { return b == 0 ? 0 : (dt_C_##X)(a % b); } \
+    DT_FN dt_C_##X dt_gcd_##X(dt_C_##X a, dt_C_##X b) { return (dt_C_##X)dt_euclid_(a, b); } \
+    DT_FN dt_C_##X dt_lcm_##X(dt_C_##X a, dt_C_##X b)                                       \
+    {                                                                                       \
+        dt_C_##X g = dt_gcd_##X(a, b);                                                      \
+        return g == 0 ? 0 : (dt_C_##X)(a / g * b);                                          \
+    }
+#define DT_INT_EXTREMA(X)                                                                   \
+    DT_FN dt_C_##X dt_fmax_##X(dt_C_##X a, dt_C_##X b) { return dt_max_##X(a, b); }         \
+    DT_FN dt_C_##X dt_fmin_##X(dt_C_##X a, dt_C_##X b) { return dt_min_##X(a, b); }
+DT_FN uint64_t dt_euclid_(uint64_t a, uint64_t b)
+{
+    while (b != 0) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+DT_SIGNED_EXTRA(i8, uint8_t) DT_SIGNED_EXTRA(i16, uint16_t) DT_SIGNED_EXTRA(i32, uint32_t)
+DT_SIGNED_EXTRA(i64, uint64_t)
+DT_UNSIGNED_EXTRA(u8) DT_UNSIGNED_EXTRA(u16) DT_UNSIGNED_EXTRA(u32) DT_UNSIGNED_EXTRA(u64)
+DT_INT_EXTREMA(i8) DT_INT_EXTREMA(i16) DT_INT_EXTREMA(i32) DT_INT_EXTREMA(i64)
+DT_INT_EXTREMA(u8) DT_INT_EXTREMA(u16) DT_INT_EXTREMA(u32) DT_INT_EXTREMA(u64) DT_INT_EXTREMA(b)
+
+/* fmax and fmin skip a NaN (C's fmax, as NumPy's scalar loops); heaviside
+ * is h0 at 0 and NaN at NaN; logaddexp2 is NumPy's, exact at equal inputs;
+ * deg2rad and rad2deg multiply by pi/180 and 180/pi rounded to the type */
+#define DT_FLOAT_EXTRA(X)                                                                   \
+    DT_FN dt_C_##X dt_fmod_##X(dt_C_##X a, dt_C_##X b) { return DT_M_##X(fmod)(a, b); }     \
+    DT_FN dt_C_##X dt_fmax_##X(dt_C_##X a, dt_C_##X b) { return DT_M_##X(fmax)(a, b); }     \
+    DT_FN dt_C_##X dt_fmin_##X(dt_C_##X a, dt_C_##X b) { return DT_M_##X(fmin)(a, b); }     \
+    DT_FN dt_C_##X dt_heaviside_##X(dt_C_##X a, dt_C_##X h0)                                \
+    {                                                                                       \
+        return a != a ? (dt_C_##X)NAN : a == 0 ? h0 : a < 0 ? (dt_C_##X)0 : (dt_C_##X)1;    \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_logaddexp2_##X(dt_C_##X a, dt_C_##X b)                                \
+    {                                                                                       \
+        const dt_C_##X log2e = (dt_C_##X)1.442695040888963407359924681001892137;            \
+        if (a == b)                                                                         \
+            return a + 1;                                                                   \
+        dt_C_##X t = a - b;                                                                 \
+        if (t > 0)                                                                          \
+            return a + log2e * DT_M_##X(log1p)(DT_M_##X(exp2)(-t));                         \
+        if (t <= 0)                                                                         \
+            return b + log2e * DT_M_##X(log1p)(DT_M_##X(exp2)(t));                          \
+        return t; /* nan */                                                                 \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_exp2_##X(dt_C_##X a) { return DT_M_##X(exp2)(a); }                    \
+    DT_FN dt_C_##X dt_cbrt_##X(dt_C_##X a) { return DT_M_##X(cbrt)(a); }                    \
+    DT_FN dt_C_##X dt_fabs_##X(dt_C_##X a) { return DT_M_##X(fabs)(a); }                    \
+    DT_FN dt_C_##X dt_deg2rad_##X(dt_C_##X a)                                               \
+    {                                                                                       \
+        return a * ((dt_C_##X)3.141592653589793238462643383279502884 / (dt_C_##X)180);      \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_rad2deg_##X(dt_C_##X a)                                               \
+    {                                                                                       \
+        return a * ((dt_C_##X)180 / (dt_C_##X)3.141592653589793238462643383279502884);      \
+    }
+DT_FLOAT_EXTRA(f16) DT_FLOAT_EXTRA(bf16) DT_FLOAT_EXTRA(f32) DT_FLOAT_EXTRA(f64)
+
+/* complex: fmax/fmin keep a when b has a NaN part, else NumPy's order
+ * (maximum's); exp2(z) = exp(z ln 2), the product in the dtype (NumPy's) */
+#define DT_COMPLEX_EXTRA(X, R)                                                              \
+    DT_FN dt_C_##X dt_fmax_##X(dt_C_##X a, dt_C_##X b)                                      \
+    {                                                                                       \
+        return (b.re != b.re || b.im != b.im || dt_##X##_le(b, a)) ? a : b;                 \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_fmin_##X(dt_C_##X a, dt_C_##X b)                                      \
+    {                                                                                       \
+        return (b.re != b.re || b.im != b.im || dt_##X##_le(a, b)) ? a : b;                 \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_exp2_##X(dt_C_##X a)                                                  \
+    {                                                                                       \
+        const R ln2 = (R)0.693147180559945309417232121458176568;                            \
+        return dt_exp_##X(dt_##X##_make(a.re * ln2, a.im * ln2));                           \
+    }
+DT_COMPLEX_EXTRA(c64, float)
+DT_COMPLEX_EXTRA(c128, double)
+
 /* ======== comparisons of int64 with uint64, exact (NumPy's special loops) ======== */
 DT_FN bool dt_mixed_eq(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a == b; }
 DT_FN bool dt_mixed_lt(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b; }

@@ -27,7 +27,8 @@
     M(ATAN, atan, COMPLEX, UN_SAME) M(SINH, sinh, COMPLEX, UN_SAME)                         \
     M(COSH, cosh, COMPLEX, UN_SAME) M(TANH, tanh, COMPLEX, UN_SAME)                         \
     M(ASINH, asinh, COMPLEX, UN_SAME) M(ACOSH, acosh, COMPLEX, UN_SAME)                     \
-    M(ATANH, atanh, COMPLEX, UN_SAME) M(ANGLE, angle, COMPLEX, UN_REAL)
+    M(ATANH, atanh, COMPLEX, UN_SAME) M(ANGLE, angle, COMPLEX, UN_REAL)                     \
+    M(EXP2, exp2, COMPLEX, UN_SAME) M(FMAX, fmax, COMPLEX, BIN_SAME) M(FMIN, fmin, COMPLEX, BIN_SAME)
 
 DT_CU_LIST(DT_CU_DEFINE)
 

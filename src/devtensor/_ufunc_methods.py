@@ -49,8 +49,8 @@ _NUMPY_UFUNCS = {}  # name -> NumPy's ufunc of the same name, filled by install(
 _SCANS = {"add": _C.REDUCE_OPS.index("sum"), "multiply": _C.REDUCE_OPS.index("prod")}
 IDENTITY = {"add": 0, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0,
-            "hypot": 0, "logaddexp": -math.inf}
-REORDERABLE = set(IDENTITY) | {"maximum", "minimum"}
+            "hypot": 0, "logaddexp": -math.inf, "logaddexp2": -math.inf, "gcd": 0}
+REORDERABLE = set(IDENTITY) | {"maximum", "minimum", "fmax", "fmin"}
 
 
 def _dt():

@@ -131,7 +131,7 @@ _UNARY = {name for name, op in _OPS.items() if name not in {
     "greater", "greater_equal", "floor_divide", "remainder", "power", "maximum", "minimum",
     "arctan2", "hypot", "copysign", "nextafter", "logaddexp", "bitwise_and", "bitwise_or",
     "bitwise_xor", "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor",
-    "where"}}
+    "where", "fmod", "fmax", "fmin", "gcd", "lcm", "heaviside", "logaddexp2"}}
 
 # public name -> NumPy's name of the op
 _NAMES = {name: name for name in _OPS if name != "where"}
@@ -143,6 +143,7 @@ _NAMES.update({
     "bitwise_invert": "invert", "conj": "conjugate", "pow": "power",
     # NumPy's aliases
     "true_divide": "divide", "mod": "remainder", "bitwise_not": "invert",
+    "radians": "deg2rad", "degrees": "rad2deg",
 })
 
 __all__ = sorted(_NAMES) + ["where", "clip", "round", "around"]
