@@ -46,6 +46,8 @@ from ._sets import *  # noqa: F401,F403  (unique, isin, bincount, histogram, ...
 from . import _products
 from ._products import *  # noqa: F401,F403  (matmul, dot, tensordot, mm, ...)
 from ._interp import interp  # noqa: F401
+from . import _numeric
+from ._numeric import *  # noqa: F401,F403  (cov, gradient, convolve, nan_to_num, polyfit, ...)
 from . import _einsum
 from ._einsum import einsum, einsum_path  # noqa: F401
 from . import linalg  # noqa: F401  (numpy.linalg and the array API's linalg extension)
@@ -96,7 +98,7 @@ __all__ = [
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "astype", "transfer_guard",
     "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
-] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__
 
 
 def __getattr__(name):

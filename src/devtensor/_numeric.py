@@ -1,0 +1,541 @@
+"""NumPy's numerical helpers that NumPy programs call between their ufuncs and
+reductions: nan_to_num, cov, corrcoef, gradient, trapezoid, ediff1d,
+convolve, correlate, ix_, fill_diagonal, vander, polyval, polyfit and
+apply_along_axis, with NumPy's arguments, results and errors.
+
+Each is built from devtensor's own operations (slicing, ufuncs, reductions,
+matmul, lstsq), so it runs on the device of its operands; they were NumPy
+fallbacks that ran only on CPU tensors (Note [NumPy names devtensor lacks]).
+
+Note [Correlation by shifted products]
+correlate(a, v) and convolve(a, v) are the full correlation
+c[k] = sum_j a[k - (m - 1) + j] * w[j] (a padded with m - 1 zeros on each
+side; w = conj(v) for correlate, v reversed for convolve), one multiply-add
+over a shifted slice per element of the shorter operand, then NumPy's
+slice of it for 'valid' and 'same'.  That is NumPy's direct sum (the same
+products, in another order), not an FFT, so results agree to rounding;
+the cost is min(n, m) device calls.
+"""
+import math
+import warnings
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from . import _C
+from ._C import TensorBase
+
+
+def _dt():
+    import devtensor
+    return devtensor
+
+
+def _tensor(x, device=None):
+    return x if isinstance(x, TensorBase) and device is None else _dt().asarray(x, device=device)
+
+
+def _device_of(*objs):
+    return next((o.device for o in objs if isinstance(o, TensorBase)), None)
+
+
+def _inexact(dtype):
+    return dtype.kind in "fc"
+
+
+# ---- nan_to_num ----
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN -> nan, +inf -> posinf (the dtype's largest value by default),
+    -inf -> neginf (its most negative); real and imaginary parts alike.
+    Integer and bool tensors come back unchanged (a copy unless copy=False)."""
+    dt = _dt()
+    x = _tensor(x)
+    if not _inexact(x.dtype):
+        return x.copy() if copy else x
+    out = x.copy() if copy else x
+    info = dt.finfo(x.dtype)
+    big = float(info.max) if posinf is None else posinf
+    small = float(info.min) if neginf is None else neginf
+    parts = [out.real, out.imag] if x.dtype.kind == "c" else [out]
+    for p in parts:
+        fixed = dt.where(dt.isnan(p), nan, p)
+        fixed = dt.where(fixed == math.inf, big, fixed)
+        p[...] = dt.where(fixed == -math.inf, small, fixed)
+    return out
+
+
+# ---- covariance and correlation ----
+
+def _as_2d(m, dtype, device):
+    dt = _dt()
+    x = _tensor(m, device)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if dtype is None:
+        dtype = dt.result_type(x, dt.float64)
+    x = x.astype(dtype)
+    return x.reshape(1, -1) if x.ndim < 2 else x
+
+
+def _weights(X, fweights, aweights):
+    """NumPy's cov weights (their checks and messages): w or None."""
+    dt = _dt()
+    w = None
+    n = X.shape[1]
+    if fweights is not None:
+        fw = _tensor(fweights, X.device)
+        if not dt.all(fw == dt.around(fw)).item():
+            raise TypeError("fweights must be integer")
+        if fw.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional fweights")
+        if fw.shape[0] != n:
+            raise RuntimeError("incompatible numbers of samples and fweights")
+        if dt.any(fw < 0).item():
+            raise ValueError("fweights cannot be negative")
+        w = fw.astype(dt.float64)
+    if aweights is not None:
+        aw = _tensor(aweights, X.device).astype(dt.float64)
+        if aw.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional aweights")
+        if aw.shape[0] != n:
+            raise RuntimeError("incompatible numbers of samples and aweights")
+        if dt.any(aw < 0).item():
+            raise ValueError("aweights cannot be negative")
+        w = aw if w is None else w * aw
+    return w
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """NumPy's cov: the covariance matrix of the variables in the rows of m
+    (columns with rowvar=False), y's appended; bias, ddof, frequency and
+    reliability weights as NumPy's, with its warnings and errors."""
+    dt = _dt()
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    device = _device_of(m, y)
+    X = _as_2d(m, dtype, device)
+    if not rowvar and X.shape[0] != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return dt.empty((0, 0), dtype=X.dtype, device=X.device)
+    if y is not None:
+        Y = _as_2d(y, dtype if dtype is not None else dt.result_type(_tensor(y, device), X.dtype), device)
+        if not rowvar and Y.shape[0] != 1:
+            Y = Y.T
+        common = dt.result_type(X, Y)
+        X = dt.concatenate((X.astype(common), Y.astype(common)), axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    w = _weights(X, fweights, aweights)
+    if w is None:
+        avg = dt.mean(X, axis=1)
+        fact = X.shape[1] - ddof
+    else:
+        w_sum = dt.sum(w)
+        avg = dt.sum(X * w, axis=1) / w_sum
+        w_sum = w_sum.item()
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * dt.sum(w * _tensor(aweights, X.device)).item() / w_sum
+    if fact <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0.0
+    X = X - avg[:, None]
+    X_T = (X if w is None else X * w).T
+    c = dt.matmul(X, X_T.conj())
+    c = c * (1.0 / fact if fact else math.inf)  # NumPy's true_divide(1, 0) is inf: 0 * inf is NaN
+    return dt.squeeze(c)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """NumPy's corrcoef: cov normalised by the standard deviations, clipped
+    to [-1, 1] (each part of a complex result)."""
+    dt = _dt()
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:  # one variable: NumPy's c / c
+        with dt.errstate(divide="ignore", invalid="ignore"):
+            return c / c
+    d = dt.diagonal(c)
+    stddev = dt.sqrt(d.real)
+    c = c / stddev[:, None]
+    c = c / stddev[None, :]
+    dt.clip(c.real, -1, 1, out=c.real)
+    if c.dtype.kind == "c":
+        dt.clip(c.imag, -1, 1, out=c.imag)
+    return c
+
+
+# ---- differences and integrals ----
+
+def _spacings(f, varargs, axes):
+    """gradient's spacing per axis: a Python number, or a tensor of the
+    differences of coordinates (NumPy's rules and errors)."""
+    dt = _dt()
+    n = len(varargs)
+    if n == 0:
+        return [1.0] * len(axes)
+    if n == 1 and np.ndim(varargs[0]) == 0:
+        return [varargs[0]] * len(axes)
+    if n != len(axes):
+        raise TypeError("invalid number of arguments")
+    out = []
+    for i, distances in enumerate(varargs):
+        if np.ndim(distances) == 0:
+            out.append(distances)
+            continue
+        d = _tensor(distances, f.device)
+        if d.ndim != 1:
+            raise ValueError("distances must be either scalars or 1d")
+        if d.shape[0] != f.shape[axes[i]]:
+            raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+        if d.dtype.kind in "iub":
+            d = d.astype(dt.float64)
+        diffx = dt.diff(d)
+        if dt.all(diffx == diffx[0]).item():
+            diffx = diffx[0]
+        out.append(diffx)
+    return out
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """NumPy's gradient: second-order central differences inside, first- or
+    second-order one-sided ones at the edges (edge_order), uniform or
+    coordinate spacings; one tensor for one axis, else a tuple."""
+    dt = _dt()
+    f = _tensor(f)
+    N = f.ndim
+    axes = tuple(range(N)) if axis is None else normalize_axis_tuple(axis, N)
+    dx = _spacings(f, varargs, axes)
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    otype = f.dtype
+    if otype.kind in "iub":
+        f = f.astype(dt.float64)
+        otype = dt.float64
+    outvals = []
+    for ax, ax_dx in zip(axes, dx):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, "
+                             "at least (edge_order + 1) elements are required.")
+
+        def sl(s, ax=ax):
+            key = [slice(None)] * N
+            key[ax] = s
+            return tuple(key)
+        out = dt.empty(f.shape, dtype=otype, device=f.device)
+        uniform = not isinstance(ax_dx, TensorBase) or ax_dx.ndim == 0
+        if uniform:
+            out[sl(slice(1, -1))] = (f[sl(slice(2, None))] - f[sl(slice(None, -2))]) / (2.0 * ax_dx)
+        else:
+            shape = [1] * N
+            shape[ax] = -1
+            dx1, dx2 = ax_dx[0:-1], ax_dx[1:]
+            a = (-(dx2) / (dx1 * (dx1 + dx2))).reshape(shape)
+            b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+            c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+            out[sl(slice(1, -1))] = a * f[sl(slice(None, -2))] + b * f[sl(slice(1, -1))] + c * f[sl(slice(2, None))]
+        if edge_order == 1:
+            d0 = ax_dx if uniform else ax_dx[0]
+            out[sl(slice(0, 1))] = (f[sl(slice(1, 2))] - f[sl(slice(0, 1))]) / d0
+            dn = ax_dx if uniform else ax_dx[-1]
+            out[sl(slice(-1, None))] = (f[sl(slice(-1, None))] - f[sl(slice(-2, -1))]) / dn
+        else:
+            if uniform:
+                a, b, c = -1.5 / ax_dx, 2.0 / ax_dx, -0.5 / ax_dx
+            else:
+                dx1, dx2 = ax_dx[0], ax_dx[1]
+                a = -(2.0 * dx1 + dx2) / (dx1 * (dx1 + dx2))
+                b = (dx1 + dx2) / (dx1 * dx2)
+                c = -dx1 / (dx2 * (dx1 + dx2))
+            out[sl(slice(0, 1))] = a * f[sl(slice(0, 1))] + b * f[sl(slice(1, 2))] + c * f[sl(slice(2, 3))]
+            if uniform:
+                a, b, c = 0.5 / ax_dx, -2.0 / ax_dx, 1.5 / ax_dx
+            else:
+                dx1, dx2 = ax_dx[-2], ax_dx[-1]
+                a = dx2 / (dx1 * (dx1 + dx2))
+                b = -(dx2 + dx1) / (dx1 * dx2)
+                c = (2.0 * dx2 + dx1) / (dx2 * (dx1 + dx2))
+            out[sl(slice(-1, None))] = (a * f[sl(slice(-3, -2))] + b * f[sl(slice(-2, -1))] +
+                                        c * f[sl(slice(-1, None))])
+        outvals.append(out)
+    return outvals[0] if len(axes) == 1 else tuple(outvals)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """NumPy's trapezoid rule along axis, with sample points x (1-d, or y's
+    shape) or a uniform spacing dx."""
+    dt = _dt()
+    y = _tensor(y)
+    nd = y.ndim
+    axis = normalize_axis_index(axis, nd)
+    if x is None:
+        d = dx
+    else:
+        x = _tensor(x, y.device)
+        if x.ndim == 1:
+            d = dt.diff(x)
+            shape = [1] * nd
+            shape[axis] = d.shape[0]
+            d = d.reshape(shape)
+        else:
+            d = dt.diff(x, axis=axis)
+    lo = [slice(None)] * nd
+    hi = [slice(None)] * nd
+    lo[axis], hi[axis] = slice(1, None), slice(None, -1)
+    return dt.sum(d * (y[tuple(lo)] + y[tuple(hi)]) / 2.0, axis=axis)
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """NumPy's ediff1d: the differences of the flattened ary, to_begin and
+    to_end around them (cast to ary's dtype under 'same_kind')."""
+    dt = _dt()
+    ary = _tensor(ary).ravel()
+    parts = []
+    for extra, name in ((to_begin, "to_begin"), (to_end, "to_end")):
+        if extra is None:
+            parts.append(None)
+            continue
+        e = _tensor(extra, ary.device)
+        if not dt.can_cast(e.dtype, ary.dtype, casting="same_kind"):
+            raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the "
+                            "`same_kind` rule.")
+        parts.append(e.ravel().astype(ary.dtype))
+    middle = ary[1:] - ary[:-1]
+    pieces = [p for p in (parts[0], middle, parts[1]) if p is not None]
+    return dt.concatenate(pieces) if len(pieces) > 1 else middle
+
+
+def _full_correlation(a, w):
+    """Note [Correlation by shifted products]: c[k] = sum_j a[k - (m-1) + j] * w[j]."""
+    dt = _dt()
+    n, m = a.shape[0], w.shape[0]
+    dtype = dt.result_type(a, w)
+    a, w = a.astype(dtype), w.astype(dtype)
+    padded = dt.zeros(n + 2 * (m - 1), dtype=dtype, device=a.device)
+    padded[m - 1:m - 1 + n] = a
+    length = n + m - 1
+    out = dt.zeros(length, dtype=dtype, device=a.device)
+    for j in range(m):
+        out += w[j] * padded[j:j + length]
+    return out
+
+
+def _mode_slice(full, n, m, mode, correlate):
+    s, l = min(n, m), max(n, m)
+    if mode == "full":
+        return full
+    if mode == "valid":
+        return full[s - 1:s - 1 + l - s + 1]
+    start = s // 2 if correlate and n < m else (s - 1) // 2
+    return full[start:start + l]
+
+
+def _check_mode(mode):
+    """NumPy's reading of mode: 0, 1, 2 or a string read by its first letter."""
+    key = mode.lower()[:1] if isinstance(mode, str) else mode
+    modes = {0: "valid", 1: "same", 2: "full", "v": "valid", "s": "same", "f": "full"}
+    if key not in modes:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    return modes[key]
+
+
+def _one_d(x, device, name):
+    t = _tensor(x, device)
+    if t.ndim != 1:
+        t = t.reshape(-1) if t.ndim == 0 else t
+        if t.ndim != 1:
+            raise ValueError("object too deep for desired array")
+    if t.shape[0] == 0:
+        raise ValueError(f"{name} cannot be empty")
+    return t
+
+
+def correlate(a, v, mode="valid"):
+    """NumPy's correlate: sum over n of a[n + k] * conj(v[n]) (Note
+    [Correlation by shifted products])."""
+    mode = _check_mode(mode)
+    device = _device_of(a, v)
+    a, v = _one_d(a, device, "a"), _one_d(v, device, "v")
+    w = v.conj() if v.dtype.kind == "c" else v
+    full = _full_correlation(a, w)
+    return _mode_slice(full, a.shape[0], v.shape[0], mode, correlate=True)
+
+
+def convolve(a, v, mode="full"):
+    """NumPy's convolve: the discrete linear convolution of two 1-d
+    sequences (Note [Correlation by shifted products])."""
+    mode = _check_mode(mode)
+    device = _device_of(a, v)
+    a, v = _one_d(a, device, "a"), _one_d(v, device, "v")
+    if v.shape[0] > a.shape[0]:
+        a, v = v, a
+    full = _full_correlation(a, v[::-1])
+    return _mode_slice(full, a.shape[0], v.shape[0], mode, correlate=False)
+
+
+# ---- index helpers ----
+
+def ix_(*args):
+    """NumPy's ix_: open-mesh index tensors (a bool sequence as its nonzero
+    positions; an empty one as int64)."""
+    dt = _dt()
+    out = []
+    nd = len(args)
+    device = _device_of(*args)
+    for k, new in enumerate(args):
+        t = new if isinstance(new, TensorBase) else dt.asarray(new, device=device)
+        if not isinstance(new, TensorBase) and t.size == 0:
+            t = t.astype(dt.int64)
+        if t.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if t.dtype == dt.bool:
+            (t,) = dt.nonzero(t)
+        out.append(t.reshape((1,) * k + (t.shape[0],) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """NumPy's fill_diagonal, in place: a[i, ..., i] = val (repeated as
+    needed); a 2-d tall tensor wraps after N columns when wrap=True."""
+    dt = _dt()
+    if not isinstance(a, TensorBase):
+        raise TypeError(f"fill_diagonal needs a devtensor.Tensor to write into, not {type(a).__name__}")
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    end = None
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        if not wrap:
+            end = a.shape[1] * a.shape[1]
+    else:
+        if any(n != a.shape[0] for n in a.shape):
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(np.cumprod(a.shape[:-1]).sum())
+    count = len(range(0, a.size if end is None else min(end, a.size), step))
+    values = _tensor(val, a.device).astype(a.dtype).ravel()
+    if values.shape[0] == 0:
+        return None
+    if values.shape[0] != count:  # NumPy's flat assignment repeats the values, or takes the first
+        values = dt.tile(values, -(-count // values.shape[0]))[:count]
+    a.flat[:end:step] = values
+    return None
+
+
+# ---- polynomials ----
+
+def vander(x, N=None, increasing=False):
+    """NumPy's vander: columns x**(N-1), ..., x, 1 (reversed when increasing)."""
+    dt = _dt()
+    x = _tensor(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    if N is None:
+        N = x.shape[0]
+    dtype = dt.promote_types(x.dtype, dt.int64)
+    v = dt.empty((x.shape[0], N), dtype=dtype, device=x.device)
+    if N > 0:
+        v[:, 0] = 1
+        if N > 1:
+            v[:, 1:] = x[:, None]
+            v[:, 1:] = dt.multiply.accumulate(v[:, 1:], axis=1)
+    return v if increasing else v[:, ::-1]
+
+
+def polyval(p, x):
+    """NumPy's polyval by Horner's rule: p[0] * x**(N-1) + ... + p[N-1]."""
+    dt = _dt()
+    device = _device_of(p, x)
+    p = _tensor(p, device)
+    x = _tensor(x, device)
+    y = dt.zeros_like(x)
+    for k in range(p.shape[0]):
+        y = y * x + p[k]
+    return y
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """NumPy's polyfit: the least-squares polynomial of degree deg through
+    (x, y) (y 1-d or one column per data set), by lstsq on the scaled
+    Vandermonde matrix; full=True adds residuals, rank, singular values and
+    rcond; cov=True the covariance of the coefficients."""
+    dt = _dt()
+    order = int(deg) + 1
+    device = _device_of(x, y, w)
+    x = _tensor(x, device) + 0.0  # NumPy's: integers become float64
+    y = _tensor(y, device) + 0.0
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.shape[0] == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = x.shape[0] * float(np.finfo(np.dtype(x.dtype.name)).eps)
+    lhs = vander(x, order)
+    rhs = y
+    if w is not None:
+        w = _tensor(w, device) + 0.0
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
+    scale = dt.sqrt(dt.sum(lhs * lhs, axis=0))
+    lhs = lhs / scale
+    c, resids, rank, s = dt.linalg.lstsq(lhs, rhs, rcond=rcond)
+    c = (c.T / scale).T
+    if rank != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if cov:
+        Vbase = dt.linalg.inv(dt.matmul(lhs.T, lhs))
+        Vbase = Vbase / dt.outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if x.shape[0] <= order:
+                raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+            fac = resids / (x.shape[0] - order)
+        if y.ndim == 1:
+            return c, Vbase * fac
+        return c, Vbase[:, :, None] * fac
+    return c
+
+
+# ---- apply_along_axis ----
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """NumPy's apply_along_axis: func1d on each 1-d slice along axis (a
+    Python loop over the other axes, each call on the tensor's device); its
+    results, of one shape, stacked where the axis was."""
+    dt = _dt()
+    arr = _tensor(arr)
+    nd = arr.ndim
+    axis = normalize_axis_index(axis, nd)
+    moved = dt.moveaxis(arr, axis, -1)
+    outer = moved.shape[:-1]
+    if any(n == 0 for n in outer):
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    results = []
+    for index in np.ndindex(*outer):
+        results.append(_tensor(func1d(moved[index], *args, **kwargs), arr.device))
+    first = results[0]
+    stacked = dt.stack(results).reshape(outer + first.shape)
+    # the result's own axes replace the iterated one, where it was
+    src = tuple(range(len(outer), len(outer) + first.ndim))
+    dst = tuple(range(axis, axis + first.ndim))
+    return dt.moveaxis(stacked, src, dst) if first.ndim else stacked
+
+
+__all__ = ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "correlate", "convolve", "ix_",
+           "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis"]
