@@ -320,3 +320,21 @@ def test_geomspace_opposite_signs_is_nan_as_numpy():
 def test_linspace_integer_dtype_floors_on_device(device):
     assert_same(dt.linspace(-3, 10, 7, dtype=int, device=device),
                 np.linspace(-3, 10, 7, dtype=int), device=device)
+
+
+@pytest.mark.parametrize("args, kw", [
+    ((0, 1, 5), dict(retstep=True)), (([0, 1], [1, 3], 4), {}), (([0, 1], [1, 3], 4), dict(axis=1)),
+    (([0, 1], [1, 3], 4), dict(axis=-1, retstep=True)), ((0, 1 + 2j, 3), {}), ((0, 10, 4), dict(dtype="int64")),
+    ((np.float32(0), np.float32(1), 3), {}), ((np.array([[0.0], [2.0]]), 5, 3), dict(endpoint=False)),
+    ((0, 1, 1), dict(retstep=True)), ((2.0, 2.0, 3), dict(retstep=True)), (([1, 1], [1, 2], 3), {}),
+])
+def test_linspace_arrays_axis_retstep(args, kw, device):
+    """NumPy's linspace of array and complex bounds, along any axis, with
+    retstep, on the device of the bounds or device=."""
+    want = np.linspace(*args, **kw)
+    targs = tuple(dt.asarray(a, device=device) if isinstance(a, (list, np.ndarray)) else a for a in args)
+    got = dt.linspace(*targs, device=device, **kw)
+    if kw.get("retstep"):
+        (got, step), (want, wstep) = got, want
+        np.testing.assert_allclose(to_np(step) if isinstance(step, dt.Tensor) else step, wstep, rtol=1e-15)
+    assert_same(got, want, device=device, exact=False, rtol=1e-15)

@@ -563,12 +563,16 @@ def _arange_general(start, stop=None, step=1, dtype=None, device=None):
     return t
 
 
-def linspace(start, stop, num=50, endpoint=True, dtype=None, device=None):
-    """num evenly spaced values from start to stop (NumPy's linspace)."""
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """num evenly spaced values from start to stop (NumPy's linspace): real
+    or complex bounds, or arrays of them (a sequence along axis); retstep
+    also returns the spacing."""
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     div = (num - 1) if endpoint else num
+    if not (isinstance(start, (int, float)) and isinstance(stop, (int, float))) or axis != 0:
+        return _linspace_general(start, stop, num, div, endpoint, retstep, dtype, axis, device)
     start, stop = float(start), float(stop)
     step = (stop - start) / div if div > 0 else math.nan
     dtype = _C.float64 if dtype is None else _dtype_type(dtype)
@@ -580,7 +584,46 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None, device=None):
     if dtype.kind in "iu":  # NumPy floors before casting to an integer dtype
         from ._ufuncs import floor
         t = floor(t)
-    return t if dtype == _C.float64 else t.astype(dtype)
+    t = t if dtype == _C.float64 else t.astype(dtype)
+    return (t, step) if retstep else t
+
+
+def _linspace_general(start, stop, num, div, endpoint, retstep, dtype, axis, device):
+    """linspace of arrays or complex bounds, or along another axis: NumPy's
+    formula (start + i * step, the last value stop) in tensors on the bounds'
+    device (or device=)."""
+    from ._manipulation import moveaxis
+    from ._reductions import any as any_
+    from ._ufuncs import floor
+    if device is None:
+        device = next((x.device for x in (start, stop) if isinstance(x, TensorBase)), None)
+    start = asarray(start, device=device) * 1.0
+    stop = asarray(stop, device=device) * 1.0
+    from ._dtype_api import result_type
+    work = result_type(start, stop, float(num))
+    dtype = work if dtype is None else _dtype_type(dtype)
+    delta = stop - start
+    y = arange(0, num, dtype=work, device=start.device).reshape((-1,) + (1,) * delta.ndim)
+    if div > 0:
+        step = delta / div
+        if any_(step == 0).item():
+            y = y / div * delta
+        else:
+            y = y * step
+    else:
+        step = math.nan
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if dtype.kind in "iu":
+        y = floor(y)
+    y = y.astype(dtype)
+    if retstep and isinstance(step, TensorBase) and step.ndim == 0:
+        step = step.item()
+    return (y, step) if retstep else y
 
 
 def _real_scalar(x, name):
