@@ -422,7 +422,7 @@ def test_trim_zeros_1d(device):
 
 # ---- pad ----
 
-MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
+MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum", "minimum", "mean", "median"]
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -457,8 +457,21 @@ def test_pad_errors(device):
         same_error(lambda: dt.pad(t, *args, **kw), lambda: np.pad(a, *args, **kw))
     same_error(lambda: dt.pad(dt.ones(0, device=device), 1, "edge"),
                lambda: np.pad(np.ones(0), 1, "edge"))
-    with pytest.raises(NotImplementedError, match="mean"):
-        dt.pad(t, 1, "mean")
+    same_error(lambda: dt.pad(t, 1, "maximum", stat_length=0), lambda: np.pad(a, 1, "maximum", stat_length=0))
+    same_error(lambda: dt.pad(t, 1, "mean", stat_length=-1), lambda: np.pad(a, 1, "mean", stat_length=-1))
+    same_error(lambda: dt.pad(t, 1, "mean", end_values=1), lambda: np.pad(a, 1, "mean", end_values=1))
+
+
+def test_pad_stat_length_and_end_values(device):
+    for dtype in ("int32", "float64", "uint8"):
+        a = make((5, 6), dtype)
+        for mode in ("maximum", "minimum", "mean", "median"):
+            for kw in ({"stat_length": 2}, {"stat_length": ((1, 3), (2, 9))}, {"stat_length": None}):
+                check(lambda x: dt.pad(x, ((2, 3), (4, 1)), mode, **kw),
+                      lambda x: np.pad(x, ((2, 3), (4, 1)), mode, **kw), [a], device)
+        for ends in (5, ((1, 2), (3, 4)), (0, 9)):
+            check(lambda x: dt.pad(x, ((2, 3), (4, 1)), "linear_ramp", end_values=ends),
+                  lambda x: np.pad(x, ((2, 3), (4, 1)), "linear_ramp", end_values=ends), [a], device)
 
 
 # ---- hypothesis: the core functions over shapes, axes and dtypes ----

@@ -30,7 +30,7 @@ from ._C import TensorBase, dtype as _dtype_type
 from ._creation import arange, asarray, empty, zeros
 from ._structured import _same_device
 from ._views import (
-    _broadcast_value, _fmt, _tensor, _view, broadcast_to, permute_dims, reshape,
+    _broadcast_value, _fmt, _tensor, _view, broadcast_to, permute_dims, reshape, squeeze,
     transpose,
 )
 
@@ -725,8 +725,9 @@ def trim_zeros(filt, trim="fb", axis=None):
 # ---- padding ----
 
 _PAD_KWARGS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(),
-               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "empty": set()}
-_PAD_NOT_DONE = {"linear_ramp", "maximum", "mean", "median", "minimum"}
+               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "empty": set(),
+               "linear_ramp": {"end_values"}, "maximum": {"stat_length"}, "mean": {"stat_length"},
+               "median": {"stat_length"}, "minimum": {"stat_length"}}
 
 
 def _as_pairs(x, ndim, as_index=False):
@@ -753,9 +754,10 @@ def _as_pairs(x, ndim, as_index=False):
 
 
 def pad(array, pad_width, mode="constant", **kwargs):
-    """NumPy's pad for the modes constant, edge, reflect, symmetric (with
-    reflect_type 'even' or 'odd'), wrap and empty: a new tensor on array's
-    device.
+    """NumPy's pad: the modes constant, edge, reflect, symmetric (with
+    reflect_type 'even' or 'odd'), wrap, empty, linear_ramp (end_values) and
+    the statistics maximum, minimum, mean and median (stat_length): a new
+    tensor on array's device (a function as mode is not taken).
 
     Note [pad by slice copies]
         The centre is one copy; then, axis by axis (NumPy's order, so the
@@ -776,10 +778,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
     widths = [tuple(map(int, p)) for p in _as_pairs(pw, t.ndim, as_index=True)]
     if callable(mode):
         raise NotImplementedError("devtensor.pad does not take a function as mode")
-    if mode in _PAD_NOT_DONE:
-        raise NotImplementedError(f"devtensor.pad does not implement mode {mode!r} yet "
-                                  f"(it needs reductions); available: "
-                                  f"{', '.join(sorted(_PAD_KWARGS))}")
     if mode not in _PAD_KWARGS:
         raise ValueError(f"mode '{mode}' is not supported")
     unsupported = set(kwargs) - _PAD_KWARGS[mode]
@@ -806,6 +804,15 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 raise ValueError(f"can't extend empty axis {ax} using modes other than "
                                  f"'constant' or 'empty'")
         return out
+    if mode == "linear_ramp":
+        for ax, (w, ends) in enumerate(zip(widths, _as_pairs(kwargs.get("end_values", 0), t.ndim))):
+            _pad_linear_ramp(out[(_FULL,) * (ax + 1) + centre[ax + 1:]], ax, w, ends)
+        return out
+    if mode in _PAD_STATS:
+        lengths = _as_pairs(kwargs.get("stat_length"), t.ndim, as_index=True)
+        for ax, (w, ls) in enumerate(zip(widths, lengths)):
+            _pad_stat(out[(_FULL,) * (ax + 1) + centre[ax + 1:]], ax, w, ls, mode)
+        return out
     method = kwargs.get("reflect_type", "even")
     if method not in ("even", "odd"):
         raise ValueError(f"reflect_type must be 'even' or 'odd', got {method!r}")
@@ -821,6 +828,50 @@ def pad(array, pad_width, mode="constant", **kwargs):
             while a or b:
                 a, b = _reflect_both(roi, ax, a, b, method, n, mode == "symmetric")
     return out
+
+
+_PAD_STATS = {"maximum": "amax", "minimum": "amin", "mean": "mean", "median": "median"}
+
+
+def _pad_stat(roi, ax, widths, lengths, mode):
+    """NumPy's stat modes on one axis: each border filled with the statistic
+    of the stat_length values next to it (all of them by default), rounded
+    half to even for an integer tensor."""
+    from . import _quantiles, _reductions
+    from ._ufuncs import around
+    a, b = widths
+    lo, hi = a, roi.shape[ax] - b
+    n = hi - lo
+    la = n if lengths[0] is None or n < lengths[0] else lengths[0]
+    lb = n if lengths[1] is None or n < lengths[1] else lengths[1]
+    if (la == 0 or lb == 0) and mode in ("maximum", "minimum"):
+        raise ValueError("stat_length of 0 yields no value for padding")
+    stat = getattr(_quantiles if mode == "median" else _reductions, _PAD_STATS[mode])
+
+    def value(chunk):
+        v = stat(chunk, axis=ax, keepdims=True)
+        return around(v) if roi.dtype.kind in "iub" and v.dtype.kind == "f" else v
+    left = value(_along(roi, ax, slice(lo, lo + la)))
+    right = left if la == lb == n else value(_along(roi, ax, slice(hi - lb, hi)))
+    if a:
+        _along(roi, ax, slice(0, a))[...] = left
+    if b:
+        _along(roi, ax, slice(hi, None))[...] = right
+
+
+def _pad_linear_ramp(roi, ax, widths, ends):
+    """NumPy's linear_ramp on one axis: from each end value to the edge (not
+    reached), in the tensor's dtype."""
+    from ._creation import linspace
+    a, b = widths
+    hi = roi.shape[ax] - b
+    for width, end, edge, sl, flip in ((a, ends[0], slice(a, a + 1), slice(0, a), False),
+                                       (b, ends[1], slice(hi - 1, hi), slice(hi, None), True)):
+        if not width:
+            continue
+        ramp = linspace(end, squeeze(_along(roi, ax, edge), ax), width, endpoint=False, dtype=roi.dtype,
+                        axis=ax)
+        _along(roi, ax, sl)[...] = _along(ramp, ax, slice(None, None, -1)) if flip else ramp
 
 
 def _fill_edges(roi, ax, a, b):
