@@ -282,3 +282,27 @@ def test_a_pickle_is_refused_and_never_run(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="not a valid safetensors file"):
         dt.load(path)
     assert not (tmp_path / "executed").exists()
+
+
+def test_numpys_npy_and_npz_files(tmp_path, device):
+    """Note [NumPy's files]: save(path, array) in NumPy's order writes .npy
+    (NumPy reads it back), load reads NumPy's .npy and .npz (a dict) with
+    allow_pickle=False, onto map_location; object arrays are refused."""
+    import io
+    a = np.arange(6.0).reshape(2, 3)
+    np.save(tmp_path / "a.npy", a)
+    np.savez(tmp_path / "b.npz", x=np.arange(3), y=np.ones(2, dtype=np.float32))
+    got = dt.load(tmp_path / "a.npy", map_location=device)
+    assert got.device == dt.device(device)
+    np.testing.assert_array_equal(got.cpu().numpy(), a)
+    d = dt.load(str(tmp_path / "b.npz"), map_location=device)
+    assert sorted(d) == ["x", "y"] and d["y"].dtype == dt.float32 and d["x"].device == dt.device(device)
+    np.testing.assert_array_equal(d["x"].cpu().numpy(), np.arange(3))
+    assert dt.load(io.BytesIO((tmp_path / "a.npy").read_bytes())).shape == (2, 3)
+    assert dt.save(str(tmp_path / "c"), dt.arange(4, device=device)) is None
+    np.testing.assert_array_equal(np.load(tmp_path / "c.npy"), np.arange(4))
+    np.save(tmp_path / "o.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(ValueError, match="Object arrays cannot be loaded when allow_pickle=False"):
+        dt.load(tmp_path / "o.npy")
+    with pytest.raises(TypeError, match="no bfloat16"):
+        dt.save(str(tmp_path / "d"), dt.ones(2, dtype=dt.bfloat16))

@@ -97,7 +97,12 @@ def save(obj, f, metadata=None):
     tensors (a state dict) to the path or binary file f in the safetensors
     format (Note [Files in the safetensors format]).  metadata: an optional
     dict of str to str kept in the file.  A path is written through a
-    temporary file and renamed, so a failed save leaves no partial file."""
+    temporary file and renamed, so a failed save leaves no partial file.
+    NumPy's order, save(path, array), writes NumPy's .npy format (Note
+    [NumPy's files])."""
+    if isinstance(obj, (str, os.PathLike)) and not isinstance(f, (str, os.PathLike)) and \
+            not hasattr(f, "write") and metadata is None:
+        return _save_npy(obj, f)
     kind, items = _entries(obj)
     if metadata is not None:
         if not isinstance(metadata, dict) or not all(
@@ -310,7 +315,53 @@ def load(f, map_location=None):
         return _load(stream, map_location)
 
 
+# Note [NumPy's files]
+# NumPy programs call np.save(path, array) and np.load(path) on .npy and
+# .npz files.  save with a path first and an array second writes NumPy's
+# .npy format (NumPy's np.save, which adds the .npy suffix, reading a
+# device tensor to the host: the call asks for it); load recognises the
+# .npy and .npz magic bytes and reads them with NumPy's np.load and
+# allow_pickle=False, so object arrays are refused and nothing runs: a
+# tensor, or a dict of tensors for an .npz archive, on the cpu or where
+# map_location says.
+
+def _save_npy(path, value):
+    if isinstance(value, Tensor):
+        if value.dtype == _C.bfloat16:
+            raise TypeError("save(path, tensor) writes NumPy's .npy format, which has no bfloat16: "
+                            "use save(tensor, path) (safetensors) or cast first")
+        value = value.cpu().numpy()
+    np.save(path, np.asarray(value), allow_pickle=False)
+
+
+def _is_numpy_file(f):
+    """Whether the seekable file f, at its position, holds NumPy's .npy or .npz format."""
+    try:
+        at = f.tell()
+        magic = f.read(6)
+        f.seek(at)
+    except (AttributeError, OSError, ValueError):
+        return False
+    return magic == b"\x93NUMPY" or magic[:4] == b"PK\x03\x04"
+
+
+def _load_numpy(f, map_location):
+    from ._creation import asarray
+    target = _target_device("cpu", map_location)
+
+    def place(arr):
+        t = asarray(arr)
+        return target(t, "cpu") if callable(target) and not isinstance(target, _C.device) else t.to(target)
+    data = np.load(f, allow_pickle=False)
+    if isinstance(data, np.ndarray):
+        return place(data)
+    with data:
+        return {name: place(data[name]) for name in data.files}
+
+
 def _load(f, map_location):
+    if _is_numpy_file(f):
+        return _load_numpy(f, map_location)
     header, data_size = _parse_header(f)
     entries = _check_entries(header, data_size)
     names = [e[0] for e in entries]
