@@ -214,6 +214,16 @@ def test_apply_along_axis(device):
 
 def test_names_are_devtensors_own():
     for name in ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "convolve", "correlate",
-                 "ix_", "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis"]:
+                 "ix_", "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis", "piecewise"]:
         assert name in vars(dt) and getattr(dt, name).__module__ == "devtensor._numeric"
         assert getattr(np, name)  # NumPy's name
+
+
+def test_piecewise(device):
+    a = np.arange(6.0) - 2.5
+    x = T(a, device)
+    for conds, funcs in [(lambda v: [v < 0, v > 0], [-1, 1]), (lambda v: [v < 0], [lambda v: -v, lambda v: v * 10]),
+                         (lambda v: v < 0, [lambda v: -v, 7]), (lambda v: [v > 9], [lambda v: v, 3.5])]:
+        close(dt.piecewise(x, conds(x), funcs), np.piecewise(a, conds(a), funcs), device)
+    with pytest.raises(ValueError, match=r"with 2 condition\(s\), either 2 or 3 functions are expected"):
+        dt.piecewise(x, [x < 0, x > 0], [1])

@@ -1,7 +1,7 @@
 """NumPy's numerical helpers that NumPy programs call between their ufuncs and
 reductions: nan_to_num, cov, corrcoef, gradient, trapezoid, ediff1d,
-convolve, correlate, ix_, fill_diagonal, vander, polyval, polyfit and
-apply_along_axis, with NumPy's arguments, results and errors.
+convolve, correlate, ix_, fill_diagonal, vander, polyval, polyfit,
+apply_along_axis and piecewise, with NumPy's arguments, results and errors.
 
 Each is built from devtensor's own operations (slicing, ufuncs, reductions,
 matmul, lstsq), so it runs on the device of its operands; they were NumPy
@@ -512,6 +512,38 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     return c
 
 
+# ---- piecewise ----
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """NumPy's piecewise: y[cond_i] = funclist[i](x[cond_i]) (or the value
+    funclist[i]), later conditions winning; one more function than
+    conditions is the default where none holds; zeros elsewhere."""
+    dt = _dt()
+    x = _tensor(x)
+    n2 = len(funclist)
+    if np.isscalar(condlist) or isinstance(condlist, TensorBase) and condlist.ndim == x.ndim or (
+            not isinstance(condlist, TensorBase) and not isinstance(condlist[0], (list, tuple, np.ndarray, TensorBase))
+            and x.ndim != 0):
+        condlist = [condlist]
+    conds = [dt.asarray(c, device=x.device).astype(dt.bool) for c in condlist]
+    n = len(conds)
+    if n == n2 - 1:
+        otherwise = ~dt.any(dt.stack([dt.broadcast_to(c, x.shape) for c in conds]), axis=0)
+        conds.append(otherwise)
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    y = dt.zeros_like(x)
+    for cond, func in zip(conds, funclist):
+        cond = dt.broadcast_to(cond, x.shape)
+        if not callable(func):
+            y[cond] = func
+        else:
+            vals = x[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
+
+
 # ---- apply_along_axis ----
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
@@ -538,4 +570,4 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
 
 
 __all__ = ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "correlate", "convolve", "ix_",
-           "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis"]
+           "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis", "piecewise"]

@@ -12,12 +12,21 @@ from . import _C
 _OPS = _C.OPS
 
 
+_FUNCTION_UFUNCS = {"divmod", "modf", "float_power"}  # devtensor's functions of its ufuncs (_ufuncs.py)
+
+
 def array_ufunc(ufunc, method, inputs, kwargs):
     if ufunc.__name__ == "matmul" and method == "__call__" and len(inputs) == 2:
         if set(kwargs) - {"out", "dtype", "casting", "order", "subok"}:
             return NotImplemented  # axes=, axis=: not yet
         from ._products import matmul
         return matmul(*inputs, **kwargs)
+    if ufunc.__name__ in _FUNCTION_UFUNCS and method == "__call__" and not set(kwargs) - {"out"}:
+        import devtensor
+        out = kwargs.get("out")
+        if isinstance(out, tuple) and len(out) == 1:
+            kwargs = dict(kwargs, out=out[0])
+        return getattr(devtensor, ufunc.__name__)(*inputs, **kwargs)
     op = _OPS.get(ufunc.__name__)
     if method != "__call__" and op is not None:  # Note [ufunc methods] in _ufunc_methods.py
         import devtensor

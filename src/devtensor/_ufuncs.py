@@ -146,7 +146,7 @@ _NAMES.update({
     "radians": "deg2rad", "degrees": "rad2deg",
 })
 
-__all__ = sorted(_NAMES) + ["where", "clip", "round", "around"]
+__all__ = sorted(_NAMES) + ["where", "clip", "round", "around", "divmod", "modf", "float_power"]
 
 # One ufunc object per NumPy op, its aliases naming the same object (as
 # np.abs is np.absolute); each calls the core directly for plain calls and
@@ -246,3 +246,43 @@ def round(x, /, decimals=0, out=None):
 
 
 around = round
+
+
+# NumPy's two-output ufuncs and float_power, as functions of the ufuncs above
+# (so they run on every device): the same values as NumPy's loops.
+
+def divmod(x1, x2, /, out=(None, None)):
+    """NumPy's divmod: (floor_divide(x1, x2), remainder(x1, x2)), its two loops' values."""
+    x1, x2 = _first_tensor((x1, x2))
+    out1, out2 = out if isinstance(out, tuple) else (out, None)
+    return (_ufunc(_OPS["floor_divide"], x1, x2, out=out1), _ufunc(_OPS["remainder"], x1, x2, out=out2))
+
+
+def modf(x, /, out=(None, None)):
+    """NumPy's modf: (fractional part, integral part), both with x's sign
+    (modf(-2.0) is (-0.0, -2.0); modf(inf) is (0.0, inf)); integers in float64."""
+    (x,) = _first_tensor((x,))
+    if x.dtype.kind == "c":
+        raise TypeError("ufunc 'modf' not supported for the input types, and the inputs could not be "
+                        "safely coerced to any supported types according to the casting rule ''safe''")
+    if x.dtype.kind in "iub":
+        x = x.astype(_C.float16 if x.dtype.itemsize == 1 else _C.float32 if x.dtype.itemsize == 2
+                     else _C.float64)
+    out1, out2 = out if isinstance(out, tuple) else (out, None)
+    whole = _ufunc(_OPS["trunc"], x)
+    frac = _ufunc(_OPS["subtract"], x, whole)
+    frac = where(_ufunc(_OPS["isinf"], x), 0.0, frac).astype(x.dtype)
+    frac = _ufunc(_OPS["copysign"], frac, x, out=out1)
+    return frac, (whole if out2 is None else _ufunc(_OPS["positive"], whole, out=out2))
+
+
+def float_power(x1, x2, /, out=None):
+    """NumPy's float_power: power computed in float64 (complex128 for
+    complex operands), whatever the inputs' dtypes."""
+    x1, x2 = _first_tensor((x1, x2))
+    complex_ = any(isinstance(v, complex) or (isinstance(v, TensorBase) and v.dtype.kind == "c")
+                   for v in (x1, x2))
+    target = _C.complex128 if complex_ else _C.float64
+    x1 = x1.astype(target) if isinstance(x1, TensorBase) else x1
+    x2 = x2.astype(target) if isinstance(x2, TensorBase) else x2
+    return _ufunc(_OPS["power"], x1, x2, out=out)
