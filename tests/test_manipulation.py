@@ -463,6 +463,8 @@ def test_pad_errors(device):
 
 
 def test_pad_stat_length_and_end_values(device):
+    check(lambda x: dt.pad(x, 1, "mean"), lambda x: np.pad(x, 1, "mean"),
+          [np.array([True, True, False, False])], device)  # a bool mean of 0.5 is True: no rounding
     for dtype in ("int32", "float64", "uint8"):
         a = make((5, 6), dtype)
         for mode in ("maximum", "minimum", "mean", "median"):

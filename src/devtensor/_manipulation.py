@@ -850,7 +850,7 @@ def _pad_stat(roi, ax, widths, lengths, mode):
 
     def value(chunk):
         v = stat(chunk, axis=ax, keepdims=True)
-        return around(v) if roi.dtype.kind in "iub" and v.dtype.kind == "f" else v
+        return around(v) if roi.dtype.kind in "iu" and v.dtype.kind == "f" else v  # NumPy rounds integers, not bool
     left = value(_along(roi, ax, slice(lo, lo + la)))
     right = left if la == lb == n else value(_along(roi, ax, slice(hi - lb, hi)))
     if a:
