@@ -1,6 +1,7 @@
 """devtensor.random.default_rng / Generator and NumPy's legacy random functions:
 reproducibility on every device, the distributions against their exact laws
-(chi-square with fixed seeds), shapes, devices, and NumPy's errors."""
+(chi-square for counts, Kolmogorov-Smirnov against CDFs written with math for
+floats, fixed seeds), shapes, devices, and NumPy's errors."""
 import math
 
 import numpy as np
@@ -63,9 +64,18 @@ DRAWS = [
 
 @pytest.mark.parametrize("name,draw", DRAWS, ids=[d[0] for d in DRAWS])
 def test_one_seed_same_numbers_on_every_device(name, draw):
+    same_numbers_on_every_device(draw)
+
+
+def same_numbers_on_every_device(draw, rtol=0.0):
+    """draw(generator, device) gives the same numbers on every device: bit for bit,
+    or to rtol where log/exp round differently on the cpu and on a GPU."""
     values = [to_np(draw(rng(7), d)) for d in ["cpu"] + CUDA_DEVICES]
     for v in values[1:]:
-        np.testing.assert_array_equal(v, values[0])
+        if rtol:
+            np.testing.assert_allclose(v, values[0], rtol=rtol, atol=0)
+        else:
+            np.testing.assert_array_equal(v, values[0])
     again = to_np(draw(rng(7), "cpu"))
     np.testing.assert_array_equal(again, values[0])
     assert not np.array_equal(to_np(draw(rng(8), "cpu")), values[0])
@@ -273,3 +283,404 @@ def test_seed_errors():
         dt.random.default_rng("seed")
     with pytest.raises(TypeError, match="shuffle\\(\\) expects a devtensor.Tensor or a list"):
         rng().shuffle((1, 2))
+
+
+# ---- NumPy's further laws: exact CDFs written with math (no SciPy) ----
+def ks_ok(samples, cdf, points=400):
+    """samples follow the continuous cdf: the Kolmogorov-Smirnov distance, taken
+    at `points` order statistics (ties counted), stays below 2.5 / sqrt(n)
+    (p ~ 1e-5; the seeds are fixed, so a wrong law fails every run)."""
+    x = np.sort(np.asarray(samples, dtype=np.float64).ravel())
+    n = x.size
+    assert not np.isnan(x).any()
+    at = x[np.unique(np.linspace(0, n - 1, points).astype(int))]
+    f = np.array([cdf(float(v)) for v in at])
+    below = np.searchsorted(x, at, side="left") / n
+    upto = np.searchsorted(x, at, side="right") / n
+    distance = max(np.abs(f - below).max(), np.abs(f - upto).max())
+    assert distance < 2.5 / math.sqrt(n), (distance, 2.5 / math.sqrt(n))
+
+
+def normal_cdf(z):
+    return 0.5 * math.erfc(-z / math.sqrt(2))
+
+
+def gamma_cdf(a, x):
+    """The regularised lower incomplete gamma P(a, x): series below a + 1,
+    Lentz's continued fraction for 1 - P above."""
+    if x <= 0:
+        return 0.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        k = a
+        while abs(term) > abs(total) * 1e-16:
+            k += 1
+            term *= x / k
+            total += term
+        return total * math.exp(log_front)
+    b, c, d = x + 1 - a, 1e300, 1 / (x + 1 - a)
+    h = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2
+        d = 1 / (an * d + b or 1e-300)
+        c = b + an / c or 1e-300
+        h *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return 1 - math.exp(log_front) * h
+
+
+def _beta_fraction(a, b, x):
+    c, d = 1.0, 1 / (1 - (a + b) * x / (a + 1) or 1e-300)
+    h = d
+    for m in range(1, 10000):
+        for aa in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 / (1 + aa * d or 1e-300)
+            c = 1 + aa / c or 1e-300
+            h *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return h
+
+
+def beta_cdf(a, b, x):
+    """The regularised incomplete beta I_x(a, b) (continued fraction)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) +
+                     b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def t_cdf(nu, t):
+    tail = 0.5 * beta_cdf(nu / 2, 0.5, nu / (nu + t * t))
+    return 1 - tail if t > 0 else tail
+
+
+def wald_cdf(mu, lam, x):
+    if x <= 0:
+        return 0.0
+    r = math.sqrt(lam / x)
+    return normal_cdf(r * (x / mu - 1)) + math.exp(2 * lam / mu) * normal_cdf(-r * (x / mu + 1))
+
+
+def triangular_cdf(a, c, b, x):
+    if x <= a:
+        return 0.0
+    if x >= b:
+        return 1.0
+    if x <= c:
+        return (x - a) ** 2 / ((b - a) * (c - a))
+    return 1 - (b - x) ** 2 / ((b - a) * (b - c))
+
+
+def laplace_cdf(mu, s, x):
+    return 0.5 * math.exp((x - mu) / s) if x < mu else 1 - 0.5 * math.exp(-(x - mu) / s)
+
+
+CONTINUOUS = [
+    ("standard_exponential", lambda g, n, d: g.standard_exponential(n, device=d),
+     lambda x: -math.expm1(-x) if x > 0 else 0.0),
+    ("standard_gamma_0.05", lambda g, n, d: g.standard_gamma(0.05, n, device=d),
+     lambda x: gamma_cdf(0.05, x)),
+    ("gamma_0.3", lambda g, n, d: g.gamma(0.3, 2.0, n, device=d), lambda x: gamma_cdf(0.3, x / 2)),
+    ("gamma_1", lambda g, n, d: g.gamma(1.0, 0.5, n, device=d), lambda x: gamma_cdf(1.0, x / 0.5)),
+    ("gamma_7.5", lambda g, n, d: g.gamma(7.5, 3.0, n, device=d), lambda x: gamma_cdf(7.5, x / 3)),
+    ("gamma_500", lambda g, n, d: g.gamma(500.0, 1.0, n, device=d), lambda x: gamma_cdf(500.0, x)),
+    ("beta_0.5_0.5", lambda g, n, d: g.beta(0.5, 0.5, n, device=d), lambda x: beta_cdf(0.5, 0.5, x)),
+    ("beta_2_5", lambda g, n, d: g.beta(2.0, 5.0, n, device=d), lambda x: beta_cdf(2.0, 5.0, x)),
+    ("beta_0.2_3", lambda g, n, d: g.beta(0.2, 3.0, n, device=d), lambda x: beta_cdf(0.2, 3.0, x)),
+    ("chisquare_3", lambda g, n, d: g.chisquare(3, n, device=d), lambda x: gamma_cdf(1.5, x / 2)),
+    ("f_5_8", lambda g, n, d: g.f(5, 8, n, device=d),
+     lambda x: beta_cdf(2.5, 4.0, 5 * x / (5 * x + 8)) if x > 0 else 0.0),
+    ("standard_t_1", lambda g, n, d: g.standard_t(1, n, device=d), lambda x: 0.5 + math.atan(x) / math.pi),
+    ("standard_t_5.5", lambda g, n, d: g.standard_t(5.5, n, device=d), lambda x: t_cdf(5.5, x)),
+    ("lognormal", lambda g, n, d: g.lognormal(0.5, 0.8, n, device=d),
+     lambda x: normal_cdf((math.log(x) - 0.5) / 0.8) if x > 0 else 0.0),
+    ("laplace", lambda g, n, d: g.laplace(1.0, 2.0, n, device=d), lambda x: laplace_cdf(1.0, 2.0, x)),
+    ("logistic", lambda g, n, d: g.logistic(-1.0, 0.5, n, device=d),
+     lambda x: 1 / (1 + math.exp(-(x + 1) / 0.5))),
+    ("gumbel", lambda g, n, d: g.gumbel(2.0, 3.0, n, device=d), lambda x: math.exp(-math.exp(-(x - 2) / 3))),
+    ("weibull", lambda g, n, d: g.weibull(1.7, n, device=d),
+     lambda x: -math.expm1(-x ** 1.7) if x > 0 else 0.0),
+    ("pareto", lambda g, n, d: g.pareto(2.5, n, device=d), lambda x: 1 - (1 + x) ** -2.5 if x > 0 else 0.0),
+    ("power", lambda g, n, d: g.power(0.4, n, device=d), lambda x: min(max(x, 0.0), 1.0) ** 0.4),
+    ("rayleigh", lambda g, n, d: g.rayleigh(1.5, n, device=d),
+     lambda x: -math.expm1(-x * x / (2 * 1.5 ** 2)) if x > 0 else 0.0),
+    ("wald_1_2", lambda g, n, d: g.wald(1.0, 2.0, n, device=d), lambda x: wald_cdf(1.0, 2.0, x)),
+    ("wald_3_0.5", lambda g, n, d: g.wald(3.0, 0.5, n, device=d), lambda x: wald_cdf(3.0, 0.5, x)),
+    ("triangular", lambda g, n, d: g.triangular(-1.0, 0.5, 3.0, n, device=d),
+     lambda x: triangular_cdf(-1.0, 0.5, 3.0, x)),
+    ("triangular_at_left", lambda g, n, d: g.triangular(0.0, 0.0, 1.0, n, device=d),
+     lambda x: triangular_cdf(0.0, 0.0, 1.0, x) if x < 1 else 1.0),
+]
+
+
+@pytest.mark.parametrize("name,draw,cdf", CONTINUOUS, ids=[c[0] for c in CONTINUOUS])
+def test_continuous_law(device, name, draw, cdf):
+    x = draw(rng(len(name)), 200000 if device == "cpu" else 10000, device)  # KS finds a 3% scale error
+    assert x.device == dt.device(device) and x.dtype == dt.float64
+    ks_ok(to_np(x), cdf)
+
+
+def test_array_parameters_keep_their_elements(device):
+    """Each column gets its own parameters through the rejection rounds."""
+    g = rng(21)
+    n = sample_count(device) // 4
+    shapes = dt.asarray([0.3, 4.0, 1.0], device=device)
+    x = to_np(g.gamma(shapes, [1.0, 2.0, 0.5], size=(n, 3)))
+    for column, (a, s) in enumerate([(0.3, 1.0), (4.0, 2.0), (1.0, 0.5)]):
+        ks_ok(x[:, column], lambda v: gamma_cdf(a, v / s))
+    k = to_np(g.negative_binomial(dt.asarray([[1.5], [40.0]], device=device), 0.4, size=(2, n)))
+    for row, r in enumerate([1.5, 40.0]):
+        mean = r * 0.6 / 0.4
+        chi_square_ok(k[row], negative_binomial_pmf(r, 0.4), range(int(mean + 12 * math.sqrt(mean / 0.4)) + 10))
+
+
+def test_tiny_shapes_do_not_underflow_to_nan(device):
+    g = rng(22)
+    b = to_np(g.beta(1e-3, 2e-3, 4000, device=device))
+    assert not np.isnan(b).any() and b.min() >= 0 and b.max() <= 1
+    assert abs(np.mean(b > 0.5) - 1 / 3) < 0.04  # P(X > 1/2) -> a / (a + b) as a, b -> 0
+    d = to_np(g.dirichlet([1e-3, 1e-3, 2e-3], 2000, device=device))
+    assert not np.isnan(d).any()
+    np.testing.assert_allclose(d.sum(axis=-1), 1.0, rtol=1e-12)
+    assert to_np(g.standard_gamma(0.0, 3, device=device)).tolist() == [0.0] * 3
+    assert to_np(g.weibull(0.0, 2, device=device)).tolist() == [0.0] * 2
+    assert np.isnan(to_np(g.gamma(np.nan, size=2, device=device))).all()
+
+
+def geometric_pmf(p):
+    return lambda k: p * (1 - p) ** (k - 1) if k >= 1 else 0.0
+
+
+def negative_binomial_pmf(r, p):
+    return lambda k: math.exp(math.lgamma(k + r) - math.lgamma(r) - math.lgamma(k + 1) + r * math.log(p) +
+                              k * math.log1p(-p))
+
+
+@pytest.mark.parametrize("p", [0.02, 0.3, 0.75, 1.0])
+def test_geometric_law(device, p):
+    x = to_np(rng(int(100 * p)).geometric(p, sample_count(device), device=device))
+    assert x.dtype == np.int64 and x.min() >= 1
+    chi_square_ok(x, geometric_pmf(p), range(1, int(40 / p) + 2))
+
+
+@pytest.mark.parametrize("r,p", [(0.5, 0.9), (2.5, 0.3), (60.0, 0.5), (1.0, 1.0)])
+def test_negative_binomial_law(device, r, p):
+    x = to_np(rng(int(10 * r)).negative_binomial(r, p, sample_count(device), device=device))
+    assert x.dtype == np.int64 and x.min() >= 0
+    mean = r * (1 - p) / p
+    chi_square_ok(x, negative_binomial_pmf(r, p) if p < 1 else (lambda k: float(k == 0)),
+                  range(int(mean + 12 * math.sqrt(mean / p)) + 10))
+
+
+def test_dirichlet_law(device):
+    alpha = [0.5, 2.0, 3.5]
+    n = sample_count(device) // 4
+    x = rng(23).dirichlet(dt.asarray(alpha, device=device), n)
+    assert x.shape == (n, 3) and x.device == dt.device(device)
+    h = to_np(x)
+    np.testing.assert_allclose(h.sum(axis=-1), 1.0, rtol=1e-12)
+    for i, a in enumerate(alpha):  # each marginal is Beta(a_i, sum - a_i)
+        ks_ok(h[:, i], lambda v: beta_cdf(a, sum(alpha) - a, v))
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal_law(device, method):
+    mean = np.array([1.0, -2.0, 0.5])
+    cov = np.array([[2.0, 0.6, -0.4], [0.6, 1.0, 0.3], [-0.4, 0.3, 1.5]])
+    n = sample_count(device) // 2
+    x = rng(24).multivariate_normal(mean, dt.asarray(cov, device=device), n, method=method)
+    assert x.shape == (n, 3) and x.device == dt.device(device) and x.dtype == dt.float64
+    h = to_np(x)
+    for w in ([1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.3, 1.0, -1.0], [1.0, -2.0, 0.5]):
+        w = np.array(w)  # w . X is normal with mean w . mean and variance w' cov w
+        m, s = float(w @ mean), math.sqrt(float(w @ cov @ w))
+        ks_ok(h @ w, lambda v: normal_cdf((v - m) / s))
+
+
+def multinomial_pmf(n, p):
+    def pmf(code):
+        a, b = divmod(code, n + 1)
+        c = n - a - b
+        if c < 0:
+            return 0.0
+        return math.factorial(n) / (math.factorial(a) * math.factorial(b) * math.factorial(c)) * \
+            p[0] ** a * p[1] ** b * p[2] ** c
+    return pmf
+
+
+def test_multinomial_law(device):
+    g = rng(25)
+    n = sample_count(device) // 2
+    p = [0.2, 0.3, 0.5]
+    x = to_np(g.multinomial(5, p, n, device=device))
+    assert x.dtype == np.int64 and x.shape == (n, 3) and (x.sum(axis=-1) == 5).all()
+    chi_square_ok(x[:, 0] * 6 + x[:, 1], multinomial_pmf(5, p), range(36))  # the joint law
+    big = to_np(g.multinomial(1000, [0.1, 0.6, 0.3], n // 4, device=device))
+    assert (big.sum(axis=-1) == 1000).all()
+    for i, q in enumerate([0.1, 0.6, 0.3]):  # marginals: Binomial(1000, p_i), the last one too
+        mean, sd = 1000 * q, math.sqrt(1000 * q * (1 - q))
+        chi_square_ok(big[:, i], binomial_pmf(1000, q), range(int(mean - 8 * sd), int(mean + 8 * sd)))
+    edge = to_np(g.multinomial([0, 3], [[0.5, 0.5, 0.0], [0.0, 1.0, 0.0]], device=device))
+    assert edge.tolist() == [[0, 0, 0], [0, 3, 0]]
+
+
+LAWS = [
+    ("standard_exponential", lambda g, d: g.standard_exponential(20, device=d)),
+    ("standard_gamma", lambda g, d: g.standard_gamma([0.5, 3.0], (10, 2), device=d)),
+    ("gamma", lambda g, d: g.gamma(2.0, 3.0, 20, device=d)),
+    ("beta", lambda g, d: g.beta(0.5, 2.0, 20, device=d)),
+    ("chisquare", lambda g, d: g.chisquare(3.0, 20, device=d)),
+    ("f", lambda g, d: g.f(3.0, 7.0, 20, device=d)),
+    ("standard_t", lambda g, d: g.standard_t(4.0, 20, device=d)),
+    ("lognormal", lambda g, d: g.lognormal(1.0, 0.5, 20, device=d)),
+    ("laplace", lambda g, d: g.laplace(1.0, 2.0, 20, device=d)),
+    ("logistic", lambda g, d: g.logistic(1.0, 2.0, 20, device=d)),
+    ("gumbel", lambda g, d: g.gumbel(1.0, 2.0, 20, device=d)),
+    ("weibull", lambda g, d: g.weibull(1.5, 20, device=d)),
+    ("pareto", lambda g, d: g.pareto(3.0, 20, device=d)),
+    ("power", lambda g, d: g.power(3.0, 20, device=d)),
+    ("rayleigh", lambda g, d: g.rayleigh(2.0, 20, device=d)),
+    ("wald", lambda g, d: g.wald(1.0, 2.0, 20, device=d)),
+    ("triangular", lambda g, d: g.triangular(0.0, 1.0, 3.0, 20, device=d)),
+    ("geometric", lambda g, d: g.geometric(0.3, 20, device=d)),
+    ("negative_binomial", lambda g, d: g.negative_binomial([2.5, 30.0], 0.4, (10, 2), device=d)),
+    ("dirichlet", lambda g, d: g.dirichlet([0.5, 1.0, 4.0], 6, device=d)),
+    ("multivariate_normal", lambda g, d: g.multivariate_normal([1.0, 2.0], [[2.0, 1.0], [1.0, 2.0]], 8,
+                                                                device=d)),
+    ("multinomial", lambda g, d: g.multinomial(30, [0.2, 0.3, 0.5], 8, device=d)),
+]
+
+
+@pytest.mark.parametrize("name,draw", LAWS, ids=[d[0] for d in LAWS])
+def test_further_laws_same_numbers_on_every_device(name, draw):
+    exact = name in ("geometric", "negative_binomial", "multinomial")  # counts: bit for bit
+    same_numbers_on_every_device(draw, rtol=0.0 if exact else 1e-12)
+
+
+def test_further_laws_shapes_and_devices(device):
+    g = rng(26)
+    col = dt.asarray([1.0, 2.0], device=device)
+    row = dt.asarray([[1.0], [3.0], [5.0]], device=device)
+    cases = [
+        (g.gamma(col, 2.0, size=(4, 2)), (4, 2)), (g.beta(col, row), (3, 2)), (g.f(row, col), (3, 2)),
+        (g.standard_gamma(col), (2,)), (g.chisquare(row, size=(2, 3, 1)), (2, 3, 1)),
+        (g.standard_t(col, size=(5, 2)), (5, 2)), (g.lognormal(col, row), (3, 2)),
+        (g.laplace(row, col), (3, 2)), (g.logistic(col), (2,)), (g.gumbel(0.0, row), (3, 1)),
+        (g.weibull(row, size=(3, 4)), (3, 4)), (g.pareto(col), (2,)), (g.power(row), (3, 1)),
+        (g.rayleigh(col), (2,)), (g.wald(col, row), (3, 2)), (g.triangular(0.0, col, row + 2.0), (3, 2)),
+        (g.dirichlet(col, size=(2, 3)), (2, 3, 2)), (g.multinomial(row, [0.5, 0.5]), (3, 1, 2)),
+        (g.multinomial(4, dt.asarray([[0.5, 0.5], [0.1, 0.9]], device=device), size=(3, 2)), (3, 2, 2)),
+        (g.multivariate_normal(col, dt.eye(2, device=device), size=(2, 3)), (2, 3, 2)),
+        (g.geometric(dt.asarray([0.5, 0.2], device=device)), (2,)),
+        (g.negative_binomial(row, 0.5, size=(2, 3, 4)), (2, 3, 4)),
+    ]
+    for values, shape in cases:
+        assert values.shape == shape and values.device == dt.device(device), (values.shape, shape)
+    for draw in (lambda: g.gamma(2.0), lambda: g.wald(1.0, 1.0), lambda: g.geometric(0.5)):
+        assert draw().shape == ()  # scalars in, a 0-d tensor out (as the existing laws)
+    assert g.dirichlet([1.0, 2.0]).shape == (2,) and g.multinomial(3, [0.5, 0.5]).shape == (2,)
+    assert g.multivariate_normal([0.0, 0.0], np.eye(2)).shape == (2,)
+    assert g.standard_exponential(5, device=device).device == dt.device(device)
+    assert g.geometric(0.5, 3, device=device).dtype == dt.int64
+    assert g.multinomial(3, [0.5, 0.5], 0, device=device).shape == (0, 2)
+
+
+def test_further_laws_out_and_dtypes(device):
+    g = rng(27)
+    out = dt.empty(4, dtype=dt.float32, device=device)
+    assert g.standard_exponential(dtype=dt.float32, out=out) is out and float(dt.min(out)) >= 0
+    assert g.standard_gamma(2.0, dtype=dt.float32, out=out) is out
+    assert g.standard_gamma(2.0, size=5, dtype=dt.float32).dtype == dt.float32
+    assert g.standard_exponential(size=(2, 3), method="inv").shape == (2, 3)
+    with pytest.raises(ValueError, match="size must match out.shape"):
+        g.standard_gamma(1.0, size=3, dtype=dt.float32, out=out)
+    with pytest.raises(TypeError, match="Supplied output array has the wrong type"):
+        g.standard_exponential(out=out)
+
+
+def test_multivariate_normal_check_valid():
+    g = rng(28)
+    bad = [[1.0, 2.0], [2.0, 1.0]]
+    with pytest.warns(RuntimeWarning, match="covariance is not symmetric positive-semidefinite"):
+        g.multivariate_normal([0.0, 0.0], bad)
+    assert g.multivariate_normal([0.0, 0.0], bad, check_valid="ignore", method="eigh").shape == (2,)
+    tolerated = g.multivariate_normal([0.0, 0.0], [[1.0, 0.0], [0.0, -1e-7]], check_valid="raise", tol=1e-6)
+    assert tolerated.shape == (2,)
+    with pytest.raises(TypeError):  # NumPy's Cython says "unsliceable", Python "not subscriptable"
+        g.multivariate_normal([0.0, 0.0], np.eye(2), size=1.5)
+
+
+FURTHER_ERRORS = [
+    lambda g: g.standard_gamma(-1), lambda g: g.standard_gamma(-0.0), lambda g: g.standard_gamma([1, -1]),
+    lambda g: g.standard_gamma(1, dtype="int32"), lambda g: g.standard_exponential(dtype="int32"),
+    lambda g: g.gamma(-1), lambda g: g.gamma(1, -1), lambda g: g.gamma([1, 2], 1, size=3),
+    lambda g: g.beta(0, 1), lambda g: g.beta(1, [1, -1]), lambda g: g.chisquare(0),
+    lambda g: g.f(0, 1), lambda g: g.f(1, [1, 0]), lambda g: g.standard_t(-1),
+    lambda g: g.lognormal(0, -1), lambda g: g.laplace(0, -1), lambda g: g.logistic(0, [1, -1]),
+    lambda g: g.gumbel(0, -1), lambda g: g.weibull(-1), lambda g: g.pareto(0), lambda g: g.power(-1),
+    lambda g: g.rayleigh(-1), lambda g: g.wald(0, 1), lambda g: g.wald(1, [1, 0]),
+    lambda g: g.triangular(1, 0, 2), lambda g: g.triangular(0, 3, 2), lambda g: g.triangular(1, 1, 1),
+    lambda g: g.triangular(0, [0.5, 3], [1, 2]),
+    lambda g: g.geometric(0), lambda g: g.geometric(1.5), lambda g: g.geometric([0.5, np.nan]),
+    lambda g: g.negative_binomial(0, 0.5), lambda g: g.negative_binomial(np.nan, 0.5),
+    lambda g: g.negative_binomial(1, 0), lambda g: g.negative_binomial(1e20, 1e-20),
+    lambda g: g.dirichlet([-1, 1]), lambda g: g.dirichlet(1),
+    lambda g: g.multinomial(-1, [0.5, 0.5]), lambda g: g.multinomial([3, -1], [0.5, 0.5]),
+    lambda g: g.multinomial(3, [0.6, 0.6, 0.1]), lambda g: g.multinomial(3, [[0.6, 0.6, 0.1]]),
+    lambda g: g.multinomial(3, np.array([0.6, 0.4 + 1e-7, 0.0], dtype=np.float32)),
+    lambda g: g.multinomial(3, [1.5, -0.5]), lambda g: g.multinomial(3, [np.nan, 0.5]),
+    lambda g: g.multinomial(3, []), lambda g: g.multinomial(3, 0.5),
+    lambda g: g.multinomial([3, 4], [0.2, 0.8], size=3),
+    lambda g: g.multinomial([[3], [4]], [0.2, 0.8], size=(1,)),
+    lambda g: g.multivariate_normal([0, 0], [[1, 0], [0, 1], [1, 1]]),
+    lambda g: g.multivariate_normal([0, 0], np.eye(3)), lambda g: g.multivariate_normal([[0, 0]], np.eye(2)),
+    lambda g: g.multivariate_normal([0, 0], np.eye(2), method="lu"),
+    lambda g: g.multivariate_normal([0, 0], [[1, 2], [2, 1]], check_valid="raise"),
+    lambda g: g.multivariate_normal([0, 0], [[1, 0], [1e-7, 1]], check_valid="raise"),
+    lambda g: g.multivariate_normal([0, 0], [[1, 0], [0, -1e-7]], check_valid="raise", method="eigh"),
+    lambda g: g.multivariate_normal([0, 0], [[1, 2], [2, 1]], check_valid="no"),
+    lambda g: g.multivariate_normal([0, 0], [[1, 2], [2, 1]], method="cholesky"),
+    lambda g: g.multivariate_normal([0, 0], [[1j, 0], [0, 1]]),
+    lambda g: g.binomial(np.nan, 0.5), lambda g: g.binomial([1, np.inf], 0.5),  # they used to hang
+    lambda g: g.multinomial(np.nan, [0.5, 0.5]), lambda g: g.multinomial([2, np.inf], [0.5, 0.5]),
+]
+
+
+@pytest.mark.parametrize("call", FURTHER_ERRORS, ids=range(len(FURTHER_ERRORS)))
+def test_further_laws_errors_are_numpys(call):
+    same_error(lambda: call(np.random.default_rng(0)), lambda: call(rng(0)))
+
+
+LEGACY_LAWS = ["standard_exponential", "standard_gamma", "gamma", "beta", "chisquare", "f", "standard_t",
+               "lognormal", "laplace", "logistic", "gumbel", "weibull", "pareto", "power", "rayleigh", "wald",
+               "triangular", "geometric", "negative_binomial", "dirichlet", "multivariate_normal",
+               "multinomial"]
+LEGACY_ARGS = {"standard_gamma": (2.0,), "gamma": (2.0,), "beta": (1.0, 2.0), "chisquare": (3.0,),
+               "f": (2.0, 3.0), "standard_t": (3.0,), "weibull": (1.5,), "pareto": (2.0,), "power": (2.0,),
+               "wald": (1.0, 1.0), "triangular": (0.0, 0.5, 1.0), "geometric": (0.3,),
+               "negative_binomial": (2.0, 0.5), "dirichlet": ([1.0, 2.0],),
+               "multivariate_normal": ([0.0, 1.0], np.eye(2)), "multinomial": (10, [0.3, 0.7])}
+
+
+def test_legacy_further_laws_follow_seed(device):
+    def draw_all():
+        dt.random.seed(31)
+        return [to_np(getattr(dt.random, name)(*LEGACY_ARGS.get(name, ()), size=3, device=device))
+                for name in LEGACY_LAWS]
+    first, again = draw_all(), draw_all()
+    for name, a, b in zip(LEGACY_LAWS, first, again):
+        assert hasattr(np.random, name)
+        assert len(a) == 3, name
+        np.testing.assert_array_equal(a, b)
+    same_error(lambda: np.random.gamma(-1.0), lambda: dt.random.gamma(-1.0))
+    same_error(lambda: np.random.dirichlet([0.0, 1.0]), lambda: dt.random.dirichlet([0.0, 1.0]))  # legacy: > 0

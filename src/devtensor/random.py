@@ -192,6 +192,98 @@ def poisson(lam=1.0, size=None, *, device=None):
     return _LEGACY.poisson(lam, size, device=device)
 
 
+def standard_exponential(size=None, *, device=None):
+    return _LEGACY.standard_exponential(size, device=device)
+
+
+def standard_gamma(shape, size=None, *, device=None):
+    return _LEGACY.standard_gamma(shape, size, device=device)
+
+
+def gamma(shape, scale=1.0, size=None, *, device=None):
+    return _LEGACY.gamma(shape, scale, size, device=device)
+
+
+def beta(a, b, size=None, *, device=None):
+    return _LEGACY.beta(a, b, size, device=device)
+
+
+def chisquare(df, size=None, *, device=None):
+    return _LEGACY.chisquare(df, size, device=device)
+
+
+def f(dfnum, dfden, size=None, *, device=None):
+    return _LEGACY.f(dfnum, dfden, size, device=device)
+
+
+def standard_t(df, size=None, *, device=None):
+    return _LEGACY.standard_t(df, size, device=device)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None, *, device=None):
+    return _LEGACY.lognormal(mean, sigma, size, device=device)
+
+
+def laplace(loc=0.0, scale=1.0, size=None, *, device=None):
+    return _LEGACY.laplace(loc, scale, size, device=device)
+
+
+def logistic(loc=0.0, scale=1.0, size=None, *, device=None):
+    return _LEGACY.logistic(loc, scale, size, device=device)
+
+
+def gumbel(loc=0.0, scale=1.0, size=None, *, device=None):
+    return _LEGACY.gumbel(loc, scale, size, device=device)
+
+
+def weibull(a, size=None, *, device=None):
+    return _LEGACY.weibull(a, size, device=device)
+
+
+def pareto(a, size=None, *, device=None):
+    return _LEGACY.pareto(a, size, device=device)
+
+
+def power(a, size=None, *, device=None):
+    return _LEGACY.power(a, size, device=device)
+
+
+def rayleigh(scale=1.0, size=None, *, device=None):
+    return _LEGACY.rayleigh(scale, size, device=device)
+
+
+def wald(mean, scale, size=None, *, device=None):
+    return _LEGACY.wald(mean, scale, size, device=device)
+
+
+def triangular(left, mode, right, size=None, *, device=None):
+    return _LEGACY.triangular(left, mode, right, size, device=device)
+
+
+def geometric(p, size=None, *, device=None):
+    return _LEGACY.geometric(p, size, device=device)
+
+
+def negative_binomial(n, p, size=None, *, device=None):
+    return _LEGACY.negative_binomial(n, p, size, device=device)
+
+
+def dirichlet(alpha, size=None, *, device=None):
+    """Dirichlet vectors; as NumPy's legacy function, every alpha must be > 0."""
+    values = alpha if isinstance(alpha, _C.TensorBase) else np.asarray(alpha, dtype=np.float64)
+    if values.ndim == 1 and bool((values <= 0).any()):
+        raise ValueError("alpha <= 0")
+    return _LEGACY.dirichlet(alpha, size, device=device)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid="warn", tol=1e-8, *, device=None):
+    return _LEGACY.multivariate_normal(mean, cov, size, check_valid, tol, device=device)
+
+
+def multinomial(n, pvals, size=None, *, device=None):
+    return _LEGACY.multinomial(n, pvals, size, device=device)
+
+
 # ---- NumPy's legacy RandomState, each on a stream of its own ----
 from ._generator import Philox, _seed_key  # noqa: E402,F401  (public: the bit generator)
 
