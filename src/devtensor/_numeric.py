@@ -22,7 +22,6 @@ import warnings
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from . import _C
 from ._C import TensorBase
 
 
