@@ -950,3 +950,27 @@ def test_plain_reductions_keep_dims(device):
     assert t.sum(axis=0, keepdims=1).shape == (1, 4, 2)
     with pytest.raises(np.exceptions.AxisError):
         t.sum(axis=3, keepdims=True)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "bfloat16", "float32", "float64",
+                                   "complex64", "complex128"])
+def test_count_nonzero_by_bits_matches_a_cast_to_bool(device, dtype):
+    """count_nonzero of a few contiguous CPU elements reads their bits (NaN
+    and subnormals count, -0.0 does not, a complex when either part does);
+    every device and path agrees with NumPy (bfloat16 with its float32)."""
+    import warnings
+    vals = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 1e-320, -1e-45, 5.0, 0.0, -2.0])
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        ref = vals.astype("float32" if dtype == "bfloat16" else dtype)
+        if dtype.startswith("complex"):
+            ref = ref + (np.array([0, 1, 0, 0, 0, 0, -0.0, 0, np.nan, 0]) * 1j).astype(dtype)
+    t = dt.asarray(ref, device=device).astype(dtype)
+    if dtype == "bfloat16":
+        ref = t.astype(dt.float32).cpu().numpy()
+    for x, r in [(t, ref), (t.reshape(2, 5), ref.reshape(2, 5)), (t[::2], ref[::2])]:
+        got = dt.count_nonzero(x)
+        assert got.dtype == dt.int64 and got.shape == () and int(got) == np.count_nonzero(r), (x, r)
+        kept = dt.count_nonzero(x, keepdims=True)
+        assert kept.shape == (1,) * x.ndim and int(kept.reshape(())) == np.count_nonzero(r)
+    assert_same(dt.count_nonzero(t.reshape(2, 5), axis=1), np.count_nonzero(ref.reshape(2, 5), axis=1), device=device)

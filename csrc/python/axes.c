@@ -62,6 +62,10 @@ PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *const *args, Py_ssize_t
     static PyObject *ordered;
     if (nargs > 0 || kwnames != NULL)
         return dt_py_views_method("ravel_method", &ordered, self, args, nargs, kwnames);
+    if (dt_tensor_is_contiguous(&self->t)) { /* the common case: a 1-d view, no reshape to work out */
+        int64_t n = self->t.numel, stride = dt_tensor_itemsize(&self->t);
+        return dt_py_tensor_view(self, 1, &n, &stride, self->t.offset);
+    }
     PyObject *minus_one = PyLong_FromLong(-1);
     if (minus_one == NULL)
         return NULL;

@@ -13,6 +13,8 @@
 
 #include "reshape.h"
 
+#include <string.h>
+
 /* 1 with shape filled from Python ints, 0 if Python must read the arguments */
 int dt_py_read_int_shape(PyObject *const *args, Py_ssize_t nargs, dt_py_shape *shape)
 {
@@ -64,6 +66,13 @@ static int geometry(PyDtTensor *self, dt_py_shape *shape, int64_t *strides)
 dt_status dt_py_same_device_copy(const dt_tensor *t, dt_dtype dtype, dt_tensor *out, dt_error *err)
 {
     dt_status st;
+    if (dtype == t->dtype && dt_tensor_is_contiguous(t) && dt_py_small_cpu_work(t, t->numel)) {
+        /* t.copy() of a few contiguous CPU elements: one memcpy, no copy loop */
+        DT_TRY(dt_tensor_init_new(out, dt_tensor_device(t), dtype, t->ndim, t->shape, err));
+        if (t->numel > 0)
+            memcpy(dt_tensor_data(out), dt_tensor_data(t), (size_t)t->numel * (size_t)dt_tensor_itemsize(t));
+        return DT_OK;
+    }
     DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(t, t->numel),
                       st = dt_tensor_to(out, t, dt_tensor_device(t), dtype, 0, err));
     return st;
