@@ -338,3 +338,21 @@ def test_linspace_arrays_axis_retstep(args, kw, device):
         (got, step), (want, wstep) = got, want
         np.testing.assert_allclose(to_np(step) if isinstance(step, dt.Tensor) else step, wstep, rtol=1e-15)
     assert_same(got, want, device=device, exact=False, rtol=1e-15)
+
+
+def test_triangle_indices(device):
+    for n, k, m in [(4, 0, None), (4, 1, 6), (3, -1, 2), (0, 0, None), (5, 9, None)]:
+        for name in ("tril_indices", "triu_indices"):
+            got, want = getattr(dt, name)(n, k, m, device=device), getattr(np, name)(n, k, m)
+            for g, w in zip(got, want):
+                assert_same(g, w, device=device)
+    a = np.arange(12.0).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    for name in ("tril_indices_from", "triu_indices_from"):
+        for k in (0, 1, -2):
+            got, want = getattr(dt, name)(t, k), getattr(np, name)(a, k)
+            for g, w in zip(got, want):
+                assert_same(g, w, device=device)
+        assert_same(t[getattr(dt, name)(t)], a[getattr(np, name)(a)], device=device)
+        with pytest.raises(ValueError, match="input array must be 2-d"):
+            getattr(dt, name)(dt.ones(3, device=device))

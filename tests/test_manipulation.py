@@ -621,3 +621,20 @@ def test_hyp_repeat_tile(device, shape, data, dtype):
           [a], device)
     reps = data.draw(st.one_of(st.integers(0, 3), st.lists(st.integers(0, 3), max_size=4)))
     check(lambda x: dt.tile(x, reps), lambda x: np.tile(x, reps), [a], device)
+
+
+def test_block_and_rollaxis(device):
+    a, b, c = make((2, 2)), make((2, 1)), make((1, 3))
+    cases = [lambda m, x, y, z: m.block([[x, y], [z]]), lambda m, x, y, z: m.block([x[0], y[:, 0], 7]),
+             lambda m, x, y, z: m.block(x), lambda m, x, y, z: m.block([[[x]], [[x]]]),
+             lambda m, x, y, z: m.block([[x, x], [x, x]])]
+    for f in cases:
+        check(lambda *ts: f(dt, *ts), lambda *arrs: f(np, *arrs), [a, b, c], device)
+    t = on(a, device)
+    for bad in [lambda m, x: m.block([]), lambda m, x: m.block([[x], x]), lambda m, x: m.block((x, x)),
+                lambda m, x: m.block([[x], []])]:
+        same_error(lambda: bad(dt, t), lambda: bad(np, a))
+    x = make((2, 3, 4, 5))
+    for axis, start in [(3, 0), (2, 4), (0, 3), (-1, 1), (1, 1), (1, -2)]:
+        check(lambda v: dt.rollaxis(v, axis, start), lambda v: np.rollaxis(v, axis, start), [x], device)
+    same_error(lambda: dt.rollaxis(on(x, device), 0, 6), lambda: np.rollaxis(x, 0, 6))

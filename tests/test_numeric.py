@@ -227,3 +227,28 @@ def test_piecewise(device):
         close(dt.piecewise(x, conds(x), funcs), np.piecewise(a, conds(a), funcs), device)
     with pytest.raises(ValueError, match=r"with 2 condition\(s\), either 2 or 3 functions are expected"):
         dt.piecewise(x, [x < 0, x > 0], [1])
+
+
+def test_sinc_signed_infinities_fix_unwrap(device):
+    x = np.array([-2.0, -0.5, 0.0, -0.0, 0.25, np.inf, -np.inf, np.nan, 3.0])
+    t = T(x, device)
+    with np.errstate(all="ignore"):
+        close(dt.sinc(t), np.sinc(x), device, rtol=1e-15, atol=1e-16)
+    close(dt.isposinf(t), np.isposinf(x), device)
+    close(dt.isneginf(t), np.isneginf(x), device)
+    close(dt.isposinf(T(np.arange(3), device)), np.isposinf(np.arange(3)), device)
+    out = dt.zeros(9, dtype=dt.bool, device=device)
+    assert dt.isneginf(t, out=out) is out
+    got = dt.fix(t)
+    close(got, np.fix(x), device)
+    assert np.array_equal(np.signbit(to_np(got)), np.signbit(np.fix(x)))
+    close(dt.fix(T(np.arange(-3, 3), device)), np.fix(np.arange(-3, 3)), device)
+    with pytest.raises(TypeError, match="not supported for complex values"):
+        dt.isposinf(T(np.array([1j]), device))
+    rng = np.random.default_rng(6)
+    p = np.cumsum(rng.normal(0, 2.5, (3, 20)), axis=1)
+    wrapped = np.angle(np.exp(1j * p))
+    for kw in [{}, dict(axis=0), dict(discont=4.0), dict(period=4.0)]:
+        close(dt.unwrap(T(wrapped, device), **kw), np.unwrap(wrapped, **kw), device, rtol=1e-12, atol=1e-12)
+    close(dt.unwrap(T(np.array([0, 7, 14, 1]), device), period=8), np.unwrap(np.array([0, 7, 14, 1]), period=8),
+          device)

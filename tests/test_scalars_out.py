@@ -123,3 +123,23 @@ def test_item_at_an_index_matches_numpy(device, dtype):
         one.item(3)
     with pytest.raises(ValueError, match="can only convert an array of size 1"):
         t.item()
+
+
+def test_round_trunc_and_divmod_builtins(device):
+    """round(), math.trunc() and divmod() as on NumPy's scalars (0-d
+    results) and arrays: round and trunc refuse tensors of more dimensions,
+    as ndarray has no __round__ or __trunc__."""
+    import math
+    s = dt.asarray(np.array([1.26, 2.5]), device=device).sum()
+    want = np.array([1.26, 2.5]).sum()
+    assert round(s) == round(want) and type(round(s)) is int
+    r = round(s, 1)
+    assert isinstance(r, dt.Tensor) and r.device == s.device and float(r) == float(round(want, 1))
+    assert round(dt.asarray(2.5, device=device)) == 2 and math.trunc(dt.asarray(-2.7, device=device)) == -2
+    for f in (round, math.trunc):
+        with pytest.raises(TypeError, match="doesn't define"):
+            f(dt.asarray([1.5], device=device))
+    x = dt.asarray(np.array([7, -8]), device=device)
+    for got, want in [(divmod(x, 3), divmod(np.array([7, -8]), 3)), (divmod(7, x), divmod(7, np.array([7, -8])))]:
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.cpu().numpy(), w)

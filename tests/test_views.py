@@ -617,3 +617,21 @@ def test_order_errors():
     with pytest.raises(ValueError, match="a copy is needed for order='C'"):
         dt.asarray(t.T, order="C", copy=False)
     assert dt.asarray(t.T, order="F").data_ptr() == t.data_ptr()
+
+
+@pytest.mark.parametrize("window, axis", [(3, None), ((2, 2), None), (2, 0), ((2, 3), (1, 1)), (4, -1)])
+def test_sliding_window_view(device, window, axis):
+    """NumPy's sliding_window_view (also reached as np.lib.stride_tricks's on
+    a tensor): a read-only view of the windows, on the tensor's device."""
+    a = np.arange(30.0).reshape(5, 6) if axis is not None or np.ndim(window) else np.arange(10.0)
+    t = dt.asarray(a, device=device)
+    want = np.lib.stride_tricks.sliding_window_view(a, window, axis)
+    for got in [dt.lib.stride_tricks.sliding_window_view(t, window, axis),
+                np.lib.stride_tricks.sliding_window_view(t, window, axis)]:
+        assert isinstance(got, dt.Tensor) and got.device == t.device and not got.flags.writeable
+        assert got.shape == want.shape and got.strides == want.strides
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
+    with pytest.raises(ValueError, match="window shape cannot be larger than input array shape"):
+        np.lib.stride_tricks.sliding_window_view(t, 99, 0)
+    with pytest.raises(ValueError, match="`window_shape` cannot contain negative values"):
+        np.lib.stride_tricks.sliding_window_view(t, -1, 0)

@@ -16,7 +16,10 @@ from ._creation import (  # noqa: F401
     fromiter, full, full_like, geomspace, identity, linspace, logspace, ones, ones_like, tensor,
     zeros, zeros_like,
 )
-from ._structured import diag, diagflat, indices, meshgrid, tri, tril, triu  # noqa: F401
+from ._structured import (  # noqa: F401
+    diag, diagflat, indices, meshgrid, tri, tril, tril_indices, tril_indices_from, triu, triu_indices,
+    triu_indices_from,
+)
 from ._flatiter import flatiter  # noqa: F401
 from . import backends, cuda, random  # noqa: F401
 from .random import rand, randint, randn  # noqa: F401
@@ -93,7 +96,8 @@ __all__ = [
     "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
     "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",
     "broadcast_to", "may_share_memory", "shares_memory", "map_location", "array", "copy",
-    "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag",
+    "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag", "tril_indices",
+    "triu_indices", "tril_indices_from", "triu_indices_from",
     "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "astype", "transfer_guard",

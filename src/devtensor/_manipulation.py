@@ -184,6 +184,63 @@ def atleast_3d(*arys):
     return res[0] if len(res) == 1 else tuple(res)
 
 
+def rollaxis(a, axis, start=0):
+    """NumPy's rollaxis: axis moved to just before position start (a view)."""
+    a = _tensor(a)
+    n = a.ndim
+    axis = normalize_axis_index(axis, n)
+    if not -n <= start <= n:
+        raise np.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    start = start + n if start < 0 else start
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    return moveaxis(a, axis, start)
+
+
+def _block_depth(arrays, index=()):
+    """(nesting depth of the lists, index of the first innermost item), with
+    NumPy's errors for tuples, empty lists and mismatched depths."""
+    if type(arrays) is tuple:
+        raise TypeError(f"{_block_where(index)} is a tuple. Only lists can be used to arrange blocks, and "
+                        "np.block does not allow implicit conversion from tuple to ndarray.")
+    if type(arrays) is not list:
+        return 0, index
+    if not arrays:
+        raise ValueError(f"List at {_block_where(index)} cannot be empty")
+    depths = [_block_depth(a, index + (i,)) for i, a in enumerate(arrays)]
+    first = depths[0]
+    for depth, where in depths[1:]:
+        if depth != first[0]:
+            raise ValueError(f"List depths are mismatched. First element was at depth {first[0] + 1}, but there "
+                             f"is an element at depth {depth + 1} ({_block_where(where)})")
+    return first[0] + 1, first[1]
+
+
+def _block_where(index):
+    return "arrays" + "".join(f"[{i}]" for i in index)
+
+
+def block(arrays):
+    """NumPy's block: nested lists of tensors joined innermost along the last
+    axis, outward along earlier ones, each block first given the result's
+    number of dimensions (leading length-1 axes), on the blocks' device."""
+    depth, _ = _block_depth(arrays)
+
+    def leaves(x, d):
+        return [x] if d == 0 else [t for e in x for t in leaves(e, d - 1)]
+    tensors = _as_tensors(leaves(arrays, depth))
+    ndim = builtins.max([depth] + [t.ndim for t in tensors])
+    it = iter(t.reshape((1,) * (ndim - t.ndim) + t.shape) for t in tensors)
+
+    def join(x, d):
+        if d == 0:
+            return next(it)
+        return concatenate([join(e, d - 1) for e in x], axis=-d)
+    return join(arrays, depth) if depth else next(it).copy()
+
+
 def _seq(tup, name):
     if isinstance(tup, TensorBase):
         return list(tup)
@@ -947,5 +1004,5 @@ __all__ = [
     "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat", "roll", "flip",
     "fliplr", "flipud", "rot90", "moveaxis", "pad", "broadcast_arrays", "broadcast_shapes",
     "atleast_1d", "atleast_2d", "atleast_3d", "ascontiguousarray", "append", "insert", "delete",
-    "resize", "trim_zeros",
+    "resize", "trim_zeros", "rollaxis", "block",
 ]

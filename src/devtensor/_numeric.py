@@ -1,7 +1,7 @@
 """NumPy's numerical helpers that NumPy programs call between their ufuncs and
 reductions: nan_to_num, cov, corrcoef, gradient, trapezoid, ediff1d,
 convolve, correlate, ix_, fill_diagonal, vander, polyval, polyfit,
-apply_along_axis and piecewise, with NumPy's arguments, results and errors.
+apply_along_axis, piecewise, sinc, isposinf, isneginf, fix and unwrap, with NumPy's arguments, results and errors.
 
 Each is built from devtensor's own operations (slicing, ufuncs, reductions,
 matmul, lstsq), so it runs on the device of its operands; they were NumPy
@@ -62,6 +62,72 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         fixed = dt.where(fixed == math.inf, big, fixed)
         p[...] = dt.where(fixed == -math.inf, small, fixed)
     return out
+
+
+# ---- small elementwise helpers NumPy builds from its ufuncs ----
+
+def sinc(x):
+    """NumPy's sinc: sin(pi x) / (pi x), 1 at 0."""
+    dt = _dt()
+    x = _tensor(x)
+    y = math.pi * dt.where(x == 0, 1.0e-20, x)
+    return dt.sin(y) / y
+
+
+def _signed_infinity(x, negative, out):
+    dt = _dt()
+    x = _tensor(x)
+    if x.dtype.kind == "c":
+        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
+    result = dt.isinf(x) & (dt.signbit(x) if negative else ~dt.signbit(x))
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def isposinf(x, out=None):
+    """NumPy's isposinf: x is +inf (complex refused, as NumPy's)."""
+    return _signed_infinity(x, False, out)
+
+
+def isneginf(x, out=None):
+    """NumPy's isneginf: x is -inf."""
+    return _signed_infinity(x, True, out)
+
+
+def fix(x, out=None):
+    """NumPy's fix: rounding toward zero (trunc, -0.0 kept)."""
+    return _dt().trunc(_tensor(x), out=out)
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
+    """NumPy's unwrap: jumps larger than max(discont, period/2) between
+    neighbours along axis replaced by their period complement."""
+    dt = _dt()
+    p = _tensor(p)
+    nd = p.ndim
+    axis = normalize_axis_index(axis, nd)
+    dd = dt.diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    head = tuple(slice(1, None) if d == axis else slice(None) for d in range(nd))
+    integer = dd.dtype.kind in "iu" and isinstance(period, int)
+    if integer:
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = dt.mod(dd - interval_low, period) + interval_low
+    if boundary_ambiguous:
+        ddmod = dt.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
+    ph_correct = ddmod - dd
+    ph_correct = dt.where(dt.absolute(dd) < discont, 0, ph_correct)
+    up = p.astype(dt.result_type(p, ph_correct), copy=True)
+    up[head] = p[head] + dt.cumsum(ph_correct, axis=axis)
+    return up
 
 
 # ---- covariance and correlation ----
@@ -569,4 +635,5 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
 
 
 __all__ = ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "correlate", "convolve", "ix_",
-           "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis", "piecewise"]
+           "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis", "piecewise", "sinc", "isposinf",
+           "isneginf", "fix", "unwrap"]

@@ -69,7 +69,7 @@ def array_ufunc(ufunc, method, inputs, kwargs):
 # has under NumPy's name but with another meaning (save: devtensor's writes
 # safetensors files) is left to NumPy.
 _NAMESPACES = {"numpy": "devtensor", "numpy.linalg": "devtensor.linalg",
-               "numpy.fft": "devtensor.fft"}
+               "numpy.fft": "devtensor.fft", "numpy.lib.stride_tricks": "devtensor._views"}
 _NOT_NUMPYS = frozenset({"save"})
 _implementations = {}
 

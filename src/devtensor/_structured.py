@@ -150,4 +150,41 @@ def indices(dimensions, dtype=int, sparse=False, *, device=None):
     return out
 
 
-__all__ = ["tri", "tril", "triu", "diag", "diagflat", "meshgrid", "indices"]
+def _tri_positions(n, k, m, lower, device):
+    from ._index_functions import nonzero
+    mask = _tri_mask(operator.index(n), operator.index(n if m is None else m), k if lower else k - 1, device)
+    return nonzero(mask if lower else ~mask)
+
+
+def tril_indices(n, k=0, m=None, *, device=None):
+    """NumPy's tril_indices: the (rows, columns) of the lower triangle of an
+    (n, m) array, in C order, as int64 tensors on device."""
+    return _tri_positions(n, k, m, True, device)
+
+
+def triu_indices(n, k=0, m=None, *, device=None):
+    """NumPy's triu_indices: the (rows, columns) of the upper triangle."""
+    return _tri_positions(n, k, m, False, device)
+
+
+def _square_from(arr, name):
+    arr = _tensor(arr)
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return arr
+
+
+def tril_indices_from(arr, k=0):
+    """tril_indices of a 2-d tensor's shape, on its device."""
+    arr = _square_from(arr, "tril_indices_from")
+    return _tri_positions(arr.shape[-2], k, arr.shape[-1], True, arr.device)
+
+
+def triu_indices_from(arr, k=0):
+    """triu_indices of a 2-d tensor's shape, on its device."""
+    arr = _square_from(arr, "triu_indices_from")
+    return _tri_positions(arr.shape[-2], k, arr.shape[-1], False, arr.device)
+
+
+__all__ = ["tri", "tril", "triu", "diag", "diagflat", "meshgrid", "indices", "tril_indices", "triu_indices",
+           "tril_indices_from", "triu_indices_from"]

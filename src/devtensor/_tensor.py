@@ -285,6 +285,30 @@ class _TensorMethods:
                             f"(this one has {self.size} elements)")
         return self.item()
 
+    def _no_builtin(self, name):
+        if self.ndim != 0:  # as NumPy's: arrays have no such method, its scalars (0-d results) do
+            raise TypeError(f"type {type(self).__module__}.{type(self).__name__} doesn't define {name} method")
+
+    def __round__(self, ndigits=None):
+        """round() of a 0-d tensor, as of a NumPy scalar: a Python int without
+        ndigits, else a 0-d tensor rounded halves to even."""
+        from ._ufuncs import round as round_
+        self._no_builtin("__round__")
+        return int(round_(self)) if ndigits is None else round_(self, ndigits)
+
+    def __trunc__(self):
+        """math.trunc() of a 0-d tensor, as of a NumPy scalar."""
+        self._no_builtin("__trunc__")
+        return int(self)
+
+    def __divmod__(self, other):
+        from ._ufuncs import divmod as divmod_
+        return divmod_(self, other)
+
+    def __rdivmod__(self, other):
+        from ._ufuncs import divmod as divmod_
+        return divmod_(other, self)
+
     def __complex__(self):
         if self.device.type != "cpu":
             from ._transfer_guard import check

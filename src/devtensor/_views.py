@@ -304,6 +304,35 @@ def reshape_method(x, *shape, order="C", copy=None):
     return _reshape_general(x, shape_arg(shape, "reshape"), copy=copy, order=order)
 
 
+def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
+    """NumPy's sliding_window_view: every window of window_shape over the
+    axes (all of them by default) as trailing axes of a view of x, on its
+    device, read-only unless writeable=True (its elements overlap)."""
+    x = _tensor(x)
+    window_shape = tuple(window_shape) if np.iterable(window_shape) else (window_shape,)
+    if any(w < 0 for w in window_shape):
+        raise ValueError("`window_shape` cannot contain negative values")
+    if axis is None:
+        axis = tuple(range(x.ndim))
+        if len(window_shape) != len(axis):
+            raise ValueError(f"Since axis is `None`, must provide window_shape for all dimensions of `x`; got "
+                             f"{len(window_shape)} window_shape elements and `x.ndim` is {x.ndim}.")
+    else:
+        axis = normalize_axis_tuple(axis, x.ndim, allow_duplicate=True)
+        if len(window_shape) != len(axis):
+            raise ValueError(f"Must provide matching length window_shape and axis; got {len(window_shape)} "
+                             f"window_shape elements and {len(axis)} axes elements.")
+    shape = list(x.shape)
+    for ax, n in zip(axis, window_shape):
+        if shape[ax] < n:
+            raise ValueError("window shape cannot be larger than input array shape")
+        shape[ax] -= n - 1
+    v = x._as_strided(tuple(shape) + window_shape, x.strides + tuple(x.strides[ax] for ax in axis), 0)
+    if not writeable:
+        v.flags.writeable = False
+    return v
+
+
 def view(x, shape):
     """PyTorch's Tensor.view: reshape that must not copy."""
     shape, strides = _reshaped(x, shape)
