@@ -1,7 +1,8 @@
 """NumPy's numerical helpers that NumPy programs call between their ufuncs and
 reductions: nan_to_num, cov, corrcoef, gradient, trapezoid, ediff1d,
 convolve, correlate, ix_, fill_diagonal, vander, polyval, polyfit,
-apply_along_axis, piecewise, sinc, isposinf, isneginf, fix and unwrap, with NumPy's arguments, results and errors.
+apply_along_axis, piecewise, sinc, isposinf, isneginf, fix and unwrap,
+with NumPy's arguments, results and errors.
 
 Each is built from devtensor's own operations (slicing, ufuncs, reductions,
 matmul, lstsq), so it runs on the device of its operands; they were NumPy
