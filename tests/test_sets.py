@@ -370,3 +370,28 @@ def test_histogram_estimator_errors(device):
         same_error(lambda: npf(a, [[1, 2]]), lambda: dtf(ta, dt.asarray([[1, 2]], device=device)))
         t = np.array([1.0, 1.0 + 1e-15])
         same_error(lambda: npf(t, 100), lambda: dtf(dt.asarray(t, device=device), 100))
+
+
+def test_histogram2d_and_histogramdd(device):
+    """NumPy's histogram2d/histogramdd on the sample's device: points on the
+    last edge counted, points outside the range dropped, int and edge bins,
+    weights and density; NumPy's errors."""
+    rng = np.random.default_rng(8)
+    x = np.r_[rng.integers(0, 5, 60).astype(float), 4.0, 5.5, -1.0]
+    y = np.r_[rng.integers(0, 3, 60).astype(float), 2.0, 1.0, 7.0]
+    w = rng.random(x.size)
+    X, Y, W = (dt.asarray(v, device=device) for v in (x, y, w))
+    for kw in [{}, dict(bins=4), dict(bins=(5, 3)), dict(bins=[np.arange(6.0), np.arange(4.0)]),
+               dict(range=[[0, 4], [0, 2]]), dict(bins=3, density=True), dict(weights=w), dict(bins=np.arange(4.0))]:
+        tkw = {k: (dt.asarray(v, device=device) if k == "weights" else v) for k, v in kw.items()}
+        got, want = dt.histogram2d(X, Y, **tkw), np.histogram2d(x, y, **kw)
+        for g, v in zip(got, want):
+            assert isinstance(g, dt.Tensor) and g.device == X.device and g.dtype == v.dtype and g.shape == v.shape
+            np.testing.assert_allclose(g.cpu().numpy(), v, rtol=1e-12)
+    s = rng.random((40, 3))
+    got, want = dt.histogramdd(dt.asarray(s, device=device), bins=(2, 3, 4)), np.histogramdd(s, bins=(2, 3, 4))
+    np.testing.assert_array_equal(got[0].cpu().numpy(), want[0])
+    with pytest.raises(ValueError, match="must be monotonically increasing"):
+        dt.histogram2d(X, Y, bins=[[0.0, 2.0, 1.0], [0.0, 1.0]])
+    with pytest.raises(ValueError, match="max must be larger than min"):
+        dt.histogram2d(X, Y, range=[[2, 1], [0, 1]])

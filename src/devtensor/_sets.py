@@ -25,6 +25,7 @@ a uint64 above the int64 range equals no signed value, so such test
 elements are dropped and such elements found in nothing, and the rest
 compare as int64.
 """
+import builtins
 import math
 import operator
 import warnings
@@ -37,7 +38,7 @@ from ._C import TensorBase
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
            "intersect1d", "union1d", "setdiff1d", "setxor1d", "bincount", "histogram",
-           "histogram_bin_edges"]
+           "histogram_bin_edges", "histogramdd", "histogram2d"]
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -501,3 +502,97 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         width = red.diff(edges).astype(_C.float64)
         hist = uf.divide(uf.divide(hist, width), red.sum(hist))
     return hist, edges
+
+
+def _dd_edges(column, bins, rng, i):
+    """histogramdd's edges along one dimension (NumPy's rules and errors)."""
+    from ._creation import asarray, linspace
+    cr, ix, man, red, srt, uf = _ops()
+    if np.ndim(bins) == 0 and not isinstance(bins, TensorBase):
+        if bins < 1:
+            raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+        if rng is None:
+            lo, hi = (0.0, 1.0) if column.shape[0] == 0 else (red.min(column).item(), red.max(column).item())
+        else:
+            lo, hi = rng
+            if not (np.isfinite(lo) and np.isfinite(hi)):
+                raise ValueError(f"range of [{lo}, {hi}] is not finite")
+        if lo > hi:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        return linspace(float(lo), float(hi), operator.index(bins) + 1, device=column.device)
+    edges = asarray(bins, device=column.device)
+    if edges.ndim != 1:
+        raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+    if edges.shape[0] > 1 and red.any(uf.less(edges[1:], edges[:-1])).item():
+        raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+    return edges
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogramdd: counts (or weight sums) of the N points of an
+    (N, D) sample (or D arrays of N) in a D-dimensional grid of bins, each
+    dimension's last bin including its right edge; (hist, edges) on the
+    sample's device."""
+    from ._creation import asarray
+    cr, ix, man, red, srt, uf = _ops()
+    if isinstance(sample, (list, tuple)) and not isinstance(sample, TensorBase):
+        sample = man.stack([asarray(c) for c in sample], axis=1) if len(sample) and np.ndim(sample[0]) else (
+            asarray(sample))
+    sample = _tensor(sample)
+    if sample.ndim < 2:
+        sample = sample.reshape(-1, 1)
+    n, d = sample.shape
+    if weights is not None:
+        weights = _tensor(weights, sample.device)
+    try:
+        m = len(bins)
+        if m != d:
+            raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    except TypeError:
+        bins = d * [bins]
+    if range is None:
+        range = (None,) * d
+    elif len(range) != d:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = [_dd_edges(sample[:, i], bins[i], range[i], i) for i in builtins.range(d)]
+    nbin = [e.shape[0] + 1 for e in edges]  # an outlier bin on each side
+    flat = cr.zeros((n,), dtype=_C.int64, device=sample.device)
+    for i, e in enumerate(edges):
+        col = sample[:, i]
+        where = srt.searchsorted(e, col, side="right")
+        where = uf.subtract(where, uf.equal(col, e[-1]).astype(_C.int64))  # the last edge: the last bin
+        flat = uf.add(uf.multiply(flat, nbin[i]), where)
+    total = int(np.prod(nbin))
+    hist = bincount(flat, weights, minlength=total).reshape(nbin)
+    hist = hist[(slice(1, -1),) * d].astype(_C.float64)
+    if density:
+        s = red.sum(hist)
+        for i, e in enumerate(edges):
+            shape = [1] * d
+            shape[i] = nbin[i] - 2
+            hist = uf.divide(hist, red.diff(e).reshape(shape))
+        hist = uf.divide(hist, s)
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogram2d: (hist, xedges, yedges) of the points (x[i], y[i]);
+    bins an int, a pair of ints, edges or a pair of edges."""
+    from ._creation import asarray
+    cr, ix, man, red, srt, uf = _ops()
+    x = _tensor(x)
+    y = asarray(y, device=x.device)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError("x and y must have the same length." if x.ndim == 1 else "x and y must be 1-d")
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n != 1 and n != 2:  # NumPy's reading: one sequence of edges for both dimensions
+        bins = [bins, bins]
+    hist, edges = histogramdd(man.stack([x, y], axis=1), bins, range, density, weights)
+    return hist, edges[0], edges[1]
