@@ -501,7 +501,13 @@ def test_clip_array_bounds(dtype):
     assert dt.clip(T(x), T(lo), T(hi), out) is out
     check(out, np.clip(x, lo, hi), "maximum")
     with pytest.raises(ValueError, match="Passing `min` or `max` keyword argument when `a_min`"):
-        dt.clip(T(x), a_min=T(lo), max=T(hi))
+        dt.clip(T(x), T(lo), a_min=T(lo))  # one bound given twice (NumPy's a_min/min mix is allowed here)
+    import inspect  # the array API's signature: clip(x, /, min=None, max=None)
+    params = list(inspect.signature(dt.clip).parameters.values())[:3]
+    P = inspect.Parameter
+    assert [(p.name, p.kind, p.default) for p in params] == [
+        ("x", P.POSITIONAL_ONLY, P.empty), ("min", P.POSITIONAL_OR_KEYWORD, None),
+        ("max", P.POSITIONAL_OR_KEYWORD, None)]
 
 
 @pytest.mark.parametrize("cond_dtype", ["bool", "int8", "float64"])

@@ -184,15 +184,15 @@ def _clamp_bound(x, bound):
 _UNSET = object()
 
 
-def clip(x, a_min=_UNSET, a_max=_UNSET, out=None, *, min=_UNSET, max=_UNSET):
-    """x limited to [min, max] elementwise (NaN propagates, as in NumPy);
-    NumPy's signature: the bounds positional or as a_min=/a_max=, or as the
-    array API's min=/max= (None: no bound)."""
-    if (a_min is not _UNSET or a_max is not _UNSET) and (min is not _UNSET or max is not _UNSET):
+def clip(x, /, min=None, max=None, out=None, *, a_min=_UNSET, a_max=_UNSET):
+    """x limited to [min, max] elementwise (NaN propagates, as in NumPy): the
+    array API's signature (None: no bound), out third as NumPy's, and
+    NumPy's older names a_min=/a_max= for a bound not given otherwise."""
+    if (a_min is not _UNSET and min is not None) or (a_max is not _UNSET and max is not None):
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
                          "provided is forbidden.")
-    min = a_min if a_min is not _UNSET else None if min is _UNSET else min
-    max = a_max if a_max is not _UNSET else None if max is _UNSET else max
+    min = a_min if a_min is not _UNSET else min
+    max = a_max if a_max is not _UNSET else max
     if not isinstance(x, TensorBase):
         (x,) = _first_tensor((x,))
     if min is None and max is None:
