@@ -349,6 +349,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
             n = a.size // total.size if total.size else 1
             if not n:
                 _warn("Mean of empty slice")
+            if a.dtype == _C.complex64:  # NumPy divides by its intp count: in complex128, then casts
+                return (total.astype(_C.complex128) / n).astype(_C.complex64)
             return total / n
     from ._ufuncs import true_divide
     x = _tensor(a)
@@ -358,6 +360,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     total = sum(x, axes, dtype=work, keepdims=True, where=where)
     n = _count(x, axes, where)
     _warn_if(n, lambda n: n == 0, "Mean of empty slice")
+    if total.dtype == _C.complex64:  # as above: NumPy's complex64 / intp is a complex128 division
+        total = total.astype(_C.complex128)
     res = true_divide(total, n).astype(rd, copy=False)
     if not keepdims:
         res = res.reshape(_kept_shape(x.shape, axes, False))
