@@ -126,7 +126,8 @@ PyObject *dt_py_tensor_item_at(PyDtTensor *self, PyObject *const *args, Py_ssize
     }
     dt_tensor element;
     dt_error err;
-    if (dt_tensor_init_view(&element, t->storage, t->offset + at, 0, NULL, NULL, t->dtype, &err) != DT_OK)
+    const int64_t none[1] = {0}; /* a 0-d view: no shape or strides (not NULL: memcpy's arguments) */
+    if (dt_tensor_init_view(&element, t->storage, t->offset + at, 0, none, none, t->dtype, &err) != DT_OK)
         return dt_py_raise(&err);
     PyObject *value = item_of(&element);
     dt_tensor_clear(&element);
