@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 9
+EXPECTED_ABI = 10
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -74,6 +74,7 @@ OPS = [
     ("GCD", "gcd", 2), ("LCM", "lcm", 2), ("HEAVISIDE", "heaviside", 2),
     ("LOGADDEXP2", "logaddexp2", 2), ("EXP2", "exp2", 1), ("CBRT", "cbrt", 1),
     ("DEG2RAD", "deg2rad", 1), ("RAD2DEG", "rad2deg", 1), ("FABS", "fabs", 1),
+    ("LDEXP", "ldexp", 2),
 ]
 OP = {ident: i for i, (ident, _, _) in enumerate(OPS)}
 OP_NAME = {i: name for i, (_, name, _) in enumerate(OPS)}
@@ -1110,7 +1111,7 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 EXACT_OPS = {OP[k] for k in (
     "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "MAXIMUM", "MINIMUM", "COPYSIGN",
     "NEXTAFTER", "NEGATIVE", "POSITIVE", "SQUARE", "RECIPROCAL", "SIGN", "FLOOR", "CEIL",
-    "TRUNC", "RINT", "CONJ", "REAL", "IMAG", "SQRT")}
+    "TRUNC", "RINT", "CONJ", "REAL", "IMAG", "SQRT", "LDEXP")}
 EPS = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -23, "float64": 2.0 ** -52,
        "complex64": 2.0 ** -23, "complex128": 2.0 ** -52}
 TOL = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-5, "float64": 1e-12,
@@ -1157,6 +1158,8 @@ def _inputs(op, d, n, rng):
                 if op == OP["RECIPROCAL"]:
                     v[v == 0] = 1  # 1 // 0 is the platform's in NumPy
             v = v.astype(npd)
+        elif npd.kind == "f" and op == OP["LDEXP"] and k == 1:
+            v = rng.integers(-40, 40, n).astype(npd)  # the power: integer values (ldexp's int operand)
         elif npd.kind == "f":
             v = rng.standard_normal(n) * 3
             v[:12] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.5, -2.5, 3.0, -3.0][:12]
@@ -1175,6 +1178,8 @@ def _reference(op, d, vals):
         warnings.simplefilter("ignore")
         if op == DT_OP_SUB and d == "bool":
             want = np.not_equal(*vals)  # ops.h: bool - is xor (NumPy refuses it)
+        elif op == OP["LDEXP"]:  # NumPy's power is an int; the loop's is integer-valued
+            want = np.ldexp(vals[0], vals[1].astype(np.int32))
         else:
             want = getattr(np, OP_NAME[op])(*vals)
         out = _out_dtype(op, d)

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 9
+#define DT_BACKEND_ABI_VERSION 10
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -70,7 +70,8 @@ DT_EXTERN_C_BEGIN
     X(WHERE, "where", 3) X(FMOD, "fmod", 2) X(FMAX, "fmax", 2) X(FMIN, "fmin", 2)                \
     X(GCD, "gcd", 2) X(LCM, "lcm", 2) X(HEAVISIDE, "heaviside", 2)                            \
     X(LOGADDEXP2, "logaddexp2", 2) X(EXP2, "exp2", 1) X(CBRT, "cbrt", 1)                      \
-    X(DEG2RAD, "deg2rad", 1) X(RAD2DEG, "rad2deg", 1) X(FABS, "fabs", 1)
+    X(DEG2RAD, "deg2rad", 1) X(RAD2DEG, "rad2deg", 1) X(FABS, "fabs", 1)                      \
+    X(LDEXP, "ldexp", 2)
 
 typedef enum dt_op {
 #define DT_OP_ENUM_(ID, NAME, NIN) DT_OP_##ID,

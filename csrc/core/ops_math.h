@@ -331,7 +331,7 @@ DT_FN dt_c64 dt_rint_c64(dt_c64 a) { return dt_c64_make(rintf(a.re), rintf(a.im)
 DT_FN dt_c128 dt_rint_c128(dt_c128 a) { return dt_c128_make(rint(a.re), rint(a.im)); }
 
 /* ======== fmod, fmax, fmin, gcd, lcm, heaviside, logaddexp2, exp2, cbrt,
- * deg2rad, rad2deg, fabs: NumPy's formulas (npy_math) ======== */
+ * deg2rad, rad2deg, fabs, ldexp: NumPy's formulas (npy_math) ======== */
 
 /* fmod of integers: C's truncated remainder, NumPy's 0 for x fmod 0 (and
  * for MIN fmod -1, which C leaves undefined); gcd of the magnitudes
@@ -357,6 +357,11 @@ DT_FN dt_c128 dt_rint_c128(dt_c128 a) { return dt_c128_make(rint(a.re), rint(a.i
 #define DT_INT_EXTREMA(X)                                                                   \
     DT_FN dt_C_##X dt_fmax_##X(dt_C_##X a, dt_C_##X b) { return dt_max_##X(a, b); }         \
     DT_FN dt_C_##X dt_fmin_##X(dt_C_##X a, dt_C_##X b) { return dt_min_##X(a, b); }
+/* ldexp's power of two, an integer-valued n in the loop dtype (the caller,
+ * devtensor.ldexp, passes NumPy's integer operand converted exactly):
+ * clamped to +-4096, past which every result is already 0 or inf, so that
+ * the conversion to int is defined */
+DT_FN int dt_ldexp_power_(double n) { return n > 4096 ? 4096 : n < -4096 ? -4096 : (int)n; }
 DT_FN uint64_t dt_euclid_(uint64_t a, uint64_t b)
 {
     while (b != 0) {
@@ -405,6 +410,10 @@ DT_INT_EXTREMA(u8) DT_INT_EXTREMA(u16) DT_INT_EXTREMA(u32) DT_INT_EXTREMA(u64) D
     DT_FN dt_C_##X dt_rad2deg_##X(dt_C_##X a)                                               \
     {                                                                                       \
         return a * ((dt_C_##X)180 / (dt_C_##X)3.141592653589793238462643383279502884);      \
+    }                                                                                       \
+    DT_FN dt_C_##X dt_ldexp_##X(dt_C_##X a, dt_C_##X n)                                     \
+    {                                                                                       \
+        return n != n ? n : DT_M_##X(ldexp)(a, dt_ldexp_power_((double)n));                 \
     }
 DT_FLOAT_EXTRA(f16) DT_FLOAT_EXTRA(bf16) DT_FLOAT_EXTRA(f32) DT_FLOAT_EXTRA(f64)
 
