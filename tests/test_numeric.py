@@ -213,10 +213,16 @@ def test_apply_along_axis(device):
 
 
 def test_names_are_devtensors_own():
-    for name in ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "convolve", "correlate",
-                 "ix_", "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis", "piecewise"]:
-        assert name in vars(dt) and getattr(dt, name).__module__ == "devtensor._numeric"
-        assert getattr(np, name)  # NumPy's name
+    modules = {"devtensor._numeric": ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d",
+                                      "convolve", "correlate", "ix_", "fill_diagonal", "apply_along_axis",
+                                      "apply_over_axes", "piecewise", "iscomplex", "real_if_close"],
+               "devtensor._polynomials": ["vander", "polyval", "polyfit", "roots", "polyder"],
+               "devtensor._windows": ["i0", "kaiser", "hanning"],
+               "devtensor._bits": ["ldexp", "frexp", "spacing", "bitwise_count", "packbits"]}
+    for module, names in modules.items():
+        for name in names:
+            assert name in vars(dt) and getattr(dt, name).__module__ == module
+            assert getattr(np, name)  # NumPy's name
 
 
 def test_piecewise(device):

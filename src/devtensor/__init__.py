@@ -17,8 +17,8 @@ from ._creation import (  # noqa: F401
     zeros, zeros_like,
 )
 from ._structured import (  # noqa: F401
-    diag, diagflat, indices, meshgrid, tri, tril, tril_indices, tril_indices_from, triu, triu_indices,
-    triu_indices_from,
+    diag, diag_indices, diag_indices_from, diagflat, fromfunction, indices, mask_indices, meshgrid, tri, tril,
+    tril_indices, tril_indices_from, triu, triu_indices, triu_indices_from,
 )
 from ._flatiter import flatiter  # noqa: F401
 from . import backends, cuda, random  # noqa: F401
@@ -51,6 +51,12 @@ from ._products import *  # noqa: F401,F403  (matmul, dot, tensordot, mm, ...)
 from ._interp import interp  # noqa: F401
 from . import _numeric
 from ._numeric import *  # noqa: F401,F403  (cov, gradient, convolve, nan_to_num, polyfit, ...)
+from . import _polynomials
+from ._polynomials import *  # noqa: F401,F403  (polyfit, polyval, roots, polyder, ...)
+from . import _windows
+from ._windows import *  # noqa: F401,F403  (i0, hanning, kaiser, ...)
+from . import _bits
+from ._bits import *  # noqa: F401,F403  (ldexp, frexp, spacing, bitwise_count, packbits, unpackbits)
 from . import _einsum
 from ._einsum import einsum, einsum_path  # noqa: F401
 from . import linalg  # noqa: F401  (numpy.linalg and the array API's linalg extension)
@@ -66,7 +72,8 @@ from ._transfer_guard import (  # noqa: F401  (Note [Implicit transfers])
 )
 from ._utilities import *  # noqa: F401,F403  (isclose, allclose, errstate, printoptions, ...)
 from . import nn  # noqa: F401  (PyTorch's module API)
-from ._serialization import load, save  # noqa: F401  (safetensors files)
+from ._serialization import load, save, savetxt, savez, savez_compressed  # noqa: F401  (safetensors and NumPy's files)
+from ._printing import array2string, array_repr, array_str  # noqa: F401
 
 _blas._register()
 
@@ -98,11 +105,12 @@ __all__ = [
     "broadcast_to", "may_share_memory", "shares_memory", "map_location", "array", "copy",
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag", "tril_indices",
     "triu_indices", "tril_indices_from", "triu_indices_from",
-    "diagflat", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
+    "diagflat", "diag_indices", "diag_indices_from", "mask_indices", "fromfunction", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
-    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "astype", "transfer_guard",
+    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "nn", "save", "load", "savez", "savez_compressed", "savetxt",
+    "array2string", "array_repr", "array_str", "astype", "transfer_guard",
     "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
-] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__
 
 
 def __getattr__(name):

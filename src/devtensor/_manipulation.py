@@ -257,6 +257,13 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
 
 
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """NumPy's deprecated alias of vstack, with its DeprecationWarning."""
+    import warnings
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack column-wise (axis 1; axis 0 for 1-d inputs)."""
     arrs = atleast_1d(*_seq(tup, "stack"))
@@ -443,6 +450,57 @@ def ascontiguousarray(a, dtype=None, *, like=None, device=None):
     if t.ndim == 0:
         t = reshape(t, (1,))
     return t if t.is_contiguous() else t.copy()
+
+
+def asfortranarray(a, dtype=None, *, like=None, device=None):
+    """a as a Fortran-contiguous tensor of at least one dimension (a copy only
+    if needed), NumPy's asfortranarray."""
+    t = asarray(a, dtype=dtype, device=device, order="F")
+    return reshape(t, (1,)) if t.ndim == 0 else t
+
+
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """NumPy's asanyarray: devtensor has no tensor subclasses to keep, so asarray."""
+    if order is None:
+        return asarray(a, dtype=dtype, device=device, copy=copy)
+    return asarray(a, dtype=dtype, device=device, copy=copy, order=order)
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """asarray, and NumPy's ValueError when a float or complex result holds an
+    inf or a NaN (one value read from the device)."""
+    t = asarray(a, dtype=dtype, order=order)
+    if t.dtype.kind in "fc":
+        from ._reductions import all as all_
+        from ._ufuncs import isfinite
+        if not bool(all_(isfinite(t))):
+            raise ValueError("array must not contain infs or NaNs")
+    return t
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+                 "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O",
+                 "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """NumPy's require: a as a tensor of dtype meeting the requirements
+    ('C'/'F' contiguous, 'W' writeable, 'O' owning its data: a copy each
+    when a does not; 'A' aligned and 'E' an array always hold)."""
+    t = asarray(a, dtype=dtype)
+    if not requirements:
+        return t
+    wanted = {_REQUIREMENTS[r.upper()] for r in requirements}  # a string: one flag per letter, as NumPy's
+    if {"C", "F"} <= wanted:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "C" if "C" in wanted else "F" if "F" in wanted else "K"
+    copied = False
+    if order == "C" and not t.is_contiguous() or order == "F" and not t.T.is_contiguous():
+        t, copied = t.copy(order), True
+    if not copied and ("O" in wanted or "W" in wanted and not t.flags.writeable):
+        from ._creation import copy
+        t = copy(t, order=order)
+    return t
 
 
 # ---- tiling and repeating ----
@@ -1004,5 +1062,6 @@ __all__ = [
     "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat", "roll", "flip",
     "fliplr", "flipud", "rot90", "moveaxis", "pad", "broadcast_arrays", "broadcast_shapes",
     "atleast_1d", "atleast_2d", "atleast_3d", "ascontiguousarray", "append", "insert", "delete",
-    "resize", "trim_zeros", "rollaxis", "block",
+    "resize", "trim_zeros", "rollaxis", "block", "asfortranarray", "asanyarray", "asarray_chkfinite",
+    "require", "row_stack",
 ]

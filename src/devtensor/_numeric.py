@@ -1,8 +1,9 @@
 """NumPy's numerical helpers that NumPy programs call between their ufuncs and
 reductions: nan_to_num, cov, corrcoef, gradient, trapezoid, ediff1d,
-convolve, correlate, ix_, fill_diagonal, vander, polyval, polyfit,
-apply_along_axis, piecewise, sinc, isposinf, isneginf, fix and unwrap,
-with NumPy's arguments, results and errors.
+convolve, correlate, ix_, fill_diagonal, apply_along_axis,
+apply_over_axes, piecewise, sinc, isposinf, isneginf, fix, unwrap, and the
+complex-or-real tests iscomplex, isreal, iscomplexobj, isrealobj,
+real_if_close and common_type, with NumPy's arguments, results and errors.
 
 Each is built from devtensor's own operations (slicing, ufuncs, reductions,
 matmul, lstsq), so it runs on the device of its operands; they were NumPy
@@ -491,93 +492,6 @@ def fill_diagonal(a, val, wrap=False):
     return None
 
 
-# ---- polynomials ----
-
-def vander(x, N=None, increasing=False):
-    """NumPy's vander: columns x**(N-1), ..., x, 1 (reversed when increasing)."""
-    dt = _dt()
-    x = _tensor(x)
-    if x.ndim != 1:
-        raise ValueError("x must be a one-dimensional array or sequence.")
-    if N is None:
-        N = x.shape[0]
-    dtype = dt.promote_types(x.dtype, dt.int64)
-    v = dt.empty((x.shape[0], N), dtype=dtype, device=x.device)
-    if N > 0:
-        v[:, 0] = 1
-        if N > 1:
-            v[:, 1:] = x[:, None]
-            v[:, 1:] = dt.multiply.accumulate(v[:, 1:], axis=1)
-    return v if increasing else v[:, ::-1]
-
-
-def polyval(p, x):
-    """NumPy's polyval by Horner's rule: p[0] * x**(N-1) + ... + p[N-1]."""
-    dt = _dt()
-    device = _device_of(p, x)
-    p = _tensor(p, device)
-    x = _tensor(x, device)
-    y = dt.zeros_like(x)
-    for k in range(p.shape[0]):
-        y = y * x + p[k]
-    return y
-
-
-def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """NumPy's polyfit: the least-squares polynomial of degree deg through
-    (x, y) (y 1-d or one column per data set), by lstsq on the scaled
-    Vandermonde matrix; full=True adds residuals, rank, singular values and
-    rcond; cov=True the covariance of the coefficients."""
-    dt = _dt()
-    order = int(deg) + 1
-    device = _device_of(x, y, w)
-    x = _tensor(x, device) + 0.0  # NumPy's: integers become float64
-    y = _tensor(y, device) + 0.0
-    if deg < 0:
-        raise ValueError("expected deg >= 0")
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.shape[0] == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
-    if rcond is None:
-        rcond = x.shape[0] * float(np.finfo(np.dtype(x.dtype.name)).eps)
-    lhs = vander(x, order)
-    rhs = y
-    if w is not None:
-        w = _tensor(w, device) + 0.0
-        if w.ndim != 1:
-            raise TypeError("expected a 1-d array for weights")
-        if w.shape[0] != y.shape[0]:
-            raise TypeError("expected w and y to have the same length")
-        lhs = lhs * w[:, None]
-        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
-    scale = dt.sqrt(dt.sum(lhs * lhs, axis=0))
-    lhs = lhs / scale
-    c, resids, rank, s = dt.linalg.lstsq(lhs, rhs, rcond=rcond)
-    c = (c.T / scale).T
-    if rank != order and not full:
-        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)
-    if full:
-        return c, resids, rank, s, rcond
-    if cov:
-        Vbase = dt.linalg.inv(dt.matmul(lhs.T, lhs))
-        Vbase = Vbase / dt.outer(scale, scale)
-        if cov == "unscaled":
-            fac = 1
-        else:
-            if x.shape[0] <= order:
-                raise ValueError("the number of data points must exceed order to scale the covariance matrix")
-            fac = resids / (x.shape[0] - order)
-        if y.ndim == 1:
-            return c, Vbase * fac
-        return c, Vbase[:, :, None] * fac
-    return c
-
-
 # ---- piecewise ----
 
 def piecewise(x, condlist, funclist, *args, **kw):
@@ -635,6 +549,92 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     return dt.moveaxis(stacked, src, dst) if first.ndim else stacked
 
 
+def apply_over_axes(func, a, axes):
+    """NumPy's apply_over_axes: func(a, axis) for each axis in turn, a result
+    one dimension short given that dimension back (keepdims)."""
+    dt = _dt()
+    a = _tensor(a)
+    for axis in [axes] if isinstance(axes, int) else axes:
+        axis = axis + a.ndim if axis < 0 else axis
+        res = func(a, axis)
+        if res.ndim != a.ndim:
+            res = dt.expand_dims(res, axis)
+            if res.ndim != a.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+        a = res
+    return a
+
+
+# ---- complex or real ----
+
+def iscomplexobj(x):
+    """Whether x has a complex dtype (its values are not read)."""
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        dtype = _dt().asarray(x).dtype
+    return dtype.kind == "c"
+
+
+def isrealobj(x):
+    """Whether x has no complex dtype."""
+    return not iscomplexobj(x)
+
+
+def iscomplex(x):
+    """Elementwise: the imaginary part is non-zero (False everywhere for real dtypes)."""
+    dt = _dt()
+    x = _tensor(x)
+    if x.dtype.kind == "c":
+        return x.imag != 0
+    return dt.zeros(x.shape, dtype=dt.bool, device=x.device)
+
+
+def isreal(x):
+    """Elementwise: the imaginary part is zero (True everywhere for real dtypes)."""
+    dt = _dt()
+    x = _tensor(x)
+    if x.dtype.kind == "c":
+        return x.imag == 0
+    return dt.ones(x.shape, dtype=dt.bool, device=x.device)
+
+
+def real_if_close(a, tol=100):
+    """a's real part when every imaginary part is below tol (in machine
+    epsilons of a's dtype when tol > 1), else a (NumPy's real_if_close)."""
+    dt = _dt()
+    a = _tensor(a)
+    if a.dtype.kind != "c":
+        return a
+    if tol > 1:
+        tol = float(dt.finfo(a.dtype).eps) * tol
+    return a.real if bool(dt.all(dt.abs(a.imag) < tol)) else a
+
+
+def common_type(*arrays):
+    """NumPy's common_type, as a devtensor dtype: the inexact dtype that holds
+    every array's values (integers count as float64); bool is a TypeError."""
+    dt = _dt()
+    precision, is_complex = 0, False
+    sizes = {2: dt.float16, 4: dt.float32, 8: dt.float64}
+    for a in arrays:
+        kind = a.dtype.kind
+        if kind == "c":
+            is_complex = True
+            size = a.dtype.itemsize // 2
+        elif kind == "f":
+            size = 4 if a.dtype == dt.bfloat16 else a.dtype.itemsize
+        elif kind in "iu":
+            size = 8
+        else:
+            raise TypeError("can't get common type for non-numeric array")
+        precision = max(precision, size)
+    real = sizes.get(precision, dt.float16)
+    if is_complex:
+        return dt.complex128 if real == dt.float64 else dt.complex64
+    return real
+
+
 __all__ = ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "correlate", "convolve", "ix_",
-           "fill_diagonal", "vander", "polyval", "polyfit", "apply_along_axis", "piecewise", "sinc", "isposinf",
-           "isneginf", "fix", "unwrap"]
+           "fill_diagonal", "apply_along_axis", "apply_over_axes", "piecewise", "sinc", "isposinf",
+           "isneginf", "fix", "unwrap", "iscomplexobj", "isrealobj", "iscomplex", "isreal", "real_if_close",
+           "common_type"]

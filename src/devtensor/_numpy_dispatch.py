@@ -12,25 +12,41 @@ from . import _C
 _OPS = _C.OPS
 
 
-_FUNCTION_UFUNCS = {"divmod", "modf", "float_power"}  # devtensor's functions of its ufuncs (_ufuncs.py)
+# devtensor's functions of its ufuncs (_ufuncs.py, _bits.py)
+_FUNCTION_UFUNCS = {"divmod", "modf", "float_power", "ldexp", "frexp", "spacing", "bitwise_count"}
+
+
+# NumPy's gufuncs: devtensor's functions of the matrix product (_products.py)
+# and the keywords they take
+_GUFUNCS = {"matmul": {"out", "dtype", "casting", "order", "subok"},
+            "matvec": {"out", "dtype", "casting", "order", "subok"},
+            "vecmat": {"out", "dtype", "casting", "order", "subok"},
+            "vecdot": {"out", "dtype", "casting", "order", "subok", "axis"}}
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
-    if ufunc.__name__ == "matmul" and method == "__call__" and len(inputs) == 2:
-        if set(kwargs) - {"out", "dtype", "casting", "order", "subok"}:
-            return NotImplemented  # axes=, axis=: not yet
-        from ._products import matmul
-        return matmul(*inputs, **kwargs)
-    if ufunc.__name__ in _FUNCTION_UFUNCS and method == "__call__" and not set(kwargs) - {"out"}:
+    name = ufunc.__name__
+    if name in _GUFUNCS and method == "__call__" and len(inputs) == 2:
+        if set(kwargs) - _GUFUNCS[name]:
+            return NotImplemented  # axes=: not yet
+        from . import _products
+        out = kwargs.get("out")
+        if isinstance(out, tuple) and len(out) == 1:
+            kwargs = dict(kwargs, out=out[0])
+        return getattr(_products, name)(*inputs, **kwargs)
+    if name in _FUNCTION_UFUNCS and method == "__call__" and not set(kwargs) - {"out"}:
         import devtensor
         out = kwargs.get("out")
         if isinstance(out, tuple) and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
-        return getattr(devtensor, ufunc.__name__)(*inputs, **kwargs)
-    op = _OPS.get(ufunc.__name__)
+        return getattr(devtensor, name)(*inputs, **kwargs)
+    op = _OPS.get(name)
+    if op is None and name in ("degrees", "radians"):  # NumPy's aliases, ufuncs of their own
+        name = {"degrees": "rad2deg", "radians": "deg2rad"}[name]
+        op = _OPS[name]
     if method != "__call__" and op is not None:  # Note [ufunc methods] in _ufunc_methods.py
         import devtensor
-        ours = getattr(devtensor, ufunc.__name__, None)
+        ours = getattr(devtensor, name, None)
         if isinstance(ours, _C.ufunc) and hasattr(ours, method):
             return getattr(ours, method)(*inputs, **kwargs)
         return NotImplemented
@@ -49,7 +65,7 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return NotImplemented
     if kwargs.get("where", True) is not True:  # devtensor's ufunc has where=
         import devtensor
-        return getattr(devtensor, ufunc.__name__)(*inputs, out=out, **kwargs)
+        return getattr(devtensor, name)(*inputs, out=out, **kwargs)
     return _C._ufunc(op, *inputs, out=out, **kwargs)
 
 

@@ -31,3 +31,29 @@ def tensor_repr(t):
     if t.dtype.name not in _IMPLIED_DTYPES:
         suffix.append(f"dtype={t.dtype}")
     return prefix + ", ".join([body] + suffix) + ")"
+
+
+# NumPy's formatting functions, given tensors: NumPy's text of the values,
+# read to the host as printing reads them (Note [Implicit transfers] in
+# devtensor/_transfer_guard.py), bfloat16 shown through float32.
+
+def _for_numpy(a):
+    from ._C import TensorBase, bfloat16, float32
+    if isinstance(a, TensorBase):
+        return np.asarray(a.astype(float32) if a.dtype == bfloat16 else a)
+    return a
+
+
+def array2string(a, *args, **kwargs):
+    """NumPy's array2string of a tensor's values."""
+    return np.array2string(_for_numpy(a), *args, **kwargs)
+
+
+def array_repr(arr, *args, **kwargs):
+    """NumPy's array_repr of a tensor's values ("array([...])")."""
+    return np.array_repr(_for_numpy(arr), *args, **kwargs)
+
+
+def array_str(a, *args, **kwargs):
+    """NumPy's array_str of a tensor's values."""
+    return np.array_str(_for_numpy(a), *args, **kwargs)

@@ -39,7 +39,7 @@ from ._views import (
     _fmt, _view, broadcast_to, expand_dims, permute_dims, reshape, swapaxes,
 )
 
-__all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "vecdot", "matrix_transpose",
+__all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "vecdot", "matvec", "vecmat", "matrix_transpose",
            "kron", "diagonal", "trace", "cross", "mm", "bmm", "mv"]
 
 
@@ -424,6 +424,48 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None, casting="same_kind", ord
     col = expand_dims(b, -1)                    # (..., n, 1)
     r = reshape(_C._matmul(row, col, dtype), batch)
     return r if out is None else _ufunc_out("vecdot", r, out, casting)
+
+
+def _matrix_vector(name, signature, core_ndims, x1, x2, out, dtype, casting):
+    """matvec and vecmat: the operands checked as NumPy's gufuncs check them."""
+    a, b = _as_tensors((x1, x2))
+    for i, (t, need) in enumerate(zip((a, b), core_ndims)):
+        if t.ndim < need:
+            raise ValueError(f"{name}: Input operand {i} does not have enough dimensions (has {t.ndim}, "
+                             f"gufunc core with signature {signature} requires {need})")
+    n1 = a.shape[-1]
+    n2 = b.shape[-1] if name == "matvec" else b.shape[-2]
+    if n1 != n2:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                         f"signature {signature} (size {n2} is different from {n1})")
+    batch1, batch2 = a.shape[:a.ndim - core_ndims[0]], b.shape[:b.ndim - core_ndims[1]]
+    try:
+        np.broadcast_shapes(batch1, batch2)
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {_fmt(a.shape)}->{_fmt(batch1)} "
+                         f"{_fmt(b.shape)}->{_fmt(batch2)}  and requested shape ()") from None
+    return a, b, _ufunc_dtype(name, (a, b), dtype, casting)
+
+
+def matvec(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", subok=True):
+    """NumPy 2.2's matvec: matrices (..., m, n) times vectors (..., n), giving
+    (..., m), the batch axes broadcast; one batched matrix product."""
+    signature = "(m,n),(n)->(m)"
+    a, b, dtype = _matrix_vector("matvec", signature, (2, 1), x1, x2, out, dtype, casting)
+    r = _C._matmul(a, expand_dims(b, -1), dtype)
+    r = reshape(r, r.shape[:-1])
+    return r if out is None else _ufunc_out("matvec", r, out, casting)
+
+
+def vecmat(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", subok=True):
+    """NumPy 2.2's vecmat: conjugated vectors (..., n) times matrices
+    (..., n, m), giving (..., m), the batch axes broadcast."""
+    signature = "(n),(n,m)->(m)"
+    a, b, dtype = _matrix_vector("vecmat", signature, (1, 2), x1, x2, out, dtype, casting)
+    r = _C._matmul(expand_dims(_conj_if_complex(a), -2), b, dtype)
+    r = reshape(r, r.shape[:-2] + r.shape[-1:])
+    return r if out is None else _ufunc_out("vecmat", r, out, casting)
 
 
 def matrix_transpose(x, /):

@@ -330,8 +330,36 @@ def _save_npy(path, value):
         if value.dtype == _C.bfloat16:
             raise TypeError("save(path, tensor) writes NumPy's .npy format, which has no bfloat16: "
                             "use save(tensor, path) (safetensors) or cast first")
-        value = value.cpu().numpy()
+        value = _host_array(value)
     np.save(path, np.asarray(value), allow_pickle=False)
+
+
+def _host_array(value):
+    """A tensor as the NumPy array written to a file: an explicit read of
+    device data (the call asks for it); NumPy has no bfloat16."""
+    if isinstance(value, Tensor):
+        if value.dtype == _C.bfloat16:
+            raise TypeError("NumPy's file formats have no bfloat16: cast first, or use "
+                            "devtensor.save(tensor, path) (safetensors)")
+        return value.cpu().numpy()
+    return value
+
+
+def savez(file, *args, allow_pickle=True, **kwds):
+    """NumPy's savez: arrays and tensors into an uncompressed .npz archive."""
+    np.savez(file, *[_host_array(a) for a in args], allow_pickle=allow_pickle,
+             **{k: _host_array(v) for k, v in kwds.items()})
+
+
+def savez_compressed(file, *args, allow_pickle=True, **kwds):
+    """NumPy's savez_compressed: arrays and tensors into a compressed .npz archive."""
+    np.savez_compressed(file, *[_host_array(a) for a in args], allow_pickle=allow_pickle,
+                        **{k: _host_array(v) for k, v in kwds.items()})
+
+
+def savetxt(fname, X, *args, **kwargs):
+    """NumPy's savetxt of a tensor's values."""
+    np.savetxt(fname, _host_array(X), *args, **kwargs)
 
 
 def _is_numpy_file(f):

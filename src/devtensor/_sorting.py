@@ -41,7 +41,7 @@ from . import _C
 from ._C import TensorBase
 from ._creation import asarray, empty, zeros
 
-__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize"]
+__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize", "sort_complex"]
 
 
 def _tensor(x, device=None):
@@ -199,6 +199,17 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
             return r
     _no_order(order)
     return _along(a, axis, bool(descending), True, _stable(kind, stable))
+
+
+def sort_complex(a):
+    """NumPy's sort_complex: a sorted along its last axis as complex numbers
+    (real part first, then imaginary): complex64 for 1- and 2-byte integers,
+    complex128 for other real dtypes, a complex dtype kept."""
+    a = _tensor(a)
+    if a.dtype.kind != "c":
+        small = a.dtype.kind in "iu" and a.dtype.itemsize <= 2
+        a = a.astype(_C.complex64 if small else _C.complex128)
+    return sort(a)
 
 
 def _check_kth(kth, n):

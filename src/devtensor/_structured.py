@@ -186,5 +186,37 @@ def triu_indices_from(arr, k=0):
     return _tri_positions(arr.shape[-2], k, arr.shape[-1], False, arr.device)
 
 
+def diag_indices(n, ndim=2, *, device=None):
+    """NumPy's diag_indices: ndim copies of arange(n), the indices of the main
+    diagonal of an n x ... x n array (the same tensor, as NumPy's)."""
+    idx = arange(operator.index(n), device=device)
+    return (idx,) * operator.index(ndim)
+
+
+def diag_indices_from(arr):
+    """diag_indices of an array whose dimensions are all equal, on its device."""
+    arr = _tensor(arr)
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim, device=arr.device)
+
+
+def mask_indices(n, mask_func, k=0, *, device=None):
+    """NumPy's mask_indices: the indices where mask_func(ones((n, n)), k) is
+    non-zero (mask_func such as triu or tril)."""
+    from ._creation import ones
+    from ._index_functions import nonzero
+    return nonzero(mask_func(ones((operator.index(n),) * 2, dtype=_C.int64, device=device), k) != 0)
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, device=None, **kwargs):
+    """NumPy's fromfunction: function called once with the index grids of
+    shape (indices(shape, dtype)) on device, its result returned as is."""
+    return function(*indices(shape, dtype=dtype, device=device), **kwargs)
+
+
 __all__ = ["tri", "tril", "triu", "diag", "diagflat", "meshgrid", "indices", "tril_indices", "triu_indices",
-           "tril_indices_from", "triu_indices_from"]
+           "tril_indices_from", "triu_indices_from", "diag_indices", "diag_indices_from", "mask_indices",
+           "fromfunction"]

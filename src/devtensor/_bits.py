@@ -1,0 +1,230 @@
+"""NumPy's functions of the bits of numbers: ldexp, frexp and spacing (a
+float's exponent and ulp), bitwise_count, packbits and unpackbits, with
+NumPy's dtypes, values and errors, on every device.
+
+ldexp is a core op (exact: C's ldexp in each backend); the others are
+built from devtensor's ufuncs, reductions and views, so they run on the
+device of their operand.  NumPy's ufuncs applied to tensors reach them
+(_FUNCTION_UFUNCS in _numpy_dispatch.py).
+
+Note [ldexp's integer operand]
+NumPy's ldexp takes a float and an integer (loops 'fi->f', 'dl->d', ...;
+a float or uint64 power is a TypeError).  The core op takes both operands
+in the loop's float dtype, so the power is clamped first to a bound that
+dtype holds exactly (512 for float32, 4096 for float64: past the span of
+the dtype's exponents every result is already 0 or inf, with the sign of
+x1).  float16 and bfloat16 compute in float32 and round once at the end:
+the float32 product is exact wherever the 16-bit result is not 0 or inf.
+
+Note [NumPy's spacing]
+spacing(x) is the distance from x to the next float away from zero, with
+x's sign: nextafter(x, copysign(inf, x)) - x; +-0 give the smallest
+positive subnormal, inf and NaN give NaN.  NumPy's float16 loop differs
+(npy_half_spacing steps towards +inf whatever the sign: spacing(-1) is
++2**-11); devtensor follows it for float16, and uses the rule above for
+bfloat16, which NumPy lacks.
+"""
+import operator
+
+from . import _C
+from ._C import TensorBase
+
+_ufunc = _C._ufunc
+_OPS = _C.OPS
+
+_NO_LOOP = ("ufunc '{}' not supported for the input types, and the inputs could not be safely "
+            "coerced to any supported types according to the casting rule ''safe''")
+
+
+def _dt():
+    import devtensor
+    return devtensor
+
+
+def _float_operand(x, name):
+    """x as a tensor of NumPy's float loop dtype for it: floats keep theirs,
+    bool and 1-byte integers give float16, 2-byte float32, wider float64."""
+    dt = _dt()
+    x = x if isinstance(x, TensorBase) else dt.asarray(x)
+    kind = x.dtype.kind
+    if kind == "c":
+        raise TypeError(_NO_LOOP.format(name))
+    if kind in "biu":
+        size = x.dtype.itemsize
+        return x.astype(dt.float16 if size == 1 else dt.float32 if size == 2 else dt.float64)
+    return x
+
+
+def _into(result, out):
+    if out is None:
+        return result
+    return _ufunc(_OPS["positive"], result, out=out)
+
+
+# ---- ldexp ----
+
+def _power_operand(n, device):
+    """ldexp's integer operand as an int64 tensor; NumPy's TypeError for a
+    float, complex or uint64 power, its OverflowError for a Python int
+    outside int32 (its loops take a C int from Python ints)."""
+    dt = _dt()
+    if isinstance(n, TensorBase):
+        if n.dtype.kind not in "biu" or n.dtype == dt.uint64:
+            raise TypeError(_NO_LOOP.format("ldexp"))
+        return n.astype(dt.int64)
+    if isinstance(n, int):
+        v = int(n)
+        if not -2 ** 31 <= v < 2 ** 31:
+            raise OverflowError(f"Python integer {v} out of bounds for int32")
+        return dt.asarray(v, dtype=dt.int64, device=device)
+    n = dt.asarray(n, device=device)
+    return _power_operand(n, device)
+
+
+def ldexp(x1, x2, /, out=None):
+    """x1 * 2**x2, exactly (rounded once): NumPy's ldexp, a float x1 (integers
+    become NumPy's float dtype for them) and an integer x2 (Note [ldexp's
+    integer operand])."""
+    dt = _dt()
+    device = next((a.device for a in (x1, x2) if isinstance(a, TensorBase)), None)
+    if not isinstance(x1, TensorBase):
+        x1 = dt.asarray(x1, device=device)
+    x = _float_operand(x1, "ldexp")
+    n = _power_operand(x2, x.device)
+    loop = dt.float64 if x.dtype == dt.float64 else dt.float32
+    bound = 4096 if loop == dt.float64 else 512
+    n = dt.clip(n, -bound, bound).astype(loop)
+    r = _ufunc(_OPS["ldexp"], x.astype(loop, copy=False), n)
+    return _into(r if r.dtype == x.dtype else r.astype(x.dtype), out)
+
+
+# ---- frexp ----
+
+def frexp(x, /, out=(None, None)):
+    """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa|
+    < 1 (NumPy's frexp: the mantissa in x's float dtype, the exponent int32;
+    0, inf and NaN give themselves and exponent 0)."""
+    dt = _dt()
+    x = _float_operand(x, "frexp")
+    out1, out2 = out if isinstance(out, tuple) else (out, None)
+    ordinary = dt.isfinite(x) & (x != 0)
+    # an exponent one too large or too small where log2 rounds across an
+    # integer; the exact ldexp below shows which, and the step fixes it
+    e = dt.where(ordinary, dt.floor(dt.log2(dt.abs(x))), 0).astype(dt.int32) + ordinary
+    m = ldexp(x, -e)
+    big = ordinary & (dt.abs(m) >= 1)
+    small = ordinary & (dt.abs(m) < 0.5)
+    e = e + big - small
+    m = ldexp(x, -e)
+    return _into(m, out1), _into(e, out2)
+
+
+# ---- spacing ----
+
+def spacing(x, /, out=None):
+    """The distance from x to the adjacent float away from zero, with x's
+    sign (Note [NumPy's spacing])."""
+    dt = _dt()
+    x = _float_operand(x, "spacing")
+    inf = dt.asarray(float("inf"), dtype=x.dtype, device=x.device)
+    towards = inf if x.dtype == dt.float16 else dt.copysign(inf, x)
+    r = dt.nextafter(x, towards) - x
+    zero = dt.zeros((), dtype=x.dtype, device=x.device)
+    r = dt.where(x == 0, dt.nextafter(zero, inf), r)
+    r = dt.where(dt.isinf(x), float("nan"), r)
+    return _into(r, out)
+
+
+# ---- bitwise_count ----
+
+def bitwise_count(x, /, out=None):
+    """The number of 1 bits in |x| (NumPy's bitwise_count: integers and bool,
+    uint8 result), by the parallel bit count in the unsigned type."""
+    dt = _dt()
+    if not isinstance(x, TensorBase):
+        x = dt.asarray(x)
+    kind = x.dtype.kind
+    if kind not in "biu":
+        raise TypeError(_NO_LOOP.format("bitwise_count"))
+    if kind == "b":
+        return _into(x.astype(dt.uint8), out)
+    bits = 8 * x.dtype.itemsize
+    v = (dt.abs(x) if kind == "i" else x).astype(getattr(dt, f"uint{bits}"))
+
+    def repeat(byte):
+        return int.from_bytes(bytes([byte]) * (bits // 8), "little")
+
+    v = v - ((v >> 1) & repeat(0x55))
+    v = (v & repeat(0x33)) + ((v >> 2) & repeat(0x33))
+    v = (v + (v >> 4)) & repeat(0x0F)
+    if bits > 8:
+        v = (v * repeat(0x01)) >> (bits - 8)
+    return _into(v.astype(dt.uint8), out)
+
+
+# ---- packbits, unpackbits ----
+
+def _bit_axis(a, axis):
+    """a with the packing axis last (flattened for axis=None), and a function
+    that puts the result's last axis back."""
+    dt = _dt()
+    if axis is None or a.ndim == 0:  # NumPy's: a 0-d operand is 1-d along any axis
+        return dt.reshape(a, (-1,)), lambda r: r
+    from numpy.lib.array_utils import normalize_axis_index
+    axis = normalize_axis_index(operator.index(axis), a.ndim)
+    return dt.moveaxis(a, axis, -1), lambda r: dt.moveaxis(r, -1, axis)
+
+
+def _weights(bitorder, device):
+    dt = _dt()
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    w = [1 << k for k in range(8)]
+    return dt.asarray(w[::-1] if bitorder == "big" else w, dtype=dt.uint8, device=device)
+
+
+def packbits(a, /, axis=None, bitorder="big"):
+    """Each run of 8 elements of a (true or non-zero: 1) along axis as the
+    bits of a uint8, the first element the highest bit ('big') or the lowest
+    ('little'); the last run padded with zeros (NumPy's packbits)."""
+    dt = _dt()
+    a = a if isinstance(a, TensorBase) else dt.asarray(a)
+    if a.dtype.kind not in "biu":
+        raise TypeError("Expected an input array of integer or boolean data type")
+    weights = _weights(bitorder, a.device)
+    a, back = _bit_axis(a, axis)
+    n = a.shape[-1]
+    padded = dt.zeros(a.shape[:-1] + (-(-n // 8) * 8,), dtype=dt.uint8, device=a.device)
+    padded[..., :n] = a != 0
+    runs = dt.reshape(padded, a.shape[:-1] + (padded.shape[-1] // 8, 8))
+    return back(dt.sum(runs * weights, axis=-1, dtype=dt.uint8))
+
+
+def unpackbits(a, /, axis=None, count=None, bitorder="big"):
+    """The bits of a uint8 tensor as uint8 0s and 1s, 8 per element along
+    axis (flattened for axis=None), highest first ('big') or lowest first
+    ('little'); count keeps that many (negative: drops that many from the
+    end; more than there are: pads with zeros), NumPy's unpackbits."""
+    dt = _dt()
+    a = a if isinstance(a, TensorBase) else dt.asarray(a)
+    if a.dtype != dt.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    weights = _weights(bitorder, a.device)
+    a, back = _bit_axis(a, axis)
+    bits = dt.reshape((a[..., None] & weights) != 0, a.shape[:-1] + (8 * a.shape[-1],))
+    bits = bits.astype(dt.uint8)
+    if count is not None:
+        count = operator.index(count)
+        n = bits.shape[-1]
+        keep = count if count >= 0 else n + count
+        if keep < 0:
+            raise ValueError("-count larger than number of elements")
+        if keep <= n:
+            bits = bits[..., :keep]
+        else:
+            more = dt.zeros(bits.shape[:-1] + (keep - n,), dtype=dt.uint8, device=bits.device)
+            bits = dt.concatenate([bits, more], axis=-1)
+    return back(bits)
+
+
+__all__ = ["ldexp", "frexp", "spacing", "bitwise_count", "packbits", "unpackbits"]

@@ -1,0 +1,175 @@
+"""NumPy's smaller functions that were NumPy fallbacks (CPU tensors only) and
+now run on every device, against NumPy: the complex-or-real tests,
+common_type, apply_over_axes, the array conversions (asfortranarray,
+asanyarray, asarray_chkfinite, require, row_stack), diag_indices,
+mask_indices, fromfunction, matvec and vecmat, sort_complex, the .npz and
+text writers and NumPy's formatting functions."""
+import io
+import warnings
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, same_error, to_np
+
+
+def T(a, device):
+    return dt.asarray(np.asarray(a), device=device)
+
+
+Z = np.array([3, 1 + 2j, 1 - 1j, 2.5j])
+X = np.arange(24.0).reshape(2, 3, 4)
+
+
+def test_complex_or_real(device):
+    for a in (Z, X, X.astype(np.int8), np.array(2j)):
+        for f in ("iscomplex", "isreal"):
+            assert_same(getattr(dt, f)(T(a, device)), np.asarray(getattr(np, f)(a)), device)
+        assert dt.iscomplexobj(T(a, device)) is np.iscomplexobj(a)
+        assert dt.isrealobj(T(a, device)) is np.isrealobj(a)
+    assert dt.iscomplexobj(1j) and dt.isrealobj([1, 2]) and dt.iscomplexobj(np.ones(2, complex))
+
+
+def test_real_if_close(device):
+    for a, tol in ((np.array([1 + 1e-15j, 2]), 100), (np.array([1 + 1e-10j]), 100), (np.array([1 + 1e-10j]), 1e-9),
+                   (np.array([1 + 1e-6j], np.complex64), 100), (X, 100)):
+        assert_same(dt.real_if_close(T(a, device), tol=tol), np.real_if_close(a, tol=tol), device)
+    t = T(X, device)
+    assert dt.real_if_close(t) is t
+
+
+def test_common_type():
+    cases = [(np.zeros(2, np.int8), np.zeros(2, np.float32)), (np.zeros(2, np.float16),),
+             (np.zeros(2, np.complex64), np.zeros(1)), (np.zeros(2, np.complex64), np.zeros(1, np.float32)),
+             (np.zeros(1, np.uint8),), ()]
+    for arrays in cases:
+        got = dt.common_type(*[dt.asarray(a) for a in arrays])
+        assert got == dt.dtype(np.dtype(np.common_type(*arrays)).name), arrays
+    assert dt.common_type(dt.ones(2, dtype=dt.bfloat16)) == dt.float32
+    same_error(lambda: np.common_type(np.zeros(2, bool)), lambda: dt.common_type(dt.zeros(2, dtype=dt.bool)))
+
+
+def test_apply_over_axes(device):
+    for func, axes in ((np.sum, [0, 2]), (np.sum, 1), (np.mean, (-1,)), (np.max, [2, 0])):
+        got = dt.apply_over_axes(getattr(dt, func.__name__), T(X, device), axes)
+        assert_same(got, np.apply_over_axes(func, X, axes), device)
+    with pytest.raises(ValueError, match="function is not returning an array of the correct shape"):
+        dt.apply_over_axes(lambda a, axis: dt.sum(a), T(X, device), [0])
+
+
+def test_array_conversions(device):
+    t = T(X, device)[:, ::2]
+    f = dt.asfortranarray(t)
+    assert f.flags.f_contiguous and f.device == dt.device(device)
+    assert_same(f, np.asfortranarray(X[:, ::2]))
+    assert dt.asfortranarray(f) is f
+    assert_same(dt.asfortranarray(T(3, device)), np.asfortranarray(3))
+    assert dt.asanyarray(t) is t
+    assert_same(dt.asanyarray([1, 2], dtype=dt.float32), np.asanyarray([1, 2], dtype=np.float32))
+    assert dt.asarray_chkfinite(t) is t
+    for bad in ([1.0, np.nan], [np.inf]):
+        same_error(lambda: np.asarray_chkfinite(bad), lambda: dt.asarray_chkfinite(T(bad, device)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert_same(dt.row_stack([T([1, 2], device), T([3, 4], device)]), np.array([[1, 2], [3, 4]]), device)
+    assert [w.category for w in caught] == [DeprecationWarning]
+
+
+def test_require(device):
+    t = T(X, device)[:, ::2]
+    for req in (["F", "W"], "C", ["O"], ["A", "E"], None, "FW", ["F_CONTIGUOUS"]):
+        got, want = dt.require(t, requirements=req), np.require(X[:, ::2], requirements=req)
+        assert_same(got, want, device)
+        if req:
+            assert got.flags.c_contiguous == want.flags.c_contiguous
+            assert got.flags.f_contiguous == want.flags.f_contiguous
+    c = T(X, device)
+    assert dt.require(c, requirements="C") is c
+    assert dt.require(c, requirements="O") is not c
+    assert_same(dt.require(c, dtype=dt.float32), np.require(X, dtype=np.float32))
+    same_error(lambda: np.require(X, requirements=["C", "F"]), lambda: dt.require(c, requirements=["C", "F"]))
+    with pytest.raises(KeyError):
+        dt.require(c, requirements="X")
+
+
+def test_index_helpers(device):
+    for got, want in ((dt.diag_indices(3, device=device), np.diag_indices(3)),
+                      (dt.diag_indices(2, 3, device=device), np.diag_indices(2, 3)),
+                      (dt.diag_indices_from(T(np.ones((3, 3, 3)), device)), np.diag_indices_from(np.ones((3, 3, 3)))),
+                      (dt.mask_indices(4, dt.triu, 1, device=device), np.mask_indices(4, np.triu, 1)),
+                      (dt.mask_indices(3, dt.tril, device=device), np.mask_indices(3, np.tril))):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_same(g, w, device)
+    for shape in ((2, 3), (3,)):
+        same_error(lambda: np.diag_indices_from(np.ones(shape)), lambda: dt.diag_indices_from(T(np.ones(shape), device)))
+    a = T(np.zeros((3, 3)), device)
+    a[dt.diag_indices_from(a)] = 7
+    assert_same(a, np.diag([7.0, 7, 7]), device)
+
+
+def test_fromfunction(device):
+    got = dt.fromfunction(lambda i, j: i * 10 + j, (2, 3), device=device)
+    assert_same(got, np.fromfunction(lambda i, j: i * 10 + j, (2, 3)), device)
+    got = dt.fromfunction(lambda i, j, k=1: i + j + k, (2, 2), dtype=int, k=5, device=device)
+    assert_same(got, np.fromfunction(lambda i, j, k=1: i + j + k, (2, 2), dtype=int, k=5), device)
+
+
+@pytest.mark.parametrize("name,a_shape,b_shape", [
+    ("matvec", (2, 3, 4), (4,)), ("matvec", (3, 4), (5, 4)), ("matvec", (5, 1, 3, 4), (2, 4)),
+    ("vecmat", (3,), (3, 2)), ("vecmat", (5, 1, 3), (2, 3, 4)), ("vecmat", (4, 3), (3, 2)),
+])
+def test_matvec_vecmat(device, name, a_shape, b_shape):
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal(a_shape) + 1j * rng.standard_normal(a_shape)
+    b = rng.standard_normal(b_shape)
+    f, g = getattr(np, name), getattr(dt, name)
+    assert_same(g(T(a, device), T(b, device)), f(a, b), device, exact=False, rtol=1e-12)
+    assert_same(g(T(a.real, device), T(b.astype(np.float32), device)), f(a.real, b.astype(np.float32)), device,
+                exact=False, rtol=1e-12)
+    ai, bi = np.arange(np.prod(a_shape)).reshape(a_shape), np.arange(np.prod(b_shape)).reshape(b_shape)
+    assert_same(g(T(ai, device), T(bi, device)), f(ai, bi), device)
+    r = f(T(a.real, device), T(b, device))  # NumPy's gufunc on tensors reaches devtensor's
+    assert isinstance(r, dt.Tensor) and r.device == dt.device(device)
+
+
+def test_matvec_vecmat_errors(device):
+    for f, a, b in (("matvec", np.ones((2, 3)), np.ones(4)), ("matvec", np.ones(3), np.ones(3)),
+                    ("vecmat", np.ones(3), np.ones((4, 2))), ("vecmat", np.ones(3), np.ones(3))):
+        same_error(lambda: getattr(np, f)(a, b), lambda: getattr(dt, f)(T(a, device), T(b, device)))
+    with pytest.raises(ValueError, match="operands could not be broadcast together"):
+        dt.matvec(T(np.ones((2, 2, 3)), device), T(np.ones((3, 3)), device))
+
+
+def test_sort_complex(device):
+    for a in (Z, np.array([3, 1, 2], np.int8), np.array([[3, 1], [0, -1.0]]), np.array([3, 1], np.uint16),
+              np.array([2.0, np.nan, -1.0], np.float32), np.array([True, False])):
+        assert_same(dt.sort_complex(T(a, device)), np.sort_complex(a), device)
+
+
+def test_npz_and_text_files_of_device_tensors(device, tmp_path):
+    t = T(X, device)
+    np.savez(tmp_path / "a.npz", t, y=T([1, 2], device))
+    dt.savez_compressed(tmp_path / "b.npz", x=t)
+    with np.load(tmp_path / "a.npz") as f:
+        np.testing.assert_array_equal(f["arr_0"], X)
+        np.testing.assert_array_equal(f["y"], [1, 2])
+    assert_same(dt.load(tmp_path / "b.npz")["x"], X)
+    buf = io.StringIO()
+    np.savetxt(buf, dt.eye(2, device=device), fmt="%d")
+    assert buf.getvalue() == "1 0\n0 1\n"
+    with pytest.raises(TypeError, match="no bfloat16"):
+        dt.savez(tmp_path / "c.npz", dt.ones(2, dtype=dt.bfloat16, device=device))
+
+
+def test_numpy_formatting_of_device_tensors(device):
+    t = T([0.5, 1.25, 3.0], device)
+    assert dt.array2string(t) == np.array2string(X[0, 0, :3] * 0 + [0.5, 1.25, 3.0])
+    assert np.array2string(t, precision=1) == np.array2string(np.array([0.5, 1.25, 3.0]), precision=1)
+    assert dt.array_repr(T([1, 2], device)) == "array([1, 2])"
+    assert np.array_str(t) == np.array_str(to_np(t))
+    assert dt.array_str(dt.ones(2, dtype=dt.bfloat16, device=device)) == "[1. 1.]"
+    if device != "cpu":
+        with dt.transfer_guard("disallow"), pytest.raises(dt.TransferGuardError):
+            dt.array2string(t)
