@@ -49,9 +49,16 @@ from ._C import TensorBase
 __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile"]
 
 
+_modules = None
+
+
 def _ops():
-    from . import _creation, _index_functions, _manipulation, _reductions, _sorting, _ufuncs
-    return _creation, _index_functions, _manipulation, _reductions, _sorting, _ufuncs
+    """The modules this one builds on (imported on first use: they import it)."""
+    global _modules
+    if _modules is None:
+        from . import _creation, _index_functions, _manipulation, _reductions, _sorting, _ufuncs
+        _modules = _creation, _index_functions, _manipulation, _reductions, _sorting, _ufuncs
+    return _modules
 
 
 def _continuous(alpha, beta):
@@ -119,7 +126,8 @@ def _last(a, axis):
 def _finish(res, qshape, kept_shape, keep, keepdims, out):
     """res (kept..., k) to NumPy's layout: q's dims first, then kept (or keep)."""
     _, _, man, _, _, _ = _ops()
-    res = man.moveaxis(res, -1, 0).reshape(tuple(qshape) + (keep if keepdims else kept_shape))
+    shape = tuple(qshape) + (keep if keepdims else kept_shape)
+    res = man.moveaxis(res, -1, 0).reshape(shape) if qshape else res.reshape(shape)
     if out is not None:
         out[...] = res
         return out
@@ -288,7 +296,7 @@ def _mean_of_two(pair):
     work = pair.astype(_C.float64) if kind in "biu" else \
         pair.astype(_C.float32) if pair.dtype in (_C.float16, _C.bfloat16) else pair
     res = uf.divide(uf.add(work[..., 0:1], work[..., 1:2]), 2)
-    return res if kind in "biu" else res.astype(pair.dtype)
+    return res if kind in "biu" else res.astype(pair.dtype, copy=False)
 
 
 def _median(a, axis, out, keepdims, skip_nan):
