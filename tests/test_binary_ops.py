@@ -407,6 +407,32 @@ def test_unsupported_operand(bad):
     assert (t + 1).tolist() == [2.0, 2.0]
 
 
+def test_zero_d_cpu_tensors_go_with_tensors_on_any_device(device):
+    """Note [0-d CPU tensors as scalars]: np.sqrt(2) with `import devtensor as
+    np` is a 0-d CPU tensor; beside a device tensor it acts as a scalar of
+    its (strong) dtype, as in PyTorch, in ufuncs, where, clip and setitem."""
+    x = dt.ones(3, dtype=dt.float32, device=device)
+    for s in (dt.sqrt(dt.asarray(252.0)), dt.asarray(2, dtype=dt.int8), dt.asarray(2.0, dtype=dt.float32),
+              dt.asarray(1 + 2j, dtype=dt.complex64), dt.asarray(True)):
+        want = np.ones(3, np.float32) * s.numpy()
+        for got in (x * s, s * x, dt.multiply(x, s)):
+            assert got.device == x.device and got.dtype == dt.dtype(want.dtype.name)
+            np.testing.assert_array_equal(got.cpu().numpy(), want)
+    got = dt.where(x > 0, dt.exp(dt.asarray(1.0)), x)
+    assert got.device == x.device and got.dtype == dt.float64
+    assert dt.clip(x, dt.asarray(1.5), 3).device == x.device
+    x[0] = dt.sqrt(dt.asarray(16.0))
+    x[1:] = dt.asarray(7, dtype=dt.int64)
+    assert x.tolist() == [4.0, 7.0, 7.0] and x.dtype == dt.float32
+    o = dt.empty((), device=device)
+    assert dt.add(dt.asarray(1.0), dt.asarray(2.0), out=o) is o and o.item() == 3.0
+    if device != "cpu":  # a 1-element CPU tensor that is not 0-d is still an error
+        with pytest.raises(RuntimeError, match="same device"):
+            x + dt.ones(1)
+        with pytest.raises(RuntimeError, match="same device"):
+            dt.ones(1)[0] = dt.asarray(5.0, device=device)  # and a device 0-d into a CPU tensor
+
+
 def test_numpy_scalars_are_strong_and_go_to_any_device(device):
     """NumPy scalars keep their dtype (NEP 50: strong) and, unlike NumPy arrays,
     combine with tensors on any device (passed by value, as in PyTorch)."""

@@ -122,6 +122,32 @@ dt_status dt_operands_device(int n, const dt_operand *ops, dt_device *device, dt
     return DT_OK;
 }
 
+/* Note [0-d CPU tensors as scalars]
+ * PyTorch lets a 0-d CPU tensor take part in an op on another device as a
+ * scalar, and NumPy code makes such tensors all the time: with `import
+ * devtensor as np`, np.sqrt(252) and np.log(2.0) are 0-d CPU tensors, and
+ * x_cuda * np.sqrt(252) must work.  Beside a tensor on another device (an
+ * input or out), such an operand becomes a scalar operand holding its value
+ * (read from host memory) and its dtype, which promotes as the tensor does:
+ * a 0-d tensor is not a weak scalar.  NumPy's scalars go the same way
+ * (number.c).  Larger CPU tensors stay an error. */
+void dt_operands_lift_cpu_scalars(int nin, dt_operand *in, const dt_tensor *out)
+{
+    int elsewhere = out != NULL && dt_tensor_device(out).type != DT_DEVICE_CPU;
+    for (int k = 0; k < nin; k++)
+        elsewhere |= in[k].tensor != NULL && dt_tensor_device(in[k].tensor).type != DT_DEVICE_CPU;
+    if (!elsewhere)
+        return;
+    for (int k = 0; k < nin; k++) {
+        const dt_tensor *t = in[k].tensor;
+        if (t == NULL || t->ndim != 0 || dt_tensor_device(t).type != DT_DEVICE_CPU)
+            continue;
+        in[k].dtype = t->dtype;
+        memcpy(in[k].value.bytes, dt_tensor_data(t), (size_t)dt_dtype_get_info(t->dtype)->itemsize);
+        in[k].tensor = NULL;
+    }
+}
+
 /* ---- building a loop ---- */
 
 /* Drop unit dimensions and merge neighbours that are contiguous for every
@@ -524,9 +550,11 @@ dt_status dt_ufunc(dt_op op, const dt_operand *in_ops, dt_tensor *out, int out_g
     dt_operand in[DT_MAX_OPERANDS];
     dt_operand all[DT_MAX_OPERANDS + 1];
     dt_dtype types[DT_MAX_OPERANDS], loop[DT_MAX_OPERANDS], result;
-    for (int k = 0; k < nin; k++) {
+    for (int k = 0; k < nin; k++)
         in[k] = in_ops[k];
-        all[k] = in_ops[k];
+    dt_operands_lift_cpu_scalars(nin, in, out_given ? out : NULL);
+    for (int k = 0; k < nin; k++) {
+        all[k] = in[k];
         types[k] = dt_operand_dtype(&in[k]);
     }
     int nall = nin;

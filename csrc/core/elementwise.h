@@ -40,6 +40,11 @@ void dt_scalar_cast(dt_dtype from, const void *src, dt_dtype to, void *dst);
  * distinct devices otherwise.  Fails if no operand is a tensor. */
 dt_status dt_operands_device(int n, const dt_operand *ops, dt_device *device, dt_error *err);
 
+/* 0-d CPU tensor inputs beside a tensor on another device (an input or out,
+ * which may be NULL) become scalar operands of their dtype (Note [0-d CPU
+ * tensors as scalars] in elementwise.c). */
+void dt_operands_lift_cpu_scalars(int nin, dt_operand *in, const dt_tensor *out);
+
 /* NumPy's casting rules, for dtype= and out= of dt_ufunc. */
 typedef enum dt_casting {
     DT_CASTING_NO = 0, DT_CASTING_EQUIV, DT_CASTING_SAFE, DT_CASTING_SAME_KIND, DT_CASTING_UNSAFE

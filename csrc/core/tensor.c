@@ -294,6 +294,9 @@ dt_status dt_tensor_copy_into(dt_tensor *dst, const dt_tensor *src, dt_error *er
 {
     dt_operand in = {0};
     in.tensor = src;
+    dt_operands_lift_cpu_scalars(1, &in, dst); /* x_cuda[0] = np.sqrt(2) */
+    if (in.tensor == NULL)
+        return dt_launch(DT_OP_COPY, dst, 1, &in, err);
     dt_device d;
     dt_operand both[2] = {{0}, in};
     both[0].tensor = dst;
