@@ -635,3 +635,36 @@ def test_sliding_window_view(device, window, axis):
         np.lib.stride_tricks.sliding_window_view(t, 99, 0)
     with pytest.raises(ValueError, match="`window_shape` cannot contain negative values"):
         np.lib.stride_tricks.sliding_window_view(t, -1, 0)
+
+
+@pytest.mark.parametrize("shape, strides", [((2, 2), (32, 32)), ((3,), (32,)), ((2, 3), (8, 8)), ((4,), (0,)),
+                                            ((2, 2), (-8, 32))])
+def test_as_strided(device, shape, strides):
+    """devtensor.lib.stride_tricks.as_strided (what np.lib.stride_tricks.as_strided
+    is with `import devtensor as np`): a view with NumPy's strides from the
+    tensor's first element, on its device; a view reaching outside the
+    storage is a ValueError instead of NumPy's read of whatever lies there."""
+    a = np.arange(12.0).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    base_np, base = (a[1:, 1], t[1:, 1]) if strides[0] < 0 else (a[:, 0], t[:, 0])
+    want = np.lib.stride_tricks.as_strided(base_np, shape, strides)
+    got = dt.lib.stride_tricks.as_strided(base, shape, strides)
+    assert isinstance(got, dt.Tensor) and got.device == t.device and got.strides == want.strides
+    np.testing.assert_array_equal(got.cpu().numpy(), want)
+    assert got.flags.writeable and not dt.lib.stride_tricks.as_strided(base, shape, strides,
+                                                                        writeable=False).flags.writeable
+
+
+def test_as_strided_defaults_writes_and_bounds(device):
+    t = dt.arange(12.0, device=device)
+    same = dt.lib.stride_tricks.as_strided(t)
+    assert same.shape == t.shape and same.strides == t.strides and same.data_ptr() == t.data_ptr()
+    v = dt.lib.stride_tricks.as_strided(t, (3, 4), (32, 8))
+    v[1, 1] = -1.0  # a view: the write lands in t
+    assert t[5].item() == -1.0
+    for shape, strides in [((13,), (8,)), ((2, 2), (96, 8)), ((2,), (-8,))]:
+        with pytest.raises(ValueError, match="outside its storage"):
+            dt.lib.stride_tricks.as_strided(t, shape, strides)
+    with pytest.raises(ValueError, match="mismatch in length of strides and shape"):
+        dt.lib.stride_tricks.as_strided(t, (2, 2), (8,))
+    assert dt.lib.NumpyVersion is np.lib.NumpyVersion  # numpy.lib's other names

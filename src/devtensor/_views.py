@@ -333,6 +333,23 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     return v
 
 
+def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
+    """NumPy's as_strided: a view of x's memory, from its first element, with
+    the given shape and byte strides (x's by default), on x's device.  Unlike
+    NumPy's, a view reaching outside x's storage is a ValueError (the core
+    checks every view), so no memory the caller did not give is read; like
+    NumPy's, overlapping views written through are the caller's affair."""
+    x = _tensor(x)
+    shape = x.shape if shape is None else tuple(shape)
+    strides = x.strides if strides is None else tuple(strides)
+    if len(shape) != len(strides):
+        raise ValueError("mismatch in length of strides and shape")
+    v = x._as_strided(shape, strides, 0)
+    if not writeable:
+        v.flags.writeable = False
+    return v
+
+
 def view(x, shape):
     """PyTorch's Tensor.view: reshape that must not copy."""
     shape, strides = _reshaped(x, shape)

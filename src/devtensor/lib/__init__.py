@@ -1,0 +1,15 @@
+"""devtensor.lib: NumPy's numpy.lib namespace for `import devtensor as np`
+code (np.lib.stride_tricks.as_strided(t, ...)): the submodules devtensor
+implements on tensors (stride_tricks), and NumPy's numpy.lib for the rest.
+"""
+import numpy.lib as _numpy_lib
+
+from . import stride_tricks  # noqa: F401
+
+
+def __getattr__(name):
+    """numpy.lib's other names (array_utils, NumpyVersion, ...)."""
+    try:
+        return getattr(_numpy_lib, name)
+    except AttributeError:
+        raise AttributeError(f"module 'devtensor.lib' has no attribute {name!r}") from None
