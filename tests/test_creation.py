@@ -733,3 +733,40 @@ def test_array_of_python_data_and_missing_arguments():
     for f in ("array", "asarray", "tensor"):
         with pytest.raises(TypeError, match=rf"^{f}\(\) missing 1 required positional argument"):
             getattr(dt, f)()
+
+
+def test_python_data_holding_device_tensors_lands_on_their_device(device):
+    """Note [Tensors inside Python data]: np.asarray([x.sum(), x.max()]) and
+    np.array([t1, t2]) build on the tensors' device (no trip through the
+    host, so the transfer guard stays quiet), with NumPy's dtypes."""
+    import numpy as np
+    a = np.arange(4.0, dtype=np.float32)
+    x = dt.asarray(a, device=device)
+    cases = [
+        (lambda m, v: m.asarray([v.sum(), v.max()]), None),
+        (lambda m, v: m.array([v.sum(), 1.0]), None),
+        (lambda m, v: m.asarray([v, v]), None),
+        (lambda m, v: m.asarray((v[:2], [7, 8])), None),
+        (lambda m, v: m.array([[v[0], 2], [3, v[1]]], dtype=m.int32), None),
+        (lambda m, v: m.mean(m.asarray([v.sum(), v.max()])), None),
+        (lambda m, v: m.array([v.sum(), True]), None),
+    ]
+    with dt.transfer_guard("disallow"):
+        results = [(f(dt, x), f(np, a)) for f, _ in cases]
+    for got, want in results:
+        assert got.device == x.device
+        assert got.dtype == dt.dtype(np.asarray(want).dtype.name), (got.dtype, np.asarray(want).dtype)
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
+    assert dt.asarray([x.sum(), 1.0], device="cpu").device == dt.device("cpu")
+    with pytest.raises(ValueError, match="cannot make a tensor of this data: .*(different shapes|inhomogeneous)"):
+        dt.asarray([x, x[:2]])
+
+
+@pytest.mark.skipif(len(CUDA_DEVICES) < 2, reason="needs two (emulated) CUDA devices")
+def test_python_data_holding_tensors_of_two_devices_is_an_error():
+    a, b = dt.ones(2, device=CUDA_DEVICES[0]), dt.ones(2, device=CUDA_DEVICES[1])
+    for data in ([a, b], [[a.sum()], [b.sum()]], (a[0], 1.0, b[0])):
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            dt.asarray(data)
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            dt.array(data)

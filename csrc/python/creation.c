@@ -162,6 +162,64 @@ static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t 
     return creation_general("_asarray_general", &general, args, (size_t)nargs, kwnames);
 }
 
+/* Note [Tensors inside Python data]
+ * np.asarray([x.sum(), x.max()]) and np.array([t1, t2]) with tensors on a
+ * device must give a tensor on that device, built there (_creation
+ * ._from_nested_on_device), not NumPy's conversion, which would read each
+ * tensor to the host.  The nested lists and tuples are scanned here in C
+ * (the scan costs little beside NumPy's own walk): the first device other
+ * than the CPU found, and whether a second one is there. */
+
+/* 0 none, 1 one device (*first), 2 two distinct ones (*first, *second) */
+static int non_cpu_devices(PyObject *seq, int depth, dt_device *first, dt_device *second)
+{
+    if (depth > DT_MAX_NDIM + 1)
+        return 0; /* deeper than a tensor can be: NumPy's conversion says what is wrong */
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    int found = 0;
+    for (Py_ssize_t i = 0; i < n && found < 2; i++) {
+        PyObject *o = items[i];
+        if (DtTensor_Check(o)) {
+            dt_device d = dt_tensor_device(&((PyDtTensor *)o)->t);
+            if (d.type == DT_DEVICE_CPU || (found == 1 && dt_device_equal(d, *first)))
+                continue;
+            *(found == 0 ? first : second) = d;
+            found++;
+        } else if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+            dt_device a, b;
+            int inner = non_cpu_devices(o, depth + 1, &a, &b);
+            for (int k = 0; k < inner && found < 2; k++) {
+                dt_device d = k == 0 ? a : b;
+                if (found == 1 && dt_device_equal(d, *first))
+                    continue;
+                *(found == 0 ? first : second) = d;
+                found++;
+            }
+        }
+    }
+    return found;
+}
+
+/* _devices_inside(seq): () when the nested lists and tuples of seq hold no
+ * tensor off the CPU, else the (one or two) devices found */
+static PyObject *py_devices_inside(PyObject *module, PyObject *seq)
+{
+    (void)module;
+    if (!(PyList_CheckExact(seq) || PyTuple_CheckExact(seq)))
+        return PyTuple_New(0);
+    dt_device a, b;
+    int found = non_cpu_devices(seq, 0, &a, &b);
+    if (found == 0)
+        return PyTuple_New(0);
+    PyObject *da = dt_py_device_new(a), *db = found == 2 ? dt_py_device_new(b) : NULL;
+    PyObject *r = (da == NULL || (found == 2 && db == NULL)) ? NULL
+                  : found == 2 ? PyTuple_Pack(2, da, db) : PyTuple_Pack(1, da);
+    Py_XDECREF(da);
+    Py_XDECREF(db);
+    return r;
+}
+
 /* tensor(data) and array(data) of Python data (a list, a tuple; tensor also
  * a float or an int) on a CPU default device: NumPy's conversion, then the
  * array's memory taken over; NULL with no error set where the general
@@ -172,6 +230,9 @@ static PyObject *python_data_fast(PyObject *data, int scalars)
           (scalars && (PyFloat_CheckExact(data) || PyLong_CheckExact(data)))) ||
         !dt_py_default_device_is_cpu())
         return NULL;
+    dt_device a, b;
+    if (!PyFloat_CheckExact(data) && !PyLong_CheckExact(data) && non_cpu_devices(data, 0, &a, &b) > 0)
+        return NULL; /* Note [Tensors inside Python data] */
     PyObject *arr = PyArray_FromAny(data, NULL, 0, 0, NPY_ARRAY_DEFAULT | NPY_ARRAY_ENSURECOPY, NULL);
     if (arr == NULL) {
         PyErr_Clear();
@@ -380,6 +441,8 @@ PyMethodDef dt_py_creation_methods[] = {
      "arange($module, start, stop=None, step=1, dtype=None, device=None)\n--\n\n"
      "Evenly spaced values in [start, stop), NumPy's arange (int64 for ints, float64 when any bound "
      "is a float)."},
+    {"_devices_inside", (PyCFunction)py_devices_inside, METH_O,
+     "the devices other than cpu of the tensors inside nested lists and tuples (Note [Tensors inside Python data])"},
     {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_FASTCALL | METH_KEYWORDS,
      "asarray(obj, dtype=None, device=None, copy=None): obj as a tensor; tensors and CPU NumPy arrays "
      "are shared, not copied, when dtype and device already match and copy is not True; copy=False "

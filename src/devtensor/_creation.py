@@ -245,6 +245,14 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
         foreign = _foreign_cuda_tensor(obj)
         if foreign is not None:
             return _asarray_any_order(foreign, dtype, device, copy)
+    if device is None and isinstance(obj, (list, tuple)):
+        inside = _C._devices_inside(obj)  # Note [Tensors inside Python data] in creation.c
+        if len(inside) > 1:
+            raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
+                               f"least two devices, {inside[0]} and {inside[1]}!")
+        if inside:
+            t = _from_nested_on_device(obj, inside[0])
+            return t if dtype is None else t.astype(dtype, copy=False)
     if dtype is not None and _dtype_type(dtype) == _C.bfloat16:
         base = _to_numpy(obj)
         dev = _C._default_device() if device is None else device
@@ -275,6 +283,27 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
             raise ValueError(f"asarray(copy=False): moving host data to {dev} needs a copy")
         return t.to(dev)
     return t.copy() if copy else t
+
+
+def _from_nested_on_device(obj, device):
+    """Nested lists and tuples holding tensors on device as one tensor there
+    (Note [Tensors inside Python data] in csrc/python/creation.c): each
+    level stacked, tensors moved to device, other data converted as NumPy
+    converts it, the dtypes promoted as in NumPy's conversion (a list's
+    elements are all strong: [float32 scalar tensor, 1.0] gives float64)."""
+    from ._manipulation import stack
+    if isinstance(obj, (list, tuple)):
+        if len(obj) == 0:
+            return _asarray_any_order(obj, None, device, None)
+        parts = [_from_nested_on_device(o, device) for o in obj]
+        shapes = sorted({p.shape for p in parts})
+        if len(shapes) > 1:
+            raise ValueError(f"cannot make a tensor of this data: a nested sequence holds elements "
+                             f"of different shapes {', '.join(map(str, shapes))} (NumPy: inhomogeneous shape)")
+        return stack(parts)
+    if isinstance(obj, TensorBase):
+        return obj if obj.device == device else obj.to(device)
+    return _asarray_any_order(obj, None, device, None)
 
 
 def _foreign_cuda_tensor(obj):
