@@ -433,6 +433,25 @@ def test_zero_d_cpu_tensors_go_with_tensors_on_any_device(device):
             dt.ones(1)[0] = dt.asarray(5.0, device=device)  # and a device 0-d into a CPU tensor
 
 
+def test_functions_of_several_operands_follow_the_tensors_device(device):
+    """devtensor/_operands.py: data (lists) goes to the tensors' device in
+    every function of several operands, 0-d CPU tensors go along, and a
+    tensor on another device is PyTorch's error, never moved silently."""
+    x = dt.arange(5.0, device=device)
+    for r in (dt.digitize(x, [0, 2]), dt.searchsorted([0, 2, 4], x), dt.isin(x, [1, 2]),
+              dt.interp(x, [0, 4], [0, 1]), dt.linalg.solve([[2.0, 0.0], [0.0, 2.0]], x[:2]),
+              dt.linalg.lstsq([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], x[:3])[0], dt.linalg.multi_dot([[[1.0]], x[None, :1]]),
+              dt.polyval([1.0, 2.0], x), dt.convolve([1.0, 1.0], x), dt.searchsorted(x, dt.asarray(2.5))):
+        assert r.device == x.device
+    assert dt.digitize(x, [0, 2]).tolist() == [1, 1, 2, 2, 2]
+    if device != "cpu":
+        cpu = dt.asarray([0.0, 2.0])
+        for f in (lambda: dt.digitize(x, cpu), lambda: dt.searchsorted(cpu, x), lambda: dt.polyval(cpu, x),
+                  lambda: dt.linalg.solve(dt.eye(2), x[:2])):
+            with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+                f()
+
+
 def test_numpy_scalars_are_strong_and_go_to_any_device(device):
     """NumPy scalars keep their dtype (NEP 50: strong) and, unlike NumPy arrays,
     combine with tensors on any device (passed by value, as in PyTorch)."""

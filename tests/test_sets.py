@@ -272,10 +272,10 @@ def test_histogram(device):
     for g, w in zip(dt.histogram(dt.asarray(y.astype(np.float32), device=device)),
                     np.histogram(y.astype(np.float32))):
         assert_same(g, w)
-    same_error(lambda: np.histogram(y, bins=[1, 0]), lambda: dt.histogram(ty, bins=dt.asarray([1, 0])))
+    same_error(lambda: np.histogram(y, bins=[1, 0]), lambda: dt.histogram(ty, bins=dt.asarray([1, 0], device=device)))
     same_error(lambda: np.histogram(y, range=(1, 0)), lambda: dt.histogram(ty, range=(1, 0)))
     same_error(lambda: np.histogram(y, bins=0), lambda: dt.histogram(ty, bins=0))
-    same_error(lambda: np.histogram(y, weights=y[:3]), lambda: dt.histogram(ty, weights=dt.asarray(y[:3])))
+    same_error(lambda: np.histogram(y, weights=y[:3]), lambda: dt.histogram(ty, weights=dt.asarray(y[:3], device=device)))
     n = np.array([1.0, np.nan])
     same_error(lambda: np.histogram(n), lambda: dt.histogram(dt.asarray(n, device=device)))
 

@@ -32,12 +32,7 @@ def _dt():
     return devtensor
 
 
-def _tensor(x, device=None):
-    return x if isinstance(x, TensorBase) and device is None else _dt().asarray(x, device=device)
-
-
-def _device_of(*objs):
-    return next((o.device for o in objs if isinstance(o, TensorBase)), None)
+from ._operands import as_tensor as _tensor, operands_device as _device_of  # noqa: E402
 
 
 def _inexact(dtype):

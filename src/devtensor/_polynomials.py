@@ -14,7 +14,6 @@ import warnings
 
 import numpy as np
 
-from ._C import TensorBase
 
 
 def _dt():
@@ -22,12 +21,7 @@ def _dt():
     return devtensor
 
 
-def _device_of(*objs):
-    return next((o.device for o in objs if isinstance(o, TensorBase)), None)
-
-
-def _tensor(x, device=None):
-    return x if isinstance(x, TensorBase) and device is None else _dt().asarray(x, device=device)
+from ._operands import as_tensor as _tensor, operands_device as _device_of  # noqa: E402
 
 
 def _one_d(x, device=None):

@@ -39,15 +39,12 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
 from ._C import TensorBase
-from ._creation import asarray, empty, zeros
+from ._creation import empty, zeros
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize", "sort_complex"]
 
 
-def _tensor(x, device=None):
-    if isinstance(x, TensorBase):
-        return x if device is None or x.device == device else x.to(device)
-    return asarray(x, device=device)
+from ._operands import as_tensor as _tensor, operands_device  # noqa: E402
 
 
 def searchsorted(a, v, side="left", sorter=None):
@@ -61,7 +58,8 @@ def searchsorted(a, v, side="left", sorter=None):
             return r
     from . import _reductions, _ufuncs
     from ._dtype_api import result_type
-    a = _tensor(a)
+    device = operands_device(a, v, sorter)
+    a = _tensor(a, device)
     if a.ndim != 1:
         raise ValueError("object too deep for desired array" if a.ndim > 1 else
                          "object of too small depth for desired array")
@@ -92,8 +90,9 @@ def digitize(x, bins, right=False):
     """NumPy's digitize: the index of the bin of each x, for bins that
     increase or decrease monotonically (checked, Note [Monotonic bins])."""
     from . import _reductions, _ufuncs
-    bins = _tensor(bins)
-    x = _tensor(x, bins.device)
+    device = operands_device(x, bins)
+    bins = _tensor(bins, device)
+    x = _tensor(x, device)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
     if bins.ndim != 1:

@@ -53,10 +53,8 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from numpy.linalg import LinAlgError
 
 from . import _C
-from ._C import TensorBase
-from ._creation import asarray, eye
+from ._creation import eye
 from ._products import _diagonal, _shape_str
-from ._structured import _same_device
 
 __all__ = [
     "LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
@@ -81,8 +79,7 @@ def _dt():
     return devtensor
 
 
-def _tensor(x, device=None):
-    return x if isinstance(x, TensorBase) else asarray(x, device=device)
+from ._operands import as_tensor as _tensor, operands_device  # noqa: E402
 
 
 def _float_dtype(*dtypes):
@@ -205,10 +202,10 @@ def _lu(a):
 def solve(a, b):
     """x with a @ x == b for square a: NumPy 2's rule, b a stack of vectors
     only when 1-D, else of matrices; the batch axes broadcast."""
-    a = _tensor(a)
+    device = operands_device(a, b)
+    a = _tensor(a, device)
     _stacked_square(a)
-    b = _tensor(b, device=a.device)
-    _same_device([a, b])
+    b = _tensor(b, device)
     d = _float_dtype(a.dtype, b.dtype)
     a, b = _cast(a, d), _cast(b, d)
     vector = b.ndim == 1
@@ -492,9 +489,9 @@ def lstsq(a, b, rcond=None):
     """NumPy's lstsq through the SVD: (x, residuals, rank, s); residuals
     only where a has full column rank and more rows than columns (Note
     [lstsq's rcond] for the default cut-off)."""
-    a = _tensor(a)
-    b = _tensor(b, device=a.device)
-    _same_device([a, b])
+    device = operands_device(a, b)
+    a = _tensor(a, device)
+    b = _tensor(b, device)
     dt = _dt()
     vector = b.ndim == 1
     B = b[:, None] if vector else b
@@ -702,8 +699,8 @@ def multi_dot(arrays, *, out=None):
     n = len(arrays)
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
-    device = _same_device([x for x in arrays if isinstance(x, TensorBase)])
-    arrays = [_tensor(x, device=device) for x in arrays]
+    device = operands_device(*arrays)
+    arrays = [_tensor(x, device) for x in arrays]
     if n == 2:
         return dt.dot(arrays[0], arrays[1], out=out)
     first_vec, last_vec = arrays[0].ndim == 1, arrays[-1].ndim == 1
@@ -751,8 +748,9 @@ def tensorsolve(a, b, axes=None):
     """x with tensordot(a, x, x.ndim) == b; axes= moves those axes of a to
     the end first."""
     dt = _dt()
-    a = _tensor(a)
-    b = _tensor(b, device=a.device)
+    device = operands_device(a, b)
+    a = _tensor(a, device)
+    b = _tensor(b, device)
     an = a.ndim
     if axes is not None:
         allaxes = list(range(an))
