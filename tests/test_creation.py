@@ -770,3 +770,16 @@ def test_python_data_holding_tensors_of_two_devices_is_an_error():
             dt.asarray(data)
         with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
             dt.array(data)
+
+
+def test_zero_d_integer_tensors_are_sizes(device):
+    """NumPy takes 0-d integer arrays as sizes: np.zeros(x.argmax()),
+    np.arange(x.argmax()), np.ones((2, n))."""
+    x = dt.arange(6.0, device=device)
+    n = x.argmax()
+    assert dt.zeros(n).shape == (5,) and dt.empty(n, device=device).shape == (5,)
+    assert dt.ones((2, n)).shape == (2, 5) and dt.full(n, 1.0).shape == (5,)
+    assert dt.arange(n).tolist() == [0, 1, 2, 3, 4] and dt.arange(1, n, dt.asarray(2)).tolist() == [1, 3]
+    assert dt.arange(dt.asarray(2.5)).tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(TypeError):
+        dt.zeros(dt.asarray(2.0))  # a float is no size, as in NumPy

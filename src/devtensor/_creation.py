@@ -15,9 +15,14 @@ from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 
 
+def _int_scalar_tensor(x):
+    """A 0-d integer tensor, which NumPy takes as a size (zeros(x.argmax()))."""
+    return isinstance(x, TensorBase) and x.ndim == 0 and x.dtype.kind in "iu"
+
+
 def _shape(args, name):
     """Shape from varargs (ones(2, 3)) or one sequence (ones((2, 3)))."""
-    if len(args) == 1 and not isinstance(args[0], (int, np.integer)) and not (
+    if len(args) == 1 and not isinstance(args[0], (int, np.integer)) and not _int_scalar_tensor(args[0]) and not (
             hasattr(args[0], "__index__") and not hasattr(args[0], "__len__")):
         shape = args[0]
         if isinstance(shape, TensorBase):
@@ -37,7 +42,7 @@ def _is_index(x):
     """An integer that can be a dimension (not a bool, not a dtype such as np.int64)."""
     if isinstance(x, (bool, np.bool_, type, _dtype_type, np.dtype)):
         return False
-    return isinstance(x, (int, np.integer)) or (
+    return isinstance(x, (int, np.integer)) or _int_scalar_tensor(x) or (
         hasattr(type(x), "__index__") and not hasattr(x, "__len__"))
 
 
@@ -554,7 +559,8 @@ def _arange_general(start, stop=None, step=1, dtype=None, device=None):
     dtype=int32) is [0, 2, 4]."""
     if stop is None:
         start, stop = 0, start
-    start, stop, step = (int(v) if isinstance(v, (bool, np.bool_)) else v
+    start, stop, step = (int(v) if isinstance(v, (bool, np.bool_)) else
+                         v.item() if isinstance(v, TensorBase) and v.ndim == 0 and v.dtype.kind in "biuf" else v
                          for v in (start, stop, step))
     for v in (start, stop, step):
         if not isinstance(v, (int, float, np.integer, np.floating)):
