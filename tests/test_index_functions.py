@@ -177,6 +177,9 @@ def test_select(device):
     same_error(lambda: np.select([a > 1], [a, a]), lambda: dt.select([x > 1], [x, x]))
     same_error(lambda: np.select([], []), lambda: dt.select([], []))
     same_error(lambda: np.select([a], [a]), lambda: dt.select([x], [x]))
+    for default in (list(range(10, 20)), tuple(range(10)), np.full(10, 2.5, np.float32), [[7] * 10] * 2):
+        want = np.select([a > 5], [a], default=default)
+        assert_same(dt.select([x > 5], [x], default=default), want, device=device)
 
 
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])

@@ -247,6 +247,8 @@ def select(condlist, choicelist, default=0):
         if c.dtype.kind != "b":
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
     from ._dtype_api import result_type
+    if not isinstance(default, (bool, int, float, complex, TensorBase)):  # a list, an array: a tensor
+        default = _tensor(default) if first is None else _like(first, default)
     dtype = result_type(*choices, default)  # a Python default is weak, as in NumPy
     result = _like(choices[0], default).astype(dtype)  # cast unsafely, as NumPy's full
     for c, v in zip(reversed(conds), reversed(choices)):
