@@ -55,7 +55,7 @@ def test_index_helpers_and_names():
     assert dt.s_[1:3] == slice(1, 3) and dt.newaxis is None
     assert dt.bool_ is dt.bool and dt.intp is dt.int64 and dt.double is dt.float64
     assert dt.ndarray is dt.Tensor and isinstance(dt.arange(2), dt.ndarray)
-    assert dt.floating is np.floating and dt.testing is np.testing
+    assert dt.floating is np.floating and dt.testing.assert_equal.__wrapped__ is np.testing.assert_equal
     assert dt.issubdtype(dt.float32, dt.floating) and dt.issubdtype(dt.arange(2).dtype, dt.integer)
     assert not dt.issubdtype(dt.int8, dt.floating)
     dt.testing.assert_allclose(dt.arange(3.0), [0, 1, 2])

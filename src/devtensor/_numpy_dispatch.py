@@ -85,7 +85,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
 # has under NumPy's name but with another meaning (save: devtensor's writes
 # safetensors files) is left to NumPy.
 _NAMESPACES = {"numpy": "devtensor", "numpy.linalg": "devtensor.linalg",
-               "numpy.fft": "devtensor.fft", "numpy.lib.stride_tricks": "devtensor._views"}
+               "numpy.fft": "devtensor.fft", "numpy.lib.stride_tricks": "devtensor._views",
+               "numpy.lib.scimath": "devtensor.emath"}
 _NOT_NUMPYS = frozenset({"save"})
 _implementations = {}
 

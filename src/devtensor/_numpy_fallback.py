@@ -11,10 +11,11 @@ instead of copying behind the caller's back.  devtensor dtypes passed as
 arguments become NumPy's.  NumPy's scalar type names become devtensor's
 dtypes (bool_ -> bool, intp -> int64, double -> float64, ...), ndarray is
 devtensor.Tensor, and the rest (np.floating and the type hierarchy,
-np.s_, np.newaxis, submodules such as np.testing) are NumPy's objects.
+np.s_, np.newaxis, submodules such as np.polynomial) are NumPy's objects.
 The index helpers c_, r_, mgrid and ogrid give tensors.
 """
 import functools
+import importlib
 import types
 
 import numpy as np
@@ -85,6 +86,8 @@ def module_getattr(name):
         return _C.Tensor
     if name.startswith("__"):
         raise AttributeError(f"module 'devtensor' has no attribute {name!r}")
+    if name == "testing":  # devtensor/testing.py, imported when first asked for (numpy.testing costs ~20 ms)
+        return importlib.import_module("devtensor.testing")
     try:
         obj = getattr(np, name)
     except AttributeError:

@@ -1,10 +1,12 @@
 """devtensor.lib: NumPy's numpy.lib namespace for `import devtensor as np`
 code (np.lib.stride_tricks.as_strided(t, ...)): the submodules devtensor
-implements on tensors (stride_tricks), and NumPy's numpy.lib for the rest.
+implements on tensors (stride_tricks, scimath), and NumPy's numpy.lib for
+the rest.
 """
 import numpy.lib as _numpy_lib
 
 from . import stride_tricks  # noqa: F401
+from .. import emath as scimath  # noqa: F401  (np.lib.scimath is np.emath)
 
 
 def __getattr__(name):
