@@ -783,3 +783,11 @@ def test_zero_d_integer_tensors_are_sizes(device):
     assert dt.arange(dt.asarray(2.5)).tolist() == [0.0, 1.0, 2.0]
     with pytest.raises(TypeError):
         dt.zeros(dt.asarray(2.0))  # a float is no size, as in NumPy
+
+
+def test_bfloat16_from_scalars_keeps_their_shape(device):
+    import numpy as np
+    for data in (3.0, np.float32(3), np.array(2.5), [[1.0, 2.0]], np.ones((2, 3)).T):
+        t = dt.asarray(data, dtype=dt.bfloat16, device=device)
+        assert t.shape == np.shape(data) and t.dtype == dt.bfloat16 and t.device == dt.device(device)
+    assert dt.array(3.0, dtype=dt.bfloat16).shape == ()

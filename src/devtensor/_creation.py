@@ -261,7 +261,8 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
     if dtype is not None and _dtype_type(dtype) == _C.bfloat16:
         base = _to_numpy(obj)
         dev = _C._default_device() if device is None else device
-        return _C._from_numpy(np.ascontiguousarray(base))._to(dev, _C.bfloat16)
+        base = np.asarray(base, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
+        return _C._from_numpy(base)._to(dev, _C.bfloat16)
     np_dtype = None if dtype is None else _dtype_type(dtype).numpy_dtype
     if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc" and obj.dtype.isnative:
         arr = obj if np_dtype is None or obj.dtype == np_dtype else None
