@@ -327,6 +327,24 @@ def test_indices_from_another_device_are_refused():
         x[[0]] = dt.asarray([1], device=other)
 
 
+@requires_cuda
+def test_a_cpu_tensor_refuses_device_indices_whatever_path():
+    """PyTorch's rule and words, through NumPy's path for small keys and the
+    index kernels' for big ones (Note [Big indices on the CPU])."""
+    dev = CUDA_DEVICES[0]
+    for n in (4, 1 << 17):
+        x = dt.arange(2.0 * n)
+        i, m = dt.arange(n, device=dev), dt.arange(2 * n, device=dev) > 1
+        for f in (lambda: x[i], lambda: x[m], lambda: x.__setitem__(i, 1.0), lambda: dt.take(x, i),
+                  lambda: x[i, None], lambda: dt.put(x, i, 0.0)):
+            with pytest.raises(RuntimeError, match=rf"indices should be either on cpu or on the same device as "
+                                                   rf"the indexed tensor \(cpu\), not on {dev}"):
+                f()
+        assert x[-1].item() == 2.0 * n - 1 and x[0].item() == 0.0  # nothing written
+    y = dt.arange(4.0, device=dev)
+    assert y[dt.asarray([1, 2])].tolist() == [1.0, 2.0]  # a device tensor takes CPU indices
+
+
 def test_read_only_tensors_are_refused(device):
     x = dt.broadcast_to(dt.arange(3, device=device), (2, 3))
     with pytest.raises(ValueError, match="read-only"):

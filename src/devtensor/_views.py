@@ -129,7 +129,13 @@ def _numpy_key(key):
 
 
 def _advanced_on_host(x, key):
-    """The NumPy array of the CPU tensor x and the key NumPy reads."""
+    """The NumPy array of the CPU tensor x and the key NumPy reads.  Index
+    tensors on a device are PyTorch's error for a CPU tensor (a device
+    tensor takes CPU indices, as in PyTorch)."""
+    for k in key if isinstance(key, tuple) else (key,):
+        if isinstance(k, TensorBase) and k.device.type != "cpu":
+            raise RuntimeError(f"indices should be either on cpu or on the same device as the indexed "
+                               f"tensor (cpu), not on {k.device}")  # _advanced.py's words
     return x.numpy(), _numpy_key(key)
 
 
