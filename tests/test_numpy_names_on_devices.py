@@ -173,3 +173,30 @@ def test_numpy_formatting_of_device_tensors(device):
     if device != "cpu":
         with dt.transfer_guard("disallow"), pytest.raises(dt.TransferGuardError):
             dt.array2string(t)
+
+
+def test_angle_in_degrees(device):
+    z = np.array([1 + 1j, -1, 2j, -1e-300j])
+    for deg in (False, True):
+        assert_same(dt.angle(T(z, device), deg=deg), np.angle(z, deg=deg), device, exact=False, rtol=1e-15)
+        assert_same(np.angle(T(z, device), deg), np.angle(z, deg), device, exact=False, rtol=1e-15)
+    assert_same(dt.angle(T([1, -1], device), True), np.angle(np.array([1, -1]), True), device)
+
+
+def test_setting_real_and_imaginary_parts(device):
+    z, w = T(np.zeros(3, complex), device), np.zeros(3, complex)
+    z.imag, w.imag = [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]
+    z.real, w.real = 5, 5
+    assert_same(z, w, device)
+    x = T(np.zeros(2), device)
+    x.real = T([1.5, 2.5], device)
+    assert x.tolist() == [1.5, 2.5]
+    same_error(lambda: setattr(np.zeros(2), "imag", 1), lambda: setattr(x, "imag", 1))
+    same_error(lambda: setattr(w, "real", [1, 2]), lambda: setattr(z, "real", [1, 2]))
+
+
+def test_numpy_formatting_follows_devtensors_printoptions(device):
+    t = T([1.23456], device)
+    with dt.printoptions(precision=2):
+        assert dt.array2string(t) == "[1.23]" and dt.array_repr(t) == "array([1.23])"
+    assert dt.array_str(t) == "[1.23456]"

@@ -44,16 +44,22 @@ def _for_numpy(a):
     return a
 
 
+def _numpy_formatting(fn, a, args, kwargs):
+    from ._utilities import active_printoptions
+    with active_printoptions():  # devtensor.set_printoptions' options, as NumPy's apply to its own
+        return fn(_for_numpy(a), *args, **kwargs)
+
+
 def array2string(a, *args, **kwargs):
     """NumPy's array2string of a tensor's values."""
-    return np.array2string(_for_numpy(a), *args, **kwargs)
+    return _numpy_formatting(np.array2string, a, args, kwargs)
 
 
 def array_repr(arr, *args, **kwargs):
     """NumPy's array_repr of a tensor's values ("array([...])")."""
-    return np.array_repr(_for_numpy(arr), *args, **kwargs)
+    return _numpy_formatting(np.array_repr, arr, args, kwargs)
 
 
 def array_str(a, *args, **kwargs):
     """NumPy's array_str of a tensor's values."""
-    return np.array_str(_for_numpy(a), *args, **kwargs)
+    return _numpy_formatting(np.array_str, a, args, kwargs)

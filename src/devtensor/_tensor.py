@@ -332,6 +332,18 @@ class _TensorMethods:
         z._lock_readonly()
         return z
 
+    @real.setter
+    def real(self, value):
+        """z.real = v: v written into the real parts (into self for a real tensor), NumPy's."""
+        self.real[...] = value
+
+    @imag.setter
+    def imag(self, value):
+        """z.imag = v: v written into the imaginary parts; a real tensor has none (NumPy's TypeError)."""
+        if not self.dtype.is_complex:
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
+
     @property
     def flags(self):
         """NumPy's flags: writeable (settable), c_contiguous, f_contiguous."""

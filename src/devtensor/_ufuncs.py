@@ -118,6 +118,12 @@ def _make(numpy_name, public_name):
             if where is not True:
                 return _masked(op, (x1, x2), out, where, dtype, casting)
             return _ufunc(op, x1, x2, out=out, dtype=dtype, casting=casting)
+    if numpy_name == "angle":  # NumPy's angle is a function: angle(z, deg=False)
+        ufunc_call = fn
+
+        def fn(z, deg=False, *, out=None, where=True, dtype=None, casting="same_kind"):
+            a = ufunc_call(z, out=out, where=where, dtype=dtype, casting=casting)
+            return _ufunc(_OPS["multiply"], a, 180 / math.pi, out=a if out is not None else None) if deg else a
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{public_name}(...): NumPy's {numpy_name}, elementwise, on the operands' "
                   "device.\n\nKeywords: out= (a tensor written in place), where= (a bool mask: out "
