@@ -302,7 +302,34 @@ def test_numpys_npy_and_npz_files(tmp_path, device):
     assert dt.save(str(tmp_path / "c"), dt.arange(4, device=device)) is None
     np.testing.assert_array_equal(np.load(tmp_path / "c.npy"), np.arange(4))
     np.save(tmp_path / "o.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
-    with pytest.raises(ValueError, match="Object arrays cannot be loaded when allow_pickle=False"):
+    with pytest.raises(ValueError, match="devtensor has no object dtype"):
         dt.load(tmp_path / "o.npy")
     with pytest.raises(TypeError, match="no bfloat16"):
         dt.save(str(tmp_path / "d"), dt.ones(2, dtype=dt.bfloat16))
+
+
+def test_numpy_file_api_corners(tmp_path, device):
+    """NumPy's ways of calling save and load: an open file or BytesIO first,
+    load's keywords, an .npz archive as NumPy's NpzFile is used, tofile."""
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    buf = io.BytesIO()
+    np.save(buf, t)
+    buf.seek(0)
+    np.testing.assert_array_equal(np.load(buf), np.arange(6.0).reshape(2, 3))
+    with open(tmp_path / "a.npy", "wb") as f:
+        dt.save(f, t, allow_pickle=False)
+    m = dt.load(tmp_path / "a.npy", mmap_mode="r")
+    assert m.device == dt.device("cpu") and not m.flags.writeable and m.tolist() == t.tolist()
+    assert dt.load(tmp_path / "a.npy", allow_pickle=True).tolist() == t.tolist()
+    dt.savez(tmp_path / "b.npz", a=t, b=dt.ones(2))
+    with dt.load(tmp_path / "b.npz") as z:
+        assert z.files == ["a", "b"] and z["a"].tolist() == t.tolist()
+    z.close()
+    np.save(tmp_path / "o.npy", np.array([{"x": 1}], dtype=object), allow_pickle=True)
+    for kwargs in ({}, {"allow_pickle": True}):
+        with pytest.raises(ValueError, match="devtensor has no object dtype"):
+            dt.load(tmp_path / "o.npy", **kwargs)
+    t.tofile(tmp_path / "c.bin")
+    np.testing.assert_array_equal(np.fromfile(tmp_path / "c.bin"), np.arange(6.0))
+    t.tofile(tmp_path / "c.txt", sep=",")
+    assert (tmp_path / "c.txt").read_text() == "0.0,1.0,2.0,3.0,4.0,5.0"

@@ -82,12 +82,13 @@ def array_ufunc(ufunc, method, inputs, kwargs):
 # result come back as tensors (zero-copy); a tensor on a device raises
 # TypeError naming the function and how to move the data, rather than
 # copying it to the host behind the caller's back.  A function devtensor
-# has under NumPy's name but with another meaning (save: devtensor's writes
-# safetensors files) is left to NumPy.
+# has under NumPy's name but with another meaning would be left to NumPy
+# (_NOT_NUMPYS; devtensor.save is NumPy's when called in NumPy's order,
+# Note [NumPy's files] in _serialization.py, so np.save(f, t) writes .npy).
 _NAMESPACES = {"numpy": "devtensor", "numpy.linalg": "devtensor.linalg",
                "numpy.fft": "devtensor.fft", "numpy.lib.stride_tricks": "devtensor._views",
                "numpy.lib.scimath": "devtensor.emath"}
-_NOT_NUMPYS = frozenset({"save"})
+_NOT_NUMPYS = frozenset()
 _implementations = {}
 
 

@@ -92,16 +92,17 @@ def _host_bytes(t):
     return h, shape
 
 
-def save(obj, f, metadata=None):
+def save(obj, f, metadata=None, *, allow_pickle=True, fix_imports=True):
     """Write a tensor, a list or tuple of tensors, or a dict of str to
     tensors (a state dict) to the path or binary file f in the safetensors
     format (Note [Files in the safetensors format]).  metadata: an optional
     dict of str to str kept in the file.  A path is written through a
     temporary file and renamed, so a failed save leaves no partial file.
     NumPy's order, save(path, array), writes NumPy's .npy format (Note
-    [NumPy's files])."""
-    if isinstance(obj, (str, os.PathLike)) and not isinstance(f, (str, os.PathLike)) and \
-            not hasattr(f, "write") and metadata is None:
+    [NumPy's files]); allow_pickle and fix_imports are NumPy's keywords
+    (devtensor has no object arrays to pickle)."""
+    if (isinstance(obj, (str, os.PathLike)) or hasattr(obj, "write")) and \
+            not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write") and metadata is None:
         return _save_npy(obj, f)
     kind, items = _entries(obj)
     if metadata is not None:
@@ -301,17 +302,24 @@ def _target_device(saved, map_location):
                            f"to load it there") from None
 
 
-def load(f, map_location=None):
+def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII",
+         max_header_size=None):
     """Read what devtensor.save (or any safetensors writer) wrote, from a path
     or a binary file, checking it first (Note [Reading files we do not trust]).
     Tensors go back to the devices they were saved from, or as map_location
     says: a device or its name, a dict {saved device name: device}, or a
     function (cpu_tensor, saved device name) -> tensor.  Returns what was
     saved: a tensor, a list, a tuple or a dict (a file from another writer
-    gives a dict of its tensors)."""
+    gives a dict of its tensors).  NumPy's keywords apply to its files
+    (Note [NumPy's files]): mmap_mode maps a .npy file instead of reading
+    it (a CPU tensor over the mapping, read-only for 'r'); allow_pickle and
+    the others are accepted, but object arrays, which devtensor cannot
+    hold, are refused whatever allow_pickle says."""
     if hasattr(f, "read"):
         return _load(f, map_location)
     with open(os.fspath(f), "rb") as stream:
+        if mmap_mode is not None and _is_numpy_file(stream):
+            return _load_numpy(os.fspath(f), map_location, mmap_mode)
         return _load(stream, map_location)
 
 
@@ -373,18 +381,46 @@ def _is_numpy_file(f):
     return magic == b"\x93NUMPY" or magic[:4] == b"PK\x03\x04"
 
 
-def _load_numpy(f, map_location):
+class NpzTensors(dict):
+    """The tensors of an .npz archive by name: a dict, with NumPy's NpzFile's
+    .files, close() and use as a context manager (the archive is read
+    whole and closed already)."""
+
+    @property
+    def files(self):
+        return list(self)
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _load_numpy(f, map_location, mmap_mode=None):
     from ._creation import asarray
     target = _target_device("cpu", map_location)
 
     def place(arr):
+        if arr.dtype.hasobject:
+            raise ValueError("devtensor has no object dtype: this NumPy file holds Python objects "
+                             "(read it with NumPy's np.load and allow_pickle=True, if you trust it)")
         t = asarray(arr)
         return target(t, "cpu") if callable(target) and not isinstance(target, _C.device) else t.to(target)
-    data = np.load(f, allow_pickle=False)
+    try:
+        data = np.load(f, mmap_mode=mmap_mode, allow_pickle=False)
+    except ValueError as e:
+        if "allow_pickle=False" not in str(e):
+            raise
+        raise ValueError("devtensor has no object dtype: this NumPy file holds Python objects (read it with "
+                         "NumPy's np.load and allow_pickle=True, if you trust it)") from None
     if isinstance(data, np.ndarray):
         return place(data)
     with data:
-        return {name: place(data[name]) for name in data.files}
+        return NpzTensors((name, place(data[name])) for name in data.files)
 
 
 def _load(f, map_location):

@@ -486,6 +486,13 @@ class _TensorMethods:
             t = t.view(dtype=_C.uint16)
         return t._numpy_view().tobytes(order)
 
+    def tofile(self, fid, sep="", format="%s"):
+        """NumPy's ndarray.tofile: the values in C order to a path or an open
+        file, raw bytes (sep='') or text, read to the host for a device
+        tensor (NumPy's formats have no bfloat16: cast first)."""
+        from ._serialization import _host_array
+        _host_array(self).tofile(fid, sep=sep, format=format)
+
     # ---- NumPy protocols: operators on tensors beat NumPy's ----
     __array_priority__ = 1000
 
