@@ -354,6 +354,12 @@ class _TensorMethods:
     # in csrc/python/index.c): basic indexing gives a view, indexing every
     # axis a 0-d tensor; other keys go to devtensor/_views.py.
 
+    def __contains__(self, value):
+        """value in t: NumPy's (t == value).any(), one reduction on the tensor's
+        device and its bool read (not Python's element-by-element iteration)."""
+        from ._reductions import any as any_
+        return bool(any_(self == value))
+
     def __iter__(self):
         """Views of the subtensors along axis 0 (a 0-d tensor is not iterable)."""
         if self.ndim == 0:
