@@ -158,6 +158,28 @@ def test_isin_table_kind(device):
                 np.isin(a, b, kind="table"))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "uint32", "bool"])
+def test_isin_by_table_and_by_sort_agree_with_numpy(device, dtype):
+    """kind=None takes the table (a scatter and a gather) for integers of a
+    small span, as NumPy does, the sort otherwise; both give NumPy's answer."""
+    rng = np.random.default_rng(7)
+    info = np.iinfo(dtype) if dtype != "bool" else None
+    for lo, hi, n in ((0, 2, 50), (-5, 40, 300), (0, 1000, 100)):
+        if info is not None and (lo < info.min or hi > info.max):
+            continue
+        a = rng.integers(lo, hi, n).astype(dtype)
+        b = rng.integers(lo, hi, 7).astype(dtype)
+        if info is not None:
+            a[:2] = [info.min, info.max]  # far outside the table
+        for kind in (None, "table", "sort"):
+            for invert in (False, True):
+                assert_same(dt.isin(dt.asarray(a, device=device), dt.asarray(b, device=device), kind=kind,
+                                    invert=invert), np.isin(a, b, kind=kind, invert=invert))
+    wide = np.array([-2**62, 0, 2**62])  # a span the table refuses for kind=None
+    assert_same(dt.isin(dt.asarray(wide, device=device), dt.asarray(wide[:2], device=device)),
+                np.isin(wide, wide[:2]))
+
+
 def test_unique_axis_empty(device):
     for shape in [(0, 3), (3, 0), (0, 0), (2, 0, 3), (0, 2)]:
         a = np.empty(shape)

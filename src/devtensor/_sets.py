@@ -181,12 +181,36 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         element, test = _common(element, test)
     if test.shape[0] == 0:
         return cr.full(element.shape, bool(invert), dtype=_C.bool, device=element.device)
-    s = srt.sort(test, stable=True)
-    pos = srt.searchsorted(s, element)
-    found = uf.equal(ix.take(s, uf.minimum(pos, s.shape[0] - 1)), element)
+    found = _isin_table(element, test, kind == "table") if kind != "sort" else None
+    if found is None:
+        s = srt.sort(test, stable=True)
+        pos = srt.searchsorted(s, element)
+        found = uf.equal(ix.take(s, uf.minimum(pos, s.shape[0] - 1)), element)
     if beyond is not None:
         found = uf.logical_and(found, uf.logical_not(beyond))
     return uf.logical_not(found) if invert else found
+
+
+def _isin_table(element, test, forced):
+    """isin of integers by a table (NumPy's kind='table', and its choice for
+    kind=None): a bool per value from test's min to its max, set at test's
+    values (a scatter), read at each element's (a gather); None where the
+    table would be larger than NumPy allows (6 entries per element of both
+    inputs, or past int64) and kind was not 'table'."""
+    cr, ix, _, red, _, uf = _ops()
+    if element.dtype.kind not in "iub" or test.dtype.kind not in "iub":
+        return None
+    if element.dtype == _C.bool:
+        element, test = element.astype(_C.uint8), test.astype(_C.uint8)
+    lo, hi = int(red.min(test)), int(red.max(test))
+    span = hi - lo
+    if span > np.iinfo(np.int64).max or (not forced and span > 6 * (element.size + test.size)):
+        return None
+    table = cr.zeros((span + 1,), dtype=_C.bool, device=element.device)
+    table[uf.subtract(test.astype(_C.int64), lo)] = True
+    inside = uf.logical_and(uf.greater_equal(element, lo), uf.less_equal(element, hi))
+    at = uf.where(inside, uf.subtract(element.astype(_C.int64), lo), 0)  # wrapped garbage outside: masked
+    return uf.logical_and(inside, ix.take(table, at))
 
 
 def _unique_1d(a, assume_unique):
