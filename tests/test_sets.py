@@ -180,6 +180,27 @@ def test_isin_by_table_and_by_sort_agree_with_numpy(device, dtype):
                 np.isin(wide, wide[:2]))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8"])
+def test_histogram_equal_bins_at_their_edges(device, dtype):
+    """Equal bins take NumPy's arithmetic (_equal_bin_of): values on every
+    edge and an ulp either side land in NumPy's bins."""
+    for bins, rng_ in ((10, (0.0, 1.0)), (7, (-3.3, 11.9)), (100, None), ("auto", None)):
+        lo, hi = rng_ or (0.0, 255.0)
+        edges = np.linspace(lo, hi, (bins if isinstance(bins, int) else 10) + 1)
+        if dtype in ("int64", "uint8"):
+            a = np.arange(0, 256).astype(dtype)
+        else:
+            e = edges.astype(dtype)
+            a = np.concatenate([e, np.nextafter(e, e - 1), np.nextafter(e, e + 1),
+                                np.random.default_rng(1).uniform(lo, hi, 500).astype(dtype)])
+        for w in (None, np.arange(a.shape[0], dtype=np.float64)) if isinstance(bins, int) else (None,):
+            got = dt.histogram(dt.asarray(a, device=device), bins, range=rng_,
+                               weights=None if w is None else dt.asarray(w, device=device))
+            want = np.histogram(a, bins, range=rng_, weights=w)
+            assert_same(got[0], want[0])
+            assert_same(got[1], want[1])
+
+
 def test_unique_axis_empty(device):
     for shape in [(0, 3), (3, 0), (0, 0), (2, 0, 3), (0, 2)]:
         a = np.empty(shape)

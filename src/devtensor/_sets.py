@@ -299,8 +299,8 @@ def bincount(x, weights=None, minlength=0):
             raise ValueError("The weights and list don't have the same length.")
         weights = weights.astype(_C.float64)
     length = max(int(red.max(x)) + 1 if n else 0, minlength)
-    if x.device.type == "cpu" and weights is not None:
-        return from_numpy(np.bincount(x.numpy(), weights.numpy(), minlength))
+    if x.device.type == "cpu":  # NumPy's counting loop on the views (a sort below otherwise)
+        return from_numpy(np.bincount(x.numpy(), None if weights is None else weights.numpy(), minlength))
     x = x.astype(_C.int64)
     edges = arange(length + 1, dtype=_C.int64, device=x.device)
     if weights is None:
@@ -488,6 +488,20 @@ def _bin_edges(a, bins, range, weights):
     return edges
 
 
+def _equal_bin_of(v, e, nb):
+    """The bin of each value v (inside the edges e) among nb equal bins, by
+    NumPy's arithmetic instead of a search: (v - first) / (last - first) * nb
+    truncated, then moved by one where it lies across its bin's edges
+    (the division may be an ulp off), the last edge in the last bin."""
+    _, ix, _, _, _, uf = _ops()
+    first, last = e[0], e[-1]
+    which = uf.multiply(uf.divide(uf.subtract(v, first), uf.subtract(last, first)), nb).astype(_C.int64)
+    which = uf.subtract(which, uf.equal(which, nb))
+    which = uf.subtract(which, uf.less(v, ix.take(e, which)))
+    above = uf.logical_and(uf.greater_equal(v, ix.take(e, uf.add(which, 1))), uf.not_equal(which, nb - 1))
+    return uf.add(which, above)
+
+
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """NumPy's histogram_bin_edges: the edges histogram uses for a's
     flattened values, `bins` a count, an estimator's name ('auto', 'fd',
@@ -509,8 +523,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     inside = uf.logical_and(uf.greater_equal(vals, e[0]), uf.less_equal(vals, e[-1]))
     vals = vals[inside]
     w = weights[inside] if weights is not None else None
-    which = uf.subtract(srt.searchsorted(e, vals, side="right"), 1)
-    which = uf.minimum(which, nb - 1)  # the last edge belongs to the last bin
+    if nb > 0 and np.ndim(bins) == 0 and not isinstance(bins, TensorBase):  # equal bins
+        which = _equal_bin_of(vals, e, nb)
+    else:
+        which = uf.subtract(srt.searchsorted(e, vals, side="right"), 1)
+        which = uf.minimum(which, nb - 1)  # the last edge belongs to the last bin
     dtype = _C.int64 if w is None else w.dtype  # NumPy's sums are float64, cast to the weights' dtype
     if nb == 0:
         hist = cr.zeros((0,), dtype=dtype, device=a.device)
