@@ -67,8 +67,9 @@ def same_meta(t, want, device):
 
 
 def same_result(got, want, device):
-    """got is NumPy's result: tensors for arrays and NumPy scalars, a Python
-    int where NumPy gives one (lstsq's rank, matrix_rank of a vector)."""
+    """got is NumPy's result: tensors for arrays and NumPy scalars, NumPy's
+    own int32 for lstsq's rank, a Python int where NumPy gives one
+    (matrix_rank of a vector)."""
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want)
         assert getattr(got, "_fields", None) == getattr(want, "_fields", None)
@@ -77,7 +78,7 @@ def same_result(got, want, device):
     elif isinstance(got, dt.Tensor):
         close(got, want, device)
     else:
-        assert isinstance(got, int) and got == int(want), (got, want)
+        assert type(got) is type(want) and got == want, (got, want)
 
 
 def same_error(dt_call, np_call):

@@ -179,3 +179,22 @@ def test_numpys_ufuncs_reach_them(device):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert_same(np.packbits(T([1, 1], device)), np.array([192], dtype=np.uint8), device)
+
+
+def test_function_ufuncs_have_numpys_attributes_and_outer(device):
+    """ldexp, frexp, spacing, bitwise_count, divmod, modf and float_power are
+    functions of the core ufuncs with NumPy's nin, nout, nargs and identity,
+    and outer for two inputs (also through NumPy's ufunc methods)."""
+    for name in ("ldexp", "frexp", "spacing", "bitwise_count", "divmod", "modf", "float_power"):
+        ours, numpys = getattr(dt, name), getattr(np, name)
+        assert (ours.nin, ours.nout, ours.nargs, ours.identity, ours.__name__) == \
+            (numpys.nin, numpys.nout, numpys.nargs, numpys.identity, numpys.__name__)
+        assert hasattr(ours, "outer") == (numpys.nin == 2)
+    a, n = np.array([0.5, 1.5, -2.0]), np.array([1, -3])
+    for got in (dt.ldexp.outer(T(a, device), T(n, device)), np.ldexp.outer(T(a, device), T(n, device))):
+        assert_same(got, np.ldexp.outer(a, n), device)
+    assert_same(dt.float_power.outer(T(a, device), T(n, device)), np.float_power.outer(a, n), device)
+    q, r = dt.divmod.outer(T(a, device), T([2.0, 0.5], device))
+    wq, wr = np.divmod.outer(a, [2.0, 0.5])
+    assert_same(q, wq, device)
+    assert_same(r, wr, device)

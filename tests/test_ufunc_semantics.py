@@ -553,12 +553,15 @@ def test_python_scalars_follow_the_tensor():
 
 
 @requires_cuda
-def test_zero_d_tensors_do_not_move_devices():
-    """A 0-d CPU tensor is still a CPU tensor: mixing it with a CUDA tensor is an error
-    (PyTorch allows 0-d CPU scalars; NumPy has no devices: we follow the design's table)."""
+def test_zero_d_cpu_tensors_go_with_device_tensors_larger_ones_do_not():
+    """PyTorch's rule (Note [0-d CPU tensors as scalars]): a 0-d CPU tensor is a
+    scalar beside a CUDA tensor (with `import devtensor as np`, np.sqrt(2)
+    is one); a CPU tensor of one element but one dimension is an error."""
     c = CUDA_DEVICES[0]
-    with pytest.raises(RuntimeError):
-        T(np.ones(3), c) + T(np.float64(2.0), "cpu")
+    r = T(np.ones(3), c) + T(np.float64(2.0), "cpu")
+    assert r.device == dt.device(c) and r.tolist() == [3.0, 3.0, 3.0]
+    with pytest.raises(RuntimeError, match="same device"):
+        T(np.ones(3), c) + T(np.ones(1), "cpu")
 
 
 # ============================================================================ 0-d and empty

@@ -237,4 +237,10 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     return back(bits)
 
 
+from ._ufuncs import FunctionUfunc  # noqa: E402  (NumPy's ufunc attributes for the four above)
+ldexp = FunctionUfunc(ldexp, 2, 1)
+frexp = FunctionUfunc(frexp, 1, 2)
+spacing = FunctionUfunc(spacing, 1, 1)
+bitwise_count = FunctionUfunc(bitwise_count, 1, 1)
+
 __all__ = ["ldexp", "frexp", "spacing", "bitwise_count", "packbits", "unpackbits"]

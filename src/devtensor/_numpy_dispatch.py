@@ -34,12 +34,13 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if isinstance(out, tuple) and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
         return getattr(_products, name)(*inputs, **kwargs)
-    if name in _FUNCTION_UFUNCS and method == "__call__" and not set(kwargs) - {"out"}:
+    if name in _FUNCTION_UFUNCS and method in ("__call__", "outer") and not set(kwargs) - {"out"}:
         import devtensor
         out = kwargs.get("out")
         if isinstance(out, tuple) and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
-        return getattr(devtensor, name)(*inputs, **kwargs)
+        ours = getattr(devtensor, name)
+        return ours(*inputs, **kwargs) if method == "__call__" else getattr(ours, method)(*inputs, **kwargs)
     op = _OPS.get(name)
     if op is None and name in ("degrees", "radians"):  # NumPy's aliases, ufuncs of their own
         name = {"degrees": "rad2deg", "radians": "deg2rad"}[name]

@@ -292,3 +292,38 @@ def float_power(x1, x2, /, out=None):
     x1 = x1.astype(target) if isinstance(x1, TensorBase) else x1
     x2 = x2.astype(target) if isinstance(x2, TensorBase) else x2
     return _ufunc(_OPS["power"], x1, x2, out=out)
+
+
+class FunctionUfunc:
+    """NumPy's ufuncs that devtensor computes as functions of its core ones
+    (divmod, modf, float_power here; ldexp, frexp, spacing, bitwise_count in
+    _bits.py): NumPy's attributes nin, nout, nargs, identity and __name__,
+    and outer for two inputs (the function of a[..., None, ...] and b), on
+    the operands' device.  They have no reduce, accumulate or at."""
+
+    def __init__(self, fn, nin, nout):
+        import functools
+        functools.update_wrapper(self, fn)
+        self._fn, self.nin, self.nout, self.nargs, self.identity = fn, nin, nout, nin + nout, None
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<ufunc '{self.__name__}'>"
+
+    def __getattr__(self, name):
+        if name == "outer" and self.nin == 2:
+            return self._outer
+        raise AttributeError(f"'ufunc' object {self.__name__!r} has no attribute {name!r}")
+
+    def _outer(self, a, b, /, **kwargs):
+        from ._operands import as_tensor, operands_device
+        device = operands_device(a, b)
+        a, b = as_tensor(a, device), as_tensor(b, device)
+        return self._fn(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+
+
+divmod = FunctionUfunc(divmod, 2, 2)
+modf = FunctionUfunc(modf, 1, 2)
+float_power = FunctionUfunc(float_power, 2, 1)

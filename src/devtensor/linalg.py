@@ -521,7 +521,7 @@ def lstsq(a, b, rcond=None):
         if rank == n and m > n:
             r = B - dt.matmul(a, x)
             residuals = dt.sum(dt.real(r * dt.conj(r)) if _is_complex(r) else r * r, axis=0)
-    return (x[:, 0] if vector else x), _cast(residuals, real), rank, s
+    return (x[:, 0] if vector else x), _cast(residuals, real), np.int32(rank), s  # NumPy's int32 rank
 
 
 # ---- norms ----
