@@ -72,73 +72,46 @@ def i0(x):
     return dt.where(small, with_small, with_large)
 
 
-def _window_length(M):
-    """M as NumPy takes it (a float, through np.array([0.0, M]))."""
-    return float(M)
-
-
-def _symmetric_n(M, device):
+def _symmetric_window(M, device, values):
+    """NumPy's window of M points (M taken as a float, through
+    np.array([0.0, M])): empty for M < 1, [1.0] for M == 1, else
+    values(n, M) at n = 1 - M, 3 - M, ..., M - 1 in float64 on device."""
     dt = _dt()
-    return dt.arange(1 - M, M, 2, dtype=dt.float64, device=device)
-
-
-def _short(M, device):
-    """NumPy's result for M < 1 (empty) and M == 1 (one 1.0), else None."""
-    dt = _dt()
+    M = float(M)
     if M < 1:
         return dt.zeros((0,), dtype=dt.float64, device=device)
     if M == 1:
         return dt.ones((1,), dtype=dt.float64, device=device)
-    return None
+    return values(dt.arange(1 - M, M, 2, dtype=dt.float64, device=device), M)
 
 
 def bartlett(M, *, device=None):
     """The Bartlett (triangular) window of M points, NumPy's."""
-    dt = _dt()
-    M = _window_length(M)
-    short = _short(M, device)
-    if short is not None:
-        return short
-    n = _symmetric_n(M, device)
-    return dt.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))
+    return _symmetric_window(M, device, lambda n, M: _dt().where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1)))
 
 
 def blackman(M, *, device=None):
     """The Blackman window of M points, NumPy's."""
-    dt = _dt()
-    M = _window_length(M)
-    short = _short(M, device)
-    if short is not None:
-        return short
-    n = _symmetric_n(M, device)
-    return 0.42 + 0.5 * dt.cos(math.pi * n / (M - 1)) + 0.08 * dt.cos(2.0 * math.pi * n / (M - 1))
+    cos = _dt().cos
+    return _symmetric_window(M, device, lambda n, M: 0.42 + 0.5 * cos(math.pi * n / (M - 1))
+                             + 0.08 * cos(2.0 * math.pi * n / (M - 1)))
 
 
 def hamming(M, *, device=None):
     """The Hamming window of M points, NumPy's."""
-    dt = _dt()
-    M = _window_length(M)
-    short = _short(M, device)
-    if short is not None:
-        return short
-    return 0.54 + 0.46 * dt.cos(math.pi * _symmetric_n(M, device) / (M - 1))
+    return _symmetric_window(M, device, lambda n, M: 0.54 + 0.46 * _dt().cos(math.pi * n / (M - 1)))
 
 
 def hanning(M, *, device=None):
     """The Hann window of M points, NumPy's."""
-    dt = _dt()
-    M = _window_length(M)
-    short = _short(M, device)
-    if short is not None:
-        return short
-    return 0.5 + 0.5 * dt.cos(math.pi * _symmetric_n(M, device) / (M - 1))
+    return _symmetric_window(M, device, lambda n, M: 0.5 + 0.5 * _dt().cos(math.pi * n / (M - 1)))
 
 
 def kaiser(M, beta, *, device=None):
     """The Kaiser window of M points and shape beta, NumPy's:
     i0(beta sqrt(1 - ((n - alpha) / alpha)**2)) / i0(beta)."""
     dt = _dt()
-    M, beta = _window_length(M), float(beta)
+    M, beta = float(M), float(beta)
     if M == 1:
         return dt.ones((1,), dtype=dt.float64, device=device)
     n = dt.arange(0, M, dtype=dt.float64, device=device)
