@@ -485,3 +485,17 @@ def test_fast_scalar_powers_are_numpys(device, dtype, exponent):
             np.testing.assert_array_equal(inplace.cpu().numpy(), want)
     assert got.dtype == dt.dtype(str(want.dtype))
     np.testing.assert_array_equal(got.cpu().numpy(), want)
+
+
+def test_bool_tensors_against_python_ints(device):
+    """Note [Bools against 0 and 1]: 0 and 1 compare in the bool loop, other
+    ints in NumPy's int64; every comparison and logical op gives NumPy's
+    answer, the scalar on either side."""
+    import operator as o
+    b = np.array([True, False, True, False])
+    t = dt.asarray(b, device=device)
+    for op in (o.eq, o.ne, o.lt, o.le, o.gt, o.ge, dt.logical_and, dt.logical_or, dt.logical_xor):
+        for v in (0, 1, 2, -1, True, False):
+            for got, want in ((op(t, v), op(b, v)), (op(v, t), op(v, b))):
+                assert got.dtype == dt.bool and got.device == t.device
+                np.testing.assert_array_equal(got.cpu().numpy(), want)

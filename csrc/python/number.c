@@ -257,6 +257,23 @@ static PyObject *array_on_device(PyObject *arr, dt_device device)
     return dt_py_tensor_wrap(&moved);
 }
 
+/* Note [Bools against 0 and 1]
+ * mask != 0 and mask == 1 are common; NumPy's rules compare a bool tensor
+ * with a Python int in int64, a cast of every element first (2.4x NumPy's
+ * time here).  With 0 or 1 the bool loop gives the same answer for every
+ * comparison and logical op (False, True order as 0, 1), so the scalar
+ * becomes a bool; other ints keep NumPy's int64. */
+static int bool_valued(PyObject *obj)
+{
+    if (PyBool_Check(obj) || !PyLong_Check(obj))
+        return 0;
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        PyErr_Clear();
+    return !overflow && (v == 0 || v == 1);
+}
+
 /* Fill ops[0..nin) from args (lists and tuples already made arrays, see
  * build_operands; from_seq[k] marks them).  Returns 1 on success, 0 for
  * "not an operand" (no exception set), -1 with an exception.  keep[k]
@@ -293,12 +310,14 @@ static int build_operands_from(dt_op op, PyObject *const *args, const int *from_
             ops[k].tensor = &((PyDtTensor *)obj)->t;
         } else if (dt_py_scalar_kind(obj, &kind)) {
             int cond = op == DT_OP_WHERE && k == 0;
-            ops[k].dtype = cond ? DT_BOOL : have_peer ? dt_ufunc_weak_dtype(op, peer, kind)
-                                                      : dt_promote_weak(DT_BOOL, kind);
-            if (dt_py_scalar_to_bytes(obj, ops[k].dtype, ops[k].value.bytes) == 0)
-                continue;
             int comparison = (op >= DT_OP_EQ && op <= DT_OP_GE) || op == DT_OP_LOGICAL_AND ||
                              op == DT_OP_LOGICAL_OR || op == DT_OP_LOGICAL_XOR;
+            ops[k].dtype = cond ? DT_BOOL : have_peer ? dt_ufunc_weak_dtype(op, peer, kind)
+                                                      : dt_promote_weak(DT_BOOL, kind);
+            if (comparison && have_peer && peer == DT_BOOL && kind == DT_WEAK_INT && bool_valued(obj))
+                ops[k].dtype = DT_BOOL; /* Note [Bools against 0 and 1] */
+            if (dt_py_scalar_to_bytes(obj, ops[k].dtype, ops[k].value.bytes) == 0)
+                continue;
             if (!comparison || kind != DT_WEAK_INT ||
                 !PyErr_ExceptionMatches(PyExc_OverflowError))
                 return -1;
