@@ -200,3 +200,31 @@ def test_numpy_formatting_follows_devtensors_printoptions(device):
     with dt.printoptions(precision=2):
         assert dt.array2string(t) == "[1.23]" and dt.array_repr(t) == "array([1.23])"
     assert dt.array_str(t) == "[1.23456]"
+
+
+def test_vectorize(device):
+    """NumPy's vectorize does the work on the host; tensors go in, tensors on
+    the arguments' device come out; a decorator with or without arguments."""
+    x, a = T(np.arange(5.0), device), np.arange(5.0)
+
+    def f(v, w=1):
+        return v * 2 if v > 2 else -v + w
+
+    for ours, numpys in ((dt.vectorize(f), np.vectorize(f)),
+                         (dt.vectorize(otypes=[dt.float32])(f), np.vectorize(otypes=[np.float32])(f))):
+        assert_same(ours(x), numpys(a), device)
+        assert_same(ours(x, w=T(3.0, device)), numpys(a, w=3.0), device)
+    two = dt.vectorize(lambda p, q: (p + q, p - q))(x, 1)
+    assert isinstance(two, tuple) and all(r.device == x.device for r in two)
+    assert dt.vectorize(f).otypes is None and dt.vectorize(f, otypes="d").otypes == "d"
+
+
+def test_numpys_scalar_functions_read_device_scalars(device):
+    x = T(np.arange(5), device)
+    assert dt.binary_repr(x.argmax()) == "100" and dt.base_repr(x[3], 2) == "11"
+    assert dt.format_float_positional(dt.sqrt(T(2.0, device)), precision=3) == "1.414"
+    if device != "cpu":
+        with dt.transfer_guard("disallow"), pytest.raises(dt.TransferGuardError):
+            dt.binary_repr(x.argmax())
+        with pytest.raises(TypeError, match="devtensor has no min_scalar_type"):
+            dt.min_scalar_type(x)  # a tensor, not a scalar: still refused

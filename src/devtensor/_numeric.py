@@ -560,6 +560,51 @@ def apply_over_axes(func, a, axes):
     return a
 
 
+# ---- vectorize ----
+
+class vectorize:
+    """NumPy's vectorize: a Python function applied element by element with
+    broadcasting, otypes, excluded, cache and signature as NumPy's (its own
+    vectorize does the work).  The function runs on the host, as any Python
+    function must: tensor arguments on a device are read there as NumPy
+    reads them (np.asarray, under the transfer guard), and the results come
+    back as tensors on the arguments' device.  As NumPy's, it is a decorator
+    with or without arguments."""
+
+    def __init__(self, pyfunc=None, otypes=None, doc=None, excluded=None, cache=False, signature=None):
+        self._options = dict(otypes=[_host_dtype(t) for t in otypes] if isinstance(otypes, (list, tuple))
+                             else otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
+        self._numpy = None if pyfunc is None else np.vectorize(pyfunc, **self._options)
+        if pyfunc is not None:
+            self.__doc__ = self._numpy.__doc__
+            self.pyfunc = pyfunc
+
+    def __getattr__(self, name):  # otypes, excluded, signature, ...: NumPy's object's
+        if name.startswith("_") or self.__dict__.get("_numpy") is None:
+            raise AttributeError(name)
+        return getattr(self._numpy, name)
+
+    def __call__(self, *args, **kwargs):
+        if self._numpy is None:  # @vectorize(otypes=...): the function comes now
+            return vectorize(args[0], **self._options)
+        device = _device_of(*args, *kwargs.values())
+        result = self._numpy(*[np.asarray(a) if isinstance(a, TensorBase) else a for a in args],
+                             **{k: np.asarray(v) if isinstance(v, TensorBase) else v for k, v in kwargs.items()})
+        return _on(result, device)
+
+
+def _host_dtype(t):
+    """otypes' entries as NumPy takes them (devtensor dtypes become NumPy's)."""
+    return t.numpy_dtype if isinstance(t, _dt().dtype) else t
+
+
+def _on(result, device):
+    """vectorize's result (a tuple of them for several outputs) as tensors on device."""
+    if isinstance(result, tuple):
+        return tuple(_on(r, device) for r in result)
+    return _dt().asarray(result, device=device) if isinstance(result, np.ndarray) else result
+
+
 # ---- complex or real ----
 
 def iscomplexobj(x):
@@ -632,4 +677,4 @@ def common_type(*arrays):
 __all__ = ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "correlate", "convolve", "ix_",
            "fill_diagonal", "apply_along_axis", "apply_over_axes", "piecewise", "sinc", "isposinf",
            "isneginf", "fix", "unwrap", "iscomplexobj", "isrealobj", "iscomplex", "isreal", "real_if_close",
-           "common_type"]
+           "common_type", "vectorize"]

@@ -7,7 +7,8 @@ wrapper that runs NumPy's own on zero-copy views of CPU tensors and gives
 NumPy arrays back as tensors, the policy __array_function__ has for NumPy's
 functions on tensors (Note [NumPy functions on tensors]); with a tensor on
 a device it raises TypeError naming the function and how to move the data,
-instead of copying behind the caller's back.  devtensor dtypes passed as
+instead of copying behind the caller's back (a 0-d device tensor, a
+scalar, is read as float(t) reads it).  devtensor dtypes passed as
 arguments become NumPy's.  NumPy's scalar type names become devtensor's
 dtypes (bool_ -> bool, intp -> int64, double -> float64, ...), ndarray is
 devtensor.Tensor, and the rest (np.floating and the type hierarchy,
@@ -46,11 +47,27 @@ def _host(obj):
     return obj
 
 
+def _device_scalars_read(obj):
+    """obj with its 0-d device tensors read to host scalars (as float(t) reads
+    one, under the transfer guard): NumPy's scalar functions (binary_repr,
+    format_float_positional, ...) take them."""
+    from ._numpy_dispatch import _walk
+
+    def read(t):
+        if t.ndim != 0 or t.device.type == "cpu":
+            return t
+        from ._transfer_guard import check
+        check(t, "a NumPy function of a scalar", stacklevel=4)
+        return t.cpu().numpy()[()]
+    return _walk(obj, read)
+
+
 def _wrap(name, fn):
     from ._numpy_dispatch import _as_tensors, _devices
 
     @functools.wraps(fn)
     def on_the_host(*args, **kwargs):
+        args, kwargs = _device_scalars_read(args), _device_scalars_read(kwargs)
         elsewhere = sorted(str(d) for d in _devices(kwargs, _devices(args, set()))
                            if d.type != "cpu")
         if elsewhere:
