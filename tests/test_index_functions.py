@@ -240,3 +240,12 @@ def test_unravel_and_ravel_multi_index_errors(device):
             call(np, np.asarray([20]))
         with pytest.raises(want.type, match=str(want.value)[:20]):
             call(dt, i)
+
+
+def test_take_keeps_the_tensors_device_under_another_default(device):
+    """NumPy's take does the work for small CPU keys; its result stays on the
+    CPU tensor's device under a `with devtensor.device(...)` of another."""
+    a = dt.arange(5.0)
+    with dt.device(device):
+        for r in (dt.take(a, dt.asarray([1, 2], device="cpu")), dt.take(a, [1, 2])):
+            assert r.device == dt.device("cpu") and r.tolist() == [1.0, 2.0]

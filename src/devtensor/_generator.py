@@ -1,6 +1,7 @@
 """devtensor.random.Generator and default_rng: NumPy's Generator API drawing
 from devtensor's counter-based Philox streams, on any device (device= on
-every method; with tensor parameters, their device).  The laws beyond
+every method; with tensor parameters, their device; else the default device,
+devtensor.device(...)'s as a context).  The laws beyond
 uniform, normal, exponential, integers, choice, the permutations, binomial
 and poisson are in _distributions.py (a base class), the shared parameter
 checks in _random_params.py.
@@ -45,6 +46,20 @@ devtensor's operations, so they run on every device:
     random 63-bit keys (ties have probability below n^2 / 2^64);
   - choice with p: a binary search of U in the normalised cumulative p; without
     replacement, the k smallest of E / p (E exponential: Efraimidis-Spirakis);
+  - standard_cauchy: tan(pi W) for W = U - 1/2 + 2^-54 (exact, never +-1/2);
+  - vonmises: NumPy's regimes of kappa: uniform below 1e-8, Best and Fisher's
+    rejection up to 1e6, a normal of variance 1/kappa above, every angle but
+    the uniform's wrapped into [-pi, pi] by NumPy's fmod (NumPy wraps its
+    normal once only, so a large mu there stays outside: not here);
+  - zipf and logseries: NumPy's rejection (zipf 1 for a >= 1025) and Kemp's
+    method, in rejection rounds as below;
+  - noncentral_chisquare: chi2(df - 1) + (Z + sqrt(nonc))^2 for df >= 1, else
+    chi2(df + 2 Poisson(nonc / 2)) (NumPy's, which moves at df > 1);
+    noncentral_f (X / dfnum) / (Y / dfden) of it and a chi-square;
+  - hypergeometric: NumPy's two methods, an item by item draw when nsample
+    or its complement is below 10 (at most 9 rounds), else Stadlober's HRUA;
+    multivariate_hypergeometric: a hypergeometric per color, all samples at
+    once (Note [Multivariate hypergeometric] in _distributions.py);
   - binomial: inversion below n * min(p, 1 - p) = 10, else Hormann's BTRS;
     poisson: multiplication below lam = 10, else Hormann's PTRS; every
     element is proposed and accepted or rejected at once, and each round
@@ -52,8 +67,36 @@ devtensor's operations, so they run on every device:
     host per round for their count); log k! is exact below 10 and
     Stirling's series (error < 1e-13) above.  On this project's 2-core CPU,
     10^6 draws take 2.4 to 3.8 times NumPy's time (its loops are per element
-    in C); tests/test_generator.py checks the discrete laws by chi-square and
-    the continuous ones by Kolmogorov-Smirnov against exact CDFs.
+    in C); tests/test_generator.py and tests/test_generator_more.py check the
+    discrete laws by chi-square and the continuous ones by Kolmogorov-Smirnov
+    against exact CDFs.
+
+Note [Integers over the whole range]
+integers() takes NumPy's bounds for every integer dtype and bool, up to the
+whole range of uint64 and of int64 (2^64 values).  The kernel's draw
+(GEN_RANDINT: low + the high word of 64 random bits times the range,
+Lemire's multiply-shift without rejection, bias below range / 2^64) takes
+int64 bounds [ilow, ihigh), so it serves every scalar range with a closed
+high below 2^63 - 1.  Beyond (uint64's upper half, or 2^64 values), and for
+array bounds, the same multiply-shift runs on devtensor's uint64 operations
+(_mulhi in 32-bit halves): 64 random bits from two kernel draws of 32 (exact:
+the high word of 64 bits times 2^32), times the span high - low (+ 1)
+modulo 2^64, where 0 means all 2^64 values and the bits are the draw; low is
+added modulo 2^64 and the result reinterpreted as the dtype.  Array bounds
+are checked as NumPy checks them: the extremes of low and high (host data on
+the host, a tensor by two reductions) against the dtype's limits, then
+low >= high element by element (low > high with endpoint).
+
+Note [NumPy's generators as seeds]
+default_rng() takes NumPy's seeds too: a SeedSequence gives the same
+Generator as its entropy; a NumPy bit generator (PCG64, MT19937, SFC64,
+Philox, ...) or a NumPy Generator gives a SeedSequence of the words of its
+current state (bit_generator.state, keys in sorted order), which is read and
+not advanced: the same NumPy generator gives the same devtensor stream until
+it draws, another state another stream.  devtensor.random's SeedSequence,
+BitGenerator, PCG64, PCG64DXSM, MT19937 and SFC64 are NumPy's classes;
+Philox is devtensor's own (a Philox4x32-10 key and counter, shared by the
+Generators made from it, as NumPy's Generators share their bit generator).
 """
 import math
 import operator
@@ -64,8 +107,8 @@ from . import _C
 from ._C import TensorBase, dtype as _dtype_type
 from ._distributions import Distributions
 from ._random_params import (
-    _POISSON_LAM_MAX, _any, _device_of, _dt, _float_param, _is_array, _log_factorial, _random, _result_shape,
-    _shape, _trial_counts,
+    _POISSON_LAM_MAX, _any, _as_int, _check_int_bounds, _device_of, _dt, _float_param, _int_bound, _is_array,
+    _log_factorial, _mulhi, _random, _result_shape, _shape, _take, _trial_counts,
 )
 
 
@@ -89,28 +132,81 @@ def _seed_key(seed):
 
 class Philox:
     """The bit generator behind devtensor's Generators, in NumPy's form:
-    Philox(seed) from an int, a sequence of ints, a SeedSequence or None;
+    Philox(seed) from an int, a sequence of ints, a SeedSequence, a NumPy bit
+    generator or Generator (Note [NumPy's generators as seeds]) or None; it
+    holds the stream (key and counter), which every Generator made from it
+    shares, as NumPy's Generators share their bit generator's state.
     spawn(n) gives n independent children (NumPy's SeedSequence.spawn).
-    default_rng(Philox(...)) uses it.  Dask's random module builds chunks
-    from it (dask.array.random.default_rng with the "devtensor" backend)."""
+    Dask's random module builds chunks from it (dask.array.random.default_rng
+    with the "devtensor" backend)."""
 
     def __init__(self, seed=None):
         if isinstance(seed, TensorBase):
             seed = seed.numpy(force=True)
+        if isinstance(seed, np.random.Generator):
+            seed = seed.bit_generator
+        if isinstance(seed, (np.random.BitGenerator, np.random.RandomState)):
+            state = seed.state if isinstance(seed, np.random.BitGenerator) else seed.get_state(legacy=False)
+            seed = np.random.SeedSequence(_state_entropy(state))
         if not isinstance(seed, np.random.SeedSequence):
             seed = np.random.SeedSequence(None if seed is None else _seed_list(seed))
         self._seed_seq = seed
         self._key = int(seed.generate_state(1, np.uint64)[0])
+        self._stream = _random()._Stream(self._key)
 
     @property
     def seed_seq(self):
         return self._seed_seq
 
+    @property
+    def lock(self):
+        return self._stream.lock
+
+    @property
+    def state(self):
+        """The stream's Philox4x32-10 key and next counter, a dict in NumPy's form."""
+        with self._stream.lock:
+            return {"bit_generator": "devtensor.Philox",
+                    "state": {"key": self._stream.seed, "counter": self._stream.offset}}
+
+    @state.setter
+    def state(self, value):
+        if not isinstance(value, dict) or value.get("bit_generator") != "devtensor.Philox":
+            raise ValueError("state must be for a devtensor.Philox PRNG")
+        key, counter = operator.index(value["state"]["key"]), operator.index(value["state"]["counter"])
+        if not (0 <= key < 2 ** 64 and 0 <= counter < 2 ** 64):
+            raise ValueError("the key and the counter of a devtensor.Philox state are 64-bit unsigned")
+        with self._stream.lock:
+            self._stream.seed, self._stream.offset = key, counter
+
     def spawn(self, n_children):
+        """n_children independent Philoxes (NumPy's BitGenerator.spawn, its int
+        argument truncating floats)."""
+        n_children = int(n_children) if isinstance(n_children, float) else operator.index(n_children)
         return [Philox(s) for s in self._seed_seq.spawn(n_children)]
 
     def __repr__(self):
         return "Philox [devtensor]"
+
+
+def _state_entropy(state):
+    """The words of a NumPy bit generator's state (nested dicts of names, ints
+    and arrays), keys in sorted order, as SeedSequence entropy."""
+    words = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key in sorted(value):
+                walk(key)
+                walk(value[key])
+        elif isinstance(value, str):
+            words.append(int.from_bytes(value.encode(), "little"))
+        elif isinstance(value, np.ndarray):
+            words.extend(int(v) % 2 ** 128 for v in value.ravel())
+        else:
+            words.append(int(value) % 2 ** 128)
+    walk(state)
+    return words
 
 
 def _seed_list(seed):
@@ -120,14 +216,15 @@ def _seed_list(seed):
         return operator.index(seed)
     entropy = np.asarray(seed)
     if entropy.dtype.kind not in "iu" and entropy.size:  # [] is an empty sequence of ints
-        raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {seed!r}")
+        raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {seed}")
     return [operator.index(v) for v in entropy.ravel()]
 
 
 def default_rng(seed=None):
-    """A Generator seeded by an int, a sequence of ints, a NumPy SeedSequence,
-    a devtensor.random.Philox, fresh entropy (None), or the Generator itself
-    if one is passed."""
+    """A Generator seeded by an int, a sequence of ints, a NumPy SeedSequence, a
+    NumPy bit generator or Generator (from its state, which is not advanced:
+    Note [NumPy's generators as seeds]), a devtensor.random.Philox (shared),
+    fresh entropy (None), or the Generator itself if one is passed."""
     if isinstance(seed, Generator):
         return seed
     return Generator(seed)
@@ -137,11 +234,39 @@ class Generator(Distributions):
     """NumPy's Generator methods on devtensor's Philox streams (Note
     [Generators and NumPy's streams]); every method takes device=."""
 
+    _bit_generator = None  # none behind the legacy functions' and RandomState's streams
+
     def __init__(self, seed=None):
-        self._stream = _random()._Stream(_seed_key(seed))
+        self._bit_generator = seed if isinstance(seed, Philox) else Philox(seed)
+        self._stream = self._bit_generator._stream
 
     def __repr__(self):
         return "Generator(Philox4x32-10) [devtensor]"
+
+    @property
+    def bit_generator(self):
+        """The devtensor.random.Philox whose stream this Generator draws from."""
+        return self._bit_generator
+
+    def spawn(self, n_children):
+        """n_children independent Generators, from the children of the bit generator's
+        SeedSequence (NumPy's Generator.spawn): each call gives new ones."""
+        if self._bit_generator is None:
+            raise TypeError("spawn() needs a Generator made by default_rng() or Generator()")
+        return [Generator(child) for child in self._bit_generator.spawn(n_children)]
+
+    def bytes(self, length):
+        """length random bytes, as NumPy's: little-endian uint32 draws (made on the cpu:
+        the bytes are the host's), cut to length (C's division, as NumPy's Cython)."""
+        try:
+            length = int(length) if isinstance(length, (float, np.floating)) else operator.index(length)
+        except TypeError:
+            raise TypeError("an integer is required") from None
+        words = ((length - 1) // 4 if length >= 1 else -((1 - length) // 4)) + 1
+        if words < 0:
+            raise ValueError("negative dimensions are not allowed")
+        values = self.integers(0, 2 ** 32, size=words, dtype=_C.uint32, device="cpu")
+        return values.numpy().astype("<u4").tobytes()[:length]
 
     # -- the two primitive draws --
     def _uniform01(self, shape, dtype, device):
@@ -232,29 +357,55 @@ class Generator(Distributions):
         shape = _result_shape(size, beta) if isinstance(beta, TensorBase) else (size or ())
         return -dt.log1p(-self._uniform01(shape, _C.float64, dev)) * beta
 
-    def integers(self, low, high=None, size=None, dtype=_C.int64, endpoint=False, *,
-                 device=None):
-        """Integers in [low, high) ([low, high] with endpoint; [0, low) without high)."""
+    def integers(self, low, high=None, size=None, dtype=_C.int64, endpoint=False, *, device=None):
+        """Integers in [low, high) ([low, high] with endpoint; [0, low) without high) of
+        any integer dtype or bool, over their whole range (Note [Integers over the whole
+        range]); low and high may be arrays."""
+        return self._integers(low, high, size, dtype, endpoint, device, "integers")
+
+    def _integers(self, low, high, size, dtype, closed, device, name):
+        """integers(), and the legacy randint() (name is the function's, for NumPy's messages)."""
         dt = _dt()
         size = _shape(size)
         dtype = _dtype_type(dtype)
-        if high is None:
-            low, high = 0, low
+        if dtype.kind not in "iub":
+            raise TypeError(f"Unsupported dtype dtype('{dtype}') for {name}")
+        if high is None:  # [0, low): NumPy words low > high for it as high <= 0
+            low, high, message = 0, low, "high < 0" if closed else "high <= 0"
+        else:
+            message = "low > high" if closed else "low >= high"
         dev = _device_of(device, low, high)
+        shift = 0 if closed else 1
         if not _is_array(low) and not _is_array(high):
-            low, high = operator.index(low), operator.index(high) + (1 if endpoint else 0)
-            return _random()._randint(low, high, size, dtype, dev, self._stream)
-        lo = dt.asarray(low, device=dev).astype(_C.int64)
-        hi = dt.asarray(high, device=dev).astype(_C.int64) + (1 if endpoint else 0)
-        if _any(lo >= hi):
-            raise ValueError("low >= high")
-        if _any((hi - lo).astype(_C.float64) > 2.0 ** 53):
-            raise ValueError("integers() with array bounds needs ranges of at most 2**53")
-        shape = _result_shape(size, lo, hi)
-        u = self._uniform01(shape, _C.float64, dev)
-        span = (hi - lo).astype(_C.float64)
-        k = dt.minimum(dt.floor(u * span), span - 1).astype(_C.int64)
-        return (lo + k).astype(dtype)
+            low, high = _as_int(low), _as_int(high) - shift
+            _check_int_bounds((low, low), (high, high), dtype, message)
+            if low >= -2 ** 63 and high < 2 ** 63 - 1:  # the kernel's [ilow, ihigh) of int64s
+                return _random()._draw(_C.GEN_RANDINT, size or (), dtype, dev, low, high + 1, self._stream)
+            values = self._below(high - low + 1, size or (), dev) + low % 2 ** 64  # modulo 2^64
+            return values.astype(_C.int64).astype(dtype)
+        lo, lo_min, lo_max = _int_bound(low, dev)
+        hi, hi_min, hi_max = _int_bound(high, dev)
+        closed_high = [None if v is None else v - shift for v in (hi_min, hi_max)]
+        shapes = (tuple(lo.shape), tuple(hi.shape))
+        if _check_int_bounds((lo_min, lo_max), closed_high, dtype, message, shapes):
+            wide = _C.uint64 if dtype is _C.uint64 else _C.int64  # holds every low and closed high now
+            if _any(lo.astype(wide) > (hi - shift).astype(wide)):
+                raise ValueError(message)
+        shape = np.broadcast_shapes(*shapes) if size is None else size
+        np.broadcast_shapes(*shapes, shape)  # NumPy's message, in its order of arguments
+        span = dt.broadcast_to(hi - lo + (1 - shift), shape)  # modulo 2^64: 0 is 2^64
+        return (self._below(span, shape, lo.device) + lo).astype(_C.int64).astype(dtype)
+
+    def _below(self, span, shape, dev):
+        """Uniform uint64 integers in [0, span) for span a uint64 tensor broadcast to
+        shape or a Python int, 0 or 2^64 meaning the whole range: the high word of
+        64 random bits times span (Lemire's multiply-shift, as the kernel's)."""
+        halves = _random()._draw(_C.GEN_RANDINT, tuple(shape) + (2,), _C.uint64, dev, 0, 2 ** 32, self._stream)
+        bits = halves[..., 0] * 2 ** 32 + halves[..., 1]
+        if isinstance(span, int):
+            span %= 2 ** 64
+            return bits if span == 0 else _mulhi(bits, span)
+        return _dt().where(span == 0, bits, _mulhi(bits, span))
 
     # -- sampling and permutations --
     def _keys(self, shape, dev):
@@ -271,12 +422,12 @@ class Generator(Distributions):
         if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
             n = operator.index(x)
             dev = _device_of(device)
-            return dt.take(dt.arange(n, device=dev), dt.argsort(self._keys((n,), dev)))
+            return _take(dt.arange(n, device=dev), dt.argsort(self._keys((n,), dev)))
         a = dt.asarray(x, device=_device_of(device, x))
         from numpy.lib.array_utils import normalize_axis_index
         axis = normalize_axis_index(axis, a.ndim)
         order = dt.argsort(self._keys((a.shape[axis],), a.device))
-        return dt.take(a, order, axis=axis)
+        return _take(a, order, axis=axis)
 
     def shuffle(self, x, axis=0):
         """Shuffle a tensor (or a list) in place along axis."""
@@ -299,7 +450,7 @@ class Generator(Distributions):
         a = dt.asarray(x, device=x.device if isinstance(x, TensorBase) else None)
         if axis is None:
             flat = a.reshape(-1)
-            result = dt.take(flat, dt.argsort(self._keys(flat.shape, a.device))).reshape(a.shape)
+            result = _take(flat, dt.argsort(self._keys(flat.shape, a.device))).reshape(a.shape)
         else:
             from numpy.lib.array_utils import normalize_axis_index
             axis = normalize_axis_index(axis, a.ndim)
@@ -360,7 +511,7 @@ class Generator(Distributions):
         idx = idx.astype(_C.int64, copy=False)
         if population is None:
             return idx
-        return dt.take(population, idx, axis=axis)
+        return _take(population, idx, axis=axis)
 
     def _check_p(self, p, n, dev):
         dt = _dt()
@@ -430,7 +581,7 @@ class Generator(Distributions):
         for mask, method in ((large, method_large), (~large, method_small)):
             where = dt.flatnonzero(mask)
             if where.shape[0]:
-                x[where] = method(*(dt.take(p, where) for p in params))
+                x[where] = method(*(_take(p, where) for p in params))
         return x
 
     def _until_done(self, state, step):

@@ -95,7 +95,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if idx.device.type == "cpu" and not _use_index_kernels(a, idx):
         from ._creation import asarray
         # NumPy's take, not its slower fancy indexing
-        return _write_out(asarray(np.take(a.numpy(), idx.numpy(), axis=axis, mode=mode)), out)
+        return _write_out(asarray(np.take(a.numpy(), idx.numpy(), axis=axis, mode=mode), device=a.device), out)
     if mode != "raise" and idx.size:
         idx = _mode_indices(idx, a.shape[axis], mode)
     key = (slice(None),) * axis + (idx if idx.ndim else idx.reshape(1),)

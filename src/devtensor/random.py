@@ -1,7 +1,9 @@
 """devtensor.random: random tensors from a counter-based generator: NumPy's
-legacy functions (seed, rand, randn, randint, random, choice, shuffle, ...) on
-one module-level stream, and default_rng()'s Generators (devtensor/_generator.py)
-with streams of their own.
+legacy functions (seed, rand, randn, randint, random, choice, shuffle, and
+every law of NumPy's random module) on one module-level stream, and
+default_rng()'s Generators (devtensor/_generator.py) with streams of their
+own; NumPy's SeedSequence and bit generators seed them (Note [NumPy's
+generators as seeds] in _generator.py).
 
 Note [Reproducible on every device]
 The generator is Philox4x32-10 (csrc/core/philox.h).  Element i of a draw is
@@ -12,6 +14,7 @@ devices and on a GPU, however the work is split.
 import operator
 import os
 import threading
+import warnings
 
 import numpy as np
 
@@ -124,27 +127,21 @@ def randn(*shape, dtype=None, device=None):
 
 
 def randint(low, high=None, size=None, dtype=None, device=None):
-    """Integers in [low, high) (in [0, low) when high is None), NumPy's signature."""
+    """Integers in [low, high) (in [0, low) when high is None) of any integer dtype or
+    bool, over their whole range; NumPy's signature (low and high may be arrays)."""
+    return _LEGACY._integers(low, high, size, _C.int64 if dtype is None else dtype, False, device, "randint")
+
+
+def random_integers(low, high=None, size=None, *, device=None):
+    """Integers in [low, high] ([1, low] without high): NumPy's deprecated function."""
     if high is None:
-        low, high = 0, low
-    dtype = _C.int64 if dtype is None else _dtype_type(dtype)
-    return _randint(int(low), int(high), size, dtype, device)
-
-
-def _randint(low, high, size, dtype, device, stream=_GLOBAL):
-    """Integers in [low, high) of dtype from stream, after NumPy's checks."""
-    if dtype.kind not in "iu":
-        raise TypeError(f"Unsupported dtype {dtype} for randint")
-    if low >= high:
-        raise ValueError("low >= high")
-    info = np.iinfo(dtype.numpy_dtype)
-    if low < info.min:
-        raise ValueError(f"low is out of bounds for {dtype}")
-    if high - 1 > info.max:
-        raise ValueError(f"high is out of bounds for {dtype}")
-    if high - low > 2 ** 63 - 1 or high > 2 ** 63 - 1:
-        raise ValueError("randint(): the range [low, high) must fit in int64")
-    return _draw(_C.GEN_RANDINT, _shape_of(size), dtype, device, low, high, stream)
+        warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) instead", DeprecationWarning,
+                      stacklevel=2)
+        low, high = 1, low
+    else:
+        warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
+                      DeprecationWarning, stacklevel=2)
+    return randint(low, int(high) + 1, size, device=device)
 
 
 # ---- NumPy's Generator API, and the legacy functions on the module's stream ----
@@ -159,7 +156,12 @@ def random(size=None, *, device=None):
     return _LEGACY.random(size, device=device)
 
 
-random_sample = random
+random_sample = ranf = sample = random
+
+
+def bytes(length):
+    """length random bytes (Python bytes), NumPy's random.bytes."""
+    return _LEGACY.bytes(length)
 
 
 def standard_normal(size=None, *, device=None):
@@ -284,10 +286,42 @@ def multinomial(n, pvals, size=None, *, device=None):
     return _LEGACY.multinomial(n, pvals, size, device=device)
 
 
-# ---- NumPy's legacy RandomState, each on a stream of its own ----
+def standard_cauchy(size=None, *, device=None):
+    return _LEGACY.standard_cauchy(size, device=device)
+
+
+def vonmises(mu, kappa, size=None, *, device=None):
+    return _LEGACY.vonmises(mu, kappa, size, device=device)
+
+
+def zipf(a, size=None, *, device=None):
+    return _LEGACY.zipf(a, size, device=device)
+
+
+def logseries(p, size=None, *, device=None):
+    return _LEGACY.logseries(p, size, device=device)
+
+
+def noncentral_chisquare(df, nonc, size=None, *, device=None):
+    return _LEGACY.noncentral_chisquare(df, nonc, size, device=device)
+
+
+def noncentral_f(dfnum, dfden, nonc, size=None, *, device=None):
+    return _LEGACY.noncentral_f(dfnum, dfden, nonc, size, device=device)
+
+
+def hypergeometric(ngood, nbad, nsample, size=None, *, device=None):
+    """Good items among nsample drawn; as NumPy's legacy function, nsample >= 1 and
+    no bound on ngood and nbad (the law is exact while they stay below 2^53)."""
+    return _LEGACY._hypergeometric(ngood, nbad, nsample, size, device, legacy=True)
+
+
+# ---- bit generators: devtensor's Philox; NumPy's others seed default_rng (from their state) ----
 from ._generator import Philox, _seed_key  # noqa: E402,F401  (public: the bit generator)
+from numpy.random import BitGenerator, MT19937, PCG64, PCG64DXSM, SFC64, SeedSequence  # noqa: E402,F401
 
 
+# ---- NumPy's legacy RandomState, each on a stream of its own ----
 class RandomState:
     """NumPy's legacy RandomState API on a Philox stream of its own: seeded by
     an int, a sequence of ints (as NumPy's RandomState accepts; Dask seeds
@@ -318,10 +352,7 @@ class RandomState:
         return _draw(_C.GEN_NORMAL, _varargs_shape(shape), dtype, device, 0.0, 1.0, self._gen._stream)
 
     def randint(self, low, high=None, size=None, dtype=int, *, device=None):
-        if high is None:
-            low, high = 0, low
-        dtype = _C.int64 if dtype is int else _dtype_type(dtype)
-        return _randint(int(low), int(high), size, dtype, device, self._gen._stream)
+        return self._gen._integers(low, high, size, _C.int64 if dtype is int else dtype, False, device, "randint")
 
     def uniform(self, low=0.0, high=1.0, size=None, *, device=None):
         return self._gen.uniform(low, high, size, device=device)
@@ -349,3 +380,15 @@ class RandomState:
 
     def poisson(self, lam=1.0, size=None, *, device=None):
         return self._gen.poisson(lam, size, device=device)
+
+
+__all__ = [
+    "seed", "manual_seed", "get_state", "set_state", "uniform", "normal", "rand", "randn", "randint",
+    "random_integers", "random", "random_sample", "ranf", "sample", "bytes", "standard_normal", "exponential",
+    "choice", "permutation", "shuffle", "binomial", "poisson", "standard_exponential", "standard_gamma", "gamma",
+    "beta", "chisquare", "f", "standard_t", "lognormal", "laplace", "logistic", "gumbel", "weibull", "pareto", "power",
+    "rayleigh", "wald", "triangular", "geometric", "negative_binomial", "dirichlet", "multivariate_normal",
+    "multinomial", "standard_cauchy", "vonmises", "zipf", "logseries", "noncentral_chisquare", "noncentral_f",
+    "hypergeometric", "Generator", "default_rng", "Philox", "BitGenerator", "MT19937", "PCG64", "PCG64DXSM", "SFC64",
+    "SeedSequence", "RandomState",
+]
