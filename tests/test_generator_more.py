@@ -653,3 +653,12 @@ def test_bit_generator_draws_on_every_device():
     first = to_np(g.random(4, device=CUDA_DEVICES[0]))
     second = to_np(g.random(4, device="cpu"))
     np.testing.assert_array_equal(np.concatenate([first, second]), to_np(rng(46).random(8)))
+
+
+def test_zero_d_integer_tensors_are_sizes():
+    """NumPy takes a 0-d integer array as a size (rng.random(np.asarray(3)))."""
+    rng = dt.random.default_rng(0)
+    assert rng.random(dt.asarray(3)).shape == (3,) and rng.normal(size=dt.asarray(2)).shape == (2,)
+    assert dt.random.random(dt.asarray(4)).shape == (4,)
+    with pytest.raises(TypeError):
+        rng.random(dt.asarray(2.5))

@@ -36,8 +36,8 @@ def _dt():
 def _shape(size):
     if size is None:
         return None
-    if isinstance(size, (int, np.integer)):
-        return (int(size),)
+    if isinstance(size, (int, np.integer)) or getattr(size, "ndim", None) == 0:  # a 0-d array or tensor too
+        return (operator.index(size),)
     return tuple(operator.index(n) for n in size)
 
 

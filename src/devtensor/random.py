@@ -73,8 +73,8 @@ def set_state(state):
 def _shape_of(size):
     if size is None:
         return ()
-    if isinstance(size, (int, np.integer)):
-        return (int(size),)
+    if isinstance(size, (int, np.integer)) or getattr(size, "ndim", None) == 0:  # a 0-d array or tensor too
+        return (operator.index(size),)
     return tuple(size)
 
 
