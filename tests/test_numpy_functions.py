@@ -133,6 +133,7 @@ def test_interp_is_numpys(device):
     c = dt.interp(dt.asarray([0.5, 1.5], device=device), [0, 1, 2], [1j, 2, 3 + 1j])
     np.testing.assert_array_equal(c.cpu().numpy(), np.interp([0.5, 1.5], [0, 1, 2], [1j, 2, 3 + 1j]))
     assert float(dt.interp(2.5, [1, 2, 3], [3, 2, 0])) == np.interp(2.5, [1, 2, 3], [3, 2, 0])
+    assert float(dt.interp(2.5, dt.asarray([1.0, 2, 3], device=device), dt.asarray([3.0, 2, 0], device=device))) == 1.0
     with pytest.raises(ValueError, match="same length"):
         dt.interp(dx, dxp, dfp[:-1])
     with pytest.raises(ValueError, match="empty"):

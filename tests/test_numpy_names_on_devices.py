@@ -228,3 +228,26 @@ def test_numpys_scalar_functions_read_device_scalars(device):
             dt.binary_repr(x.argmax())
         with pytest.raises(TypeError, match="devtensor has no min_scalar_type"):
             dt.min_scalar_type(x)  # a tensor, not a scalar: still refused
+
+
+def test_round_four_corners(device, tmp_path):
+    """Fourth round of user-style programs: printoptions round trip, np.load
+    on the default device, an npz's .f, as_strided without strides,
+    accumulate's error for several axes."""
+    old = dt.get_printoptions()
+    dt.set_printoptions(**old)
+    assert dt.get_printoptions() == old
+    dt.save(tmp_path / "a.npy", dt.arange(3))
+    dt.savez(tmp_path / "b.npz", x=dt.ones(2))
+    with dt.device(device):
+        assert dt.load(tmp_path / "a.npy").device == dt.device(device)
+        assert dt.load(tmp_path / "b.npz")["x"].device == dt.device(device)
+    assert dt.load(tmp_path / "a.npy").device == dt.device("cpu")
+    assert dt.load(tmp_path / "b.npz").f.x.tolist() == [1.0, 1.0]
+    v = dt.lib.stride_tricks.as_strided(T(np.arange(12.0), device), shape=(2, 3))
+    assert_same(v, np.lib.stride_tricks.as_strided(np.arange(12.0), shape=(2, 3)), device)
+    x, a = T(np.arange(6.0).reshape(2, 3), device), np.arange(6.0).reshape(2, 3)
+    for axis in (None, (0, 1)):
+        for ufunc in ("maximum", "add"):
+            same_error(lambda: getattr(np, ufunc).accumulate(a, axis=axis),
+                       lambda: getattr(dt, ufunc).accumulate(x, axis=axis))

@@ -26,7 +26,10 @@ bfloat16, which NumPy lacks.
 """
 import operator
 
+import numpy as np
+
 from . import _C
+from ._operands import numpy_call, numpy_views
 from ._C import TensorBase
 
 _ufunc = _C._ufunc
@@ -85,6 +88,9 @@ def ldexp(x1, x2, /, out=None):
     """x1 * 2**x2, exactly (rounded once): NumPy's ldexp, a float x1 (integers
     become NumPy's float dtype for them) and an integer x2 (Note [ldexp's
     integer operand])."""
+    views = numpy_views(x1, x2) if out is None else None
+    if views is not None:  # Note [NumPy's loops for CPU tensors]
+        return numpy_call(np.ldexp, views)
     dt = _dt()
     device = next((a.device for a in (x1, x2) if isinstance(a, TensorBase)), None)
     if not isinstance(x1, TensorBase):
@@ -104,6 +110,9 @@ def frexp(x, /, out=(None, None)):
     """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa|
     < 1 (NumPy's frexp: the mantissa in x's float dtype, the exponent int32;
     0, inf and NaN give themselves and exponent 0)."""
+    views = numpy_views(x) if not any(o is not None for o in (out if isinstance(out, tuple) else (out,))) else None
+    if views is not None:  # Note [NumPy's loops for CPU tensors]
+        return numpy_call(np.frexp, views)
     dt = _dt()
     x = _float_operand(x, "frexp")
     out1, out2 = out if isinstance(out, tuple) else (out, None)
@@ -124,6 +133,9 @@ def frexp(x, /, out=(None, None)):
 def spacing(x, /, out=None):
     """The distance from x to the adjacent float away from zero, with x's
     sign (Note [NumPy's spacing])."""
+    views = numpy_views(x) if out is None else None
+    if views is not None:  # Note [NumPy's loops for CPU tensors]
+        return numpy_call(np.spacing, views)
     dt = _dt()
     x = _float_operand(x, "spacing")
     inf = dt.asarray(float("inf"), dtype=x.dtype, device=x.device)
@@ -187,6 +199,9 @@ def packbits(a, /, axis=None, bitorder="big"):
     """Each run of 8 elements of a (true or non-zero: 1) along axis as the
     bits of a uint8, the first element the highest bit ('big') or the lowest
     ('little'); the last run padded with zeros (NumPy's packbits)."""
+    views = numpy_views(a)
+    if views is not None:  # Note [NumPy's loops for CPU tensors]
+        return numpy_call(np.packbits, views, floats=False, axis=axis, bitorder=bitorder)
     dt = _dt()
     a = a if isinstance(a, TensorBase) else dt.asarray(a)
     if a.dtype.kind not in "biu":
@@ -215,6 +230,9 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     axis (flattened for axis=None), highest first ('big') or lowest first
     ('little'); count keeps that many (negative: drops that many from the
     end; more than there are: pads with zeros), NumPy's unpackbits."""
+    views = numpy_views(a)
+    if views is not None:  # Note [NumPy's loops for CPU tensors]
+        return numpy_call(np.unpackbits, views, floats=False, axis=axis, count=count, bitorder=bitorder)
     dt = _dt()
     a = a if isinstance(a, TensorBase) else dt.asarray(a)
     if a.dtype != dt.uint8:

@@ -28,17 +28,20 @@ _NUMPY_INTERP_BELOW = 1 << 16
 
 
 def _numpy_interp(x, xp, fp, left, right, period):
-    """NumPy's interp of CPU tensors, or None when the arguments are not that."""
-    if not (isinstance(x, TensorBase) and isinstance(xp, TensorBase) and isinstance(fp, TensorBase)):
+    """NumPy's interp of CPU tensors (x may be a Python number), or None when
+    the arguments are not that."""
+    if not ((isinstance(x, TensorBase) or isinstance(x, (int, float))) and isinstance(xp, TensorBase)
+            and isinstance(fp, TensorBase)):
         return None
-    if x.size >= _NUMPY_INTERP_BELOW or bfloat16 in (x.dtype, xp.dtype, fp.dtype):
+    if isinstance(x, TensorBase) and (x.size >= _NUMPY_INTERP_BELOW or x.dtype == bfloat16 or x.device.type != "cpu"):
         return None
-    if x.device.type != "cpu" or xp.device.type != "cpu" or fp.device.type != "cpu":
+    if bfloat16 in (xp.dtype, fp.dtype) or xp.device.type != "cpu" or fp.device.type != "cpu":
         return None
     for v in (left, right, period):
         if v is not None and not isinstance(v, (int, float, complex)):
             return None
-    return _from_numpy(np.asarray(np.interp(x.numpy(), xp.numpy(), fp.numpy(), left, right, period)))
+    x = x.numpy() if isinstance(x, TensorBase) else x
+    return _from_numpy(np.asarray(np.interp(x, xp.numpy(), fp.numpy(), left, right, period)))
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):

@@ -32,7 +32,7 @@ def _dt():
     return devtensor
 
 
-from ._operands import as_tensor as _tensor, operands_device as _device_of  # noqa: E402
+from ._operands import as_tensor as _tensor, numpy_call, numpy_views, operands_device as _device_of  # noqa: E402
 
 
 def _inexact(dtype):
@@ -419,6 +419,9 @@ def _one_d(x, device, name):
 def correlate(a, v, mode="valid"):
     """NumPy's correlate: sum over n of a[n + k] * conj(v[n]) (Note
     [Correlation by shifted products])."""
+    views = numpy_views(a, v)
+    if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py
+        return numpy_call(np.correlate, views, mode=mode)
     mode = _check_mode(mode)
     device = _device_of(a, v)
     a, v = _one_d(a, device, "a"), _one_d(v, device, "v")
@@ -430,6 +433,9 @@ def correlate(a, v, mode="valid"):
 def convolve(a, v, mode="full"):
     """NumPy's convolve: the discrete linear convolution of two 1-d
     sequences (Note [Correlation by shifted products])."""
+    views = numpy_views(a, v)
+    if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py
+        return numpy_call(np.convolve, views, mode=mode)
     mode = _check_mode(mode)
     device = _device_of(a, v)
     a, v = _one_d(a, device, "a"), _one_d(v, device, "v")

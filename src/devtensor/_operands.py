@@ -5,6 +5,9 @@ with any device as a scalar (Note [0-d CPU tensors as scalars] in
 csrc/core/elementwise.c); tensors on two devices PyTorch's RuntimeError,
 never a silent move of a tensor between devices.
 """
+import numpy as np
+
+from . import _C
 from ._C import TensorBase
 
 
@@ -42,3 +45,41 @@ def as_tensor(x, device=None):
         raise _two_devices(device, x.device)
     from ._creation import asarray
     return asarray(x, device=device)
+
+
+# Note [NumPy's loops for CPU tensors]
+# Some of NumPy's functions are one loop in NumPy and several device
+# operations here (frexp, spacing, packbits, convolve, small bincounts and
+# interpolations).  For CPU tensors NumPy's loop runs on zero-copy views
+# instead, one pass for several: the same values, dtypes and errors, and a
+# CPU tensor back.  Devices (and bfloat16, which NumPy lacks) take the
+# device operations.
+def numpy_views(*objs):
+    """NumPy views of objs when every tensor among them is a CPU tensor NumPy
+    can see (not bfloat16) and the rest are Python numbers or None; else None."""
+    views = []
+    for o in objs:
+        if isinstance(o, TensorBase):
+            if o.device.type != "cpu" or o.dtype == _C.bfloat16:
+                return None
+            views.append(o.numpy())
+        elif o is None or isinstance(o, (bool, int, float, complex)):
+            views.append(o)
+        else:
+            return None
+    return views if any(isinstance(o, TensorBase) for o in objs) else None
+
+
+def numpy_call(fn, views, floats=True, **kwargs):
+    """NumPy's fn of the views, its result (an array, or a tuple of them) as
+    CPU tensors, zero-copy; for a function of floats (floats=True) NumPy's
+    floating-point warnings silenced, as devtensor never warns for them
+    (README)."""
+    if floats:
+        with np.errstate(all="ignore"):
+            result = fn(*views, **kwargs)
+    else:
+        result = fn(*views, **kwargs)
+    if isinstance(result, tuple):
+        return tuple(_C._from_numpy(np.asarray(r)) for r in result)
+    return _C._from_numpy(np.asarray(result))

@@ -390,6 +390,12 @@ class NpzTensors(dict):
     def files(self):
         return list(self)
 
+    @property
+    def f(self):
+        """NumPy's attribute access: z.f.name is z['name']."""
+        import types
+        return types.SimpleNamespace(**self)
+
     def close(self):
         pass
 
@@ -402,7 +408,10 @@ class NpzTensors(dict):
 
 def _load_numpy(f, map_location, mmap_mode=None):
     from ._creation import asarray
-    target = _target_device("cpu", map_location)
+    # NumPy's files hold host data: they load where new tensors go (the
+    # default device, as loadtxt's do), or as map_location says
+    default = _C._default_device()
+    target = _target_device(str(default), map_location) if mmap_mode is None else _target_device("cpu", map_location)
 
     def place(arr):
         if arr.dtype.hasobject:

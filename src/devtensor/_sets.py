@@ -51,6 +51,7 @@ def _tensor(x, device=None):
 
 
 from ._quantiles import _ops  # noqa: E402  (the modules both build on, imported once)
+from ._operands import numpy_call, numpy_views  # noqa: E402
 
 
 def _run_starts(s, equal_nan):
@@ -272,6 +273,9 @@ def setxor1d(ar1, ar2, assume_unique=False):
 def bincount(x, weights=None, minlength=0):
     """NumPy's bincount: counts (or weight sums) of each value 0..max(x) of a
     1-d tensor of non-negative integers."""
+    views = numpy_views(x, weights) if isinstance(x, TensorBase) and x.dtype.kind in "ib" else None
+    if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py; its checks too
+        return numpy_call(np.bincount, views, floats=False, minlength=minlength)
     from ._creation import arange, from_numpy
     cr, ix, man, red, srt, uf = _ops()
     sequence = not isinstance(x, (TensorBase, np.ndarray))

@@ -168,7 +168,9 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
     a = _tensor(array)
     if a.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
-    axis = normalize_axis_index(axis, a.ndim)
+    if axis is None or isinstance(axis, tuple) and len(axis) != 1:
+        raise ValueError("accumulate does not allow multiple axes")  # NumPy's words
+    axis = normalize_axis_index(axis[0] if isinstance(axis, tuple) else axis, a.ndim)
     if name in ("add", "multiply"):
         scan = dt.cumsum if name == "add" else dt.cumprod
         return scan(a, axis=axis, dtype=dtype, out=out)

@@ -208,11 +208,14 @@ def get_printoptions():
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
                      suppress=None, nanstr=None, infstr=None, formatter=None, sign=None,
-                     floatmode=None, *, legacy=None):
-    """NumPy's set_printoptions, for tensors (NumPy's own arrays keep theirs)."""
+                     floatmode=None, *, legacy=None, override_repr=None):
+    """NumPy's set_printoptions, for tensors (NumPy's own arrays keep theirs);
+    override_repr, NumPy's hook for its arrays' repr, is kept and handed back
+    (set_printoptions(**get_printoptions()) restores), tensors print their way."""
     given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
                  linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
-                 formatter=formatter, sign=sign, floatmode=floatmode, legacy=legacy)
+                 formatter=formatter, sign=sign, floatmode=floatmode, legacy=legacy,
+                 override_repr=override_repr)
     new = dict(_print_options)
     new.update({k: v for k, v in given.items() if v is not None})
     if formatter is None and "formatter" in given:

@@ -347,7 +347,9 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     NumPy's, overlapping views written through are the caller's affair."""
     x = _tensor(x)
     shape = x.shape if shape is None else tuple(shape)
-    strides = x.strides if strides is None else tuple(strides)
+    if strides is None:  # NumPy's: a C-contiguous x is read as C-contiguous in the new shape
+        strides = _contiguous_strides(shape, x.itemsize) if x.is_contiguous() else x.strides
+    strides = tuple(strides)
     if len(shape) != len(strides):
         raise ValueError("mismatch in length of strides and shape")
     v = x._as_strided(shape, strides, 0)
