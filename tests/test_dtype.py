@@ -135,3 +135,19 @@ def test_calling_a_dtype_errors():
     with pytest.raises(TypeError, match="NumPy has no bfloat16 scalar"):
         dt.bfloat16(1.0)
     assert dt.bfloat16(dt.arange(2)).dtype == dt.bfloat16
+
+
+def test_dtypes_answer_isinstance_as_numpys_scalar_types():
+    """Note [dtypes as NumPy's scalar types]: with `import devtensor as np`,
+    isinstance(v, np.float64) and friends are NumPy's checks."""
+    import numpy as np
+    cases = [(np.float64(1.5), "float64", True), (np.float64(1.5), "float32", False), (1.5, "float64", False),
+             (np.int64(3), "int64", True), (np.bool_(True), "bool", True), (True, "bool", False),
+             (np.complex64(1j), "complex64", True), (dt.ones(2), "float64", False)]
+    for value, name, want in cases:
+        assert isinstance(value, getattr(dt, name)) is want, (value, name)
+        assert isinstance(value, np.dtype(name).type) is want
+    assert isinstance(np.int32(1), (dt.int64, dt.int32))
+    assert not isinstance(np.float32(1), dt.bfloat16)
+    assert issubclass(np.float64, dt.float64) and not issubclass(np.float32, dt.float64)
+    assert [d.__name__ for d in (dt.float32, dt.bool, dt.bfloat16)] == ["float32", "bool", "bfloat16"]

@@ -210,6 +210,7 @@ static PyObject *dtype_reduce(PyDtDtype *self, PyObject *unused)
 
 static PyGetSetDef dtype_getset[] = {
     {"name", (getter)dtype_get_name, NULL, "NumPy's name of the dtype", NULL},
+    {"__name__", (getter)dtype_get_name, NULL, "the name, as NumPy's scalar types have it", NULL},
     {"itemsize", (getter)dtype_get_itemsize, NULL, "bytes per element", NULL},
     {"kind", (getter)dtype_get_kind, NULL, "NumPy's kind character: b, i, u, f or c", NULL},
     {"is_floating_point", (getter)dtype_get_is_floating_point, NULL, NULL, NULL},
@@ -224,8 +225,32 @@ static PyGetSetDef dtype_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* Note [dtypes as NumPy's scalar types]
+ * With `import devtensor as np`, np.float64 is a devtensor dtype where
+ * NumPy code expects NumPy's scalar type: isinstance(v, np.float64),
+ * issubclass(t, np.integer)-style checks and np.float32.__name__.  The
+ * checks are NumPy's own, against the dtype's scalar type (a bfloat16
+ * check is always False: NumPy has no such scalars). */
+static PyObject *scalar_type_check(PyDtDtype *self, PyObject *obj, int subclass)
+{
+    if (typenums[self->code] < 0)
+        Py_RETURN_FALSE;
+    PyObject *type = numpy_dtype_attr(self, "type");
+    if (type == NULL)
+        return NULL;
+    int r = subclass ? PyObject_IsSubclass(obj, type) : PyObject_IsInstance(obj, type);
+    Py_DECREF(type);
+    return r < 0 ? NULL : PyBool_FromLong(r);
+}
+
+static PyObject *dtype_instancecheck(PyDtDtype *self, PyObject *obj) { return scalar_type_check(self, obj, 0); }
+
+static PyObject *dtype_subclasscheck(PyDtDtype *self, PyObject *obj) { return scalar_type_check(self, obj, 1); }
+
 static PyMethodDef dtype_methods[] = {
     {"__reduce__", (PyCFunction)dtype_reduce, METH_NOARGS, NULL},
+    {"__instancecheck__", (PyCFunction)dtype_instancecheck, METH_O, "isinstance(v, dtype): v is of NumPy's scalar type"},
+    {"__subclasscheck__", (PyCFunction)dtype_subclasscheck, METH_O, "issubclass(t, dtype): t is NumPy's scalar type or one of its subclasses"},
     {NULL, NULL, 0, NULL},
 };
 
