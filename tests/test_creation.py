@@ -791,3 +791,25 @@ def test_bfloat16_from_scalars_keeps_their_shape(device):
         t = dt.asarray(data, dtype=dt.bfloat16, device=device)
         assert t.shape == np.shape(data) and t.dtype == dt.bfloat16 and t.device == dt.device(device)
     assert dt.array(3.0, dtype=dt.bfloat16).shape == ()
+
+
+def test_numpys_like_and_order_keywords(device):
+    """NumPy's like= (NEP 35) puts a creation on the tensor's device; the
+    *_like functions take NumPy's order= and subok= (positions included),
+    eye its order=."""
+    import numpy as np
+    t = dt.ones((2, 3), device=device)
+    for r in (dt.zeros(3, like=t), dt.ones((2,), like=t), dt.empty(2, like=t), dt.full(2, 7.0, like=t),
+              dt.arange(4, like=t), dt.asarray([1, 2], like=t), dt.array([1, 2], like=t), dt.eye(2, like=t),
+              dt.identity(2, like=t), dt.fromiter(range(3), dt.int64, like=t)):
+        assert r.device == t.device
+    assert dt.zeros(3, like=np.ones(2)).device == dt.device("cpu")
+    assert dt.zeros(3, like=t, device="cpu").device == dt.device("cpu")
+    f = dt.ones((2, 3), device=device).copy(order="F")
+    for fn in (dt.zeros_like, dt.ones_like, dt.empty_like):
+        assert fn(f).flags.f_contiguous and fn(f, order="C").flags.c_contiguous
+        assert fn(t, dt.float32, "F", True).flags.f_contiguous and fn(t, subok=False).device == t.device
+    assert dt.full_like(t, 2.0, order="F").flags.f_contiguous
+    assert dt.eye(3, order="F").flags.f_contiguous and dt.eye(3).flags.c_contiguous
+    with pytest.raises(ValueError, match="order must be one of"):
+        dt.zeros_like(t, order="X")

@@ -34,6 +34,12 @@ def _shape(args, name):
     return tuple(args)
 
 
+def _like_device(like, device):
+    """NumPy's like= (NEP 35): a creation for a tensor's sake lands on its
+    device unless device= says otherwise; anything else changes nothing."""
+    return like.device if device is None and isinstance(like, TensorBase) else device
+
+
 def _dtype_or(dtype, default):
     return default if dtype is None else _dtype_type(dtype)
 
@@ -96,14 +102,16 @@ def _new(shape, dtype, device, order="C"):
     return _C._empty(tuple(shape), dtype, device)
 
 
-def _empty_general(shape, *more, dtype=None, order="C", device=None):
+def _empty_general(shape, *more, dtype=None, order="C", device=None, like=None):
+    device = _like_device(like, device)
     """empty(shape, dtype=None, order='C', *, device=None) or empty(*shape):
     uninitialised values (float64 by default)."""
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "empty")
     return _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
 
 
-def _zeros_general(shape, *more, dtype=None, order="C", device=None):
+def _zeros_general(shape, *more, dtype=None, order="C", device=None, like=None):
+    device = _like_device(like, device)
     """zeros(shape, dtype=None, order='C', *, device=None) or zeros(*shape):
     a new tensor of zeros (float64 by default)."""
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "zeros")
@@ -112,7 +120,8 @@ def _zeros_general(shape, *more, dtype=None, order="C", device=None):
     return t
 
 
-def _ones_general(shape, *more, dtype=None, order="C", device=None):
+def _ones_general(shape, *more, dtype=None, order="C", device=None, like=None):
+    device = _like_device(like, device)
     """ones(shape, dtype=None, order='C', *, device=None) or ones(*shape):
     a new tensor of ones (float64 by default)."""
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "ones")
@@ -132,13 +141,14 @@ _SCALAR_DTYPES = {float: _C.float64, bool: _C.bool, complex: _C.complex128}  # f
 _SCALAR_TYPES = (float, bool, complex, int)
 
 
-def full(shape, fill_value, dtype=None, order="C", *, device=None):
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy.
 
     Note [full with an array]
         As NumPy's, fill_value may be an array broadcast to the shape.  A
         tensor fill_value is copied on the device (no .item() through the
         host), and with device=None the result is on the tensor's device."""
+    device = _like_device(like, device)
     if (type(shape) is int or type(shape) is tuple) and (order == "C" or order is None):
         kind = type(fill_value)  # the per-call path: a Python scalar, no dtype to infer through NumPy
         if dtype is None:
@@ -172,30 +182,40 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
     return t
 
 
-def _like(x, dtype, device, shape):
-    dtype = x.dtype if dtype is None else dtype
-    device = x.device if device is None else device
-    return (x.shape if shape is None else shape), dtype, device
+def _like(x, dtype, device, shape, order):
+    """(shape, dtype, device, order) of a *_like result: x's unless given;
+    NumPy's order: 'K' and 'A' keep a Fortran-contiguous x's layout."""
+    x = asarray(x)
+    if order not in ("K", "A", "C", "F", None):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    fortran = order == "F" or (order in ("K", "A") and shape is None and x.ndim > 1 and
+                               x.T.is_contiguous() and not x.is_contiguous())
+    return (x.shape if shape is None else shape), (x.dtype if dtype is None else dtype), \
+        (x.device if device is None else device), "F" if fortran else "C"
 
 
-def empty_like(x, dtype=None, device=None, shape=None):
-    shape, dtype, device = _like(asarray(x), dtype, device, shape)
-    return empty(shape, dtype=dtype, device=device)
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """NumPy's empty_like (and the array API's): x's shape, dtype, device and layout unless given."""
+    shape, dtype, device, order = _like(prototype, dtype, device, shape, order)
+    return empty(shape, dtype=dtype, device=device, order=order)
 
 
-def zeros_like(x, dtype=None, device=None, shape=None):
-    shape, dtype, device = _like(asarray(x), dtype, device, shape)
-    return zeros(shape, dtype=dtype, device=device)
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """NumPy's zeros_like (and the array API's)."""
+    shape, dtype, device, order = _like(a, dtype, device, shape, order)
+    return zeros(shape, dtype=dtype, device=device, order=order)
 
 
-def ones_like(x, dtype=None, device=None, shape=None):
-    shape, dtype, device = _like(asarray(x), dtype, device, shape)
-    return ones(shape, dtype=dtype, device=device)
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """NumPy's ones_like (and the array API's)."""
+    shape, dtype, device, order = _like(a, dtype, device, shape, order)
+    return ones(shape, dtype=dtype, device=device, order=order)
 
 
-def full_like(x, fill_value, dtype=None, device=None, shape=None):
-    shape, dtype, device = _like(asarray(x), dtype, device, shape)
-    return full(shape, fill_value, dtype=dtype, device=device)
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """NumPy's full_like (and the array API's)."""
+    shape, dtype, device, order = _like(a, dtype, device, shape, order)
+    return full(shape, fill_value, dtype=dtype, device=device, order=order)
 
 
 # ---- from data ----
@@ -221,11 +241,12 @@ def _to_numpy(obj, np_dtype=None, copy=False):
     return arr
 
 
-def _asarray_general(obj, dtype=None, device=None, copy=None, *, order=None):
+def _asarray_general(obj, dtype=None, device=None, copy=None, *, order=None, like=None):
     """obj as a tensor: tensors and CPU NumPy arrays are shared, not copied, when
     dtype and device already match and copy is not True; copy=False raises
     ValueError when a copy is needed; order='C' or 'F' copies one that is not
     contiguous in that order ('A', 'K' and None keep any layout)."""
+    device = _like_device(like, device)
     if order not in (None, "C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     t = _asarray_any_order(obj, dtype, device, copy)
@@ -402,8 +423,9 @@ arange = _C.arange  # Note [arange in C] in csrc/python/creation.c; else _arange
 _NO_COPY = "Unable to avoid copy while creating an array as requested."
 
 
-def _array_general(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None):
+def _array_general(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None, like=None):
     """array (_C.array; its common call, a list or tuple alone, is answered in C)."""
+    device = _like_device(like, device)
     order = order or "K"
     if order not in ("K", "A", "C", "F"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
@@ -451,8 +473,9 @@ def copy(a, order="K", subok=False):
     return t.copy(order or "K")  # Note [Index orders] in _views.py; None is 'K' here, as NumPy's
 
 
-def identity(n, dtype=None, *, device=None):
+def identity(n, dtype=None, *, device=None, like=None):
     """The n x n identity matrix (float64 by default)."""
+    device = _like_device(like, device)
     return eye(n, dtype=dtype, device=device)
 
 
@@ -473,17 +496,19 @@ def _host_dtype(dtype):
     return dtype.numpy_dtype, None
 
 
-def fromiter(iter, dtype, count=-1, *, device=None):
+def fromiter(iter, dtype, count=-1, *, device=None, like=None):
     """A 1-d tensor of the values an iterable yields (NumPy's fromiter: the
     dtype is required; count=-1 reads them all)."""
+    device = _like_device(like, device)
     np_dtype, cast = _host_dtype(dtype)
     return _from_host(np.fromiter(iter, np_dtype, operator.index(count)), cast, device)
 
 
-def frombuffer(buffer, dtype=float, count=-1, offset=0, *, device=None):
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, device=None, like=None):
     """A 1-d tensor of a buffer's bytes read as dtype (NumPy's frombuffer).
     On the cpu it shares the buffer's memory (read-only when the buffer is);
     on a device it is a copy."""
+    device = _like_device(like, device)
     np_dtype, cast = _host_dtype(dtype)
     if cast is not None:  # bfloat16: the bytes are read as uint16 and reinterpreted
         arr = np.frombuffer(buffer, np.uint16, operator.index(count), operator.index(offset))
@@ -552,12 +577,13 @@ def _arange_length(start, stop, step, all_int):
     return max(0, math.ceil(quotient))
 
 
-def _arange_general(start, stop=None, step=1, dtype=None, device=None):
+def _arange_general(start, stop=None, step=1, dtype=None, device=None, *, like=None):
     """Evenly spaced values in [start, stop), NumPy's arange (int64 for ints,
     float64 when any bound is a float).  As NumPy, the values are
     first + i * (second - first), where first = start and second = start + step
     are computed once and cast to the dtype: so arange(0.5, 5, 1.5,
     dtype=int32) is [0, 2, 4]."""
+    device = _like_device(like, device)
     if stop is None:
         start, stop = 0, start
     start, stop, step = (int(v) if isinstance(v, (bool, np.bool_)) else
@@ -731,9 +757,10 @@ def _check_axis(axis, name):
         raise AxisError(axis, 1)
 
 
-def eye(N, M=None, k=0, dtype=None, device=None, *, m=None, n_cols=None):
+def eye(N, M=None, k=0, dtype=None, device=None, *, m=None, n_cols=None, order="C", like=None):
     """A 2-D tensor with ones on the k-th diagonal and zeros elsewhere.
     The number of columns is NumPy's M, PyTorch's m or the array API's n_cols."""
+    device = _like_device(like, device)
     given = [c for c in (M, m, n_cols) if c is not None]
     if len(given) > 1:
         raise TypeError("eye(): give the number of columns once (M, m or n_cols)")
@@ -746,4 +773,6 @@ def eye(N, M=None, k=0, dtype=None, device=None, *, m=None, n_cols=None):
     if length > 0:
         first = k if k >= 0 else -k * M
         t._as_strided((length,), ((M + 1) * t.itemsize,), first)._fill_(1)
+    if _order(order, "eye") == "F":
+        return _copy_in_order(t, "F", t.device)
     return t
