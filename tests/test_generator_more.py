@@ -662,3 +662,19 @@ def test_zero_d_integer_tensors_are_sizes():
     assert dt.random.random(dt.asarray(4)).shape == (4,)
     with pytest.raises(TypeError):
         rng.random(dt.asarray(2.5))
+
+
+def test_a_few_from_many_without_replacement(device):
+    """Note [A few from many]: choice(n, k, replace=False) with k * 8 <= n
+    keeps the first k distinct of uniform draws: the ordered pairs of 2 of
+    16 are uniform (chi-square over the 240 of them, on the CPU: 6000 calls),
+    and 10^3 of 10^6 are distinct and the same numbers on every device."""
+    if device == "cpu":
+        g = dt.random.default_rng(11)
+        draws = np.array([g.choice(16, 2, replace=False).tolist() for _ in range(6000)])
+        assert (draws[:, 0] != draws[:, 1]).all()
+        support = [a * 16 + b for a in range(16) for b in range(16) if a != b]
+        chi_square_ok(draws[:, 0] * 16 + draws[:, 1], lambda c: 1 / 240, support)
+    big = dt.random.default_rng(3).choice(10 ** 6, 1000, replace=False, device=device)
+    assert big.shape == (1000,) and len(set(big.tolist())) == 1000 and big.device == dt.device(device)
+    assert big.tolist() == dt.random.default_rng(3).choice(10 ** 6, 1000, replace=False).tolist()
