@@ -3,11 +3,15 @@ reductions: nan_to_num, cov, corrcoef, gradient, trapezoid, ediff1d,
 convolve, correlate, ix_, fill_diagonal, apply_along_axis,
 apply_over_axes, piecewise, sinc, isposinf, isneginf, fix, unwrap, and the
 complex-or-real tests iscomplex, isreal, iscomplexobj, isrealobj,
-real_if_close and common_type, with NumPy's arguments, results and errors.
+real_if_close and common_type, and vectorize, with NumPy's arguments,
+results and errors.
 
 Each is built from devtensor's own operations (slicing, ufuncs, reductions,
 matmul, lstsq), so it runs on the device of its operands; they were NumPy
 fallbacks that ran only on CPU tensors (Note [NumPy names devtensor lacks]).
+convolve and correlate of CPU tensors are NumPy's loops on views (Note
+[NumPy's loops for CPU tensors] in _operands.py); vectorize runs its
+Python function on the host, as it must.
 
 Note [Correlation by shifted products]
 correlate(a, v) and convolve(a, v) are the full correlation
