@@ -29,33 +29,17 @@ import operator
 import numpy as np
 
 from . import _C
-from ._operands import numpy_call, numpy_views
+from ._operands import numpy_call, numpy_views, operands_device
 from ._C import TensorBase
+from ._ufuncs import _NO_LOOP, FunctionUfunc, float_operand as _float_operand
 
 _ufunc = _C._ufunc
 _OPS = _C.OPS
-
-_NO_LOOP = ("ufunc '{}' not supported for the input types, and the inputs could not be safely "
-            "coerced to any supported types according to the casting rule ''safe''")
 
 
 def _dt():
     import devtensor
     return devtensor
-
-
-def _float_operand(x, name):
-    """x as a tensor of NumPy's float loop dtype for it: floats keep theirs,
-    bool and 1-byte integers give float16, 2-byte float32, wider float64."""
-    dt = _dt()
-    x = x if isinstance(x, TensorBase) else dt.asarray(x)
-    kind = x.dtype.kind
-    if kind == "c":
-        raise TypeError(_NO_LOOP.format(name))
-    if kind in "biu":
-        size = x.dtype.itemsize
-        return x.astype(dt.float16 if size == 1 else dt.float32 if size == 2 else dt.float64)
-    return x
 
 
 def _into(result, out):
@@ -92,7 +76,7 @@ def ldexp(x1, x2, /, out=None):
     if views is not None:  # Note [NumPy's loops for CPU tensors]
         return numpy_call(np.ldexp, views)
     dt = _dt()
-    device = next((a.device for a in (x1, x2) if isinstance(a, TensorBase)), None)
+    device = operands_device(x1, x2)
     if not isinstance(x1, TensorBase):
         x1 = dt.asarray(x1, device=device)
     x = _float_operand(x1, "ldexp")
@@ -110,12 +94,12 @@ def frexp(x, /, out=(None, None)):
     """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa|
     < 1 (NumPy's frexp: the mantissa in x's float dtype, the exponent int32;
     0, inf and NaN give themselves and exponent 0)."""
-    views = numpy_views(x) if not any(o is not None for o in (out if isinstance(out, tuple) else (out,))) else None
+    out1, out2 = out if isinstance(out, tuple) else (out, None)
+    views = numpy_views(x) if out1 is None and out2 is None else None
     if views is not None:  # Note [NumPy's loops for CPU tensors]
         return numpy_call(np.frexp, views)
     dt = _dt()
     x = _float_operand(x, "frexp")
-    out1, out2 = out if isinstance(out, tuple) else (out, None)
     ordinary = dt.isfinite(x) & (x != 0)
     # an exponent one too large or too small where log2 rounds across an
     # integer; the exact ldexp below shows which, and the step fixes it
@@ -255,7 +239,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     return back(bits)
 
 
-from ._ufuncs import FunctionUfunc  # noqa: E402  (NumPy's ufunc attributes for the four above)
+# NumPy's ufunc attributes for the four above
 ldexp = FunctionUfunc(ldexp, 2, 1)
 frexp = FunctionUfunc(frexp, 1, 2)
 spacing = FunctionUfunc(spacing, 1, 1)

@@ -29,14 +29,12 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from ._C import TensorBase
+from ._operands import as_tensor as _tensor, numpy_call, numpy_views, operands_device as _device_of
 
 
 def _dt():
     import devtensor
     return devtensor
-
-
-from ._operands import as_tensor as _tensor, numpy_call, numpy_views, operands_device as _device_of  # noqa: E402
 
 
 def _inexact(dtype):
@@ -582,8 +580,8 @@ class vectorize:
     with or without arguments."""
 
     def __init__(self, pyfunc=None, otypes=None, doc=None, excluded=None, cache=False, signature=None):
-        self._options = dict(otypes=[_host_dtype(t) for t in otypes] if isinstance(otypes, (list, tuple))
-                             else otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
+        from ._numpy_fallback import _host  # devtensor dtypes among otypes as NumPy's
+        self._options = dict(otypes=_host(otypes), doc=doc, excluded=excluded, cache=cache, signature=signature)
         self._numpy = None if pyfunc is None else np.vectorize(pyfunc, **self._options)
         if pyfunc is not None:
             self.__doc__ = self._numpy.__doc__
@@ -601,11 +599,6 @@ class vectorize:
         result = self._numpy(*[np.asarray(a) if isinstance(a, TensorBase) else a for a in args],
                              **{k: np.asarray(v) if isinstance(v, TensorBase) else v for k, v in kwargs.items()})
         return _on(result, device)
-
-
-def _host_dtype(t):
-    """otypes' entries as NumPy takes them (devtensor dtypes become NumPy's)."""
-    return t.numpy_dtype if isinstance(t, _dt().dtype) else t
 
 
 def _on(result, device):

@@ -14,14 +14,12 @@ import warnings
 
 import numpy as np
 
+from ._operands import as_tensor as _tensor, operands_device as _device_of
 
 
 def _dt():
     import devtensor
     return devtensor
-
-
-from ._operands import as_tensor as _tensor, operands_device as _device_of  # noqa: E402
 
 
 def _one_d(x, device=None):

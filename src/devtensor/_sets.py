@@ -35,6 +35,8 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase
+from ._operands import numpy_call, numpy_views
+from ._quantiles import _ops  # the modules both build on, imported once
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
            "intersect1d", "union1d", "setdiff1d", "setxor1d", "bincount", "histogram",
@@ -48,10 +50,6 @@ UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indi
 def _tensor(x, device=None):
     from ._sorting import _tensor as tensor
     return tensor(x, device)
-
-
-from ._quantiles import _ops  # noqa: E402  (the modules both build on, imported once)
-from ._operands import numpy_call, numpy_views  # noqa: E402
 
 
 def _run_starts(s, equal_nan):

@@ -40,11 +40,9 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _C
 from ._C import TensorBase
 from ._creation import empty, zeros
+from ._operands import as_tensor as _tensor, operands_device
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize", "sort_complex"]
-
-
-from ._operands import as_tensor as _tensor, operands_device  # noqa: E402
 
 
 def searchsorted(a, v, side="left", sorter=None):

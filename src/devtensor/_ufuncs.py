@@ -264,16 +264,29 @@ def divmod(x1, x2, /, out=(None, None)):
     return (_ufunc(_OPS["floor_divide"], x1, x2, out=out1), _ufunc(_OPS["remainder"], x1, x2, out=out2))
 
 
+_NO_LOOP = ("ufunc '{}' not supported for the input types, and the inputs could not be safely "
+            "coerced to any supported types according to the casting rule ''safe''")
+
+
+def float_operand(x, name):
+    """x as a tensor of NumPy's float loop dtype for it ('e', 'f', 'd' loops):
+    floats keep theirs, bool and 1-byte integers give float16, 2-byte
+    float32, wider float64; complex is NumPy's TypeError naming the ufunc."""
+    if not isinstance(x, TensorBase):
+        (x,) = _first_tensor((x,))
+    kind = x.dtype.kind
+    if kind == "c":
+        raise TypeError(_NO_LOOP.format(name))
+    if kind in "biu":
+        size = x.dtype.itemsize
+        return x.astype(_C.float16 if size == 1 else _C.float32 if size == 2 else _C.float64)
+    return x
+
+
 def modf(x, /, out=(None, None)):
     """NumPy's modf: (fractional part, integral part), both with x's sign
     (modf(-2.0) is (-0.0, -2.0); modf(inf) is (0.0, inf)); integers in float64."""
-    (x,) = _first_tensor((x,))
-    if x.dtype.kind == "c":
-        raise TypeError("ufunc 'modf' not supported for the input types, and the inputs could not be "
-                        "safely coerced to any supported types according to the casting rule ''safe''")
-    if x.dtype.kind in "iub":
-        x = x.astype(_C.float16 if x.dtype.itemsize == 1 else _C.float32 if x.dtype.itemsize == 2
-                     else _C.float64)
+    x = float_operand(x, "modf")
     out1, out2 = out if isinstance(out, tuple) else (out, None)
     whole = _ufunc(_OPS["trunc"], x)
     frac = _ufunc(_OPS["subtract"], x, whole)

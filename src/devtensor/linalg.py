@@ -54,6 +54,7 @@ from numpy.linalg import LinAlgError
 
 from . import _C
 from ._creation import eye
+from ._operands import as_tensor as _tensor, operands_device
 from ._products import _diagonal, _shape_str
 
 __all__ = [
@@ -77,9 +78,6 @@ _NO_VALUE = object()  # pinv's rtol not given (NumPy's _NoValue)
 def _dt():
     import devtensor
     return devtensor
-
-
-from ._operands import as_tensor as _tensor, operands_device  # noqa: E402
 
 
 def _float_dtype(*dtypes):
