@@ -425,6 +425,15 @@ def bench_per_call(table, rng, quick):
             ("count_nonzero(t)", lambda: dt.count_nonzero(x), lambda: np.count_nonzero(a)),
             ("nonzero(t)", lambda: dt.nonzero(x), lambda: np.nonzero(a)),
         ]
+    if hasattr(dt, "frexp"):  # NumPy's names moved onto devices (2026-12-04): no target
+        mask16, mask16_np, table3 = x > 0.5, a > 0.5, dt.asarray([0.25, 0.5, 0.75])
+        small_ops += [
+            ("ldexp(t, 3)", lambda: dt.ldexp(x, 3), lambda: np.ldexp(a, 3)),
+            ("frexp(t)", lambda: dt.frexp(x), lambda: np.frexp(a)),
+            ("isin(t, 3 values)", lambda: dt.isin(x, table3), lambda: np.isin(a, [0.25, 0.5, 0.75])),
+            ("mask != 0", lambda: mask16 != 0, lambda: mask16_np != 0),
+            ("0.5 in t", lambda: 0.5 in x, lambda: 0.5 in a),
+        ]
     cases += [
         ("sort(t)", lambda: dt.sort(x), lambda: np.sort(a)),
         ("argsort(t, stable)", lambda: dt.argsort(x, stable=True), lambda: np.argsort(a, kind="stable")),
