@@ -1,6 +1,7 @@
 """Helpers shared by the test modules (imported after conftest sets the env)."""
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 
@@ -8,6 +9,17 @@ import numpy as np
 import pytest
 
 import devtensor as dt
+
+
+# Note [Stable test ids]
+# pytest-xdist runs the suite only where every worker collected the same test
+# ids; a parameter's repr that holds its address (object()) differs between
+# processes, so ids=stable_repr leaves the address out.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def stable_repr(value):
+    return _ADDRESS.sub("", repr(value))
 
 
 def cuda_count():
