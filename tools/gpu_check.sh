@@ -5,33 +5,58 @@
 #
 # Steps, each under `timeout` and within one overall budget (GPU_CHECK_BUDGET
 # seconds, default 540, so the whole run ends well under 10 minutes):
+#   0. wheels in .whl/ (tools/gpu_wheels.sh fetches them on a machine with
+#      network: scipy-openblas64, which the build needs, and test extras) are
+#      installed into a temporary folder put on PYTHONPATH
 #   1. build devtensor in place for this GPU (DEVTENSOR_CUDA_ARCH, default 90; nvcc
-#      from CUDA_HOME, PATH, /usr/local/cuda or the newest /usr/local/cuda-*);
+#      from CUDA_HOME, PATH, /usr/local/cuda or the newest /usr/local/cuda-*),
+#      without the CPU emulation of CUDA (not needed where CUDA is real);
 #      GPU_CHECK_PREBUILT=DIR supplies prebuilt _C/_cuda .so files where no nvcc
 #      can build them
 #   1b. fail loudly unless _cuda imports and dt.cuda.is_available() (says why, and
 #      when the driver is too old for the toolkit)
-#   2. the test suite against real CUDA  (DEVTENSOR_TEST_DEVICES=cpu,cuda:0)
-#   3. a subset covering every kernel family once more under compute-sanitizer
-#      memcheck, with the caching allocator off (DEVTENSOR_CUDA_NO_CACHE=1)
+#   2. the test suite against real CUDA (DEVTENSOR_TEST_DEVICES=GPU_CHECK_TEST_DEVICES,
+#      default cuda:0: CI runs the cpu), spread over the cores by pytest-xdist
+#      where it is installed, one line per test in tests.log (the failing tests'
+#      names survive a timeout) and a per-test limit where pytest-timeout is
+#   3. compute-sanitizer memcheck, caching allocator off (DEVTENSOR_CUDA_NO_CACHE=1),
+#      over test files that cover every kernel family, one file at a time (each
+#      file's own ERROR SUMMARY; a timeout loses only the file it cut off)
 #   4. bench/run.py --gpu (side by side with CuPy and PyTorch), if it exists; its
-#      JSON is rewritten after every row, so a timeout keeps what was measured
-# It writes OUT_DIR/{build,tests,sanitizer,bench}.log, tests.xml,
-# sanitizer.xml, bench.json, nvidia-smi.txt and summary.json, and prints a
-# short table last.  It installs nothing (the GPU machine has no network):
-# python3, numpy, pytest (and, for the benchmarks, cupy and torch) must be
-# there already; tests that need hypothesis skip without it.
+#      JSON is rewritten after every row, so a timeout keeps what was measured;
+#      GPU_CHECK_BENCH_ARGS adds arguments (e.g. --quick)
+# It writes OUT_DIR/summary.json (with the failing tests' names), bench.json,
+# failures.txt and logs.tgz ({build,tests,sanitizer,bench}.log, tests.xml,
+# sanitizer.xml, nvidia-smi.txt): four files, since the device tool brings
+# back at most eight.  It prints a short table last.  It installs nothing from
+# the network (the GPU machine has none): python3, numpy, pytest (and, for the
+# benchmarks, cupy and torch) must be there; tests that need hypothesis skip
+# without it.  A session's call (device tool):
+#   run(command="tools/gpu_check.sh", carry=[".whl"], timeout_s=600)
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
 OUT_DIR="${1:-${OUT:-gpu_check_out}}"
 mkdir -p "$OUT_DIR"
 OUT_DIR="$(cd "$OUT_DIR" && pwd)"
-rm -f "$OUT_DIR"/tests.xml "$OUT_DIR"/sanitizer.xml "$OUT_DIR"/bench.json  # no stale counts
+rm -f "$OUT_DIR"/tests.xml "$OUT_DIR"/sanitizer*.xml "$OUT_DIR"/bench.json "$OUT_DIR"/failures.txt  # no stale counts
 
 PY="${PYTHON:-python3}"
 BUDGET="${GPU_CHECK_BUDGET:-540}"
-PYTEST_ARGS="${GPU_CHECK_PYTEST_ARGS:--q --maxfail=200}"
+TEST_DEVICES="${GPU_CHECK_TEST_DEVICES:-cuda:0}"
+# Note [The suite on a lent GPU]
+# One line per test (-v: a timeout still leaves the failing tests' names in
+# tests.log), workers on all but two cores where pytest-xdist is there (the
+# suite on one core does not fit the budget), a per-test limit where
+# pytest-timeout is, and a fixed hash seed so that every worker collects the
+# same tests.
+PYTEST_ARGS="${GPU_CHECK_PYTEST_ARGS:--v -rfE --maxfail=500}"
+if "$PY" -c "import xdist" 2>/dev/null; then
+    WORKERS=$(( $(nproc) - 2 )); (( WORKERS > 14 )) && WORKERS=14; (( WORKERS < 1 )) && WORKERS=1
+    PYTEST_ARGS="$PYTEST_ARGS -n $WORKERS"
+fi
+"$PY" -c "import pytest_timeout" 2>/dev/null && PYTEST_ARGS="$PYTEST_ARGS --timeout=120"
+export PYTHONHASHSEED=0
 export DEVTENSOR_CUDA_ARCH="${DEVTENSOR_CUDA_ARCH:-90}"
 export PYTHONDONTWRITEBYTECODE=1
 START=$(date +%s)
@@ -63,7 +88,12 @@ step() {  # step NAME CAP_SECONDS LOGFILE CMD...
     return $rc
 }
 
-# ---- 0. the machine
+# ---- 0. the machine, and the wheels it lacks
+if ls .whl/*.whl >/dev/null 2>&1; then
+    SITE="$(mktemp -d)"
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$SITE" .whl/*.whl \
+        >"$OUT_DIR/wheels.log" 2>&1 && export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
+fi
 { command -v nvidia-smi >/dev/null && nvidia-smi || echo "nvidia-smi not found"; } >"$OUT_DIR/nvidia-smi.txt" 2>&1
 GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)
@@ -79,7 +109,8 @@ fi
 NVCC="$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")"
 NVCC_VERSION=$("$NVCC" --version 2>/dev/null | grep -o 'release [0-9.]*' | head -n1)
 BUILD_OK=0
-step build 240 "$OUT_DIR/build.log" "$PY" setup.py build_ext --inplace --force -j 4 && BUILD_OK=1
+DEVTENSOR_NO_EMULATION=1 step build 240 "$OUT_DIR/build.log" "$PY" setup.py build_ext --inplace --force -j 4 && \
+    BUILD_OK=1
 # a build that could not make _cuda (no nvcc here, or it failed): fall back to a
 # prebuilt sm_90 pair carried from the CPU machine (GPU_CHECK_PREBUILT, a folder
 # holding _C*.so and _cuda*.so built from this same tree)
@@ -128,7 +159,7 @@ if (( BUILD_OK && CUDA_RC != 0 )); then
     STATUS[tests]="skipped (CUDA unavailable, see cuda)"; DURATION[tests]=0
 elif (( BUILD_OK )); then
     # shellcheck disable=SC2086
-    DEVTENSOR_TEST_DEVICES=cpu,cuda:0 step tests 200 "$OUT_DIR/tests.log" \
+    DEVTENSOR_TEST_DEVICES="$TEST_DEVICES" step tests 240 "$OUT_DIR/tests.log" \
         "$PY" -m pytest $PYTEST_ARGS -p no:cacheprovider --junitxml="$OUT_DIR/tests.xml"
 else
     STATUS[tests]="skipped (build failed)"; DURATION[tests]=0
@@ -144,16 +175,36 @@ done
 if (( BUILD_OK && CUDA_RC != 0 )); then
     STATUS[sanitizer]="skipped (CUDA unavailable)"; DURATION[sanitizer]=0
 elif (( BUILD_OK )) && [[ -n "$SANITIZER" ]]; then
-    # every kernel family once (elementwise contiguous and strided, casts,
-    # generators, copies, streams), not the whole suite: instrumenting every
-    # kernel would not fit; the deliberate out-of-memory tests' failed
-    # cudaMalloc calls are API errors, not memory errors (--report-api-errors no)
-    DEVTENSOR_TEST_DEVICES=cuda:0 DEVTENSOR_CUDA_NO_CACHE=1 step sanitizer 150 "$OUT_DIR/sanitizer.log" \
-        "$SANITIZER" --tool memcheck --report-api-errors no --error-exitcode 99 --print-limit 50 \
-        --target-processes all \
-        "$PY" -m pytest -q -p no:cacheprovider --junitxml="$OUT_DIR/sanitizer.xml" \
-        tests/test_cuda_api.py tests/test_movement.py tests/test_threads.py tests/test_random.py \
-        tests/test_readonly.py tests/test_overlap.py
+    # every kernel family (elementwise contiguous and strided, casts, generators,
+    # copies, streams, reductions, scans, sorting, indexing, products, linear
+    # algebra, FFT), one file at a time, most basic first, while time is left:
+    # instrumenting the whole suite would not fit.  The deliberate
+    # out-of-memory tests' failed cudaMalloc calls are API errors, not memory
+    # errors (--report-api-errors no)
+    san_files=(test_cuda_api test_movement test_threads test_random test_readonly test_overlap
+               test_reductions test_sorting test_advanced_index test_products test_linalg test_fft
+               test_searching test_sets test_ufunc_methods test_index_functions)
+    : >"$OUT_DIR/sanitizer.log"
+    t0=$(date +%s); SAN_RC=0; SAN_DONE=0
+    for f in "${san_files[@]}"; do
+        room=$(( 150 - ($(date +%s) - t0) )); limit=$(left "$room")
+        (( room < 10 || limit < 10 )) && break
+        echo "## tests/$f.py" >>"$OUT_DIR/sanitizer.log"
+        DEVTENSOR_TEST_DEVICES=cuda:0 DEVTENSOR_CUDA_NO_CACHE=1 timeout --kill-after=10 "$limit" \
+            "$SANITIZER" --tool memcheck --report-api-errors no --error-exitcode 99 --print-limit 50 \
+            --target-processes all \
+            "$PY" -m pytest -q -p no:cacheprovider --junitxml="$OUT_DIR/sanitizer_$f.xml" "tests/$f.py" \
+            >>"$OUT_DIR/sanitizer.log" 2>&1
+        rc=$?
+        (( rc == 124 || rc == 137 )) && { SAN_RC=$rc; echo "## timeout in tests/$f.py" >>"$OUT_DIR/sanitizer.log"; break; }
+        (( rc != 0 )) && SAN_RC=$rc
+        SAN_DONE=$(( SAN_DONE + 1 ))
+    done
+    DURATION[sanitizer]=$(( $(date +%s) - t0 ))
+    if (( SAN_RC == 0 )); then STATUS[sanitizer]="pass ($SAN_DONE/${#san_files[@]} files)"
+    elif (( SAN_RC == 124 || SAN_RC == 137 )); then STATUS[sanitizer]="timeout ($SAN_DONE/${#san_files[@]} files done)"
+    else STATUS[sanitizer]="fail (exit $SAN_RC; $SAN_DONE/${#san_files[@]} files)"; fi
+    tail -n 3 "$OUT_DIR/sanitizer.log" | sed 's/^/   /'
 elif (( BUILD_OK )); then
     STATUS[sanitizer]="skipped (no compute-sanitizer)"; DURATION[sanitizer]=0
 else
@@ -162,7 +213,9 @@ fi
 
 # ---- 4. benchmarks
 if (( BUILD_OK )) && [[ -f bench/run.py ]]; then
-    step bench 120 "$OUT_DIR/bench.log" "$PY" bench/run.py --gpu --json "$OUT_DIR/bench.json"
+    # shellcheck disable=SC2086
+    step bench 120 "$OUT_DIR/bench.log" "$PY" bench/run.py --gpu ${GPU_CHECK_BENCH_ARGS:-} \
+        --json "$OUT_DIR/bench.json"
 elif (( BUILD_OK )); then
     STATUS[bench]="skipped (no bench/run.py)"; DURATION[bench]=0
 else
@@ -176,26 +229,54 @@ for s in build cuda tests sanitizer bench; do
     export "STATUS_$s=${STATUS[$s]:-not run}" "DURATION_$s=${DURATION[$s]:-0}"
 done
 "$PY" - <<'EOF'
-import datetime, json, os, re, sys
+import datetime, glob, json, os, re, sys
 import xml.etree.ElementTree as ET
 
 out = os.environ["OUT_DIR"]
 
-def junit(name):
-    path = os.path.join(out, name)
-    if not os.path.exists(path):
-        return None
-    try:
-        root = ET.parse(path).getroot()
-    except ET.ParseError:
-        return None
-    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+def junit(pattern):
     c = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    for s in suites:
-        for k in c:
-            c[k] += int(s.get(k, 0))
+    found = False
+    for path in sorted(glob.glob(os.path.join(out, pattern))):
+        try:
+            root = ET.parse(path).getroot()
+        except ET.ParseError:
+            continue
+        found = True
+        suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+        for s in suites:
+            for k in c:
+                c[k] += int(s.get(k, 0))
+    if not found:
+        return None
     c["passed"] = c["tests"] - c["failures"] - c["errors"] - c["skipped"]
     return c
+
+WORD = {"PASSED": "passed", "XPASS": "passed", "FAILED": "failures", "ERROR": "errors",
+        "SKIPPED": "skipped", "XFAIL": "skipped"}
+
+def verbose_log(name):
+    """Counts and failing tests from pytest -v lines ("[gw3] [  5%] PASSED
+    tests/x.py::t" under xdist, "tests/x.py::t PASSED" without): what a
+    timeout leaves behind."""
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return None, []
+    counts, failed = {"passed": 0, "failures": 0, "errors": 0, "skipped": 0}, []
+    for line in open(path, errors="replace"):
+        m = re.match(r"(?:\[gw\d+\] \[ *\d+%\] )?(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (tests/.*\S)", line)
+        if m:
+            status, test = m.groups()
+        else:
+            m = re.match(r"(tests/.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b", line)
+            if not m:
+                continue
+            test, status = m.groups()
+        counts[WORD[status]] += 1
+        if status in ("FAILED", "ERROR"):
+            failed.append(test)
+    counts["tests"] = sum(counts.values())
+    return (counts if counts["tests"] else None), sorted(set(failed))
 
 def sanitizer_errors():
     path = os.path.join(out, "sanitizer.log")
@@ -216,8 +297,12 @@ def versions():
 steps = {}
 for s in ("build", "cuda", "tests", "sanitizer", "bench"):
     steps[s] = {"status": os.environ.get(f"STATUS_{s}"), "seconds": int(os.environ.get(f"DURATION_{s}", 0))}
-steps["tests"]["counts"] = junit("tests.xml")
-steps["sanitizer"]["counts"] = junit("sanitizer.xml")
+log_counts, failed = verbose_log("tests.log")
+steps["tests"]["counts"] = junit("tests.xml") or log_counts
+steps["tests"]["failed"] = failed[:500]
+with open(os.path.join(out, "failures.txt"), "w") as f:
+    f.write("".join(t + "\n" for t in failed))
+steps["sanitizer"]["counts"] = junit("sanitizer*.xml")
 steps["sanitizer"]["memcheck_errors"] = sanitizer_errors()
 summary = {
     "gpu": os.environ.get("GPU_NAME") or None,
@@ -247,5 +332,8 @@ for s, info in steps.items():
     print(f"{s:<10} {info['status']:<32} {info['seconds']:>5}s  {detail}")
 print(f"summary: {os.path.join(out, 'summary.json')}")
 EOF
+# the logs in one archive: the device tool brings back at most eight files
+( cd "$OUT_DIR" && shopt -s nullglob && logs=(*.log *.xml nvidia-smi.txt) && \
+  tar czf logs.tgz "${logs[@]}" && rm -f "${logs[@]}" )
 [[ ( "${STATUS[build]}" == pass || "${STATUS[build]}" == prebuilt* ) && "${STATUS[tests]}" == pass && \
    "${STATUS[cuda]}" != FAIL* ]]
