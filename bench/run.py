@@ -693,7 +693,7 @@ def _try_import(name):
 def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy_bw, n=1 << 28, side=8192):
     """Issue 10's GPU rows: sum of 2^28 float32 against the read bandwidth a
     copy reaches (target 90%) and against CuPy and PyTorch; axis sums of an
-    8192x8192 float32."""
+    8192x8192 float32; cumsum of 2^28 float32 (one long row: the chunked scan)."""
     if not hasattr(dt, "sum"):
         return
     x = dt.rand(n, dtype=dt.float32, device="cuda")
@@ -704,6 +704,8 @@ def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy
     table.add("gpu", f"sum 2^{n.bit_length() - 1} float32 (read bandwidth)", "-", gbps(4 * n, t_sum), "dt copy read rate",
               copy_bw / 2, "target: ratio >= 0.90", kind="GB/s")
     axis_t = {axis: median_time(lambda axis=axis: dt.sum(m, axis=axis), reps, sync=dsync) for axis in (0, 1)}
+    t_cumsum = median_time(lambda: dt.cumsum(x), reps, sync=dsync)
+    cumsum_case = f"cumsum 2^{n.bit_length() - 1} float32"
     host = x.cpu().numpy()
     if cp is not None:
         cx, cm = cp.asarray(host), cp.asarray(m.cpu().numpy())
@@ -711,6 +713,7 @@ def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy
         for axis in (0, 1):
             r = median_time(lambda axis=axis: cm.sum(axis=axis), reps, sync=csync)
             table.add("gpu", f"sum(axis={axis}) 8192x8192 float32", "-", axis_t[axis], "cupy", r)
+        table.add("gpu", cumsum_case, "-", t_cumsum, "cupy", median_time(lambda: cx.cumsum(), reps, sync=csync))
         del cx, cm
         cp.get_default_memory_pool().free_all_blocks()
     if torch is not None:
@@ -719,8 +722,12 @@ def bench_gpu_reductions(table, reps, dsync, cp, csync, torch, tsync, gbps, copy
         for axis in (0, 1):
             r = median_time(lambda axis=axis: tm.sum(dim=axis), reps, sync=tsync)
             table.add("gpu", f"sum(axis={axis}) 8192x8192 float32", "-", axis_t[axis], "torch", r)
+        table.add("gpu", cumsum_case, "-", t_cumsum, "torch",
+                  median_time(lambda: torch.cumsum(tx, 0), reps, sync=tsync))
         del tx, tm
         torch.cuda.empty_cache()
+    if cp is None and torch is None:
+        table.add("gpu", cumsum_case, "-", t_cumsum, "-", None, "no competitor importable")
     del x, m
 
 

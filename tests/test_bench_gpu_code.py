@@ -30,7 +30,7 @@ def test_gpu_reduction_and_gather_rows_run():
     run.bench_gpu_gather(table, 1, sync, None, None, None, None, n=1 << 12)
     run.bench_gpu_sort(table, 1, sync, None, None, None, None, n=1 << 12)
     cases = [r["case"] if isinstance(r, dict) else r[1] for r in table.rows]
-    assert any("sum 2^12 float32" in c for c in cases), cases
+    assert any("sum 2^12 float32" in c for c in cases) and any("cumsum 2^12" in c for c in cases), cases
     assert any("gather" in c for c in cases), cases
     assert any("sort 2^12 float32" in c for c in cases), cases
 

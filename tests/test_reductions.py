@@ -974,3 +974,37 @@ def test_count_nonzero_by_bits_matches_a_cast_to_bool(device, dtype):
         kept = dt.count_nonzero(x, keepdims=True)
         assert kept.shape == (1,) * x.ndim and int(kept.reshape(())) == np.count_nonzero(r)
     assert_same(dt.count_nonzero(t.reshape(2, 5), axis=1), np.count_nonzero(ref.reshape(2, 5), axis=1), device=device)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "bool"])
+def test_few_outputs_of_many_elements(device, dtype):
+    """Few outputs along an inner or an outer axis: the CUDA kernels cut the
+    reduced elements in parts and fold them per output (k_reduce_finish,
+    k_reduce_outer_finish; Note [Reduction kernels]), with ties and NaN in
+    later parts."""
+    rng = np.random.default_rng(21)
+    for shape, axis in (((3, 2 * 256 * 16 + 11), 1), ((500, 7), 0), ((2, 300, 3), (0, 1))):
+        a = np.round(values(rng, shape, dtype) / 3).astype(dtype) if dtype != "bool" else values(rng, shape, dtype)
+        if a.dtype.kind == "f":
+            flat = a.reshape(-1)
+            flat[[7, flat.size - 2]] = np.nan
+        t = dt.asarray(a, device=device)
+        for op in OPS:
+            if (op == "prod" and a.dtype.kind == "f") or (op.startswith("arg") and isinstance(axis, tuple)):
+                continue
+            same_result(getattr(dt, op)(t, axis=axis), getattr(np, op)(a, axis=axis), op, dtype)
+
+
+def test_many_parts_and_chunks(device):
+    """More parts and scan chunks than a block has threads (each thread of
+    k_reduce_finish and k_scan_starts then folds a run of them)."""
+    n = 257 * 256 * 16 + 5
+    a = np.random.default_rng(22).standard_normal(n)
+    a[n - 3] = 100.0
+    t = dt.asarray(a, device=device)
+    np.testing.assert_allclose(float(dt.sum(t)), math.fsum(a), rtol=1e-12)
+    assert int(dt.argmax(t)) == n - 3 and int(dt.argmin(t)) == int(np.argmin(a))
+    np.testing.assert_allclose(to_np(dt.cumsum(t)), np.cumsum(a), rtol=1e-9, atol=1e-9)
+    zeros = dt.full(n, -0.0, device=device)
+    assert np.signbit(to_np(dt.cumsum(zeros))).all()  # NumPy's accumulate starts at the first element
+    assert not np.signbit(float(dt.sum(zeros)))  # and its sum at +0.0

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 10
+#define DT_BACKEND_ABI_VERSION 11
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -225,7 +225,9 @@ typedef enum dt_reduce_op {
     DT_NUM_REDUCE_OPS
 } dt_reduce_op;
 
-#define DT_REDUCE_WORK_BYTES (1024 * 32)
+/* ABI 11: 4 MiB (was 32 KiB), room for the partials of reductions cut in
+ * parts (Note [Reduction kernels] in cuda_reduce.cu) */
+#define DT_REDUCE_WORK_BYTES (4 * 1024 * 1024)
 
 typedef struct dt_reduce_loop {
     int op;                    /* dt_reduce_op */

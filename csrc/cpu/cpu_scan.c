@@ -16,10 +16,10 @@
  * As NumPy's accumulate, a row's first result is its first element, not
  * the identity combined with it: 0 + -0.0 is +0.0, and (1+0j)*(inf+0j) is
  * inf+nanj by the complex product's formula, where NumPy gives -0.0 and
- * inf+0j.  So the first part of a row is scanned "fresh".  The totals of
- * a split row's parts still start from the identity (here and in the CUDA
- * chunks), so a long row of only -0.0, or a long complex product through
- * an infinity, may still differ there from NumPy's one-by-one accumulate.
+ * inf+0j.  So the first part of a row is scanned "fresh", and the totals
+ * of a split row's parts (here and in the CUDA chunks) start at their first
+ * element too, the running totals at the first part's: a long row of only
+ * -0.0 stays -0.0.
  */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
@@ -87,7 +87,11 @@ typedef struct scanner {
     {                                                                                             \
         NAME##_acc_##X a = IDF();                                                                 \
         dt_T_##X v;                                                                               \
-        for (int64_t i = 0; i < n; i++) {                                                         \
+        if (n > 0) { /* Note [A scan starts at its first element] */                              \
+            memcpy(&v, in, sizeof v);                                                             \
+            a = DT_ACC_LOAD(X, v);                                                                \
+        }                                                                                         \
+        for (int64_t i = 1; i < n; i++) {                                                         \
             memcpy(&v, in + i * is, sizeof v);                                                    \
             a = OPF(a, DT_ACC_LOAD(X, v));                                                        \
         }                                                                                         \
@@ -179,9 +183,8 @@ static void split_rows(scan_job *j)
         j->in = l->in + in_off;
         j->out = l->out + out_off;
         dt_cpu_parallel_for(j->nparts, 1, part_totals, j);
-        acc_buf run, total;
-        j->s->identity(&run);
-        for (int64_t k = 0; k < j->nparts; k++) { /* each part starts at the total before it */
+        acc_buf run = j->starts[0], total; /* part 0 is scanned fresh */
+        for (int64_t k = 1; k < j->nparts; k++) { /* each part starts at the total before it */
             total = j->starts[k];
             j->starts[k] = run;
             j->s->combine(&run, &total);

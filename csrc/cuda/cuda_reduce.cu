@@ -5,15 +5,20 @@
  * Note [Reduction kernels]
  *   k_reduce_inner   a block per output (grid-stride): its threads stride
  *                    over the reduced elements, then fold their accumulators
- *                    in shared memory, a tree with a barrier per level.  One
- *                    output with many elements is cut into parts (grid.y),
- *                    each block leaving its partial in the loop's work
- *                    memory for k_reduce_finish, one thread, to fold in
- *                    order of the parts.
+ *                    in shared memory, a tree with a barrier per level.
  *   k_reduce_outer   a thread per output, walking its reduced elements in
  *                    order: chosen when a kept axis has the smallest stride
  *                    (sum(axis=0) of a C-order matrix), so neighbouring
  *                    threads read neighbouring elements.
+ * Few outputs of many elements would leave the GPU idle (one output: one
+ * block; sum(axis=0) of 8192 x 8192: 8192 threads, 0.08x PyTorch's time on
+ * an H200), so the reduced elements are cut in parts (grid.y) until about
+ * kTargetBlocks blocks (kTargetThreads threads for the outer kernel) run,
+ * each part leaving its partial in the loop's work memory; then
+ * k_reduce_finish (a block per output: each thread folds a run of parts
+ * in order, then a tree) or k_reduce_outer_finish (a thread per output,
+ * its parts in order) folds them.  Merges do not depend on the order but
+ * for rounding: argmin and argmax break ties by position.
  * float sums are compensated (Kahan) per thread, so a thread's long run
  * loses no more than pairwise summation would (Note [Accumulating wide]).
  * Axis groups of more than kMaxDims after the core's merging are refused.
@@ -33,7 +38,7 @@ struct ReduceArgs {
     void *work;
     int out_dtype;
     int kept_ndim, red_ndim;
-    int nparts;
+    int nparts;                /* parts of the reduced elements (Note [Reduction kernels]) */
     int64_t n_out, n_red, per_part;
     int64_t kept_shape[kMaxDims], kept_in[kMaxDims], kept_out[kMaxDims];
     int64_t red_shape[kMaxDims], red_stride[kMaxDims];
@@ -214,39 +219,80 @@ __global__ void k_reduce_inner(ReduceArgs a)
             if (a.nparts == 1)
                 Op::store(a.out + out_off, fold[0], a.out_dtype);
             else
-                ((Acc *)a.work)[blockIdx.y] = fold[0];
+                ((Acc *)a.work)[o * a.nparts + blockIdx.y] = fold[0];
         }
         __syncthreads(); /* fold is rewritten for the next output */
     }
 }
 
-/* the parts' partials folded in order by one thread (at most 1024 of them) */
+/* the partials of output o, work[o * nparts + p], folded by a block: each
+ * thread a run of parts in order, then the runs as a tree */
 template <class Op>
-__global__ void k_reduce_finish(ReduceArgs a)
+__global__ void __launch_bounds__(kThreads) k_reduce_finish(ReduceArgs a)
 {
     typedef typename Op::Acc Acc;
-    if (threadIdx.x != 0 || blockIdx.x != 0)
-        return;
-    const Acc *parts = (const Acc *)a.work;
-    Acc acc = parts[0];
-    for (int k = 1; k < a.nparts; k++)
-        acc = Op::merge(acc, parts[k]);
-    int64_t in_off, out_off;
-    unravel_kept(a, 0, &in_off, &out_off);
-    Op::store(a.out + out_off, acc, a.out_dtype);
+    __shared__ Acc fold[kThreads];
+    int per = (a.nparts + kThreads - 1) / kThreads;
+    unsigned active = (unsigned)((a.nparts + per - 1) / per);
+    for (int64_t o = blockIdx.x; o < a.n_out; o += gridDim.x) {
+        const Acc *parts = (const Acc *)a.work + o * a.nparts;
+        if (threadIdx.x < active) {
+            int lo = (int)threadIdx.x * per, hi = lo + per < a.nparts ? lo + per : a.nparts;
+            Acc acc = parts[lo];
+            for (int p = lo + 1; p < hi; p++)
+                acc = Op::merge(acc, parts[p]);
+            fold[threadIdx.x] = acc;
+        }
+        __syncthreads();
+        for (unsigned w = kThreads / 2; w > 0; w /= 2) {
+            if (threadIdx.x < w && threadIdx.x + w < active)
+                fold[threadIdx.x] = Op::merge(fold[threadIdx.x], fold[threadIdx.x + w]);
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            int64_t in_off, out_off;
+            unravel_kept(a, o, &in_off, &out_off);
+            Op::store(a.out + out_off, fold[0], a.out_dtype);
+        }
+        __syncthreads(); /* fold is rewritten for the next output */
+    }
 }
 
+/* a thread per output and part (grid.y): the part's reduced elements in order */
 template <class Op>
 __global__ void k_reduce_outer(ReduceArgs a)
 {
+    typedef typename Op::Acc Acc;
+    int64_t r0 = (int64_t)blockIdx.y * a.per_part;
+    int64_t r1 = a.n_red - r0 < a.per_part ? a.n_red : r0 + a.per_part;
     for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.n_out;
          o += (int64_t)gridDim.x * blockDim.x) {
         int64_t in_off, out_off;
         unravel_kept(a, o, &in_off, &out_off);
         const char *base = a.in + in_off;
-        typename Op::Acc acc = Op::init(base, 0);
-        for (int64_t r = 0; r < a.n_red; r++)
+        Acc acc = Op::init(base + red_offset(a, r0), r0);
+        for (int64_t r = r0; r < r1; r++)
             acc = Op::step(acc, base + red_offset(a, r), r);
+        if (a.nparts == 1)
+            Op::store(a.out + out_off, acc, a.out_dtype);
+        else
+            ((Acc *)a.work)[blockIdx.y * a.n_out + o] = acc; /* part-major: coalesced */
+    }
+}
+
+/* a thread per output: its parts' partials, work[p * n_out + o], in order */
+template <class Op>
+__global__ void k_reduce_outer_finish(ReduceArgs a)
+{
+    typedef typename Op::Acc Acc;
+    const Acc *parts = (const Acc *)a.work;
+    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.n_out;
+         o += (int64_t)gridDim.x * blockDim.x) {
+        Acc acc = parts[o];
+        for (int p = 1; p < a.nparts; p++)
+            acc = Op::merge(acc, parts[p * a.n_out + o]);
+        int64_t in_off, out_off;
+        unravel_kept(a, o, &in_off, &out_off);
         Op::store(a.out + out_off, acc, a.out_dtype);
     }
 }
@@ -254,7 +300,7 @@ __global__ void k_reduce_outer(ReduceArgs a)
 /* ---- launch ---- */
 
 struct ReduceKernels {
-    const void *inner, *finish, *outer;
+    const void *inner, *finish, *outer, *outer_finish;
     size_t acc_size;
 };
 
@@ -262,7 +308,8 @@ template <class Op>
 ReduceKernels reduce_kernels_of()
 {
     ReduceKernels k = {DT_KERNEL_ADDRESS(k_reduce_inner<Op>), DT_KERNEL_ADDRESS(k_reduce_finish<Op>),
-                 DT_KERNEL_ADDRESS(k_reduce_outer<Op>), sizeof(typename Op::Acc)};
+                 DT_KERNEL_ADDRESS(k_reduce_outer<Op>), DT_KERNEL_ADDRESS(k_reduce_outer_finish<Op>),
+                 sizeof(typename Op::Acc)};
     return k;
 }
 
@@ -291,6 +338,24 @@ const ReduceKernels &reduce_kernels_for(int op, dt_dtype d)
 }
 
 int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v > hi ? hi : v < lo ? lo : v; }
+
+/* Note [Reduction kernels]: enough blocks (threads) to fill an H200's 132
+ * SMs a few times over; a part is never shorter than kMin*Part elements */
+constexpr int64_t kTargetBlocks = 2048;
+constexpr int64_t kTargetThreads = kTargetBlocks * kThreads;
+constexpr int64_t kMinInnerPart = kThreads * 16;
+constexpr int64_t kMinOuterPart = 64;
+constexpr int64_t kMaxParts = 65535; /* grid.y */
+
+/* nparts parts of per_part reduced elements (the last may be shorter) */
+void set_parts(ReduceArgs *a, int64_t parts)
+{
+    parts = clamp64(parts, 1, kMaxParts);
+    a->per_part = (a->n_red + parts - 1) / parts;
+    a->nparts = (int)((a->n_red + a->per_part - 1) / a->per_part);
+}
 
 /* the shared checks (loop_check.h), the kernels' axis limit and their work memory */
 dt_status validate(const dt_reduce_loop *l, dt_error *err)
@@ -331,26 +396,28 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
     int nk = l->kept_ndim, nr = l->red_ndim;
     static const char *const names[] = {"sum", "prod", "min", "max", "argmin", "argmax", "any", "all"};
     const char *name = names[l->op];
+    int64_t room = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size) / l->n_out; /* parts the work memory holds */
     if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
-        a.nparts = 1;
-        a.per_part = l->n_red;
-        dim3 grid(grid_for(l->n_out, l->device_index));
-        return launch_result(cudaLaunchKernel(k.outer, grid, dim3(kThreads), args, 0, stream), name,
+        int64_t parts = clamp64((kTargetThreads + l->n_out - 1) / l->n_out, 1, l->n_red / kMinOuterPart);
+        set_parts(&a, clamp64(parts, 1, room));
+        unsigned grid = grid_for(l->n_out, l->device_index);
+        DT_TRY(launch_result(cudaLaunchKernel(k.outer, dim3(grid, (unsigned)a.nparts), dim3(kThreads), args, 0,
+                                              stream),
+                             name, l->device_index, err));
+        if (a.nparts == 1)
+            return DT_OK;
+        return launch_result(cudaLaunchKernel(k.outer_finish, dim3(grid), dim3(kThreads), args, 0, stream), name,
                              l->device_index, err);
     }
-    /* Note [Reduction kernels]: one output of many elements is cut in parts */
-    int64_t parts = l->n_out == 1 ? l->n_red / (kThreads * 16) : 1;
-    int64_t max_parts = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size);
-    parts = parts < 1 ? 1 : parts > max_parts ? max_parts : parts;
-    a.per_part = (l->n_red + parts - 1) / parts;
-    a.nparts = (int)((l->n_red + a.per_part - 1) / a.per_part);
+    int64_t parts = clamp64((kTargetBlocks + l->n_out - 1) / l->n_out, 1, l->n_red / kMinInnerPart);
+    set_parts(&a, clamp64(parts, 1, room));
     int64_t blocks = l->n_out < (1 << 20) ? l->n_out : (1 << 20);
     DT_TRY(launch_result(cudaLaunchKernel(k.inner, dim3((unsigned)blocks, (unsigned)a.nparts), dim3(kThreads), args, 0,
                                           stream),
                          name, l->device_index, err));
     if (a.nparts == 1)
         return DT_OK;
-    return launch_result(cudaLaunchKernel(k.finish, dim3(1), dim3(1), args, 0, stream), name,
+    return launch_result(cudaLaunchKernel(k.finish, dim3((unsigned)blocks), dim3(kThreads), args, 0, stream), name,
                          l->device_index, err);
 }
 
@@ -360,9 +427,11 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
  *                 a barrier each) and offset by the running total (carry) of
  *                 the tiles before it.
  * Long rows (few of them) are cut in chunks: k_scan_totals (a block per
- * chunk: its total, in the work memory), k_scan_starts (one thread: each
- * chunk's start, the running total of the chunks before it in its row),
- * then k_scan_chunks (a block per chunk, as k_scan_rows from its start).
+ * chunk: its total, in the work memory), k_scan_starts (a block per row:
+ * each chunk's start, the running total of the chunks before it in its row;
+ * each thread scans a run of chunks in order, then the runs' totals are
+ * scanned in shared memory), then k_scan_chunks (a block per chunk, as
+ * k_scan_rows from its start).
  * The accumulators are SUM's and PROD's, uncompensated.  Each element
  * enters the tile as itself (Op::first), and a row's first tile and first
  * chunk have no carry: a row starts at its first element, as NumPy's
@@ -426,43 +495,80 @@ __global__ void k_scan_rows(ScanArgs a)
     }
 }
 
+/* a value of a scan that may be none yet: a row's first chunk has no carry,
+ * and merging with an identity would lose a -0.0 sum */
+template <class Acc>
+struct MaybeAcc {
+    Acc v;
+    bool has;
+};
+
+template <class Op, class Acc>
+__device__ inline MaybeAcc<Acc> merge_maybe(MaybeAcc<Acc> a, MaybeAcc<Acc> b)
+{
+    if (!a.has)
+        return b;
+    if (!b.has)
+        return a;
+    return MaybeAcc<Acc>{Op::merge(a.v, b.v), true};
+}
+
+/* a chunk's total, from its first element (Note [A scan starts at its
+ * first element] in cpu_scan.c) */
 template <class Op>
-__global__ void k_scan_totals(ScanArgs a)
+__global__ void __launch_bounds__(kThreads) k_scan_totals(ScanArgs a)
 {
     typedef typename Op::Acc Acc;
-    __shared__ Acc fold[kThreads];
+    typedef MaybeAcc<Acc> Maybe;
+    __shared__ Maybe fold[kThreads];
     int64_t row = blockIdx.x / a.chunks, r0 = (blockIdx.x % a.chunks) * a.chunk;
     int64_t r1 = a.len - r0 < a.chunk ? a.len : r0 + a.chunk;
     int64_t in_off, out_off;
     scan_row_offsets(a, row, &in_off, &out_off);
-    Acc acc = Op::init(nullptr, 0);
+    Maybe acc = {Op::init(nullptr, 0), false};
     for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x)
-        acc = Op::step(acc, a.in + in_off + r * a.in_stride, r);
+        acc = merge_maybe<Op>(acc, Maybe{Op::first(a.in + in_off + r * a.in_stride), true});
     fold[threadIdx.x] = acc;
     __syncthreads();
     for (unsigned w = kThreads / 2; w > 0; w /= 2) {
         if (threadIdx.x < w)
-            fold[threadIdx.x] = Op::merge(fold[threadIdx.x], fold[threadIdx.x + w]);
+            fold[threadIdx.x] = merge_maybe<Op>(fold[threadIdx.x], fold[threadIdx.x + w]);
         __syncthreads();
     }
     if (threadIdx.x == 0)
-        ((Acc *)a.work)[blockIdx.x] = fold[0];
+        ((Acc *)a.work)[blockIdx.x] = fold[0].v;
 }
 
 template <class Op>
-__global__ void k_scan_starts(ScanArgs a)
+__global__ void __launch_bounds__(kThreads) k_scan_starts(ScanArgs a)
 {
     typedef typename Op::Acc Acc;
-    if (threadIdx.x != 0 || blockIdx.x != 0)
-        return;
-    Acc *parts = (Acc *)a.work;
-    for (int64_t row = 0; row < a.n_rows; row++) {
-        Acc run = parts[row * a.chunks]; /* chunk 0 starts with no carry */
-        for (int c = 1; c < a.chunks; c++) {
-            Acc total = parts[row * a.chunks + c];
-            parts[row * a.chunks + c] = run;
-            run = Op::merge(run, total);
+    typedef MaybeAcc<Acc> Maybe;
+    __shared__ Maybe sh[kThreads];
+    int per = (a.chunks + kThreads - 1) / kThreads;
+    int lo = (int)threadIdx.x * per < a.chunks ? (int)threadIdx.x * per : a.chunks;
+    int hi = lo + per < a.chunks ? lo + per : a.chunks;
+    for (int64_t row = blockIdx.x; row < a.n_rows; row += gridDim.x) {
+        Acc *parts = (Acc *)a.work + row * a.chunks;
+        Maybe run = {Op::init(nullptr, 0), false};
+        for (int c = lo; c < hi; c++)
+            run = merge_maybe<Op>(run, Maybe{parts[c], true});
+        sh[threadIdx.x] = run;
+        __syncthreads();
+        for (unsigned off = 1; off < kThreads; off *= 2) { /* inclusive scan of the runs' totals */
+            Maybe w = threadIdx.x >= off ? merge_maybe<Op>(sh[threadIdx.x - off], sh[threadIdx.x]) : sh[threadIdx.x];
+            __syncthreads();
+            sh[threadIdx.x] = w;
+            __syncthreads();
         }
+        run = threadIdx.x > 0 ? sh[threadIdx.x - 1] : Maybe{Op::init(nullptr, 0), false};
+        for (int c = lo; c < hi; c++) { /* chunk c starts after chunks 0..c-1; chunk 0 keeps its total */
+            Acc total = parts[c];
+            if (run.has)
+                parts[c] = run.v;
+            run = merge_maybe<Op>(run, Maybe{total, true});
+        }
+        __syncthreads(); /* sh is rewritten for the next row */
     }
 }
 
@@ -542,7 +648,9 @@ dt_status scan_launch(const dt_scan_loop *l, cudaStream_t stream, dt_error *err)
     dim3 grid((unsigned)(l->n_rows * chunks));
     DT_TRY(launch_result(cudaLaunchKernel(k.totals, grid, dim3(kThreads), args, 0, stream), name, l->device_index,
                          err));
-    DT_TRY(launch_result(cudaLaunchKernel(k.starts, dim3(1), dim3(1), args, 0, stream), name, l->device_index, err));
+    unsigned rows = (unsigned)(l->n_rows < (1 << 20) ? l->n_rows : (1 << 20));
+    DT_TRY(launch_result(cudaLaunchKernel(k.starts, dim3(rows), dim3(kThreads), args, 0, stream), name,
+                         l->device_index, err));
     return launch_result(cudaLaunchKernel(k.chunks, grid, dim3(kThreads), args, 0, stream), name, l->device_index,
                          err);
 }
