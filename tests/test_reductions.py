@@ -655,13 +655,20 @@ def test_every_kernel_runs(device, dtype):
     rng = np.random.default_rng(14)
     small = values(rng, (5, 7), "float32" if dtype == "bfloat16" else dtype)
     long = values(rng, (2 * 256 * 16 + 3,), "float32" if dtype == "bfloat16" else dtype)
+    # wide: an outer reduction the CUDA kernels cut in parts (k_reduce_outer_finish)
+    wide_ = values(rng, (300, 1000), "float32" if dtype == "bfloat16" else dtype)
+    if wide_.dtype.kind in "fc":  # small integers: NumPy's float16 and float32 sums down an axis round
+        wide_ = (np.round(wide_.real) % 7 + (1j * (np.round(wide_.imag) % 5) if wide_.dtype.kind == "c" else 0)
+                 ).astype(wide_.dtype)  # at every row, so only exact sums compare
     if dtype == "bfloat16":
-        small, long = (np.round(v, 0) for v in (small, long))  # exact in bfloat16
+        small, long, wide_ = (np.round(v, 0) for v in (small, long, wide_))  # exact in bfloat16
     long_prod = (1 + long / 1000).astype(long.dtype) if long.dtype.kind in "fc" else long
-    cases = [(small, None), (small, 0), (small, 1), (long, None)]
+    wide_prod = wide_ if wide_.dtype.kind not in "fc" else \
+        np.where(np.arange(300)[:, None] % 50 == 0, 2, 1).repeat(1000, 1).astype(wide_.dtype)  # exact
+    cases = [(small, None), (small, 0), (small, 1), (long, None), (wide_, 0)]
     for a, axis in cases:
         for op in OPS:
-            arr = long_prod if (op == "prod" and a is long) else a
+            arr = {id(long): long_prod, id(wide_): wide_prod}.get(id(a), a) if op == "prod" else a
             t = dt.asarray(arr).astype(dtype).to(device)
             got = getattr(dt, op)(t, axis=axis)
             ref = getattr(dt, op)(t.cpu(), axis=axis)
@@ -983,7 +990,7 @@ def test_few_outputs_of_many_elements(device, dtype):
     k_reduce_outer_finish; Note [Reduction kernels]), with ties and NaN in
     later parts."""
     rng = np.random.default_rng(21)
-    for shape, axis in (((3, 2 * 256 * 16 + 11), 1), ((500, 7), 0), ((2, 300, 3), (0, 1))):
+    for shape, axis in (((3, 2 * 256 * 16 + 11), 1), ((300, 1000), 0), ((2, 150, 1000), (0, 1))):
         a = np.round(values(rng, shape, dtype) / 3).astype(dtype) if dtype != "bool" else values(rng, shape, dtype)
         if a.dtype.kind == "f":
             flat = a.reshape(-1)

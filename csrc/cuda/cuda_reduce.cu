@@ -13,7 +13,8 @@
  * Few outputs of many elements would leave the GPU idle (one output: one
  * block; sum(axis=0) of 8192 x 8192: 8192 threads, 0.08x PyTorch's time on
  * an H200), so the reduced elements are cut in parts (grid.y) until about
- * kTargetBlocks blocks (kTargetThreads threads for the outer kernel) run,
+ * kTargetBlocks blocks (kTargetThreads threads for the outer kernel, when
+ * it reads at least kMinSplitWork elements) run,
  * each part leaving its partial in the loop's work memory; then
  * k_reduce_finish (a block per output: each thread folds a run of parts
  * in order, then a tree) or k_reduce_outer_finish (a thread per output,
@@ -347,6 +348,7 @@ constexpr int64_t kTargetBlocks = 2048;
 constexpr int64_t kTargetThreads = kTargetBlocks * kThreads;
 constexpr int64_t kMinInnerPart = kThreads * 16;
 constexpr int64_t kMinOuterPart = 64;
+constexpr int64_t kMinSplitWork = 1 << 18; /* fewer elements: one launch costs less than two */
 constexpr int64_t kMaxParts = 65535; /* grid.y */
 
 /* nparts parts of per_part reduced elements (the last may be shorter) */
@@ -398,7 +400,8 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
     const char *name = names[l->op];
     int64_t room = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size) / l->n_out; /* parts the work memory holds */
     if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
-        int64_t parts = clamp64((kTargetThreads + l->n_out - 1) / l->n_out, 1, l->n_red / kMinOuterPart);
+        int64_t parts = l->n_out * l->n_red < kMinSplitWork ? 1 :
+                        clamp64((kTargetThreads + l->n_out - 1) / l->n_out, 1, l->n_red / kMinOuterPart);
         set_parts(&a, clamp64(parts, 1, room));
         unsigned grid = grid_for(l->n_out, l->device_index);
         DT_TRY(launch_result(cudaLaunchKernel(k.outer, dim3(grid, (unsigned)a.nparts), dim3(kThreads), args, 0,
