@@ -684,3 +684,14 @@ def test_legacy_further_laws_follow_seed(device):
         np.testing.assert_array_equal(a, b)
     same_error(lambda: np.random.gamma(-1.0), lambda: dt.random.gamma(-1.0))
     same_error(lambda: np.random.dirichlet([0.0, 1.0]), lambda: dt.random.dirichlet([0.0, 1.0]))  # legacy: > 0
+
+
+def test_uniform_refuses_high_below_low(device):
+    """NumPy's Generator.uniform raises for high < low, scalars or any element
+    of arrays (its legacy np.random.uniform allows it, and so does devtensor's)."""
+    g, ng = dt.random.default_rng(0), np.random.default_rng(0)
+    same_error(lambda: ng.uniform(1, 0), lambda: g.uniform(1, 0, device=device))
+    same_error(lambda: ng.uniform([1, 2], [0, 3]),
+               lambda: g.uniform(dt.asarray([1.0, 2.0], device=device), dt.asarray([0.0, 3.0], device=device)))
+    assert g.uniform(dt.asarray([1.0, 2.0], device=device), 3.0).device == dt.device(device)
+    assert dt.random.uniform(1, 0, 3).shape == np.random.uniform(1, 0, 3).shape

@@ -788,3 +788,11 @@ def test_small_products_sum_in_order(dtype):
                 np.testing.assert_array_equal(got.numpy(), want, err_msg=f"{m}x{k} @ {k}x{n}")
                 strided = dt.asarray(np.ascontiguousarray(b.transpose(0, 2, 1))).mT
                 np.testing.assert_array_equal((dt.asarray(a) @ strided).numpy(), want)
+
+
+def test_vecdot_keepdims(device):
+    a = np.arange(6.0).reshape(2, 3)
+    t = dt.asarray(a, device=device)
+    for axis in (-1, 0):
+        exp = np.vecdot(a, a + 1, axis=axis, keepdims=True)
+        assert_same(dt.vecdot(t, t + 1, axis=axis, keepdims=True), exp)

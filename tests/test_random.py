@@ -224,3 +224,10 @@ def test_generation_matches_reference_philox(device, n):
             u2 = ((w[2] << 32 | w[3]) >> 11) * 2.0**-53
             return math.sqrt(-2.0 * math.log(u1)) * math.cos(6.283185307179586 * u2)
         np.testing.assert_allclose(draw(dt._C.GEN_NORMAL, dt.float64, 0.0, 1.0), list(map(normal, words)), rtol=1e-13, atol=1e-15)
+
+
+def test_seed_takes_numpys_keyword():
+    dt.random.seed(seed=7)
+    a = dt.random.random(3)
+    dt.random.seed(7)
+    assert np.array_equal(to_np(a), to_np(dt.random.random(3)))

@@ -322,11 +322,15 @@ class Generator(Distributions):
         size = _shape(size)
         dev = _device_of(device, low, high)
         if not _is_array(low) and not _is_array(high):
+            if high < low:  # NumPy's Generator (its legacy functions allow it)
+                raise ValueError("high - low < 0")
             if not math.isfinite(high - low):
                 raise OverflowError("high - low range exceeds valid bounds")
             return _random()._draw(_C.GEN_UNIFORM, size or (), _C.float64, dev, float(low),
                                    float(high), self._stream)
         lo, hi = _float_param(low, dev), _float_param(high, dev)
+        if bool((hi < lo).any()):
+            raise ValueError("high - low < 0")
         shape = _result_shape(size, lo, hi)
         return lo + (hi - lo) * self._uniform01(shape, _C.float64, dev)
 

@@ -395,7 +395,7 @@ def _ufunc_out(name, r, out, casting):
     return out
 
 
-def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None, casting="same_kind", order="K",
+def vecdot(x1, x2, /, out=None, *, axis=-1, keepdims=False, dtype=None, casting="same_kind", order="K",
            subok=True):
     """NumPy 2's vecdot (and the array API's): the sum of conj(x1) * x2
     along `axis` of each, the other axes broadcast; one batched matrix
@@ -423,6 +423,8 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None, casting="same_kind", ord
     row = expand_dims(_conj_if_complex(a), -2)  # (..., 1, n)
     col = expand_dims(b, -1)                    # (..., n, 1)
     r = reshape(_C._matmul(row, col, dtype), batch)
+    if keepdims:  # NumPy's gufunc keepdims: a length-1 axis where `axis` was
+        r = expand_dims(r, normalize_axis_index(axis, len(batch) + 1))
     return r if out is None else _ufunc_out("vecdot", r, out, casting)
 
 

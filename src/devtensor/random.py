@@ -42,10 +42,10 @@ class _Stream:
 _GLOBAL = _Stream(int.from_bytes(os.urandom(8), "little"))  # the module-level functions'
 
 
-def seed(s=None):
-    """Reset the generator: the same seed gives the same sequence of draws."""
-    if s is None:
-        s = int.from_bytes(os.urandom(8), "little")
+def seed(seed=None):
+    """Reset the generator: the same seed gives the same sequence of draws
+    (NumPy's name for the argument, seed=)."""
+    s = int.from_bytes(os.urandom(8), "little") if seed is None else seed
     s = operator.index(s)
     if s < 0 or s >= 2 ** 64:
         raise ValueError(f"seed must be between 0 and 2**64 - 1, got {s}")
