@@ -190,11 +190,10 @@ def _clamp_bound(x, bound):
 _UNSET = object()
 
 
-def clip(a, min=None, max=None, out=None, *, a_min=_UNSET, a_max=_UNSET):
-    """a limited to [min, max] elementwise (NaN propagates, as in NumPy): the
-    array API's signature (None: no bound), out third and a= as NumPy's, and
+def clip(x, /, min=None, max=None, out=None, *, a_min=_UNSET, a_max=_UNSET):
+    """x limited to [min, max] elementwise (NaN propagates, as in NumPy): the
+    array API's signature (None: no bound), out third as NumPy's, and
     NumPy's older names a_min=/a_max= for a bound not given otherwise."""
-    x = a
     if (a_min is not _UNSET and min is not None) or (a_max is not _UNSET and max is not None):
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
                          "provided is forbidden.")
