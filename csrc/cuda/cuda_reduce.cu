@@ -340,7 +340,7 @@ const ReduceKernels &reduce_kernels_for(int op, dt_dtype d)
 
 int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
-int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v > hi ? hi : v < lo ? lo : v; }
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* Note [Reduction kernels]: enough blocks (threads) to fill an H200's 132
  * SMs a few times over; a part is never shorter than kMin*Part elements */
@@ -351,10 +351,12 @@ constexpr int64_t kMinOuterPart = 64;
 constexpr int64_t kMinSplitWork = 1 << 18; /* fewer elements: one launch costs less than two */
 constexpr int64_t kMaxParts = 65535; /* grid.y */
 
-/* nparts parts of per_part reduced elements (the last may be shorter) */
-void set_parts(ReduceArgs *a, int64_t parts)
+/* nparts parts of per_part reduced elements (the last may be shorter):
+ * `want` of them, at most `most` (and grid.y's limit), at least one */
+void set_parts(ReduceArgs *a, int64_t want, int64_t most)
 {
-    parts = clamp64(parts, 1, kMaxParts);
+    int64_t parts = min64(min64(want, most), kMaxParts);
+    parts = parts < 1 ? 1 : parts;
     a->per_part = (a->n_red + parts - 1) / parts;
     a->nparts = (int)((a->n_red + a->per_part - 1) / a->per_part);
 }
@@ -400,9 +402,8 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
     const char *name = names[l->op];
     int64_t room = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size) / l->n_out; /* parts the work memory holds */
     if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
-        int64_t parts = l->n_out * l->n_red < kMinSplitWork ? 1 :
-                        clamp64((kTargetThreads + l->n_out - 1) / l->n_out, 1, l->n_red / kMinOuterPart);
-        set_parts(&a, clamp64(parts, 1, room));
+        int64_t want = l->n_out * l->n_red < kMinSplitWork ? 1 : (kTargetThreads + l->n_out - 1) / l->n_out;
+        set_parts(&a, want, min64(l->n_red / kMinOuterPart, room));
         unsigned grid = grid_for(l->n_out, l->device_index);
         DT_TRY(launch_result(cudaLaunchKernel(k.outer, dim3(grid, (unsigned)a.nparts), dim3(kThreads), args, 0,
                                               stream),
@@ -412,8 +413,7 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
         return launch_result(cudaLaunchKernel(k.outer_finish, dim3(grid), dim3(kThreads), args, 0, stream), name,
                              l->device_index, err);
     }
-    int64_t parts = clamp64((kTargetBlocks + l->n_out - 1) / l->n_out, 1, l->n_red / kMinInnerPart);
-    set_parts(&a, clamp64(parts, 1, room));
+    set_parts(&a, (kTargetBlocks + l->n_out - 1) / l->n_out, min64(l->n_red / kMinInnerPart, room));
     int64_t blocks = l->n_out < (1 << 20) ? l->n_out : (1 << 20);
     DT_TRY(launch_result(cudaLaunchKernel(k.inner, dim3((unsigned)blocks, (unsigned)a.nparts), dim3(kThreads), args, 0,
                                           stream),
