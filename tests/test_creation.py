@@ -444,6 +444,21 @@ def test_arange_keyword_step():
     assert_same(dt.arange(0, 10, step=4), np.arange(0, 10, step=4))
 
 
+@pytest.mark.parametrize("kwargs", [dict(stop=5), dict(start=2, stop=5), dict(step=2, stop=7),
+                                    dict(stop=2.5, step=0.5), dict(start=1, stop=9, step=3, dtype="float32")],
+                         ids=repr)
+def test_arange_keyword_bounds(kwargs, device):
+    assert_same(dt.arange(**kwargs, device=device), np.arange(**kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [dict(start=5), {}, dict(step=2)], ids=repr)
+def test_arange_needs_a_stop(kwargs):
+    with pytest.raises(TypeError, match="requires stop"):
+        dt.arange(**kwargs)
+    with pytest.raises(TypeError, match="requires stop"):
+        np.arange(**kwargs)
+
+
 @pytest.mark.parametrize("args", [(0, 5, 0), (1, 2, 0.0)])
 def test_arange_step_zero(args):
     with pytest.raises((ZeroDivisionError, ValueError)):

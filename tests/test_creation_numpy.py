@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import NUMPY_DTYPE_NAMES, assert_same, given, hnp, same_error, settings, st, to_np
+from helpers import NUMPY_DTYPE_NAMES, assert_same, given, hnp, same_error, settings, st, stable_repr, to_np
 
 
 # ------------------------------------------------------------------ constants
@@ -306,8 +306,35 @@ def test_spaces_errors():
     same_error(lambda: np.logspace(1, 10, -1), lambda: dt.logspace(1, 10, -1))
     with pytest.raises(np.exceptions.AxisError):
         dt.logspace(0, 1, 3, axis=1)
-    with pytest.raises(TypeError, match="scalars"):
-        dt.logspace([0, 1], 2, 3)
+    same_error(lambda: np.geomspace(np.array([1.0, 0.0]), 2.0), lambda: dt.geomspace(dt.asarray([1.0, 0.0]), 2.0))
+    same_error(lambda: np.logspace(np.zeros(2), 1.0, 3, axis=2), lambda: dt.logspace(dt.zeros(2), 1.0, 3, axis=2))
+
+
+@pytest.mark.parametrize("name,args,kw", [
+    ("geomspace", (np.array([1.0, 10.0]), 1000.0, 3), {}),
+    ("geomspace", (np.array([1, 10], np.float32), np.float32(1000), 3), {}),
+    ("geomspace", (np.array([-1.0, 10.0]), np.array([[-100.0], [1000.0]]), 4), dict(axis=1)),
+    ("geomspace", (np.array([1 + 1j, 2]), 100, 3), {}),
+    ("geomspace", (np.array([1.0, 10.0]), 1000.0, 4), dict(endpoint=False, dtype=np.int64)),
+    ("geomspace", (np.array([1.0, 10.0]), 1000.0, 4), dict(axis=-1)),
+    ("geomspace", ([1.0, 2.0], 8.0, 3), {}),
+    ("logspace", (np.array([0.0, 1.0]), 2.0, 3), {}),
+    ("logspace", (0.0, 2.0, 3), dict(base=np.array([2.0, 10.0]), axis=1)),
+    ("logspace", (np.array([0.0, 1.0]), np.array([[2.0], [3.0]]), 3), dict(axis=-1, dtype=np.float32)),
+    ("logspace", (np.array([0.0, 1.0], np.float32), 2.0, 3), {}),
+    ("logspace", (1j, 2.0, 3), {}),
+    ("logspace", ([0, 1], 2, 3), {}),
+], ids=stable_repr)
+def test_spaces_of_array_bounds(name, args, kw, device):
+    """Array and complex bounds (and bases) broadcast, as NumPy's; the
+    sequence is made on the bounds' device."""
+    with np.errstate(invalid="ignore"):  # log10 of a negative ratio: NaN, as NumPy's
+        want = getattr(np, name)(*args, **kw)
+        on_device = {k: dt.asarray(v, device=device) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        got = getattr(dt, name)(*(dt.asarray(a, device=device) if isinstance(a, np.ndarray) else a for a in args),
+                                **on_device, device=device)
+    assert_same(got, want, device=device, exact=want.dtype.kind in "iu",
+                rtol=1e-6 if want.dtype in (np.float32, np.complex64) else 1e-13)
 
 
 def test_geomspace_opposite_signs_is_nan_as_numpy():

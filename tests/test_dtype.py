@@ -111,6 +111,24 @@ def test_numpy_dtype_protocol():
 
 
 @pytest.mark.parametrize("name", NUMPY_DTYPE_NAMES)
+def test_numpy_dtype_attributes(name):
+    """What code written for np.dtype reads (x.dtype.str == '<f4', byteorder,
+    descr, ...) is NumPy's own; a plain dtype has no sub-array."""
+    d, want = dt.dtype(name), np.dtype(name)
+    for attr in ("str", "descr", "byteorder", "alignment", "isnative", "isbuiltin", "num", "subdtype",
+                 "names", "metadata", "ndim", "shape", "kind", "itemsize", "char", "type"):
+        assert getattr(d, attr) == getattr(want, attr), attr
+    assert d.base is d
+
+
+def test_bfloat16_has_no_numpy_attributes():
+    for attr in ("str", "descr", "byteorder", "num"):
+        with pytest.raises(AttributeError, match="no NumPy dtype"):
+            getattr(dt.bfloat16, attr)
+    assert dt.bfloat16.ndim == 0 and dt.bfloat16.shape == () and dt.bfloat16.base is dt.bfloat16
+
+
+@pytest.mark.parametrize("name", NUMPY_DTYPE_NAMES)
 def test_calling_a_dtype_is_numpys_cast(name, device):
     """Note [Calling a dtype]: np.float32(x) code -- NumPy's scalar of a
     number or string, a tensor of a list, a tensor cast on its device."""

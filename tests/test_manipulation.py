@@ -434,6 +434,23 @@ def test_pad(device, mode, width):
     check(lambda x: dt.pad(x, width, mode), lambda x: np.pad(x, width, mode), [a], device)
 
 
+@pytest.mark.parametrize("width", [{0: (1, 2)}, {-1: 3}, {0: 2, 1: (0, 3)}, {}], ids=repr)
+def test_pad_width_as_dict(device, width):
+    """NumPy's {axis: width or (before, after)}, the other axes unpadded."""
+    check(lambda x: dt.pad(x, width, "reflect"), lambda x: np.pad(x, width, "reflect"),
+          [make((3, 4), "int32")], device)
+
+
+def test_pad_width_dict_errors(device):
+    t = dt.ones((2, 3), device=device)
+    with pytest.raises(np.exceptions.AxisError):
+        dt.pad(t, {2: 1})
+    for width in (1.5, (1, 2, 3), (1, None)):
+        with pytest.raises(TypeError, match="integer or a pair of integers"):
+            dt.pad(t, {0: width})
+    same_error(lambda: dt.pad(t, {0: -1}), lambda: np.pad(np.ones((2, 3)), {0: -1}))
+
+
 def test_pad_options(device):
     a = make((3, 4), "float32")
     for kw in ({"constant_values": 7}, {"constant_values": ((1, 2), (3, 4))},

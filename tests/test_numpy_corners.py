@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, requires_emulation, run_python, to_np
+from helpers import NUMPY_DTYPE_NAMES, assert_same, requires_emulation, run_python, to_np
 
 INF, NAN = math.inf, math.nan
 
@@ -332,3 +332,23 @@ def test_comparing_with_none_is_elementwise(device):
         np.testing.assert_array_equal(got.cpu().numpy(), want)
     with pytest.raises(TypeError, match="not supported between instances"):
         t < None
+
+
+# ---- byteswap ----
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "transposed", "0-d"])
+def test_byteswap(dtype, layout, device):
+    """Each value's bytes reversed (each part's for complex), as NumPy's,
+    on the tensor's device; inplace=True writes them back."""
+    a = (np.arange(12) * 37 + 5).astype(dtype).reshape(3, 4)
+    pick = {"contiguous": lambda x: x, "strided": lambda x: x[::-1, 1::2],
+            "transposed": lambda x: x.T, "0-d": lambda x: x[1, 2]}[layout]
+    want = pick(a).byteswap()
+    got = pick(dt.asarray(a, device=device)).byteswap()
+    assert got.device == dt.device(device) and got.dtype == want.dtype and got.shape == want.shape
+    assert to_np(got).tobytes() == np.ascontiguousarray(want).tobytes()
+    t = dt.asarray(a, device=device)
+    assert t[::2].byteswap(inplace=True).shape == (2, 4)
+    a[::2].byteswap(inplace=True)
+    assert to_np(t).tobytes() == a.tobytes()

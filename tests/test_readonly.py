@@ -163,6 +163,33 @@ def test_flags_attributes():
         t.flags["OWNDATA_OR_NOT"]
     with pytest.raises(KeyError, match="only WRITEABLE"):
         t.flags["C"] = False
+    assert t.flags.aligned and t.flags["ALIGNED"] and "ALIGNED : True" in repr(t.flags)
+
+
+def test_flags_aligned_as_numpy():
+    """A tensor over NumPy's misaligned memory says so, as NumPy's flags."""
+    a = np.frombuffer(b"\0" * 9, dtype=np.int16, count=4, offset=1)
+    t = dt.asarray(a)
+    assert t.flags.aligned is False and a.flags.aligned is False
+    with pytest.raises(ValueError, match="mis-aligned"):
+        t.setflags(align=True)
+
+
+def test_setflags():
+    t = dt.ones(3)
+    t.setflags(write=False)
+    assert t.flags.writeable is False
+    with pytest.raises(ValueError, match=READ_ONLY):
+        t[0] = 2
+    t.setflags(write=True, align=True, uic=False)
+    t[0] = 2
+    assert to_np(t).tolist() == [2.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="WRITEBACKIFCOPY"):
+        t.setflags(uic=True)
+    r, unchanged = _from_bytes()
+    with pytest.raises(ValueError, match="cannot set WRITEABLE flag to True"):
+        r.setflags(write=True)
+    assert unchanged()
 
 
 # ---- DLPack and read-only memory ----

@@ -165,29 +165,38 @@ static PyObject *dtype_get_dtype_protocol(PyDtDtype *self, void *c)
     return (PyObject *)PyArray_DescrFromType(typenums[self->code]);
 }
 
-/* NumPy's dtype attributes that code written for np.dtype reads (Dask does):
- * the scalar type, the one-letter code, and no fields or objects.  Absent
- * for bfloat16, which has no NumPy scalar type. */
-static PyObject *numpy_dtype_attr(PyDtDtype *self, const char *attr)
+/* NumPy's dtype attributes that code written for np.dtype reads (Dask
+ * does; so do `x.dtype.str`-style checks): the scalar type, the one-letter
+ * code, the array-interface string, byte order, ...  The closure names the
+ * attribute, read off the matching NumPy dtype.  Absent for bfloat16, which
+ * has no NumPy dtype. */
+static PyObject *dtype_get_numpy_attr(PyDtDtype *self, void *attr)
 {
     PyObject *descr = dtype_get_dtype_protocol(self, NULL);
     if (descr == NULL)
         return NULL;
-    PyObject *v = PyObject_GetAttrString(descr, attr);
+    PyObject *v = PyObject_GetAttrString(descr, (const char *)attr);
     Py_DECREF(descr);
     return v;
 }
 
-static PyObject *dtype_get_type(PyDtDtype *self, void *c)
+/* A plain dtype has no sub-array: no dimensions, and is its own base. */
+static PyObject *dtype_get_ndim(PyDtDtype *self, void *c)
 {
-    (void)c;
-    return numpy_dtype_attr(self, "type");
+    (void)self, (void)c;
+    return PyLong_FromLong(0);
 }
 
-static PyObject *dtype_get_char(PyDtDtype *self, void *c)
+static PyObject *dtype_get_shape(PyDtDtype *self, void *c)
+{
+    (void)self, (void)c;
+    return PyTuple_New(0);
+}
+
+static PyObject *dtype_get_base(PyDtDtype *self, void *c)
 {
     (void)c;
-    return numpy_dtype_attr(self, "char");
+    return Py_NewRef(self);
 }
 
 static PyObject *dtype_get_fields(PyDtDtype *self, void *c)
@@ -218,8 +227,24 @@ static PyGetSetDef dtype_getset[] = {
     {"numpy_dtype", (getter)dtype_get_numpy, NULL, "the NumPy dtype, None for bfloat16", NULL},
     {"dtype", (getter)dtype_get_dtype_protocol, NULL,
      "the NumPy dtype, for np.dtype() (absent for bfloat16)", NULL},
-    {"type", (getter)dtype_get_type, NULL, "NumPy's scalar type (absent for bfloat16)", NULL},
-    {"char", (getter)dtype_get_char, NULL, "NumPy's one-letter code (absent for bfloat16)", NULL},
+    {"type", (getter)dtype_get_numpy_attr, NULL, "NumPy's scalar type (absent for bfloat16)", "type"},
+    {"char", (getter)dtype_get_numpy_attr, NULL, "NumPy's one-letter code (absent for bfloat16)", "char"},
+    {"num", (getter)dtype_get_numpy_attr, NULL, "NumPy's type number (absent for bfloat16)", "num"},
+    {"str", (getter)dtype_get_numpy_attr, NULL, "the array-interface string, '<f4' (absent for bfloat16)",
+     "str"},
+    {"descr", (getter)dtype_get_numpy_attr, NULL, "the array-interface description (absent for bfloat16)",
+     "descr"},
+    {"byteorder", (getter)dtype_get_numpy_attr, NULL, "'=' or '|', as NumPy's (absent for bfloat16)",
+     "byteorder"},
+    {"alignment", (getter)dtype_get_numpy_attr, NULL, NULL, "alignment"},
+    {"isnative", (getter)dtype_get_numpy_attr, NULL, NULL, "isnative"},
+    {"isbuiltin", (getter)dtype_get_numpy_attr, NULL, NULL, "isbuiltin"},
+    {"subdtype", (getter)dtype_get_numpy_attr, NULL, "None: no sub-array dtypes", "subdtype"},
+    {"names", (getter)dtype_get_numpy_attr, NULL, "None: no structured dtypes", "names"},
+    {"metadata", (getter)dtype_get_numpy_attr, NULL, NULL, "metadata"},
+    {"ndim", (getter)dtype_get_ndim, NULL, "0: no sub-array dtypes", NULL},
+    {"shape", (getter)dtype_get_shape, NULL, "(): no sub-array dtypes", NULL},
+    {"base", (getter)dtype_get_base, NULL, "the dtype itself: no sub-array dtypes", NULL},
     {"fields", (getter)dtype_get_fields, NULL, "None: no structured dtypes", NULL},
     {"hasobject", (getter)dtype_get_hasobject, NULL, "False: no object dtype", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -235,7 +260,7 @@ static PyObject *scalar_type_check(PyDtDtype *self, PyObject *obj, int subclass)
 {
     if (typenums[self->code] < 0)
         Py_RETURN_FALSE;
-    PyObject *type = numpy_dtype_attr(self, "type");
+    PyObject *type = dtype_get_numpy_attr(self, "type");
     if (type == NULL)
         return NULL;
     int r = subclass ? PyObject_IsSubclass(obj, type) : PyObject_IsInstance(obj, type);

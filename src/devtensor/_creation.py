@@ -577,15 +577,37 @@ def _arange_length(start, stop, step, all_int):
     return max(0, math.ceil(quotient))
 
 
-def _arange_general(start, stop=None, step=1, dtype=None, device=None, *, like=None):
-    """Evenly spaced values in [start, stop), NumPy's arange (int64 for ints,
+_ARANGE_PARAMETERS = ("start", "stop", "step", "dtype", "device")
+
+
+def _arange_general(*args, like=None, **kwargs):
+    """arange([start,] stop[, step,], dtype=None, device=None, *, like=None):
+    evenly spaced values in [start, stop), NumPy's arange (int64 for ints,
     float64 when any bound is a float).  As NumPy, the values are
     first + i * (second - first), where first = start and second = start + step
     are computed once and cast to the dtype: so arange(0.5, 5, 1.5,
-    dtype=int32) is [0, 2, 4]."""
-    device = _like_device(like, device)
+    dtype=int32) is [0, 2, 4].  As NumPy's, arange(stop=5) starts at 0 and a
+    lone positional bound is the stop (arange(5)), but arange(start=5) needs
+    a stop: hence the parameters are parsed here."""
+    names = _ARANGE_PARAMETERS
+    if len(args) > len(names):
+        raise TypeError(f"arange() takes at most {len(names)} positional arguments ({len(args)} given)")
+    for k in kwargs:
+        if k not in names:
+            raise TypeError(f"arange() got an unexpected keyword argument '{k}'")
+        if names.index(k) < len(args):
+            raise TypeError(f"arange() got multiple values for argument '{k}'")
+    given = dict(zip(names, args), **kwargs)
+    start, stop, step = given.get("start"), given.get("stop"), given.get("step")
+    dtype, device = given.get("dtype"), _like_device(like, given.get("device"))
     if stop is None:
+        if not args or start is None:
+            raise TypeError("arange() requires stop to be specified.")
         start, stop = 0, start
+    elif start is None:
+        start = 0
+    if step is None:
+        step = 1
     start, stop, step = (int(v) if isinstance(v, (bool, np.bool_)) else
                          v.item() if isinstance(v, TensorBase) and v.ndim == 0 and v.dtype.kind in "biuf" else v
                          for v in (start, stop, step))
@@ -659,10 +681,15 @@ def _linspace_general(start, stop, num, div, endpoint, retstep, dtype, axis, dev
     from ._ufuncs import floor
     if device is None:
         device = next((x.device for x in (start, stop) if isinstance(x, TensorBase)), None)
-    start = asarray(start, device=device) * 1.0
-    stop = asarray(stop, device=device) * 1.0
     from ._dtype_api import result_type
-    work = result_type(start, stop, float(num))
+    # NumPy's float type of the bounds: Python numbers are weak (float32
+    # bounds and a float stop stay float32), integers give float64
+    work = result_type(*(v if isinstance(v, (int, float, complex)) else asarray(v, device=device)
+                         for v in (start, stop)))
+    if work.kind in "biu":
+        work = _C.float64
+    start = asarray(start, device=device).astype(work)
+    stop = asarray(stop, device=device).astype(work)
     dtype = work if dtype is None else _dtype_type(dtype)
     delta = stop - start
     y = arange(0, num, dtype=work, device=start.device).reshape((-1,) + (1,) * delta.ndim)
@@ -707,7 +734,10 @@ def _real_scalar(x, name):
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *,
              device=None):
     """base ** linspace(start, stop, num, endpoint), computed on the device
-    (NumPy's logspace; an integer dtype truncates, as NumPy's astype)."""
+    (NumPy's logspace; an integer dtype truncates, as NumPy's astype).
+    Array or complex bounds and bases broadcast, the sequence along axis."""
+    if not all(_is_host_real_scalar(v) for v in (start, stop, base)):
+        return _logspace_general(start, stop, num, endpoint, base, dtype, axis, device)
     start, stop = _real_scalar(start, "logspace"), _real_scalar(stop, "logspace")
     _check_axis(axis, "logspace")
     # NumPy's linspace works in the bounds' float type (float32 bounds stay float32)
@@ -721,7 +751,10 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
     """A geometric sequence from start to stop (NumPy's geomspace: the
     endpoints are exact, negative bounds give negative values, an integer
-    dtype floors)."""
+    dtype floors).  Array or complex bounds broadcast, the sequence along
+    axis."""
+    if not (_is_host_real_scalar(start) and _is_host_real_scalar(stop)):
+        return _geomspace_general(start, stop, num, endpoint, dtype, axis, device)
     start, stop = _real_scalar(start, "geomspace"), _real_scalar(stop, "geomspace")
     _check_axis(axis, "geomspace")
     num = operator.index(num)
@@ -746,6 +779,73 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=
         out = out * sign.item()
     if dtype.kind in "iu":
         from ._ufuncs import floor
+        out = floor(out)
+    return out.astype(dtype, copy=False)
+
+
+def _is_host_real_scalar(x):
+    """x is a real number on the host (a Python or NumPy scalar, a 0-d array
+    or a 0-d cpu tensor): the bounds the scalar paths of logspace and
+    geomspace take."""
+    if isinstance(x, TensorBase):
+        return x.ndim == 0 and x.device.type == "cpu" and x.dtype.kind in "biuf"
+    if isinstance(x, (int, float, np.integer, np.floating)):
+        return True
+    return isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "biuf"
+
+
+def _bounds_as_tensors(values, device):
+    """Tensors of logspace/geomspace's array bounds on one device (the first
+    tensor's, or device=), each with the broadcast number of dimensions, as
+    NumPy's ndmin."""
+    if device is None:
+        device = next((v.device for v in values if isinstance(v, TensorBase)), None)
+    values = [asarray(v, device=device) for v in values]
+    ndim = builtins.max(v.ndim for v in values)
+    return [v.reshape((1,) * (ndim - v.ndim) + v.shape) for v in values]
+
+
+def _logspace_general(start, stop, num, endpoint, base, dtype, axis, device):
+    """logspace of array or complex bounds or bases, as NumPy's: an array of
+    bases broadcasts with the bounds and gets the sequence's axis; a Python
+    number base leaves the bounds' float type (float32 bounds stay float32)."""
+    from ._ufuncs import power
+    from ._views import expand_dims
+    if not isinstance(base, (float, int)) and np.ndim(base):
+        start, stop, base = _bounds_as_tensors((start, stop, base), device)
+        base = expand_dims(base, axis)
+    y = linspace(start, stop, num, endpoint, axis=axis, device=device)
+    out = power(base, y)
+    return out if dtype is None else out.astype(dtype, copy=False)
+
+
+def _geomspace_general(start, stop, num, endpoint, dtype, axis, device):
+    """geomspace of array or complex bounds, NumPy's algorithm on the bounds'
+    device: the sequence of the bounds divided by start's sign (z/|z| for
+    complex), exact endpoints, then the sign back."""
+    from ._dtype_api import result_type
+    from ._manipulation import moveaxis
+    from ._reductions import any as any_
+    from ._ufuncs import floor, log10, sign
+    start, stop = _bounds_as_tensors((start, stop), device)
+    start, stop = start * 1.0, stop * 1.0
+    if any_(start == 0).item() or any_(stop == 0).item():
+        raise ValueError("Geometric sequence cannot include zero")
+    num = operator.index(num)
+    work = result_type(start, stop, float(num), _C.float64 if dtype is None else _dtype_type(dtype))
+    dtype = work if dtype is None else _dtype_type(dtype)
+    start, stop = start.astype(work), stop.astype(work)
+    out_sign = sign(start)
+    start, stop = start / out_sign, stop / out_sign
+    out = logspace(log10(start), log10(stop), num, endpoint, dtype=work)
+    if num > 0:
+        out[0] = start
+        if num > 1 and endpoint:
+            out[-1] = stop
+    out = out_sign * out
+    if axis != 0:
+        out = moveaxis(out, 0, axis)
+    if dtype.kind in "iu":
         out = floor(out)
     return out.astype(dtype, copy=False)
 

@@ -868,6 +868,25 @@ def _as_pairs(x, ndim, as_index=False):
     return np.broadcast_to(x, (ndim, 2)).tolist()
 
 
+def _pad_widths_of_dict(pad_width, ndim):
+    """NumPy's pad_width as a dict: {axis: width or (before, after)}, the
+    other axes unpadded."""
+    from numpy.exceptions import AxisError
+    seq = [(0, 0)] * ndim
+    for axis, width in pad_width.items():
+        if not -ndim <= operator.index(axis) < ndim:
+            raise AxisError(axis, ndim)
+        if isinstance(width, (int, np.integer)) and not isinstance(width, bool):
+            seq[axis] = (width, width)
+        elif (isinstance(width, tuple) and len(width) == 2
+              and all(isinstance(w, (int, np.integer)) and not isinstance(w, bool) for w in width)):
+            seq[axis] = width
+        else:
+            raise TypeError(f"pad(): the width of axis {axis} must be an integer or a pair of "
+                            f"integers (before, after), got {width!r}")
+    return seq
+
+
 def pad(array, pad_width, mode="constant", **kwargs):
     """NumPy's pad: the modes constant, edge, reflect, symmetric (with
     reflect_type 'even' or 'odd'), wrap, empty, linear_ramp (end_values) and
@@ -885,6 +904,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
         t = array
     else:
         t = asarray(array)
+    if isinstance(pad_width, dict):
+        pad_width = _pad_widths_of_dict(pad_width, t.ndim)
     if isinstance(pad_width, TensorBase):
         pad_width = pad_width._host_view()
     pw = np.asarray(pad_width)

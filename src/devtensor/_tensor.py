@@ -481,6 +481,33 @@ class _TensorMethods:
         self[...] = value
         return None
 
+    def byteswap(self, inplace=False):
+        """NumPy's ndarray.byteswap: each value's bytes reversed (each part's
+        for complex), on the tensor's device; inplace writes them into the
+        tensor and returns it."""
+        parts = 2 if self.dtype.is_complex else 1
+        part = self.itemsize // parts
+        if part == 1:
+            return self if inplace else self.copy()
+        flat = self.reshape(-1) if self.is_contiguous() else self.flatten()
+        raw = flat.view(dtype=_C.uint8).reshape(flat.size, parts, part)[:, :, ::-1].copy()
+        swapped = raw.reshape(-1).view(dtype=self.dtype).reshape(self.shape)
+        if not inplace:
+            return swapped
+        self[...] = swapped
+        return self
+
+    def setflags(self, write=None, align=None, uic=None):
+        """NumPy's ndarray.setflags: write sets WRITEABLE (as flags.writeable
+        = ...); align=True only for an aligned tensor, uic (WRITEBACKIFCOPY)
+        only False: devtensor has no such arrays."""
+        if uic:
+            raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        if align and not self.flags.aligned:
+            raise ValueError("cannot set aligned flag of mis-aligned array to True")
+        if write is not None:
+            self._writeable = bool(write)
+
     def tobytes(self, order="C"):
         """NumPy's ndarray.tobytes: the raw bytes of the values in C (or
         'F', 'A') order, read to the host for a device tensor (bfloat16 as
@@ -570,8 +597,19 @@ class Flags:
     def f_contiguous(self):
         return self._t.T.is_contiguous()
 
+    @property
+    def aligned(self):
+        """The data address and every stride (of an axis longer than 1) are
+        multiples of the dtype's alignment, NumPy's dtype.alignment (2 for
+        bfloat16)."""
+        t = self._t
+        align = t.dtype.alignment if t.dtype != _C.bfloat16 else 2
+        return t.data_ptr() % align == 0 and all(s % align == 0 for s, n in zip(t.strides, t.shape)
+                                                 if n > 1)
+
     _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "C_CONTIGUOUS": "c_contiguous",
-              "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous"}
+              "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous",
+              "ALIGNED": "aligned", "A": "aligned"}
 
     def __getitem__(self, key):
         try:
@@ -586,7 +624,7 @@ class Flags:
 
     def __repr__(self):
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
-                f"  WRITEABLE : {self.writeable}")
+                f"  WRITEABLE : {self.writeable}\n  ALIGNED : {self.aligned}")
 
 
 def _rebuild_tensor(values, dtype_name, device):
