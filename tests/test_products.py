@@ -212,6 +212,36 @@ def test_matmul_out_with_loop_axes(device):
     assert_same(out, np.matmul(a, a, out=np.zeros((3, 2, 2))), device)
 
 
+@pytest.mark.parametrize("shapes,axes", [
+    (((4, 2, 3), (3, 5)), [(-2, -1), (-2, -1), (-2, -1)]),
+    (((2, 3, 4), (3, 5)), [(0, 1), (0, 1), (0, 1)]),
+    (((4, 2, 3), (5, 3)), [(1, 2), (1, 0), (2, 0)]),
+    (((3,), (3, 5)), [(0,), (0, 1), (0,)]),
+    (((3,), (3, 5)), [0, (0, 1), 0]),
+    (((3, 6), (3,)), [(1, 0), 0, 0]),
+    (((3,), (3,)), [0, 0, ()]),
+], ids=repr)
+def test_matmul_axes(device, shapes, axes):
+    """NumPy's gufunc axes=: each operand's core axes named, the result's
+    placed; with out= too."""
+    a, b = make(shapes[0]), make(shapes[1], seed=1)
+    want = np.matmul(a, b, axes=axes)
+    assert_same(dt.matmul(on(a, device), on(b, device), axes=axes), want, device, exact=False)
+    out = dt.zeros(want.shape, device=device)
+    assert dt.matmul(on(a, device), on(b, device), axes=axes, out=out) is out
+    assert_same(out, want, device, exact=False)
+
+
+@pytest.mark.parametrize("axes", [[(0, 1), (0, 1)], [(0, 1)] * 4, [(0, 5), (0, 1), (0, 1)], [(0, 0), (0, 1), (0, 1)],
+                                  [(0,), (0, 1), (0, 1)], "x", [0, 0]], ids=repr)
+def test_matmul_axes_errors(device, axes):
+    a, b = make((4, 2, 3)), make((3, 5))
+    if axes == [0, 0]:
+        a, b = make(3), make(3)
+    same_error(lambda: dt.matmul(on(a, device), on(b, device), axes=axes), lambda: np.matmul(a, b, axes=axes))
+    same_error(lambda: dt.matmul(on(a, device), on(b, device), axis=0), lambda: np.matmul(a, b, axis=0))
+
+
 def test_matmul_out_shape_errors(device):
     a, c = make((2, 3)), make((3, 2))
     for shape in [(2, 3), (3, 2)]:

@@ -18,6 +18,7 @@ Note [Products from device primitives]
     each runs on the operands' device, with no device data through the host.
     The host computes shapes, axes and the checks that give NumPy's errors.
 """
+import builtins
 import functools
 import math
 import operator
@@ -51,18 +52,59 @@ def _operands(x1, x2):
     return [x if isinstance(x, TensorBase) else asarray(x, device=device) for x in (x1, x2)]
 
 
-def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
+def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True, axes=None,
+           axis=None):
     """NumPy's matmul: the matrix product of two arrays, 1-D operands
     promoted to a row (left) or a column (right) and their axis dropped,
     batch axes broadcast.  out= is checked as NumPy's gufunc checks it
-    (Note [matmul's out=]) and may add broadcast loop axes."""
+    (Note [matmul's out=]) and may add broadcast loop axes.  axes= names
+    each operand's core axes, as NumPy's gufunc keyword (views moved, no
+    copies)."""
+    if axis is not None:
+        raise TypeError(f"matmul: axis can only be used with a single shared core dimension, not with the 3 "
+                        f"distinct ones implied by signature {_MATMUL_SIGNATURE}.")
     out = _gufunc_out(out)
     _check_casting(casting)
     a, b = _operands(x1, x2)
     dtype = _ufunc_dtype("matmul", (a, b), dtype, casting)
+    if axes is not None:
+        return _matmul_with_axes(a, b, out, dtype, casting, axes)
     if out is None:
         return _C._matmul(a, b, dtype)
     return _matmul_into(a, b, out, dtype, casting)
+
+
+def _matmul_with_axes(a, b, out, dtype, casting, axes):
+    """matmul(a, b, axes=[a's core axes, b's, the result's]): each
+    operand's core axes moved last (views), the product, and the result's
+    core axes moved where axes puts them (or out= seen so).  NumPy's checks
+    and words."""
+    cores = [min(x.ndim, 2) for x in (a, b)]
+    cores.append((cores[0] == 2) + (cores[1] == 2))
+    loop = builtins.max(a.ndim - cores[0], b.ndim - cores[1])
+    ndims = (a.ndim, b.ndim, loop + cores[2] if out is None else out.ndim)
+    if not isinstance(axes, list):
+        raise TypeError("axes should be a list.")
+    if len(axes) != 3:  # the signature's output has (optional) core axes: never omitted
+        raise ValueError("axes should be a list with an entry for all 3 inputs and outputs; entries for "
+                         "outputs can only be omitted if none of them has core axes.")
+    moved = []
+    for i, (entry, ndim, core) in enumerate(zip(axes, ndims, cores)):
+        entry = tuple(entry) if isinstance(entry, (tuple, list)) else (entry,)
+        if len(entry) != core:
+            raise np.exceptions.AxisError(f"matmul: operand {i} has {core} core dimensions, but {len(entry)} "
+                                          f"dimensions are specified by axes tuple.")
+        where = tuple(normalize_axis_index(operator.index(x), ndim) for x in entry)
+        if len(set(where)) != len(where):
+            raise ValueError(f"axes item {i} has value {entry[where.index(where[-1])]} repeated")
+        moved.append(where)
+    last = [tuple(range(-core, 0)) for core in cores]
+    a, b = moveaxis(a, moved[0], last[0]), moveaxis(b, moved[1], last[1])
+    if out is not None:
+        _matmul_into(a, b, moveaxis(out, moved[2], last[2]) if cores[2] else out, dtype, casting)
+        return out
+    r = _C._matmul(a, b, dtype)
+    return moveaxis(r, last[2], moved[2]) if cores[2] else r
 
 
 def _matmul_operator(x1, x2):
