@@ -365,35 +365,28 @@ def _refuse_nan(a, message):
         raise LinAlgError(message)
 
 
-def _real_if_all_real(w, v, real_input):
-    """NumPy's eig of real matrices gives real results when every eigenvalue
-    of the stack is real (an empty stack included)."""
-    dt = _dt()
-    if real_input and not bool(dt.any(dt.imag(w) != 0)):
-        return dt.real(w).copy(), (dt.real(v).copy() if v is not None else None)
-    return w, v
-
-
 def eig(a):
-    """Eigenvalues and unit eigenvectors (columns) of each square matrix;
-    real when a is real and every eigenvalue is.  LAPACK's geev on the CPU,
+    """Eigenvalues and unit eigenvectors (columns) of each square matrix,
+    complex always (NumPy 2.5's rule and the array API's: no dtype that
+    depends on the values, so no read back from a device; NumPy 2.4 and
+    older gave real results when every eigenvalue was real: take .real, or
+    eigh for a symmetric matrix).  LAPACK's geev on the CPU,
     cuSOLVER's Xgeev on CUDA devices (CUDA 12.6 and later; an older
     cuSOLVER raises NotImplementedError saying so)."""
     a = _as_float(a, square=True)
     _check_finite(a)
     _, _, w, v, _, info = _factor(_C.LINALG_EIG, a, True)
     _check(info, "Eigenvalues did not converge")
-    w, v = _real_if_all_real(w, v, not _is_complex(a))
     return EigResult(w, v)
 
 
 def eigvals(a):
-    """The eigenvalues of each square matrix (as eig's)."""
+    """The eigenvalues of each square matrix (complex, as eig's)."""
     a = _as_float(a, square=True)
     _check_finite(a)
     _, _, w, _, _, info = _factor(_C.LINALG_EIG, a, False)
     _check(info, "Eigenvalues did not converge")
-    return _real_if_all_real(w, None, not _is_complex(a))[0]
+    return w
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
