@@ -140,6 +140,7 @@ def test_device_strings_with_nul_are_refused(bad):
     ("DEVTENSOR_CPU_CACHE_BYTES", "1e9", "whole number of bytes"),
     ("DEVTENSOR_CUDA_NO_CACHE", "yes", "is not 0 or 1"),
     ("DEVTENSOR_CUDA_STAGING", "off", "DEVTENSOR_CUDA_STAGING='off' is not 0 or 1"),
+    ("DEVTENSOR_CUDA_OWN_SORT", "own", "DEVTENSOR_CUDA_OWN_SORT='own' is not 0 or 1"),
 ])
 def test_malformed_settings_warn_and_use_the_default(var, value, expect):
     code = textwrap.dedent("""
@@ -161,7 +162,7 @@ def test_valid_settings_do_not_warn():
     p = run_python("import warnings; warnings.simplefilter('error'); import devtensor as dt; "
                    "print(dt.get_num_threads())", {"DEVTENSOR_NUM_THREADS": "2",
                                                    "DEVTENSOR_CPU_CACHE_BYTES": "0",
-                                                   "DEVTENSOR_CUDA_NO_CACHE": "1"})
+                                                   "DEVTENSOR_CUDA_NO_CACHE": "1", "DEVTENSOR_CUDA_OWN_SORT": "1"})
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "2"
 

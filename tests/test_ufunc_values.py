@@ -58,7 +58,20 @@ RTOL = {"float16": 1e-3, "float32": 1e-5, "float64": 1e-10,
         "complex64": 1e-4, "complex128": 1e-6}
 
 
+def _nextafter_c99(x1, x2, /, *args, **kwargs):
+    """NumPy 2.5's nextafter: float16's returns x2 where x1 == x2 (C99's
+    rule; earlier NumPy returned x1, so nextafter(0.0, -0.0) was +0.0)."""
+    r = np.nextafter(x1, x2, *args, **kwargs)
+    if np.asarray(r).dtype != np.float16:
+        return r
+    with np.errstate(all="ignore"):
+        same = np.asarray(x1) == np.asarray(x2)
+    return np.where(same, np.asarray(x2).astype(np.float16), r)
+
+
 def np_func(name):
+    if name == "nextafter" and np.lib.NumpyVersion(np.__version__) < "2.5.0":
+        return _nextafter_c99
     return getattr(np, name)
 
 

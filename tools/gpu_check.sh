@@ -216,6 +216,24 @@ if (( BUILD_OK )) && [[ -f bench/run.py ]]; then
     # shellcheck disable=SC2086
     step bench 120 "$OUT_DIR/bench.log" "$PY" bench/run.py --gpu ${GPU_CHECK_BENCH_ARGS:-} \
         --json "$OUT_DIR/bench.json"
+    # the sort's own radix passes (the emulation's reference, Note [CUB's
+    # radix sort] in csrc/cuda/cuda_sort.cu) checked and timed beside CUB's
+    (( CUDA_RC == 0 )) && DEVTENSOR_CUDA_OWN_SORT=1 timeout 60 "$PY" - >>"$OUT_DIR/bench.log" 2>&1 <<'PYEOF'
+import time
+import numpy as np
+import devtensor as dt
+a = np.random.default_rng(0).random(1 << 26, dtype=np.float32)
+x = dt.asarray(a, device="cuda:0")
+same = bool((dt.sort(x).cpu().numpy() == np.sort(a)).all())
+best = float("inf")
+for _ in range(3):
+    dt.cuda.synchronize()
+    t0 = time.perf_counter()
+    dt.sort(x)
+    dt.cuda.synchronize()
+    best = min(best, time.perf_counter() - t0)
+print(f"DEVTENSOR_CUDA_OWN_SORT=1: sort of 2^26 float32 {best * 1e3:.2f} ms, equal to NumPy's: {same}")
+PYEOF
 elif (( BUILD_OK )); then
     STATUS[bench]="skipped (no bench/run.py)"; DURATION[bench]=0
 else

@@ -254,8 +254,8 @@ DT_FN double dt_nextafter_f64(double a, double b) { return nextafter(a, b); }
         float xa = FROM(x), yb = FROM(TO(b));                                               \
         if (xa != xa || yb != yb)                                                           \
             return NAN;                                                                     \
-        if (xa == yb) /* NumPy's half nextafter returns x here (C's returns y) */          \
-            return xa;                                                                      \
+        if (xa == yb) /* y, as C99's (and NumPy's half nextafter from NumPy 2.5) */       \
+            return yb;                                                                      \
         if ((x & 0x7fffu) == 0) /* +-0: the smallest subnormal toward b */                \
             return FROM((uint16_t)((yb < 0 ? SIGN : 0u) | 1u));                             \
         int away = (xa < yb) == ((x & SIGN) == 0);                                          \

@@ -30,8 +30,25 @@
  * what this leaves: on an H200 the first version of this file, a
  * contiguous run per thread read and written uncoalesced, sorted 2^26
  * float32 in 148 ms against CuPy's 1.8 ms.
+ *
+ * Note [CUB's radix sort]
+ * On a GPU each word's passes are CUB's DeviceRadixSort::SortPairs instead
+ * (onesweep, 8 bits a pass; stable, so word after word composes as here),
+ * over the same key and position double buffers, bits [0, bits) of the
+ * word only; its temporary storage comes from the caching allocator.  The
+ * emulation cannot run CUB's kernels (not the CUDA C it executes), so
+ * there the passes above run: they are the reference that CI executes, and
+ * the key words, their bit counts and k_sort_fill/k_sort_finish are
+ * shared.  DEVTENSOR_CUDA_OWN_SORT=1 makes a GPU run them too, so that a
+ * GPU check can test and time both.
  */
 #include "cuda_loops.cuh"
+
+#include "env.h"
+
+#if !defined(DEVTENSOR_EMULATED)
+#include <cub/device/device_radix_sort.cuh>
+#endif
 
 #include "loop_check.h"
 #include "sort_keys.h"
@@ -293,6 +310,91 @@ int bit_length(uint64_t v)
     return n;
 }
 
+/* bits [0, bits) of the current word sorted by the passes of this file,
+ * 4 bits each (Note [Radix sort kernels]); *cur names the buffers that hold
+ * the result */
+dt_status own_passes(SortArgs &a, unsigned long long **keys, long long **pos, int *cur, int bits,
+                     cudaStream_t stream, int device, dt_error *err)
+{
+    void *args[] = {&a};
+    for (int shift = 0; shift < bits; shift += 4) {
+        a.shift = shift;
+        a.keys_in = keys[*cur];
+        a.pos_in = pos[*cur];
+        a.keys_out = keys[1 - *cur];
+        a.pos_out = pos[1 - *cur];
+        DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_count), dim3(a.blocks), dim3(kThreads), args,
+                                              0, stream),
+                             "sort", device, err));
+        DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_starts), dim3(1), dim3(kStartsThreads), args,
+                                              0, stream),
+                             "sort", device, err));
+        DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_scatter), dim3(a.blocks), dim3(kThreads),
+                                              args, 0, stream),
+                             "sort", device, err));
+        *cur = 1 - *cur;
+    }
+    return DT_OK;
+}
+
+#if !defined(DEVTENSOR_EMULATED)
+/* Note [CUB's radix sort]: CUB's sort of the current word's bits [0, bits);
+ * temp == NULL asks only for *temp_bytes (bits 0..64, the most any word
+ * needs) */
+dt_status cub_passes(int64_t numel, unsigned long long **keys, long long **pos, int *cur, int bits, void *temp,
+                     size_t *temp_bytes, cudaStream_t stream, int device, dt_error *err)
+{
+    cub::DoubleBuffer<unsigned long long> k(keys[*cur], keys[1 - *cur]);
+    cub::DoubleBuffer<long long> v(pos[*cur], pos[1 - *cur]);
+    DT_TRY(dt_cuda_check(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, k, v, numel, 0, bits, stream),
+                         "cub::DeviceRadixSort::SortPairs", device, err));
+    if (temp != NULL)
+        *cur = k.Current() == keys[0] ? 0 : 1; /* the positions moved with the keys */
+    return DT_OK;
+}
+
+bool use_cub()
+{
+    static const bool on = [] {
+        int own = 0; /* unset or malformed: CUB (Note [Environment variables]) */
+        return dt_env_flag("DEVTENSOR_CUDA_OWN_SORT", &own) != 1 || own == 0;
+    }();
+    return on;
+}
+#endif
+
+dt_status sort_words(const dt_sort_loop *l, SortArgs &a, unsigned long long **keys, long long **pos, void *temp,
+                     size_t temp_bytes, cudaStream_t stream, dt_error *err)
+{
+    dt_sort_kind kind = dt_sort_kind_of(l->dtype);
+    unsigned grid = grid_for(a.numel, l->device_index);
+    void *args[] = {&a};
+    int cur = 0;
+    int last = l->n_rows > 1 ? a.words : a.words - 1;
+    for (int w = 0; w <= last; w++) {
+        int bits = w == a.words ? bit_length((uint64_t)(l->n_rows - 1)) : dt_sort_word_bits(&kind, w);
+        a.word = w;
+        a.keys_in = keys[cur];
+        a.pos_in = pos[cur];
+        DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_fill), dim3(grid), dim3(kThreads), args, 0,
+                                              stream),
+                             "sort", l->device_index, err));
+#if !defined(DEVTENSOR_EMULATED)
+        if (temp != NULL) {
+            DT_TRY(cub_passes(a.numel, keys, pos, &cur, bits, temp, &temp_bytes, stream, l->device_index, err));
+            continue;
+        }
+#else
+        (void)temp, (void)temp_bytes;
+#endif
+        DT_TRY(own_passes(a, keys, pos, &cur, bits, stream, l->device_index, err));
+    }
+    a.pos_in = pos[cur];
+    return launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_finish), dim3(grid), dim3(kThreads), args, 0,
+                                          stream),
+                         "sort", l->device_index, err);
+}
+
 dt_status sort_launch(const dt_sort_loop *l, cudaStream_t stream, dt_error *err)
 {
     SortArgs a;
@@ -315,40 +417,19 @@ dt_status sort_launch(const dt_sort_loop *l, cudaStream_t stream, dt_error *err)
     int64_t tiles = (numel + kTile - 1) / kTile;
     a.tiles_per_block = (tiles + kMaxBlocks - 1) / kMaxBlocks;
     a.blocks = (int)((tiles + a.tiles_per_block - 1) / a.tiles_per_block);
-    unsigned grid = grid_for(numel, l->device_index);
-    void *args[] = {&a};
-    int cur = 0;
-    int last = l->n_rows > 1 ? a.words : a.words - 1;
-    for (int w = 0; w <= last; w++) {
-        int bits = w == a.words ? bit_length((uint64_t)(l->n_rows - 1)) : dt_sort_word_bits(&kind, w);
-        a.word = w;
-        a.keys_in = keys[cur];
-        a.pos_in = pos[cur];
-        DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_fill), dim3(grid), dim3(kThreads), args, 0,
-                                              stream),
-                             "sort", l->device_index, err));
-        for (int shift = 0; shift < bits; shift += 4) {
-            a.shift = shift;
-            a.keys_in = keys[cur];
-            a.pos_in = pos[cur];
-            a.keys_out = keys[1 - cur];
-            a.pos_out = pos[1 - cur];
-            DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_count), dim3(a.blocks), dim3(kThreads),
-                                                  args, 0, stream),
-                                 "sort", l->device_index, err));
-            DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_starts), dim3(1), dim3(kStartsThreads),
-                                                  args, 0, stream),
-                                 "sort", l->device_index, err));
-            DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_scatter), dim3(a.blocks),
-                                                  dim3(kThreads), args, 0, stream),
-                                 "sort", l->device_index, err));
-            cur = 1 - cur;
-        }
+#if !defined(DEVTENSOR_EMULATED)
+    if (use_cub()) {
+        size_t temp_bytes = 0;
+        int cur = 0;
+        DT_TRY(cub_passes(numel, keys, pos, &cur, 64, NULL, &temp_bytes, stream, l->device_index, err));
+        void *temp, *ctx;
+        DT_TRY(dt_cuda_alloc(l->device_index, temp_bytes > 0 ? temp_bytes : 1, l->stream, &temp, &ctx, err));
+        dt_status st = sort_words(l, a, keys, pos, temp, temp_bytes, stream, err);
+        dt_cuda_free(l->device_index, temp, ctx); /* stream-ordered: Note [Streams and reuse] */
+        return st;
     }
-    a.pos_in = pos[cur];
-    return launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_finish), dim3(grid), dim3(kThreads), args, 0,
-                                          stream),
-                         "sort", l->device_index, err);
+#endif
+    return sort_words(l, a, keys, pos, NULL, 0, stream, err);
 }
 
 } // namespace

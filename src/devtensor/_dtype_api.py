@@ -156,6 +156,7 @@ class finfo:
                       for f, v in values.items()}
             values.update(dtype=_dtype(np_info.dtype), _repr=repr(np_info))
         else:
+            np.finfo(d.numpy_dtype)  # NumPy's ValueError, in the installed NumPy's words
             raise ValueError(f"data type {d.numpy_dtype.type!r} not inexact")
         self = object.__new__(cls)
         self.__dict__.update(values)

@@ -563,12 +563,17 @@ def _cross_term(x, y, u, v):
     return subtract(multiply(x, y), multiply(u, v))
 
 
+# NumPy 2.5 expired the deprecation of 2-element vectors in cross
+_NUMPY_REFUSES_2D_CROSS = np.lib.NumpyVersion(np.__version__) >= "2.5.0"
+
+
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """NumPy 2's cross: the cross product of 3-element vectors along axisa
+    """NumPy's cross: the cross product of 3-element vectors along axisa
     of a and axisb of b (axisc of the result; axis= sets all three), the
-    other axes broadcast.  2-element vectors count as having a zero third
-    component, with NumPy 2's DeprecationWarning; two of them give the
-    z component alone."""
+    other axes broadcast.  With NumPy 2.0 to 2.4 installed, 2-element
+    vectors count as having a zero third component, with their
+    DeprecationWarning (two of them give the z component alone); NumPy 2.5
+    refuses them, and so does devtensor with it."""
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _as_tensors((a, b))
@@ -577,6 +582,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     a = moveaxis(a, normalize_axis_index(axisa, a.ndim, "axisa"), -1)
     b = moveaxis(b, normalize_axis_index(axisb, b.ndim, "axisb"), -1)
     na, nb = a.shape[-1], b.shape[-1]
+    if _NUMPY_REFUSES_2D_CROSS and (na != 3 or nb != 3):
+        raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, but they are {na} and "
+                         f"{nb} dimensional instead.")
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n"
                          "(dimension must be 2 or 3)")

@@ -341,7 +341,11 @@ class _TensorMethods:
     def imag(self, value):
         """z.imag = v: v written into the imaginary parts; a real tensor has none (NumPy's TypeError)."""
         if not self.dtype.is_complex:
-            raise TypeError("array does not have imaginary part to set")
+            try:  # NumPy's TypeError in the installed NumPy's words (they changed in 2.5)
+                np.zeros(0).imag = 0
+            except TypeError as e:
+                raise TypeError(str(e)) from None
+            raise TypeError("Cannot set imaginary part of non-complex array.")
         self.imag[...] = value
 
     @property
