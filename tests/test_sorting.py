@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, given, same_error, settings, st, to_np
+from helpers import assert_same, given, requires_emulation, run_python, same_error, settings, st, to_np
 from test_reductions import layouts, make  # noqa: F401  (shared layout helpers)
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
@@ -431,3 +431,43 @@ def test_sort_numpy_runs_small_and_odd_shapes(threads):
     for args in (([1.0], np.ones(1)), (np.ones(1),), (np.ones(1), np.ones(1), None)):
         with pytest.raises(TypeError):
             dt._C._sort_numpy_runs(*args)
+
+
+# ---- both CUDA sorts: CUB's (the emulation's reference in CI) and our own radix passes ----
+
+BOTH_SORTS_CODE = """
+import json
+import numpy as np
+import devtensor as dt
+rng = np.random.default_rng(3)
+cases = [rng.standard_normal(5000).astype(np.float32), rng.integers(-2**62, 2**62, (7, 300)),
+         rng.integers(0, 4, 2000).astype(np.uint8), np.array([np.nan, -0.0, 0.0, np.inf, -1.0, np.nan] * 50),
+         (rng.standard_normal(400) + 1j * rng.integers(0, 3, 400)).astype(np.complex64),
+         rng.standard_normal((3, 0)), rng.integers(0, 2, 9).astype(bool)]
+bad = []
+for i, a in enumerate(cases):
+    t = dt.asarray(a, device="cuda:0")
+    for descending in (False, True):
+        want = np.argsort(-a if descending and a.dtype.kind in "fi" else a, axis=-1, kind="stable")
+        got = dt.argsort(t, stable=True, descending=descending).cpu().numpy()
+        if not descending or (a.dtype.kind in "fi" and not np.isnan(a).any()):  # (descending: NaN first)
+            if not np.array_equal(got, want):
+                bad.append((i, descending, "argsort"))
+        values = dt.sort(t, descending=descending).cpu().numpy()
+        if not np.array_equal(values, np.take_along_axis(a, got, -1), equal_nan=True):
+            bad.append((i, descending, "sort"))
+print(json.dumps(bad))
+"""
+
+
+@requires_emulation
+@pytest.mark.parametrize("own", ["0", "1"])
+def test_cuda_sort_with_cub_and_with_own_passes(own):
+    """Note [CUB's radix sort]: the sort through CUB's DeviceRadixSort (the
+    emulation's reference of it) and through devtensor's own radix passes
+    (DEVTENSOR_CUDA_OWN_SORT=1) give NumPy's stable order: several words
+    (int64, complex), rows, NaN and signed zeros, bool and uint8, descending
+    (checked against NumPy's stable argsort of the negated values)."""
+    p = run_python(BOTH_SORTS_CODE, {"DEVTENSOR_EMULATE_CUDA": "1", "DEVTENSOR_CUDA_OWN_SORT": own})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"

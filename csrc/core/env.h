@@ -10,11 +10,19 @@
 #ifndef DT_ENV_H
 #define DT_ENV_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The decimal integer in variable `name`, within [lo, hi]: 1 and *out set,
  * 0 when unset or empty, -1 when malformed or out of range. */
 int dt_env_int(const char *name, long long lo, long long hi, long long *out);
 /* The flag in variable `name`, "0" or "1": 1 and *out set, 0 when unset or
  * empty, -1 for anything else. */
 int dt_env_flag(const char *name, int *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DT_ENV_H */

@@ -32,23 +32,21 @@
  * float32 in 148 ms against CuPy's 1.8 ms.
  *
  * Note [CUB's radix sort]
- * On a GPU each word's passes are CUB's DeviceRadixSort::SortPairs instead
+ * Each word's passes are CUB's DeviceRadixSort::SortPairs by default
  * (onesweep, 8 bits a pass; stable, so word after word composes as here),
  * over the same key and position double buffers, bits [0, bits) of the
- * word only; its temporary storage comes from the caching allocator.  The
- * emulation cannot run CUB's kernels (not the CUDA C it executes), so
- * there the passes above run: they are the reference that CI executes, and
- * the key words, their bit counts and k_sort_fill/k_sort_finish are
- * shared.  DEVTENSOR_CUDA_OWN_SORT=1 makes a GPU run them too, so that a
- * GPU check can test and time both.
+ * word only; its temporary storage comes from the caching allocator.  In
+ * the emulation CUB is csrc/emu/emu_cub.cpp's reference (Note [CUDA
+ * libraries on the CPU]), so this calling code runs in CI.
+ * DEVTENSOR_CUDA_OWN_SORT=1 runs the passes above instead, on a GPU as in
+ * the emulation: CI's random-thread-order stage sets it, so that their
+ * barriers run in both orders, and a GPU check can time both sorts.
  */
 #include "cuda_loops.cuh"
 
 #include "env.h"
 
-#if !defined(DEVTENSOR_EMULATED)
 #include <cub/device/device_radix_sort.cuh>
-#endif
 
 #include "loop_check.h"
 #include "sort_keys.h"
@@ -337,7 +335,6 @@ dt_status own_passes(SortArgs &a, unsigned long long **keys, long long **pos, in
     return DT_OK;
 }
 
-#if !defined(DEVTENSOR_EMULATED)
 /* Note [CUB's radix sort]: CUB's sort of the current word's bits [0, bits);
  * temp == NULL asks only for *temp_bytes (bits 0..64, the most any word
  * needs) */
@@ -348,8 +345,8 @@ dt_status cub_passes(int64_t numel, unsigned long long **keys, long long **pos, 
     cub::DoubleBuffer<long long> v(pos[*cur], pos[1 - *cur]);
     DT_TRY(dt_cuda_check(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, k, v, numel, 0, bits, stream),
                          "cub::DeviceRadixSort::SortPairs", device, err));
-    if (temp != NULL)
-        *cur = k.Current() == keys[0] ? 0 : 1; /* the positions moved with the keys */
+    if (temp != NULL) /* the sorted positions: the next word's keys are filled from them */
+        *cur = v.Current() == pos[0] ? 0 : 1;
     return DT_OK;
 }
 
@@ -361,7 +358,6 @@ bool use_cub()
     }();
     return on;
 }
-#endif
 
 dt_status sort_words(const dt_sort_loop *l, SortArgs &a, unsigned long long **keys, long long **pos, void *temp,
                      size_t temp_bytes, cudaStream_t stream, dt_error *err)
@@ -379,14 +375,10 @@ dt_status sort_words(const dt_sort_loop *l, SortArgs &a, unsigned long long **ke
         DT_TRY(launch_result(cudaLaunchKernel(DT_KERNEL_ADDRESS(k_sort_fill), dim3(grid), dim3(kThreads), args, 0,
                                               stream),
                              "sort", l->device_index, err));
-#if !defined(DEVTENSOR_EMULATED)
         if (temp != NULL) {
             DT_TRY(cub_passes(a.numel, keys, pos, &cur, bits, temp, &temp_bytes, stream, l->device_index, err));
             continue;
         }
-#else
-        (void)temp, (void)temp_bytes;
-#endif
         DT_TRY(own_passes(a, keys, pos, &cur, bits, stream, l->device_index, err));
     }
     a.pos_in = pos[cur];
@@ -417,7 +409,6 @@ dt_status sort_launch(const dt_sort_loop *l, cudaStream_t stream, dt_error *err)
     int64_t tiles = (numel + kTile - 1) / kTile;
     a.tiles_per_block = (tiles + kMaxBlocks - 1) / kMaxBlocks;
     a.blocks = (int)((tiles + a.tiles_per_block - 1) / a.tiles_per_block);
-#if !defined(DEVTENSOR_EMULATED)
     if (use_cub()) {
         size_t temp_bytes = 0;
         int cur = 0;
@@ -428,7 +419,6 @@ dt_status sort_launch(const dt_sort_loop *l, cudaStream_t stream, dt_error *err)
         dt_cuda_free(l->device_index, temp, ctx); /* stream-ordered: Note [Streams and reuse] */
         return st;
     }
-#endif
     return sort_words(l, a, keys, pos, NULL, 0, stream, err);
 }
 

@@ -29,8 +29,9 @@
  * whose work is queued with emu_runtime_enqueue below; then cuSOLVER's
  * dense API: include/cusolverDn.h (with cusolver_common.h and
  * cuComplex.h) and emu_solver.cpp, emu_solver_routines.cpp, computing in
- * emu_dense.cpp; then cuFFT: include/cufft.h and emu_fft.cpp.  What the
- * three share is emu_library.h.  g++ finds the toolkit's own headers on this machine's
+ * emu_dense.cpp; then cuFFT: include/cufft.h and emu_fft.cpp; then CUB's
+ * radix sort: include/cub/device/device_radix_sort.cuh and emu_cub.cpp.
+ * What they share is emu_library.h.  g++ finds the toolkit's own headers on this machine's
  * default include path, so the build alone would not notice a call
  * without one:
  * tests/test_emu_kernels.py (test_every_cuda_library_has_an_emulated_header)

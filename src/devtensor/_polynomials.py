@@ -177,6 +177,8 @@ def roots(p):
         companion = dt.diag(dt.ones((n - 2,), dtype=p.dtype, device=p.device), -1)
         companion[0, :] = -p[1:] / p[0]
         found = dt.linalg.eigvals(companion)
+        if p.dtype.kind != "c" and not bool(dt.any(dt.imag(found) != 0)):
+            found = dt.real(found).copy()  # NumPy's roots: real when every root is (eig no longer is)
     else:
         found = dt.zeros((0,), dtype=dt.float64, device=p.device)
     return dt.concatenate([found, dt.zeros((trailing,), dtype=found.dtype, device=p.device)])
