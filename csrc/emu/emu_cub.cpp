@@ -50,7 +50,12 @@ cudaError_t job_run(void *arg)
     const Job &j = *static_cast<Job *>(arg);
     memset(j.temp, 0xFF, j.temp_bytes); /* the library's scratch: nothing to rely on */
     unsigned long long mask = j.end - j.begin >= 64 ? ~0ull : ((1ull << (j.end - j.begin)) - 1);
-    std::vector<std::pair<unsigned long long, long long>> pairs((size_t)j.n);
+    std::vector<std::pair<unsigned long long, long long>> pairs;
+    try {
+        pairs.resize((size_t)j.n);
+    } catch (const std::bad_alloc &) {
+        return cudaErrorMemoryAllocation; /* (host memory for the reference; no exception leaves) */
+    }
     for (int64_t i = 0; i < j.n; i++)
         pairs[(size_t)i] = {j.keys_in[i], j.values_in[i]};
     std::stable_sort(pairs.begin(), pairs.end(), [&](const auto &a, const auto &b) {
