@@ -41,6 +41,18 @@ def test_frexp_matches_numpy_bit_for_bit(device, dtype):
     assert_same(e, want_e, device)
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_frexp_never_warns(device, dtype):
+    """frexp raises no floating-point flag, so devtensor gives no warning
+    and no FloatingPointError even where NumPy's errstate says raise (the
+    CPU path calls NumPy's loop without its own errstate)."""
+    a = specials(dtype)
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        m, e = dt.frexp(T(a, device))
+    assert_same(m, np.frexp(a)[0], device)
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "int64", "uint64"])
 def test_frexp_of_integers_is_numpys_float_dtype(device, dtype):
     a = np.array([0, 1, 2, 3, 7, 100], dtype=np.int64).astype(dtype)
