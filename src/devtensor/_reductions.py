@@ -797,9 +797,6 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
     """NumPy's diff: the n-th discrete difference along axis (not_equal for
     bool), with values put before or after first (prepend, append)."""
-    from . import _ufuncs
-    from ._manipulation import concatenate
-    from ._views import broadcast_to
     if n == 0:
         return _tensor(a)
     if n < 0:
@@ -815,14 +812,16 @@ def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
         elif extra is not np._NoValue:
             e = _tensor(extra).to(x.device)
             if e.ndim == 0:
+                from ._views import broadcast_to
                 e = broadcast_to(e, tuple(1 if d == ax else s for d, s in enumerate(x.shape)))
             parts.append(e)
     if len(parts) > 1:
+        from ._manipulation import concatenate
         x = concatenate(parts, axis=ax)
-    op = _ufuncs.not_equal if x.dtype == _C.bool else _ufuncs.subtract
+    op = _C.OPS["not_equal" if x.dtype == _C.bool else "subtract"]
     lo = (slice(None),) * ax
     for _ in range(n):
-        x = op(x[lo + (slice(1, None),)], x[lo + (slice(None, -1),)])
+        x = _C._ufunc(op, x[lo + (slice(1, None),)], x[lo + (slice(None, -1),)])
     return x
 
 

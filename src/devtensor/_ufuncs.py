@@ -13,6 +13,7 @@ import operator
 
 from . import _C
 from ._C import TensorBase
+from ._index_functions import nonzero as _nonzero  # where(condition); imports no ufunc module
 
 _ufunc = _C._ufunc
 _OPS = _C.OPS
@@ -169,8 +170,7 @@ def where(condition, x=None, y=None, /):
     """Elements of x where condition is true, else of y (broadcast, promoted);
     with the condition alone, its non-zero elements' indices (nonzero)."""
     if x is None and y is None:
-        from ._index_functions import nonzero
-        return nonzero(condition)
+        return _nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     condition, x, y = _first_tensor((condition, x, y))
