@@ -828,7 +828,6 @@ def _geomspace_general(start, stop, num, endpoint, dtype, axis, device):
     from ._reductions import any as any_
     from ._ufuncs import floor, log10, sign
     start, stop = _bounds_as_tensors((start, stop), device)
-    start, stop = start * 1.0, stop * 1.0
     if any_(start == 0).item() or any_(stop == 0).item():
         raise ValueError("Geometric sequence cannot include zero")
     num = operator.index(num)
