@@ -482,6 +482,12 @@ def bench_per_call(table, rng, quick):
         ("t.flatten()  (4x4)", lambda: x4.flatten(), lambda: m4.flatten()),
         ("t2[...] = t", lambda: operator.setitem(x2, ..., x), lambda: operator.setitem(a2, ..., a)),
         ("argsort(t)", lambda: dt.argsort(x), lambda: np.argsort(a)),
+        ("where(mask)", lambda: dt.where(mask_t), lambda: np.where(mask_np)),
+        ("diff(t)", lambda: dt.diff(x), lambda: np.diff(a)),
+        ("t.byteswap()", lambda: x.byteswap(), lambda: a.byteswap()),
+        ("arange(stop=16)", lambda: dt.arange(stop=16), lambda: np.arange(stop=16)),
+        ("geomspace(t[:2], 1e3, 8)", lambda: dt.geomspace(x[:2] + 1, 1e3, 8),
+         lambda: np.geomspace(a[:2] + 1, 1e3, 8)),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
