@@ -5,6 +5,7 @@ backend, its caching allocator, streams and events, executed on the CPU
 with a memory budget per device, csrc/emu) and on real GPUs in
 tools/gpu_check.sh."""
 import gc
+import threading
 
 import numpy as np
 import pytest
@@ -46,6 +47,39 @@ def test_with_device_sets_factory_default():
             assert dt.ones(1).device == dt.device("cpu")
         assert dt.ones(1).device == dt.device("cuda:1")
     assert dt.ones(1).device == dt.device("cpu")
+
+
+@requires_devices(2)
+def test_set_default_device_is_per_thread_and_under_with_blocks():
+    try:
+        dt.set_default_device("cuda:1")
+        assert dt.get_default_device() == dt.device("cuda:1")
+        for t in (dt.ones(2), dt.arange(3), dt.asarray([1, 2]), dt.array(np.ones(2)),
+                  dt.random.default_rng(0).random(2), dt.linspace(0, 1, 3)):
+            assert t.device == dt.device("cuda:1"), t
+        assert dt.zeros(1, device="cpu").device == dt.device("cpu")  # explicit wins
+        with dt.device("cuda:0"):
+            assert dt.ones(1).device == dt.device("cuda:0")
+            dt.set_default_device("cpu")  # the base changes; the open block still rules
+            assert dt.ones(1).device == dt.device("cuda:0")
+            dt.set_default_device("cuda:1")
+        assert dt.ones(1).device == dt.device("cuda:1")
+        seen = []
+        worker = threading.Thread(target=lambda: seen.append((dt.get_default_device(), dt.ones(1).device)))
+        worker.start()
+        worker.join()
+        assert seen == [(dt.device("cpu"), dt.device("cpu"))]  # another thread keeps its own
+        dt.set_default_device("cuda")  # the current CUDA device, as PyTorch's get_default_device
+        with dt.cuda.device(1):
+            assert dt.get_default_device() == dt.device("cuda:1")
+            assert dt.ones(1).device == dt.device("cuda:1")
+        assert dt.get_default_device() == dt.device("cuda:0")
+        dt.set_default_device(f"cuda:{dt.cuda.device_count()}")  # checked where it is used
+        with pytest.raises(RuntimeError, match="out of range"):
+            dt.ones(1)
+    finally:
+        dt.set_default_device(None)
+    assert dt.get_default_device() == dt.device("cpu") and dt.ones(1).device == dt.device("cpu")
 
 
 def test_device_properties():

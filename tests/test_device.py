@@ -162,6 +162,23 @@ def test_default_device_is_cpu():
     assert repr(dt.tensor([1, 2, 3]).device) == "device(type='cpu')"
 
 
+def test_set_default_device_validates_and_resets():
+    try:
+        for bad, err in (("tpu", RuntimeError), (1.5, TypeError), ("cpu:0", RuntimeError)):
+            with pytest.raises(err):
+                dt.set_default_device(bad)
+            assert dt.get_default_device() == dt.device("cpu")
+        dt.set_default_device(dt.device("cpu"))
+        assert dt.get_default_device() == dt.device("cpu") and dt.ones(1).device == dt.device("cpu")
+        dt.set_default_device("cuda:7")  # a device that need not exist until a factory uses it
+        assert dt.get_default_device() == dt.device("cuda:7")
+        with dt.device("cpu"):
+            assert dt.zeros(2).device == dt.device("cpu")
+    finally:
+        dt.set_default_device(None)
+    assert dt.get_default_device() == dt.device("cpu") and dt.tensor([1]).device == dt.device("cpu")
+
+
 # ---------------------------------------------------------------- devtensor.cuda
 
 def test_cuda_module_api():

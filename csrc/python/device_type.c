@@ -3,7 +3,8 @@
  * device('cpu'), device('cuda'), device('cuda:1'), device('cuda', 1),
  * device(1) and device(other_device) construct without touching any
  * hardware.  As a context manager it sets the device on which factory
- * functions create tensors (a per-thread stack).
+ * functions create tensors (a per-thread stack); _set_default_device sets
+ * the thread's default under the blocks (Note [Default device]).
  */
 #include "pydt.h"
 
@@ -159,15 +160,35 @@ static Py_hash_t device_hash(PyDtDevice *self)
     return h == -1 ? -2 : h;
 }
 
-/* ---- `with device(...)`: the default device of factory functions ---- */
+/* ---- the default device of factory functions ---- */
 
+/* Note [Default device]
+ * Factories given device=None create on the innermost open `with device:`
+ * block of the calling thread, else on the thread's set_default_device()
+ * device, else on cpu: PyTorch's rules (its torch.set_default_device is
+ * per thread too).  Both live in the thread's state dict: a list of the
+ * open blocks' devices, and one device for the default.  `overrides`
+ * counts the open blocks and the threads that set a default (changed
+ * with the GIL held): while it is 0 the answer is cpu without a look at
+ * the thread's dict (the factories' and asarray's per-call path).  A
+ * thread that ends with a default set leaves the count above 0: only the
+ * per-call path is slower, the answers stay right. */
+static long overrides;
+
+static PyObject *thread_key(PyObject **key, const char *name)
+{
+    if (*key == NULL)
+        *key = PyUnicode_InternFromString(name);
+    return *key;
+}
+
+/* The thread's list of open blocks (created when create is set), borrowed;
+ * NULL with an exception set, or without one when there is none. */
 static PyObject *device_stack(int create)
 {
     static PyObject *key;
     PyObject *tdict = PyThreadState_GetDict();
-    if (tdict == NULL)
-        return NULL;
-    if (key == NULL && (key = PyUnicode_InternFromString("devtensor.device_stack")) == NULL)
+    if (tdict == NULL || thread_key(&key, "devtensor.device_stack") == NULL)
         return NULL;
     PyObject *stack = PyDict_GetItemWithError(tdict, key); /* borrowed */
     if (stack == NULL && PyErr_Occurred())
@@ -183,10 +204,11 @@ static PyObject *device_stack(int create)
     return stack;
 }
 
-/* `with device:` blocks open in all threads (changed with the GIL held):
- * while there are none, the default device is cpu without a look at the
- * thread's stack (the factories' and asarray's per-call path). */
-static long open_contexts;
+static PyObject *thread_default_key(void)
+{
+    static PyObject *key;
+    return thread_key(&key, "devtensor.default_device");
+}
 
 static PyObject *device_enter(PyDtDevice *self, PyObject *unused)
 {
@@ -194,7 +216,7 @@ static PyObject *device_enter(PyDtDevice *self, PyObject *unused)
     PyObject *stack = device_stack(1);
     if (stack == NULL || PyList_Append(stack, (PyObject *)self) < 0)
         return NULL;
-    open_contexts++;
+    overrides++;
     return Py_NewRef(self);
 }
 
@@ -207,32 +229,82 @@ static PyObject *device_exit(PyDtDevice *self, PyObject *args)
     if (n > 0) {
         if (PyList_SetSlice(stack, n - 1, n, NULL) < 0)
             return NULL;
-        open_contexts--;
+        overrides--;
     }
     Py_RETURN_FALSE;
 }
 
-/* The device factories use when given device=None. */
+/* The calling thread's default device (a new reference; never NULL unless
+ * memory runs out): Note [Default device]. */
+static PyObject *default_device(void)
+{
+    if (overrides > 0) {
+        PyObject *stack = device_stack(0);
+        if (stack != NULL && PyList_GET_SIZE(stack) > 0)
+            return Py_NewRef(PyList_GET_ITEM(stack, PyList_GET_SIZE(stack) - 1));
+        PyObject *tdict = PyThreadState_GetDict(), *key = thread_default_key(), *set = NULL;
+        if (tdict != NULL && key != NULL)
+            set = PyDict_GetItemWithError(tdict, key); /* borrowed */
+        if (set != NULL)
+            return Py_NewRef(set);
+        PyErr_Clear();
+    }
+    return dt_py_device_new(dt_device_cpu());
+}
+
 int dt_py_default_device_is_cpu(void)
 {
-    if (open_contexts == 0)
+    if (overrides == 0)
         return 1;
-    PyObject *stack = device_stack(0);
-    if (stack == NULL || PyList_GET_SIZE(stack) == 0) {
+    PyObject *d = default_device();
+    if (d == NULL) {
         PyErr_Clear();
         return 1;
     }
-    return ((PyDtDevice *)PyList_GET_ITEM(stack, PyList_GET_SIZE(stack) - 1))->dev.type == DT_DEVICE_CPU;
+    int cpu = ((PyDtDevice *)d)->dev.type == DT_DEVICE_CPU;
+    Py_DECREF(d);
+    return cpu;
 }
 
 PyObject *dt_py_default_device(PyObject *module, PyObject *unused)
 {
     (void)module;
     (void)unused;
-    PyObject *stack = device_stack(0);
-    if (stack != NULL && PyList_GET_SIZE(stack) > 0)
-        return Py_NewRef(PyList_GET_ITEM(stack, PyList_GET_SIZE(stack) - 1));
-    return dt_py_device_new(dt_device_cpu());
+    return default_device();
+}
+
+/* _set_default_device(device): this thread's default outside `with device:`
+ * blocks; None (or 'cpu') goes back to cpu. */
+static PyObject *py_set_default_device(PyObject *module, PyObject *obj)
+{
+    (void)module;
+    dt_device d;
+    if (!dt_py_device_converter(obj, &d))
+        return NULL;
+    PyObject *tdict = PyThreadState_GetDict(), *key = thread_default_key();
+    if (tdict == NULL || key == NULL)
+        return NULL;
+    int had = PyDict_Contains(tdict, key);
+    if (had < 0)
+        return NULL;
+    if (d.type < 0 || d.type == DT_DEVICE_CPU) {
+        if (had) {
+            if (PyDict_DelItem(tdict, key) < 0)
+                return NULL;
+            overrides--;
+        }
+        Py_RETURN_NONE;
+    }
+    PyObject *dev = dt_py_device_new(d);
+    if (dev == NULL)
+        return NULL;
+    int rc = PyDict_SetItem(tdict, key, dev);
+    Py_DECREF(dev);
+    if (rc < 0)
+        return NULL;
+    if (!had)
+        overrides++;
+    Py_RETURN_NONE;
 }
 
 /* _resolve_device(device): the concrete device a request names ('cuda' is
@@ -292,6 +364,8 @@ PyTypeObject dt_py_device_type = {
 static PyMethodDef device_module_methods[] = {
     {"_resolve_device", py_resolve_device, METH_O,
      "the concrete device a request names, checked to exist"},
+    {"_set_default_device", py_set_default_device, METH_O,
+     "this thread's default device for factories, outside `with device:` blocks"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -54,7 +54,8 @@ int dt_py_device_converter(PyObject *obj, void *out);
  * that the device exists; returns the backend or NULL with an exception. */
 const dt_backend_iface *dt_py_device_resolve(dt_device *dev);
 int dt_py_device_init(PyObject *module);
-/* devtensor._C._default_device(): the innermost `with device(...)`, else cpu. */
+/* devtensor._C._default_device(): the innermost `with device(...)`, else the
+ * thread's set_default_device(), else cpu (Note [Default device]). */
 PyObject *dt_py_default_device(PyObject *module, PyObject *unused);
 int dt_py_default_device_is_cpu(void); /* the same question, without making a device */
 /* A device argument as factories read it: not given means the default. */
