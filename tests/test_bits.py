@@ -53,6 +53,26 @@ def test_frexp_never_warns(device, dtype):
     assert_same(m, np.frexp(a)[0], device)
 
 
+def test_ldexp_never_warns_and_leaves_numpys_error_state(device):
+    """Overflow and underflow give inf and 0 without a warning or a
+    FloatingPointError (devtensor never warns), and NumPy's own error state
+    is what it was afterwards (Note [NumPy's loops without NumPy's
+    warnings]), even when the loop raises."""
+    a = np.array([1e300, -1e300, 1e-300, 1.0])
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        before = np.geterr()
+        got = dt.ldexp(T(a, device), 2000)
+        assert np.geterr() == before
+        with pytest.raises(TypeError):
+            dt.ldexp(T(a, device), 1.5)
+        assert np.geterr() == before
+        with pytest.raises(FloatingPointError):  # NumPy's own calls still raise
+            np.ldexp(a, 2000)
+    with np.errstate(all="ignore"):
+        assert_same(got, np.ldexp(a, 2000), device)
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "int64", "uint64"])
 def test_frexp_of_integers_is_numpys_float_dtype(device, dtype):
     a = np.array([0, 1, 2, 3, 7, 100], dtype=np.int64).astype(dtype)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import NUMPY_DTYPE_NAMES, assert_same, requires_emulation, run_python, to_np
+from helpers import NUMPY_DTYPE_NAMES, assert_same, requires_emulation, run_python, same_error, to_np
 
 INF, NAN = math.inf, math.nan
 
@@ -59,7 +59,7 @@ def test_arange_matches_numpy(device, start, stop, step, dtype):
     ((3,), {"dtype": "bool"}, TypeError, "at most length 2"),
     ((0, INF, 1), {}, ValueError, "Maximum allowed size exceeded"),
     ((0, NAN), {}, ValueError, "cannot compute length"),
-    ((0, 1, 0), {}, ZeroDivisionError, "step"),
+    ((0, 1, 0), {}, ZeroDivisionError, "division by zero"),
     ((0, "1"), {}, TypeError, "real numbers"),
 ], ids=repr)
 def test_arange_errors(args, kwargs, exc, msg):
@@ -67,6 +67,15 @@ def test_arange_errors(args, kwargs, exc, msg):
         dt.arange(*args, **kwargs)
     with pytest.raises(exc):
         np.arange(*args, **kwargs)
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    ((0, 1, 0), {}), ((0.0, 1, 0.0), {}), ((5,), {"step": 0}), ((2 ** 70,), {}), ((), {"stop": 2 ** 70}),
+    ((0, INF, 1), {}), ((0, NAN), {}), ((1, 2, 3), {"step": 4}), ((5,), {"start": 1}),
+    ((), {"start": 5}), ((), {}), ((3,), {"dtype": "bool"}),
+], ids=repr)
+def test_arange_errors_in_numpys_words(args, kwargs):
+    same_error(lambda: np.arange(*args, **kwargs), lambda: dt.arange(*args, **kwargs))
 
 
 # ---- indexing ----
@@ -353,3 +362,8 @@ def test_byteswap(dtype, layout, device):
     assert t[::2].byteswap(inplace=True).shape == (2, 4)
     a[::2].byteswap(inplace=True)
     assert to_np(t).tobytes() == a.tobytes()
+    t.flags.writeable = False
+    a.flags.writeable = False
+    same_error(lambda: a.byteswap(inplace=True), lambda: t.byteswap(inplace=True))
+    assert to_np(t).tobytes() == a.tobytes()  # nothing written
+    assert to_np(t.byteswap()).tobytes() == a.byteswap().tobytes()  # a copy is fine

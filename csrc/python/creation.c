@@ -361,13 +361,40 @@ DT_FACTORY(py_ones, "ones", 1)
 #undef DT_FACTORY
 
 /* Note [arange in C]
- * arange of exact ints (one to three of them, int64 or no dtype, any
- * device) is answered here, NumPy's length ceil((stop - start) / step)
- * and the core's affine fill, as _creation.arange does for ints; floats,
- * other dtypes, a zero step, bounds past int64 go to that function. */
+ * arange of exact ints (one to three of them, by position or by the names
+ * start, stop and step, int64 or no dtype, any device) is answered here,
+ * NumPy's length ceil((stop - start) / step) and the core's affine fill, as
+ * _creation.arange does for ints; floats, other dtypes, a zero step,
+ * bounds past int64, a bound given twice or no stop go to that function
+ * (its errors are NumPy's).  As NumPy's, a lone positional bound is the
+ * stop (arange(5), arange(2, step=2)). */
+static int arange_bound(PyObject *obj, long long *out)
+{
+    if (!exact_int(obj))
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
 static PyObject *arange_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    static const char *const names[3] = {"start", "stop", "step"};
     PyObject *device_obj = Py_None;
+    long long v[3] = {0, 0, 1}; /* start, stop, step */
+    int given[3] = {0, 0, 0};
+    if (nargs > 3)
+        return NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (!arange_bound(args[i], &v[i]))
+            return NULL;
+        given[i] = 1;
+    }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
@@ -375,24 +402,21 @@ static PyObject *arange_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *
         if (is_dtype && (value == Py_None ||
                          (is_dtype_object(value) && ((PyDtDtype *)value)->code == DT_INT64)))
             continue;
-        if (PyUnicode_CompareWithASCIIString(name, "device") == 0)
+        if (PyUnicode_CompareWithASCIIString(name, "device") == 0) {
             device_obj = value;
-        else
-            return NULL;
-    }
-    if (nargs < 1 || nargs > 3)
-        return NULL;
-    long long v[3] = {0, 0, 1}; /* start, stop, step */
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        if (!exact_int(args[i]))
-            return NULL;
-        int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(args[i], &overflow);
-        if (overflow || (x == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return NULL;
+            continue;
         }
-        v[nargs == 1 ? 1 : i] = x;
+        int slot = 0;
+        while (slot < 3 && PyUnicode_CompareWithASCIIString(name, names[slot]) != 0)
+            slot++;
+        if (slot == 3 || given[slot] || !arange_bound(value, &v[slot]))
+            return NULL;
+        given[slot] = 2; /* by name */
+    }
+    if (!given[1]) {
+        if (given[0] != 1) /* no stop, and no lone positional bound to be it */
+            return NULL;
+        v[1] = v[0], v[0] = 0;
     }
     long long start = v[0], stop = v[1], step = v[2], diff;
     if (step == 0 || __builtin_sub_overflow(stop, start, &diff) || (diff == LLONG_MIN && step == -1))

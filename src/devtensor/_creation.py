@@ -565,7 +565,10 @@ def _arange_length(start, stop, step, all_int):
     """NumPy's arange length: ceil((stop - start) / step), with NumPy's rule for a
     quotient that underflows to zero (an infinite step gives one value, [start])."""
     if all_int:
-        return max(0, -((start - stop) // step))
+        length = max(0, -((start - stop) // step))
+        if length > _INT64_MAX:
+            raise ValueError("Maximum allowed size exceeded")
+        return length
     delta = float(stop) - float(start)
     quotient = delta / float(step)
     if math.isnan(quotient):
@@ -578,6 +581,7 @@ def _arange_length(start, stop, step, all_int):
 
 
 _ARANGE_PARAMETERS = ("start", "stop", "step", "dtype", "device")
+_INT64_MAX = 2**63 - 1
 
 
 def _arange_general(*args, like=None, **kwargs):
@@ -596,7 +600,8 @@ def _arange_general(*args, like=None, **kwargs):
         if k not in names:
             raise TypeError(f"arange() got an unexpected keyword argument '{k}'")
         if names.index(k) < len(args):
-            raise TypeError(f"arange() got multiple values for argument '{k}'")
+            raise TypeError(f"argument for arange() given by name ('{k}') and position "
+                            f"(position {names.index(k)})")
     given = dict(zip(names, args), **kwargs)
     start, stop, step = given.get("start"), given.get("stop"), given.get("step")
     dtype, device = given.get("dtype"), _like_device(like, given.get("device"))
@@ -614,9 +619,9 @@ def _arange_general(*args, like=None, **kwargs):
     for v in (start, stop, step):
         if not isinstance(v, (int, float, np.integer, np.floating)):
             raise TypeError(f"arange() arguments must be real numbers, got {type(v).__name__}")
-    if step == 0:
-        raise ZeroDivisionError("arange(): step must not be zero")  # NumPy's type
     all_int = _is_int(start) and _is_int(stop) and _is_int(step)
+    if step == 0:  # NumPy's words: Python's for its division
+        raise ZeroDivisionError("division by zero" if all_int else "float division by zero")
     if all_int:
         start, stop, step = operator.index(start), operator.index(stop), operator.index(step)
     if dtype is None:

@@ -287,8 +287,12 @@ def choose(a, choices, out=None, mode="raise"):
 
 def _dims(shape):
     if type(shape) is not tuple:
-        shape = (shape,) if isinstance(shape, (int, np.integer)) else shape
-    dims = tuple(map(operator.index, shape))
+        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    dims = shape
+    for n in shape:  # Python ints, the common case, as they are
+        if type(n) is not int:
+            dims = tuple(map(operator.index, shape))
+            break
     if dims and min(dims) < 0:
         raise ValueError("dimensions must be non-negative")
     return dims
@@ -326,7 +330,7 @@ def unravel_index(indices, shape, order="C"):
             coords.append(rest % n)  # n > 0: size > indices >= 0
             rest //= n
         return tuple(map(tensor, reversed(coords) if order == "C" else coords))
-    if (indices.device.type == "cpu" and indices.dtype.kind in "iu" if isinstance(indices, TensorBase)
+    if (not indices.is_cuda and indices.dtype.kind in "iu" if isinstance(indices, TensorBase)
             else isinstance(indices, (np.ndarray, list, tuple, np.integer))):
         # Note [unravel_index on the CPU]: host indices are NumPy's work (its
         # checks, errors and speed), on a zero-copy view of a CPU tensor;
@@ -335,7 +339,7 @@ def unravel_index(indices, shape, order="C"):
         coords = np.unravel_index(src, dims, order)
         if coords and type(coords[0]) is not np.ndarray:  # NumPy's scalars, for 0-d indices
             coords = map(np.asarray, coords)
-        return tuple(map(_C._from_numpy, coords))
+        return tuple([_C._from_numpy(c) for c in coords])
     from ._reductions import any as any_
     t = _integer_tensor(indices)
     size = 1

@@ -30,18 +30,22 @@ _NUMPY_INTERP_BELOW = 1 << 16
 def _numpy_interp(x, xp, fp, left, right, period):
     """NumPy's interp of CPU tensors (x may be a Python number), or None when
     the arguments are not that."""
-    if not ((isinstance(x, TensorBase) or isinstance(x, (int, float))) and isinstance(xp, TensorBase)
-            and isinstance(fp, TensorBase)):
+    if not (isinstance(xp, TensorBase) and isinstance(fp, TensorBase)) or xp.is_cuda or fp.is_cuda:
         return None
-    if isinstance(x, TensorBase) and (x.size >= _NUMPY_INTERP_BELOW or x.dtype == bfloat16 or x.device.type != "cpu"):
+    if xp.dtype is bfloat16 or fp.dtype is bfloat16:
         return None
-    if bfloat16 in (xp.dtype, fp.dtype) or xp.device.type != "cpu" or fp.device.type != "cpu":
-        return None
-    for v in (left, right, period):
-        if v is not None and not isinstance(v, (int, float, complex)):
+    if isinstance(x, TensorBase):
+        if x.is_cuda or x.dtype is bfloat16 or x.size >= _NUMPY_INTERP_BELOW:
             return None
+    elif not isinstance(x, (int, float)):
+        return None
+    if not (left is None and right is None and period is None):
+        for v in (left, right, period):
+            if v is not None and not isinstance(v, (int, float, complex)):
+                return None
     x = x.numpy() if isinstance(x, TensorBase) else x
-    return _from_numpy(np.asarray(np.interp(x, xp.numpy(), fp.numpy(), left, right, period)))
+    r = np.interp(x, xp.numpy(), fp.numpy(), left, right, period)
+    return _from_numpy(r if type(r) is np.ndarray else np.asarray(r))
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):

@@ -58,28 +58,55 @@ def numpy_views(*objs):
     """NumPy views of objs when every tensor among them is a CPU tensor NumPy
     can see (not bfloat16) and the rest are Python numbers or None; else None."""
     views = []
-    for o in objs:
+    tensors = False
+    for o in objs:  # the per-call path of the functions that use NumPy's loops: no generator
         if isinstance(o, TensorBase):
-            if o.device.type != "cpu" or o.dtype == _C.bfloat16:
+            if o.is_cuda or o.dtype is _C.bfloat16:
                 return None
             views.append(o.numpy())
-        elif o is None or isinstance(o, (bool, int, float, complex)):
+            tensors = True
+        elif isinstance(o, _PLAIN_OPERANDS):
             views.append(o)
         else:
             return None
-    return views if any(isinstance(o, TensorBase) for o in objs) else None
+    return views if tensors else None
+
+
+_PLAIN_OPERANDS = (bool, int, float, complex, type(None))
+
+
+# Note [NumPy's loops without NumPy's warnings]
+# devtensor never warns for floating-point errors, so NumPy's loops run with
+# its errors ignored; np.errstate(all="ignore") costs about 1.3 us a call (it
+# builds NumPy's error state on each entry), more than most of these loops
+# on small tensors.  numpy_call sets an "ignore" state built once at import
+# in NumPy's context variable instead, what errstate does on entry (per
+# thread and task, restored on exit); where NumPy lacks that variable
+# (a private name, there since NumPy 2.0) it uses errstate.
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as _NUMPY_ERROR_STATE
+    with np.errstate(all="ignore"):
+        _IGNORE_ERRORS = _NUMPY_ERROR_STATE.get()
+except (ImportError, AttributeError):  # pragma: no cover - another NumPy
+    _NUMPY_ERROR_STATE = None
 
 
 def numpy_call(fn, views, floats=True, **kwargs):
     """NumPy's fn of the views, its result (an array, or a tuple of them) as
     CPU tensors, zero-copy; for a function of floats (floats=True) NumPy's
     floating-point warnings silenced, as devtensor never warns for them
-    (README)."""
-    if floats:
+    (README; Note [NumPy's loops without NumPy's warnings])."""
+    if not floats:
+        result = fn(*views, **kwargs)
+    elif _NUMPY_ERROR_STATE is not None:
+        token = _NUMPY_ERROR_STATE.set(_IGNORE_ERRORS)
+        try:
+            result = fn(*views, **kwargs)
+        finally:
+            _NUMPY_ERROR_STATE.reset(token)
+    else:  # pragma: no cover - another NumPy
         with np.errstate(all="ignore"):
             result = fn(*views, **kwargs)
-    else:
-        result = fn(*views, **kwargs)
-    if isinstance(result, tuple):
-        return tuple(_C._from_numpy(np.asarray(r)) for r in result)
-    return _C._from_numpy(np.asarray(result))
+    if type(result) is tuple:
+        return tuple([_C._from_numpy(r if type(r) is np.ndarray else np.asarray(r)) for r in result])
+    return _C._from_numpy(result if type(result) is np.ndarray else np.asarray(result))

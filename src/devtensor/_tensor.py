@@ -489,6 +489,14 @@ class _TensorMethods:
         """NumPy's ndarray.byteswap: each value's bytes reversed (each part's
         for complex), on the tensor's device; inplace writes them into the
         tensor and returns it."""
+        if inplace and not self.flags.writeable:
+            raise ValueError("array to be byte-swapped is read-only")
+        if not self.is_cuda and self.dtype is not _C.bfloat16:  # NumPy's loop on the view
+            view = self.numpy()
+            if not inplace:
+                return _C._from_numpy(view.byteswap())
+            view.byteswap(inplace=True)
+            return self
         parts = 2 if self.dtype.is_complex else 1
         part = self.itemsize // parts
         if part == 1:
