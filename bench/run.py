@@ -488,6 +488,10 @@ def bench_per_call(table, rng, quick):
         ("arange(stop=16)", lambda: dt.arange(stop=16), lambda: np.arange(stop=16)),
         ("geomspace(t[:2], 1e3, 8)", lambda: dt.geomspace(x[:2] + 1, 1e3, 8),
          lambda: np.geomspace(a[:2] + 1, 1e3, 8)),
+        ("histogram(t)", lambda: dt.histogram(x), lambda: np.histogram(a)),
+        ("percentile(t, [5, 50, 95])", lambda: dt.percentile(x, [5, 50, 95]),
+         lambda: np.percentile(a, [5, 50, 95])),
+        ("interp(t, t, t)", lambda: dt.interp(x, x, x), lambda: np.interp(a, a, a)),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)

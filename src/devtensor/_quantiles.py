@@ -45,6 +45,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
 from ._C import TensorBase
+from ._operands import numpy_call, small_cpu_views
 
 __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile"]
 
@@ -264,12 +265,20 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
              weights=None):
     """NumPy's quantile: the q-th quantiles (0 <= q <= 1) over axis, by
     NumPy's methods (linear by default)."""
+    views = small_cpu_views(a, q, weights) if out is None else None
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.quantile, views[:2], axis=axis, method=method, keepdims=keepdims,
+                          weights=views[2])
     return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, False, weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None):
     """NumPy's percentile: quantile of q / 100."""
+    views = small_cpu_views(a, q, weights) if out is None else None
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.percentile, views[:2], axis=axis, method=method, keepdims=keepdims,
+                          weights=views[2])
     return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, False, weights)
 
 
@@ -277,12 +286,20 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
                 weights=None):
     """NumPy's nanquantile: quantile of the non-NaN elements (NaN for an
     empty a, as NumPy's nanmean)."""
+    views = small_cpu_views(a, q, weights) if out is None else None
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.nanquantile, views[:2], axis=axis, method=method, keepdims=keepdims,
+                          weights=views[2])
     return _quantile(a, q, 1, "Quantiles", axis, out, method, keepdims, True, weights)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None):
     """NumPy's nanpercentile: percentile of the non-NaN elements."""
+    views = small_cpu_views(a, q, weights) if out is None else None
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.nanpercentile, views[:2], axis=axis, method=method, keepdims=keepdims,
+                          weights=views[2])
     return _quantile(a, q, 100, "Percentiles", axis, out, method, keepdims, True, weights)
 
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase
-from ._operands import numpy_call, numpy_views
+from ._operands import numpy_call, numpy_views, small_cpu_views
 from ._quantiles import _ops  # the modules both build on, imported once
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
@@ -164,6 +164,9 @@ def _common(a, b):
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """NumPy's isin: a bool tensor of element's shape, True where the element
     is in test_elements (NaN is in nothing)."""
+    views = small_cpu_views(element, test_elements)
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.isin, views, floats=False, assume_unique=assume_unique, invert=invert, kind=kind)
     cr, ix, _, _, srt, uf = _ops()
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
@@ -521,6 +524,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     `bins` equal bins of `range` (the data's by default; their number given
     or estimated by name, see histogram_bin_edges) or the given increasing
     edges; the last bin includes its right edge."""
+    views = small_cpu_views(a, bins, range, density, weights)
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.histogram, views)
     cr, ix, man, red, srt, uf = _ops()
     a, weights = _ravel_for_histogram(a, weights)
     edges = _bin_edges(a, bins, range, weights)
