@@ -438,3 +438,31 @@ def test_histogram2d_and_histogramdd(device):
         dt.histogram2d(X, Y, bins=[[0.0, 2.0, 1.0], [0.0, 1.0]])
     with pytest.raises(ValueError, match="max must be larger than min"):
         dt.histogram2d(X, Y, range=[[2, 1], [0, 1]])
+
+
+SMALL_CPU_CALLS = [
+    ("histogram", lambda m, a: m.histogram(a, bins=7)),
+    ("histogram range", lambda m, a: m.histogram(a, bins=[-1.0, 0.0, 0.5, 2.0], density=True)),
+    ("histogram auto", lambda m, a: m.histogram(a, bins="auto", range=(-2, 2))),
+    ("percentile", lambda m, a: m.percentile(a, [5, 50, 95])),
+    ("quantile axis", lambda m, a: m.quantile(a.reshape(4, 6), 0.3, axis=1, keepdims=True)),
+    ("quantile method", lambda m, a: m.quantile(a, 0.3, method="nearest")),
+    ("nanpercentile", lambda m, a: m.nanpercentile(m.where(a > 1, m.nan, a), 40)),
+    ("isin", lambda m, a: m.isin(m.floor(a * 3), [0.0, 1.0, -2.0])),
+    ("isin invert", lambda m, a: m.isin(m.floor(a * 3), m.floor(a[:5] * 3), invert=True)),
+]
+
+
+@pytest.mark.parametrize("name,call", SMALL_CPU_CALLS, ids=[c[0] for c in SMALL_CPU_CALLS])
+@pytest.mark.parametrize("threshold", ["numpy's function", "devtensor's own path"])
+def test_small_cpu_work_through_numpy_or_devtensor_gives_numpys_results(name, call, threshold, monkeypatch):
+    """Note [Small CPU work through NumPy's functions]: small CPU tensors take
+    NumPy's function on views; with the threshold at 0 the same calls take
+    devtensor's own path; both give NumPy's values and dtypes."""
+    from devtensor import _operands
+    if threshold != "numpy's function":
+        monkeypatch.setattr(_operands, "SMALL_CPU_WORK", 0)
+    a = np.random.default_rng(3).standard_normal(24)
+    want, got = call(np, a), call(dt, dt.asarray(a.copy()))
+    for w, g in zip(want, got) if isinstance(want, tuple) else [(want, got)]:
+        assert_same(g, w, "cpu", exact=False, rtol=1e-12)
