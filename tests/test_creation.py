@@ -713,6 +713,25 @@ def test_asarray_and_tensor_direct_paths_follow_the_default_device():
             assert dt.tensor(3).device == dt.device(dev)
 
 
+def test_asarray_of_a_tensor_already_right_is_the_tensor(device):
+    """Note [asarray of a tensor that is already right]: the C path answers
+    the keyword forms too, and every other form still copies or refuses."""
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    assert dt.asarray(t, dtype=t.dtype, device=t.device) is t
+    assert dt.asarray(t, dtype=None, device=None, copy=None) is t
+    assert dt.asarray(t, copy=False, device=dt.device(device)) is t
+    assert dt.asarray(t, dtype="float64", device=device) is t  # the general path agrees
+    for kwargs in (dict(copy=True), dict(dtype=dt.float32), dict(dtype=t.dtype, copy=True),
+                   dict(device="cpu" if device != "cpu" else (CUDA_DEVICES or ["cpu"])[0])):
+        u = dt.asarray(t, **kwargs)
+        assert u is not t or (kwargs.get("device") == device), kwargs
+        assert to_np(u).tolist() == to_np(t).tolist()
+    with pytest.raises(ValueError, match="copy"):
+        dt.asarray(t, dtype=dt.float32, copy=False)
+    with pytest.raises(TypeError):
+        dt.asarray(t, colour=1)
+
+
 def test_asarray_of_an_array_shares_and_tensor_of_data_owns():
     a = np.arange(4.0)
     t = dt.asarray(a)

@@ -149,6 +149,34 @@ static PyObject *creation_general(const char *name, PyObject **cache, PyObject *
     return PyObject_Vectorcall(*cache, args, nargsf, kwnames);
 }
 
+/* Note [asarray of a tensor that is already right]
+ * asarray(t), and asarray(t, dtype=t.dtype, device=t.device, copy=None or
+ * False) with dtype and device objects (None for either), is t itself: the
+ * call every function taking "array-like" operands makes on tensors.  A
+ * dtype or device named otherwise (a string, NumPy's dtype), order= or
+ * anything else goes to _asarray_general. */
+static int asarray_is_identity(PyObject *obj, PyObject *const *kwargs, PyObject *kwnames)
+{
+    const dt_tensor *t = &((PyDtTensor *)obj)->t;
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = kwargs[k];
+        if (value == Py_None)
+            continue;
+        if (PyUnicode_CompareWithASCIIString(name, "dtype") == 0) {
+            if (!PyObject_TypeCheck(value, &dt_py_dtype_type) || ((PyDtDtype *)value)->code != t->dtype)
+                return 0;
+        } else if (PyUnicode_CompareWithASCIIString(name, "device") == 0) {
+            if (!PyObject_TypeCheck(value, &dt_py_device_type) ||
+                !dt_device_equal(((PyDtDevice *)value)->dev, dt_tensor_device(t)))
+                return 0;
+        } else if (PyUnicode_CompareWithASCIIString(name, "copy") != 0 || value != Py_False) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)module;
@@ -159,6 +187,8 @@ static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t 
         if (shareable_array(args[0]) && dt_py_default_device_is_cpu())
             return dt_py_tensor_share_ndarray((PyArrayObject *)args[0]);
     }
+    if (nargs == 1 && DtTensor_Check(args[0]) && asarray_is_identity(args[0], args + 1, kwnames))
+        return Py_NewRef(args[0]);
     return creation_general("_asarray_general", &general, args, (size_t)nargs, kwnames);
 }
 

@@ -197,18 +197,24 @@ def _like(x, dtype, device, shape, order):
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """NumPy's empty_like (and the array API's): x's shape, dtype, device and layout unless given."""
     shape, dtype, device, order = _like(prototype, dtype, device, shape, order)
+    if order == "C":  # the C factory's fast path takes no order=
+        return empty(shape, dtype=dtype, device=device)
     return empty(shape, dtype=dtype, device=device, order=order)
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """NumPy's zeros_like (and the array API's)."""
     shape, dtype, device, order = _like(a, dtype, device, shape, order)
+    if order == "C":  # the C factory's fast path takes no order=
+        return zeros(shape, dtype=dtype, device=device)
     return zeros(shape, dtype=dtype, device=device, order=order)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """NumPy's ones_like (and the array API's)."""
     shape, dtype, device, order = _like(a, dtype, device, shape, order)
+    if order == "C":  # the C factory's fast path takes no order=
+        return ones(shape, dtype=dtype, device=device)
     return ones(shape, dtype=dtype, device=device, order=order)
 
 

@@ -20,6 +20,8 @@ from . import _C
 from ._C import TensorBase
 from ._creation import asarray
 from ._dtype_api import can_cast, result_type
+from ._reductions import all as all_
+from ._ufuncs import absolute, isfinite, isnan, where as where_
 
 _ERR_KINDS = ("divide", "over", "under", "invalid")
 _ERR_MODES = ("ignore", "warn", "raise", "call", "print", "log")
@@ -43,7 +45,6 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     infinities are close only to themselves; NaN only with equal_nan)."""
     x, y = _operands(a, b)
     y = y.astype(result_type(y, 1.0), copy=False)  # no abs(INT_MIN) overflow
-    from ._ufuncs import absolute, isfinite, isnan
     result = ((absolute(x - y) <= atol + rtol * absolute(y)) & isfinite(y)) | (x == y)
     if equal_nan:
         result = result | (isnan(x) & isnan(y))
@@ -52,13 +53,11 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether isclose holds everywhere (a Python bool)."""
-    from ._reductions import all as all_
     return bool(all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
 def array_equal(a1, a2, equal_nan=False):
     """True if both have the same shape and elements (NaNs equal with equal_nan)."""
-    from ._reductions import all as all_
     try:
         x, y = _operands(a1, a2)
     except (TypeError, ValueError):
@@ -68,14 +67,12 @@ def array_equal(a1, a2, equal_nan=False):
     if not equal_nan or not (x.dtype.is_floating_point or x.dtype.is_complex or
                              y.dtype.is_floating_point or y.dtype.is_complex):
         return bool(all_(x == y))
-    from ._ufuncs import isnan
     xn, yn = isnan(x), isnan(y)
     return bool(all_(xn == yn)) and bool(all_((x == y) | xn))
 
 
 def array_equiv(a1, a2):
     """True if a1 and a2 broadcast to one shape and are equal there."""
-    from ._reductions import all as all_
     try:
         x, y = _operands(a1, a2)
         np.broadcast_shapes(x.shape, y.shape)
@@ -145,7 +142,6 @@ def copyto(dst, src, casting="same_kind", where=True):
     if where is True:
         dst[...] = value
         return
-    from ._ufuncs import where as where_
     if isinstance(where, (TensorBase, np.ndarray)):
         mask = asarray(where, device=dst.device)
     else:  # lists and scalars are read as bool, as NumPy does
