@@ -5,13 +5,14 @@ backend, its caching allocator, streams and events, executed on the CPU
 with a memory budget per device, csrc/emu) and on real GPUs in
 tools/gpu_check.sh."""
 import gc
+import textwrap
 import threading
 
 import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import cuda_count, no_cuda_reason, requires_devices
+from helpers import cuda_count, no_cuda_reason, requires_devices, requires_emulation, run_python
 
 pytestmark = pytest.mark.skipif(cuda_count() == 0, reason=no_cuda_reason())
 
@@ -123,6 +124,35 @@ def test_out_of_memory_is_a_memoryerror_and_the_process_goes_on():
     assert "cuda:0" in msg and str(total * 2) in msg and "free" in msg
     x = dt.ones(3, device="cuda:0") + 1  # still works
     assert x.tolist() == [2.0, 2.0, 2.0]
+
+
+@requires_emulation
+def test_a_request_that_fits_the_device_is_not_refused_for_its_pools_segment():
+    """Note [A segment of its own] in cuda_alloc.c: on an (emulated) 8 MiB
+    device with 6 MiB free, 1.1 MiB requests (whose shared segment is 20
+    MiB) are served until the memory itself runs out, and a sort of 2**17
+    floats, whose scratch buffers are such requests, works."""
+    code = textwrap.dedent("""
+        import devtensor as dt
+        x = dt.random.default_rng(0).random(1 << 17, device="cuda:0").astype(dt.float32)
+        s = dt.sort(x)
+        print(bool((s[1:] >= s[:-1]).all()), dt.sort(x[:100]).shape)
+        del s
+        held = []
+        try:
+            while True:
+                held.append(dt.empty(1100000, dtype=dt.uint8, device="cuda:0"))
+        except dt.cuda.OutOfMemoryError:
+            pass
+        print(len(held), (dt.ones(3, device="cuda:0") + 1).tolist())
+    """)
+    p = run_python(code, {"DEVTENSOR_EMULATE_CUDA": "1", "DEVTENSOR_EMULATE_CUDA_MEMORY": "8M",
+                          "DEVTENSOR_CUDA_NO_CACHE": "0"})
+    assert p.returncode == 0, p.stderr
+    sorted_ok, shape, count, after = p.stdout.split(maxsplit=3)
+    assert (sorted_ok, shape) == ("True", "(100,)")
+    assert int(count) >= 5  # 7.5 MiB free after x: six 2 MiB segments would not fit, five do
+    assert after.strip() == "[2.0, 2.0, 2.0]"
 
 
 def test_out_of_memory_runs_the_garbage_collector_first():

@@ -16,6 +16,14 @@
  *   - memory goes back to CUDA only on empty_cache, or when cudaMalloc runs
  *     out of memory: then every fully free segment is released and the
  *     allocation is tried once more before DT_ERR_DEVICE_OOM.
+ *
+ * Note [A segment of its own]
+ * A shared segment (2 MiB for a small request, 20 MiB for one under
+ * 10 MiB) may not fit where the request itself would: 1.1 MiB on a device
+ * with 6 MiB free.  When the shared segment cannot be had even after the
+ * cache is released, the request gets a segment of its own size (rounded
+ * to 512 bytes, or to 2 MiB in the large pool) before it is refused: the
+ * device's memory, not the pool's layout, decides whether it fits.
  * The hot path is a mutex, a binary search in a sorted array and perhaps a
  * split: no CUDA call.
  *
@@ -508,6 +516,12 @@ dt_status dt_cuda_alloc(int index, size_t nbytes, void *stream, void **ptr, void
         }
         void *mem = NULL;
         st = device_malloc(s, index, seg, nbytes, &mem, err);
+        /* (segment_size checked that the rounding cannot overflow) */
+        size_t own = small ? size : (size + DT_CUDA_SEGMENT_ROUND - 1) & ~(DT_CUDA_SEGMENT_ROUND - 1);
+        if (st == DT_ERR_DEVICE_OOM && own < seg) { /* Note [A segment of its own] */
+            seg = own;
+            st = device_malloc(s, index, seg, nbytes, &mem, err);
+        }
         if (st != DT_OK)
             goto out;
         b = block_new(s, (char *)mem, seg, strm, index, small);
