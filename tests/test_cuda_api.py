@@ -155,6 +155,32 @@ def test_a_request_that_fits_the_device_is_not_refused_for_its_pools_segment():
     assert after.strip() == "[2.0, 2.0, 2.0]"
 
 
+@requires_emulation
+def test_a_sort_without_memory_for_its_scratch_raises_and_loses_nothing():
+    """CUB's radix sort (emulated) and our own passes: the scratch buffers do
+    not fit a 2 MiB device; sort, argsort, unique and the in-place sort
+    raise OutOfMemoryError, the data are unchanged, nothing leaks, and the
+    device works afterwards."""
+    code = textwrap.dedent("""
+        import devtensor as dt
+        x = dt.random.default_rng(0).random(1 << 17, device="cuda:0").astype(dt.float32)
+        before, held = x.cpu(), dt.cuda.memory_allocated(0)
+        for f in (lambda: dt.sort(x), lambda: dt.argsort(x), lambda: dt.unique(x), lambda: x.sort()):
+            try:
+                f()
+                print("no-error")
+            except dt.cuda.OutOfMemoryError:
+                print("oom")
+        print(bool((x.cpu() == before).all()), dt.cuda.memory_allocated(0) == held,
+              (dt.ones(3, device="cuda:0") + 1).tolist() == [2.0] * 3)
+    """)
+    for own in ("0", "1"):
+        p = run_python(code, {"DEVTENSOR_EMULATE_CUDA": "1", "DEVTENSOR_EMULATE_CUDA_MEMORY": "2M",
+                              "DEVTENSOR_CUDA_OWN_SORT": own})
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.split() == ["oom"] * 4 + ["True"] * 3, (own, p.stdout)
+
+
 def test_out_of_memory_runs_the_garbage_collector_first():
     """Unreachable cycles holding device memory are collected before OOM is raised."""
     free, _ = dt.cuda.mem_get_info(0)
