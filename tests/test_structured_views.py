@@ -27,6 +27,27 @@ def test_tri_negative_and_float_sizes():
         dt.tri(2.5)
 
 
+TRI_FLOAT_K = [("tri", (3, 3, 1.5)), ("tril_indices", (3, 0.5)), ("triu_indices", (4, -0.5, 3))]
+
+
+@pytest.mark.parametrize("name,args", TRI_FLOAT_K, ids=repr)
+def test_float_k_warns_as_the_installed_numpy_does(name, args, device):
+    """NumPy 2.5 deprecates a k that is not an integer (a DeprecationWarning
+    pointing at the caller); earlier NumPy says nothing.  The values are
+    NumPy's either way."""
+    import warnings
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        result = getattr(dt, name)(*args, device=device)
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        expected = getattr(np, name)(*args)
+    assert [(w.category, str(w.message)) for w in got] == [(w.category, str(w.message)) for w in want]
+    assert all(w.filename == __file__ for w in got)
+    for r, e in zip(result, expected) if isinstance(expected, tuple) else [(result, expected)]:
+        assert_same(r, e, device=device)
+
+
 @pytest.mark.parametrize("fname", ["tril", "triu"])
 @pytest.mark.parametrize("shape", [(3, 3), (3, 5), (5, 2), (2, 3, 4), (4,), (0, 3), (2, 0, 0)],
                          ids=repr)

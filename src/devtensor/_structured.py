@@ -6,6 +6,7 @@ operations only: aranges compared under broadcasting, `where`, views and
 copies into views.  No device data goes through the host.
 """
 import operator
+import warnings
 
 import numpy as np
 
@@ -35,10 +36,29 @@ def _tri_mask(N, M, k, device):
     return greater_equal(rows, cols)
 
 
+# NumPy 2.5 deprecates a k that is not an integer (tri and what calls it)
+_NUMPY_DEPRECATES_FLOAT_K = np.lib.NumpyVersion(np.__version__) >= "2.5.0"
+
+
+def _warn_float_k(k, stacklevel=3):
+    """The installed NumPy's DeprecationWarning for a k it cannot take as an
+    integer (NumPy 2.5 and later), in its words; the value is used as before."""
+    if not _NUMPY_DEPRECATES_FLOAT_K or isinstance(k, (int, np.integer)):
+        return
+    try:
+        operator.index(k)
+    except TypeError:
+        warnings.warn(f"Cannot convert {type(k).__name__} safely to an integer."
+                      "This will raise an error in future versions (Deprecated NumPy 2.5)",
+                      DeprecationWarning, stacklevel=stacklevel)
+
+
 def tri(N, M=None, k=0, dtype=float, *, device=None):
     """An (N, M) tensor with ones at and below the k-th diagonal (NumPy's tri;
     as NumPy's, a negative N or M gives no rows or columns; unlike NumPy's,
-    a float N or M is a TypeError)."""
+    a float N or M is a TypeError; a float k is NumPy 2.5's
+    DeprecationWarning where that NumPy is installed)."""
+    _warn_float_k(k)
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     mask = _tri_mask(N, M, k, device)
@@ -152,6 +172,7 @@ def indices(dimensions, dtype=int, sparse=False, *, device=None):
 
 def _tri_positions(n, k, m, lower, device):
     from ._index_functions import nonzero
+    _warn_float_k(k, stacklevel=4)
     mask = _tri_mask(operator.index(n), operator.index(n if m is None else m), k if lower else k - 1, device)
     return nonzero(mask if lower else ~mask)
 
