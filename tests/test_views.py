@@ -20,7 +20,13 @@ def pair(shape, device, dtype="int64"):
 def assert_view(v, expected, base=None):
     """v equals the NumPy view `expected`, with the same byte strides, and
     (when base is given) shares base's storage.  Empty tensors made on a
-    device may have other strides than NumPy's, so theirs are not compared."""
+    device may have other strides than NumPy's, so theirs are not compared.
+    Where NumPy gives a scalar (an integer for every axis), v is a 0-d copy
+    (Note [An element is a copy] in csrc/python/index.c)."""
+    if isinstance(expected, np.generic):
+        assert_same(v, np.asarray(expected))
+        assert base is None or not v._same_storage(base)
+        return
     if expected.size:
         assert v.strides == expected.strides, (v.strides, expected.strides)
     assert_same(v, expected)
@@ -67,12 +73,18 @@ def test_zero_d_integer_tensor_is_an_int(device):
     assert_view(x[1:, dt.asarray(-1, device=device)], a[1:, -1], base=x)
 
 
-def test_full_integer_index_is_a_0d_view(device):
+def test_full_integer_index_is_a_0d_copy(device):
+    """Note [An element is a copy]: NumPy's scalar, as a 0-d tensor; the
+    element itself is written through setitem, or a view (x[1, 2, ...])."""
     x, a = pair((2, 3), device)
     s = x[1, 2]
     assert isinstance(s, dt.Tensor) and s.shape == () and s.item() == 5
     s[...] = 50
-    assert x.tolist()[1][2] == 50
+    assert x.tolist()[1][2] == 5
+    x[1, 2, ...][...] = 60
+    assert x.tolist()[1][2] == 60
+    x[1, 2] = 70
+    assert x.tolist()[1][2] == 70 and s.item() == 50
 
 
 @given(data=st.data())
@@ -173,7 +185,7 @@ def test_any_basic_key_matches_numpy_values_and_errors(device, data):
         assert_same(x, a)
         return
     got = x[key]
-    assert_view(got, np.asarray(want), base=x)
+    assert_view(got, want if isinstance(want, np.generic) else np.asarray(want), base=x)
     a[key] = -1
     x[key] = -1
     assert_same(x, a)
@@ -466,7 +478,8 @@ def test_broadcast_to(device):
     for shape in [(3, 1), (3, 4), (2, 3, 4), (0, 3, 1)]:
         assert_view(x.broadcast_to(shape), np.broadcast_to(a, shape), base=x)
         assert_view(dt.broadcast_to(x, shape), np.broadcast_to(a, shape), base=x)
-    assert_view(dt.broadcast_to(x[0, 0], 5), np.broadcast_to(a[0, 0], 5), base=x)
+    assert_view(dt.broadcast_to(x[0, 0, ...], 5), np.broadcast_to(a[0, 0, ...], 5), base=x)
+    assert_view(dt.broadcast_to(x[0, 0], 5), np.broadcast_to(a[0, 0], 5))  # of a copy
 
 
 @pytest.mark.parametrize("shape", [(4, 2), (3,), (), (-1, 3), (2, 0)], ids=repr)

@@ -158,6 +158,39 @@ static PyObject *basic_view(PyDtTensor *self, const parsed_key *k)
     return basic_view_of(self, k, &v) < 0 ? NULL : dt_py_tensor_wrap(&v);
 }
 
+/* Note [An element is a copy]
+ * NumPy's a[i, j] -- an integer for every axis, no Ellipsis, no None -- is
+ * a scalar, a copy of the element; a 0-d view there (PyTorch's and CuPy's
+ * answer) silently changes what NumPy programs compute: the swap
+ * a[0], a[2] = a[2], a[0] writes one value twice, `s = a[0]; s += v`
+ * changes a[0], and a history list of p[0] holds one value many times.
+ * So getitem of such a key is a 0-d tensor holding a copy of the element,
+ * on the tensor's device (a one-element copy there, no transfer).  Setitem
+ * of the same key still writes into the tensor, and a[i, ...] (Ellipsis)
+ * is NumPy's 0-d view. */
+static int selects_an_element(const PyDtTensor *self, const parsed_key *k)
+{
+    if (k->n != self->t.ndim)
+        return 0;
+    for (int i = 0; i < k->n; i++)
+        if (k->items[i].kind != DT_INDEX_INTEGER)
+            return 0;
+    return 1;
+}
+
+static PyObject *element_copy(PyDtTensor *self, const parsed_key *k)
+{
+    dt_tensor v, c;
+    dt_error err;
+    if (basic_view_of(self, k, &v) < 0)
+        return NULL;
+    dt_status st = dt_py_same_device_copy(&v, v.dtype, &c, &err);
+    dt_tensor_clear(&v);
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    return dt_py_tensor_wrap(&c);
+}
+
 /* Note [Small advanced keys on the CPU]
  * For a CPU tensor, devtensor._views would hand an advanced key to NumPy
  * anyway (Note [Big indices on the CPU]) -- after microseconds of Python.
@@ -443,7 +476,7 @@ PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
     int r = parse_key(key, &k), handled = 0;
     PyObject *res = NULL;
     if (r > 0)
-        res = basic_view(self, &k);
+        res = selects_an_element(self, &k) ? element_copy(self, &k) : basic_view(self, &k);
     else if (r == 0 && ((res = take_rows(self, key, &handled)) != NULL || handled))
         return res; /* Note [Row gathers on the CPU] */
     else if (r == 0 && ((res = numpy_getitem(self, key, &handled)) != NULL || handled || PyErr_Occurred()))

@@ -153,7 +153,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     # one copy per input into its slot: no expand_dims views, no per-input concatenate checks
     slots = result if axis == 0 else moveaxis(result, axis, 0)
     for i, t in enumerate(tensors):
-        slots[i]._copy_from(t)
+        slots[i, ...]._copy_from(t)  # a view even of a 1-d result (Note [An element is a copy])
     return result
 
 
@@ -664,7 +664,7 @@ def roll(a, shift, axis=None):
     out = empty(a.shape, dtype=a.dtype, device=a.device)
     for combo in itertools.product(*parts):
         src = a[tuple(s for s, _ in combo)]
-        out[tuple(d for _, d in combo)]._copy_from(src)
+        out[tuple(d for _, d in combo) + (Ellipsis,)]._copy_from(src)  # a view, even of a 0-d out
     return out
 
 
@@ -922,7 +922,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     shape = tuple(n + a + b for n, (a, b) in zip(t.shape, widths))
     out = empty(shape, dtype=t.dtype, device=t.device)
     centre = tuple(slice(a, a + n) for n, (a, b) in zip(t.shape, widths))
-    out[centre]._copy_from(t)
+    out[centre + (Ellipsis,)]._copy_from(t)  # a view, even of a 0-d out
     if mode == "empty":
         return out
     if mode == "constant":

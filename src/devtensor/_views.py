@@ -7,8 +7,10 @@ functions only compute shapes and byte strides on the host and work the same
 on every device without touching device data.
 
 Note [Indexing is NumPy's, with few differences]
-    * Indexing every axis with an integer gives a 0-d tensor (a view), as in
-      PyTorch, not a Python scalar; use ``.item()`` for the scalar.
+    * Indexing every axis with an integer gives a 0-d tensor holding a copy
+      of the element, where NumPy gives a scalar (a copy too) and PyTorch a
+      0-d view (Note [An element is a copy] in csrc/python/index.c); use
+      ``.item()`` for the Python scalar.
     * Advanced indexing (integer arrays, boolean masks) gives a copy, as in
       NumPy: through the backend's gather and scatter kernels on devices and
       for big keys on the CPU (devtensor._advanced), through NumPy otherwise.
@@ -163,13 +165,16 @@ def getitem(x, key):
     """x[key]: a view for basic keys (see Note [Indexing is NumPy's, with few differences])."""
     parts = _split_key(key)
     if parts is not None:
-        return _basic_view(x, parts)
+        view = _basic_view(x, parts)
+        if len(parts) == x.ndim and all(type(p) is int for p in parts):
+            return view.copy()  # Note [An element is a copy] in csrc/python/index.c
+        return view
     if _use_index_kernels(x, key):
         from . import _advanced
         return _advanced.getitem(x, key)
     from ._creation import asarray
     arr, key = _advanced_on_host(x, key)
-    return asarray(arr[key])
+    return asarray(arr[key], device="cpu")  # not the default device: x is a CPU tensor
 
 
 def setitem(x, key, value):
