@@ -66,12 +66,9 @@ PyObject *dt_py_tensor_ravel(PyDtTensor *self, PyObject *const *args, Py_ssize_t
         int64_t n = self->t.numel, stride = dt_tensor_itemsize(&self->t);
         return dt_py_tensor_view(self, 1, &n, &stride, self->t.offset);
     }
-    PyObject *minus_one = PyLong_FromLong(-1);
-    if (minus_one == NULL)
-        return NULL;
-    PyObject *r = dt_py_tensor_reshape(self, &minus_one, 1, NULL);
-    Py_DECREF(minus_one);
-    return r;
+    /* NumPy's ravel is contiguous: a copy unless the tensor is (even where
+     * reshape(-1) could be a strided view, as for a[::2]) */
+    return dt_py_tensor_flatten(self, args, nargs, kwnames);
 }
 
 PyObject *dt_py_tensor_flatten(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)

@@ -83,6 +83,17 @@ static PyObject *int64_tuple(int n, const int64_t *v)
 }
 
 static PyObject *get_shape(PyDtTensor *self, void *c) { (void)c; return int64_tuple(self->t.ndim, self->t.shape); }
+/* t.shape = ...: NumPy (before 2.5, which deprecates it) reshapes in place;
+ * a tensor's geometry is fixed for its life (Note [Replacing a tensor's
+ * data] in tensor_data.c), so the error says what to write instead. */
+static int set_shape(PyDtTensor *self, PyObject *value, void *c)
+{
+    (void)self, (void)value, (void)c;
+    PyErr_SetString(PyExc_AttributeError,
+                    "a tensor's shape cannot be set in place (NumPy 2.5 deprecates setting arr.shape "
+                    "too); use t = t.reshape(new_shape), a view whenever NumPy's would be one");
+    return -1;
+}
 static PyObject *get_strides(PyDtTensor *self, void *c) { (void)c; return int64_tuple(self->t.ndim, self->t.strides); }
 static PyObject *get_ndim(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLong(self->t.ndim); }
 static PyObject *get_size(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLongLong(self->t.numel); }
@@ -202,7 +213,7 @@ static int set_writeable(PyDtTensor *self, PyObject *value, void *c)
 static PyGetSetDef tensor_getset[] = {
     {"_writeable", (getter)get_writeable, (setter)set_writeable,
      "whether the tensor may be written (NumPy's flags.writeable)", NULL},
-    {"shape", (getter)get_shape, NULL, "the dimensions, a tuple", NULL},
+    {"shape", (getter)get_shape, (setter)set_shape, "the dimensions, a tuple", NULL},
     {"strides", (getter)get_strides, NULL, "bytes to step in each dimension (NumPy's convention)", NULL},
     {"ndim", (getter)get_ndim, NULL, "number of dimensions", NULL},
     {"size", (getter)get_size, NULL, "number of elements", NULL},
@@ -557,7 +568,10 @@ static PyObject *tensor_copy(PyDtTensor *self, PyObject *const *args, Py_ssize_t
 static PyObject *tensor_astype(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static PyObject *general;
-    if (nargs == 1 && kwnames == NULL && PyObject_TypeCheck(args[0], &dt_py_dtype_type)) {
+    /* astype(dtype) in C, but for a tensor that is not C-contiguous: NumPy's
+     * order='K' keeps a Fortran layout (astype_general) */
+    if (nargs == 1 && kwnames == NULL && PyObject_TypeCheck(args[0], &dt_py_dtype_type) &&
+        (self->t.ndim < 2 || dt_tensor_is_contiguous(&self->t))) {
         dt_tensor out;
         dt_error err;
         if (dt_py_same_device_copy(&self->t, (dt_dtype)((PyDtDtype *)args[0])->code, &out, &err) != DT_OK)

@@ -161,7 +161,7 @@ def _as_tensors(result):
     if isinstance(result, np.ndarray):
         from ._creation import asarray
         try:
-            return asarray(result)
+            return asarray(result, device="cpu")  # NumPy ran on host views
         except TypeError:  # a dtype devtensor does not have (object, str, datetime)
             return result
     if isinstance(result, (list, tuple)):

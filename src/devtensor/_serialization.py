@@ -417,7 +417,7 @@ def _load_numpy(f, map_location, mmap_mode=None):
         if arr.dtype.hasobject:
             raise ValueError("devtensor has no object dtype: this NumPy file holds Python objects "
                              "(read it with NumPy's np.load and allow_pickle=True, if you trust it)")
-        t = asarray(arr)
+        t = asarray(arr, device="cpu")  # host data, then moved to the target
         return target(t, "cpu") if callable(target) and not isinstance(target, _C.device) else t.to(target)
     try:
         data = np.load(f, mmap_mode=mmap_mode, allow_pickle=False)
@@ -485,7 +485,7 @@ def _to_tensor(host, dtype_name, is_complex128, saved, target):
         host = np.ascontiguousarray(host).view(np.complex128).reshape(host.shape[:-1])
     if not host.dtype.isnative:
         host = host.astype(host.dtype.newbyteorder("="))
-    t = asarray(host)
+    t = asarray(host, device="cpu")
     if dtype_name == "bfloat16":
         t = t.view(dtype=_C.bfloat16)
     if callable(target) and not isinstance(target, _C.device):

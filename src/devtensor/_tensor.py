@@ -128,16 +128,28 @@ def _parse_to_args(args, kwargs):
     return device, dtype, bool(non_blocking), bool(copy)
 
 
-def astype_general(self, dtype, casting="unsafe", copy=True):
-    """Tensor.astype's forms other than astype(dtype) (TensorBase.astype, in C):
-    the values cast to dtype on the same device; casting is NumPy's rule
-    ('no', 'equiv', 'safe', 'same_kind', 'unsafe')."""
+def astype_general(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """Tensor.astype's forms other than astype(dtype) (TensorBase.astype, in C),
+    NumPy's signature: the values cast to dtype on the same device; casting
+    is NumPy's rule ('no', 'equiv', 'safe', 'same_kind', 'unsafe'); order
+    'C' or 'F' lays the result out so, 'K' and 'A' as the cast gives it
+    (C order; a Fortran-contiguous tensor stays so for 'A' and 'K'); subok
+    is accepted (no subclasses to keep)."""
+    if order is None:
+        order = "K"
+    if order not in ("K", "A", "C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     dtype = _dtype_type(dtype)
     if not _C._can_cast(self.dtype, dtype, casting):
         raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
                         f"dtype('{dtype}') according to the rule '{casting}'")
-    if not copy and dtype == self.dtype:
+    fortran = order == "F" or (order in ("K", "A") and self.ndim > 1 and not self.is_contiguous()
+                               and self.T.is_contiguous())
+    laid_out = self.T.is_contiguous() if fortran else (order not in ("C",) or self.is_contiguous())
+    if not copy and dtype == self.dtype and laid_out:
         return self
+    if fortran:
+        return self.T._to(self.device, dtype).T
     return self._to(self.device, dtype)
 
 
@@ -221,8 +233,17 @@ class _TensorMethods:
             if copy is False:
                 raise ValueError("a NumPy array of another dtype needs a copy, "
                                  "but copy=False was given")
-            return arr.astype(dtype)
-        return np.array(arr, copy=True) if copy else arr
+            arr = arr.astype(dtype)
+        elif copy:
+            return np.array(arr, copy=True)
+        if not on_host and not copy:
+            # Note [Host copies NumPy did not ask for are read-only]
+            # np.asarray(t) of a device tensor is a host copy the caller
+            # may take for the tensor (nditer readwrite, in-place NumPy
+            # functions): writes into it would be lost, so they raise
+            # instead; np.array(t) (copy=True) and t.cpu() are writable.
+            arr.flags.writeable = False
+        return arr
 
     # ---- DLPack (zero-copy exchange with PyTorch, CuPy, JAX, NumPy) ----
     def __dlpack_device__(self):
@@ -365,11 +386,25 @@ class _TensorMethods:
         return bool(any_(self == value))
 
     def __iter__(self):
-        """Views of the subtensors along axis 0 (a 0-d tensor is not iterable)."""
+        """The subtensors along axis 0: views of rows, and for a 1-d tensor
+        0-d copies of its elements, as NumPy's scalars (Note [An element is
+        a copy] in csrc/python/index.c); a 0-d tensor is not iterable."""
+        return self._along_axis0(range(len(self._axis0())))
+
+    def __reversed__(self):
+        """__iter__'s subtensors, last first (NumPy's arrays reverse as sequences)."""
+        return self._along_axis0(range(len(self._axis0()) - 1, -1, -1))
+
+    def _axis0(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")  # NumPy's words
+        return self
+
+    def _along_axis0(self, positions):
+        if self.ndim == 1:
+            return (self[i] for i in positions)
         shape, strides, step = self.shape[1:], self.strides[1:], self.strides[0]
-        return (_views._view(self, shape, strides, i * step) for i in range(self.shape[0]))
+        return (_views._view(self, shape, strides, i * step) for i in positions)
 
     @property
     def flat(self):

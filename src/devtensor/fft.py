@@ -286,14 +286,14 @@ def _transform(name):
             if a.device.type != "cpu":
                 return _finish(_device_nd(name, a, s, axes, norm), out, name)
             r = fn(_host_view(a, name), s=s, axes=axes, norm=norm, out=_out_array(out, name))
-            return out if out is not None else asarray(r)
+            return out if out is not None else asarray(r, device="cpu")
     else:
         def transform(a, n=None, axis=-1, norm=None, out=None):
             a = _tensor(a)
             if a.device.type != "cpu":
                 return _finish(_device_1d(name, a, n, axis, norm), out, name)
             r = fn(_host_view(a, name), n=n, axis=axis, norm=norm, out=_out_array(out, name))
-            return out if out is not None else asarray(r)
+            return out if out is not None else asarray(r, device="cpu")
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = (f"NumPy's numpy.fft.{name}: NumPy's own on CPU tensors, cuFFT on CUDA "
                          f"devices (Note [FFT dtypes], Note [FFTs on devices]).")
