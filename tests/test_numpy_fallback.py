@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import CUDA_DEVICES, assert_same
+from helpers import CUDA_DEVICES, assert_same, same_error
 
 CALLS = [
     ("fromstring", lambda m: m.fromstring("1 2 3", sep=" ")),
@@ -54,7 +54,8 @@ def test_index_helpers_and_names():
     assert [t.shape for t in dt.ogrid[0:2, 0:3]] == [(2, 1), (1, 3)]
     assert dt.s_[1:3] == slice(1, 3) and dt.newaxis is None
     assert dt.bool_ is dt.bool and dt.intp is dt.int64 and dt.double is dt.float64
-    assert dt.ndarray is dt.Tensor and isinstance(dt.arange(2), dt.ndarray)
+    assert issubclass(dt.Tensor, dt.ndarray) and isinstance(dt.arange(2), dt.ndarray)
+    assert not isinstance(np.arange(2), dt.ndarray) and not issubclass(np.ndarray, dt.ndarray)
     assert dt.floating is np.floating and dt.testing.assert_equal.__wrapped__ is np.testing.assert_equal
     assert dt.issubdtype(dt.float32, dt.floating) and dt.issubdtype(dt.arange(2).dtype, dt.integer)
     assert not dt.issubdtype(dt.int8, dt.floating)
@@ -72,3 +73,29 @@ def test_device_tensors_are_refused():
                                f"move them to the host first (t.cpu(), or t.numpy(force=True)) "
                                f"to use NumPy's")
     assert dt.min_scalar_type(t.cpu()) == np.min_scalar_type(np.ones(3))
+
+
+def test_ndarray_is_numpys_constructor():
+    """devtensor.ndarray(shape, dtype, buffer, offset, strides, order): an
+    uninitialised tensor (on the default device), or a CPU tensor over a
+    buffer's memory, with NumPy's checks and errors."""
+    t = dt.ndarray((2, 3))
+    assert (t.shape, t.dtype, t.device) == ((2, 3), dt.float64, dt.device("cpu"))
+    assert dt.ndarray(shape=(2, 2), dtype=np.int32, order="F").strides == np.ndarray((2, 2), np.int32, order="F").strides
+    assert dt.ndarray(4, dt.int8).shape == (4,)
+    buf = bytearray(16)
+    shared = dt.ndarray((2,), dt.float64, buffer=buf)
+    shared[1] = 2.5
+    assert np.frombuffer(buf)[1] == 2.5
+    assert not dt.ndarray((2,), np.int8, buffer=b"ab").flags.writeable
+    assert dt.ndarray((2,), np.int16, buffer=bytes(range(8)), offset=2, strides=(4,)).tolist() == \
+        np.ndarray((2,), np.int16, buffer=bytes(range(8)), offset=2, strides=(4,)).tolist()
+    for args, kwargs in [(((3,), np.float64), dict(buffer=b"ab")), (((2,), np.int8), dict(buffer=b"abc", offset=2))]:
+        same_error(lambda: np.ndarray(*args, **kwargs), lambda: dt.ndarray(*args, **kwargs))
+    for shape, err in [((-1,), ValueError), (("a",), TypeError)]:  # devtensor's factories' words
+        with pytest.raises(err):
+            np.ndarray(shape)
+        with pytest.raises(err):
+            dt.ndarray(shape)
+    with pytest.raises(TypeError, match="bfloat16"):
+        dt.ndarray((2,), dt.bfloat16, buffer=bytearray(4))

@@ -11,7 +11,7 @@ instead of copying behind the caller's back (a 0-d device tensor, a
 scalar, is read as float(t) reads it).  devtensor dtypes passed as
 arguments become NumPy's.  NumPy's scalar type names become devtensor's
 dtypes (bool_ -> bool, intp -> int64, double -> float64, ...), ndarray is
-devtensor.Tensor, and the rest (np.floating and the type hierarchy,
+a type every tensor is an instance of (devtensor._ndarray), and the rest (np.floating and the type hierarchy,
 np.s_, np.newaxis, submodules such as np.polynomial) are NumPy's objects.
 The index helpers c_, r_, mgrid and ogrid give tensors.
 """
@@ -99,8 +99,9 @@ def module_getattr(name):
     """What devtensor.<name> is when devtensor does not define it."""
     if name in _TYPE_ALIASES:
         return getattr(_C, _TYPE_ALIASES[name])
-    if name == "ndarray":
-        return _C.Tensor
+    if name == "ndarray":  # NumPy's constructor, and a type every tensor belongs to
+        from ._ndarray import ndarray
+        return ndarray
     if name.startswith("__"):
         raise AttributeError(f"module 'devtensor' has no attribute {name!r}")
     if name == "testing":  # devtensor/testing.py, imported when first asked for (numpy.testing costs ~20 ms)
