@@ -16,6 +16,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _C
 from ._C import TensorBase, tensor
 from ._advanced import _mask_coordinates
+from ._operands import SMALL_CPU_WORK, numpy_call, numpy_views
 from ._views import _tensor
 
 _MODES = ("raise", "wrap", "clip")
@@ -360,6 +361,10 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """NumPy's ravel_multi_index: flat indices of coordinate arrays in an
     array of shape `dims`; mode 'raise', 'wrap' or 'clip' (one, or one per
     axis); int64 on the coordinates' device."""
+    views = numpy_views(*multi_index) if type(multi_index) in (list, tuple) and multi_index else None
+    if views is not None and all(isinstance(v, np.ndarray) for v in views) and \
+            sum(v.size for v in views) < SMALL_CPU_WORK:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.ravel_multi_index, [views], floats=False, dims=dims, mode=mode, order=order)
     from ._reductions import any as any_
     from ._ufuncs import clip
     dims = _dims(dims)

@@ -40,7 +40,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _C
 from ._C import TensorBase
 from ._creation import empty, zeros
-from ._operands import as_tensor as _tensor, operands_device
+from ._operands import SMALL_CPU_WORK, as_tensor as _tensor, numpy_call, numpy_views, operands_device
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize", "sort_complex"]
 
@@ -248,9 +248,26 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     return _partitioned(a, kth, axis, kind, order, True)
 
 
+def _small_cpu_keys(keys):
+    """lexsort's keys as NumPy sees them when they are small CPU tensors (one
+    tensor of keys, or a list or tuple of them), else None."""
+    if isinstance(keys, TensorBase):
+        views = numpy_views(keys) if keys.ndim > 0 and keys.size < SMALL_CPU_WORK else None
+        return None if views is None else views[0]
+    if type(keys) in (list, tuple) and keys and isinstance(keys[0], TensorBase) and \
+            keys[0].size * len(keys) < SMALL_CPU_WORK:
+        views = numpy_views(*keys)  # (keys of other shapes: NumPy's error)
+        if views is not None and all([type(v) is np.ndarray for v in views]):
+            return views
+    return None
+
+
 def lexsort(keys, axis=-1):
     """NumPy's lexsort: the positions that sort by the last key, then the one
     before it, ...: stable argsorts, from the first key to the last."""
+    small = _small_cpu_keys(keys)
+    if small is not None:  # Note [Small CPU work through NumPy's functions] in _operands.py
+        return numpy_call(np.lexsort, [small], floats=False, axis=axis)
     from ._index_functions import take_along_axis
     if isinstance(keys, TensorBase):
         if keys.ndim == 0:
