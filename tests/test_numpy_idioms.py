@@ -117,3 +117,21 @@ def test_setting_the_shape_says_what_to_do():
     with pytest.raises(AttributeError, match="reshape"):
         t.shape = (2, 3)
     assert t.shape == (6,)
+
+
+@pytest.mark.skipif(not CUDA_DEVICES, reason="needs a CUDA device (real or emulated)")
+def test_numpys_fallbacks_make_data_where_the_factories_do():
+    """NumPy's functions devtensor lacks (Note [NumPy names devtensor lacks]):
+    with no tensor in, the result is on the default device, as a factory's;
+    with CPU tensors in, on the CPU; the index helpers follow their tensors'
+    one device.  from_numpy is PyTorch's: always the CPU."""
+    import io
+    gpu = dt.device(CUDA_DEVICES[0])
+    with dt.device(gpu):
+        made = [dt.r_[0:3], dt.mgrid[0:2, 0:2], dt.loadtxt(io.StringIO("1 2\n3 4")),
+                dt.r_[dt.zeros(2), 1], dt.c_[dt.zeros(2), dt.ones(2)]]
+        on_cpu = [dt.trim_zeros(dt.arange(3.0, device="cpu")), dt.r_[dt.zeros(2, device="cpu"), 1],
+                  dt.from_numpy(np.arange(3)), dt.bincount(dt.arange(3, device="cpu"))]
+    assert all(t.device == gpu for t in made), [t.device for t in made]
+    assert all(t.device == dt.device("cpu") for t in on_cpu), [t.device for t in on_cpu]
+    assert to_np(made[3]).tolist() == [0.0, 0.0, 1.0]

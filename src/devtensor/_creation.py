@@ -558,7 +558,7 @@ def from_numpy(array):
     """A CPU tensor sharing the NumPy array's memory (PyTorch's torch.from_numpy)."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    return asarray(array, copy=False)
+    return asarray(array, copy=False, device="cpu")  # whatever the default device
 
 
 # ---- ranges ----

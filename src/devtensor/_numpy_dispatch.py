@@ -155,17 +155,20 @@ def _devices(obj, found):
     return found
 
 
-def _as_tensors(result):
-    """NumPy arrays in a fallback's result as tensors (zero-copy on the CPU)."""
+def _as_tensors(result, device="cpu"):
+    """NumPy arrays in a fallback's result as tensors: zero-copy CPU tensors
+    when NumPy ran on CPU tensors (device "cpu"), on the default device when
+    no tensor went in (device None: np.loadtxt, np.r_[0:3] make data as the
+    factories do)."""
     import numpy as np
     if isinstance(result, np.ndarray):
         from ._creation import asarray
         try:
-            return asarray(result, device="cpu")  # NumPy ran on host views
+            return asarray(result, device=device)
         except TypeError:  # a dtype devtensor does not have (object, str, datetime)
             return result
     if isinstance(result, (list, tuple)):
-        return _rebuild(result, [_as_tensors(r) for r in result])
+        return _rebuild(result, [_as_tensors(r, device) for r in result])
     return result
 
 

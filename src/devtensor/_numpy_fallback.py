@@ -68,13 +68,13 @@ def _wrap(name, fn):
     @functools.wraps(fn)
     def on_the_host(*args, **kwargs):
         args, kwargs = _device_scalars_read(args), _device_scalars_read(kwargs)
-        elsewhere = sorted(str(d) for d in _devices(kwargs, _devices(args, set()))
-                           if d.type != "cpu")
+        devices = _devices(kwargs, _devices(args, set()))
+        elsewhere = sorted(str(d) for d in devices if d.type != "cpu")
         if elsewhere:
             raise TypeError(f"devtensor has no {name} for tensors on {', '.join(elsewhere)}: "
                             f"move them to the host first (t.cpu(), or t.numpy(force=True)) "
                             f"to use NumPy's")
-        return _as_tensors(fn(*_host(args), **_host(kwargs)))
+        return _as_tensors(fn(*_host(args), **_host(kwargs)), "cpu" if devices else None)
     on_the_host.__doc__ = (f"NumPy's {name}, run by NumPy on CPU tensors (Note [NumPy names "
                            f"devtensor lacks]).\n\n" + (fn.__doc__ or ""))
     on_the_host.__wrapped__ = fn
@@ -88,8 +88,9 @@ class _IndexHelper:
         self._helper = helper
 
     def __getitem__(self, key):
-        from ._numpy_dispatch import _as_tensors
-        return _as_tensors(self._helper[_host(key)])
+        from ._numpy_dispatch import _as_tensors, _devices
+        devices = _devices(key, set())  # the tensors' one device, else the default
+        return _as_tensors(self._helper[_host(key)], next(iter(devices)) if len(devices) == 1 else None)
 
     def __len__(self):
         return len(self._helper)
