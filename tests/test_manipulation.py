@@ -659,3 +659,22 @@ def test_block_and_rollaxis(device):
     for axis, start in [(3, 0), (2, 4), (0, 3), (-1, 1), (1, 1), (1, -2)]:
         check(lambda v: dt.rollaxis(v, axis, start), lambda v: np.rollaxis(v, axis, start), [x], device)
     same_error(lambda: dt.rollaxis(on(x, device), 0, 6), lambda: np.rollaxis(x, 0, 6))
+
+
+def test_pad_with_a_function_is_numpys_on_cpu_tensors(device):
+    """A function as mode (NumPy's padding callback on host rows): NumPy's
+    result for a CPU tensor, with its keyword arguments; a device tensor
+    is refused with how to do it instead."""
+    def border(vector, width, axis, kwargs):
+        vector[:width[0]] = kwargs.get("value", -1)
+        if width[1]:
+            vector[-width[1]:] = 2 * kwargs.get("value", -1)
+    a = np.arange(12).reshape(3, 4)
+    t = dt.asarray(a, device=device)
+    if device != "cpu":
+        with pytest.raises(TypeError, match=r"t\.cpu\(\)"):
+            dt.pad(t, 1, border)
+        return
+    assert_same(dt.pad(t, ((1, 2), (0, 1)), border), np.pad(a, ((1, 2), (0, 1)), border))
+    assert_same(dt.pad(t, 1, border, value=7), np.pad(a, 1, border, value=7))
+    assert a.tolist() == np.arange(12).reshape(3, 4).tolist()  # the input untouched

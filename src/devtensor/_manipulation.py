@@ -891,7 +891,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     """NumPy's pad: the modes constant, edge, reflect, symmetric (with
     reflect_type 'even' or 'odd'), wrap, empty, linear_ramp (end_values) and
     the statistics maximum, minimum, mean and median (stat_length): a new
-    tensor on array's device (a function as mode is not taken).
+    tensor on array's device; a function as mode is NumPy's (CPU tensors).
 
     Note [pad by slice copies]
         The centre is one copy; then, axis by axis (NumPy's order, so the
@@ -913,7 +913,15 @@ def pad(array, pad_width, mode="constant", **kwargs):
         raise TypeError("`pad_width` must be of integral type.")
     widths = [tuple(map(int, p)) for p in _as_pairs(pw, t.ndim, as_index=True)]
     if callable(mode):
-        raise NotImplementedError("devtensor.pad does not take a function as mode")
+        # NumPy calls the function on 1-d host rows of its own padded array:
+        # for a CPU tensor that is NumPy's pad on its view; a device tensor
+        # would go through the host row by row, so it is refused, saying how
+        if t.is_cuda or t.dtype == _C.bfloat16:
+            raise TypeError(f"pad with a function as mode runs the function on host rows: "
+                            f"pad a CPU tensor (t.cpu()) and move the result back"
+                            f"{'' if t.is_cuda else ' (and of a NumPy dtype, not bfloat16)'}")
+        from ._operands import numpy_call
+        return numpy_call(np.pad, [t.numpy(), widths, mode], floats=False, **kwargs)
     if mode not in _PAD_KWARGS:
         raise ValueError(f"mode '{mode}' is not supported")
     unsupported = set(kwargs) - _PAD_KWARGS[mode]
