@@ -291,6 +291,11 @@ def test_flat_getitem(device):
     got = f[1:4]
     got[0] = 100  # slices are copies
     assert t.flat[1].item() == a.flat[1]
+    e, items = f[1], list(t.flat)
+    e += 50  # elements are copies, as NumPy's scalars (Note [An element is a copy])
+    t[...] = -1
+    assert t.flat[1].item() == -1 and e.item() == a.flat[1] + 50
+    assert [x.item() for x in items] == a.flatten().tolist()
 
 
 def test_flat_iteration(device):

@@ -1,8 +1,9 @@
 """Tensor.flat: NumPy's flatiter, a 1-d handle on a tensor's elements in C order.
 
-`t.flat[i]` is a 0-d view of one element (as `t[i, j]` is, Note [Indexing is
-NumPy's, with few differences]); `t.flat[a:b]` and other keys give 1-d copies;
-assignments write into t.  Everything runs with views and copies on t's
+`t.flat[i]` and the iteration's items are 0-d copies of one element (as
+`t[i, j]` is, Note [An element is a copy] in csrc/python/index.c: NumPy's
+scalars); `t.flat[a:b]` and other keys give 1-d copies; assignments write
+into t.  Everything runs with views and copies on t's
 device.
 
 Note [flat assignment repeats the values]
@@ -43,7 +44,7 @@ class flatiter:
     def __next__(self):
         if self._pos >= self.base.size:
             raise StopIteration
-        item = self._element(self._pos)
+        item = self._element(self._pos).copy()
         self._pos += 1
         return item
 
@@ -74,7 +75,7 @@ class flatiter:
         key = self._key(key)
         i = self._flat_int(key)
         if i is not None:
-            return self._element(i)
+            return self._element(i).copy()
         if key is Ellipsis:
             key = slice(None)
         return _views.ravel(self.base)[key].copy()

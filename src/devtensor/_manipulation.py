@@ -356,7 +356,8 @@ def dsplit(ary, indices_or_sections):
 
 
 def unstack(x, /, *, axis=0):
-    """Array API: the views x[..., i, ...] along axis, as a tuple."""
+    """Array API: x[..., i, ...] along axis, as a tuple (views; for a 1-d x
+    0-d copies of the elements, as NumPy's scalars)."""
     x = _tensor(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")

@@ -408,7 +408,7 @@ class _TensorMethods:
 
     @property
     def flat(self):
-        """NumPy's flat iterator: t.flat[i] (a 0-d view), t.flat[a:b] (a copy),
+        """NumPy's flat iterator: t.flat[i] (a 0-d copy), t.flat[a:b] (a copy),
         t.flat[key] = v, iteration in C order, len()."""
         return _flatiter.flatiter(self)
 
