@@ -364,6 +364,8 @@ def test_linspace_arrays_axis_retstep(args, kw, device):
     if kw.get("retstep"):
         (got, step), (want, wstep) = got, want
         np.testing.assert_allclose(to_np(step) if isinstance(step, dt.Tensor) else step, wstep, rtol=1e-15)
+        if not isinstance(wstep, np.ndarray):  # a scalar step: NumPy's type (np.float64, or float nan)
+            assert type(step) is type(wstep), (type(step), type(wstep))
     assert_same(got, want, device=device, exact=False, rtol=1e-15)
 
 

@@ -680,6 +680,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         from ._ufuncs import floor
         t = floor(t)
     t = t if dtype == _C.float64 else t.astype(dtype)
+    if div > 0:
+        step = np.float64(step)  # NumPy's step: a float64 scalar (a Python nan without steps)
     return (t, step) if retstep else t
 
 
