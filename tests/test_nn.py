@@ -838,3 +838,33 @@ def test_no_warnings_on_the_common_path():
         loss = nn.CrossEntropyLoss()(net(dt.ones(6, 4, dtype=dt.float32)),
                                      dt.zeros(6, dtype=dt.int64))
         assert loss.shape == ()
+
+
+def test_replacing_a_registered_entry_keeps_its_place():
+    """PyTorch's order: replacing a layer of a Sequential, a parameter or a
+    buffer keeps its position (the forward pass and state_dict keys stay in
+    order); moving a name to another kind of entry puts it there at the end."""
+    s = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    s[0] = nn.Linear(2, 3)
+    s.add_module("2", nn.Linear(3, 1))
+    assert s(dt.ones(4, 2, dtype=dt.float32)).shape == (4, 1)
+    assert list(s.state_dict()) == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    lin = nn.Linear(2, 2)
+    lin.weight = nn.Parameter(dt.zeros((2, 2), dtype=dt.float32))
+    lin.register_parameter("weight", nn.Parameter(dt.ones((2, 2), dtype=dt.float32)))
+    assert list(lin.state_dict()) == ["weight", "bias"] and lin.weight.tolist() == [[1.0, 1.0]] * 2
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = nn.Linear(1, 1), nn.Linear(1, 1)
+            self.register_buffer("r", dt.zeros(1))
+            self.register_buffer("q", dt.zeros(1))
+
+    net = Net()
+    net.a = nn.Identity()
+    net.register_buffer("r", dt.ones(1))
+    assert [n for n, _ in net.named_children()] == ["a", "b"]
+    assert list(net.state_dict()) == ["r", "q", "b.weight", "b.bias"]
+    net.a = nn.Parameter(dt.zeros(1))  # a module becomes a parameter: now among the parameters
+    assert [n for n, _ in net.named_children()] == ["b"] and list(net.state_dict())[0] == "a"

@@ -145,7 +145,7 @@ class Module:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter "
                             f"'{name}' (devtensor.nn.Parameter or None required)")
-        self._forget(name)
+        self._forget(name, keep="_parameters")
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -155,7 +155,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
                             f"(devtensor.Tensor or None required)")
-        self._forget(name)
+        self._forget(name, keep="_buffers")
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers.discard(name)
@@ -168,18 +168,20 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
         _check_name("module", name, self)
-        self._forget(name)
+        self._forget(name, keep="_modules")
         self._modules[name] = module
 
     register_module = add_module
 
-    def _forget(self, name):
-        """Drop name from every registry and from the instance dict."""
+    def _forget(self, name, keep=None):
+        """Drop name from the instance dict and every registry but `keep`, the
+        one it is about to be set in: there a replaced entry keeps its place
+        (PyTorch's order: s[0] = Linear(...) stays the first layer)."""
         d = self.__dict__
         d.pop(name, None)
-        d["_parameters"].pop(name, None)
-        d["_modules"].pop(name, None)
-        d["_buffers"].pop(name, None)
+        for registry in ("_parameters", "_modules", "_buffers"):
+            if registry != keep:
+                d[registry].pop(name, None)
         d["_non_persistent_buffers"].discard(name)
 
     def __setattr__(self, name, value):
@@ -188,7 +190,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_parameters")
             params[name] = value
         elif params is not None and name in params:
             if value is not None:
@@ -198,7 +200,7 @@ class Module:
         elif isinstance(value, Module):
             if d.get("_modules") is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_modules")
             d["_modules"][name] = value
         elif d.get("_modules") is not None and name in d["_modules"]:
             if value is not None:
