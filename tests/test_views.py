@@ -310,14 +310,28 @@ def test_setitem_shape_mismatch(device):
 
 
 @requires_cuda
-def test_setitem_from_another_device_raises():
-    x = dt.zeros(3, device="cuda:0")
-    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
-        x[:] = dt.ones(3)
-    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
-        dt.zeros(3)[[0, 1]] = dt.ones(2, device="cuda:0")
-    x[:] = np.ones(3)  # host data (NumPy, lists) is copied to the device
-    assert x.tolist() == [1.0, 1.0, 1.0]
+def test_setitem_from_another_device_copies():
+    """Note [Values from another device]: t[key] = value is PyTorch's copy_,
+    for every kind of key; a 0-d CPU value too (as a Python scalar would)."""
+    x = dt.zeros(4, device="cuda:0")
+    x[:] = dt.arange(4.0)
+    assert x.device == dt.device("cuda:0") and x.tolist() == [0.0, 1.0, 2.0, 3.0]
+    x[x == 0] = dt.tensor(-1.0)
+    x[[1, 2]] = dt.tensor(-2.0)
+    x[3:] = dt.tensor([7.0])
+    assert x.tolist() == [-1.0, -2.0, -2.0, 7.0]
+    y = dt.zeros(3)
+    y[[0, 2]] = dt.ones(2, device="cuda:0")  # device to host: an explicit copy
+    y[1] = x[3]
+    assert y.device == dt.device("cpu") and y.tolist() == [1.0, 7.0, 1.0]
+    x[:] = np.ones(4)  # host data (NumPy, lists) is copied to the device
+    assert x.tolist() == [1.0] * 4
+    ro = dt.zeros(2, device="cuda:0")
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ro[:] = dt.ones(2)
+    with pytest.raises(ValueError):  # NumPy's broadcast error, after the copy
+        x[:2] = dt.ones(3)
 
 
 # ---- reshape and friends ----

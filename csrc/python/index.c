@@ -615,6 +615,21 @@ int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
         PyErr_SetString(PyExc_ValueError, "cannot delete array elements"); /* NumPy's words */
         return -1;
     }
+    /* Note [Values from another device]
+     * t[key] = value with a tensor value on another device is PyTorch's
+     * copy_: the value is copied to t's device first (a CPU tensor as a NumPy
+     * array or a list would be), for every kind of key; elementwise
+     * operations still refuse operands on two devices. */
+    PyObject *moved = NULL;
+    if (DtTensor_Check(value) &&
+        !dt_device_equal(dt_tensor_device(&((PyDtTensor *)value)->t), dt_tensor_device(&self->t))) {
+        PyObject *device = dt_py_device_new(dt_tensor_device(&self->t));
+        moved = device == NULL ? NULL : PyObject_CallMethod(value, "to", "O", device);
+        Py_XDECREF(device);
+        if (moved == NULL)
+            return -1;
+        value = moved;
+    }
     parsed_key k;
     int r = parse_key(key, &k), st = -1, handled;
     if (r > 0) {
@@ -631,6 +646,7 @@ int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value)
         st = res == NULL ? -1 : 0;
         Py_XDECREF(res);
     }
+    Py_XDECREF(moved);
     return st;
 }
 
