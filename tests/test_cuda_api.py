@@ -83,6 +83,26 @@ def test_set_default_device_is_per_thread_and_under_with_blocks():
     assert dt.get_default_device() == dt.device("cpu") and dt.ones(1).device == dt.device("cpu")
 
 
+@requires_devices(2)
+def test_stream_context_makes_the_streams_device_current():
+    """PyTorch's torch.cuda.stream(s): s's device is the current device while
+    the block is open ('cuda' means it, current_stream() is s); restored
+    after, also on an exception."""
+    s = dt.cuda.Stream(device="cuda:1")
+    assert dt.cuda.current_device() == 0
+    with dt.cuda.stream(s):
+        x = dt.ones(2, device="cuda")
+        assert x.device == dt.device("cuda:1") and dt.cuda.current_device() == 1
+        assert dt.cuda.current_stream() == s
+    assert dt.cuda.current_device() == 0 and dt.cuda.current_stream(1) != s
+    with pytest.raises(ZeroDivisionError):
+        with dt.cuda.stream(s):
+            1 / 0
+    assert dt.cuda.current_device() == 0 and dt.cuda.current_stream(1) != s
+    with dt.cuda.stream(None):
+        assert dt.cuda.current_device() == 0
+
+
 def test_device_properties():
     p = dt.cuda.get_device_properties(0)
     assert p.name == dt.cuda.get_device_name(0) and p.total_memory > 0

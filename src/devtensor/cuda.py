@@ -211,21 +211,31 @@ def default_stream(device=None):
 
 
 class stream:
-    """Context manager that makes `s` the current stream of its device (None: no-op)."""
+    """Context manager that makes `s` the current stream of its device and,
+    as PyTorch's torch.cuda.stream, its device the current device while it
+    is open (None: no-op)."""
 
     def __init__(self, s):
         if s is not None and not isinstance(s, Stream):
             raise TypeError(f"stream(s): expected a devtensor.cuda.Stream or None, "
                             f"got {type(s).__name__}")
         self.s = s
+        self.prev_device = None
 
     def __enter__(self):
         if self.s is not None:
+            here, there = current_device(), self.s.device.index
             self.s.__enter__()
+            if there != here:
+                set_device(there)
+                self.prev_device = here
         return self.s
 
     def __exit__(self, *exc):
         if self.s is not None:
+            if self.prev_device is not None:
+                set_device(self.prev_device)
+                self.prev_device = None
             self.s.__exit__(*exc)
         return False
 
