@@ -133,6 +133,11 @@ def test_memory_statistics_follow_tensors():
     assert dt.cuda.max_memory_allocated(0) == base
     dt.cuda.empty_cache()
     assert "cuda:0" in dt.cuda.memory_summary(0)
+    stats = dt.cuda.memory_stats(0)  # PyTorch's keys beside ours
+    assert stats["allocated_bytes.all.current"] == stats["allocated_bytes"] == dt.cuda.memory_allocated(0)
+    assert stats["allocated_bytes.all.peak"] == dt.cuda.max_memory_allocated(0)
+    assert stats["reserved_bytes.all.current"] == dt.cuda.memory_reserved(0)
+    assert stats["reserved_bytes.all.peak"] == dt.cuda.max_memory_reserved(0)
 
 
 def test_out_of_memory_is_a_memoryerror_and_the_process_goes_on():

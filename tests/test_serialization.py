@@ -79,6 +79,9 @@ def test_map_location(device, tmp_path):
     assert seen == [device, "cpu"] and to_np(back["a"]).tolist() == [0.0, 2.0, 4.0]
     with pytest.raises(TypeError, match="map_location returned list"):
         dt.load(path, map_location=lambda t, saved: [t])
+    for weights_only in (True, False):  # PyTorch's keyword: loading never runs code either way
+        back = dt.load(path, map_location="cpu", weights_only=weights_only)
+        assert to_np(back["a"]).tolist() == [0.0, 1.0, 2.0]
 
 
 def test_cuda_tensor_where_cuda_is_absent_needs_map_location(tmp_path):

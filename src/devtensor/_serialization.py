@@ -303,7 +303,7 @@ def _target_device(saved, map_location):
 
 
 def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII",
-         max_header_size=None):
+         max_header_size=None, weights_only=True):
     """Read what devtensor.save (or any safetensors writer) wrote, from a path
     or a binary file, checking it first (Note [Reading files we do not trust]).
     Tensors go back to the devices they were saved from, or as map_location
@@ -314,7 +314,8 @@ def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_import
     (Note [NumPy's files]): mmap_mode maps a .npy file instead of reading
     it (a CPU tensor over the mapping, read-only for 'r'); allow_pickle and
     the others are accepted, but object arrays, which devtensor cannot
-    hold, are refused whatever allow_pickle says."""
+    hold, are refused whatever allow_pickle says.  PyTorch's weights_only is
+    accepted and changes nothing: loading never runs code."""
     if hasattr(f, "read"):
         return _load(f, map_location)
     with open(os.fspath(f), "rb") as stream:

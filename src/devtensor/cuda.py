@@ -130,7 +130,16 @@ class device:
 # ---- memory ----
 
 def memory_stats(device=None):
-    return _C._cuda_memory_stats(_index(device))
+    """The caching allocator's counters for a device: allocated_bytes,
+    reserved_bytes and their max_ forms, num_alloc, num_device_alloc, and
+    the same figures under PyTorch's keys ("allocated_bytes.all.current",
+    "allocated_bytes.all.peak", "reserved_bytes.all.current",
+    "reserved_bytes.all.peak")."""
+    stats = _C._cuda_memory_stats(_index(device))
+    for ours, theirs in (("allocated_bytes", "allocated_bytes.all"), ("reserved_bytes", "reserved_bytes.all")):
+        stats[theirs + ".current"] = stats[ours]
+        stats[theirs + ".peak"] = stats["max_" + ours]
+    return stats
 
 
 def memory_allocated(device=None):
