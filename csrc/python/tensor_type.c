@@ -621,8 +621,9 @@ static PyMethodDef tensor_methods[] = {
     {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS,
      "tolist($self, /)\n--\n\nThe values as (nested) Python lists of Python scalars."},
     {"astype", (PyCFunction)(void (*)(void))tensor_astype, METH_FASTCALL | METH_KEYWORDS,
-     "astype($self, /, dtype, casting='unsafe', copy=True)\n--\n\nThe values cast to dtype on the same device; "
-     "casting is NumPy's rule ('no', 'equiv', 'safe', 'same_kind', 'unsafe')"},
+     "astype($self, /, dtype, order='K', casting='unsafe', subok=True, copy=True)\n--\n\nThe values cast to "
+     "dtype on the same device (NumPy's signature); casting is NumPy's rule ('no', 'equiv', 'safe', "
+     "'same_kind', 'unsafe'), order lays the result out ('K' keeps a Fortran layout)"},
     {"ravel", (PyCFunction)(void (*)(void))dt_py_tensor_ravel, METH_FASTCALL | METH_KEYWORDS,
      "ravel($self, /, order='C')\n--\n\nx as 1-d: a view when possible (NumPy's ravel, and its order=)"},
     {"flatten", (PyCFunction)(void (*)(void))dt_py_tensor_flatten, METH_FASTCALL | METH_KEYWORDS,

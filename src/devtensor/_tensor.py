@@ -696,8 +696,10 @@ del _TensorMethods
 def _install_reductions():
     from ._reductions import _ReductionMethods
     from ._sorting import _SortingMethods
+    from ._torch_methods import _TorchMethods
     _install_methods(Tensor, _ReductionMethods)
     _install_methods(Tensor, _SortingMethods)
+    _install_methods(Tensor, _TorchMethods)  # Note [PyTorch's methods]
 
 
 _install_reductions()

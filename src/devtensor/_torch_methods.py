@@ -1,0 +1,180 @@
+"""PyTorch's Tensor methods that NumPy's ndarray has no method of the same
+name for, installed on devtensor.Tensor (devtensor._tensor).
+
+Note [PyTorch's methods]
+    A tensor's methods are NumPy's ndarray's (NumPy code runs unchanged:
+    t.size is an int, t.repeat is np.repeat, t.sort() sorts in place) plus
+    the ones below, which PyTorch code calls all the time and which no
+    NumPy method shadows: counting (numel, dim, element_size, stride),
+    copies and casts (clone, detach, float, double, ...; a cast to the
+    tensor's own dtype returns it, as PyTorch's), factories of the same
+    dtype and device (new_zeros, ...), views (t, expand, expand_as,
+    view_as), clamp, and the in-place family (zero_, fill_, copy_, add_,
+    sub_, mul_, div_, clamp_), which return the tensor.  There is no
+    autograd: detach() is a view of the same memory.
+"""
+from . import _C
+
+
+def _dt():
+    import devtensor
+    return devtensor
+
+
+def _size_args(size):
+    """new_zeros((2, 3)) and new_zeros(2, 3): the shape."""
+    if len(size) == 1 and not isinstance(size[0], int):
+        return tuple(size[0])
+    return tuple(size)
+
+
+class _TorchMethods:
+    """Methods installed on devtensor.Tensor (Note [PyTorch's methods])."""
+
+    # ---- counting ----
+    def numel(self):
+        """The number of elements (PyTorch's numel; NumPy's t.size)."""
+        return self.size
+
+    def dim(self):
+        """The number of dimensions (PyTorch's dim; NumPy's t.ndim)."""
+        return self.ndim
+
+    def element_size(self):
+        """Bytes per element (PyTorch's element_size; NumPy's t.itemsize)."""
+        return self.itemsize
+
+    def stride(self, dim=None):
+        """The strides in elements (PyTorch's; t.strides are NumPy's bytes)."""
+        steps = tuple(s // self.itemsize for s in self.strides)
+        return steps if dim is None else steps[dim]
+
+    def get_device(self):
+        """The CUDA device index, or -1 on the cpu (PyTorch's get_device)."""
+        return -1 if self.device.type == "cpu" else self.device.index
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    # ---- copies and casts ----
+    def clone(self):
+        """A copy on the same device (PyTorch's clone)."""
+        return self.copy()
+
+    def detach(self):
+        """A view of the same memory (no autograd in devtensor: nothing to detach from)."""
+        return self[...]
+
+    def float(self):
+        return self.to(_C.float32)
+
+    def double(self):
+        return self.to(_C.float64)
+
+    def half(self):
+        return self.to(_C.float16)
+
+    def bfloat16(self):
+        return self.to(_C.bfloat16)
+
+    def long(self):
+        return self.to(_C.int64)
+
+    def int(self):
+        return self.to(_C.int32)
+
+    def short(self):
+        return self.to(_C.int16)
+
+    def char(self):
+        return self.to(_C.int8)
+
+    def byte(self):
+        return self.to(_C.uint8)
+
+    def bool(self):
+        return self.to(_C.bool)
+
+    def type_as(self, other):
+        """self in other's dtype (itself when it already is)."""
+        return self.to(other.dtype)
+
+    # ---- factories of this dtype and device ----
+    def new_zeros(self, *size, dtype=None, device=None):
+        return _dt().zeros(_size_args(size), dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_ones(self, *size, dtype=None, device=None):
+        return _dt().ones(_size_args(size), dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_empty(self, *size, dtype=None, device=None):
+        return _dt().empty(_size_args(size), dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None):
+        return _dt().full(tuple(size), fill_value, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_tensor(self, data, *, dtype=None, device=None):
+        return _dt().tensor(data, dtype=dtype or self.dtype, device=device or self.device)
+
+    # ---- views ----
+    def t(self):
+        """The transpose of a tensor of at most 2 dimensions (PyTorch's t())."""
+        if self.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        return self.T
+
+    def expand(self, *sizes):
+        """A read-only broadcast view to sizes (-1 keeps a dimension), PyTorch's expand."""
+        sizes = _size_args(sizes)
+        lead = len(sizes) - self.ndim
+        if lead < 0:
+            raise RuntimeError(f"expand: the number of sizes provided ({len(sizes)}) must be greater "
+                               f"or equal to the number of dimensions in the tensor ({self.ndim})")
+        shape = tuple(self.shape[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(sizes))
+        return self.broadcast_to(shape)
+
+    def expand_as(self, other):
+        return self.broadcast_to(other.shape)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    # ---- clamp and the in-place family (each returns self) ----
+    def clamp(self, min=None, max=None):
+        """PyTorch's clamp: NumPy's clip with either bound optional."""
+        return _dt().clip(self, min, max)
+
+    def clamp_(self, min=None, max=None):
+        _dt().clip(self, min, max, out=self)
+        return self
+
+    def zero_(self):
+        self[...] = 0
+        return self
+
+    def fill_(self, value):
+        self[...] = value
+        return self
+
+    def copy_(self, src, non_blocking=False):
+        """src's values into self, broadcast and cast, from any device."""
+        self[...] = src
+        return self
+
+    def add_(self, other, *, alpha=1):
+        _dt().add(self, other if alpha == 1 else other * alpha, out=self)
+        return self
+
+    def sub_(self, other, *, alpha=1):
+        _dt().subtract(self, other if alpha == 1 else other * alpha, out=self)
+        return self
+
+    def mul_(self, other):
+        _dt().multiply(self, other, out=self)
+        return self
+
+    def div_(self, other):
+        _dt().true_divide(self, other, out=self)
+        return self

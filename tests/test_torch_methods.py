@@ -1,0 +1,86 @@
+"""PyTorch's Tensor methods that NumPy's ndarray lacks (Note [PyTorch's
+methods] in devtensor/_torch_methods.py), on every device: their values,
+dtypes, devices, identity (casts to the same dtype return the tensor, the
+in-place family returns it) and errors."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from devtensor import nn
+from helpers import CUDA_DEVICES, to_np
+
+
+def test_counting_and_properties(device):
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    assert (t.dim(), t.numel(), t.element_size()) == (2, 6, 8)
+    assert t.stride() == (3, 1) and t.T.stride() == (1, 3) and t.T.stride(0) == 1
+    assert t[:, ::-2].stride() == (3, -2)
+    assert t.get_device() == (-1 if device == "cpu" else dt.device(device).index)
+    assert t.is_floating_point() and not t.is_complex() and not t.long().is_floating_point()
+    net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 1)).to(device)
+    assert sum(p.numel() for p in net.parameters()) == 4 * 3 + 3 + 3 * 1 + 1  # the usual count
+
+
+@pytest.mark.parametrize("name,dtype", [("float", "float32"), ("double", "float64"), ("half", "float16"),
+                                        ("bfloat16", "bfloat16"), ("long", "int64"), ("int", "int32"),
+                                        ("short", "int16"), ("char", "int8"), ("byte", "uint8"),
+                                        ("bool", "bool")])
+def test_casts(name, dtype, device):
+    t = dt.asarray([0.0, 1.5, -2.0], device=device)
+    r = getattr(t, name)()
+    assert r.dtype == dt.dtype(dtype) and r.device == t.device
+    np.testing.assert_array_equal(to_np(r.astype(dt.float64)), to_np(t.astype(dtype).astype(dt.float64)))
+    assert getattr(r, name)() is r  # already of that dtype: the tensor itself, as PyTorch's
+    assert t.type_as(r).dtype == r.dtype
+
+
+def test_copies_and_factories(device):
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    c = t.clone()
+    c[0, 0] = 9
+    assert to_np(t)[0, 0] == 0 and c.device == t.device
+    d = t.detach()
+    assert d._same_storage(t) and d is not t and d.shape == t.shape
+    for made, shape, value in [(t.new_zeros(2, 2), (2, 2), 0), (t.new_ones((3,)), (3,), 1),
+                               (t.new_full((2,), 7), (2,), 7), (t.new_empty(4), (4,), None)]:
+        assert (made.shape, made.dtype, made.device) == (shape, t.dtype, t.device)
+        if value is not None:
+            assert (to_np(made) == value).all()
+    n = t.new_tensor([1, 2])
+    assert (n.dtype, n.device, n.tolist()) == (t.dtype, t.device, [1.0, 2.0])
+    assert t.new_zeros(2, dtype=dt.int8, device="cpu").device == dt.device("cpu")
+
+
+def test_views_and_clamp(device):
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    assert t.t().shape == (3, 2) and t.t()._same_storage(t) and t[0].t().shape == (3,)
+    with pytest.raises(RuntimeError, match="<= 2 dimensions"):
+        dt.ones((2, 2, 2), device=device).t()
+    e = t[0].expand(4, -1)
+    assert e.shape == (4, 3) and e._same_storage(t) and to_np(e).tolist() == [[0.0, 1.0, 2.0]] * 4
+    assert t[:, :1].expand(2, 5).shape == (2, 5) and t[0].expand_as(t).shape == (2, 3)
+    with pytest.raises(RuntimeError, match="number of sizes"):
+        t.expand(3)
+    assert t.view_as(dt.zeros(3, 2)).shape == (3, 2)
+    assert to_np(t.clamp(min=2)).tolist() == [[2, 2, 2], [3, 4, 5]]
+    assert to_np(t.clamp(max=1)).tolist() == [[0, 1, 1], [1, 1, 1]]
+    assert to_np(t.clamp(1, 4)).tolist() == [[1, 1, 2], [3, 4, 4]]
+
+
+def test_in_place_family_returns_the_tensor(device):
+    t = dt.zeros(3, device=device)
+    assert t.fill_(2) is t and to_np(t).tolist() == [2.0] * 3
+    assert t.add_(1, alpha=3) is t and to_np(t).tolist() == [5.0] * 3
+    assert t.sub_(dt.ones(3, device=device)).mul_(2).div_(4) is t and to_np(t).tolist() == [2.0] * 3
+    assert t.clamp_(max=1.5) is t and to_np(t).tolist() == [1.5] * 3
+    assert t.zero_() is t and to_np(t).tolist() == [0.0] * 3
+    assert t.copy_(dt.arange(3.0)) is t and to_np(t).tolist() == [0.0, 1.0, 2.0]  # from the cpu
+    for other in CUDA_DEVICES:
+        assert t.copy_(dt.full(3, 4.0, device=other)) is t and to_np(t).tolist() == [4.0] * 3
+    i = dt.zeros(2, dtype=dt.int32, device=device)
+    with pytest.raises(TypeError):  # NumPy's same_kind rule for in-place ufuncs
+        i.div_(2)
+    ro = dt.zeros(2, device=device)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ro.zero_()
