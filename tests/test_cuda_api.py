@@ -103,6 +103,34 @@ def test_stream_context_makes_the_streams_device_current():
         assert dt.cuda.current_device() == 0
 
 
+@requires_devices(2)
+def test_an_event_binds_to_the_device_of_its_first_record():
+    """Note [Events bind at their first record] (PyTorch's lazy events): an
+    Event made on cuda:0 records on a cuda:1 stream and is then a cuda:1
+    event; record() with no stream uses the current device's current stream;
+    after its first record, or with device= given, another device is the
+    backend's error."""
+    s1 = dt.cuda.Stream(device="cuda:1")
+    ev = dt.cuda.Event(enable_timing=True)
+    ev.record(s1)
+    assert ev.device == dt.device("cuda:1")
+    ev.synchronize()
+    assert ev.query()
+    with pytest.raises(RuntimeError, match="cuda:0"):
+        ev.record(dt.cuda.Stream(device="cuda:0"))
+    with dt.cuda.stream(s1):
+        start, end = dt.cuda.Event(enable_timing=True), dt.cuda.Event(enable_timing=True)
+        start.record()
+        x = dt.ones(1000, device="cuda") * 2
+        end.record()
+    end.synchronize()
+    assert start.device == end.device == x.device == dt.device("cuda:1")
+    assert start.elapsed_time(end) >= 0.0
+    pinned = dt.cuda.Event(device="cuda:0")
+    with pytest.raises(RuntimeError, match="cuda:1"):
+        pinned.record(s1)
+
+
 def test_device_properties():
     p = dt.cuda.get_device_properties(0)
     assert p.name == dt.cuda.get_device_name(0) and p.total_memory > 0

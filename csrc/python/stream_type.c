@@ -60,6 +60,8 @@ typedef struct {
     void *handle;            /* backend event, never NULL once constructed */
     int device;
     int timing;
+    int recorded;            /* recorded at least once (Note [Events bind at their first record]) */
+    int device_given;        /* Event(device=...): bound for good */
     PyObject *weakreflist;
 } PyDtEvent;
 
@@ -311,11 +313,35 @@ static PyObject *stream_wait_event(PyDtStream *self, PyObject *event)
  * "the current stream" (Note [NULL streams] in csrc/cuda/cuda_stream.c), so
  * recording on the default stream object while another stream is current
  * makes the default stream current around the call. */
+/* Note [Events bind at their first record]
+ * As PyTorch's, an Event made without device= belongs to the device of the
+ * stream it is first recorded on (record() with no stream: the current
+ * stream of the current device): the handle made at construction, on the
+ * then current device, is replaced by one on the stream's device before
+ * that first record.  After it, or with device= given, recording on
+ * another device's stream is the backend's error. */
+static int bind_to(PyDtEvent *e, PyDtStream *s, dt_error *err)
+{
+    const dt_backend_iface *b = e->backend;
+    if (e->recorded || e->device_given || e->device == s->device || s->backend != b ||
+        b->event_destroy == NULL)
+        return 0;
+    void *h = NULL;
+    if (b->event_create(s->device, e->timing, &h, err) != DT_OK)
+        return -1;
+    b->event_destroy(e->device, e->handle);
+    e->handle = h;
+    e->device = s->device;
+    return 0;
+}
+
 static int record_on(PyDtEvent *e, PyDtStream *s)
 {
     const dt_backend_iface *b = e->backend;
     NEED_SLOT(b, event_record, return -1);
     dt_error err;
+    if (bind_to(e, s, &err) < 0)
+        goto fail;
     void *cur = b->get_stream != NULL ? b->get_stream(s->device) : NULL;
     if (s->handle == NULL && cur != NULL && b->set_stream != NULL) {
         if (b->set_stream(s->device, NULL, &err) != DT_OK)
@@ -325,10 +351,13 @@ static int record_on(PyDtEvent *e, PyDtStream *s)
         (void)b->set_stream(s->device, cur, &err2); /* cur is alive: its slot holds it */
         if (st != DT_OK)
             goto fail;
+        e->recorded = 1;
         return 0;
     }
-    if (b->event_record(s->device, e->handle, s->handle, &err) == DT_OK)
+    if (b->event_record(s->device, e->handle, s->handle, &err) == DT_OK) {
+        e->recorded = 1;
         return 0;
+    }
 fail:
     dt_py_raise(&err);
     return -1;
@@ -549,7 +578,10 @@ static PyObject *event_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     const dt_backend_iface *b = dt_py_cuda_index(dev, &index);
     if (b == NULL || check_index_range(index) < 0)
         return NULL;
-    return event_make(type, b, index, timing);
+    PyObject *e = event_make(type, b, index, timing);
+    if (e != NULL)
+        ((PyDtEvent *)e)->device_given = dev != Py_None;
+    return e;
 }
 
 static void event_dealloc(PyDtEvent *self)
@@ -569,8 +601,14 @@ static void event_dealloc(PyDtEvent *self)
  * stream of the event's device (new reference). */
 static PyDtStream *stream_arg(PyDtEvent *self, PyObject *s)
 {
-    if (s == Py_None)
-        return (PyDtStream *)current_stream(self->backend, self->device);
+    if (s == Py_None) {
+        int device = self->device;
+        dt_error err;
+        if (!self->recorded && !self->device_given && self->backend->get_device != NULL &&
+            self->backend->get_device(&device, &err) != DT_OK) /* Note [Events bind at their first record] */
+            return (PyDtStream *)dt_py_raise(&err);
+        return (PyDtStream *)current_stream(self->backend, device);
+    }
     if (!Stream_Check(s)) {
         type_error(s, "devtensor.cuda.Stream or None");
         return NULL;
