@@ -16,6 +16,7 @@ __all__ = [
     "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
     "reset_peak_memory_stats", "empty_cache", "mem_get_info", "memory_summary", "Stream",
     "Event", "current_stream", "default_stream", "stream", "smi", "OutOfMemoryError",
+    "manual_seed", "manual_seed_all",
 ]
 
 
@@ -195,6 +196,17 @@ def memory_summary(device=None):
     lines += [f"  {name:<26}{_mib(value)}" for name, value in rows]
     lines.append(f"  {'allocations':<26}{s['num_alloc']:>14} ({s['num_device_alloc']} from the device)")
     return "\n".join(lines)
+
+
+def manual_seed(seed):
+    """PyTorch's torch.cuda.manual_seed: devtensor's one generator serves every
+    device (counter-based streams, the same numbers everywhere), so this is
+    devtensor.manual_seed."""
+    from ._torch_names import manual_seed as seed_all
+    seed_all(seed)
+
+
+manual_seed_all = manual_seed
 
 
 # ---- streams and events ----

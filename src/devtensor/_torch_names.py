@@ -1,0 +1,65 @@
+"""PyTorch's top-level names that code written for torch calls first and
+that NumPy has no function of the same name for: seeding, the autograd
+switches (no-ops: devtensor has no autograd), is_tensor, as_tensor and
+randperm.  Each keeps PyTorch's signature and meaning.
+"""
+import contextlib
+
+from . import _C
+
+
+def manual_seed(seed):
+    """Seed devtensor's generator on every device (PyTorch's manual_seed):
+    the streams are counter-based, so one seed gives the same numbers on
+    the cpu and on each GPU (README)."""
+    from . import random
+    random.manual_seed(seed)
+
+
+class _NoAutograd(contextlib.ContextDecorator):
+    """A context manager and decorator that changes nothing: devtensor has
+    no autograd, so there are no gradients to switch off (PyTorch's
+    no_grad, enable_grad, inference_mode and set_grad_enabled run as they
+    are written)."""
+
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+no_grad = enable_grad = inference_mode = _NoAutograd
+
+
+def set_grad_enabled(mode):
+    """PyTorch's set_grad_enabled(mode): a no-op context manager (no autograd)."""
+    return _NoAutograd(mode)
+
+
+def is_grad_enabled():
+    """False: devtensor computes no gradients."""
+    return False
+
+
+def is_tensor(obj):
+    """Whether obj is a devtensor tensor (PyTorch's is_tensor)."""
+    return isinstance(obj, _C.TensorBase)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """PyTorch's as_tensor: data as a tensor, sharing memory where it can
+    (a tensor already of that dtype and device, a CPU NumPy array)."""
+    from ._creation import asarray
+    return asarray(data, dtype=dtype, device=device)
+
+
+def randperm(n, *, dtype=None, device=None, generator=None):
+    """A random permutation of 0..n-1 (PyTorch's randperm; int64 by default),
+    from generator (a devtensor.random Generator) or the global one."""
+    from . import random
+    perm = (generator or random).permutation(n, device=device)
+    return perm if dtype is None else perm.astype(dtype)

@@ -1,0 +1,55 @@
+"""PyTorch's top-level names (devtensor/_torch_names.py): seeding on every
+device, the autograd switches as no-ops, is_tensor, as_tensor, randperm."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import to_np
+
+
+def test_manual_seed_gives_the_same_numbers_on_every_device(device):
+    dt.manual_seed(7)
+    a = dt.rand(5, device=device)
+    dt.manual_seed(7)
+    b = dt.rand(5)
+    assert a.device == dt.device(device) and to_np(a).tolist() == to_np(b).tolist()
+
+
+def test_autograd_switches_change_nothing():
+    x = dt.ones(2)
+    with dt.no_grad():
+        y = x * 2
+    with dt.enable_grad(), dt.inference_mode(), dt.set_grad_enabled(False):
+        y = y + 1
+
+    @dt.no_grad()
+    def step(t):
+        return t - 1
+
+    assert step(y).tolist() == [2.0, 2.0] and not dt.is_grad_enabled()
+
+
+def test_is_tensor_as_tensor_and_randperm(device):
+    t = dt.arange(3, device=device)
+    assert dt.is_tensor(t) and dt.is_tensor(dt.nn.Parameter(dt.ones(1))) and not dt.is_tensor(np.ones(2))
+    assert dt.as_tensor(t) is t and dt.as_tensor(t, device=device) is t
+    a = np.arange(3.0)
+    shared = dt.as_tensor(a)
+    a[0] = 5
+    assert shared.tolist()[0] == 5.0  # a CPU NumPy array is shared, as PyTorch's
+    moved = dt.as_tensor([1, 2], dtype=dt.float32, device=device)
+    assert (moved.dtype, moved.device) == (dt.float32, dt.device(device))
+    p = dt.randperm(10, device=device)
+    assert p.device == dt.device(device) and p.dtype == dt.int64 and sorted(to_np(p).tolist()) == list(range(10))
+    assert dt.randperm(4, dtype=dt.int32).dtype == dt.int32
+    g1, g2 = dt.random.default_rng(3), dt.random.default_rng(3)
+    assert to_np(dt.randperm(8, generator=g1)).tolist() == to_np(dt.randperm(8, generator=g2)).tolist()
+    with pytest.raises(TypeError):
+        dt.randperm(4, 1)
+
+
+def test_cuda_manual_seed_is_the_one_generator():
+    dt.cuda.manual_seed(11)
+    a = dt.rand(4)
+    dt.cuda.manual_seed_all(11)
+    assert dt.rand(4).tolist() == a.tolist()
