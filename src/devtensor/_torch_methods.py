@@ -21,6 +21,15 @@ def _dt():
     return devtensor
 
 
+def _cast(name, dtype):
+    """The method t.<name>(): t as dtype (t itself when it already is)."""
+    def cast(self):
+        return self.to(dtype)
+    cast.__name__ = cast.__qualname__ = name
+    cast.__doc__ = f"self as {dtype} (itself when it already is), PyTorch's Tensor.{name}()"
+    return cast
+
+
 def _size_args(size):
     """new_zeros((2, 3)) and new_zeros(2, 3): the shape."""
     if len(size) == 1 and not isinstance(size[0], int):
@@ -67,36 +76,6 @@ class _TorchMethods:
     def detach(self):
         """A view of the same memory (no autograd in devtensor: nothing to detach from)."""
         return self[...]
-
-    def float(self):
-        return self.to(_C.float32)
-
-    def double(self):
-        return self.to(_C.float64)
-
-    def half(self):
-        return self.to(_C.float16)
-
-    def bfloat16(self):
-        return self.to(_C.bfloat16)
-
-    def long(self):
-        return self.to(_C.int64)
-
-    def int(self):
-        return self.to(_C.int32)
-
-    def short(self):
-        return self.to(_C.int16)
-
-    def char(self):
-        return self.to(_C.int8)
-
-    def byte(self):
-        return self.to(_C.uint8)
-
-    def bool(self):
-        return self.to(_C.bool)
 
     def type_as(self, other):
         """self in other's dtype (itself when it already is)."""
@@ -178,3 +157,11 @@ class _TorchMethods:
     def div_(self, other):
         _dt().true_divide(self, other, out=self)
         return self
+
+
+# the casts: float(), double(), half(), bfloat16(), long(), int(), ...
+for _name, _dtype in (("float", _C.float32), ("double", _C.float64), ("half", _C.float16),
+                      ("bfloat16", _C.bfloat16), ("long", _C.int64), ("int", _C.int32),
+                      ("short", _C.int16), ("char", _C.int8), ("byte", _C.uint8), ("bool", _C.bool)):
+    setattr(_TorchMethods, _name, _cast(_name, _dtype))
+del _name, _dtype
