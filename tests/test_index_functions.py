@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, given, hnp, same_error, st, to_np
+from helpers import CUDA_DEVICES, assert_same, given, hnp, same_error, st, to_np
 
 
 def pair(a, device):
@@ -249,3 +249,21 @@ def test_take_keeps_the_tensors_device_under_another_default(device):
     with dt.device(device):
         for r in (dt.take(a, dt.asarray([1, 2], device="cpu")), dt.take(a, [1, 2])):
             assert r.device == dt.device("cpu") and r.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.skipif(not CUDA_DEVICES, reason="needs a CUDA device (real or emulated)")
+def test_put_place_putmask_copy_values_from_another_device():
+    """The values written are copied over from any device, as assignment
+    copies them (Note [Values from another device]); a mask or indices on
+    another device are still PyTorch's error."""
+    gpu = CUDA_DEVICES[0]
+    x = dt.zeros(4, device=gpu)
+    dt.putmask(x, x == 0, dt.arange(1.0, 3.0))
+    dt.place(x, x == 1, dt.tensor([9.0]))
+    dt.put(x, [3], dt.tensor([5.0]))
+    assert x.device == dt.device(gpu) and to_np(x).tolist() == [9.0, 2.0, 9.0, 5.0]
+    y = dt.zeros(3)
+    dt.putmask(y, y == 0, dt.ones(3, device=gpu))
+    assert y.device == dt.device("cpu") and y.tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(RuntimeError, match="indices should be either on cpu"):
+        dt.putmask(y, dt.ones(3, dtype=dt.bool, device=gpu), 2.0)

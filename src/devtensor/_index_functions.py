@@ -30,6 +30,15 @@ def _like(x, obj, dtype=None):
     return asarray(obj, dtype=dtype, device=x.device)
 
 
+def _values_like(x, values, dtype):
+    """The values put, place and putmask write into x: on x's device (a tensor
+    from another device copied over, as assignment does: Note [Values from
+    another device] in csrc/python/index.c) and of dtype."""
+    if isinstance(values, TensorBase) and values.device != x.device:
+        values = values.to(x.device)
+    return _like(x, values, dtype=dtype)
+
+
 # The int64 C-order positions of a tensor's non-zero elements, on its device.
 _positions = _C._nonzero_positions
 
@@ -178,7 +187,7 @@ def put(a, ind, v, mode="raise"):
     if ind.dtype.kind not in "iu":
         raise TypeError(f"Cannot cast array data from dtype('{ind.dtype}') to dtype('int64') "
                         f"according to the rule 'safe'")
-    v = _like(a, v, dtype=a.dtype)
+    v = _values_like(a, v, a.dtype)
     _check_mode(mode)
     if ind.size == 0 or v.size == 0:
         return
@@ -210,7 +219,7 @@ def place(arr, mask, vals):
     if mask.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
     pos = _positions(mask)
-    vals = _like(arr, vals, dtype=arr.dtype)
+    vals = _values_like(arr, vals, arr.dtype)
     if pos.size == 0:
         return
     if vals.size == 0:
@@ -226,7 +235,7 @@ def putmask(a, mask, values):
     mask = _like(a, mask)
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")
-    values = _like(a, values, dtype=a.dtype).reshape(-1)
+    values = _values_like(a, values, a.dtype).reshape(-1)
     if values.size == 0:
         return
     pos = _positions(mask)
