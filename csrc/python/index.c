@@ -182,12 +182,14 @@ static PyObject *element_copy(PyDtTensor *self, const parsed_key *k)
 {
     dt_tensor v, c;
     dt_error err;
-    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU) { /* the bytes, without a view first */
+    /* on the cpu the element's bytes, without a view first; shape is the
+     * 0-d result's (not read, but passed on to memcpy: never NULL) */
+    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU) {
         int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM], offset;
         int ndim;
         if (dt_index_basic(self->t.ndim, self->t.shape, self->t.strides, k->items, k->n, &ndim, shape, strides,
                            &offset, &err) != DT_OK ||
-            dt_tensor_init_new(&c, dt_tensor_device(&self->t), self->t.dtype, 0, NULL, &err) != DT_OK)
+            dt_tensor_init_new(&c, dt_tensor_device(&self->t), self->t.dtype, 0, shape, &err) != DT_OK)
             return dt_py_raise(&err);
         memcpy(dt_tensor_data(&c), (char *)dt_tensor_data(&self->t) + offset, (size_t)dt_tensor_itemsize(&c));
         return dt_py_tensor_wrap(&c);
