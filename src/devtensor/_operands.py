@@ -61,7 +61,7 @@ def numpy_views(*objs):
     tensors = False
     for o in objs:  # the per-call path of the functions that use NumPy's loops: no generator
         if isinstance(o, TensorBase):
-            if o.is_cuda or o.dtype is _C.bfloat16:
+            if not _numpy_sees(o):
                 return None
             views.append(o.numpy())
             tensors = True
@@ -73,6 +73,11 @@ def numpy_views(*objs):
 
 
 _PLAIN_OPERANDS = (bool, int, float, complex, type(None))
+
+
+def _numpy_sees(t):
+    """Whether NumPy can view the tensor t: on the cpu, not bfloat16."""
+    return not t.is_cuda and t.dtype is not _C.bfloat16
 
 
 # Note [Small CPU work through NumPy's functions]
@@ -91,12 +96,9 @@ SMALL_CPU_WORK = 1 << 16
 def host_operand(x):
     """x as NumPy takes it, when it is a CPU tensor NumPy can see (its view)
     or a plain host value (None, a Python number or string, a flat list or
-    tuple of numbers, a NumPy array or scalar); else None, with a flag:
-    (ok, value)."""
+    tuple of numbers, a NumPy array or scalar): (True, that), else (False, None)."""
     if isinstance(x, TensorBase):
-        if x.is_cuda or x.dtype is _C.bfloat16:
-            return False, None
-        return True, x.numpy()
+        return (True, x.numpy()) if _numpy_sees(x) else (False, None)
     if x is None or isinstance(x, (bool, int, float, complex, str, np.ndarray, np.generic)):
         return True, x
     if type(x) in (list, tuple) and all([isinstance(v, (bool, int, float)) for v in x]):
@@ -108,7 +110,7 @@ def small_cpu_views(a, *others):
     """NumPy's views of the CPU tensor a (under SMALL_CPU_WORK elements) and
     of others (host_operand), or None (Note [Small CPU work through NumPy's
     functions])."""
-    if not isinstance(a, TensorBase) or a.is_cuda or a.dtype is _C.bfloat16 or a.size >= SMALL_CPU_WORK:
+    if not isinstance(a, TensorBase) or not _numpy_sees(a) or a.size >= SMALL_CPU_WORK:
         return None
     views = [a.numpy()]
     for o in others:
