@@ -492,6 +492,10 @@ def bench_per_call(table, rng, quick):
         ("percentile(t, [5, 50, 95])", lambda: dt.percentile(x, [5, 50, 95]),
          lambda: np.percentile(a, [5, 50, 95])),
         ("interp(t, t, t)", lambda: dt.interp(x, x, x), lambda: np.interp(a, a, a)),
+        ("lexsort([t, t])", lambda: dt.lexsort([x, x]), lambda: np.lexsort([a, a])),
+        ("zeros_like(t)", lambda: dt.zeros_like(x), lambda: np.zeros_like(a)),
+        ("array_equal(t, t)", lambda: dt.array_equal(x, x), lambda: np.array_equal(a, a)),
+        ("t.clone() vs a.copy()", lambda: x.clone(), lambda: a.copy()),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
