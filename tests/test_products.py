@@ -809,8 +809,8 @@ print((a + 1).sum().item())
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_small_products_sum_in_order(dtype):
     """The CPU's own loop for products up to 16 x 16 x 16 (Note [Small products]):
-    every shape, through the vector columns (8, then 4 at a time, rows four at
-    a time) and the scalar ones, bit-identical to the sum over k in order with
+    every shape, through the vector columns (two 32-byte vectors, one, then a
+    16-byte one at a time, rows four at a time) and the scalar ones, bit-identical to the sum over k in order with
     products and sums rounded apart; a strided b takes the scalar loop alone."""
     rng = np.random.default_rng(1)
     for m in range(1, 17):

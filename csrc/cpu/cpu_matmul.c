@@ -240,58 +240,69 @@ static int_matmul_fn int_loop(dt_dtype d)
  * (16 x 16 x 16) of float32 or float64 run this loop instead, which sums
  * each out[i, j] over p in order, in the dtype, as a BLAS kernel does (no
  * fused multiply-add: -ffp-contract=off).  Where b's rows are contiguous,
- * SMALL_COLS (then SMALL_COLS / 2) columns of a row of out are summed at
- * once in a vector register; the columns left over, and strided b, are
- * summed one element at a time. */
+ * two 32-byte vectors of columns of a row of out (then one, then a 16-byte
+ * one) are summed at once in registers; the columns left over, and strided b, are summed one
+ * element at a time. */
 #define SMALL_LOOP_FLOPS (16 * 16 * 16)
-#define SMALL_COLS 8 /* out's rows are summed SMALL_COLS columns at a time, in registers */
+#define SMALL_VEC_BYTES 32 /* one AVX2 register; the avx512f clone uses the same width */
 
-/* Columns j0.. j0 + W - 1 of every row of out, W of them summed at once in a
- * vector of GCC's vector extension (one AVX-512 register, two AVX2 ones:
- * GCC did not vectorize the plain loop over a local array, which ran one
- * element at a time), each still a sum over p in order, products and sums
- * rounded apart; four rows at a time, so that four independent chains of
- * additions hide the adder's latency. */
+/* Columns j0 .. j0 + R * lanes - 1 of every row of out, summed at once in R
+ * vectors of GCC's vector extension per row (32 bytes each: a 64-byte
+ * vector on AVX2 was split and spilled to the stack on every step, 8x8
+ * float64 products ran at a third of NumPy's speed), each column still a
+ * sum over p in order, products and sums rounded apart; four rows at a
+ * time, so that 4 * R independent chains of additions hide the adder's
+ * latency, all in registers (4 * R + R of the 16 on AVX2). */
 #define DT_SMALL_A(T, i, p) (*(const T *)(a + (i) * l->a_rs + (p) * l->a_cs))
-#define DT_SMALL_COLUMNS(T, V, W)                                                           \
-    for (; j0 + (W) <= n; j0 += (W)) {                                                      \
+#define DT_SMALL_COLUMNS(T, V, R)                                                           \
+    for (const int64_t w = (R) * (int64_t)(sizeof(V) / sizeof(T)); j0 + w <= n; j0 += w) { \
         int64_t i = 0;                                                                      \
-        for (; i + 4 <= m; i += 4) { /* four rows at once: four chains of additions */      \
-            V acc0 = {0}, acc1 = {0}, acc2 = {0}, acc3 = {0};                               \
+        for (; i + 4 <= m; i += 4) { /* four rows at once */                                \
+            V acc[4][R];                                                                    \
+            memset(acc, 0, sizeof acc);                                                     \
             for (int64_t p = 0; p < k; p++) {                                               \
-                V bv;                                                                       \
-                memcpy(&bv, (const T *)(b + p * l->b_rs) + j0, sizeof bv);                  \
-                acc0 += DT_SMALL_A(T, i, p) * bv;                                           \
-                acc1 += DT_SMALL_A(T, i + 1, p) * bv;                                       \
-                acc2 += DT_SMALL_A(T, i + 2, p) * bv;                                       \
-                acc3 += DT_SMALL_A(T, i + 3, p) * bv;                                       \
+                const T *brow = (const T *)(b + p * l->b_rs) + j0;                          \
+                T a0 = DT_SMALL_A(T, i, p), a1 = DT_SMALL_A(T, i + 1, p);                   \
+                T a2 = DT_SMALL_A(T, i + 2, p), a3 = DT_SMALL_A(T, i + 3, p);               \
+                for (int r = 0; r < (R); r++) {                                             \
+                    V bv;                                                                   \
+                    memcpy(&bv, brow + r * (sizeof(V) / sizeof(T)), sizeof bv);         \
+                    acc[0][r] += a0 * bv;                                                   \
+                    acc[1][r] += a1 * bv;                                                   \
+                    acc[2][r] += a2 * bv;                                                   \
+                    acc[3][r] += a3 * bv;                                                   \
+                }                                                                           \
             }                                                                               \
-            memcpy((T *)out + i * n + j0, &acc0, sizeof acc0);                              \
-            memcpy((T *)out + (i + 1) * n + j0, &acc1, sizeof acc1);                        \
-            memcpy((T *)out + (i + 2) * n + j0, &acc2, sizeof acc2);                        \
-            memcpy((T *)out + (i + 3) * n + j0, &acc3, sizeof acc3);                        \
+            for (int q = 0; q < 4; q++)                                                     \
+                memcpy((T *)out + (i + q) * n + j0, acc[q], sizeof acc[q]);                 \
         }                                                                                   \
         for (; i < m; i++) {                                                                \
-            V acc = {0};                                                                    \
+            V acc[R];                                                                       \
+            memset(acc, 0, sizeof acc);                                                     \
             for (int64_t p = 0; p < k; p++) {                                               \
-                V bv;                                                                       \
-                memcpy(&bv, (const T *)(b + p * l->b_rs) + j0, sizeof bv);                  \
-                acc += DT_SMALL_A(T, i, p) * bv;                                            \
+                const T *brow = (const T *)(b + p * l->b_rs) + j0;                          \
+                T ai = DT_SMALL_A(T, i, p);                                                 \
+                for (int r = 0; r < (R); r++) {                                             \
+                    V bv;                                                                   \
+                    memcpy(&bv, brow + r * (sizeof(V) / sizeof(T)), sizeof bv);         \
+                    acc[r] += ai * bv;                                                      \
+                }                                                                           \
             }                                                                               \
-            memcpy((T *)out + i * n + j0, &acc, sizeof acc);                                \
+            memcpy((T *)out + i * n + j0, acc, sizeof acc);                                 \
         }                                                                                   \
     }
 
 #define DT_SMALL_MATMUL(NAME, T)                                                            \
-    typedef T NAME##_wide __attribute__((vector_size(SMALL_COLS * sizeof(T))));             \
-    typedef T NAME##_half __attribute__((vector_size(SMALL_COLS / 2 * sizeof(T))));         \
+    typedef T NAME##_vec __attribute__((vector_size(SMALL_VEC_BYTES)));                     \
+    typedef T NAME##_half __attribute__((vector_size(SMALL_VEC_BYTES / 2)));                \
     __attribute__((target_clones("avx512f", "avx2", "default")))                            \
     static void NAME(const dt_matmul_loop *l, const char *a, const char *b, char *out)      \
     {                                                                                       \
         int64_t m = l->m, n = l->n, k = l->k, j0 = 0;                                       \
         if (l->b_cs == (int64_t)sizeof(T)) {                                                \
-            DT_SMALL_COLUMNS(T, NAME##_wide, SMALL_COLS)                                    \
-            DT_SMALL_COLUMNS(T, NAME##_half, SMALL_COLS / 2)                                \
+            DT_SMALL_COLUMNS(T, NAME##_vec, 2)                                              \
+            DT_SMALL_COLUMNS(T, NAME##_vec, 1)                                              \
+            DT_SMALL_COLUMNS(T, NAME##_half, 1)                                             \
         }                                                                                   \
         for (int64_t j = j0; j < n; j++) /* the columns left: one sum each */               \
             for (int64_t i = 0; i < m; i++) {                                               \
