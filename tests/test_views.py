@@ -87,6 +87,31 @@ def test_full_integer_index_is_a_0d_copy(device):
     assert x.tolist()[1][2] == 70 and s.item() == 50
 
 
+def test_element_fast_path_matches_numpy(device):
+    """Note [The element fast path]: Python-int keys of CPU tensors, through
+    strided, reversed and transposed views and negative indices, give NumPy's
+    element; anything out of range, too large or not an int takes the general
+    way and NumPy's errors."""
+    x, a = pair((3, 4), device, dtype="float32")
+    for xv, av in ((x, a), (x[::-1, ::2], a[::-1, ::2]), (x.T, a.T), (x[1], a[1]), (x[:, -1], a[:, -1])):
+        for key in np.ndindex(*av.shape):
+            neg = tuple(k - n for k, n in zip(key, av.shape))
+            for k in (key, neg):
+                got = xv[k if len(k) > 1 else k[0]]
+                assert got.shape == () and got.dtype == xv.dtype and got.item() == av[k]
+    for bad, exc in (((3, 0), IndexError), ((0, -5), IndexError), (2 ** 63, OverflowError), ((0, 2 ** 64), IndexError),
+                     ((0, -2 ** 63 - 1), IndexError), ((0,), None), ((0, 1, 2), IndexError), ((0, 1.0), IndexError)):
+        if exc is None:
+            assert_view(x[bad], a[bad])
+            continue
+        with pytest.raises(exc) as ours:
+            x[bad]
+        with pytest.raises(exc) as numpys:
+            a[bad]
+        assert str(ours.value) == str(numpys.value)
+    assert x[1][True].shape == a[1][True].shape == (1, 4)  # a bool is a mask, not the integer 1
+
+
 @given(data=st.data())
 def test_getitem_property(device, data):
     shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5))

@@ -7,9 +7,19 @@ static dt_oom_handler oom_handler;
 
 void dt_storage_set_oom_handler(dt_oom_handler handler) { oom_handler = handler; }
 
+/* Note [Spare storages]
+ * A 0-d result (an element, a reduction to a scalar) allocates a storage
+ * struct and frees it within the same statement, millions of times in a
+ * NumPy loop; each thread keeps a few freed structs for its next ones
+ * (a thread's own list: no locks; a struct freed on another thread joins
+ * that thread's list, as malloc would let it). */
+#define SPARE_STORAGES 16
+static __thread dt_storage *spare[SPARE_STORAGES];
+static __thread int n_spare;
+
 static dt_status storage_new(dt_storage **out, dt_error *err)
 {
-    dt_storage *s = malloc(sizeof *s);
+    dt_storage *s = n_spare > 0 ? spare[--n_spare] : malloc(sizeof *s);
     if (s == NULL)
         return dt_error_set(err, DT_ERR_NOMEM, "out of host memory allocating a storage");
     *s = (dt_storage){.ptr = NULL};
@@ -96,5 +106,8 @@ void dt_storage_release(dt_storage *s)
         s->backend->host_free_pinned(s->ptr);
     else if (s->backend != NULL)
         s->backend->free(s->device.index < 0 ? 0 : s->device.index, s->ptr, s->alloc_ctx);
-    free(s);
+    if (n_spare < SPARE_STORAGES)
+        spare[n_spare++] = s; /* Note [Spare storages] */
+    else
+        free(s);
 }

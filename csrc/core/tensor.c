@@ -210,6 +210,14 @@ dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int
     dt_tensor_init_empty(t);
     if (!dt_dtype_is_valid((int)dtype))
         return dt_error_set(err, DT_ERR_TYPE, "invalid dtype code %d", (int)dtype);
+    if (ndim == 0) { /* a 0-d tensor (elements, reductions' results) needs no shape checks */
+        dt_storage *s;
+        DT_TRY(dt_storage_alloc(device, (size_t)dt_dtype_get_info(dtype)->itemsize, &s, err));
+        t->storage = s;
+        t->numel = 1;
+        t->dtype = dtype;
+        return DT_OK;
+    }
     int64_t nbytes, strides[DT_MAX_NDIM];
     DT_TRY(dt_contiguous_strides(ndim, shape, dt_dtype_get_info(dtype)->itemsize, strides,
                                  &nbytes, err));

@@ -62,7 +62,13 @@ int dt_py_index_parse_item(PyObject *o, dt_index_item *it)
         int overflow;
         long long v = PyLong_CheckExact(o) ? PyLong_AsLongLongAndOverflow(o, &overflow)
                                            : index_of_numpy_integer(o, &overflow);
-        if (overflow != 0 && !PyLong_CheckExact(o)) { /* NumPy's error for np.uint64(2**64 - 1) */
+        if (overflow > 0 && PyLong_CheckExact(o)) { /* NumPy's error for 2**63 <= o < 2**64 */
+            PyLong_AsUnsignedLongLong(o);
+            if (!PyErr_Occurred())
+                overflow = 2;
+            PyErr_Clear();
+        }
+        if (overflow != 0 && (!PyLong_CheckExact(o) || overflow == 2)) { /* and for np.uint64(2**64 - 1) */
             PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
             return -1;
         }
@@ -178,21 +184,29 @@ static int selects_an_element(const PyDtTensor *self, const parsed_key *k)
     return 1;
 }
 
+/* A 0-d tensor holding a copy of the element offset bytes into the CPU
+ * tensor self. */
+static PyObject *cpu_element(PyDtTensor *self, int64_t offset)
+{
+    dt_tensor c;
+    dt_error err;
+    if (dt_tensor_init_new(&c, dt_tensor_device(&self->t), self->t.dtype, 0, NULL, &err) != DT_OK)
+        return dt_py_raise(&err);
+    memcpy(dt_tensor_data(&c), (char *)dt_tensor_data(&self->t) + offset, (size_t)dt_tensor_itemsize(&c));
+    return dt_py_tensor_wrap(&c);
+}
+
 static PyObject *element_copy(PyDtTensor *self, const parsed_key *k)
 {
     dt_tensor v, c;
     dt_error err;
-    /* on the cpu the element's bytes, without a view first; shape is the
-     * 0-d result's (not read, but passed on to memcpy: never NULL) */
-    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU) {
+    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU) { /* the element's bytes, without a view first */
         int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM], offset;
         int ndim;
         if (dt_index_basic(self->t.ndim, self->t.shape, self->t.strides, k->items, k->n, &ndim, shape, strides,
-                           &offset, &err) != DT_OK ||
-            dt_tensor_init_new(&c, dt_tensor_device(&self->t), self->t.dtype, 0, shape, &err) != DT_OK)
+                           &offset, &err) != DT_OK)
             return dt_py_raise(&err);
-        memcpy(dt_tensor_data(&c), (char *)dt_tensor_data(&self->t) + offset, (size_t)dt_tensor_itemsize(&c));
-        return dt_py_tensor_wrap(&c);
+        return cpu_element(self, offset);
     }
     if (basic_view_of(self, k, &v) < 0)
         return NULL;
@@ -201,6 +215,40 @@ static PyObject *element_copy(PyDtTensor *self, const parsed_key *k)
     if (st != DT_OK)
         return dt_py_raise(&err);
     return dt_py_tensor_wrap(&c);
+}
+
+/* Note [The element fast path]
+ * t[i] of a 1-d tensor and t[i, j] with a Python int for every axis are
+ * most of the getitem calls of a NumPy program's loops.  For a CPU tensor
+ * the element's offset is computed here, without parsing the key into
+ * items first; a key with anything else in it, or an index out of range,
+ * goes the general way, which raises NumPy's errors. */
+static int element_offset(const dt_tensor *t, PyObject *key, int64_t *offset)
+{
+    PyObject *const *items = &key;
+    Py_ssize_t n = 1;
+    if (PyTuple_CheckExact(key)) {
+        n = PyTuple_GET_SIZE(key);
+        items = ((PyTupleObject *)key)->ob_item;
+    }
+    if (n != t->ndim)
+        return 0;
+    int64_t off = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int overflow;
+        if (!PyLong_CheckExact(items[i]))
+            return 0;
+        long long v = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+        if (overflow != 0)
+            return 0;
+        if (v < 0)
+            v += t->shape[i];
+        if (v < 0 || v >= t->shape[i])
+            return 0;
+        off += v * t->strides[i]; /* inside the tensor: no overflow */
+    }
+    *offset = off;
+    return 1;
 }
 
 /* Note [Small advanced keys on the CPU]
@@ -484,6 +532,9 @@ static int put_rows(PyDtTensor *self, PyObject *key, PyObject *value)
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key)
 {
     static PyObject *getitem;
+    int64_t offset;
+    if (dt_tensor_device(&self->t).type == DT_DEVICE_CPU && element_offset(&self->t, key, &offset))
+        return cpu_element(self, offset); /* Note [The element fast path] */
     parsed_key k;
     int r = parse_key(key, &k), handled = 0;
     PyObject *res = NULL;
