@@ -177,6 +177,7 @@ int dt_py_advanced_setitem(PyDtTensor *x, PyObject *key, PyObject *value, int *h
 /* _C._advanced_keys_in_c([on]): whether they are (listed in advanced.c). */
 PyObject *dt_py_advanced_keys_in_c(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern PyNumberMethods dt_py_tensor_as_number;     /* number.c */
+extern PyBufferProcs dt_py_tensor_as_buffer;       /* buffer.c */
 int dt_py_number_init(PyObject *module);           /* _ufunc and OPS */
 PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op);
 

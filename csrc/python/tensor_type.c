@@ -704,6 +704,7 @@ PyTypeObject dt_py_tensor_base_type = {
     .tp_getset = tensor_getset,
     .tp_methods = tensor_methods,
     .tp_as_number = &dt_py_tensor_as_number,
+    .tp_as_buffer = &dt_py_tensor_as_buffer, /* Note [The buffer protocol] */
     .tp_as_sequence = &tensor_as_sequence,
     .tp_as_mapping = &tensor_as_mapping,
     .tp_richcompare = dt_py_tensor_richcompare,
