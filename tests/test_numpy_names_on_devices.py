@@ -39,6 +39,24 @@ def test_real_if_close(device):
     assert dt.real_if_close(t) is t
 
 
+def test_real_and_imag_are_views(device):
+    """Note [real and imag are views]: np.real(a) is a.real, a view of a
+    complex array (writes reach it), the array itself for a real one."""
+    for a in (Z, X, X.astype(np.int8), np.array(2j)):
+        t = T(a, device)
+        for f in ("real", "imag"):
+            assert_same(getattr(dt, f)(t), getattr(np, f)(a), device)
+            assert_same(getattr(np, f)(t), getattr(np, f)(a), device)  # np.real(t) reaches dt.real
+    t = T(Z, device)
+    dt.real(t)[0] = 7.0
+    np.imag(t)[1] = -5.0
+    assert to_np(t)[:2].tolist() == [7 + 0j, 1 - 5j]
+    x = T(X, device)
+    assert dt.real(x) is x and not dt.imag(x).flags.writeable
+    assert dt.real(3 + 4j) == np.real(3 + 4j) == 3.0 and dt.imag(2.0) == 0.0
+    assert_same(dt.imag([1 + 2j, 3]), np.imag([1 + 2j, 3]))
+
+
 def test_common_type():
     cases = [(np.zeros(2, np.int8), np.zeros(2, np.float32)), (np.zeros(2, np.float16),),
              (np.zeros(2, np.complex64), np.zeros(1)), (np.zeros(2, np.complex64), np.zeros(1, np.float32)),

@@ -641,6 +641,27 @@ def isreal(x):
     return dt.ones(x.shape, dtype=dt.bool, device=x.device)
 
 
+def _part(val, name):
+    """Note [real and imag are views]: NumPy's np.real(a) and np.imag(a) are
+    a.real and a.imag, views of a complex array's memory (writes reach it;
+    np.real of a real array is the array itself), as CuPy's and PyTorch's
+    are, not ufuncs that copy.  Python numbers give their own part, as in
+    NumPy; anything else becomes a tensor first."""
+    if not isinstance(val, (_dt().Tensor, int, float, complex)):
+        val = _tensor(val)
+    return getattr(val, name)
+
+
+def real(val):
+    """The real part: val.real, a view of a complex tensor (Note [real and imag are views])."""
+    return _part(val, "real")
+
+
+def imag(val):
+    """The imaginary part: val.imag, a view of a complex tensor (Note [real and imag are views])."""
+    return _part(val, "imag")
+
+
 def real_if_close(a, tol=100):
     """a's real part when every imaginary part is below tol (in machine
     epsilons of a's dtype when tol > 1), else a (NumPy's real_if_close)."""
@@ -679,5 +700,5 @@ def common_type(*arrays):
 
 __all__ = ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d", "correlate", "convolve", "ix_",
            "fill_diagonal", "apply_along_axis", "apply_over_axes", "piecewise", "sinc", "isposinf",
-           "isneginf", "fix", "unwrap", "iscomplexobj", "isrealobj", "iscomplex", "isreal", "real_if_close",
+           "isneginf", "fix", "unwrap", "iscomplexobj", "isrealobj", "iscomplex", "isreal", "real", "imag", "real_if_close",
            "common_type", "vectorize"]

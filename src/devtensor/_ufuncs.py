@@ -141,7 +141,8 @@ _UNARY = {name for name, op in _OPS.items() if name not in {
     "where", "fmod", "fmax", "fmin", "gcd", "lcm", "heaviside", "logaddexp2"}}
 
 # public name -> NumPy's name of the op
-_NAMES = {name: name for name in _OPS if name not in ("where", "ldexp")}  # ldexp: _bits.py
+# ldexp: _bits.py; real and imag: _numeric.py (NumPy's are functions returning views, not ufuncs)
+_NAMES = {name: name for name in _OPS if name not in ("where", "ldexp", "real", "imag")}
 _NAMES.update({
     # array API names
     "abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
