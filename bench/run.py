@@ -223,6 +223,10 @@ def bench_cpu(table, quick):
     if hasattr(dt, "where"):
         cases.append(("where(c, a, b)  10^7 float64", lambda: dt.where(cond, x, 0.0 - x),
                       lambda: np.where(cond_np, a, 0.0 - a), True))
+    ft = a.reshape(4000, 2500).T  # Note [Results in the inputs' order]: F-ordered operands
+    xt = x.reshape(4000, 2500).T
+    cases.append(("a.T + 1  2500x4000 float64 (F order)", lambda: xt + 1, lambda: ft + 1, True))
+    cases.append(("exp(a.T)  2500x4000 float64 (F order)", lambda: dt.exp(xt), lambda: np.exp(ft), False))
     cases += reduction_cases(rng)
     if hasattr(dt.random, "default_rng"):  # Note [Philox in blocks]: other streams than NumPy's, by design
         g_dt, g_np = dt.random.default_rng(0), np.random.default_rng(0)

@@ -67,6 +67,11 @@ dt_status dt_tensor_init_view_taking(dt_tensor *t, dt_storage *storage, int64_t 
 /* A new contiguous tensor on a resolved device, contents uninitialised. */
 dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
                              const int64_t *shape, dt_error *err);
+/* The same, its axes laid out in memory in the order perm gives (perm[0]
+ * outermost, perm[ndim - 1] innermost, densely): C order for 0, 1, ..,
+ * ndim - 1. */
+dt_status dt_tensor_init_new_ordered(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
+                                     const int64_t *shape, const int *perm, dt_error *err);
 void dt_tensor_clear(dt_tensor *t);       /* drop the storage and heap dims */
 /* Hand src's storage and dims over to dst (whose own are not freed); src
  * is left empty. */

@@ -1,0 +1,93 @@
+"""Elementwise results in their inputs' memory order, NumPy's order='K'
+(Note [Results in the inputs' order] in csrc/core/elementwise.c), and loops
+over the output's axes in memory order (Note [Loop axes in memory order]):
+NumPy's strides and values, on every device."""
+import itertools
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same
+
+A = np.arange(24.0).reshape(2, 3, 4)
+M = np.arange(12.0).reshape(3, 4)
+F = np.asfortranarray(M)
+SQ = np.arange(9.0).reshape(3, 3)
+
+
+def T(a, device):
+    """a's values in a's memory layout (positive strides) as a tensor on device:
+    the axes in memory order made contiguous there, then put back."""
+    order = np.argsort([-s for s in a.strides], kind="stable")
+    t = dt.asarray(np.ascontiguousarray(a.transpose(order)), device=device).transpose(tuple(np.argsort(order)))
+    assert t.shape == a.shape and t.strides == a.strides
+    return t
+
+
+def live_strides(x):
+    """Strides of the axes longer than one (the others' are arbitrary)."""
+    return tuple(s for s, n in zip(x.strides, x.shape) if n > 1)
+
+
+CASES = {
+    "f + c": lambda x, y: x + y, "c + f": lambda x, y: y + x, "f + 1": lambda x, y: x + 1,
+    "f + f": lambda x, y: x + x, "-f": lambda x, y: -x, "f * f.T.T": lambda x, y: x * x.T.T,
+    "f + row": lambda x, y: x + y[0], "row + f": lambda x, y: y[0] + x, "f + col": lambda x, y: x + y[:, :1],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_two_dimensional_results_take_numpys_order(device, name):
+    f = CASES[name]
+    want = f(F, M)
+    got = f(T(F, device), T(M, device))
+    assert_same(got, want, device)
+    assert live_strides(got) == live_strides(want), name
+
+
+def test_functions_and_casts_keep_the_order(device):
+    x = T(F, device)
+    for want, got in ((np.exp(F), dt.exp(x)), (np.sqrt(F), dt.sqrt(x)), (F.astype(np.int32) + 1.5,
+                                                                      x.astype(dt.int32) + 1.5),
+                      (np.where(F > 3, F, 0.0), dt.where(x > 3, x, 0.0)), (F > 3, x > 3)):
+        assert_same(got, want, device, exact=False)
+        assert live_strides(got) == live_strides(want)
+
+
+@pytest.mark.parametrize("axes", list(itertools.permutations(range(3))))
+def test_every_permutation_of_three_axes(device, axes):
+    a = A.transpose(axes)
+    for want, got in ((a + 1, T(a, device) + 1), (a * a, T(a, device) * T(a, device)),
+                      (a[::-1, :, ::2] + 1, T(a, device)[::-1, :, ::2] + 1)):
+        assert_same(got, want, device)
+        assert live_strides(got) == live_strides(want), axes
+
+
+def test_disagreeing_orders_give_c_order(device):
+    x = T(SQ, device)
+    for got, want in ((x * x.T, SQ * SQ.T), (x.T * x, SQ.T * SQ)):
+        assert_same(got, want, device)
+        assert got.flags.c_contiguous and want.flags.c_contiguous
+
+
+def test_out_in_any_order_gets_numpys_values(device):
+    for layout in (lambda s: s, lambda s: s.T, lambda s: s[::-1, ::2]):
+        want = layout(np.zeros((8, 6)))
+        out = layout(dt.zeros((8, 6), device=device))
+        src = np.arange(want.size, dtype=np.float64).reshape(want.shape)
+        np.add(src, 1.0, out=want)
+        dt.add(T(src, device), 1.0, out=out)
+        assert_same(out, want, device)
+        np.multiply(np.asfortranarray(src), want, out=want)  # F-ordered input and a strided out
+        dt.multiply(T(np.asfortranarray(src), device), out, out=out)
+        assert_same(out, want, device)
+
+
+def test_overlapping_in_place_ops_on_transposed_views(device):
+    for op in (lambda x: x.__iadd__(x.T), lambda x: x.__imul__(x[::-1].T)):
+        want = SQ.copy(order="F")
+        got = T(want, device)
+        op(want)
+        op(got)
+        assert_same(got, want, device)
