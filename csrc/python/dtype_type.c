@@ -27,7 +27,15 @@ PyObject *dt_py_dtype_get(dt_dtype d) { return instances[d]; }
 int dt_py_dtype_from_descr(PyArray_Descr *descr, dt_dtype *out)
 {
     if (PyDataType_ISBYTESWAPPED(descr) == 0 || PyDataType_ELSIZE(descr) == 1) {
-        for (int i = 0; i < DT_NUM_DTYPES; i++) /* the exact type number first: cheap */
+        switch (descr->type_num) { /* the exact type numbers first: every array's */
+        case NPY_FLOAT64: *out = DT_FLOAT64; return 0;
+        case NPY_FLOAT32: *out = DT_FLOAT32; return 0;
+        case NPY_INT64: *out = DT_INT64; return 0;
+        case NPY_INT32: *out = DT_INT32; return 0;
+        case NPY_BOOL: *out = DT_BOOL; return 0;
+        default: break;
+        }
+        for (int i = 0; i < DT_NUM_DTYPES; i++) /* the other exact type numbers */
             if (typenums[i] >= 0 && typenums[i] == descr->type_num) {
                 *out = (dt_dtype)i;
                 return 0;
