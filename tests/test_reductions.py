@@ -1015,3 +1015,36 @@ def test_many_parts_and_chunks(device):
     zeros = dt.full(n, -0.0, device=device)
     assert np.signbit(to_np(dt.cumsum(zeros))).all()  # NumPy's accumulate starts at the first element
     assert not np.signbit(float(dt.sum(zeros)))  # and its sum at +0.0
+
+
+METHOD_CALLS = [  # (args, kwargs) of t.<method>(...) for every reduction method
+    ((), {}), ((0,), {}), ((), {"axis": 1}), ((-1,), {}), ((), {"axis": None}),
+    ((), {"keepdims": True}), ((1,), {"keepdims": True}), ((), {"axis": (0, 1)}), ((), {"keepdims": 1}),
+    ((0,), {"axis": 0}), ((), {"axis": 2}), ((), {"axis": (0, 0)}), ((), {"axis": 1.0}), ((), {"foo": 1}),
+    ((), {"where": np.array([[True, False, True]] * 2)}), ((None, None), {}),
+]
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "min", "max", "argmin", "argmax", "any", "all"])
+def test_reduction_methods_take_numpys_arguments(device, name):
+    """Note [Reduction methods in C]: the plain forms in C, every other one
+    (positional out, where=, keepdims=1, bad axes, unknown keywords) through
+    the Python function: NumPy's values, and NumPy's exception types."""
+    a = np.array([[1.0, 5.0, 2.0], [4.0, 0.5, 6.0]])
+    t = dt.asarray(a, device=device)
+    for args, kwargs in METHOD_CALLS:
+        if "where" in kwargs and name in ("argmin", "argmax"):
+            continue
+        if "where" in kwargs and name in ("min", "max"):
+            kwargs = dict(kwargs, initial=0.0)
+        np_kwargs = kwargs
+        dt_kwargs = {k: (dt.asarray(v, device=device) if isinstance(v, np.ndarray) else v)
+                     for k, v in kwargs.items()}
+        try:
+            want = getattr(a, name)(*args, **np_kwargs)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                getattr(t, name)(*args, **dt_kwargs)
+            continue
+        got = getattr(t, name)(*args, **dt_kwargs)
+        assert_same(got, np.asarray(want), device)

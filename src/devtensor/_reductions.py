@@ -429,65 +429,10 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 
 
 class _ReductionMethods:
-    """Tensor methods (installed by devtensor._tensor)."""
-
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        if (dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None
-                and where is True):
-            r = _fast(_SUM, self, axis, keepdims)
-            if r is not None:
-                return r
-        return sum(self, axis, dtype, out, keepdims, initial, where)
-
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        if (dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None
-                and where is True):
-            r = _fast(_PROD, self, axis, keepdims)
-            if r is not None:
-                return r
-        return prod(self, axis, dtype, out, keepdims, initial, where)
-
-    def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-        if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
-            r = _fast(_MAX, self, axis, keepdims)
-            if r is not None:
-                return r
-        return max(self, axis, out, keepdims, initial, where)
-
-    def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-        if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
-            r = _fast(_MIN, self, axis, keepdims)
-            if r is not None:
-                return r
-        return min(self, axis, out, keepdims, initial, where)
-
-    def argmax(self, axis=None, out=None, *, keepdims=False):
-        if out is None and keepdims is False:
-            r = _fast(_ARGMAX, self, axis)
-            if r is not None:
-                return r
-        return argmax(self, axis, out, keepdims=keepdims)
-
-    def argmin(self, axis=None, out=None, *, keepdims=False):
-        if out is None and keepdims is False:
-            r = _fast(_ARGMIN, self, axis)
-            if r is not None:
-                return r
-        return argmin(self, axis, out, keepdims=keepdims)
-
-    def any(self, axis=None, out=None, keepdims=False, *, where=True):
-        if out is None and (keepdims is False or keepdims is True) and where is True:
-            r = _fast(_ANY, self, axis, keepdims)
-            if r is not None:
-                return r
-        return any(self, axis, out, keepdims, where=where)
-
-    def all(self, axis=None, out=None, keepdims=False, *, where=True):
-        if out is None and (keepdims is False or keepdims is True) and where is True:
-            r = _fast(_ALL, self, axis, keepdims)
-            if r is not None:
-                return r
-        return all(self, axis, out, keepdims, where=where)
+    """Tensor methods (installed by devtensor._tensor).  sum, prod, min, max,
+    argmin, argmax, any and all are C methods of TensorBase that hand what
+    they do not answer to the functions above (Note [Reduction methods in C]
+    in csrc/python/reduce.c)."""
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return mean(self, axis, dtype, out, keepdims, where=where)
