@@ -91,3 +91,21 @@ def test_overlapping_in_place_ops_on_transposed_views(device):
         op(want)
         op(got)
         assert_same(got, want, device)
+
+
+@pytest.mark.parametrize("order", ["K", "C", "F"])
+def test_array_copies_keep_the_layout_as_numpys(device, order):
+    """np.array(a) and np.asarray(a, copy=True) copy in a's memory order
+    (order='K', NumPy's default), 'C' and 'F' as asked."""
+    sources = [(F, lambda x: x), (F, lambda x: x[:, ::2]), (M, lambda x: x.T),
+               (A, lambda x: x.transpose(2, 0, 1)), (A, lambda x: x[::-1])]
+    for base, view in sources:
+        src, t = view(base), view(T(base, device))
+        want = np.array(src, order=order)
+        made = [dt.array(t, order=order)] + ([dt.asarray(t, copy=True)] if order == "K" else [])
+        if device == "cpu" and order == "K":
+            made.append(dt.array(src))  # from the ndarray
+        for got in made:
+            assert_same(got, want, device)
+            assert live_strides(got) == live_strides(want), (order, src.strides)
+    assert not np.shares_memory(np.asarray(dt.array(F)), F)  # a copy of an ndarray's memory

@@ -272,6 +272,9 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
         if copy is False:
             raise ValueError(f"asarray(copy=False): a copy is needed to make a {target_dtype} "
                              f"tensor on {target_device} from a {obj.dtype} tensor on {obj.device}")
+        if target_device == obj.device and not obj.is_contiguous():  # NumPy's copy keeps the layout ('K')
+            t = copy_(obj, order="K")
+            return t if t.dtype == target_dtype else t.astype(target_dtype, order="K")
         return obj._to(target_device, target_dtype)
     if not isinstance(obj, (np.ndarray, np.generic, list, tuple, int, float, complex)):
         foreign = _foreign_cuda_tensor(obj)
@@ -315,7 +318,7 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
         if copy is False:
             raise ValueError(f"asarray(copy=False): moving host data to {dev} needs a copy")
         return t.to(dev)
-    return t.copy() if copy else t
+    return copy_(t, order="K") if copy else t  # NumPy's copy keeps the layout ('K')
 
 
 def _from_nested_on_device(obj, device):
@@ -440,6 +443,9 @@ def _array_general(object, dtype=None, *, copy=True, order="K", subok=False, ndm
         raise ValueError(f"ndmin must be <= ndmax ({_C.MAX_NDIM})")
     if copy is not None:
         copy = builtins.bool(copy)
+    if order == "A":  # Fortran order for a Fortran-contiguous source, else C
+        flags = getattr(object, "flags", None)
+        order = "F" if flags is not None and flags.f_contiguous and not flags.c_contiguous else "C"
     try:
         t = asarray(object, dtype=dtype, device=device, copy=copy)
     except ValueError as e:
@@ -450,6 +456,10 @@ def _array_general(object, dtype=None, *, copy=True, order="K", subok=False, ndm
         if copy is False:
             raise ValueError(_NO_COPY)
         t = _copy_in_order(t, "F", t.device)
+    elif order == "C" and not t.is_contiguous():  # a copy keeps its source's layout ('K')
+        if copy is False:
+            raise ValueError(_NO_COPY)
+        t = t.copy()
     if t.ndim < ndmin:
         t = t.reshape((1,) * (ndmin - t.ndim) + t.shape)
     return t
@@ -477,6 +487,9 @@ def copy(a, order="K", subok=False):
     if order == "C" or (order != "F" and t.is_contiguous()):
         return t.copy()
     return t.copy(order or "K")  # Note [Index orders] in _views.py; None is 'K' here, as NumPy's
+
+
+copy_ = copy  # for functions with a parameter named copy
 
 
 def identity(n, dtype=None, *, device=None, like=None):
