@@ -362,12 +362,59 @@ static dt_copy_kind copy_kind(dt_device from, dt_device to)
     return to.type == DT_DEVICE_CPU ? DT_COPY_DEVICE_TO_HOST : DT_COPY_DEVICE_TO_DEVICE;
 }
 
-/* Bytes of a contiguous tensor from its device to a new tensor on `to`. */
+/* Note [Moves keep a dense layout]
+ * PyTorch's .to(), .cuda() and .cpu() keep the strides of a tensor whose
+ * elements fill their memory without gaps in some order of its axes (its
+ * "preserve_format"): x.T.cuda() is x.T's layout on the device, F-ordered,
+ * moved as the bytes it is (no packing into C order first), and a cast on
+ * the way keeps it too.  A tensor with gaps, overlaps or reversed axes is
+ * packed in C order first, as before, and a copy or cast that stays on its
+ * device is C-ordered (t.copy(), ascontiguousarray and other callers rely
+ * on that).
+ * dense_order: 1 when t is such a tensor, perm its axes from the largest
+ * stride to the smallest (C order for a C-contiguous t; else unit axes
+ * first, the others by falling stride, stably). */
+static int dense_order(const dt_tensor *t, int *perm)
+{
+    int n = t->ndim, k = 0;
+    if (dt_tensor_is_contiguous(t)) {
+        for (int i = 0; i < n; i++)
+            perm[i] = i;
+        return 1;
+    }
+    for (int i = 0; i < n; i++) /* unit axes outermost: their strides matter to nobody */
+        if (t->shape[i] == 1)
+            perm[k++] = i;
+    int first = k;
+    for (int i = 0; i < n; i++) { /* the others by falling stride, stably */
+        if (t->shape[i] == 1)
+            continue;
+        int j = k++;
+        while (j > first && t->strides[perm[j - 1]] < t->strides[i]) {
+            perm[j] = perm[j - 1];
+            j--;
+        }
+        perm[j] = i;
+    }
+    int64_t expected = dt_tensor_itemsize(t);
+    for (int i = n - 1; i >= first; i--) {
+        if (t->strides[perm[i]] != expected)
+            return 0;
+        expected *= t->shape[perm[i]];
+    }
+    return 1;
+}
+
+/* Bytes of a dense tensor (dense_order) from its device to a new tensor on
+ * `to` with its layout. */
 static dt_status transfer(dt_tensor *out, const dt_tensor *src, dt_device to, int non_blocking,
                           dt_error *err)
 {
     dt_device from = dt_tensor_device(src);
-    DT_TRY(dt_tensor_init_new(out, to, src->dtype, src->ndim, src->shape, err));
+    int perm[DT_MAX_NDIM];
+    if (!dense_order(src, perm))
+        return dt_error_set(err, DT_ERR_VALUE, "transfer: the tensor is not dense");
+    DT_TRY(dt_tensor_init_new_ordered(out, to, src->dtype, src->ndim, src->shape, perm, err));
     if (src->numel == 0)
         return DT_OK;
     size_t nbytes = (size_t)(src->numel * dt_tensor_itemsize(src));
@@ -406,9 +453,13 @@ dt_status dt_tensor_to(dt_tensor *out, const dt_tensor *src, dt_device device, d
      * it when widening; a strided source is packed before it moves. */
     int64_t out_size = dt_dtype_get_info(dtype)->itemsize;
     int cast_first = same_device || out_size < dt_tensor_itemsize(src);
-    if (cast_first || (!same_device && !dt_tensor_is_contiguous(src))) {
+    int perm[DT_MAX_NDIM], dense = dense_order(src, perm); /* Note [Moves keep a dense layout] */
+    if (!dense || same_device) /* a copy on the device is C-ordered (t.copy(), ascontiguousarray) */
+        for (int i = 0; i < src->ndim; i++)
+            perm[i] = i; /* packed in C order */
+    if (cast_first || (!same_device && !dense)) {
         dt_dtype first = cast_first ? dtype : src->dtype;
-        st = dt_tensor_init_new(&a, from, first, src->ndim, src->shape, err);
+        st = dt_tensor_init_new_ordered(&a, from, first, src->ndim, src->shape, perm, err);
         if (st == DT_OK)
             st = dt_tensor_copy_into(&a, src, err);
         cur = &a;
@@ -418,7 +469,7 @@ dt_status dt_tensor_to(dt_tensor *out, const dt_tensor *src, dt_device device, d
         cur = &b;
     }
     if (st == DT_OK && cur->dtype != dtype) {
-        st = dt_tensor_init_new(out, device, dtype, src->ndim, src->shape, err);
+        st = dt_tensor_init_new_ordered(out, device, dtype, src->ndim, src->shape, perm, err);
         if (st == DT_OK)
             st = dt_tensor_copy_into(out, cur, err);
     } else if (st == DT_OK) {
