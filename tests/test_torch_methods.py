@@ -39,6 +39,8 @@ def test_copies_and_factories(device):
     c = t.clone()
     c[0, 0] = 9
     assert to_np(t)[0, 0] == 0 and c.device == t.device
+    ct = t.T.clone()  # PyTorch's preserve_format: a transposed tensor's clone keeps its strides
+    assert ct.strides == t.T.strides and not ct._same_storage(t) and ct.tolist() == t.T.tolist()
     d = t.detach()
     assert d._same_storage(t) and d is not t and d.shape == t.shape
     for made, shape, value in [(t.new_zeros(2, 2), (2, 2), 0), (t.new_ones((3,)), (3,), 1),

@@ -70,8 +70,9 @@ class _TorchMethods:
 
     # ---- copies and casts ----
     def clone(self):
-        """A copy on the same device (PyTorch's clone)."""
-        return self.copy()
+        """A copy on the same device (PyTorch's clone), in this tensor's memory
+        order (PyTorch's preserve_format: x.T.clone() is F-ordered)."""
+        return self.copy() if self.is_contiguous() else self.copy("K")
 
     def detach(self):
         """A view of the same memory (no autograd in devtensor: nothing to detach from)."""
