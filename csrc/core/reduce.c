@@ -141,9 +141,6 @@ static dt_status check_output(const char *what, dt_reduce_op op, const dt_tensor
     return DT_OK;
 }
 
-/* Device memory of DT_REDUCE_WORK_BYTES for a loop's `work` on a device
- * (none on the cpu); *ptr is its data.  Clearing it after the launch is
- * safe: the caching allocator reuses a block in stream order. */
 /* Note [A spare reduction loop]
  * A dt_reduce_loop is ~2.6 KB (kept off the stack), past malloc's fast
  * small-block cache: allocating and freeing it cost ~40 ns of a 16-element
@@ -166,6 +163,9 @@ static void give_loop(dt_reduce_loop *l)
         free(l);
 }
 
+/* Device memory of DT_REDUCE_WORK_BYTES for a loop's `work` on a device
+ * (none on the cpu); *ptr is its data.  Clearing it after the launch is
+ * safe: the caching allocator reuses a block in stream order. */
 static dt_status work_memory(dt_device device, dt_tensor *work, void **ptr, dt_error *err)
 {
     dt_tensor_init_empty(work);

@@ -204,8 +204,10 @@ dt_status dt_tensor_init_view_taking(dt_tensor *t, dt_storage *storage, int64_t 
     return st;
 }
 
-dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
-                             const int64_t *shape, dt_error *err)
+/* A new dense tensor whose axes lie in memory in perm's order (perm[0]
+ * outermost; NULL: C order), contents uninitialised. */
+static dt_status init_dense(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim, const int64_t *shape,
+                            const int *perm, dt_error *err)
 {
     dt_tensor_init_empty(t);
     if (!dt_dtype_is_valid((int)dtype))
@@ -218,9 +220,16 @@ dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int
         t->dtype = dtype;
         return DT_OK;
     }
-    int64_t nbytes, strides[DT_MAX_NDIM];
-    DT_TRY(dt_contiguous_strides(ndim, shape, dt_dtype_get_info(dtype)->itemsize, strides,
-                                 &nbytes, err));
+    if (ndim < 0 || ndim > DT_MAX_NDIM)
+        return dt_error_set(err, DT_ERR_VALUE, "maximum supported dimension for a tensor is %d, found %d",
+                            DT_MAX_NDIM, ndim);
+    /* the C-order strides of the shape in memory order, then put back */
+    int64_t laid[DT_MAX_NDIM], laid_strides[DT_MAX_NDIM], strides[DT_MAX_NDIM], nbytes;
+    for (int i = 0; i < ndim; i++)
+        laid[i] = shape[perm ? perm[i] : i];
+    DT_TRY(dt_contiguous_strides(ndim, laid, dt_dtype_get_info(dtype)->itemsize, laid_strides, &nbytes, err));
+    for (int i = 0; i < ndim; i++)
+        strides[perm ? perm[i] : i] = laid_strides[i];
     if ((uint64_t)nbytes > (uint64_t)SIZE_MAX)
         return dt_error_set(err, DT_ERR_OVERFLOW, "tensor of %lld bytes is too big", (long long)nbytes);
     dt_storage *s;
@@ -228,33 +237,16 @@ dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int
     return dt_tensor_init_view_taking(t, s, 0, ndim, shape, strides, dtype, err);
 }
 
+dt_status dt_tensor_init_new(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
+                             const int64_t *shape, dt_error *err)
+{
+    return init_dense(t, device, dtype, ndim, shape, NULL, err);
+}
+
 dt_status dt_tensor_init_new_ordered(dt_tensor *t, dt_device device, dt_dtype dtype, int ndim,
                                      const int64_t *shape, const int *perm, dt_error *err)
 {
-    int in_order = 1;
-    for (int i = 0; i < ndim; i++)
-        in_order &= perm[i] == i;
-    if (in_order)
-        return dt_tensor_init_new(t, device, dtype, ndim, shape, err);
-    dt_tensor_init_empty(t);
-    if (!dt_dtype_is_valid((int)dtype))
-        return dt_error_set(err, DT_ERR_TYPE, "invalid dtype code %d", (int)dtype);
-    /* the strides of the permuted shape, C-contiguous, then put back */
-    int64_t permuted[DT_MAX_NDIM], permuted_strides[DT_MAX_NDIM], strides[DT_MAX_NDIM], nbytes;
-    if (ndim < 0 || ndim > DT_MAX_NDIM)
-        return dt_error_set(err, DT_ERR_VALUE, "maximum supported dimension for a tensor is %d, found %d",
-                            DT_MAX_NDIM, ndim);
-    for (int i = 0; i < ndim; i++)
-        permuted[i] = shape[perm[i]];
-    DT_TRY(dt_contiguous_strides(ndim, permuted, dt_dtype_get_info(dtype)->itemsize, permuted_strides,
-                                 &nbytes, err));
-    for (int i = 0; i < ndim; i++)
-        strides[perm[i]] = permuted_strides[i];
-    if ((uint64_t)nbytes > (uint64_t)SIZE_MAX)
-        return dt_error_set(err, DT_ERR_OVERFLOW, "tensor of %lld bytes is too big", (long long)nbytes);
-    dt_storage *s;
-    DT_TRY(dt_storage_alloc(device, (size_t)nbytes, &s, err));
-    return dt_tensor_init_view_taking(t, s, 0, ndim, shape, strides, dtype, err);
+    return init_dense(t, device, dtype, ndim, shape, perm, err);
 }
 
 /* ---- queries ---- */
