@@ -466,6 +466,8 @@ def bench_per_call(table, rng, quick):
     m4 = a.reshape(4, 4)
     x4, mask_t = x.reshape(4, 4), dt.asarray(mask_np)
     a2, x2 = a.copy(), x.copy()
+    ac = a + 1j * a
+    xc = dt.asarray(ac)
     everyday = [  # issue 9's creation, joins and views, and the calls beside them: no target in the issues
         ("zeros(16)", lambda: dt.zeros(16), lambda: np.zeros(16)),
         ("empty((4, 4))", lambda: dt.empty((4, 4)), lambda: np.empty((4, 4))),
@@ -500,6 +502,8 @@ def bench_per_call(table, rng, quick):
         ("zeros_like(t)", lambda: dt.zeros_like(x), lambda: np.zeros_like(a)),
         ("array_equal(t, t)", lambda: dt.array_equal(x, x), lambda: np.array_equal(a, a)),
         ("t.clone() vs a.copy()", lambda: x.clone(), lambda: a.copy()),
+        ("real(t)  complex128", lambda: dt.real(xc), lambda: np.real(ac)),
+        ("memoryview(t)", lambda: memoryview(x), lambda: memoryview(a)),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)

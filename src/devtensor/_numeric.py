@@ -647,7 +647,7 @@ def _part(val, name):
     np.real of a real array is the array itself), as CuPy's and PyTorch's
     are, not ufuncs that copy.  Python numbers give their own part, as in
     NumPy; anything else becomes a tensor first."""
-    if not isinstance(val, (_dt().Tensor, int, float, complex)):
+    if not isinstance(val, (TensorBase, int, float, complex)):
         val = _tensor(val)
     return getattr(val, name)
 
