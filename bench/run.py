@@ -426,6 +426,11 @@ def bench_per_call(table, rng, quick):
             ("outer(t, t)", lambda: dt.outer(x, x), lambda: np.outer(a, a)),
             ("repeat(t, 2)", lambda: dt.repeat(x, 2), lambda: np.repeat(a, 2)),
             ("array([1., 2., 3.])", lambda: dt.array([1.0, 2.0, 3.0]), lambda: np.array([1.0, 2.0, 3.0])),
+            # Note [Conversions in C]: the first line of most library functions
+            ("asarray(ndarray, dtype=float)", lambda: dt.asarray(a, dtype=float),
+             lambda: np.asarray(a, dtype=float)),
+            ("asarray([1., 2., 3.])", lambda: dt.asarray([1.0, 2.0, 3.0]), lambda: np.asarray([1.0, 2.0, 3.0])),
+            ("array(ndarray)", lambda: dt.array(a), lambda: np.array(a)),
             ("count_nonzero(t)", lambda: dt.count_nonzero(x), lambda: np.count_nonzero(a)),
             ("nonzero(t)", lambda: dt.nonzero(x), lambda: np.nonzero(a)),
         ]

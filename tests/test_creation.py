@@ -702,7 +702,7 @@ def test_astype_bfloat16_roundtrip(device):
     assert t.astype(dt.bfloat16).astype(dt.float64).tolist() == [1.0, 1.5, -256.0, 0.0078125]
 
 
-# ---- Note [asarray and tensor in C]: the direct paths keep every rule
+# ---- Note [Conversions in C]: the direct paths keep every rule
 
 def test_asarray_and_tensor_direct_paths_follow_the_default_device():
     a = np.arange(4.0)
@@ -714,7 +714,7 @@ def test_asarray_and_tensor_direct_paths_follow_the_default_device():
 
 
 def test_asarray_of_a_tensor_already_right_is_the_tensor(device):
-    """Note [asarray of a tensor that is already right]: the C path answers
+    """Note [Conversions in C]: the C path answers
     the keyword forms too, and every other form still copies or refuses."""
     t = dt.arange(6.0, device=device).reshape(2, 3)
     assert dt.asarray(t, dtype=t.dtype, device=t.device) is t
@@ -730,6 +730,73 @@ def test_asarray_of_a_tensor_already_right_is_the_tensor(device):
         dt.asarray(t, dtype=dt.float32, copy=False)
     with pytest.raises(TypeError):
         dt.asarray(t, colour=1)
+
+
+def _conversion_sources(device):
+    """The sources Note [Conversions in C] answers, and some it hands on."""
+    f = np.arange(6.0).reshape(2, 3)
+    ro = np.arange(4, dtype=np.int32)
+    ro.flags.writeable = False
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    return [f, f.T, f[:, ::2], ro, np.array([1 + 2j, 3j]), np.arange(3, dtype=np.uint8),
+            np.arange(3).astype(">i8"), np.ma.masked_array([1.0, 2.0]), np.float32(2.5), np.int8(-3),
+            [1, 2, 3], [[1.5, 2], [3, 4]], (True, False), [], 3.0, 7, True, 1j, 2 ** 63, 2 ** 70,
+            [1, "a"], [[1], [2, 3]], t, t.T, dt.asarray([1, 2], device=device), dt.asarray(True, device=device)]
+
+
+def _outcome(fn, obj, kwargs):
+    """What a conversion gives: its type and message when it raises, else the
+    result's dtype, shape, strides, device, values, flags and sharing."""
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            r = fn(obj, **kwargs)
+        except Exception as e:  # the error must be the general function's
+            return ("raises", type(e), str(e))
+    host = to_np(r.astype(dt.float32) if r.dtype == dt.bfloat16 else r)
+    shares = r is obj if isinstance(obj, dt.Tensor) else (
+        isinstance(obj, np.ndarray) and r.device.type == "cpu" and r.dtype != dt.bfloat16 and np.shares_memory(np.asarray(r), obj))
+    return (r.dtype, r.shape, r.strides, r.device, host.tolist(), r.flags.writeable, shares,
+            sorted(str(w.category) for w in caught))
+
+
+@pytest.mark.parametrize("name", ["asarray", "array", "tensor"])
+def test_conversions_in_c_answer_as_the_general_functions(name, device):
+    """Note [Conversions in C]: every call the C path answers gives what the
+    general Python function gives (values, dtype, layout, sharing, flags,
+    warnings, errors), for each kind of source, dtype spelling and copy."""
+    from devtensor import _creation
+    general = getattr(_creation, f"_{name}_general")
+    fast = getattr(dt, name)
+    dtypes = [None, dt.float32, dt.float64, dt.int64, dt.bool, dt.complex64, dt.bfloat16, float, int,
+              complex, "float32", np.float64, np.dtype(np.int16), "no such dtype"]
+    copies = [{}] if name == "tensor" else [{}, {"copy": None}, {"copy": True}, {"copy": False}]
+    checked = 0
+    for obj in _conversion_sources(device):
+        for dtype in dtypes:
+            for copy in copies:
+                for kwargs in ({"dtype": dtype, **copy}, {"dtype": dtype, "device": None, **copy}):
+                    want = _outcome(general, obj, kwargs)
+                    assert _outcome(fast, obj, kwargs) == want, (name, obj, kwargs)
+                    checked += 1
+                if dtype is not None and not copy:  # the dtype by position
+                    assert _outcome(lambda o, **k: fast(o, dtype), obj, {}) == \
+                        _outcome(lambda o, **k: general(o, dtype), obj, {}), (name, obj, dtype)
+    assert checked >= 700
+
+
+def test_conversions_in_c_follow_the_default_device():
+    """A device default other than the CPU: NumPy and Python data go there
+    (the general path), tensors stay where they are."""
+    for dev in CUDA_DEVICES:
+        with dt.device(dev):
+            assert dt.asarray(np.arange(3.0), dtype=dt.float32).device == dt.device(dev)
+            assert dt.array([1, 2], dtype=float).device == dt.device(dev)
+            t = dt.arange(3.0)  # on dev
+            assert dt.asarray(t, dtype=float) is t
+            c = dt.arange(3.0, device="cpu")
+            assert dt.asarray(c, dtype=dt.float32).device == dt.device("cpu")
 
 
 def test_asarray_of_an_array_shares_and_tensor_of_data_owns():
@@ -759,7 +826,7 @@ def test_tensor_direct_path_errors(data, exc, words):
 
 def test_array_of_python_data_and_missing_arguments():
     # array(list or tuple) alone is answered in C (py_array in
-    # csrc/python/creation.c): NumPy's values and dtypes, a copy
+    # csrc/python/conversion.c): NumPy's values and dtypes, a copy
     for data in ([1, 2, 3], [[1.5, 2], [3, 4]], (True, False), [1 + 2j, 3], [], [[]], ([1, 2], [3, 4]),
                  [2**63 - 1, -1], [[1, 2.5], (3, 4)]):
         want = np.array(data)

@@ -122,178 +122,16 @@ static PyObject *py_from_numpy(PyObject *module, PyObject *arr)
     return dt_py_tensor_from_ndarray((PyArrayObject *)arr);
 }
 
-/* Note [asarray and tensor in C]
- * dt.asarray(x) of a tensor (x itself) or of a native NumPy array (a CPU
- * tensor sharing it), and dt.tensor(data) of Python data (a fresh array
- * that NumPy makes and the tensor owns), with no other argument and cpu as
- * the default device, are answered here; every other call goes to the
- * Python layer's _asarray_general and _tensor_general (devtensor
- * ._creation), with NumPy's and PyTorch's rules and errors. */
-
-static int shareable_array(PyObject *obj)
-{
-    if (!PyArray_CheckExact(obj) || !PyArray_ISNOTSWAPPED((PyArrayObject *)obj))
-        return 0;
-    dt_dtype d;
-    int ok = dt_py_dtype_from_descr(PyArray_DESCR((PyArrayObject *)obj), &d) == 0;
-    if (!ok)
-        PyErr_Clear();
-    return ok;
-}
-
-static PyObject *creation_general(const char *name, PyObject **cache, PyObject *const *args, size_t nargsf,
-                                  PyObject *kwnames)
+/* The Python layer's general form of a creation function (devtensor
+ * ._creation.NAME), called with the arguments C could not answer. */
+PyObject *dt_py_creation_general(const char *name, PyObject **cache, PyObject *const *args, size_t nargsf,
+                                 PyObject *kwnames)
 {
     if (dt_py_lazy_function("devtensor._creation", name, cache) == NULL)
         return NULL;
     return PyObject_Vectorcall(*cache, args, nargsf, kwnames);
 }
 
-/* Note [asarray of a tensor that is already right]
- * asarray(t), and asarray(t, dtype=t.dtype, device=t.device, copy=None or
- * False) with dtype and device objects (None for either), is t itself: the
- * call every function taking "array-like" operands makes on tensors.  A
- * dtype or device named otherwise (a string, NumPy's dtype), order= or
- * anything else goes to _asarray_general. */
-static int asarray_is_identity(PyObject *obj, PyObject *const *kwargs, PyObject *kwnames)
-{
-    const dt_tensor *t = &((PyDtTensor *)obj)->t;
-    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = kwargs[k];
-        if (value == Py_None)
-            continue;
-        if (PyUnicode_CompareWithASCIIString(name, "dtype") == 0) {
-            if (!PyObject_TypeCheck(value, &dt_py_dtype_type) || ((PyDtDtype *)value)->code != t->dtype)
-                return 0;
-        } else if (PyUnicode_CompareWithASCIIString(name, "device") == 0) {
-            if (!PyObject_TypeCheck(value, &dt_py_device_type) ||
-                !dt_device_equal(((PyDtDevice *)value)->dev, dt_tensor_device(t)))
-                return 0;
-        } else if (PyUnicode_CompareWithASCIIString(name, "copy") != 0 || value != Py_False) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    (void)module;
-    static PyObject *general;
-    if (nargs == 1 && kwnames == NULL) {
-        if (DtTensor_Check(args[0]))
-            return Py_NewRef(args[0]);
-        if (shareable_array(args[0]) && dt_py_default_device_is_cpu())
-            return dt_py_tensor_share_ndarray((PyArrayObject *)args[0]);
-    }
-    if (nargs == 1 && DtTensor_Check(args[0]) && asarray_is_identity(args[0], args + 1, kwnames))
-        return Py_NewRef(args[0]);
-    return creation_general("_asarray_general", &general, args, (size_t)nargs, kwnames);
-}
-
-/* Note [Tensors inside Python data]
- * np.asarray([x.sum(), x.max()]) and np.array([t1, t2]) with tensors on a
- * device must give a tensor on that device, built there (_creation
- * ._from_nested_on_device), not NumPy's conversion, which would read each
- * tensor to the host.  The nested lists and tuples are scanned here in C
- * (the scan costs little beside NumPy's own walk): the first device other
- * than the CPU found, and whether a second one is there. */
-
-/* 0 none, 1 one device (*first), 2 two distinct ones (*first, *second) */
-static int non_cpu_devices(PyObject *seq, int depth, dt_device *first, dt_device *second)
-{
-    if (depth > DT_MAX_NDIM + 1)
-        return 0; /* deeper than a tensor can be: NumPy's conversion says what is wrong */
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    int found = 0;
-    for (Py_ssize_t i = 0; i < n && found < 2; i++) {
-        PyObject *o = items[i];
-        if (DtTensor_Check(o)) {
-            dt_device d = dt_tensor_device(&((PyDtTensor *)o)->t);
-            if (d.type == DT_DEVICE_CPU || (found == 1 && dt_device_equal(d, *first)))
-                continue;
-            *(found == 0 ? first : second) = d;
-            found++;
-        } else if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
-            dt_device a, b;
-            int inner = non_cpu_devices(o, depth + 1, &a, &b);
-            for (int k = 0; k < inner && found < 2; k++) {
-                dt_device d = k == 0 ? a : b;
-                if (found == 1 && dt_device_equal(d, *first))
-                    continue;
-                *(found == 0 ? first : second) = d;
-                found++;
-            }
-        }
-    }
-    return found;
-}
-
-/* _devices_inside(seq): () when the nested lists and tuples of seq hold no
- * tensor off the CPU, else the (one or two) devices found */
-static PyObject *py_devices_inside(PyObject *module, PyObject *seq)
-{
-    (void)module;
-    if (!(PyList_CheckExact(seq) || PyTuple_CheckExact(seq)))
-        return PyTuple_New(0);
-    dt_device a, b;
-    int found = non_cpu_devices(seq, 0, &a, &b);
-    if (found == 0)
-        return PyTuple_New(0);
-    PyObject *da = dt_py_device_new(a), *db = found == 2 ? dt_py_device_new(b) : NULL;
-    PyObject *r = (da == NULL || (found == 2 && db == NULL)) ? NULL
-                  : found == 2 ? PyTuple_Pack(2, da, db) : PyTuple_Pack(1, da);
-    Py_XDECREF(da);
-    Py_XDECREF(db);
-    return r;
-}
-
-/* tensor(data) and array(data) of Python data (a list, a tuple; tensor also
- * a float or an int) on a CPU default device: NumPy's conversion, then the
- * array's memory taken over; NULL with no error set where the general
- * function must take the call (and raise devtensor's error). */
-static PyObject *python_data_fast(PyObject *data, int scalars)
-{
-    if (!(PyList_CheckExact(data) || PyTuple_CheckExact(data) ||
-          (scalars && (PyFloat_CheckExact(data) || PyLong_CheckExact(data)))) ||
-        !dt_py_default_device_is_cpu())
-        return NULL;
-    dt_device a, b;
-    if (!PyFloat_CheckExact(data) && !PyLong_CheckExact(data) && non_cpu_devices(data, 0, &a, &b) > 0)
-        return NULL; /* Note [Tensors inside Python data] */
-    PyObject *arr = PyArray_FromAny(data, NULL, 0, 0, NPY_ARRAY_DEFAULT | NPY_ARRAY_ENSURECOPY, NULL);
-    if (arr == NULL) {
-        PyErr_Clear();
-        return NULL;
-    }
-    PyObject *t = shareable_array(arr) ? dt_py_tensor_from_ndarray((PyArrayObject *)arr) : NULL;
-    Py_DECREF(arr);
-    return t;
-}
-
-static PyObject *py_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    (void)module;
-    static PyObject *general;
-    PyObject *t = nargs == 1 && kwnames == NULL ? python_data_fast(args[0], 1) : NULL;
-    if (t != NULL || PyErr_Occurred())
-        return t;
-    return creation_general("_tensor_general", &general, args, (size_t)nargs, kwnames);
-}
-
-/* array(data): NumPy's array of Python sequences, the common call, here;
- * every other form is _creation._array_general's. */
-static PyObject *py_array(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    (void)module;
-    static PyObject *general;
-    PyObject *t = nargs == 1 && kwnames == NULL ? python_data_fast(args[0], 0) : NULL;
-    if (t != NULL || PyErr_Occurred())
-        return t;
-    return creation_general("_array_general", &general, args, (size_t)nargs, kwnames);
-}
 
 /* Note [Factories in C]
  * empty, zeros and ones are called in every program, often on small
@@ -383,7 +221,7 @@ static int has_shape(const char *name, Py_ssize_t nargs, PyObject *kwnames)
         PyObject *t = factory_fast(FILL, args, nargs, kwnames);                                      \
         if (t != NULL || PyErr_Occurred())                                                           \
             return t;                                                                                \
-        return creation_general("_" NAME "_general", &general, args, (size_t)nargs, kwnames);        \
+        return dt_py_creation_general("_" NAME "_general", &general, args, (size_t)nargs, kwnames);        \
     }
 DT_FACTORY(py_empty_fast, "empty", -1)
 DT_FACTORY(py_zeros, "zeros", 0)
@@ -487,7 +325,7 @@ static PyObject *py_arange(PyObject *module, PyObject *const *args, Py_ssize_t n
     PyObject *t = arange_fast(args, nargs, kwnames);
     if (t != NULL || PyErr_Occurred())
         return t;
-    return creation_general("_arange_general", &general, args, (size_t)nargs, kwnames);
+    return dt_py_creation_general("_arange_general", &general, args, (size_t)nargs, kwnames);
 }
 
 PyMethodDef dt_py_creation_methods[] = {
@@ -495,20 +333,6 @@ PyMethodDef dt_py_creation_methods[] = {
      "arange($module, start, stop=None, step=1, dtype=None, device=None)\n--\n\n"
      "Evenly spaced values in [start, stop), NumPy's arange (int64 for ints, float64 when any bound "
      "is a float)."},
-    {"_devices_inside", (PyCFunction)py_devices_inside, METH_O,
-     "the devices other than cpu of the tensors inside nested lists and tuples (Note [Tensors inside Python data])"},
-    {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_FASTCALL | METH_KEYWORDS,
-     "asarray(obj, dtype=None, device=None, copy=None): obj as a tensor; tensors and CPU NumPy arrays "
-     "are shared, not copied, when dtype and device already match and copy is not True; copy=False "
-     "raises ValueError when a copy is needed."},
-    {"array", (PyCFunction)(void (*)(void))py_array, METH_FASTCALL | METH_KEYWORDS,
-     "array($module, object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, device=None)\n--\n\n"
-     "NumPy's array: a new tensor holding a copy of object (nested sequences, scalars, NumPy arrays, buffers, "
-     "tensors); copy=None copies only when needed, copy=False raises ValueError when a copy is needed.  A "
-     "tensor stays on its device unless device= is given; ndmin prepends length-1 axes (a view)."},
-    {"tensor", (PyCFunction)(void (*)(void))py_tensor, METH_FASTCALL | METH_KEYWORDS,
-     "tensor(data, dtype=None, device=None): a new tensor holding a copy of data (nested lists, "
-     "scalars, arrays, tensors)."},
     {"empty", (PyCFunction)(void (*)(void))py_empty_fast, METH_FASTCALL | METH_KEYWORDS,
      "empty($module, shape, *more, dtype=None, order='C', device=None)\n--\n\n"
      "empty(shape, dtype=None, order='C', *, device=None) or empty(*shape): "

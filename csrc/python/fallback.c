@@ -1,7 +1,7 @@
 /* fallback.c - how the C fast paths hand a call to the Python layer: a
  * devtensor function looked up once, and a call of it with the tensor
  * prepended to the arguments the C method received (Note [Indexing in C],
- * [Identity moves in C], [Reshape in C], [asarray and tensor in C]).
+ * [Identity moves in C], [Reshape in C], [Conversions in C]).
  */
 #include "pydt.h"
 

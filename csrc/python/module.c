@@ -158,6 +158,7 @@ PyMODINIT_FUNC PyInit__C(void)
     if (warn_about_environment() < 0 || dt_py_errors_init(m) < 0 || dt_py_dtype_init(m) < 0 ||
         dt_py_device_init(m) < 0 || dt_py_tensor_init(m) < 0 || dt_py_number_init(m) < 0 || dt_py_ufunc_type_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_creation_methods) < 0 ||
+        PyModule_AddFunctions(m, dt_py_conversion_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_advanced_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_reduce_methods) < 0 || dt_py_reduce_init(m) < 0 ||
         PyModule_AddFunctions(m, dt_py_matmul_methods) < 0 || dt_py_linalg_init(m) < 0 ||

@@ -130,6 +130,9 @@ int dt_py_ufunc_type_init(PyObject *module);
 /* ---- handing calls to the Python layer (fallback.c) ---- */
 /* module.name, looked up on the first call and kept in *cache. */
 PyObject *dt_py_lazy_function(const char *module, const char *name, PyObject **cache);
+/* devtensor._creation.name(*args) for a creation function C did not answer (creation.c). */
+PyObject *dt_py_creation_general(const char *name, PyObject **cache, PyObject *const *args, size_t nargsf,
+                                 PyObject *kwnames);
 /* fn(self, *args, **kwargs) for the arguments of a METH_FASTCALL | METH_KEYWORDS method. */
 PyObject *dt_py_call_with_self(PyObject *fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames);
@@ -247,6 +250,7 @@ extern PyMethodDef dt_py_sort_runs_methods[]; /* sort_runs.c */
 
 /* ---- module functions from each file ---- */
 extern PyMethodDef dt_py_creation_methods[];
+extern PyMethodDef dt_py_conversion_methods[]; /* conversion.c */
 extern PyMethodDef dt_py_advanced_methods[]; /* advanced.c */
 extern PyMethodDef dt_py_reduce_methods[];   /* reduce.c */
 extern PyMethodDef dt_py_matmul_methods[];   /* matmul.c */

@@ -281,7 +281,7 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
         if foreign is not None:
             return _asarray_any_order(foreign, dtype, device, copy)
     if device is None and isinstance(obj, (list, tuple)):
-        inside = _C._devices_inside(obj)  # Note [Tensors inside Python data] in creation.c
+        inside = _C._devices_inside(obj)  # Note [Tensors inside Python data] in conversion.c
         if len(inside) > 1:
             raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
                                f"least two devices, {inside[0]} and {inside[1]}!")
@@ -323,7 +323,7 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
 
 def _from_nested_on_device(obj, device):
     """Nested lists and tuples holding tensors on device as one tensor there
-    (Note [Tensors inside Python data] in csrc/python/creation.c): each
+    (Note [Tensors inside Python data] in csrc/python/conversion.c): each
     level stacked, tensors moved to device, other data converted as NumPy
     converts it, the dtypes promoted as in NumPy's conversion (a list's
     elements are all strong: [float32 scalar tensor, 1.0] gives float64)."""
@@ -419,7 +419,7 @@ def _tensor_general(data, dtype=None, device=None):
 
 
 # the common calls are answered in C, the rest by the functions above
-# (Note [asarray and tensor in C] in csrc/python/creation.c)
+# (Note [Conversions in C] in csrc/python/conversion.c)
 asarray = _C.asarray
 array = _C.array
 tensor = _C.tensor
