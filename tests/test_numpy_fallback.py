@@ -99,3 +99,23 @@ def test_ndarray_is_numpys_constructor():
             dt.ndarray(shape)
     with pytest.raises(TypeError, match="bfloat16"):
         dt.ndarray((2,), dt.bfloat16, buffer=bytearray(4))
+
+
+def test_plain_arguments_and_kept_names():
+    """Note [Plain arguments of NumPy's names]: calls without tensors or
+    containers go straight to NumPy (our dtypes as NumPy's); the names are
+    module attributes once found."""
+    f = dt.issubdtype
+    assert vars(dt)["issubdtype"] is f and dt.issubdtype is f
+    assert f(dt.float32, dt.floating) and f(dt.ones(2).dtype, np.floating)
+    assert not f(dt.int64, np.floating) and f("i4", np.signedinteger)
+    assert f(arg1=dt.int8, arg2=np.integer)  # keywords: NumPy's names
+    assert dt.binary_repr(5, width=8) == "00000101"
+    assert dt.can_cast(dt.int32, dt.float64) and not dt.can_cast(dt.float64, dt.int8)
+    # an array NumPy makes without tensors lands on the default device
+    for dev in ["cpu"] + CUDA_DEVICES:
+        with dt.device(dev):
+            r = dt.fromstring("1 2 3", sep=" ")  # NumPy's (a wrapped name)
+            assert isinstance(r, dt.Tensor) and r.device == dt.device(dev) and r.tolist() == [1, 2, 3]
+    with pytest.raises(TypeError):
+        dt.issubdtype(dt.float32)  # NumPy's own errors

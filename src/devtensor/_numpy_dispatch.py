@@ -104,8 +104,9 @@ def _implementation_of(func):
     name = getattr(func, "__name__", None)
     if target is not None and name not in _NOT_NUMPYS:
         # the module's own names only: not devtensor.__getattr__'s wrappers of NumPy's
+        # (kept among the module's attributes once asked for)
         impl = vars(sys.modules[target]).get(name)
-        if not callable(impl) or isinstance(impl, type):
+        if not callable(impl) or isinstance(impl, type) or hasattr(impl, "_numpy_fallback"):
             impl = None
     _implementations[func] = impl
     return impl
