@@ -307,6 +307,14 @@ ARANGE_CALLS = [
     ((), {"step": -2, "stop": -7}), ((1, 2, 3), {"step": 4}), ((5,), {"start": 1}), ((), {"start": 5}),
     ((), {"stop": 2 ** 70}), ((), {"stop": 5.0}), ((), {"stop": 5, "dtype": dt.int64}),
     ((), {"stop": True}), ((), {"stop": 5, "stop2": 1}),
+    # floats (Note [arange in C]): NumPy's length in doubles and delta (start + step) - start
+    ((10.0,), {}), ((0.1, 1.0, 0.1), {}), ((1.0, 0.0, -0.3), {}), ((-0.0, 3.0), {}), ((0.0, 3.0), {}),
+    ((-0.0, 1.0, 2.0), {}), ((0.5, 5, 1.5), {"dtype": dt.int32}), ((0.0, 1.0, 1e-320), {}),
+    ((0.0, 1e-300, 1e300), {}), ((0.0, -1e-300, 1e300), {}), ((0.0, float("inf")), {}),
+    ((0.0, 1.0, float("inf")), {}), ((float("nan"),), {}), ((0.0, 1.0, 0.0), {}), ((1e300, 1e301, 1e-300), {}),
+    ((0, 1e19), {}), ((2, 7.5), {"dtype": dt.float64}), ((2, 7.5), {"dtype": dt.float32}),
+    ((), {"start": 0.5, "stop": 3}), ((1.5,), {"step": 0.5, "stop": 4.0}), ((2 ** 70, 2.0 ** 70 + 1e6, 1e5), {}),
+    ((3.0,), {"dtype": dt.int64}), ((1e18, 1e18 + 4096.0, 512.0), {}),
 ]
 
 
@@ -325,9 +333,28 @@ def test_arange_in_c_matches_the_python_layer(args, kwargs, device):
         return
     t = dt.arange(*args, **kwargs)
     assert (t.shape, t.dtype, t.device) == (want.shape, want.dtype, want.device)
-    assert to_np(t).tolist() == to_np(want).tolist()
+    assert to_np(t).tobytes() == to_np(want).tobytes()  # bit for bit: -0.0 too
     if all(type(a) is int for a in args) and list(kwargs) == ["device"] and abs(args[-1]) < 2 ** 40:
         assert to_np(t).tolist() == np.arange(*args).tolist()
+
+
+def test_float_arange_is_numpys_bit_for_bit():
+    """Float bounds (the C path of Note [arange in C]) against NumPy itself."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        start, span = rng.normal(0, 10.0 ** rng.integers(-3, 6), 2)
+        step = (span if rng.random() < 0.5 else -span) / rng.integers(1, 400)
+        args = (float(start), float(start + span), float(step))
+        if rng.random() < 0.3:
+            args = (int(start), float(start + span)) if rng.random() < 0.5 else (float(abs(span)),)
+        try:
+            want = np.arange(*args)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                dt.arange(*args)
+            continue
+        got = dt.arange(*args)
+        assert got.dtype == dt.float64 and got.numpy().tobytes() == want.tobytes(), args
 
 
 def test_factories_without_a_shape():

@@ -5,6 +5,7 @@
 #include "pydt.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -229,15 +230,31 @@ DT_FACTORY(py_ones, "ones", 1)
 #undef DT_FACTORY
 
 /* Note [arange in C]
- * arange of exact ints (one to three of them, by position or by the names
- * start, stop and step, int64 or no dtype, any device) is answered here,
- * NumPy's length ceil((stop - start) / step) and the core's affine fill, as
- * _creation.arange does for ints; floats, other dtypes, a zero step,
- * bounds past int64, a bound given twice or no stop go to that function
- * (its errors are NumPy's).  As NumPy's, a lone positional bound is the
- * stop (arange(5), arange(2, step=2)). */
-static int arange_bound(PyObject *obj, long long *out)
+ * arange of exact ints and floats (one to three of them, by position or by
+ * the names start, stop and step, no dtype or the default one (int64 for
+ * ints, float64 when a bound is a float), any device) is answered here, as
+ * _creation._arange_general answers it: NumPy's length ceil((stop - start)
+ * / step) (for floats in doubles, a quotient that underflows to zero giving
+ * one value or none) and the core's affine fill, for floats from start with
+ * NumPy's delta (start + step) - start (a start of -0.0 goes on: it stays
+ * the first value there).
+ * Other dtypes, a zero step, bounds past int64, a length that is NaN,
+ * infinite or past int64, a bound given twice or no stop go to that
+ * function (its errors are NumPy's).  As NumPy's, a lone positional bound
+ * is the stop (arange(5), arange(2, step=2)). */
+typedef struct {
+    int is_float;
+    long long i; /* the int, when !is_float */
+    double d;    /* the value as a double (an int's too) */
+} arange_bound;
+
+static int read_arange_bound(PyObject *obj, arange_bound *out)
 {
+    if (PyFloat_CheckExact(obj)) {
+        out->is_float = 1;
+        out->d = PyFloat_AS_DOUBLE(obj);
+        return 1;
+    }
     if (!exact_int(obj))
         return 0;
     int overflow = 0;
@@ -246,30 +263,66 @@ static int arange_bound(PyObject *obj, long long *out)
         PyErr_Clear();
         return 0;
     }
-    *out = x;
+    out->is_float = 0;
+    out->i = x;
+    out->d = (double)x; /* float(x): both round to nearest */
+    return 1;
+}
+
+/* NumPy's length for int bounds; 0 when the general function must answer. */
+static int int_arange_length(long long start, long long stop, long long step, long long *length)
+{
+    long long diff;
+    if (step == 0 || __builtin_sub_overflow(stop, start, &diff) || (diff == LLONG_MIN && step == -1))
+        return 0; /* (LLONG_MIN / -1 overflows: a length of 2**63, the general path's error) */
+    *length = diff / step;
+    if (diff % step != 0 && (diff > 0) == (step > 0))
+        (*length)++;
+    if (*length < 0)
+        *length = 0;
+    return 1;
+}
+
+/* NumPy's length for float bounds (_creation._arange_length); 0 when the
+ * general function must answer. */
+static int float_arange_length(double start, double stop, double step, long long *length)
+{
+    double delta = stop - start, quotient = delta / step;
+    if (step == 0.0 || isnan(quotient) || isinf(quotient))
+        return 0;
+    if (quotient == 0.0 && delta != 0.0) {
+        *length = signbit(quotient) ? 0 : 1;
+        return 1;
+    }
+    double n = ceil(quotient);
+    if (n >= 9223372036854775808.0)
+        return 0;
+    *length = n > 0 ? (long long)n : 0;
     return 1;
 }
 
 static PyObject *arange_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[3] = {"start", "stop", "step"};
-    PyObject *device_obj = Py_None;
-    long long v[3] = {0, 0, 1}; /* start, stop, step */
+    PyObject *device_obj = Py_None, *dtype_obj = Py_None;
+    arange_bound v[3] = {{0, 0, 0.0}, {0, 0, 0.0}, {0, 1, 1.0}}; /* start, stop, step */
     int given[3] = {0, 0, 0};
     if (nargs > 3)
         return NULL;
     for (Py_ssize_t i = 0; i < nargs; i++) {
-        if (!arange_bound(args[i], &v[i]))
+        if (!read_arange_bound(args[i], &v[i]))
             return NULL;
         given[i] = 1;
     }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
-        int is_dtype = PyUnicode_CompareWithASCIIString(name, "dtype") == 0;
-        if (is_dtype && (value == Py_None ||
-                         (is_dtype_object(value) && ((PyDtDtype *)value)->code == DT_INT64)))
+        if (PyUnicode_CompareWithASCIIString(name, "dtype") == 0) {
+            if (value != Py_None && !is_dtype_object(value))
+                return NULL;
+            dtype_obj = value;
             continue;
+        }
         if (PyUnicode_CompareWithASCIIString(name, "device") == 0) {
             device_obj = value;
             continue;
@@ -277,38 +330,42 @@ static PyObject *arange_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *
         int slot = 0;
         while (slot < 3 && PyUnicode_CompareWithASCIIString(name, names[slot]) != 0)
             slot++;
-        if (slot == 3 || given[slot] || !arange_bound(value, &v[slot]))
+        if (slot == 3 || given[slot] || !read_arange_bound(value, &v[slot]))
             return NULL;
         given[slot] = 2; /* by name */
     }
     if (!given[1]) {
         if (given[0] != 1) /* no stop, and no lone positional bound to be it */
             return NULL;
-        v[1] = v[0], v[0] = 0;
+        v[1] = v[0];
+        v[0] = (arange_bound){0, 0, 0.0};
     }
-    long long start = v[0], stop = v[1], step = v[2], diff;
-    if (step == 0 || __builtin_sub_overflow(stop, start, &diff) || (diff == LLONG_MIN && step == -1))
-        return NULL; /* (LLONG_MIN / -1 overflows: a length of 2**63, the general path's error) */
-    long long length = diff / step;
-    if (diff % step != 0 && (diff > 0) == (step > 0))
-        length++;
-    if (length < 0)
-        length = 0;
+    int floats = v[0].is_float || v[1].is_float || v[2].is_float;
+    dt_dtype dtype = floats ? DT_FLOAT64 : DT_INT64;
+    if ((dtype_obj != Py_None && ((PyDtDtype *)dtype_obj)->code != dtype) ||
+        (floats && v[0].d == 0.0 && signbit(v[0].d))) /* -0.0 first: the general function's fill */
+        return NULL;
+    long long length;
+    if (!(floats ? float_arange_length(v[0].d, v[1].d, v[2].d, &length)
+                 : int_arange_length(v[0].i, v[1].i, v[2].i, &length)))
+        return NULL;
     dt_device dev;
     if (dt_py_factory_device(device_obj, &dev) < 0)
         return NULL;
     dt_tensor t;
     dt_error err;
     int64_t shape[1] = {length};
-    if (dt_tensor_init_new(&t, dev, DT_INT64, 1, shape, &err) != DT_OK)
+    if (dt_tensor_init_new(&t, dev, dtype, 1, shape, &err) != DT_OK)
         return dt_py_raise(&err);
     dt_status st = DT_OK;
     if (length > 0) {
         dt_gen gen;
         memset(&gen, 0, sizeof gen);
         gen.kind = DT_GEN_AFFINE;
-        gen.istart = start, gen.istep = step;
-        gen.start = (double)start, gen.step = (double)step;
+        gen.istart = v[0].i, gen.istep = v[2].i;
+        gen.start = v[0].d;
+        /* NumPy's delta, (start + step) - start; one value is start alone */
+        gen.step = !floats ? v[2].d : length > 1 ? (v[0].d + v[2].d) - v[0].d : 0.0;
         DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(&t, t.numel), st = dt_tensor_generate(&t, &gen, &err));
     }
     if (st != DT_OK) {
