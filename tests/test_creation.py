@@ -803,14 +803,19 @@ def test_conversions_in_c_answer_as_the_general_functions(name, device):
     for obj in _conversion_sources(device):
         for dtype in dtypes:
             for copy in copies:
-                for kwargs in ({"dtype": dtype, **copy}, {"dtype": dtype, "device": None, **copy}):
+                for kwargs in ({"dtype": dtype, **copy}, {"dtype": dtype, "device": None, **copy},
+                               {"dtype": dtype, "device": device, **copy},
+                               {"dtype": dtype, "device": dt.device("cpu"), **copy}):
                     want = _outcome(general, obj, kwargs)
                     assert _outcome(fast, obj, kwargs) == want, (name, obj, kwargs)
                     checked += 1
                 if dtype is not None and not copy:  # the dtype by position
                     assert _outcome(lambda o, **k: fast(o, dtype), obj, {}) == \
                         _outcome(lambda o, **k: general(o, dtype), obj, {}), (name, obj, dtype)
-    assert checked >= 700
+    assert checked >= 1400
+    for bad in ("cuda:99", "gpu", 3.5):  # devices that are not: the general function's errors
+        assert _outcome(fast, [1.0], {"device": bad}) == _outcome(general, [1.0], {"device": bad})
+        assert _outcome(fast, np.ones(2), {"device": bad})[0] == "raises"
 
 
 def test_conversions_in_c_follow_the_default_device():

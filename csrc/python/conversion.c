@@ -7,25 +7,27 @@
 
 /* Note [Conversions in C]
  * asarray(obj, dtype=None, copy=None), array(obj, dtype=None, copy=True)
- * and tensor(data, dtype=None), the dtype by position or name, device=None
- * allowed, are the first line of most functions ("x = np.asarray(x,
+ * and tensor(data, dtype=None), the dtype by position or name, a device
+ * by name, are the first line of most functions ("x = np.asarray(x,
  * dtype=float)"), so they are answered here when obj is
- *   - a tensor: itself when its dtype is asked for and no copy is; a copy
- *     (cast on the way) on its device when it is contiguous;
- *   - a native NumPy array (a CPU default device): shared when its dtype is
- *     asked for, else NumPy's own copy or cast in the array's layout ('K')
- *     taken over by the tensor;
+ *   - a tensor: itself when its dtype (and device) is asked for and no copy
+ *     is; a copy (cast on the way) on its device when it is contiguous;
+ *   - a native NumPy array, for the CPU (named, or the default device):
+ *     shared when its dtype is asked for, else NumPy's own copy or cast in
+ *     the array's layout ('K') taken over by the tensor;
  *   - Python data (lists, tuples, numbers, NumPy scalars) holding no tensor
- *     off the CPU: NumPy's conversion, taken over.
- * Everything else (order=, ndmin=, like=, a device, bfloat16, copy=False
- * where a copy is needed, a conversion NumPy refuses, subclasses) goes to
- * the general functions, which give devtensor's results and errors; this
- * file only answers what they would, faster. */
+ *     off the CPU, for the CPU: NumPy's conversion, taken over.
+ * Everything else (order=, ndmin=, like=, a move to another device,
+ * bfloat16, copy=False where a copy is needed, a conversion NumPy refuses,
+ * subclasses) goes to the general functions, which give devtensor's
+ * results and errors; this file only answers what they would, faster. */
 
 typedef struct {
     PyObject *obj;
     int dtype; /* a dt_dtype, or -1: obj's own */
     int copy;  /* 1 always, 0 never (an error when needed), -1 when needed */
+    int has_device; /* device= named one (else: a tensor's own, or the default) */
+    dt_device device;
 } conversion;
 
 static int is_name(PyObject *name, const char *ascii)
@@ -34,8 +36,8 @@ static int is_name(PyObject *name, const char *ascii)
 }
 
 /* The arguments (obj, dtype=None, ...) with keywords among dtype, copy (when
- * the function has it) and device=None into *c; 0 when the call is not of
- * that form (nothing raised: the general function reads it). */
+ * the function has it) and device into *c; 0 when the call is not of that
+ * form (nothing raised: the general function reads it). */
 static int conversion_parse(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int copy_default,
                             int takes_copy, conversion *c)
 {
@@ -43,7 +45,8 @@ static int conversion_parse(PyObject *const *args, Py_ssize_t nargs, PyObject *k
         return 0;
     c->obj = args[0];
     c->copy = copy_default;
-    PyObject *dtype = nargs == 2 ? args[1] : Py_None;
+    c->has_device = 0;
+    PyObject *dtype = nargs == 2 ? args[1] : Py_None, *device = Py_None;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
@@ -51,8 +54,17 @@ static int conversion_parse(PyObject *const *args, Py_ssize_t nargs, PyObject *k
             dtype = value;
         else if (takes_copy && is_name(name, "copy") && (value == Py_None || PyBool_Check(value)))
             c->copy = value == Py_None ? -1 : value == Py_True;
-        else if (!(value == Py_None && is_name(name, "device")))
+        else if (is_name(name, "device"))
+            device = value;
+        else
             return 0;
+    }
+    if (device != Py_None) {
+        if (!dt_py_device_converter(device, &c->device) || dt_py_device_resolve(&c->device) == NULL) {
+            PyErr_Clear(); /* not a device, or none such: the general function says so */
+            return 0;
+        }
+        c->has_device = 1;
     }
     c->dtype = -1;
     if (dtype != Py_None && !dt_py_dtype_converter(dtype, &c->dtype)) {
@@ -210,8 +222,11 @@ static PyObject *convert_python_data(const conversion *c)
 static PyObject *convert(const conversion *c)
 {
     if (DtTensor_Check(c->obj))
-        return convert_tensor(c);
-    if (c->dtype == DT_BFLOAT16 || !dt_py_default_device_is_cpu())
+        return c->has_device && !dt_device_equal(c->device, dt_tensor_device(&((PyDtTensor *)c->obj)->t))
+                   ? NULL /* a move */
+                   : convert_tensor(c);
+    if (c->dtype == DT_BFLOAT16 ||
+        (c->has_device ? c->device.type != DT_DEVICE_CPU : !dt_py_default_device_is_cpu()))
         return NULL;
     dt_dtype own;
     if (shareable_array(c->obj, &own))

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from . import _C
+from . import _C, _creation, _dtype_api, _manipulation, _reductions, _ufuncs, _views
 from ._C import TensorBase, tensor
 from ._advanced import _mask_coordinates
 from ._operands import SMALL_CPU_WORK, numpy_call, numpy_views
@@ -24,10 +24,9 @@ _MODES = ("raise", "wrap", "clip")
 
 def _like(x, obj, dtype=None):
     """obj as a tensor on x's device (a tensor elsewhere is refused by the ops)."""
-    from ._creation import asarray
     if isinstance(obj, TensorBase):
         return obj if dtype is None or obj.dtype == dtype else obj.astype(dtype)
-    return asarray(obj, dtype=dtype, device=x.device)
+    return _creation.asarray(obj, dtype=dtype, device=x.device)
 
 
 def _values_like(x, values, dtype):
@@ -60,11 +59,10 @@ def flatnonzero(a):
 
 def argwhere(a):
     """The indices of a's non-zero elements as an (N, a.ndim) tensor."""
-    from ._manipulation import stack
     a = _tensor(a)
     if a.ndim == 0:
         return argwhere(a.reshape(1))[:, :0]
-    return stack(nonzero(a), axis=1)
+    return _manipulation.stack(nonzero(a), axis=1)
 
 
 def _check_mode(mode):
@@ -79,8 +77,7 @@ def _mode_indices(indices, n, mode):
         return indices
     if n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    from ._ufuncs import clip
-    return indices % n if mode == "wrap" else clip(indices, 0, n - 1)
+    return indices % n if mode == "wrap" else _ufuncs.clip(indices, 0, n - 1)
 
 
 def _write_out(result, out):
@@ -101,11 +98,10 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') "
                         f"according to the rule 'safe'")
     _check_mode(mode)
-    from ._views import _use_index_kernels
-    if idx.device.type == "cpu" and not _use_index_kernels(a, idx):
-        from ._creation import asarray
+    if idx.device.type == "cpu" and not _views._use_index_kernels(a, idx):
         # NumPy's take, not its slower fancy indexing
-        return _write_out(asarray(np.take(a.numpy(), idx.numpy(), axis=axis, mode=mode), device=a.device), out)
+        taken = np.take(a.numpy(), idx.numpy(), axis=axis, mode=mode)
+        return _write_out(_creation.asarray(taken, device=a.device), out)
     if mode != "raise" and idx.size:
         idx = _mode_indices(idx, a.shape[axis], mode)
     key = (slice(None),) * axis + (idx if idx.ndim else idx.reshape(1),)
@@ -120,7 +116,6 @@ def _along_axis_key(arr, indices, axis):
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     if indices.dtype.kind not in "iu":
         raise IndexError("`indices` must be an integer array")
-    from ._creation import arange
     key = []
     for d in range(arr.ndim):
         if d == axis:
@@ -128,7 +123,7 @@ def _along_axis_key(arr, indices, axis):
         else:
             shape = [1] * arr.ndim
             shape[d] = arr.shape[d]
-            key.append(arange(arr.shape[d], device=arr.device).reshape(shape))
+            key.append(_creation.arange(arr.shape[d], device=arr.device).reshape(shape))
     return tuple(key)
 
 
@@ -172,11 +167,10 @@ def _flat_put(a, positions, values):
 
 def _cycled(values, n):
     """values (flattened) repeated to n elements, as put/place/putmask use them."""
-    from ._creation import arange
     v = values.reshape(-1)
     if v.size == n:
         return v
-    return v[arange(n, device=v.device) % v.size]
+    return v[_creation.arange(n, device=v.device) % v.size]
 
 
 def put(a, ind, v, mode="raise"):
@@ -245,7 +239,6 @@ def putmask(a, mask, values):
 
 def select(condlist, choicelist, default=0):
     """choicelist[i]'s element where condlist[i] is the first true condition, else default."""
-    from ._ufuncs import where
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
@@ -256,20 +249,17 @@ def select(condlist, choicelist, default=0):
     for i, c in enumerate(conds):
         if c.dtype.kind != "b":
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    from ._dtype_api import result_type
     if not isinstance(default, (bool, int, float, complex, TensorBase)):  # a list, an array: a tensor
         default = _tensor(default) if first is None else _like(first, default)
-    dtype = result_type(*choices, default)  # a Python default is weak, as in NumPy
+    dtype = _dtype_api.result_type(*choices, default)  # a Python default is weak, as in NumPy
     result = _like(choices[0], default).astype(dtype)  # cast unsafely, as NumPy's full
     for c, v in zip(reversed(conds), reversed(choices)):
-        result = where(c, v, result)
+        result = _ufuncs.where(c, v, result)
     return result.astype(dtype, copy=False)
 
 
 def choose(a, choices, out=None, mode="raise"):
     """choices[a[i]][i] for every i, everything broadcast together."""
-    from ._manipulation import broadcast_arrays, stack
-    from ._ufuncs import where
     a = _tensor(a)
     if a.dtype.kind not in "iu":
         raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('int64') "
@@ -280,12 +270,11 @@ def choose(a, choices, out=None, mode="raise"):
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
-    from ._dtype_api import result_type
-    dtype = result_type(*choices)
-    parts = broadcast_arrays(a, *choices)
-    idx, stacked = parts[0].astype("int64"), stack([p.astype(dtype) for p in parts[1:]])
+    dtype = _dtype_api.result_type(*choices)
+    parts = _manipulation.broadcast_arrays(a, *choices)
+    idx, stacked = parts[0].astype("int64"), _manipulation.stack([p.astype(dtype) for p in parts[1:]])
     if mode == "raise":
-        idx = where(idx < 0, n, idx)  # a negative entry is invalid too
+        idx = _ufuncs.where(idx < 0, n, idx)  # a negative entry is invalid too
     else:
         idx = _mode_indices(idx, n, mode)
     try:
@@ -350,12 +339,11 @@ def unravel_index(indices, shape, order="C"):
         if coords and type(coords[0]) is not np.ndarray:  # NumPy's scalars, for 0-d indices
             coords = map(np.asarray, coords)
         return tuple([_C._from_numpy(c) for c in coords])
-    from ._reductions import any as any_
     t = _integer_tensor(indices)
     size = 1
     for n in dims:
         size *= n
-    if t.size and bool(any_((t < 0) | (t >= size))):
+    if t.size and bool(_reductions.any((t < 0) | (t >= size))):
         bad = t[(t < 0) | (t >= size)].ravel()[0].item()
         raise ValueError(f"index {bad} is out of bounds for array with size {size}")
     coords = []
@@ -374,8 +362,6 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if views is not None and all(isinstance(v, np.ndarray) for v in views) and \
             sum(v.size for v in views) < SMALL_CPU_WORK:  # Note [Small CPU work through NumPy's functions]
         return numpy_call(np.ravel_multi_index, [views], floats=False, dims=dims, mode=mode, order=order)
-    from ._reductions import any as any_
-    from ._ufuncs import clip
     dims = _dims(dims)
     _order(order)
     coords = list(multi_index)
@@ -386,8 +372,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError("parameter mode must be a string or a sequence of length "
                          f"{len(dims)}")
     device = next((c.device for c in coords if isinstance(c, TensorBase)), None)
-    from ._creation import asarray
-    coords = [_integer_tensor(c if isinstance(c, TensorBase) else asarray(c, device=device))
+    coords = [_integer_tensor(c if isinstance(c, TensorBase) else _creation.asarray(c, device=device))
               for c in coords]
     size = 1
     for n in dims:
@@ -395,8 +380,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if size > 2 ** 63 - 1:
         raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
                          "possible size.")
-    from ._manipulation import broadcast_arrays
-    coords = broadcast_arrays(*coords) if coords else coords
+    coords = _manipulation.broadcast_arrays(*coords) if coords else coords
     flat = None
     stride = 1
     axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
@@ -404,12 +388,12 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         c, n, m = coords[k], dims[k], modes[k]
         _check_mode(m)
         if m == "raise":
-            if c.size and bool(any_((c < 0) | (c >= n))):
+            if c.size and bool(_reductions.any((c < 0) | (c >= n))):
                 raise ValueError("invalid entry in coordinates array")
         elif m == "wrap":
             c = c % n if n else c
         else:
-            c = clip(c, 0, max(n - 1, 0))
+            c = _ufuncs.clip(c, 0, max(n - 1, 0))
         term = c * stride
         flat = term if flat is None else flat + term
         stride *= n
