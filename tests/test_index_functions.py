@@ -227,6 +227,22 @@ def test_unravel_and_ravel_multi_index(device, order):
         tuple(int(v) for v in np.unravel_index(23, (2, 3, 4)))
 
 
+def test_unravel_index_of_host_data_lands_on_the_default_device(device):
+    """Lists, tuples, NumPy arrays and ints give coordinates where the
+    factories would put them; a CPU tensor's stay on the CPU."""
+    with dt.device(device):
+        for flat in ([1, 11], (3,), np.array([[1, 2], [3, 11]]), np.int64(7), 5):
+            got = dt.unravel_index(flat, (3, 4))
+            want = np.unravel_index(flat, (3, 4))
+            assert all(g.device == dt.device(device) for g in got), flat
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(to_np(g), w)
+        r, c = dt.unravel_index([1, 11], (3, 4))
+        assert to_np(r * dt.asarray([10, 20])).tolist() == [0, 40]  # one device: no error
+        got = dt.unravel_index(dt.asarray([1, 11], device="cpu"), (3, 4))
+        assert all(g.device == dt.device("cpu") for g in got)
+
+
 def test_unravel_and_ravel_multi_index_errors(device):
     i = dt.asarray([20], device=device)
     for call in (lambda m, v: m.unravel_index(v, (4, 5)),

@@ -333,12 +333,13 @@ def unravel_index(indices, shape, order="C"):
             else isinstance(indices, (np.ndarray, list, tuple, np.integer))):
         # Note [unravel_index on the CPU]: host indices are NumPy's work (its
         # checks, errors and speed), on a zero-copy view of a CPU tensor;
-        # the coordinates are wrapped, not copied.
-        src = indices._numpy_view() if isinstance(indices, TensorBase) else indices
-        coords = np.unravel_index(src, dims, order)
+        # the coordinates are wrapped, not copied (host data's go to the
+        # default device, as the factories' do).
+        on_cpu = isinstance(indices, TensorBase)
+        coords = np.unravel_index(indices._numpy_view() if on_cpu else indices, dims, order)
         if coords and type(coords[0]) is not np.ndarray:  # NumPy's scalars, for 0-d indices
             coords = map(np.asarray, coords)
-        return tuple([_C._from_numpy(c) for c in coords])
+        return tuple([_C._from_numpy(c) if on_cpu else _creation.asarray(c) for c in coords])
     t = _integer_tensor(indices)
     size = 1
     for n in dims:
