@@ -85,3 +85,24 @@ def test_non_native_byte_order_operands(device):
         b = np.array([1.5], dtype)
         assert_same(t + b, np.ones(3) + b)
         assert_same(b * t, b * np.ones(3))
+
+
+def test_a_0d_integer_repeats_a_sequence_as_numpys_scalars_do(device):
+    """Note [A 0-d integer times a sequence]: a[0] and a.max() of an integer
+    tensor stand in for NumPy's integer scalars, which repeat lists and
+    tuples; other 0-d dtypes and other shapes multiply elementwise."""
+    a = dt.asarray([2, 3], device=device)
+    n = np.asarray([2, 3])
+    for got, want in (([0] * a[0], [0] * n[0]), ((1,) * a.max(), (1,) * n.max()),
+                      (a[1] * ["x"], n[1] * ["x"]), ([] * a[0], [] * n[0]),
+                      ([1, 2] * dt.asarray(0, dtype=dt.uint8, device=device), [1, 2] * np.uint8(0))):
+        assert type(got) is type(want) and got == want
+    lst = [7]
+    lst *= a[0]
+    assert lst == [7, 7]
+    assert_same(a * [1, 2], n * [1, 2])  # one axis: elementwise
+    assert_same(dt.asarray(2.5, device=device) * [1, 2], np.asarray(2.5) * [1, 2])
+    assert_same(dt.asarray(True, device=device) * [1, 2], np.asarray(True) * [1, 2])
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        t = dt.asarray(3, device=device)
+        t *= [2]

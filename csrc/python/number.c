@@ -476,7 +476,6 @@ static PyObject *unary(PyObject *a, dt_op op)
     static PyObject *nb_inplace_##NAME(PyObject *a, PyObject *b) { return inplace(a, b, OP); }
 DT_BINARY_SLOTS(add, DT_OP_ADD)
 DT_BINARY_SLOTS(sub, DT_OP_SUB)
-DT_BINARY_SLOTS(mul, DT_OP_MUL)
 DT_BINARY_SLOTS(div, DT_OP_DIV)
 DT_BINARY_SLOTS(floordiv, DT_OP_FLOOR_DIVIDE)
 DT_BINARY_SLOTS(rem, DT_OP_REMAINDER)
@@ -485,6 +484,36 @@ DT_BINARY_SLOTS(or, DT_OP_BITWISE_OR)
 DT_BINARY_SLOTS(xor, DT_OP_BITWISE_XOR)
 DT_BINARY_SLOTS(lshift, DT_OP_LEFT_SHIFT)
 DT_BINARY_SLOTS(rshift, DT_OP_RIGHT_SHIFT)
+
+/* Note [A 0-d integer times a sequence]
+ * NumPy's integer scalars repeat a list or tuple: [0] * a.max() is [0, 0]
+ * and (1,) * a[0] a tuple, in code that builds Python data from array
+ * values.  devtensor's stand-ins for those scalars, 0-d integer tensors,
+ * do the same: the operator gives way (NotImplemented) and Python repeats
+ * the sequence by the tensor's __index__.  A 0-d NumPy array multiplies
+ * elementwise instead; devtensor has no separate scalar type, and the
+ * scalar's behaviour is the one programs rely on.  Other dtypes and
+ * shapes multiply elementwise (Note [Sequences as operands]). */
+static int repeats_a_sequence(PyObject *a, PyObject *b)
+{
+    PyObject *t = DtTensor_Check(a) ? a : b, *seq = t == a ? b : a;
+    if (!(PyList_Check(seq) || PyTuple_Check(seq)) || !DtTensor_Check(t))
+        return 0;
+    const dt_tensor *x = &((PyDtTensor *)t)->t;
+    return x->ndim == 0 && dt_dtype_is_integral(x->dtype);
+}
+
+static PyObject *nb_mul(PyObject *a, PyObject *b)
+{
+    if (repeats_a_sequence(a, b))
+        Py_RETURN_NOTIMPLEMENTED;
+    return binary(a, b, DT_OP_MUL);
+}
+
+static PyObject *nb_inplace_mul(PyObject *a, PyObject *b)
+{
+    return inplace(a, b, DT_OP_MUL);
+}
 
 /* Note [Fast scalar powers]
  * As NumPy's arrays do, a float or complex tensor raised to the Python int
