@@ -119,3 +119,31 @@ def test_plain_arguments_and_kept_names():
             assert isinstance(r, dt.Tensor) and r.device == dt.device(dev) and r.tolist() == [1, 2, 3]
     with pytest.raises(TypeError):
         dt.issubdtype(dt.float32)  # NumPy's own errors
+
+
+def test_other_ufuncs_run_on_cpu_views(device):
+    """Note [Other ufuncs on tensors]: np.frompyfunc's ufuncs (and other
+    libraries') on CPU tensors are NumPy's on views; on a device, TypeError."""
+    f = np.frompyfunc(lambda a, b: a * 10 + b, 2, 1)
+    two = np.frompyfunc(lambda a: (a, -a), 1, 2)
+    scale = np.frompyfunc(lambda a: a * 2.5, 1, 1)
+    t = dt.arange(3, device=device)
+    if device != "cpu":
+        with pytest.raises(TypeError, match=rf"no ufunc <lambda> \(vectorized\) for tensors on {device}: move"):
+            f(t, 2)
+        with pytest.raises(TypeError, match=r"\.reduce for tensors on"):
+            f.reduce(t)
+        return
+    r = f(t, 2)
+    want = f(np.arange(3), 2)
+    assert type(r) is np.ndarray and r.dtype == object and r.tolist() == want.tolist()
+    a, b = two(t.astype(float))
+    assert a.tolist() == [0.0, 1.0, 2.0] and b.tolist() == [-0.0, -1.0, -2.0]
+    assert f.reduce(t) == f.reduce(np.arange(3)) == 12
+    o = dt.zeros(3, dtype=dt.float64)
+    r = scale(dt.arange(3.0), out=o, casting="unsafe")
+    assert r is o and o.tolist() == [0.0, 2.5, 5.0]
+    with pytest.raises(TypeError, match="Cannot cast ufunc"):  # NumPy's own error
+        scale(dt.arange(3.0), out=dt.zeros(3))
+    as_int = np.frompyfunc(int, 1, 1)
+    assert dt.asarray(as_int(dt.asarray([1.5, 2.5])).astype(np.int64)).tolist() == [1, 2]

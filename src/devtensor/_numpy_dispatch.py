@@ -51,6 +51,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if isinstance(ours, _C.ufunc) and hasattr(ours, method):
             return getattr(ours, method)(*inputs, **kwargs)
         return NotImplemented
+    if op is None and name not in _FUNCTION_UFUNCS and name not in _GUFUNCS:
+        return _other_ufunc(ufunc, method, inputs, kwargs)
     if op is None or ufunc.nin != len(inputs):
         return NotImplemented
     kwargs = dict(kwargs)
@@ -68,6 +70,30 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         import devtensor
         return getattr(devtensor, name)(*inputs, out=out, **kwargs)
     return _C._ufunc(op, *inputs, out=out, **kwargs)
+
+
+# Note [Other ufuncs on tensors]
+# A ufunc devtensor has no kernel for (np.frompyfunc's, scipy.special's)
+# runs as NumPy's functions that devtensor lacks do (Note [NumPy names
+# devtensor lacks]): NumPy's own on zero-copy views when every tensor
+# involved is on the CPU, arrays in the result back as tensors (an object
+# array as NumPy made it), out= tensors written in place and returned; a
+# tensor on a device raises TypeError naming the ufunc.
+def _other_ufunc(ufunc, method, inputs, kwargs):
+    from ._numpy_fallback import _host
+    elsewhere = sorted(str(d) for d in _devices(kwargs, _devices(inputs, set())) if d.type != "cpu")
+    what = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+    if elsewhere:
+        raise TypeError(f"devtensor has no ufunc {what} for tensors on {', '.join(elsewhere)}: move "
+                        f"them to the host first (t.cpu(), or t.numpy(force=True)) to use NumPy's")
+    result = getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
+    out = kwargs.get("out")
+    if out is None:
+        return _as_tensors(result, "cpu")
+    outs = out if isinstance(out, tuple) else (out,)
+    results = result if isinstance(result, tuple) else (result,)
+    kept = tuple(o if isinstance(o, _C.TensorBase) else _as_tensors(r, "cpu") for o, r in zip(outs, results))
+    return kept if isinstance(result, tuple) else kept[0]
 
 
 # ---- NumPy's functions applied to tensors (NEP 18, __array_function__) ----
