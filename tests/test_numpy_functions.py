@@ -215,3 +215,21 @@ def test_clip_takes_numpys_bound_keywords(device):
     assert_same(dt.clip(t, a_min=0, a_max=2), np.clip(a=a, a_min=0, a_max=2))
     assert_same(dt.clip(t, 0, 2), np.clip(a, 0, 2))
     assert_same(dt.clip(t, max=1), np.clip(a, max=1))
+
+
+def test_function_ufuncs_take_outputs_by_position(device):
+    """NumPy's ufuncs take their outputs by position too: modf(x, frac, whole)."""
+    x = dt.asarray([1.5, -2.25], device=device)
+    frac, whole = dt.zeros(2, device=device), dt.zeros(2, device=device)
+    r = dt.modf(x, frac, whole)
+    assert r[0] is frac and r[1] is whole and to_np(frac).tolist() == [0.5, -0.25] and to_np(whole).tolist() == [1.0, -2.0]
+    q = dt.zeros(2, device=device)
+    r = dt.divmod(x, 2, q)  # the second output left to the call
+    assert r[0] is q and to_np(q).tolist() == [0.0, -2.0] and to_np(r[1]).tolist() == [1.5, 1.75]
+    assert dt.float_power(x, 2, q) is q
+    for call in (lambda m, v: m.modf(v, v, v, v), lambda m, v: m.modf(v, v, out=(v, v))):
+        with pytest.raises(TypeError) as want:
+            call(np, np.zeros(2))
+        with pytest.raises(TypeError, match=str(want.value).replace("(", r"\(").replace(")", r"\)")):
+            call(dt, x)
+    assert dt.matmul.signature == np.matmul.signature and dt.vecdot.signature == np.vecdot.signature

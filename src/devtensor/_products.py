@@ -723,3 +723,8 @@ class _ProductMethods:
 
 
 _install_methods(Tensor, _ProductMethods)
+
+# NumPy's gufuncs' signatures, which code reads to tell their core dimensions
+for _fn, _signature in ((matmul, "(n?,k),(k,m?)->(n?,m?)"), (vecdot, "(n),(n)->()"),
+                        (matvec, "(m,n),(n)->(m)"), (vecmat, "(n),(n,m)->(m)")):
+    _fn.signature, _fn.nin, _fn.nout, _fn.nargs = _signature, 2, 1, 3

@@ -321,6 +321,14 @@ class FunctionUfunc:
         self._fn, self.nin, self.nout, self.nargs, self.identity = fn, nin, nout, nin + nout, None
 
     def __call__(self, *args, **kwargs):
+        if len(args) > self.nin:  # NumPy's outputs by position: modf(x, frac, whole)
+            if len(args) > self.nargs:
+                raise TypeError(f"{self.__name__}() takes from {self.nin} to {self.nargs} positional "
+                                f"arguments but {len(args)} were given")
+            if "out" in kwargs:
+                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+            outs = args[self.nin:] + (None,) * (self.nargs - len(args))
+            args, kwargs = args[:self.nin], dict(kwargs, out=outs if self.nout > 1 else outs[0])
         return self._fn(*args, **kwargs)
 
     def __repr__(self):
