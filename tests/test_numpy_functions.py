@@ -78,17 +78,36 @@ def test_numpy_save_is_numpys(tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "t.npy"), a)
 
 
-def test_device_tensors_are_not_copied_behind_the_callers_back(device):
-    if device == "cpu":
-        pytest.skip("CPU tensors use NumPy's implementation")
+def test_device_tensors_are_not_copied_behind_the_callers_back(device, monkeypatch):
+    """A NumPy function devtensor lacks (here: as if it lacked np.roll) runs
+    on CPU tensors and refuses device tensors."""
+    from devtensor import _numpy_dispatch
+    monkeypatch.setitem(_numpy_dispatch._implementations, np.roll, None)
     _, t = pair((5,), device)
-    assert dt.min_scalar_type is not None  # devtensor keeps NumPy's wrapped name: still not its own
+    if device == "cpu":
+        assert to_np(np.roll(t, 1)).tolist() == np.roll(to_np(t), 1).tolist()
+        return
+    assert dt.binary_repr is not None  # devtensor keeps NumPy's wrapped names: still not its own
     with pytest.raises(TypeError) as info:
-        np.min_scalar_type(t)
-    assert str(info.value) == (f"devtensor has no numpy.min_scalar_type for tensors on {device}: "
+        np.roll(t, 1)
+    assert str(info.value) == (f"devtensor has no numpy.roll for tensors on {device}: "
                                f"move them to the host first (t.cpu(), or t.numpy(force=True)) "
                                f"to use NumPy's, or use a devtensor function")
-    assert np.min_scalar_type(t.cpu()) == np.float64  # the way it says
+    assert np.roll(t.cpu(), 1).device == dt.device("cpu")  # the way it says
+
+
+def test_isfortran_and_min_scalar_type(device):
+    a = np.arange(6.0).reshape(2, 3)
+    for x in (a, a.T, a[:, ::2], a[:1]):
+        t = dt.asarray(x, device=device)
+        assert np.isfortran(t) == dt.isfortran(t)
+        ref = np.lib.stride_tricks.as_strided(np.zeros(16), t.shape, t.strides)  # t's layout (a move packs gaps)
+        assert np.isfortran(t) == np.isfortran(ref)
+        assert (t.flags.fnc, t.flags.forc, t.flags["FNC"]) == (ref.flags.fnc, ref.flags.forc, ref.flags["FNC"])
+        assert np.min_scalar_type(t) == np.min_scalar_type(x)
+    for v in (3, 300, -1, 1e300, 2.5, 1j):
+        t = dt.asarray(v, device=device)
+        assert np.min_scalar_type(t) == np.min_scalar_type(v) == dt.min_scalar_type(v)
 
 
 def test_other_array_types_are_left_to_numpy():

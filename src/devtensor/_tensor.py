@@ -654,9 +654,31 @@ class Flags:
         return t.data_ptr() % align == 0 and all(s % align == 0 for s, n in zip(t.strides, t.shape)
                                                  if n > 1)
 
+    # NumPy's derived flags (np.isfortran reads fnc)
+    @property
+    def fnc(self):
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self):
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self):
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self):
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self):
+        return self.behaved and self.fnc
+
     _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "C_CONTIGUOUS": "c_contiguous",
               "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous",
-              "ALIGNED": "aligned", "A": "aligned"}
+              "ALIGNED": "aligned", "A": "aligned", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
+              "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray"}
 
     def __getitem__(self, key):
         try:

@@ -1,6 +1,6 @@
 """NumPy's small utilities that real code calls, on tensors of any device:
 isclose, allclose, array_equal, array_equiv, isscalar, ndim, shape, size,
-copyto, iterable; errstate, seterr and geterr; the print options.
+isfortran, min_scalar_type, copyto, iterable; errstate, seterr and geterr; the print options.
 
 Note [Floating-point error settings]
 devtensor's operations never warn or raise on division by zero, overflow,
@@ -101,6 +101,22 @@ def size(a, axis=None):
         return a.size
     from numpy.lib.array_utils import normalize_axis_index
     return a.shape[normalize_axis_index(operator.index(axis), a.ndim)]
+
+
+def isfortran(a):
+    """NumPy's isfortran: Fortran-contiguous and not C-contiguous."""
+    return a.flags.fnc if isinstance(a, TensorBase) else np.isfortran(a)
+
+
+def min_scalar_type(a, /):
+    """NumPy's min_scalar_type: an array's own dtype; for a scalar (a 0-d
+    tensor read as float(t) reads one) the smallest dtype holding its value."""
+    if isinstance(a, TensorBase):
+        if a.ndim:
+            return a.dtype
+        a = a.item()
+    found = np.min_scalar_type(a)
+    return _C.dtype(found) if found.kind in "biufc" else found
 
 
 def iterable(y):
@@ -244,5 +260,5 @@ def active_printoptions():
 
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "isscalar", "ndim", "shape",
-           "size", "iterable", "copyto", "geterr", "seterr", "errstate", "get_printoptions",
+           "size", "isfortran", "min_scalar_type", "iterable", "copyto", "geterr", "seterr", "errstate", "get_printoptions",
            "set_printoptions", "printoptions"]
