@@ -255,6 +255,32 @@ def test_eig_pairs_and_larger_matrices(device, dtype):
         assert np.abs(np.linalg.norm(V, axis=-2) - 1).max() <= 100 * eps
 
 
+def test_eig_of_defective_real_matrices(device):
+    """A defective eigenvalue of a real matrix (np.roots of (x - 1)^3) comes
+    out as a cluster of radius ~eps^(1/n); the result is still conjugate
+    pairs and real values, as LAPACK's (Note [Real matrices in the general
+    eigenproblem] for the emulated device)."""
+    rng = np.random.default_rng(11)
+    cases = [np.array([[3.0, -3.0, 1.0], [1, 0, 0], [0, 1, 0]])]  # companion of (x - 1)^3
+    for n in (3, 4, 5):
+        jordan = 2 * np.eye(n) + np.eye(n, k=1)
+        for _ in range(6):
+            s_ = rng.standard_normal((n, n))
+            cases.append(s_ @ jordan @ np.linalg.inv(s_))
+    for a in cases:
+        n = a.shape[0]
+        root = 1.0 if a is cases[0] else 2.0
+        w = to_np(LA.eigvals(on(a, device)))
+        assert w.dtype == np.complex128 and w.shape == (n,)
+        assert np.array_equal(np.sort_complex(w), np.sort_complex(w.conj()))  # exact pairs
+        assert np.abs(w - root).max() <= 50 * np.finfo(float).eps ** (1 / n) * np.abs(a).max()
+    for coeffs in ([1.0, -3.0, 3.0, -1.0], [1.0, -5, 10, -10, 5, -1], [1.0, 0, -2, 0, 1]):
+        got, want = to_np(dt.roots(on(np.array(coeffs), device))), np.roots(coeffs)
+        assert got.shape == want.shape and np.array_equal(np.sort_complex(got), np.sort_complex(got.conj()))
+        tol = 50 * np.finfo(float).eps ** (1 / (len(coeffs) - 1))
+        assert all(np.abs(want - g).min() <= tol for g in got), (got, want)
+
+
 # ---- svd, svdvals ----
 
 def assert_svd(usv, a, full, device):

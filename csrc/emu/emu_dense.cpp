@@ -663,60 +663,69 @@ void normalize(Cx *x, int64_t n)
  * LAPACK's real geev returns each complex conjugate pair as exact
  * conjugates, next to each other, the one with the positive imaginary
  * part first, and real eigenvalues with real eigenvectors.  The complex
- * Schur form of a real matrix gives them only to rounding, so for real
+ * Schur form of a real matrix gives them only to rounding, and a defective
+ * eigenvalue (the companion matrix of (x - 1)^3, np.roots' input) as a
+ * cluster of radius ~eps^(1/3) in no symmetric arrangement.  So for real
  * input (S and D: the caller says) an eigenvalue whose |imaginary part| is
- * below 64 n eps |A| is taken as real (imaginary part 0, the real part of its unit vector,
- * normalised again), and each one above it with a positive imaginary part
- * is paired with the unpaired one nearest its conjugate, whose results
- * become exact conjugates of its own.  A matrix whose eigenvalues do not
- * pair up so reports them as not found (never seen in CI's matrices). */
-int64_t pair_conjugates(double anorm, std::vector<Cx> &w, Dense *v)
+ * below 64 n eps |A| is real, and the rest are matched greedily, nearest
+ * first, each with the one nearest its conjugate or, when that is itself
+ * (2 |imaginary part| the smaller distance), taken as real: real part, the
+ * real part of its unit vector normalised again.  A pair keeps the member
+ * with the larger imaginary part, its partner becoming its exact conjugate
+ * (and its vector's); the order is the input's, a pair where its first
+ * member was. */
+void pair_conjugates(double anorm, std::vector<Cx> &w, Dense *v)
 {
     const int64_t n = (int64_t)w.size();
     const double tol = 64.0 * (double)n * DBL_EPSILON * anorm;
-    std::vector<int64_t> order;
-    std::vector<char> used((size_t)n, 0);
-    for (int64_t k = 0; k < n; k++) {
-        if (used[(size_t)k])
-            continue;
-        if (fabs(w[(size_t)k].im) <= tol) {
-            used[(size_t)k] = 1, order.push_back(k);
+    const int64_t unmatched = -2, real = -1;
+    std::vector<int64_t> partner((size_t)n, unmatched);
+    struct Candidate {
+        double distance;
+        int64_t i, j; /* i == j: i as a real eigenvalue */
+    };
+    std::vector<Candidate> candidates;
+    for (int64_t i = 0; i < n; i++) {
+        if (fabs(w[(size_t)i].im) <= tol) {
+            partner[(size_t)i] = real;
             continue;
         }
-        int64_t best = -1;
-        const Cx want = conj(w[(size_t)k]);
-        for (int64_t j = 0; j < n; j++)
-            if (j != k && !used[(size_t)j] && fabs(w[(size_t)j].im) > tol &&
-                (w[(size_t)j].im > 0) != (w[(size_t)k].im > 0) &&
-                (best < 0 || absc(w[(size_t)j] - want) < absc(w[(size_t)best] - want)))
-                best = j;
-        if (best < 0)
-            return n;
-        used[(size_t)k] = used[(size_t)best] = 1;
-        order.push_back(w[(size_t)k].im > 0 ? k : best);
-        order.push_back(-1); /* the conjugate of the one before */
+        candidates.push_back(Candidate{2 * fabs(w[(size_t)i].im), i, i});
+        for (int64_t j = i + 1; j < n; j++)
+            if (fabs(w[(size_t)j].im) > tol)
+                candidates.push_back(Candidate{absc(w[(size_t)i] - conj(w[(size_t)j])), i, j});
     }
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate &x, const Candidate &y) {
+        return x.distance != y.distance ? x.distance < y.distance : x.i != y.i ? x.i < y.i : x.j < y.j;
+    });
+    for (const Candidate &c : candidates)
+        if (partner[(size_t)c.i] == unmatched && partner[(size_t)c.j] == unmatched) {
+            partner[(size_t)c.i] = c.i == c.j ? real : c.j;
+            partner[(size_t)c.j] = c.i == c.j ? real : c.i;
+        }
     std::vector<Cx> w2((size_t)n);
     Dense v2 = v != nullptr ? Dense(n, n) : Dense();
-    for (int64_t p = 0; p < n; p++) {
-        const int64_t k = order[(size_t)p];
-        if (k < 0) {
+    for (int64_t k = 0, p = 0; k < n; k++) {
+        const int64_t other = partner[(size_t)k];
+        if (other >= 0 && other < k)
+            continue; /* written with its pair */
+        const int64_t kept = other >= 0 && w[(size_t)other].im > w[(size_t)k].im ? other : k;
+        w2[(size_t)p] = other == real ? Cx{w[(size_t)k].re, 0} : w[(size_t)kept];
+        for (int64_t i = 0; v != nullptr && i < n; i++)
+            v2(i, p) = other == real ? Cx{(*v)(i, k).re, 0} : (*v)(i, kept);
+        if (v != nullptr && other == real)
+            normalize(&v2(0, p), n);
+        p++;
+        if (other >= 0) { /* the conjugate of the one before */
             w2[(size_t)p] = conj(w2[(size_t)(p - 1)]);
             for (int64_t i = 0; v != nullptr && i < n; i++)
                 v2(i, p) = conj(v2(i, p - 1));
-            continue;
+            p++;
         }
-        const bool real = fabs(w[(size_t)k].im) <= tol;
-        w2[(size_t)p] = real ? Cx{w[(size_t)k].re, 0} : w[(size_t)k];
-        for (int64_t i = 0; v != nullptr && i < n; i++)
-            v2(i, p) = real ? Cx{(*v)(i, k).re, 0} : (*v)(i, k);
-        if (v != nullptr && real)
-            normalize(&v2(0, p), n);
     }
     w.swap(w2);
     if (v != nullptr)
         *v = v2;
-    return 0;
 }
 
 } // namespace
@@ -759,7 +768,9 @@ int64_t eig(const Dense &a, bool real, std::vector<Cx> &w, Dense *v)
             normalize(&(*v)(0, k), n);
         }
     }
-    return real ? pair_conjugates(frobenius(a), w, v) : 0;
+    if (real)
+        pair_conjugates(frobenius(a), w, v);
+    return 0;
 }
 
 } // namespace dt_emu
