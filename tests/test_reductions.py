@@ -197,6 +197,41 @@ def test_big_reductions_on_the_cpu(shape, axis):
         dt.set_num_threads(before)
 
 
+def test_float64_sums_are_numpys_bit_for_bit_on_the_cpu():
+    """Note [float64 sums are NumPy's]: the CPU adds float64 in NumPy's
+    pairwise order, whatever the length, layout, axes or thread count, so
+    sums and means equal NumPy's exactly (np.sum([0.1] * 10) is 1.0)."""
+    rng = np.random.default_rng(8)
+    assert float(dt.sum(dt.asarray([0.1] * 10))) == np.sum([0.1] * 10) == 1.0
+    assert float(dt.asarray([0.1] * 8).sum()) == np.sum([0.1] * 8)
+    lengths = list(range(0, 300)) + [511, 1024, 1031, 8192, 65535, 65536, 65537, 131081, 400009, 10 ** 6 + 3]
+    base = np.arange(12.0).reshape(3, 4)
+    layouts = [rng.standard_normal((100, 50)), np.asfortranarray(rng.standard_normal((70, 90))),
+               rng.standard_normal((100, 50))[:, ::2], rng.standard_normal((60, 40))[::-1],
+               rng.standard_normal((60, 40))[::-2, ::-3], rng.standard_normal((20, 30, 40)),
+               rng.standard_normal((20, 30, 40)).transpose(2, 0, 1), rng.standard_normal(30001)[::3],
+               rng.standard_normal(30001)[::-1], base[:, :0]]
+    before = dt.get_num_threads()
+    try:
+        for threads in (1, 2):
+            dt.set_num_threads(threads)
+            for n in lengths:
+                a = rng.standard_normal(n) * 10.0 ** rng.integers(-5, 5)
+                t = dt.asarray(a)
+                assert float(dt.sum(t)) == np.sum(a) and float(t.mean() if n else 0) == (a.mean() if n else 0), n
+            for a in layouts:
+                t = dt.asarray(a)
+                axes = [None] + list(range(a.ndim)) + ([(0, 2), (1, 2), (0, 1)] if a.ndim == 3 else [])
+                for axis in axes:
+                    if axis is None and a.ndim > 1 and min(a.strides) < 0:
+                        continue  # NumPy flips these and reads them in 8192-element chunks: not matched
+                    got, want = to_np(dt.sum(t, axis=axis)), np.sum(a, axis=axis)
+                    assert got.shape == want.shape and got.tobytes() == want.tobytes(), (a.shape, a.strides, axis)
+                    assert to_np(dt.mean(t, axis=axis)).tobytes() == np.mean(a, axis=axis).tobytes()
+    finally:
+        dt.set_num_threads(before)
+
+
 def test_split_device_reductions(device):
     """One output of many elements: the CUDA kernels' parts (Note [Reduction kernels])."""
     rng = np.random.default_rng(4)

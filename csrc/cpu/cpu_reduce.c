@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_pairwise.h"
 #include "cpu_parallel.h"
 #include "cpu_reduce_avx2.h"
 #include "loop_check.h"
@@ -616,6 +617,27 @@ DT_FOR_EACH_DTYPE(REDUCERS)
 /* reducers[dtype][op], in the orders of dt_dtype and DT_REDUCE_LIST */
 static const reducer reducers[DT_NUM_DTYPES][DT_NUM_REDUCE_OPS] = {DT_FOR_EACH_DTYPE(ENTRIES)};
 
+/* float64 SUM's runs: NumPy's order (Note [float64 sums are NumPy's] in
+ * cpu_pairwise.c), read as suits data in cache or not; the rest of their
+ * reducers is the table's */
+#define IN_CACHE_BYTES (512 * 1024)
+static void numpy_sum_run_f64(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)
+{
+    (void)pos0;
+    *(double *)acc += dt_pairwise_f64(p, n, s, 0);
+}
+
+static void numpy_sum_run_cached_f64(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)
+{
+    (void)pos0;
+    *(double *)acc += dt_pairwise_f64(p, n, s, 1);
+}
+
+static const reducer numpy_sum_f64 = {sizeof(double), sum_init_f64, numpy_sum_run_f64, sum_merge_f64,
+                                      sum_tile_f64, sum_store_f64};
+static const reducer numpy_sum_cached_f64 = {sizeof(double), sum_init_f64, numpy_sum_run_cached_f64,
+                                             sum_merge_f64, sum_tile_f64, sum_store_f64};
+
 /* Note [Eight rows at a time]
  * OUTER sums of float32 read eight rows per pass over the tile and add
  * them in float (in pairs, as a tree) before the double accumulator takes
@@ -704,8 +726,43 @@ static void split_range(int64_t begin, int64_t end, void *ctx)
     }
 }
 
+/* float64 SUM's long run: the subtrees of NumPy's recursion summed by
+ * threads, then joined as the recursion joins them (cpu_pairwise.h) */
+#define PAIRWISE_DEPTH 6 /* 64 subtrees: MAX_PARTS */
+typedef struct {
+    const char *base;
+    int64_t s, starts[MAX_PARTS], lens[MAX_PARTS];
+    double sums[MAX_PARTS];
+} pairwise_parts;
+
+static void pairwise_range(int64_t begin, int64_t end, void *ctx)
+{
+    pairwise_parts *pp = (pairwise_parts *)ctx;
+    for (int64_t k = begin; k < end; k++)
+        pp->sums[k] = dt_pairwise_f64(pp->base + pp->starts[k] * pp->s, pp->lens[k], pp->s, 0);
+}
+
+static void split_pairwise_outputs(const dt_reduce_loop *l)
+{
+    pairwise_parts pp;
+    pp.s = l->red_strides[0];
+    int nparts = dt_pairwise_split(l->n_red, PAIRWISE_DEPTH, pp.starts, pp.lens);
+    for (int64_t o = 0; o < l->n_out; o++) {
+        int64_t in_off, out_off;
+        unravel(o, l->kept_ndim, l->kept_shape, l->kept_in_strides, l->kept_out_strides, &in_off, &out_off);
+        pp.base = l->in + in_off;
+        dt_cpu_parallel_for(nparts, 1, pairwise_range, &pp);
+        double sum = 0. + dt_pairwise_join(l->n_red, PAIRWISE_DEPTH, pp.sums);
+        sum_store_f64(l->out + out_off, &sum, l->out_dtype);
+    }
+}
+
 static void split_outputs(const job *jb)
 {
+    if (jb->r == &numpy_sum_f64) {
+        split_pairwise_outputs(jb->l);
+        return;
+    }
     const dt_reduce_loop *l = jb->l;
     split sp;
     sp.jb = jb;
@@ -785,6 +842,8 @@ dt_status dt_cpu_run_reduce(const dt_reduce_loop *l, dt_error *err)
 {
     DT_TRY(dt_reduce_loop_check(l, err));
     job jb = {l, &reducers[l->in_dtype][l->op], 0, 0};
+    if (l->op == DT_REDUCE_SUM && l->in_dtype == DT_FLOAT64) /* Note [float64 sums are NumPy's] */
+        jb.r = l->n_red * l->n_out <= IN_CACHE_BYTES / 8 ? &numpy_sum_cached_f64 : &numpy_sum_f64;
     int nk = l->kept_ndim, nr = l->red_ndim;
     if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
         jb.tile = outer_tile(l, jb.r);
