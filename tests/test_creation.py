@@ -707,6 +707,30 @@ class _nowarn:
         return self._w.__exit__(*exc)
 
 
+def test_astype_in_c_takes_every_dtype_spelling(device):
+    """astype(dtype) answers dt.float32, float, 'f4', np.float32 and
+    np.dtype('f4') in C as astype_general would (values, dtype, layout),
+    and what is not a dtype gets astype_general's error."""
+    from devtensor import _tensor
+    sources = [dt.arange(6.0, device=device).reshape(2, 3), dt.arange(6, device=device).reshape(2, 3).T,
+               dt.asarray([True, False], device=device), dt.asarray(2.5, device=device)]
+    for t in sources:
+        for d in (dt.float32, float, int, bool, complex, "f4", "int16", np.float32, np.dtype("u1"), dt.bfloat16,
+                  "bfloat16"):
+            got, want = t.astype(d), _tensor.astype_general(t, d)
+            assert (got.dtype, got.shape, got.strides, got.device) == (want.dtype, want.shape, want.strides,
+                                                                       want.device), (t, d)
+            assert to_np(got.astype(dt.float64)).tolist() == to_np(want.astype(dt.float64)).tolist()
+    for bad in ("no such dtype", object, "U3", None):
+        try:
+            want = _tensor.astype_general(sources[0], bad)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                sources[0].astype(bad)
+        else:
+            assert sources[0].astype(bad).dtype == want.dtype
+
+
 def test_astype_same_dtype_is_new_tensor(device):
     t = dt.ones(3, device=device)
     r = t.astype(dt.float64)

@@ -562,19 +562,27 @@ static PyObject *tensor_copy(PyDtTensor *self, PyObject *const *args, Py_ssize_t
     return dt_py_tensor_copy(self);
 }
 
-/* astype(dtype): the common call (one devtensor dtype, NumPy's defaults
- * casting="unsafe" and copy=True) in C; every other form goes to
- * devtensor._tensor.astype_general, with NumPy's rules and errors. */
+/* astype(dtype): the common call (one dtype, any spelling: dt.float32,
+ * float, 'f4', np.float32; NumPy's defaults casting="unsafe" and
+ * copy=True) in C; every other form goes to devtensor._tensor
+ * .astype_general, with NumPy's rules and errors. */
 static PyObject *tensor_astype(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static PyObject *general;
     /* astype(dtype) in C, but for a tensor that is not C-contiguous: NumPy's
      * order='K' keeps a Fortran layout (astype_general) */
-    if (nargs == 1 && kwnames == NULL && PyObject_TypeCheck(args[0], &dt_py_dtype_type) &&
+    int code = -1;
+    if (nargs == 1 && kwnames == NULL && args[0] != Py_None &&
         (self->t.ndim < 2 || dt_tensor_is_contiguous(&self->t))) {
+        if (!dt_py_dtype_converter(args[0], &code)) {
+            PyErr_Clear(); /* not a dtype: astype_general says so */
+            code = -1;
+        }
+    }
+    if (code >= 0) {
         dt_tensor out;
         dt_error err;
-        if (dt_py_same_device_copy(&self->t, (dt_dtype)((PyDtDtype *)args[0])->code, &out, &err) != DT_OK)
+        if (dt_py_same_device_copy(&self->t, (dt_dtype)code, &out, &err) != DT_OK)
             return dt_py_raise(&err);
         return dt_py_tensor_wrap(&out);
     }

@@ -37,6 +37,8 @@ _RANK = {name: i for i, name in enumerate((
 _WEAK_KINDS = ((bool, "bool"), (int, "int"), (float, "float"), (complex, "complex"))
 _WEAK_ORDER = [kind for _, kind in _WEAK_KINDS]
 _WEAK_DEFAULTS = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}
+_WEAK_BY_TYPE = dict(_WEAK_KINDS)
+_WEAK_BY_TYPE.update({_dtype: None, np.ndarray: None, np.dtype: None})
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -63,7 +65,10 @@ def _call(dtype, *args):
 
 def _weak_kind(x):
     """The NEP 50 kind of a Python scalar ('bool', 'int', ...), or None for anything else."""
-    if isinstance(x, np.generic):  # np.float64 subclasses float but is strong
+    kind = _WEAK_BY_TYPE.get(type(x), False)
+    if kind is not False:  # the common types, without the isinstance walk below
+        return kind
+    if isinstance(x, (TensorBase, np.generic)):  # np.float64 subclasses float but is strong
         return None
     for pytype, kind in _WEAK_KINDS:
         if isinstance(x, pytype):
@@ -73,9 +78,9 @@ def _weak_kind(x):
 
 def _as_dtype(x):
     """A devtensor dtype from a dtype-like, or from an object carrying one (tensor, array)."""
-    if isinstance(x, _dtype):
-        return x
-    if isinstance(x, (TensorBase, np.ndarray, np.generic)):
+    if isinstance(x, (_dtype, TensorBase)):
+        return x if isinstance(x, _dtype) else x.dtype
+    if isinstance(x, (np.ndarray, np.generic)):
         return _dtype(x.dtype)
     return _dtype(x)
 
@@ -83,6 +88,8 @@ def _as_dtype(x):
 def _promote_strong(dtypes):
     """Promote several dtypes the way np.result_type does: see Note [Promoting more than
     two dtypes]."""
+    if len(dtypes) == 1:
+        return dtypes[0]
     main = max(dtypes, key=lambda d: _RANK[d.name])
     return functools.reduce(_C._promote_types, [_C._promote_types(main, d) for d in dtypes])
 

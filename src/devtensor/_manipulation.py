@@ -49,6 +49,8 @@ def _as_tensors(arrays):
     arrays = list(arrays)
     tensors = [a for a in arrays if isinstance(a, TensorBase)]
     device = _same_device(tensors)
+    if len(tensors) == len(arrays):
+        return arrays
     return [a if isinstance(a, TensorBase) else asarray(a, device=device) for a in arrays]
 
 

@@ -18,11 +18,14 @@ from ._views import _tensor, _view, broadcast_to, reshape
 
 def _same_device(tensors):
     """The one device of the tensors, or PyTorch's error for two."""
-    devices = list(dict.fromkeys(t.device for t in tensors))
-    if len(devices) > 1:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
-                           f"least two devices, {devices[0]} and {devices[1]}!")
-    return devices[0] if devices else None
+    if not tensors:
+        return None
+    first = tensors[0].device
+    for t in tensors[1:]:
+        if t.device != first:
+            raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
+                               f"least two devices, {first} and {t.device}!")
+    return first
 
 
 # ---- triangles ----
