@@ -244,8 +244,13 @@ def test_numpys_scalar_functions_read_device_scalars(device):
     if device != "cpu":
         with dt.transfer_guard("disallow"), pytest.raises(dt.TransferGuardError):
             dt.binary_repr(x.argmax())
-        with pytest.raises(TypeError, match="devtensor has no min_scalar_type"):
-            dt.min_scalar_type(x)  # a tensor, not a scalar: still refused
+        with pytest.raises(TypeError, match="devtensor has no asmatrix"):
+            dt.asmatrix(x)  # a tensor, not a scalar: still refused
+    # a 0-d tensor is NumPy's scalar of its dtype there, on the CPU too
+    f32 = T(np.array([0.1, 1 / 3], dtype=np.float32), device)
+    assert dt.format_float_positional(f32[0]) == np.format_float_positional(np.float32(0.1)) == "0.1"
+    assert dt.format_float_scientific(f32[1]) == np.format_float_scientific(np.float32(1 / 3))
+    assert dt.format_float_positional(T(np.float16(0.1), device)) == "0.1"
 
 
 def test_round_four_corners(device, tmp_path):

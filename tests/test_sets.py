@@ -277,6 +277,22 @@ def test_bincount_inputs_and_weights(device):
     same_error(lambda: np.bincount(np.array([1, -1]), [1j, 2]), lambda: dt.bincount(ta([1, -1]), ta([1j, 2])))
 
 
+def test_bincount_weights_keep_each_bins_precision(device):
+    """Each bin's weights are summed on their own on every device: a bin
+    after a huge one keeps its value (a difference of running sums lost it)."""
+    ta = lambda x: dt.asarray(x, device=device)  # noqa: E731
+    for x, w in (([0, 1], [1e17, 1.0]), ([0, 1, 1, 2], [1e10, 0.1, 0.2, 0.3]), ([3, 1, 3], [1.0, 2.0, 4.0]),
+                 ([2, 0, 2, 2], [1e-300, 5e300, -1e-300, 3.0]), ([0, 0, 5], [-0.0, -0.0, 1.0])):
+        for minlength in (0, 9):
+            got, want = dt.bincount(ta(x), ta(w), minlength=minlength), np.bincount(x, w, minlength=minlength)
+            assert to_np(got).tolist() == want.tolist(), (x, w)
+    rng = np.random.default_rng(3)
+    x, w = rng.integers(0, 40, 3000), rng.standard_normal(3000) * 10.0 ** rng.integers(-8, 8, 3000)
+    np.testing.assert_allclose(to_np(dt.bincount(ta(x), ta(w))), np.bincount(x, w), rtol=1e-12, atol=1e-5)
+    h = dt.histogram(ta([0.1, 0.9, 0.95]), bins=2, range=(0, 1), weights=ta([1e17, 1.0, 2.0]))[0]
+    assert to_np(h).tolist() == [1e17, 3.0]
+
+
 def test_histogram_weights(device):
     rng = np.random.default_rng(7)
     y = rng.standard_normal(60)

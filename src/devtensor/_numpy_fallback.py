@@ -48,13 +48,16 @@ def _host(obj):
 
 
 def _device_scalars_read(obj):
-    """obj with its 0-d device tensors read to host scalars (as float(t) reads
-    one, under the transfer guard): NumPy's scalar functions (binary_repr,
-    format_float_positional, ...) take them."""
+    """obj with its 0-d tensors read to NumPy scalars of their dtype (as
+    float(t) reads one, under the transfer guard, off the CPU): NumPy's
+    scalar functions (binary_repr, format_float_positional, ...) take them,
+    and a 0-d array view would be formatted as float64."""
 
     def read(t):
-        if t.ndim != 0 or t.device.type == "cpu":
+        if t.ndim != 0 or t.dtype == _C.bfloat16:
             return t
+        if t.device.type == "cpu":
+            return t._host_view()[()]
         from ._transfer_guard import check
         check(t, "a NumPy function of a scalar", stacklevel=4)
         return t.cpu().numpy()[()]

@@ -314,11 +314,17 @@ def bincount(x, weights=None, minlength=0):
     edges = arange(length + 1, dtype=_C.int64, device=x.device)
     if weights is None:
         return red.diff(srt.searchsorted(srt.sort(x, stable=True), edges))
+    if n == 0:
+        return cr.zeros((length,), dtype=_C.float64, device=x.device)
+    # each bin's weights summed on their own (a difference of running sums
+    # loses a bin's value beside large earlier ones: 1e17 then 1.0): the
+    # weights in value order, one segment per bin, a trailing 0 so that
+    # every segment's start is an index; empty bins are 0
     order = srt.argsort(x, stable=True)
     bounds = srt.searchsorted(x[order], edges)
-    w = weights[order]
-    running = man.concatenate([cr.zeros((1,), dtype=w.dtype, device=x.device), red.cumsum(w)])
-    return uf.subtract(ix.take(running, bounds[1:]), ix.take(running, bounds[:-1]))
+    w = man.concatenate([weights[order], cr.zeros((1,), dtype=_C.float64, device=x.device)])
+    sums = uf.add.reduceat(w, bounds[:-1])
+    return uf.where(bounds[1:] > bounds[:-1], sums, 0.0)
 
 
 # Histograms: the bin edges (shared by histogram and histogram_bin_edges),
