@@ -8,7 +8,7 @@ import pytest
 
 import devtensor as dt
 from helpers import (CUDA_DEVICES, NUMPY_DTYPE_NAMES, given, hnp, requires_cuda,
-                     requires_devices, st, stable_repr, to_np)
+                     requires_devices, same_error, st, stable_repr, to_np)
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -486,6 +486,19 @@ def test_fast_scalar_powers_are_numpys(device, dtype, exponent):
             np.testing.assert_array_equal(inplace.cpu().numpy(), want)
     assert got.dtype == dt.dtype(str(want.dtype))
     np.testing.assert_array_equal(got.cpu().numpy(), want)
+
+
+def test_bool_powers_are_numpys(device):
+    """A bool tensor ** 2 is NumPy's square (int8); other exponents are power."""
+    b = np.array([True, False])
+    t = dt.asarray(b, device=device)
+    for e in (2, 3, 0, 2.0, 0.5, True):
+        got, want = t ** e, b ** e
+        assert got.dtype == dt.dtype(str(want.dtype)) and to_np(got).tolist() == want.tolist(), e
+    same_error(lambda: np.power(b, -1), lambda: t ** -1)
+    c = t.copy()
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'square' output from dtype\\('int8'\\)"):
+        c **= 2
 
 
 def test_bool_tensors_against_python_ints(device):

@@ -522,12 +522,21 @@ static PyObject *nb_inplace_mul(PyObject *a, PyObject *b)
  * zero and infinity, nor NumPy's scalars, which are not weak): exact where
  * pow (libmvec's, within 4 ulp) is not, several times faster, and NumPy's
  * results in their corner cases ((-0.0) ** 0.5 is -0.0, (-inf) ** 0.5 is
- * nan).  Dask's variance squares every chunk this way. */
+ * nan).  Dask's variance squares every chunk this way.  A bool tensor
+ * squared is NumPy's square too (int8, where power with a Python int
+ * would give int64). */
 static dt_op fast_scalar_power(PyObject *base, PyObject *exponent)
 {
     if (!DtTensor_Check(base))
         return DT_OP_POW;
     dt_dtype d = ((PyDtTensor *)base)->t.dtype;
+    if (d == DT_BOOL && PyLong_CheckExact(exponent)) { /* NumPy squares bools too: b ** 2 is int8 */
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(exponent, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            PyErr_Clear();
+        return overflow == 0 && v == 2 ? DT_OP_SQUARE : DT_OP_POW;
+    }
     if (!dt_dtype_is_floating(d) && !dt_dtype_is_complex(d))
         return DT_OP_POW;
     if (PyLong_CheckExact(exponent)) {
