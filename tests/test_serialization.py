@@ -323,6 +323,15 @@ def test_numpy_file_api_corners(tmp_path, device):
         dt.save(f, t, allow_pickle=False)
     m = dt.load(tmp_path / "a.npy", mmap_mode="r")
     assert m.device == dt.device("cpu") and not m.flags.writeable and m.tolist() == t.tolist()
+    with dt.device(device):  # a read-only mapping goes where new tensors go; a writing one stays on the file
+        m = dt.load(tmp_path / "a.npy", mmap_mode="r")
+        assert m.device == dt.device(device) and to_np(m - dt.ones(3)).tolist() == [[-1, 0, 1], [2, 3, 4]]
+        np.save(tmp_path / "w.npy", np.zeros(3))
+        w = dt.load(tmp_path / "w.npy", mmap_mode="r+")
+        assert w.device == dt.device("cpu") and w.flags.writeable
+        w[0] = 7.0
+        del w
+    assert np.load(tmp_path / "w.npy").tolist() == [7.0, 0.0, 0.0]
     assert dt.load(tmp_path / "a.npy", allow_pickle=True).tolist() == t.tolist()
     dt.savez(tmp_path / "b.npz", a=t, b=dt.ones(2))
     with dt.load(tmp_path / "b.npz") as z:

@@ -312,7 +312,9 @@ def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_import
     saved: a tensor, a list, a tuple or a dict (a file from another writer
     gives a dict of its tensors).  NumPy's keywords apply to its files
     (Note [NumPy's files]): mmap_mode maps a .npy file instead of reading
-    it (a CPU tensor over the mapping, read-only for 'r'); allow_pickle and
+    it (a CPU tensor over the mapping, read-only for 'r'; with another
+    default device, 'r' and 'c' give a copy there, while 'r+' and 'w+' stay
+    CPU tensors over the file they write to); allow_pickle and
     the others are accepted, but object arrays, which devtensor cannot
     hold, are refused whatever allow_pickle says.  PyTorch's weights_only is
     accepted and changes nothing: loading never runs code."""
@@ -410,9 +412,11 @@ class NpzTensors(dict):
 def _load_numpy(f, map_location, mmap_mode=None):
     from ._creation import asarray
     # NumPy's files hold host data: they load where new tensors go (the
-    # default device, as loadtxt's do), or as map_location says
+    # default device, as loadtxt's do), or as map_location says; a mapping
+    # that writes to the file ('r+', 'w+') stays a CPU tensor over it
     default = _C._default_device()
-    target = _target_device(str(default), map_location) if mmap_mode is None else _target_device("cpu", map_location)
+    writes_file = mmap_mode in ("r+", "w+", "readwrite", "write")
+    target = _target_device("cpu" if writes_file else str(default), map_location)
 
     def place(arr):
         if arr.dtype.hasobject:
