@@ -310,6 +310,19 @@ static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 static PyObject *dtype_call(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static PyObject *call;
+    int typenum = typenums[((PyDtDtype *)self)->code];
+    if (kwargs == NULL && PyTuple_GET_SIZE(args) == 1 && typenum >= 0) {
+        PyObject *x = PyTuple_GET_ITEM(args, 0);
+        if (PyFloat_CheckExact(x) || PyLong_CheckExact(x) || PyBool_Check(x) || PyComplex_CheckExact(x)) {
+            /* a Python number: NumPy's scalar type called on it, as _call does */
+            PyArray_Descr *descr = PyArray_DescrFromType(typenum);
+            if (descr == NULL)
+                return NULL;
+            PyObject *r = PyObject_CallOneArg((PyObject *)descr->typeobj, x);
+            Py_DECREF(descr);
+            return r;
+        }
+    }
     if (dt_py_lazy_function("devtensor._dtype_api", "_call", &call) == NULL)
         return NULL;
     PyObject *head = PyTuple_Pack(1, self);
