@@ -268,8 +268,10 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack column-wise (axis 1; axis 0 for 1-d inputs)."""
-    arrs = atleast_1d(*_seq(tup, "stack"))
-    arrs = arrs if isinstance(arrs, tuple) else [arrs]
+    arrs = _seq(tup, "stack")
+    if not all(isinstance(a, TensorBase) and a.ndim for a in arrs):  # else nothing for atleast_1d to do
+        arrs = atleast_1d(*arrs)
+        arrs = arrs if isinstance(arrs, tuple) else [arrs]
     axis = 0 if arrs and arrs[0].ndim == 1 else 1
     return concatenate(arrs, axis, dtype=dtype, casting=casting)
 
