@@ -122,7 +122,7 @@ __attribute__((target("avx2"))) static void leaves_avx2(const double *q, int64_t
 }
 #endif
 
-static double pairwise(const char *p, int64_t n, int64_t s, int paired)
+double dt_pairwise_f64(const char *p, int64_t n, int64_t s, int in_cache)
 {
     if (n < UNROLL) {
         double res = 0.;
@@ -140,19 +140,14 @@ static double pairwise(const char *p, int64_t n, int64_t s, int paired)
     }
     int64_t h = half(n);
 #ifdef DT_PAIRWISE_AVX2
-    if (paired && n - h <= LEAF && h >= UNROLL && contiguous && has_avx2()) {
+    if (in_cache && n - h <= LEAF && h >= UNROLL && contiguous && has_avx2()) {
         double first, second; /* both halves are leaves (h <= n - h) */
         leaves_avx2((const double *)p, h, n - h, &first, &second);
         return first + second;
     }
 #endif
-    double first = pairwise(p, h, s, paired); /* the first half first: memory order */
-    return first + pairwise(p + h * s, n - h, s, paired);
-}
-
-double dt_pairwise_f64(const char *p, int64_t n, int64_t s, int in_cache)
-{
-    return pairwise(p, n, s, in_cache);
+    double first = dt_pairwise_f64(p, h, s, in_cache); /* the first half first: memory order */
+    return first + dt_pairwise_f64(p + h * s, n - h, s, in_cache);
 }
 
 static void split(int64_t start, int64_t n, int depth, int64_t *starts, int64_t *lens, int *count)

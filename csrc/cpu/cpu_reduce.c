@@ -759,7 +759,7 @@ static void split_pairwise_outputs(const dt_reduce_loop *l)
 
 static void split_outputs(const job *jb)
 {
-    if (jb->r == &numpy_sum_f64) {
+    if (jb->l->op == DT_REDUCE_SUM && jb->l->in_dtype == DT_FLOAT64) { /* Note [float64 sums are NumPy's] */
         split_pairwise_outputs(jb->l);
         return;
     }

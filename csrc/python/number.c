@@ -530,14 +530,8 @@ static dt_op fast_scalar_power(PyObject *base, PyObject *exponent)
     if (!DtTensor_Check(base))
         return DT_OP_POW;
     dt_dtype d = ((PyDtTensor *)base)->t.dtype;
-    if (d == DT_BOOL && PyLong_CheckExact(exponent)) { /* NumPy squares bools too: b ** 2 is int8 */
-        int overflow = 0;
-        long v = PyLong_AsLongAndOverflow(exponent, &overflow);
-        if (v == -1 && PyErr_Occurred())
-            PyErr_Clear();
-        return overflow == 0 && v == 2 ? DT_OP_SQUARE : DT_OP_POW;
-    }
-    if (!dt_dtype_is_floating(d) && !dt_dtype_is_complex(d))
+    int inexact = dt_dtype_is_floating(d) || dt_dtype_is_complex(d);
+    if (!inexact && d != DT_BOOL)
         return DT_OP_POW;
     if (PyLong_CheckExact(exponent)) {
         int overflow = 0;
@@ -545,10 +539,10 @@ static dt_op fast_scalar_power(PyObject *base, PyObject *exponent)
         if (v == -1 && PyErr_Occurred())
             PyErr_Clear();
         else if (overflow == 0 && v == 2)
-            return DT_OP_SQUARE;
-        else if (overflow == 0 && v == -1)
+            return DT_OP_SQUARE; /* bools too: NumPy's b ** 2 is int8 */
+        else if (overflow == 0 && v == -1 && inexact)
             return DT_OP_RECIPROCAL;
-    } else if (PyFloat_CheckExact(exponent)) {
+    } else if (PyFloat_CheckExact(exponent) && inexact) {
         double e = PyFloat_AS_DOUBLE(exponent);
         if (e == 2.0)
             return DT_OP_SQUARE;

@@ -78,8 +78,10 @@ def _weak_kind(x):
 
 def _as_dtype(x):
     """A devtensor dtype from a dtype-like, or from an object carrying one (tensor, array)."""
-    if isinstance(x, (_dtype, TensorBase)):
-        return x if isinstance(x, _dtype) else x.dtype
+    if isinstance(x, _dtype):
+        return x
+    if isinstance(x, TensorBase):
+        return x.dtype
     if isinstance(x, (np.ndarray, np.generic)):
         return _dtype(x.dtype)
     return _dtype(x)

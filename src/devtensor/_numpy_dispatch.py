@@ -81,11 +81,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
 # tensor on a device raises TypeError naming the ufunc.
 def _other_ufunc(ufunc, method, inputs, kwargs):
     from ._numpy_fallback import _host
-    elsewhere = sorted(str(d) for d in _devices(kwargs, _devices(inputs, set())) if d.type != "cpu")
     what = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
-    if elsewhere:
-        raise TypeError(f"devtensor has no ufunc {what} for tensors on {', '.join(elsewhere)}: move "
-                        f"them to the host first (t.cpu(), or t.numpy(force=True)) to use NumPy's")
+    refuse_device_tensors(f"ufunc {what}", inputs, kwargs)
     result = getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
     out = kwargs.get("out")
     if out is None:
@@ -182,6 +179,18 @@ def _devices(obj, found):
     return found
 
 
+def refuse_device_tensors(what, args, kwargs, alternative=""):
+    """The devices of the tensors in args and kwargs, where NumPy's own
+    `what` is to run on host views: TypeError when one is off the CPU
+    (nothing is copied to the host behind the caller's back)."""
+    devices = _devices(kwargs, _devices(args, set()))
+    elsewhere = sorted(str(d) for d in devices if d.type != "cpu")
+    if elsewhere:
+        raise TypeError(f"devtensor has no {what} for tensors on {', '.join(elsewhere)}: move them to "
+                        f"the host first (t.cpu(), or t.numpy(force=True)) to use NumPy's{alternative}")
+    return devices
+
+
 def _as_tensors(result, device="cpu"):
     """NumPy arrays in a fallback's result as tensors: zero-copy CPU tensors
     when NumPy ran on CPU tensors (device "cpu"), on the default device when
@@ -234,12 +243,6 @@ def array_function(func, types, args, kwargs, like=None):
                 and kwargs.get("device") is None and not _contains((args, kwargs), like)):
             return _created_like(impl, args, kwargs, like)
         return impl(*args, **kwargs)
-    devices = _devices(kwargs, _devices(args, set()))
-    elsewhere = sorted(str(d) for d in devices if d.type != "cpu")
-    qualname = f"{func.__module__}.{func.__name__}"
-    if elsewhere:
-        raise TypeError(f"devtensor has no {qualname} for tensors on {', '.join(elsewhere)}: "
-                        f"move them to the host first (t.cpu(), or t.numpy(force=True)) to use "
-                        f"NumPy's, or use a devtensor function")
+    refuse_device_tensors(f"{func.__module__}.{func.__name__}", args, kwargs, ", or use a devtensor function")
     host = _walk(args, lambda t: t._host_view()), _walk(kwargs, lambda t: t._host_view())
     return _as_tensors(func._implementation(*host[0], **host[1]))

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase
-from ._numpy_dispatch import _as_tensors, _devices, _rebuild, _walk
+from ._numpy_dispatch import _as_tensors, _devices, _rebuild, _walk, refuse_device_tensors
 
 _TYPE_ALIASES = {
     "bool_": "bool", "intp": "int64", "uintp": "uint64", "double": "float64",
@@ -97,12 +97,7 @@ def _wrap(name, fn):
             if plain_kwargs is not None:  # Note [Plain arguments of NumPy's names]
                 return _as_tensors(fn(*plain, **dict(zip(kwargs, plain_kwargs))), None)
         args, kwargs = _device_scalars_read(args), _device_scalars_read(kwargs)
-        devices = _devices(kwargs, _devices(args, set()))
-        elsewhere = sorted(str(d) for d in devices if d.type != "cpu")
-        if elsewhere:
-            raise TypeError(f"devtensor has no {name} for tensors on {', '.join(elsewhere)}: "
-                            f"move them to the host first (t.cpu(), or t.numpy(force=True)) "
-                            f"to use NumPy's")
+        devices = refuse_device_tensors(name, args, kwargs)
         return _as_tensors(fn(*_host(args), **_host(kwargs)), "cpu" if devices else None)
     on_the_host.__doc__ = (f"NumPy's {name}, run by NumPy on CPU tensors (Note [NumPy names "
                            f"devtensor lacks]).\n\n" + (fn.__doc__ or ""))

@@ -1,6 +1,7 @@
 """NumPy's small utilities that real code calls, on tensors of any device:
 isclose, allclose, array_equal, array_equiv, isscalar, ndim, shape, size,
-isfortran, min_scalar_type, copyto, iterable; errstate, seterr and geterr; the print options.
+isfortran, min_scalar_type, copyto, iterable; errstate, seterr and geterr;
+the print options.
 
 Note [Floating-point error settings]
 devtensor's operations never warn or raise on division by zero, overflow,
@@ -260,5 +261,5 @@ def active_printoptions():
 
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "isscalar", "ndim", "shape",
-           "size", "isfortran", "min_scalar_type", "iterable", "copyto", "geterr", "seterr", "errstate", "get_printoptions",
-           "set_printoptions", "printoptions"]
+           "size", "isfortran", "min_scalar_type", "iterable", "copyto", "geterr", "seterr", "errstate",
+           "get_printoptions", "set_printoptions", "printoptions"]
