@@ -431,6 +431,12 @@ def bench_per_call(table, rng, quick):
              lambda: np.asarray(a, dtype=float)),
             ("asarray([1., 2., 3.])", lambda: dt.asarray([1.0, 2.0, 3.0]), lambda: np.asarray([1.0, 2.0, 3.0])),
             ("array(ndarray)", lambda: dt.array(a), lambda: np.array(a)),
+            ("arange(10.)", lambda: dt.arange(10.0), lambda: np.arange(10.0)),
+            ("t.astype(float)", lambda: x.astype(float), lambda: a.astype(float)),
+            ("float64(1.5)", lambda: dt.float64(1.5), lambda: np.float64(1.5)),
+            ("issubdtype(t.dtype, floating)", lambda: dt.issubdtype(x.dtype, dt.floating),
+             lambda: np.issubdtype(a.dtype, np.floating)),
+            ("hstack([t, t])", lambda: dt.hstack([x, x]), lambda: np.hstack([a, a])),
             ("count_nonzero(t)", lambda: dt.count_nonzero(x), lambda: np.count_nonzero(a)),
             ("nonzero(t)", lambda: dt.nonzero(x), lambda: np.nonzero(a)),
         ]
