@@ -39,7 +39,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 11
+EXPECTED_ABI = 12
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -674,12 +674,18 @@ def test_cuda_nodriver_bad_loops_are_rejected():
     bad.batch_ndim, bad.batch_shape[0], bad.batch_strides[0][0] = 1, 2, 6  # not a multiple of 4
     assert IFACE.run_matmul(ctypes.byref(bad), e) == DT_ERR_VALUE
     assert IFACE.run_linalg(None, e) == DT_ERR_VALUE
-    for change in ({"kind": 7}, {"kind": -1}, {"count": 0}, {"n": 0}, {"m": -1}, {"a": None}, {"info": None}):
+    for change in ({"kind": 8}, {"kind": -1}, {"count": 0}, {"n": 0}, {"m": -1}, {"a": None}, {"info": None}):
         bad = _linalg_loop(p)
         for k, v in change.items():
             setattr(bad, k, v)
         assert IFACE.run_linalg(ctypes.byref(bad), e) == DT_ERR_VALUE, change
         assert b"run_linalg" in e.msg
+    for change in ({"piv": None}, {"q": None}, {"w": None}):  # LU_DET's slogdet: all three read
+        bad = _linalg_loop(p, kind=7)
+        bad.q, bad.w = p + 40, p + 48
+        for k, v in change.items():
+            setattr(bad, k, v)
+        assert IFACE.run_linalg(ctypes.byref(bad), e) == DT_ERR_VALUE, change
     bad = _linalg_loop(p)
     bad.dtype = CODE["int32"]
     assert IFACE.run_linalg(ctypes.byref(bad), e) == DT_ERR_TYPE

@@ -65,6 +65,40 @@ def test_det_of_singular_and_permuted(device):
     same_result(LA.slogdet(on(c, device)), np.linalg.slogdet(c), device)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_slogdet_sums_the_diagonal_in_order(device, dtype):
+    # Note [Determinants from LU] in csrc/core/linalg.c: an upper-triangular
+    # matrix is its own LU without row swaps; log|det| is the sum of
+    # log|d_i| in order (NumPy's), the sign the product of d_i / |d_i|
+    d = np.array([3.0, -1e-3, 7.5, 2.0**-20, -1e5, 0.3, 11.0, 1e10, -1.5], dtype)
+    if dtype == "complex128":
+        d = d * np.exp(1j * np.arange(1, 10))
+    a = np.triu(np.full((9, 9), 0.25, dtype), 1) + np.diag(d)
+    logdet, sign = 0.0, np.ones((), dtype)
+    for x in d:
+        logdet += np.log(abs(x))
+        sign = sign * (x / abs(x))
+    got = LA.slogdet(on(a, device))
+    same_result(got, np.linalg.slogdet(a), device)
+    close(got.sign, sign, device)
+    if device == "cpu":  # a GPU's log may differ from the C library's in the last place
+        assert got.logabsdet.item() == logdet
+        assert LA.det(on(a, device)).item() == np.linalg.det(a)
+
+
+def test_slogdet_of_nan(device):
+    # NumPy's real sign ignores a NaN pivot (a NaN is not below zero): (1,
+    # nan), det nan; a complex one is NaN
+    for a in (np.full((2, 2), np.nan), np.array([[1.0, np.nan], [0.0, -2.0]]),
+              np.array([[np.nan, 1j], [0, 2]])):
+        with np.errstate(invalid="ignore"):
+            want, want_det = np.linalg.slogdet(a), np.linalg.det(a)
+        got = LA.slogdet(on(a, device))
+        close(got.logabsdet, want.logabsdet, device)
+        close(got.sign, want.sign, device)
+        close(LA.det(on(a, device)), want_det, device)
+
+
 # ---- cholesky ----
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -704,7 +738,7 @@ def test_lu_batches_either_side_of_the_batched_routine(device, dtype, n):
     unit = (a / (3 * n + 1)).astype(dtype)  # det near 1
     close(LA.det(on(unit, device)), np.linalg.det(unit), device)
     # 97**32 overflows float32: inf in the sign's direction, as NumPy's
-    # (Note [det through slogdet] in devtensor/linalg.py)
+    # (Note [Determinants from LU] in csrc/core/linalg.c)
     close(LA.det(ta), np.linalg.det(a), device)
     same_result(LA.slogdet(ta), np.linalg.slogdet(a), device)
     p = np.eye(n, dtype=dtype)[::-1]  # a row permutation: the pivots must be applied

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 11
+#define DT_BACKEND_ABI_VERSION 12
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -369,7 +369,14 @@ typedef struct dt_matmul_loop {
  *   EIG       (general a, n x n) w (count x n, complex of a's precision)
  *             := the eigenvalues; if vectors, q (n x n, complex) := the
  *             unit eigenvectors as columns; a destroyed.  A backend may
- *             leave EIG out (DT_ERR_NOT_IMPLEMENTED). */
+ *             leave EIG out (DT_ERR_NOT_IMPLEMENTED).
+ *   LU_DET    (ABI 12) from LU's a (n x n), piv and info (read, not
+ *             written): q (count, a's dtype) := the sign of det a (+-1,
+ *             or a unit complex; 0 where info > 0) and w (count, real)
+ *             := log|det a| (-inf where info > 0); with full, q := det a
+ *             = sign * exp(log|det a|) and w is not read (may be NULL).
+ *             NumPy's order: the pivots' parity, then the diagonal in
+ *             order (Note [Determinants from LU] in csrc/core/linalg.c). */
 typedef enum dt_linalg_kind {
     DT_LINALG_LU = 0,
     DT_LINALG_LU_SOLVE,
@@ -377,7 +384,8 @@ typedef enum dt_linalg_kind {
     DT_LINALG_QR,
     DT_LINALG_EIGH,
     DT_LINALG_SVD,
-    DT_LINALG_EIG
+    DT_LINALG_EIG,
+    DT_LINALG_LU_DET
 } dt_linalg_kind;
 
 typedef struct dt_linalg_loop {
@@ -386,16 +394,16 @@ typedef struct dt_linalg_loop {
     void *stream;
     dt_dtype dtype;
     int vectors;               /* EIGH, SVD, EIG */
-    int full;                  /* QR, SVD */
+    int full;                  /* QR, SVD; LU_DET: the determinant */
     int reserved;              /* 0 */
     int64_t count;
     int64_t m, n;              /* a is m x n (n x n where square) */
     int64_t nrhs;              /* LU_SOLVE */
     char *a;
     char *b;                   /* LU_SOLVE */
-    int64_t *piv;              /* LU, LU_SOLVE */
-    char *w;                   /* EIGH, SVD, EIG */
-    char *q;                   /* QR, SVD (U), EIG */
+    int64_t *piv;              /* LU, LU_SOLVE, LU_DET */
+    char *w;                   /* EIGH, SVD, EIG, LU_DET */
+    char *q;                   /* QR, SVD (U), EIG, LU_DET */
     char *vt;                  /* SVD */
     int64_t *info;
 } dt_linalg_loop;

@@ -16,6 +16,18 @@
  * info is left on the device: devtensor.linalg reads it to raise
  * LinAlgError as NumPy does, which waits for the work (as cuSOLVER's
  * callers must to learn of a singular matrix).
+ *
+ * Note [Determinants from LU]
+ * det and slogdet are LU followed by one pass over each matrix's pivots
+ * and diagonal (the backend's LU_DET), as NumPy's umath_linalg computes
+ * them: the sign starts at -1 for an odd number of row swaps, each
+ * diagonal element multiplies it by its sign (a real NaN leaves it
+ * alone) or by e / |e| (complex), and log|det| sums log|e| in order;
+ * info > 0 (an exactly zero pivot) gives (0, -inf); det is
+ * sign * exp(log|det|), so it overflows to inf where the determinant does
+ * rather than where a product of pivots would.  One call from Python and
+ * one launch on CUDA, where composing it from views, log, sum, prod and
+ * where took a dozen of each.
  */
 #include "linalg.h"
 
@@ -53,7 +65,8 @@ static dt_dtype complex_of(dt_dtype d)
     return d == DT_FLOAT32 || d == DT_COMPLEX64 ? DT_COMPLEX64 : DT_COMPLEX128;
 }
 
-static const char *const kind_names[] = {"lu", "lu_solve", "cholesky", "qr", "eigh", "svd", "eig"};
+static const char *const kind_names[] = {"lu", "lu_solve", "cholesky", "qr", "eigh", "svd", "eig",
+                                          "lu_det"};
 
 /* *view = a new column-major (batch..., rows, cols) tensor: a view of a
  * C-contiguous (batch..., cols, rows) buffer (Note [Factorizations]). */
@@ -97,7 +110,8 @@ static dt_status new_batch(dt_tensor *t, dt_device device, dt_dtype dtype, int n
     return dt_tensor_init_new(t, device, dtype, nb + extra, shape, err);
 }
 
-static dt_status fill_zero(dt_tensor *t, dt_error *err)
+/* t (float32, float64, complex64, complex128 or int64) := v, a real value */
+static dt_status fill_real(dt_tensor *t, double v, dt_error *err)
 {
     if (t->storage == NULL || t->numel == 0)
         return DT_OK;
@@ -105,6 +119,14 @@ static dt_status fill_zero(dt_tensor *t, dt_error *err)
     memset(&gen, 0, sizeof gen);
     gen.kind = DT_GEN_FILL;
     gen.dtype = t->dtype;
+    float f = (float)v;
+    int64_t i = (int64_t)v;
+    if (t->dtype == DT_FLOAT32 || t->dtype == DT_COMPLEX64)
+        memcpy(gen.value.bytes, &f, sizeof f);
+    else if (t->dtype == DT_INT64)
+        memcpy(gen.value.bytes, &i, sizeof i);
+    else
+        memcpy(gen.value.bytes, &v, sizeof v);
     return dt_tensor_generate(t, &gen, err);
 }
 
@@ -138,7 +160,7 @@ dt_status dt_linalg_factor(dt_linalg_kind kind, const dt_tensor *a, int vectors,
                            dt_linalg_result *out, dt_error *err)
 {
     dt_linalg_result_init(out);
-    if (kind == DT_LINALG_LU_SOLVE || (unsigned)kind > DT_LINALG_EIG)
+    if (kind == DT_LINALG_LU_SOLVE || (unsigned)kind > DT_LINALG_EIG)  /* not LU_DET either */
         return dt_error_set(err, DT_ERR_VALUE, "dt_linalg_factor: bad kind %d", (int)kind);
     const char *name = kind_names[kind];
     DT_TRY(check_float(name, a, 2, err));
@@ -167,7 +189,7 @@ dt_status dt_linalg_factor(dt_linalg_kind kind, const dt_tensor *a, int vectors,
     if (st == DT_OK && kind == DT_LINALG_EIG && vectors)
         st = col_major_new(&out->q, device, complex_of(d), nb, a->shape, n, n, err);
     if (st == DT_OK)
-        st = fill_zero(&out->info, err);
+        st = fill_real(&out->info, 0, err);
     int64_t count = out->info.numel;
     if (st == DT_OK && count > 0 && k > 0) {
         dt_linalg_loop l;
@@ -261,6 +283,43 @@ dt_status dt_linalg_lu_solve(const dt_tensor *lu, const dt_tensor *piv, const dt
     }
     dt_tensor_clear(&lu_dense);
     dt_tensor_clear(&piv_dense);
+    if (st != DT_OK)
+        dt_linalg_result_clear(out);
+    return st;
+}
+
+dt_status dt_linalg_det(const dt_tensor *a, int want_det, dt_linalg_result *out, dt_error *err)
+{
+    dt_linalg_result_init(out);
+    dt_linalg_result lu;
+    DT_TRY(dt_linalg_factor(DT_LINALG_LU, a, 0, 0, &lu, err));
+    int nb = a->ndim - 2;
+    int64_t n = a->shape[nb];
+    dt_device device = dt_tensor_device(a);
+    dt_status st = new_batch(&out->q, device, a->dtype, nb, a->shape, 0, 0, err);
+    if (st == DT_OK && !want_det)
+        st = new_batch(&out->w, device, real_of(a->dtype), nb, a->shape, 0, 0, err);
+    int64_t count = out->q.numel;
+    if (st == DT_OK && count > 0 && n > 0) {
+        dt_linalg_loop l;
+        memset(&l, 0, sizeof l);
+        l.kind = DT_LINALG_LU_DET;
+        l.dtype = a->dtype;
+        l.full = want_det != 0;
+        l.count = count;
+        l.m = l.n = n;
+        l.a = dt_tensor_data(&lu.a);
+        l.piv = (int64_t *)dt_tensor_data(&lu.piv);
+        l.info = (int64_t *)dt_tensor_data(&lu.info);
+        l.q = dt_tensor_data(&out->q);
+        l.w = want_det ? NULL : dt_tensor_data(&out->w);
+        st = run(&l, device, err);
+    } else if (st == DT_OK) { /* empty matrices: det 1, log|det| 0 (NumPy's) */
+        st = fill_real(&out->q, 1, err);
+        if (st == DT_OK)
+            st = fill_real(&out->w, 0, err);
+    }
+    dt_linalg_result_clear(&lu);
     if (st != DT_OK)
         dt_linalg_result_clear(out);
     return st;

@@ -16,8 +16,8 @@ DT_EXTERN_C_BEGIN
 typedef struct dt_linalg_result {
     dt_tensor a;     /* LU: L and U; CHOLESKY: L; QR: R (m x n); EIGH: vectors; LU_SOLVE: x */
     dt_tensor piv;   /* LU: (..., n) int64, 0-based */
-    dt_tensor w;     /* EIGH, SVD: real values; EIG: complex values */
-    dt_tensor q;     /* QR: Q; SVD: U; EIG: vectors */
+    dt_tensor w;     /* EIGH, SVD: real values; EIG: complex values; det: log|det| */
+    dt_tensor q;     /* QR: Q; SVD: U; EIG: vectors; det: the sign or det */
     dt_tensor vt;    /* SVD: V^H */
     dt_tensor info;  /* (...) int64: LAPACK's info per matrix */
 } dt_linalg_result;
@@ -36,6 +36,11 @@ dt_status dt_linalg_factor(dt_linalg_kind kind, const dt_tensor *a, int vectors,
  * one batch shape. */
 dt_status dt_linalg_lu_solve(const dt_tensor *lu, const dt_tensor *piv, const dt_tensor *b,
                              dt_linalg_result *out, dt_error *err);
+
+/* The determinants of a (..., n, n), n >= 1, from its LU factors (Note
+ * [Determinants from LU] in linalg.c): with want_det, out->q := det a;
+ * else out->q := the sign and out->w := log|det a| (real), as slogdet. */
+dt_status dt_linalg_det(const dt_tensor *a, int want_det, dt_linalg_result *out, dt_error *err);
 
 DT_EXTERN_C_END
 

@@ -14,6 +14,7 @@
  * core's checks should make impossible (a RuntimeError naming it).
  */
 #include <complex.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ static dt_status lapack_status(lapack_int info, const char *routine, dt_error *e
 }
 
 static const char *const routine_name[] = {"getrf", "getrs", "potrf", "geqrf/orgqr", "syevd/heevd",
-                                           "gesdd", "geev"};
+                                           "gesdd", "geev", "lu_det"};
 
 /* One type's routines: T the LAPACK letter, S the storage type, R the real
  * type, ORGQR and SYEVD the names of its Q-forming and Hermitian routines. */
@@ -180,11 +181,89 @@ DT_COMPLEX_EIG(c, float _Complex)
 DT_COMPLEX_EIG(z, double _Complex)
 #undef DT_COMPLEX_EIG
 
+/* LU_DET of matrix p (Note [Determinants from LU] in csrc/core/linalg.c) */
+#define DT_REAL_LU_DET(T, R, LOG, EXP)                                                           \
+    static void T##_lu_det(const dt_linalg_loop *l, int64_t p)                                  \
+    {                                                                                           \
+        int64_t n = l->n;                                                                       \
+        const R *a = (const R *)l->a + p * n * n;                                               \
+        const int64_t *piv = l->piv + p * n;                                                    \
+        R sign = 1, logdet = 0;                                                                 \
+        if (l->info[p] > 0) {                                                                   \
+            sign = 0, logdet = -INFINITY;                                                       \
+        } else {                                                                                \
+            for (int64_t i = 0; i < n; i++)                                                     \
+                if (piv[i] != i)                                                                \
+                    sign = -sign;                                                               \
+            for (int64_t i = 0; i < n; i++) {                                                   \
+                R e = a[i * n + i];                                                             \
+                if (e < 0)                                                                      \
+                    sign = -sign, e = -e;                                                       \
+                logdet += LOG(e);                                                               \
+            }                                                                                   \
+        }                                                                                       \
+        if (l->full) {                                                                          \
+            ((R *)l->q)[p] = sign * EXP(logdet);                                                \
+        } else {                                                                                \
+            ((R *)l->q)[p] = sign;                                                              \
+            ((R *)l->w)[p] = logdet;                                                            \
+        }                                                                                       \
+    }
+DT_REAL_LU_DET(s, float, logf, expf)
+DT_REAL_LU_DET(d, double, log, exp)
+#undef DT_REAL_LU_DET
+
+#define DT_COMPLEX_LU_DET(T, R, C, LOG, EXP, ABS)                                                \
+    static void T##_lu_det(const dt_linalg_loop *l, int64_t p)                                  \
+    {                                                                                           \
+        int64_t n = l->n;                                                                       \
+        const R *a = (const R *)l->a + 2 * p * n * n;                                           \
+        const int64_t *piv = l->piv + p * n;                                                    \
+        R sr = 1, si = 0, logdet = 0;                                                           \
+        if (l->info[p] > 0) {                                                                   \
+            sr = 0, logdet = -INFINITY;                                                         \
+        } else {                                                                                \
+            for (int64_t i = 0; i < n; i++)                                                     \
+                if (piv[i] != i)                                                                \
+                    sr = -sr;                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                   \
+                R re = a[2 * (i * n + i)], im = a[2 * (i * n + i) + 1];                         \
+                R mag = ABS(re + im * I), ur = re / mag, ui = im / mag;                         \
+                R nr = sr * ur - si * ui, ni = sr * ui + si * ur;                               \
+                sr = nr, si = ni;                                                               \
+                logdet += LOG(mag);                                                             \
+            }                                                                                   \
+        }                                                                                       \
+        R *q = (R *)l->q + 2 * p;                                                               \
+        if (l->full) { /* NumPy's sign * (exp(logdet) + 0i) */                                  \
+            R e = EXP(logdet);                                                                  \
+            q[0] = sr * e - si * 0, q[1] = sr * 0 + si * e;                                     \
+        } else {                                                                                \
+            q[0] = sr, q[1] = si;                                                               \
+            ((R *)l->w)[p] = logdet;                                                            \
+        }                                                                                       \
+    }
+DT_COMPLEX_LU_DET(c, float, float _Complex, logf, expf, cabsf)
+DT_COMPLEX_LU_DET(z, double, double _Complex, log, exp, cabs)
+#undef DT_COMPLEX_LU_DET
+
 dt_status dt_cpu_run_linalg(const dt_linalg_loop *l, dt_error *err)
 {
-    if (l == NULL || (unsigned)l->kind > DT_LINALG_EIG || l->count < 1 || l->m < 1 || l->n < 1 ||
-        l->a == NULL || (l->kind != DT_LINALG_LU_SOLVE && l->info == NULL))
+    if (l == NULL || (unsigned)l->kind > DT_LINALG_LU_DET || l->count < 1 || l->m < 1 || l->n < 1 ||
+        l->a == NULL || (l->kind != DT_LINALG_LU_SOLVE && l->info == NULL) ||
+        (l->kind == DT_LINALG_LU_DET && (l->piv == NULL || l->q == NULL || (!l->full && l->w == NULL))))
         return dt_error_set(err, DT_ERR_VALUE, "run_linalg: a bad loop");
+    if (l->kind == DT_LINALG_LU_DET) {
+        void (*det)(const dt_linalg_loop *, int64_t) =
+            l->dtype == DT_FLOAT32 ? s_lu_det : l->dtype == DT_FLOAT64 ? d_lu_det
+            : l->dtype == DT_COMPLEX64 ? c_lu_det : l->dtype == DT_COMPLEX128 ? z_lu_det : NULL;
+        if (det == NULL)
+            return dt_error_set(err, DT_ERR_TYPE, "run_linalg: no determinant for %s",
+                                dt_dtype_get_info(l->dtype)->name);
+        for (int64_t p = 0; p < l->count; p++)
+            det(l, p);
+        return DT_OK;
+    }
     const dt_cpu_blas *bl = dt_cpu_blas_get(err);
     if (bl == NULL)
         return err->status;

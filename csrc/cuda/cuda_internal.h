@@ -221,6 +221,8 @@ dt_status dt_cuda_solver_copy_blocks(const void *src, int64_t n, int64_t count, 
  * of float32 or float64 (w and q of the complex dtype of that precision) */
 dt_status dt_cuda_solver_eig_unpack(const void *wr, const void *vr, void *w, void *q, int64_t n,
                                     dt_dtype dtype, cudaStream_t s, int dev, dt_error *err);
+/* backend.h's LU_DET on the loop's stream (Note [Determinants from LU] in csrc/core/linalg.c) */
+dt_status dt_cuda_solver_lu_det(const dt_linalg_loop *l, cudaStream_t s, int dev, dt_error *err);
 
 /* ---- the table (cuda_backend.c) ---- */
 

@@ -586,12 +586,26 @@ dt_status dt_cuda_solver_load(int geev, dt_error *err)
     return get_api(err) != NULL ? DT_OK : err->status;
 }
 
+/* LU_DET: our kernel alone, no cuSOLVER */
+static dt_status lu_det(const dt_linalg_loop *l, dt_error *err)
+{
+    dt_cuda_stream *stream;
+    cudaStream_t raw;
+    DT_TRY(dt_cuda_stream_resolve(l->device_index, l->stream, &stream, &raw, err));
+    dt_cuda_guard g;
+    DT_TRY(dt_cuda_guard_enter(&g, l->device_index, err));
+    dt_status st = dt_cuda_solver_lu_det(l, raw, l->device_index, err);
+    dt_cuda_guard_exit(&g);
+    return st;
+}
+
 static int fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
 {
-    if (l == NULL || (unsigned)l->kind > DT_LINALG_EIG || l->count < 1 || l->m < 1 || l->n < 1 ||
-        l->a == NULL || (l->kind != DT_LINALG_LU_SOLVE && l->info == NULL))
+    if (l == NULL || (unsigned)l->kind > DT_LINALG_LU_DET || l->count < 1 || l->m < 1 || l->n < 1 ||
+        l->a == NULL || (l->kind != DT_LINALG_LU_SOLVE && l->info == NULL) ||
+        (l->kind == DT_LINALG_LU_DET && (l->piv == NULL || l->q == NULL || (!l->full && l->w == NULL))))
         return dt_error_set(err, DT_ERR_VALUE, "run_linalg: a bad loop");
     int t = l->dtype == DT_FLOAT32 ? 0 : l->dtype == DT_FLOAT64 ? 1 : l->dtype == DT_COMPLEX64 ? 2
           : l->dtype == DT_COMPLEX128 ? 3 : -1;
@@ -602,6 +616,8 @@ dt_status dt_cuda_linalg_run(const dt_linalg_loop *l, dt_error *err)
     if (!fits_int(l->m) || !fits_int(l->n) || !fits_int(l->nrhs) || !fits_int(l->m * l->n))
         return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "run_linalg: matrices above 2**31 - 1 "
                             "elements are not supported on CUDA devices yet");
+    if (l->kind == DT_LINALG_LU_DET)
+        return lu_det(l, err);
     const solver_api *a = get_api(err);
     if (a == NULL)
         return err->status;

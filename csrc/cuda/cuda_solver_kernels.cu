@@ -1,7 +1,8 @@
 /* cuda_solver_kernels.cu - the small kernels around cuSOLVER (cuda_solver.c):
  * int pivots and info to and from the loop's int64, zeroing a triangle,
  * batched conjugate transposes and block copies, the pointer arrays of the
- * batched routines, and a real eig's output made complex; run on the CPU by the emulation in CI. */
+ * batched routines, a real eig's output made complex, and determinants
+ * from LU factors; run on the CPU by the emulation in CI. */
 #include "cuda_loops.cuh"
 
 namespace {
@@ -109,6 +110,70 @@ __global__ void k_eig_unpack(const T *wr, const T *vr, T *w, T *q, int64_t n)
     }
 }
 
+/* float's and double's log, exp and hypot by name, so the emulation's
+ * host compiler picks the same precision as the device's */
+template <class R> struct real_math;
+template <> struct real_math<float> {
+    __device__ static float log(float x) { return ::logf(x); }
+    __device__ static float exp(float x) { return ::expf(x); }
+    __device__ static float hypot(float x, float y) { return ::hypotf(x, y); }
+};
+template <> struct real_math<double> {
+    __device__ static double log(double x) { return ::log(x); }
+    __device__ static double exp(double x) { return ::exp(x); }
+    __device__ static double hypot(double x, double y) { return ::hypot(x, y); }
+};
+
+/* backend.h's LU_DET (Note [Determinants from LU] in csrc/core/linalg.c):
+ * one thread per matrix, its diagonal in order, as NumPy sums it.  a is
+ * count column-major n x n matrices of R (Complex: pairs of R); q and w
+ * hold one value per matrix (w unused when det). */
+template <class R, bool Complex>
+__global__ void k_lu_det(const R *a, const long long *piv, const long long *info, R *q, R *w,
+                         int64_t n, int64_t count, int det)
+{
+    typedef real_math<R> M;
+    const int c = Complex ? 2 : 1;
+    for (int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; p < count;
+         p += (int64_t)gridDim.x * blockDim.x) {
+        const R *m = a + p * n * n * c;
+        R sr = 1, si = 0, logdet = 0;
+        if (info[p] > 0) {
+            sr = 0, logdet = -(R)INFINITY;
+        } else {
+            for (int64_t i = 0; i < n; i++)
+                if (piv[p * n + i] != i)
+                    sr = -sr;
+            for (int64_t i = 0; i < n; i++) {
+                const R *e = m + (i * n + i) * c;
+                if (Complex) {
+                    R mag = M::hypot(e[0], e[1]), ur = e[0] / mag, ui = e[1] / mag;
+                    R nr = sr * ur - si * ui, ni = sr * ui + si * ur;
+                    sr = nr, si = ni;
+                    logdet += M::log(mag);
+                } else {
+                    R v = e[0];
+                    if (v < 0)
+                        sr = -sr, v = -v;
+                    logdet += M::log(v);
+                }
+            }
+        }
+        R *out = q + p * c;
+        if (det) {
+            R ex = M::exp(logdet);
+            out[0] = Complex ? sr * ex - si * 0 : sr * ex;
+            if (Complex)
+                out[1] = sr * 0 + si * ex;
+        } else {
+            out[0] = sr;
+            if (Complex)
+                out[1] = si;
+            w[p] = logdet;
+        }
+    }
+}
+
 dt_status launch(const void *kernel, int64_t items, void **args, cudaStream_t stream, int dev,
                  const char *what, dt_error *err)
 {
@@ -184,4 +249,19 @@ extern "C" dt_status dt_cuda_solver_eig_unpack(const void *wr, const void *vr, v
     const void *k = dtype == DT_FLOAT32 ? DT_KERNEL_ADDRESS(k_eig_unpack<float>)
                                         : DT_KERNEL_ADDRESS(k_eig_unpack<double>);
     return launch(k, q != NULL ? n * n : n, args, s, dev, "eig_unpack", err);
+}
+
+extern "C" dt_status dt_cuda_solver_lu_det(const dt_linalg_loop *l, cudaStream_t s, int dev, dt_error *err)
+{
+    const void *a = l->a;
+    const long long *piv = (const long long *)l->piv, *info = (const long long *)l->info;
+    void *q = l->q, *w = l->w;
+    int64_t n = l->n, count = l->count;
+    int det = l->full;
+    void *args[] = {&a, &piv, &info, &q, &w, &n, &count, &det};
+    const void *k = l->dtype == DT_FLOAT32 ? DT_KERNEL_ADDRESS((k_lu_det<float, false>))
+                  : l->dtype == DT_FLOAT64 ? DT_KERNEL_ADDRESS((k_lu_det<double, false>))
+                  : l->dtype == DT_COMPLEX64 ? DT_KERNEL_ADDRESS((k_lu_det<float, true>))
+                  : DT_KERNEL_ADDRESS((k_lu_det<double, true>));
+    return launch(k, count, args, s, dev, "lu_det", err);
 }

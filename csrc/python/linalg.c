@@ -1,5 +1,5 @@
-/* linalg.c - the factorizations from Python: devtensor._C._linalg_factor
- * and _lu_solve, the primitives devtensor/linalg.py builds NumPy's and
+/* linalg.c - the factorizations from Python: devtensor._C._linalg_factor,
+ * _lu_solve and _linalg_det, the primitives devtensor/linalg.py builds NumPy's and
  * the array API's linalg on (the core's linalg.c does the work). */
 #include "pydt.h"
 
@@ -88,10 +88,51 @@ static PyObject *py_lu_solve(PyObject *m, PyObject *args)
     return dt_py_tensor_wrap(&r.a);
 }
 
+/* _linalg_det(a, det): det a if det, else (sign, log|det a|) */
+static PyObject *py_det(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)m;
+    int want_det;
+    if (nargs != 2 || !PyObject_TypeCheck(args[0], &dt_py_tensor_base_type) ||
+        (want_det = PyObject_IsTrue(args[1])) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "_linalg_det(a, det): a tensor and a flag");
+        return NULL;
+    }
+    dt_linalg_result r;
+    dt_error err;
+    dt_status st;
+    const dt_tensor *t = &((PyDtTensor *)args[0])->t;
+    if (t->numel >= DT_LINALG_GIL_RELEASE_NUMEL) {
+        DT_PY_BEGIN_TENSOR_WORK
+        st = dt_linalg_det(t, want_det, &r, &err);
+        DT_PY_END_TENSOR_WORK
+    } else {
+        st = dt_linalg_det(t, want_det, &r, &err);
+    }
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    if (want_det)
+        return dt_py_tensor_wrap(&r.q);
+    PyObject *sign = dt_py_tensor_wrap(&r.q);
+    PyObject *logdet = dt_py_tensor_wrap(&r.w);
+    PyObject *pair = sign != NULL && logdet != NULL ? PyTuple_New(2) : NULL;
+    if (pair == NULL) {
+        Py_XDECREF(sign);
+        Py_XDECREF(logdet);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pair, 0, sign);
+    PyTuple_SET_ITEM(pair, 1, logdet);
+    return pair;
+}
+
 PyMethodDef dt_py_linalg_methods[] = {
     {"_linalg_factor", py_factor, METH_VARARGS,
      "_linalg_factor(kind, a, vectors, full): (a, piv, w, q, vt, info), None where absent"},
     {"_lu_solve", py_lu_solve, METH_VARARGS, "_lu_solve(lu, piv, b): x of A x = b from LU factors"},
+    {"_linalg_det", (PyCFunction)(void (*)(void))py_det, METH_FASTCALL,
+     "_linalg_det(a, det): det a if det, else (sign, log|det a|), from LU factors"},
     {NULL, NULL, 0, NULL},
 };
 

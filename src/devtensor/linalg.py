@@ -55,7 +55,7 @@ from numpy.linalg import LinAlgError
 from . import _C
 from ._creation import eye
 from ._operands import as_tensor as _tensor, operands_device
-from ._products import _diagonal, _shape_str
+from ._products import _shape_str
 
 __all__ = [
     "LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
@@ -80,8 +80,15 @@ def _dt():
     return devtensor
 
 
+_FLOAT_DTYPES = {}  # dtypes -> their linalg dtype (Note [Linalg dtypes])
+
+
 def _float_dtype(*dtypes):
     """Note [Linalg dtypes]"""
+    try:
+        return _FLOAT_DTYPES[dtypes]
+    except KeyError:
+        pass
     out = None
     for d in dtypes:
         name = str(d)
@@ -90,7 +97,8 @@ def _float_dtype(*dtypes):
         if name not in ("float32", "float64", "complex64", "complex128"):
             name = "float64"
         out = name if out is None else str(np.result_type(out, name))
-    return _C.dtype(out)
+    _FLOAT_DTYPES[dtypes] = out = _C.dtype(out)
+    return out
 
 
 def _stacked_2d(a):
@@ -138,17 +146,14 @@ def _eps(d):
 
 def _check(info, message):
     """LinAlgError when any matrix's LAPACK info is positive (waits for the device)."""
-    if info is not None and info.size and bool(_dt().any(info > 0)):
+    if info is None or not info.size:
+        return
+    if info.item() > 0 if info.ndim == 0 else bool(_dt().any(info > 0)):
         raise LinAlgError(message)
 
 
 def _mH(x):
     return _dt().conj(x.mT) if _is_complex(x) else x.mT
-
-
-def _diag(x):
-    """The main diagonal of the last two axes, as a view."""
-    return _diagonal(x, 0, -2, -1)
 
 
 def _factor(kind, a, vectors=False, full=False):
@@ -169,6 +174,8 @@ def _solve_shapes(sa, sb, vector):
         raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, with "
                          f"gufunc signature {signature} (size {bm} is different from {m})")
     loops = (tuple(sa[:-2]), tuple(sb[:len(sb) - core]))
+    if loops[0] == loops[1]:
+        return
     try:
         np.broadcast_shapes(*loops)
     except ValueError:
@@ -184,6 +191,8 @@ def _solve_shapes(sa, sb, vector):
 
 def _broadcast_batch(a, b):
     """a (..., n, n) and b (..., n, k) with their batch axes broadcast."""
+    if a.shape[:-2] == b.shape[:-2]:
+        return a, b
     dt = _dt()
     batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     return (dt.broadcast_to(a, batch + tuple(a.shape[-2:])),
@@ -220,7 +229,9 @@ def solve(a, b):
 def _inverse(a):
     """(the inverses of the square float matrices a, LAPACK's info of each)."""
     lu, piv, info = _lu(a)
-    ident = _dt().broadcast_to(eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
+    ident = eye(a.shape[-1], dtype=a.dtype, device=a.device)
+    if a.ndim > 2:
+        ident = _dt().broadcast_to(ident, a.shape)
     return _C._lu_solve(lu, piv, ident), info
 
 
@@ -234,49 +245,17 @@ def inv(a):
     return x
 
 
-def _lu_parity(piv):
-    """-1 where the pivots swap an odd number of times, else 1 (per matrix)."""
-    dt = _dt()
-    n = piv.shape[-1]
-    swaps = dt.sum(piv != dt.arange(n, device=piv.device), axis=-1)
-    return 1 - 2 * (swaps % 2)
-
-
 def det(a):
-    """The determinant of each square matrix: sign * exp(log|det|) from
-    slogdet, as NumPy computes it (Note [det through slogdet])."""
-    # Note [det through slogdet]
-    # The product of LU's pivots overflows or underflows where the
-    # determinant does; NumPy's det takes slogdet's sign and log|det| and
-    # returns sign * exp(log|det|); so does devtensor, so that an overflow
-    # is inf in the sign's direction as NumPy's (a complex product of huge
-    # parts gives NaN instead).
-    sign, logabs = slogdet(a)
-    return sign * _dt().exp(logabs).astype(sign.dtype)
+    """The determinant of each square matrix: sign * exp(log|det|), as
+    NumPy computes it (Note [Determinants from LU] in csrc/core/linalg.c)."""
+    a = _as_float(a, square=True)
+    return _C._linalg_det(a, True)
 
 
 def slogdet(a):
     """(sign, log|det|) of each square matrix; (0, -inf) where singular."""
     a = _as_float(a, square=True)
-    dt = _dt()
-    real = _real_dtype(a.dtype)
-    if a.shape[-1] == 0:
-        return SlogdetResult(dt.ones(a.shape[:-2], dtype=a.dtype, device=a.device),
-                             dt.zeros(a.shape[:-2], dtype=real, device=a.device))
-    lu, piv, _ = _lu(a)
-    d = _diag(lu)
-    mag = dt.abs(d)
-    logabs = dt.sum(dt.log(mag), axis=-1)
-    parity = _lu_parity(piv).astype(a.dtype)
-    if _is_complex(a):
-        unit = dt.where(mag == 0, 0, d / dt.where(mag == 0, 1, mag))
-        sign = dt.prod(unit, axis=-1) * parity
-    else:
-        sign = dt.prod(dt.sign(d), axis=-1) * parity
-    singular = dt.any(mag == 0, axis=-1)
-    sign = dt.where(singular, dt.zeros((), dtype=a.dtype, device=a.device), sign)
-    logabs = dt.where(singular, -math.inf, logabs)
-    return SlogdetResult(sign, logabs)
+    return SlogdetResult(*_C._linalg_det(a, False))
 
 
 def cholesky(a, /, *, upper=False):
