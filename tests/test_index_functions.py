@@ -94,8 +94,14 @@ def test_take_out_and_errors(device):
     same_error(lambda: np.take(np.zeros(0), [0], mode="wrap"),
                lambda: dt.take(dt.zeros(0, device=device), [0], mode="wrap"))
     same_error(lambda: np.take(a, [0], mode="bad"), lambda: dt.take(x, [0], mode="bad"))
-    with pytest.raises(TypeError):
-        dt.take(x, [0.5])
+    # NumPy converts a list to intp itself (a float truncates) and casts an
+    # array 'same_kind' (bool to int; a float array is refused)
+    for ix in ([0.5, 3.9], [True, False], np.array([True, False]), 2.0, [[1, 2]]):
+        assert_same(dt.take(x, ix), np.take(a, ix))
+    for ix in (np.array([1.5]), np.array(2.0), [1 + 0j]):
+        same_error(lambda: np.take(a, ix), lambda: dt.take(x, ix))
+    for ix in (np.array([1.5]), np.array(2.0)):
+        same_error(lambda: np.take(a, ix), lambda: dt.take(x, dt.asarray(ix, device=device)))
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1, None])

@@ -87,21 +87,48 @@ def _write_out(result, out):
     return out
 
 
+def _take_indices(indices, device):
+    """take's indices as an integer tensor on device, converted as NumPy's
+    take converts them: a list or scalar to intp as np.array(..., intp) does
+    (Python floats truncate), an array or tensor by 'same_kind' casting
+    (bool to int64; floats refused)."""
+    if not isinstance(indices, (TensorBase, np.ndarray)):
+        return _creation.asarray(np.asarray(indices, dtype=np.intp), device=device)
+    idx = _like_device(indices, device)
+    if idx.dtype.kind == "b":
+        return idx.astype(np.int64)
+    if idx.dtype.kind not in "iu":
+        what = "scalar" if idx.ndim == 0 else "array data"
+        raise TypeError(f"Cannot cast {what} from dtype('{idx.dtype}') to dtype('int64') "
+                        f"according to the rule 'same_kind'")
+    return idx
+
+
+def _like_device(obj, device):
+    return obj if isinstance(obj, TensorBase) else _creation.asarray(obj, device=device)
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of a at indices along axis (of a.ravel() when axis is None)."""
     a = _tensor(a)
+    if (out is None and a.device.type == "cpu" and a.dtype.name != "bfloat16" and
+            not (isinstance(indices, TensorBase) and indices.device.type != "cpu")):
+        # Note [Big indices on the CPU]: NumPy's take for small keys, whose
+        # conversions and errors are NumPy's own
+        ix = indices.numpy() if isinstance(indices, TensorBase) else indices
+        if type(ix) is list and len(ix) < 64 and not any(isinstance(i, (list, tuple)) for i in ix):
+            small = True  # flat and short: NumPy converts it itself
+        else:
+            if not isinstance(ix, np.ndarray):
+                ix = np.asarray(ix, dtype=np.intp)
+            small = not _views._use_index_kernels(a, ix)
+        if small:
+            return _creation.asarray(np.take(a.numpy(), ix, axis=axis, mode=mode), device=a.device)
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = normalize_axis_index(operator.index(axis), a.ndim)
-    idx = _like(a, indices)
-    if idx.dtype.kind not in "iu":
-        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') "
-                        f"according to the rule 'safe'")
+    idx = _take_indices(indices, a.device)
     _check_mode(mode)
-    if idx.device.type == "cpu" and not _views._use_index_kernels(a, idx):
-        # NumPy's take, not its slower fancy indexing
-        taken = np.take(a.numpy(), idx.numpy(), axis=axis, mode=mode)
-        return _write_out(_creation.asarray(taken, device=a.device), out)
     if mode != "raise" and idx.size:
         idx = _mode_indices(idx, a.shape[axis], mode)
     key = (slice(None),) * axis + (idx if idx.ndim else idx.reshape(1),)

@@ -32,6 +32,9 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from . import _C
 from ._C import TensorBase
 
+_ARRAYS = (TensorBase, np.ndarray)
+_BFLOAT16 = _C.dtype("bfloat16")  # dtypes are singletons
+
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
               "integer or boolean arrays are valid indices")
 
@@ -150,15 +153,19 @@ def _advanced_on_host(x, key):
 # advanced keys on the CPU] in csrc/python/index.c); bfloat16, which NumPy
 # lacks, always goes to the kernels.  A threshold of 0 sends every key to them.
 def _use_index_kernels(x, key):
-    if x.device.type != "cpu" or x.dtype.name == "bfloat16":
+    if x.device.type != "cpu" or x.dtype is _BFLOAT16:
         return True
     start = _C._cpu_index_kernels_from()
     if start == 0:
         return True
     if _C._get_num_threads() < 2:
         return False
-    items = key if isinstance(key, tuple) else (key,)
-    return any(isinstance(k, (TensorBase, np.ndarray)) and k.size >= start for k in items)
+    if type(key) is not tuple:
+        return isinstance(key, _ARRAYS) and key.size >= start
+    for k in key:
+        if isinstance(k, _ARRAYS) and k.size >= start:
+            return True
+    return False
 
 
 def getitem(x, key):
