@@ -496,6 +496,9 @@ def lstsq(a, b, rcond=None):
 
 # ---- norms ----
 
+_REAL_FLOATS = tuple(_C.dtype(n) for n in ("float16", "bfloat16", "float32", "float64"))
+
+
 def _as_norm_input(x):
     """x as NumPy's norm takes it: inexact dtypes kept, others float64."""
     x = _tensor(x)
@@ -592,8 +595,11 @@ def _matrix_norm(x, ord, axis, keepdims):
 def norm(x, ord=None, axis=None, keepdims=False):
     """NumPy's norm: a vector norm over one axis, a matrix norm over two;
     the 2-norm of everything flattened by default."""
-    x = _as_norm_input(x)
     dt = _dt()
+    if ord is None and axis is None and not keepdims and isinstance(x, _C.TensorBase) and \
+            x.dtype in _REAL_FLOATS:
+        return dt.sqrt(dt.sum(x * x))  # x * x is C-ordered: its sum is the flat one's
+    x = _as_norm_input(x)
     if axis is None:
         nd = x.ndim
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
