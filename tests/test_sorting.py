@@ -119,8 +119,8 @@ def test_rows_either_side_of_the_small_row_sort(device, dtype):
 
 
 def test_sort_argument_forms_on_and_off_the_per_call_path(device):
-    """_C._sort_fast takes the plain calls (a tensor, axis -1 or ndim - 1,
-    stable None or a bool, descending a bool); every other form goes to
+    """_C._sort_fast takes the plain calls (a tensor, an int axis, stable
+    None or a bool, descending a bool); every other form goes to
     devtensor._sorting and gives the same results."""
     rng = np.random.default_rng(11)
     a = sample(rng, (3, 20), "float32")
@@ -138,6 +138,15 @@ def test_sort_argument_forms_on_and_off_the_per_call_path(device):
     same_sorted(dt.sort(t.T, axis=0), np.sort(a.T, axis=0))  # a strided tensor's last axis
     with pytest.raises(np.exceptions.AxisError):
         dt.sort(t, axis=2)
+    b = sample(rng, (3, 6, 5), "float64")
+    tb, b = dt.asarray(b, device=device)[:, ::2], b[:, ::2]
+    for axis in (0, 1, -2, 2):  # another axis moved last and back: a C-ordered result
+        for r, want in ((dt.sort(tb, axis=axis), np.sort(b, axis=axis)),
+                        (dt.argsort(tb, axis=axis), np.argsort(b, axis=axis, kind="stable")),
+                        (dt.argsort(tb, axis=axis, descending=True, stable=True),
+                         descending_argsort(b, axis))):
+            assert_same(r, want)
+            assert r.flags.c_contiguous
 
 
 def test_many_rows(device):

@@ -403,8 +403,8 @@ static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 /* _sort_fast(a, axis, arg, stable, descending): sort's (argsort's, arg
  * True) per-call path for a tensor of at least one dimension sorted along
- * its last axis (axis -1 or ndim - 1), stable None or a bool, descending a
- * bool: a new tensor, or None for devtensor._sorting to take the call.  As
+ * any axis (an int), stable None or a bool, descending a bool: a new
+ * C-ordered tensor, or None for devtensor._sorting to take the call.  As
  * there (Note [Sorting through the backend] in devtensor/_sorting.py): an
  * unstable ascending values sort on the CPU is NumPy's, in place on our
  * contiguous copy; everything else is the core's stable dt_sort. */
@@ -423,9 +423,13 @@ static PyObject *sort_fast(PyObject *module, PyObject *const *args, Py_ssize_t n
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    if (src->ndim == 0 || (axis != -1 && axis != src->ndim - 1) || src->numel >= SORT_FAST_MAX)
+    if (src->ndim == 0 || src->numel >= SORT_FAST_MAX)
         Py_RETURN_NONE;
     const int arg = args[2] == Py_True, descending = args[4] == Py_True;
+    const int nd = src->ndim;
+    if (axis < -nd || axis >= nd)
+        Py_RETURN_NONE; /* _sorting raises NumPy's AxisError */
+    const int ax = (int)(axis < 0 ? axis + nd : axis);
     dt_error err;
     dt_tensor out;
     if (!arg && !descending && args[3] != Py_True && dt_tensor_device(src).type == DT_DEVICE_CPU &&
@@ -434,16 +438,42 @@ static PyObject *sort_fast(PyObject *module, PyObject *const *args, Py_ssize_t n
             return dt_py_raise(&err);
         PyObject *r = dt_py_tensor_wrap(&out);
         PyObject *view = r == NULL ? NULL : dt_py_tensor_to_ndarray((PyDtTensor *)r);
-        if (view == NULL || PyArray_Sort((PyArrayObject *)view, -1, NPY_QUICKSORT) < 0)
+        if (view == NULL || PyArray_Sort((PyArrayObject *)view, ax, NPY_QUICKSORT) < 0)
             Py_CLEAR(r);
         Py_XDECREF(view);
         return r;
     }
+    /* the core sorts along the last axis: another one is moved there in a
+     * view, and the sorted result moved back and copied to C order */
+    dt_tensor moved, sorted, back;
+    dt_tensor_init_empty(&moved);
+    dt_tensor_init_empty(&sorted);
+    dt_tensor_init_empty(&back);
     dt_tensor_init_empty(&out);
-    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src), arg ? DT_INT64 : src->dtype, src->ndim,
-                                      src->shape, &err);
+    int64_t shape[DT_MAX_NDIM], strides[DT_MAX_NDIM];
+    for (int d = 0, k = 0; d < nd; d++)
+        if (d != ax)
+            shape[k] = src->shape[d], strides[k++] = src->strides[d];
+    shape[nd - 1] = src->shape[ax], strides[nd - 1] = src->strides[ax];
+    dt_status st = ax == nd - 1 ? DT_OK
+                 : dt_tensor_init_view(&moved, src->storage, src->offset, nd, shape, strides, src->dtype, &err);
+    const dt_tensor *in = ax == nd - 1 ? src : &moved;
+    dt_tensor *result = ax == nd - 1 ? &out : &sorted;
     if (st == DT_OK)
-        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(src, src->numel), st = dt_sort(src, descending, arg, &out, &err));
+        st = dt_tensor_init_new(result, dt_tensor_device(src), arg ? DT_INT64 : src->dtype, nd, in->shape,
+                                &err);
+    if (st == DT_OK)
+        DT_PY_TENSOR_WORK(!dt_py_small_cpu_work(src, src->numel), st = dt_sort(in, descending, arg, result, &err));
+    if (st == DT_OK && ax != nd - 1) {
+        for (int d = 0, k = 0; d < nd; d++)
+            shape[d] = src->shape[d], strides[d] = d == ax ? sorted.strides[nd - 1] : sorted.strides[k++];
+        st = dt_tensor_init_view(&back, sorted.storage, sorted.offset, nd, shape, strides, sorted.dtype, &err);
+        if (st == DT_OK)
+            st = dt_py_same_device_copy(&back, back.dtype, &out, &err);
+    }
+    dt_tensor_clear(&moved);
+    dt_tensor_clear(&sorted);
+    dt_tensor_clear(&back);
     if (st != DT_OK) {
         dt_tensor_clear(&out);
         return dt_py_raise(&err);

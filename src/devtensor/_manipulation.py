@@ -425,6 +425,11 @@ def rot90(m, k=1, axes=(0, 1)):
 def moveaxis(a, source, destination):
     """a with the axes in source moved to the positions in destination (a view)."""
     a = _tensor(a)
+    if type(source) is int and type(destination) is int:
+        src = normalize_axis_index(source, a.ndim, "source")
+        order = [n for n in range(a.ndim) if n != src]
+        order.insert(normalize_axis_index(destination, a.ndim, "destination"), src)
+        return permute_dims(a, order)
     source = normalize_axis_tuple(source, a.ndim, "source")
     destination = normalize_axis_tuple(destination, a.ndim, "destination")
     if len(source) != len(destination):

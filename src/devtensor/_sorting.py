@@ -40,6 +40,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _C
 from ._C import TensorBase
 from ._creation import empty, zeros
+from ._manipulation import moveaxis
 from ._operands import SMALL_CPU_WORK, as_tensor as _tensor, numpy_call, numpy_views, operands_device
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize", "sort_complex"]
@@ -155,7 +156,6 @@ def _sorted_last(x, descending, arg, stable):
 def _along(a, axis, descending, arg, stable):
     if type(axis) is int and isinstance(a, TensorBase) and a.ndim and (axis == -1 or axis == a.ndim - 1):
         return _sorted_last(a, descending, arg, stable)  # the common call, checked no further
-    from ._manipulation import moveaxis
     a = _tensor(a)
     if axis is None:
         a = a.reshape(-1)
@@ -167,6 +167,11 @@ def _along(a, axis, descending, arg, stable):
     ax = normalize_axis_index(operator.index(axis), a.ndim)
     if ax == a.ndim - 1:
         return _sorted_last(a, descending, arg, stable)
+    if not descending and a.device.type == "cpu" and a.size < _THREADED_SORT_MIN and \
+            a.dtype is not _C.bfloat16:
+        # NumPy's sort, or its stable argsort (devtensor's argsort is stable)
+        kind = "stable" if stable or arg else None
+        return _C._from_numpy((np.argsort if arg else np.sort)(a.numpy(), axis=ax, kind=kind))
     res = _sorted_last(moveaxis(a, ax, -1), descending, arg, stable)
     return moveaxis(res, -1, ax).copy()
 
