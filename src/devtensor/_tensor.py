@@ -422,6 +422,8 @@ class _TensorMethods:
         """view(dtype): NumPy's reinterpretation of the bytes as another dtype
         (Note [Reinterpreting a view]); view(*shape): PyTorch's reshape that
         never copies (RuntimeError if it would have to); view(): a view of self."""
+        if not shape and dtype is None:
+            return self[...]
         if dtype is None and len(shape) == 1 and _as_dtype(shape[0]) is not None:
             dtype, shape = shape[0], ()
         elif dtype is None and len(shape) == 1 and isinstance(shape[0], type) and \
