@@ -375,7 +375,8 @@ def flip(m, axis=None):
     """m reversed along axis (all axes when None; an int or a tuple): a view
     with negative strides, as NumPy's."""
     m = _tensor(m)
-    axes = range(m.ndim) if axis is None else normalize_axis_tuple(axis, m.ndim)
+    axes = (range(m.ndim) if axis is None else (normalize_axis_index(axis, m.ndim),)
+            if type(axis) is int else normalize_axis_tuple(axis, m.ndim))
     strides, offset = list(m.strides), 0
     for a in axes:
         if m.shape[a] > 0:
