@@ -515,6 +515,17 @@ def bench_per_call(table, rng, quick):
         ("t.clone() vs a.copy()", lambda: x.clone(), lambda: a.copy()),
         ("real(t)  complex128", lambda: dt.real(xc), lambda: np.real(ac)),
         ("memoryview(t)", lambda: memoryview(x), lambda: memoryview(a)),
+        ("linalg.det(t)  (4x4)", lambda: dt.linalg.det(x4), lambda: np.linalg.det(m4)),
+        ("linalg.slogdet(t)  (4x4)", lambda: dt.linalg.slogdet(x4), lambda: np.linalg.slogdet(m4)),
+        ("linalg.inv(t)  (4x4)", lambda: dt.linalg.inv(x4), lambda: np.linalg.inv(m4)),
+        ("linalg.solve(t, t[0])  (4x4)", lambda: dt.linalg.solve(x4, x4[0]),
+         lambda: np.linalg.solve(m4, m4[0])),
+        ("linalg.norm(t)", lambda: dt.linalg.norm(x), lambda: np.linalg.norm(a)),
+        ("take(t, [1, 3])", lambda: dt.take(x, [1, 3]), lambda: np.take(a, [1, 3])),
+        ("sort(t, axis=0)  (4x4)", lambda: dt.sort(x4, axis=0), lambda: np.sort(m4, axis=0)),
+        ("argsort(t, axis=0)  (4x4)", lambda: dt.argsort(x4, axis=0), lambda: np.argsort(m4, axis=0)),
+        ("asfortranarray(t)  (4x4)", lambda: dt.asfortranarray(x4), lambda: np.asfortranarray(m4)),
+        ("t.view()", lambda: x.view(), lambda: a.view()),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)

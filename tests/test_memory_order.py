@@ -129,3 +129,15 @@ def test_moves_keep_a_dense_layout(device):
                 assert live_strides(y) == tuple(int(s * ratio) for s in live_strides(t))
             elif y is not t:  # packed, or a cast on its own device (t.to(its device) is t)
                 assert y.flags.c_contiguous
+
+
+def test_sorts_of_cpu_tensors_keep_numpys_order():
+    # np.sort copies in order='K' and sorts in place: a Fortran input sorts
+    # into a Fortran result along any axis (Note [Sorting through the
+    # backend] in devtensor/_sorting.py: a CPU values sort is NumPy's)
+    x = T(F, "cpu")
+    for axis in (0, 1, -1):
+        want = np.sort(F, axis=axis)
+        got = dt.sort(x, axis=axis)
+        assert_same(got, want, "cpu")
+        assert live_strides(got) == live_strides(want), axis

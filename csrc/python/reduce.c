@@ -434,6 +434,8 @@ static PyObject *sort_fast(PyObject *module, PyObject *const *args, Py_ssize_t n
     dt_tensor out;
     if (!arg && !descending && args[3] != Py_True && dt_tensor_device(src).type == DT_DEVICE_CPU &&
         src->dtype != DT_BFLOAT16) {
+        if (nd > 1 && !dt_tensor_is_contiguous(src))
+            Py_RETURN_NONE; /* NumPy's sort keeps a Fortran (any) layout: _sorting's np.sort */
         if (dt_py_same_device_copy(src, src->dtype, &out, &err) != DT_OK)
             return dt_py_raise(&err);
         PyObject *r = dt_py_tensor_wrap(&out);
