@@ -401,10 +401,7 @@ class _TensorMethods:
         return self
 
     def _along_axis0(self, positions):
-        if self.ndim == 1:
-            return (self[i] for i in positions)
-        shape, strides, step = self.shape[1:], self.strides[1:], self.strides[0]
-        return (_views._view(self, shape, strides, i * step) for i in positions)
+        return map(self.__getitem__, positions)  # t[i] in C: a 0-d copy or a view of row i
 
     @property
     def flat(self):
