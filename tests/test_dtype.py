@@ -175,3 +175,25 @@ def test_dtypes_answer_isinstance_as_numpys_scalar_types():
     assert not isinstance(np.float32(1), dt.bfloat16)
     assert issubclass(np.float64, dt.float64) and not issubclass(np.float32, dt.float64)
     assert [d.__name__ for d in (dt.float32, dt.bool, dt.bfloat16)] == ["float32", "bool", "bfloat16"]
+
+
+def test_issubdtype_is_numpys_with_bfloat16_a_floating_type():
+    names = ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64"]
+    abstract = [np.generic, np.number, np.integer, np.signedinteger, np.unsignedinteger, np.inexact,
+                np.floating, np.complexfloating, float, int, "f8", "i4"]
+    for a in names:
+        for b in names + abstract:
+            want = np.issubdtype(np.dtype(a), b if not isinstance(b, str) or b not in names else np.dtype(b))
+            got = dt.issubdtype(getattr(dt, a), getattr(dt, b) if isinstance(b, str) and b in names else b)
+            assert got == want, (a, b)
+        assert dt.issubdtype(dt.ones(2, dtype=getattr(dt, a)).dtype, np.dtype(a).type)
+        assert not dt.issubdtype(getattr(dt, a), dt.bfloat16)
+        assert not dt.issubdtype(dt.bfloat16, getattr(dt, a))
+    for base in (np.generic, np.number, np.inexact, np.floating, dt.floating):
+        assert dt.issubdtype(dt.bfloat16, base)
+    for other in (np.integer, np.complexfloating, np.bool_, float):
+        assert not dt.issubdtype(dt.bfloat16, other)
+    assert dt.issubdtype(dt.bfloat16, "bfloat16") and dt.issubdtype("bfloat16", dt.bfloat16)
+    assert dt.issubdtype(arg1=dt.int8, arg2=np.integer)  # NumPy's parameter names
+    with pytest.raises(TypeError):
+        dt.issubdtype(dt.float32)

@@ -67,7 +67,7 @@ from ._einsum import einsum, einsum_path  # noqa: F401
 from . import linalg  # noqa: F401  (numpy.linalg and the array API's linalg extension)
 from . import fft  # noqa: F401  (numpy.fft and the array API's fft extension)
 from . import emath  # noqa: F401  (numpy.emath: sqrt, log, ... complex outside the real domain)
-from ._dtype_api import can_cast, finfo, iinfo, isdtype, promote_types, result_type  # noqa: F401
+from ._dtype_api import can_cast, finfo, iinfo, isdtype, issubdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
 from . import _utilities
@@ -109,7 +109,7 @@ __all__ = [
     "inference_mode", "is_grad_enabled", "is_tensor", "manual_seed", "no_grad", "randperm",
     "set_grad_enabled", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "set_num_threads",
-    "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype",
+    "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype", "issubdtype",
     "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",
     "broadcast_to", "may_share_memory", "shares_memory", "map_location", "array", "copy",
     "identity", "fromiter", "frombuffer", "logspace", "geomspace", "tri", "tril", "triu", "diag", "tril_indices",

@@ -1,7 +1,7 @@
 """Type promotion and dtype introspection: NumPy 2 semantics (NEP 50), array API names.
 
     result_type(*arrays_and_dtypes)  promote_types(a, b)  can_cast(from_, to, casting)
-    finfo(dtype)  iinfo(dtype)  isdtype(dtype, kind)
+    finfo(dtype)  iinfo(dtype)  isdtype(dtype, kind)  issubdtype(arg1, arg2)
 
 Pairwise promotion, weak-scalar promotion and the casting table live in the C core
 (`_C._promote_types`, `_C._promote_weak`, `_C._can_cast`); this module handles the argument
@@ -27,7 +27,7 @@ import numpy as np
 from . import _C
 from ._C import TensorBase, dtype as _dtype
 
-__all__ = ["can_cast", "finfo", "iinfo", "isdtype", "promote_types", "result_type"]
+__all__ = ["can_cast", "finfo", "iinfo", "isdtype", "issubdtype", "promote_types", "result_type"]
 
 _RANK = {name: i for i, name in enumerate((
     "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
@@ -230,3 +230,22 @@ def isdtype(dtype, kind):
     d = _isdtype_dtype(dtype, "dtype")
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return any([_isdtype_one(d, k) for k in kinds])
+
+
+# the abstract scalar types bfloat16 belongs to, as float16 does
+_BFLOAT16_BASES = (np.generic, np.number, np.inexact, np.floating)
+
+
+def _is_bfloat16(x):
+    return x is _C.bfloat16 or (type(x) is str and x == "bfloat16")
+
+
+def issubdtype(arg1, arg2):
+    """NumPy's issubdtype with devtensor's dtypes: bfloat16 (which NumPy
+    lacks) is a floating type, a sub-dtype of itself and of no other dtype."""
+    if _is_bfloat16(arg1) or _is_bfloat16(arg2):
+        if _is_bfloat16(arg2):
+            return _is_bfloat16(arg1)
+        return arg2 in _BFLOAT16_BASES
+    return np.issubdtype(arg1.type if type(arg1) is _dtype else arg1,
+                         arg2.type if type(arg2) is _dtype else arg2)
