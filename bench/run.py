@@ -266,13 +266,14 @@ def bench_cpu(table, quick):
             set_threads(default)
 
 
-def _near_numpy(got, ref):
+def _near_numpy(got, ref, eps_times=50):
     """A _check function for products: BLAS sums in its own order, so the
-    answer is compared to NumPy's within a float tolerance and the largest
+    answer is compared to NumPy's within a float tolerance (eps_times
+    machine epsilons, relative to the largest element) and the largest
     relative difference is reported."""
     got, ref = np.asarray(got), np.asarray(ref)
     diff = float(np.max(np.abs(got - ref)) / max(float(np.max(np.abs(ref))), 1e-300))
-    ok = diff <= 50 * np.finfo(ref.dtype).eps
+    ok = diff <= eps_times * np.finfo(ref.dtype).eps
     return f"max rel. diff {diff:.1e} vs NumPy" if ok else f"MISMATCH vs NumPy ({diff:.1e})"
 
 
@@ -332,7 +333,10 @@ def product_cases(rng):
              lambda sym=sym: np.linalg.eigh(sym)[0], _near_numpy),
             ("linalg.eigvals 200x200 float64", lambda x=x: dt.linalg.eigvals(x[:200, :200]),
              lambda a=a: np.linalg.eigvals(a[:200, :200]),
-             lambda got, ref: _near_numpy(np.sort_complex(np.asarray(got)), np.sort_complex(ref))),
+             # a general matrix's eigenvalues move by their condition number times
+             # the rounding: NumPy's OpenBLAS and scipy-openblas64 differ by ~1e-14
+             # (45 epsilons) on this matrix, so the check allows 1000
+             lambda got, ref: _near_numpy(np.sort_complex(np.asarray(got)), np.sort_complex(ref), 1000)),
         ]
     return cases
 
