@@ -766,9 +766,12 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
         return _logspace_general(start, stop, num, endpoint, base, dtype, axis, device)
     start, stop = _real_scalar(start, "logspace"), _real_scalar(stop, "logspace")
     _check_axis(axis, "logspace")
-    # NumPy's linspace works in the bounds' float type (float32 bounds stay float32)
-    y = linspace(start, stop, num, endpoint, dtype=np.result_type(start, stop, float(num)),
-                 device=device)
+    # NumPy's linspace works in the bounds' float type (float32 bounds stay
+    # float32); float64 work takes linspace's path for Python floats
+    work = np.result_type(start, stop, float(num))
+    if work == np.float64:
+        start, stop = float(start), float(stop)
+    y = linspace(start, stop, num, endpoint, dtype=work, device=device)
     from ._ufuncs import power
     out = power(_real_scalar(base, "logspace").item(), y)
     return out if dtype is None else out.astype(dtype)
