@@ -227,6 +227,10 @@ def _unique_1d(a, assume_unique):
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """NumPy's intersect1d: the sorted common values (and, with
     return_indices, their first positions in each input)."""
+    views = small_cpu_views(ar1, ar2)
+    if views is not None:
+        return numpy_call(np.intersect1d, views, floats=False, assume_unique=assume_unique,
+                          return_indices=return_indices)
     _, ix, _, _, srt, _ = _ops()
     ar1 = _tensor(ar1).reshape(-1)
     ar2 = _tensor(ar2, ar1.device).reshape(-1)
@@ -245,6 +249,9 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 def union1d(ar1, ar2):
     """NumPy's union1d: the sorted distinct values of both."""
+    views = small_cpu_views(ar1, ar2)
+    if views is not None:
+        return numpy_call(np.union1d, views, floats=False)
     _, _, man, _, _, _ = _ops()
     ar1 = _tensor(ar1).reshape(-1)
     ar2 = _tensor(ar2, ar1.device).reshape(-1)
@@ -254,12 +261,18 @@ def union1d(ar1, ar2):
 def setdiff1d(ar1, ar2, assume_unique=False):
     """NumPy's setdiff1d: the distinct values of ar1 not in ar2 (sorted
     unless assume_unique)."""
+    views = small_cpu_views(ar1, ar2)
+    if views is not None:
+        return numpy_call(np.setdiff1d, views, floats=False, assume_unique=assume_unique)
     a = _unique_1d(ar1, assume_unique)
     return a[isin(a, _tensor(ar2, a.device), invert=True)]
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
     """NumPy's setxor1d: the sorted values in exactly one of the inputs."""
+    views = small_cpu_views(ar1, ar2)
+    if views is not None:
+        return numpy_call(np.setxor1d, views, floats=False, assume_unique=assume_unique)
     cr, _, man, _, srt, uf = _ops()
     a = _unique_1d(ar1, assume_unique)
     b = _unique_1d(_tensor(ar2, a.device), assume_unique)
