@@ -114,8 +114,8 @@ def test_array_copies_keep_the_layout_as_numpys(device, order):
 def test_moves_keep_a_dense_layout(device):
     """Note [Moves keep a dense layout] (csrc/core/tensor.c): .to(), .cuda()
     and .cpu() keep the strides of a tensor dense in some order of its axes,
-    as PyTorch's preserve_format, casts on the way too; others, and copies
-    on one device, are C-ordered.  Values always survive the trip."""
+    as PyTorch's preserve_format, casts on the way and on the tensor's own
+    device too; others are C-ordered.  Values always survive the trip."""
     x = dt.arange(24.0, device=device).reshape(2, 3, 4)
     dense = [x, x.transpose(2, 0, 1), x.transpose(1, 2, 0), x[0].T, x.reshape(2, 1, 12).transpose(2, 1, 0)]
     packed = [x[:, ::2], x[::-1], x[..., 1]]
@@ -124,10 +124,18 @@ def test_moves_keep_a_dense_layout(device):
         for dtype in (None, dt.float32, dt.int16):
             y = t.to("cpu", dtype=dtype) if dtype is not None else t.to("cpu")
             np.testing.assert_array_equal(to_np(y), want.astype(y.dtype.numpy_dtype))
-            if any(t is d for d in dense) and y.device != t.device:
+            if any(t is d for d in dense) and y is not t:
                 ratio = y.itemsize / t.itemsize
                 assert live_strides(y) == tuple(int(s * ratio) for s in live_strides(t))
-            elif y is not t:  # packed, or a cast on its own device (t.to(its device) is t)
+            elif y is not t:  # packed (t.to(its device) is t)
+                assert y.flags.c_contiguous
+        for y in (t.to(dt.float32), t.to(copy=True), t.to(t.device, dt.int32)):  # on t's own device
+            np.testing.assert_array_equal(to_np(y), want.astype(y.dtype.numpy_dtype))
+            assert y is not t and y.device == t.device
+            if any(t is d for d in dense):
+                ratio = y.itemsize / t.itemsize
+                assert live_strides(y) == tuple(int(s * ratio) for s in live_strides(t))
+            else:
                 assert y.flags.c_contiguous
 
 

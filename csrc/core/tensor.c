@@ -361,8 +361,9 @@ static dt_copy_kind copy_kind(dt_device from, dt_device to)
  * moved as the bytes it is (no packing into C order first), and a cast on
  * the way keeps it too.  A tensor with gaps, overlaps or reversed axes is
  * packed in C order first, as before, and a copy or cast that stays on its
- * device is C-ordered (t.copy(), ascontiguousarray and other callers rely
- * on that).
+ * device is C-ordered here (t.copy(), ascontiguousarray and other callers
+ * rely on that); .to(dtype) and .to(copy=True) on the tensor's own device
+ * keep a dense layout in devtensor/_tensor.py (_dense_axis_order).
  * dense_order: 1 when t is such a tensor, perm its axes from the largest
  * stride to the smallest (C order for a C-contiguous t; else unit axes
  * first, the others by falling stride, stably). */

@@ -44,9 +44,25 @@ def _to_general(self, *args, **kwargs):
     device, dtype, non_blocking, copy = _parse_to_args(args, kwargs)
     device = self.device if device is None else _C._resolve_device(device)
     dtype = self.dtype if dtype is None else dtype
-    if not copy and device == self.device and dtype == self.dtype:
-        return self
+    if device == self.device:
+        if not copy and dtype == self.dtype:
+            return self
+        order = _dense_axis_order(self)
+        if order is not None:  # PyTorch's preserve_format on the tensor's own device
+            inverse = sorted(range(self.ndim), key=order.__getitem__)
+            return self.permute(order)._to(device, dtype, non_blocking).permute(inverse)
     return self._to(device, dtype, non_blocking)
+
+
+def _dense_axis_order(t):
+    """The axes of t from the largest stride to the smallest when t is not
+    C-ordered but fills its memory densely in that order (a transpose, a
+    Fortran-ordered tensor), else None: the layout .to() keeps on a device
+    (Note [Moves keep a dense layout] in csrc/core/tensor.c)."""
+    if t.ndim < 2 or t.is_contiguous():
+        return None
+    order = sorted(range(t.ndim), key=lambda i: -t.strides[i])
+    return order if t.permute(order).is_contiguous() else None
 
 
 def _cuda_general(self, device=None, non_blocking=False):
