@@ -367,3 +367,16 @@ def test_byteswap(dtype, layout, device):
     same_error(lambda: a.byteswap(inplace=True), lambda: t.byteswap(inplace=True))
     assert to_np(t).tobytes() == a.tobytes()  # nothing written
     assert to_np(t.byteswap()).tobytes() == a.byteswap().tobytes()  # a copy is fine
+
+
+def test_errors_in_numpys_words(device):
+    """Messages a program's except clause or log shows: NumPy's text."""
+    f, i = dt.ones(2, device=device), dt.arange(3, device=device)
+    same_error(lambda: np.ones(2) << 1, lambda: f << 1)
+    same_error(lambda: np.ones(2) & 1, lambda: f & 1)
+    same_error(lambda: np.bitwise_or(np.ones(2), np.ones(2)), lambda: dt.bitwise_or(f, f))
+    same_error(lambda: np.zeros(-1), lambda: dt.zeros(-1, device=device))
+    same_error(lambda: np.eye(-1), lambda: dt.eye(-1, device=device))
+    same_error(lambda: np.empty((2, -3)), lambda: dt.empty((2, -3), device=device))
+    same_error(lambda: np.searchsorted(np.arange(3), 1, side="middle"),
+               lambda: dt.searchsorted(i, 1, side="middle"))

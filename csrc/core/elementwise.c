@@ -421,15 +421,11 @@ static dt_status no_loop(dt_op op, int nin, const dt_dtype *in, dt_error *err)
         return dt_error_set(err, DT_ERR_TYPE,
                             "The numpy boolean negative, the `-` operator, is not supported, "
                             "use the `~` operator or the logical_not function instead.");
-    char types[128] = "";
-    for (int k = 0; k < nin; k++) {
-        strncat(types, k ? ", " : "", sizeof types - strlen(types) - 1);
-        strncat(types, dt_dtype_get_info(in[k])->name, sizeof types - strlen(types) - 1);
-    }
+    (void)nin, (void)in; /* NumPy's words name the ufunc only */
     return dt_error_set(err, DT_ERR_TYPE,
-                        "ufunc '%s' not supported for the input types (%s), and the inputs could "
+                        "ufunc '%s' not supported for the input types, and the inputs could "
                         "not be safely coerced to any supported types according to the casting "
-                        "rule ''safe''", op_names[op], types);
+                        "rule ''safe''", op_names[op]);
 }
 
 dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting casting,
@@ -559,6 +555,11 @@ static void result_axis_order(int nt, const dt_tensor *const *ts, int nd, const 
             perm[j] = perm[j - 1];
         perm[pos] = a;
     }
+}
+
+void dt_tensor_k_order(const dt_tensor *t, int *perm)
+{
+    result_axis_order(1, &t, t->ndim, t->shape, perm);
 }
 
 /* Bring operand `in` to dtype `to`: scalars convert in place, tensors into

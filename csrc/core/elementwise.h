@@ -80,4 +80,9 @@ dt_status dt_ufunc(dt_op op, const dt_operand *in, dt_tensor *out, int out_given
  * and every input already of the loop's dtypes.  Used by copies, fills and dt_ufunc. */
 dt_status dt_launch(dt_op op, dt_tensor *out, int nin, const dt_operand *in, dt_error *err);
 
+/* perm := the axes of a result of t's shape in NumPy's order='K' for t
+ * alone (Note [Results in the inputs' order] in elementwise.c), outermost
+ * first, for dt_tensor_init_new_ordered: t's own layout when it is dense. */
+void dt_tensor_k_order(const dt_tensor *t, int *perm);
+
 #endif /* DT_ELEMENTWISE_H */

@@ -26,8 +26,7 @@ dt_status dt_shape_check(int ndim, const int64_t *shape, int64_t *numel, dt_erro
      * when another dimension is 0 (so every view's strides stay finite) */
     for (int i = 0; i < ndim; i++)
         if (shape[i] < 0)
-            return dt_error_set(err, DT_ERR_VALUE, "negative dimensions are not allowed (got %lld)",
-                                (long long)shape[i]);
+            return dt_error_set(err, DT_ERR_VALUE, "negative dimensions are not allowed"); /* NumPy's */
     int64_t n = 1;
     int empty = 0;
     for (int i = 0; i < ndim; i++) {

@@ -279,9 +279,11 @@ static PyObject *scan_fast(PyObject *module, PyObject *const *args, Py_ssize_t n
     dt_error err;
     dt_tensor out;
     dt_tensor_init_empty(&out);
-    dt_status st = dt_tensor_init_new(&out, dt_tensor_device(src),
-                                      dt_reduce_result_dtype((dt_reduce_op)op, src->dtype), src->ndim,
-                                      src->shape, &err);
+    int perm[DT_MAX_NDIM]; /* NumPy's accumulate lays its result out as src (order='K') */
+    dt_tensor_k_order(src, perm);
+    dt_status st = dt_tensor_init_new_ordered(&out, dt_tensor_device(src),
+                                              dt_reduce_result_dtype((dt_reduce_op)op, src->dtype),
+                                              src->ndim, src->shape, perm, &err);
     if (st == DT_OK)
         DT_PY_TENSOR_WORK(src->numel >= RELEASE_FROM,
                           st = dt_scan((dt_reduce_op)op, src, (int)axis, &out, &err));

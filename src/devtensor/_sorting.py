@@ -63,7 +63,7 @@ def searchsorted(a, v, side="left", sorter=None):
         raise ValueError("object too deep for desired array" if a.ndim > 1 else
                          "object of too small depth for desired array")
     if side not in ("left", "right"):
-        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
     scalar_v = not isinstance(v, (TensorBase, np.ndarray, list, tuple))
     v = _tensor(v, a.device)
     if sorter is not None:
