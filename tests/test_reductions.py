@@ -619,6 +619,41 @@ def test_long_scans(device):
         dt.set_num_threads(before)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int8", "uint64"])
+def test_split_scans_of_long_rows(dtype):
+    """Note [Scans on the CPU] and Note [A part's total in independent
+    chains]: a long row cut in parts across two threads keeps -0.0 and an
+    infinite first factor, and equals one thread's scan (exactly for
+    integers; within the rounding of another order for floats)."""
+    n = (1 << 17) + 13
+    before = dt.get_num_threads()
+    try:
+        dt.set_num_threads(2)
+        if dtype[0] in "fc":
+            zeros = dt.asarray(np.full(n, -0.0, dtype=dtype))
+            assert np.signbit(to_np(dt.cumsum(zeros)).real).all()
+        if dtype.startswith("complex"):
+            ones = np.ones(n, dtype=dtype)
+            ones[0] = np.inf
+            with np.errstate(invalid="ignore"):
+                assert_same(dt.cumprod(dt.asarray(ones)), np.cumprod(ones))
+        rng = np.random.default_rng(3)
+        a = (rng.standard_normal(n) * 3).astype(dtype) if dtype[0] in "fc" else \
+            rng.integers(0, 100, n).astype(dtype)
+        two = to_np(dt.cumsum(dt.asarray(a)))
+        dt.set_num_threads(1)
+        one = to_np(dt.cumsum(dt.asarray(a)))
+        if dtype[0] in "iu":
+            np.testing.assert_array_equal(two, one)
+            np.testing.assert_array_equal(two, np.cumsum(a))
+        else:
+            scale = np.cumsum(np.abs(a).astype("float64"))
+            tol = {"float16": 1e-2, "float32": 1e-6, "complex64": 1e-6}.get(dtype, 1e-12)
+            assert np.all(np.abs(two - one) <= tol * np.maximum(scale, 1))
+    finally:
+        dt.set_num_threads(before)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
 def test_scans_start_at_the_first_element(device, dtype):
     """Note [A scan starts at its first element] (cpu_scan.c, cuda_reduce.cu):

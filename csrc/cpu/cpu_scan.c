@@ -9,8 +9,9 @@
  * parallel, their running totals on one thread, and then every part is
  * scanned from its start.  The accumulator is wider than float32 and
  * float16 (Note [Accumulating wide]), so a part's start rarely changes a
- * result; float64 results may differ in the last bit with the thread
- * count, as a split scan's do in any library.
+ * result; float64 results of a split row differ from a sequential scan's
+ * by the rounding of another order of additions (one thread gives NumPy's
+ * sequential values exactly), as a split scan's do in any library.
  *
  * Note [A scan starts at its first element]
  * As NumPy's accumulate, a row's first result is its first element, not
@@ -35,6 +36,18 @@
 #include "reduce_ops.h"
 
 #define SPLIT_FROM (1 << 16) /* elements of a row worth cutting in parts */
+#define TOTAL_CHAINS 8
+
+/* Note [A part's total in independent chains]
+ * A split scan's first pass only needs each part's total, not its running
+ * values: a contiguous part is totalled in TOTAL_CHAINS independent
+ * accumulators, each starting at an element (Note [A scan starts at its
+ * first element]: a part of -0.0 totals -0.0), combined pairwise at the
+ * end, so the pass runs at the speed of the loads rather than of one add's
+ * latency per element, which made two threads no faster than one (both
+ * passes took as long as a whole scan's half).  The totals round
+ * differently from a sequential sum: another order of additions, as the
+ * split itself is (Note [Scans on the CPU]). */
 #define MAX_PARTS 64
 #define ALIGNED(p, T) (((uintptr_t)(p) % _Alignof(T)) == 0)
 
@@ -91,7 +104,22 @@ typedef struct scanner {
             memcpy(&v, in, sizeof v);                                                             \
             a = DT_ACC_LOAD(X, v);                                                                \
         }                                                                                         \
-        for (int64_t i = 1; i < n; i++) {                                                         \
+        int64_t i = 1;                                                                            \
+        if (n > 2 * TOTAL_CHAINS && is == (int64_t)sizeof v && ALIGNED(in, dt_T_##X)) {           \
+            /* Note [A part's total in independent chains] */                                     \
+            const dt_T_##X *q = (const dt_T_##X *)in;                                             \
+            NAME##_acc_##X c[TOTAL_CHAINS];                                                       \
+            for (int k = 0; k < TOTAL_CHAINS; k++)                                                \
+                c[k] = DT_ACC_LOAD(X, q[1 + k]);                                                  \
+            for (i = 1 + TOTAL_CHAINS; i + TOTAL_CHAINS <= n; i += TOTAL_CHAINS)                  \
+                for (int k = 0; k < TOTAL_CHAINS; k++)                                            \
+                    c[k] = OPF(c[k], DT_ACC_LOAD(X, q[i + k]));                                   \
+            for (int w = 1; w < TOTAL_CHAINS; w *= 2)                                             \
+                for (int k = 0; k + w < TOTAL_CHAINS; k += 2 * w)                                 \
+                    c[k] = OPF(c[k], c[k + w]);                                                   \
+            a = OPF(a, c[0]);                                                                     \
+        }                                                                                         \
+        for (; i < n; i++) {                                                                      \
             memcpy(&v, in + i * is, sizeof v);                                                    \
             a = OPF(a, DT_ACC_LOAD(X, v));                                                        \
         }                                                                                         \
