@@ -137,6 +137,25 @@ def test_put(device, mode):
     assert_same(x, a)
 
 
+def test_put_converts_indices_as_numpy(device):
+    # a list through intp (floats truncate, bools are 0 and 1); an array or
+    # tensor by 'safe' casting: bool to int, floats refused in NumPy's words
+    for ix in ([1.5], [True], np.array([True, False]), 2.7):
+        x, a = pair(np.arange(5.0), device)
+        np.put(a, ix, 9.0)
+        dt.put(x, ix, 9.0)
+        assert_same(x, a)
+        if isinstance(ix, np.ndarray):
+            dt.put(x, dt.asarray(ix, device=device), 7.0)
+            np.put(a, ix, 7.0)
+            assert_same(x, a)
+    x, a = pair(np.arange(5.0), device)
+    for ix in (np.array([1.5]), np.array(1.0)):
+        same_error(lambda: np.put(a, ix, 9.0), lambda: dt.put(x, ix, 9.0))
+        same_error(lambda: np.put(a, ix, 9.0), lambda: dt.put(x, dt.asarray(ix, device=device), 9.0))
+    assert_same(x, a)  # nothing written
+
+
 def test_put_into_a_strided_view(device):
     x, a = pair(np.arange(12.0).reshape(3, 4), device)
     v, w = x.T, a.T

@@ -87,11 +87,12 @@ def _write_out(result, out):
     return out
 
 
-def _take_indices(indices, device):
-    """take's indices as an integer tensor on device, converted as NumPy's
-    take converts them: a list or scalar to intp as np.array(..., intp) does
-    (Python floats truncate), an array or tensor by 'same_kind' casting
-    (bool to int64; floats refused)."""
+def _int_indices(indices, device, rule):
+    """Indices as an integer tensor on device, converted as NumPy's take and
+    put convert them: a list or scalar to intp as np.array(..., intp) does
+    (Python floats truncate), an array or tensor by casting (bool to int64;
+    floats refused, in the words of NumPy's casting rule, which is
+    'same_kind' for take and 'safe' for put)."""
     if not isinstance(indices, (TensorBase, np.ndarray)):
         return _creation.asarray(np.asarray(indices, dtype=np.intp), device=device)
     idx = _like_device(indices, device)
@@ -100,7 +101,7 @@ def _take_indices(indices, device):
     if idx.dtype.kind not in "iu":
         what = "scalar" if idx.ndim == 0 else "array data"
         raise TypeError(f"Cannot cast {what} from dtype('{idx.dtype}') to dtype('int64') "
-                        f"according to the rule 'same_kind'")
+                        f"according to the rule '{rule}'")
     return idx
 
 
@@ -127,7 +128,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = normalize_axis_index(operator.index(axis), a.ndim)
-    idx = _take_indices(indices, a.device)
+    idx = _int_indices(indices, a.device, "same_kind")
     _check_mode(mode)
     if mode != "raise" and idx.size:
         idx = _mode_indices(idx, a.shape[axis], mode)
@@ -204,10 +205,7 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v in place, v repeated as needed; the last write wins."""
     if not isinstance(a, TensorBase):
         raise TypeError(f"put() argument 1 must be a devtensor tensor, not {type(a).__name__}")
-    ind = _like(a, ind).reshape(-1)
-    if ind.dtype.kind not in "iu":
-        raise TypeError(f"Cannot cast array data from dtype('{ind.dtype}') to dtype('int64') "
-                        f"according to the rule 'safe'")
+    ind = _int_indices(ind, a.device, "safe").reshape(-1)
     v = _values_like(a, v, a.dtype)
     _check_mode(mode)
     if ind.size == 0 or v.size == 0:
