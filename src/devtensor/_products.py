@@ -340,6 +340,9 @@ def dot(a, b, out=None):
 def vdot(a, b, /):
     """NumPy's vdot: the inner product of the flattened operands, the first
     one conjugated (a 0-d tensor)."""
+    if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.ndim == b.ndim == 1 and \
+            a.shape == b.shape and a.dtype.kind != "c":
+        return _C._matmul(a, b, None)  # the plain call: two real vectors
     a, b = (reshape(t, (-1,)) for t in _as_tensors((a, b)))
     if a.shape[0] != b.shape[0]:
         raise ValueError(f"cannot reshape array of size {b.shape[0]} into shape ({a.shape[0]},)")
