@@ -167,6 +167,9 @@ def atleast_1d(*arys):
 
 def atleast_2d(*arys):
     """Inputs with at least two dimensions: 0-d -> (1, 1), (N,) -> (1, N)."""
+    if len(arys) == 1 and isinstance(arys[0], TensorBase):  # the plain call
+        t = arys[0]
+        return t if t.ndim >= 2 else t.reshape((1,) * (2 - t.ndim) + t.shape)
     res = [t.reshape((1,) * (2 - t.ndim) + t.shape) if t.ndim < 2 else t for t in _as_tensors(arys)]
     return res[0] if len(res) == 1 else tuple(res)
 
