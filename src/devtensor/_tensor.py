@@ -339,6 +339,8 @@ class _TensorMethods:
         return int(self)
 
     def __divmod__(self, other):
+        if isinstance(other, (TensorBase, int, float)):
+            return self // other, self % other  # the C number slots: floor_divide and remainder
         from ._ufuncs import divmod as divmod_
         return divmod_(self, other)
 
