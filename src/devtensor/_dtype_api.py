@@ -99,6 +99,20 @@ def _promote_strong(dtypes):
 def result_type(*arrays_and_dtypes):
     """The dtype NumPy 2 would give an operation on these tensors, arrays, dtypes and
     Python scalars (weak, NEP 50)."""
+    if len(arrays_and_dtypes) == 2:  # the common call: two tensors or dtypes, or one and a number
+        a, b = arrays_and_dtypes
+        da = a if type(a) is _dtype else a.dtype if isinstance(a, TensorBase) else None
+        db = b if type(b) is _dtype else b.dtype if isinstance(b, TensorBase) else None
+        if da is not None:
+            if db is not None:
+                return _C._promote_types(da, db)
+            kind = _WEAK_BY_TYPE.get(type(b))
+            if kind is not None:
+                return _C._promote_weak(da, kind)
+        elif db is not None:
+            kind = _WEAK_BY_TYPE.get(type(a))
+            if kind is not None:
+                return _C._promote_weak(db, kind)
     if not arrays_and_dtypes:
         raise ValueError("at least one array or dtype is required")
     strong, weak = [], []
