@@ -793,6 +793,10 @@ def test_load_state_dict_errors_change_nothing():
     np.testing.assert_array_equal(to_np(lin.bias), before[1])  # nothing copied
     with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "bias"'):
         lin.load_state_dict({"weight": dt.ones(4, 3)})
+    with pytest.raises(RuntimeError) as info:  # PyTorch's order: missing, then unexpected
+        lin.load_state_dict({"weight": dt.ones(4, 3), "x": dt.ones(1)})
+    assert str(info.value) == ('Error(s) in loading state_dict for Linear:\n\tMissing key(s) in '
+                               'state_dict: "bias". \n\tUnexpected key(s) in state_dict: "x". ')
     np.testing.assert_array_equal(to_np(lin.weight), before[0])
     result = lin.load_state_dict({"weight": dt.ones(4, 3), "x": dt.ones(1)}, strict=False)
     assert result.missing_keys == ["bias"] and result.unexpected_keys == ["x"]
@@ -868,3 +872,32 @@ def test_replacing_a_registered_entry_keeps_its_place():
     assert list(net.state_dict()) == ["r", "q", "b.weight", "b.bias"]
     net.a = nn.Parameter(dt.zeros(1))  # a module becomes a parameter: now among the parameters
     assert [n for n, _ in net.named_children()] == ["b"] and list(net.state_dict())[0] == "a"
+
+
+def test_losses_take_a_0d_cpu_tensor_beside_device_tensors(device):
+    """A 0-d CPU tensor goes with tensors on any device, as in operators."""
+    x = dt.ones((2, 3), dtype=dt.float32, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # PyTorch's broadcast warning
+        r = F.mse_loss(x, dt.tensor(0.5))
+    assert r.device == dt.device(device) and r.item() == 0.25
+    if device != "cpu":
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            F.mse_loss(x, dt.ones((2, 3), dtype=dt.float32))
+
+
+def test_softmax_of_rows_with_infinities_and_nan(device):
+    # PyTorch's: a row with +inf or NaN is all NaN, a row of -inf too; -inf
+    # beside finite values is a 0 (log: -inf)
+    rows = np.array([[np.inf, 1, 2], [0, 1, 2], [-np.inf] * 3, [np.nan, 1, 2], [-np.inf, 0, 1]],
+                    dtype=np.float32)
+    x = dt.asarray(rows, device=device)
+    with np.errstate(all="ignore"):
+        top = rows.max(axis=1, keepdims=True)
+        e = np.exp(rows - top)
+        want = e / e.sum(axis=1, keepdims=True)
+        want_log = rows - top - np.log(e.sum(axis=1, keepdims=True))
+    got, got_log = to_np(F.softmax(x, dim=1)), to_np(F.log_softmax(x, dim=1))
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    np.testing.assert_allclose(got_log, want_log, rtol=1e-6)
+    assert np.isnan(got[[0, 2, 3]]).all() and got[4, 0] == 0 and got_log[4, 0] == -np.inf

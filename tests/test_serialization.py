@@ -287,6 +287,22 @@ def test_a_pickle_is_refused_and_never_run(tmp_path, monkeypatch):
     assert not (tmp_path / "executed").exists()
 
 
+def test_a_pytorch_checkpoint_or_other_zip_is_refused_by_name(tmp_path):
+    import zipfile
+    torch_like, other = tmp_path / "model.pt", tmp_path / "data.zip"
+    with zipfile.ZipFile(torch_like, "w") as z:  # torch.save's layout: pickles in a zip
+        z.writestr("archive/data.pkl", pickle.dumps({"w": 1}))
+        z.writestr("archive/data/0", b"\0" * 16)
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr("a.npy", b"")
+        z.writestr("notes.txt", b"hello")
+    with pytest.raises(ValueError, match=r"this is a PyTorch checkpoint .*never unpickles; save the tensors "
+                                         r"with safetensors"):
+        dt.load(torch_like)
+    with pytest.raises(ValueError, match=r"this zip archive is not NumPy's \.npz \(it holds 'notes.txt'\)"):
+        dt.load(other)
+
+
 def test_numpys_npy_and_npz_files(tmp_path, device):
     """Note [NumPy's files]: save(path, array) in NumPy's order writes .npy
     (NumPy reads it back), load reads NumPy's .npy and .npz (a dict) with

@@ -69,6 +69,26 @@ def test_views_and_clamp(device):
     assert to_np(t.clamp(1, 4)).tolist() == [[1, 1, 2], [3, 4, 4]]
 
 
+def test_random_fills_return_the_tensor(device):
+    t = dt.empty(100000, dtype=dt.float32, device=device)
+    assert t.normal_(2.0, 3.0) is t and t.dtype == dt.float32 and t.device == dt.device(device)
+    assert abs(float(t.mean()) - 2.0) < 0.05 and abs(float(t.std()) - 3.0) < 0.05
+    assert t.uniform_(-1, 3) is t and float(t.min()) >= -1 and float(t.max()) < 3
+    assert abs(float(t.mean()) - 1.0) < 0.05
+    # PyTorch's keyword names ('from' is reserved); as NumPy's uniform (and
+    # PyTorch's), from + (to - from) * u may round up to `to` in float32
+    t.uniform_(**{"from": 5, "to": 6})
+    assert float(t.min()) >= 5 and float(t.max()) <= 6 and abs(float(t.mean()) - 5.5) < 0.05
+    t.uniform_(to=0.5)
+    assert float(t.min()) >= 0 and float(t.max()) <= 0.5
+    with pytest.raises(TypeError):
+        t.uniform_(0, 1, 2)
+    with pytest.raises(TypeError):
+        t.uniform_(0, low=1)
+    with pytest.raises(TypeError):
+        dt.zeros(3, dtype=dt.int64, device=device).normal_()
+
+
 def test_in_place_family_returns_the_tensor(device):
     t = dt.zeros(3, device=device)
     assert t.fill_(2) is t and to_np(t).tolist() == [2.0] * 3

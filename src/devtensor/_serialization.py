@@ -434,6 +434,15 @@ def _load_numpy(f, map_location, mmap_mode=None):
     if isinstance(data, np.ndarray):
         return place(data)
     with data:
+        others = [n for n in data.zip.namelist() if not n.endswith(".npy")]
+        if others:
+            pytorch = any(n.endswith("data.pkl") for n in others)
+            raise ValueError(
+                ("this is a PyTorch checkpoint (torch.save's zip of pickles)" if pytorch else
+                 f"this zip archive is not NumPy's .npz (it holds {others[0]!r})") +
+                ": devtensor.load reads safetensors, .npy and .npz files and never unpickles; "
+                "save the tensors with safetensors (safetensors.torch.save_file(state_dict, path)) "
+                "and load that")
         return NpzTensors((name, place(data[name])) for name in data.files)
 
 

@@ -10,8 +10,9 @@ Note [PyTorch's methods]
     tensor's own dtype returns it, as PyTorch's), factories of the same
     dtype and device (new_zeros, ...), views (t, expand, expand_as,
     view_as), clamp, and the in-place family (zero_, fill_, copy_, add_,
-    sub_, mul_, div_, clamp_), which return the tensor.  There is no
-    autograd: detach() is a view of the same memory.
+    sub_, mul_, div_, clamp_, and the random fills normal_ and uniform_,
+    nn.init's), which return the tensor.  There is no autograd: detach()
+    is a view of the same memory.
 """
 from . import _C
 
@@ -158,6 +159,26 @@ class _TorchMethods:
     def div_(self, other):
         _dt().true_divide(self, other, out=self)
         return self
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        """Fill with values drawn from N(mean, std^2) (nn.init.normal_)."""
+        from .nn import init
+        return init.normal_(self, mean, std, generator=generator)
+
+    def uniform_(self, *args, **kwargs):
+        """uniform_(from=0, to=1, *, generator=None): fill with values drawn
+        uniformly from [from, to) (nn.init.uniform_); from is a keyword
+        only through **{'from': ...}, as in PyTorch."""
+        bounds = dict(zip(("from", "to"), args))
+        if len(args) > 2:
+            raise TypeError(f"uniform_() takes at most 2 positional arguments ({len(args)} given)")
+        generator = kwargs.pop("generator", None)
+        for key, value in kwargs.items():
+            if key not in ("from", "to") or key in bounds:
+                raise TypeError(f"uniform_() got an unexpected keyword argument '{key}'")
+            bounds[key] = value
+        from .nn import init
+        return init.uniform_(self, bounds.get("from", 0.0), bounds.get("to", 1.0), generator=generator)
 
 
 # the casts: float(), double(), half(), bfloat16(), long(), int(), ...

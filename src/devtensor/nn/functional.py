@@ -27,11 +27,13 @@ def _dim(dim, ndim, name="dim"):
 
 
 def _same_device(*tensors):
-    """PyTorch's error for operands on two devices, before any work is queued."""
-    devices = {t.device for t in tensors if t is not None}
+    """PyTorch's error for operands on two devices, before any work is queued;
+    a 0-d CPU tensor goes with tensors on any device, as in operators."""
+    placed = [t for t in tensors if t is not None and (t.ndim or t.device.type != "cpu")]
+    devices = {t.device for t in placed}
     if len(devices) > 1:
-        first = tensors[0].device
-        other = next(t.device for t in tensors if t is not None and t.device != first)
+        first = placed[0].device
+        other = next(t.device for t in placed if t.device != first)
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
                            f"two devices, {first} and {other}!")
 
@@ -135,9 +137,8 @@ def _shifted(input, dim, dtype):
     axis = _dim(dim, x.ndim)
     if x.ndim == 0:
         return x - x, None
-    top = _reductions.amax(x, axis=axis, keepdims=True)
-    top = _ufuncs.where(_ufuncs.isfinite(top), top, 0)
-    return x - top, axis
+    # a row's maximum, as it is: +inf or NaN there makes the row NaN, as PyTorch's
+    return x - _reductions.amax(x, axis=axis, keepdims=True), axis
 
 
 def softmax(input, dim=None, dtype=None):

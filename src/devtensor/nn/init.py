@@ -68,7 +68,9 @@ def _draw_dtype(tensor):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    """Fill with values drawn uniformly from [a, b)."""
+    """Fill with values drawn uniformly from [a, b) (a + (b - a) * u rounded
+    to the tensor's dtype, which can reach b in float32, as NumPy's and
+    PyTorch's can)."""
     _floating(tensor, "uniform_")
     _no_generator(generator)
     return _fill_with(tensor, _random.uniform(a, b, size=tensor.shape, dtype=_draw_dtype(tensor),

@@ -440,12 +440,12 @@ class Module:
         unexpected = [k for k in state_dict if k not in expected]
         errors = []
         if strict:
+            if missing:  # PyTorch's order: missing, unexpected, then the rest
+                errors.append("Missing key(s) in state_dict: " +
+                              ", ".join(f'"{k}"' for k in missing) + ". ")
             if unexpected:
                 errors.append("Unexpected key(s) in state_dict: " +
                               ", ".join(f'"{k}"' for k in unexpected) + ". ")
-            if missing:
-                errors.append("Missing key(s) in state_dict: " +
-                              ", ".join(f'"{k}"' for k in missing) + ". ")
         plan = []
         for key, module, registry, name, current in targets:
             if key not in state_dict:
