@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import to_np
+from helpers import CUDA_DEVICES, to_np
 
 
 def test_manual_seed_gives_the_same_numbers_on_every_device(device):
@@ -53,3 +53,19 @@ def test_cuda_manual_seed_is_the_one_generator():
     a = dt.rand(4)
     dt.cuda.manual_seed_all(11)
     assert dt.rand(4).tolist() == a.tolist()
+
+
+def test_cat_is_concatenate_along_dim(device):
+    a, b = dt.arange(6.0, device=device).reshape(2, 3), dt.ones((2, 1), device=device)
+    r = dt.cat([a, b], dim=1)
+    assert r.device == dt.device(device)
+    np.testing.assert_array_equal(to_np(r), np.concatenate([to_np(a), to_np(b)], axis=1))
+    np.testing.assert_array_equal(to_np(dt.cat((a, a))), np.concatenate([to_np(a)] * 2))
+    out = dt.empty((2, 4), device=device)
+    assert dt.cat([a, b], 1, out=out) is out
+    with pytest.raises(ValueError):
+        dt.cat([a, b])  # shapes that do not join on dim 0: NumPy's error
+    for other in CUDA_DEVICES:
+        if other != device:
+            with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+                dt.cat([a, dt.ones((2, 3), device=other)])

@@ -28,7 +28,7 @@ from ._C import _set_num_threads as set_num_threads  # noqa: F401
 from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
 from ._default_device import get_default_device, set_default_device  # noqa: F401
 from ._torch_names import (  # noqa: F401  (PyTorch's names NumPy has none of)
-    as_tensor, enable_grad, inference_mode, is_grad_enabled, is_tensor, manual_seed, no_grad, randperm,
+    as_tensor, cat, enable_grad, inference_mode, is_grad_enabled, is_tensor, manual_seed, no_grad, randperm,
     set_grad_enabled,
 )
 from . import _ufuncs
@@ -105,7 +105,7 @@ __all__ = [
     "Tensor", "device", "dtype", "tensor", "asarray", "from_dlpack", "from_numpy", "zeros",
     "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange",
     "linspace", "eye", "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus",
-    "num_gpus", "get_default_device", "set_default_device", "as_tensor", "enable_grad",
+    "num_gpus", "get_default_device", "set_default_device", "as_tensor", "cat", "enable_grad",
     "inference_mode", "is_grad_enabled", "is_tensor", "manual_seed", "no_grad", "randperm",
     "set_grad_enabled", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "set_num_threads",

@@ -1,7 +1,7 @@
 """PyTorch's top-level names that code written for torch calls first and
 that NumPy has no function of the same name for: seeding, the autograd
-switches (no-ops: devtensor has no autograd), is_tensor, as_tensor and
-randperm.  Each keeps PyTorch's signature and meaning.
+switches (no-ops: devtensor has no autograd), is_tensor, as_tensor,
+randperm and cat.  Each keeps PyTorch's signature and meaning.
 """
 import contextlib
 
@@ -63,3 +63,10 @@ def randperm(n, *, dtype=None, device=None, generator=None):
     from . import random
     perm = (generator or random).permutation(n, device=device)
     return perm if dtype is None else perm.astype(dtype)
+
+
+def cat(tensors, dim=0, *, out=None):
+    """PyTorch's cat: the tensors joined along dim (NumPy's concatenate, axis
+    named dim); they must share a device, as PyTorch's must."""
+    from ._manipulation import concatenate
+    return concatenate(tensors, axis=dim, out=out)
