@@ -550,7 +550,7 @@ def test_softmax_implicit_dim_warns():
 def test_softmax_of_infinite_rows():
     out = to_np(F.softmax(dt.asarray([[-np.inf, 0.0], [np.inf, 0.0], [-np.inf, -np.inf]]), 1))
     assert out[0].tolist() == [0.0, 1.0]
-    assert np.isnan(out[1, 0]) and np.isnan(out[2]).all()  # inf - inf, as PyTorch
+    assert np.isnan(out[1]).all() and np.isnan(out[2]).all()  # inf - inf, as PyTorch
 
 
 def test_flatten(device):
@@ -563,6 +563,22 @@ def test_flatten(device):
         F.flatten(t, 2, 1)
     with pytest.raises(IndexError, match="Dimension out of range"):
         nn.Flatten(3)(t)
+    with pytest.raises(IndexError, match=r"expected to be in range of \[-1, 0\], but got 1"):
+        nn.Flatten()(dt.asarray(1.0, device=device))  # a 0-d tensor's dims are [-1, 0]
+    assert nn.Flatten(0)(dt.asarray(1.0, device=device)).shape == (1,)
+
+
+def test_sequential_pop_and_add():
+    a, b, c = nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)
+    s = nn.Sequential(a, b, c)
+    assert s.pop(1) is b and list(s) == [a, c] and list(s._modules) == ["0", "1"]
+    assert s.pop(slice(1, None)) is not None and list(s) == [a]
+    t = s + nn.Sequential(b, c)
+    assert isinstance(t, nn.Sequential) and list(t) == [a, b, c] and list(s) == [a]
+    with pytest.raises(ValueError, match="add operator supports only objects of Sequential class"):
+        s + b
+    m = nn.ModuleList([a, b])
+    assert m.pop(0) is a and list(m) == [b]
 
 
 def test_dropout(device):
@@ -729,6 +745,22 @@ def test_initialisers(device):
     half = dt.empty(1000, dtype=dt.bfloat16, device=device)
     nn.init.uniform_(half)
     assert half.dtype == dt.bfloat16 and 0 <= float(dt.min(half)) and float(dt.max(half)) <= 1
+
+
+def test_eye_and_orthogonal(device):
+    e = dt.empty((2, 3), dtype=dt.float32, device=device)
+    assert nn.init.eye_(e) is e
+    assert_same(e, np.eye(2, 3, dtype=np.float32))
+    for shape in ((4, 6), (6, 4), (3, 2, 2)):
+        w = dt.empty(shape, dtype=dt.float32, device=device)
+        assert nn.init.orthogonal_(w, gain=2.0) is w and w.device == dt.device(device)
+        m = to_np(w).reshape(shape[0], -1).astype(np.float64)
+        g = m @ m.T if m.shape[0] <= m.shape[1] else m.T @ m
+        np.testing.assert_allclose(g, 4 * np.eye(len(g)), atol=1e-5)
+    with pytest.raises(ValueError, match="Only tensors with 2 dimensions are supported"):
+        nn.init.eye_(dt.ones(3))
+    with pytest.raises(ValueError, match="Only tensors with 2 or more dimensions are supported"):
+        nn.init.orthogonal_(dt.ones(3))
 
 
 def test_initialiser_errors():

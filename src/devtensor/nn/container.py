@@ -51,6 +51,12 @@ class _ModuleSequence(Module):
             self.append(module)
         return self
 
+    def pop(self, key):
+        """Remove the module at key (an index or a slice) and return it."""
+        module = self[key]
+        del self[key]
+        return module
+
     def insert(self, index, module):
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
@@ -80,6 +86,13 @@ class Sequential(_ModuleSequence):
         if isinstance(idx, slice):
             return type(self)(collections.OrderedDict(list(self._modules.items())[idx]))
         return self._modules[self._key(idx)]
+
+    def __add__(self, other):
+        """A new Sequential of self's modules, then other's (the same objects)."""
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        return Sequential(*self, *other)
 
     def forward(self, input):
         for module in self._modules.values():

@@ -141,6 +141,40 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     return normal_(tensor, 0.0, std, generator)
 
 
+def eye_(tensor):
+    """The identity in a 2-d tensor (ones on the main diagonal, zeros elsewhere)."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"eye_() expects a devtensor.Tensor, got {type(tensor).__name__}")
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from .._creation import eye
+    return _fill_with(tensor, eye(*tensor.shape, dtype=tensor.dtype, device=tensor.device))
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """PyTorch's orthogonal_: the Q of a normal matrix's QR (signs made R's
+    diagonal positive), of the tensor's first dim by the rest, times gain."""
+    _floating(tensor, "orthogonal_")
+    _no_generator(generator)
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.size == 0:
+        return tensor
+    from .. import linalg
+    from .._ufuncs import sign, where
+    rows = tensor.shape[0]
+    cols = tensor.size // rows
+    flat = _random.normal(0.0, 1.0, size=(rows, cols), dtype=_draw_dtype(tensor), device=tensor.device)
+    if rows < cols:
+        flat = flat.T
+    q, r = linalg.qr(flat)
+    d = linalg.diagonal(r)
+    q = q * where(d == 0, 1, sign(d))  # a zero pivot (never drawn) keeps its column
+    if rows < cols:
+        q = q.T
+    return _fill_with(tensor, (q * gain).reshape(tensor.shape))
+
+
 def _no_generator(generator):
     if generator is not None:
         raise TypeError("devtensor.nn.init draws from devtensor.random's global generator; seed "
@@ -148,4 +182,5 @@ def _no_generator(generator):
 
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
-           "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_", "xavier_normal_"]
+           "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_", "xavier_normal_", "eye_",
+           "orthogonal_"]
