@@ -61,9 +61,9 @@ def numpy_views(*objs):
     tensors = False
     for o in objs:  # the per-call path of the functions that use NumPy's loops: no generator
         if isinstance(o, TensorBase):
-            if not _numpy_sees(o):
+            if o.is_cuda or o.dtype is _BFLOAT16:  # _numpy_sees, inline
                 return None
-            views.append(o.numpy())
+            views.append(o._numpy_view())
             tensors = True
         elif isinstance(o, _PLAIN_OPERANDS):
             views.append(o)
@@ -73,6 +73,7 @@ def numpy_views(*objs):
 
 
 _PLAIN_OPERANDS = (bool, int, float, complex, type(None))
+_BFLOAT16 = _C.bfloat16
 
 
 def _numpy_sees(t):
