@@ -16,7 +16,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _C, _creation, _dtype_api, _manipulation, _reductions, _ufuncs, _views
 from ._C import TensorBase, tensor
 from ._advanced import _mask_coordinates
-from ._operands import SMALL_CPU_WORK, numpy_call, numpy_views
+from ._operands import SMALL_CPU_WORK, host_operand, numpy_call, numpy_views, small_cpu_views
 from ._views import _tensor
 
 _MODES = ("raise", "wrap", "clip")
@@ -285,6 +285,11 @@ def select(condlist, choicelist, default=0):
 
 def choose(a, choices, out=None, mode="raise"):
     """choices[a[i]][i] for every i, everything broadcast together."""
+    views = small_cpu_views(a) if out is None and type(choices) in (list, tuple) else None
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        hosts = [host_operand(c) for c in choices]
+        if all(ok for ok, _ in hosts):
+            return numpy_call(np.choose, [views[0], [v for _, v in hosts]], floats=False, mode=mode)
     a = _tensor(a)
     if a.dtype.kind not in "iu":
         raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('int64') "

@@ -41,7 +41,8 @@ from . import _C
 from ._C import TensorBase
 from ._creation import empty, zeros
 from ._manipulation import moveaxis
-from ._operands import SMALL_CPU_WORK, as_tensor as _tensor, numpy_call, numpy_views, operands_device
+from ._operands import (SMALL_CPU_WORK, as_tensor as _tensor, numpy_call, numpy_views, operands_device,
+                        small_cpu_views)
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize", "sort_complex"]
 
@@ -88,6 +89,9 @@ def searchsorted(a, v, side="left", sorter=None):
 def digitize(x, bins, right=False):
     """NumPy's digitize: the index of the bin of each x, for bins that
     increase or decrease monotonically (checked, Note [Monotonic bins])."""
+    views = small_cpu_views(x, bins)
+    if views is not None:  # Note [Small CPU work through NumPy's functions]
+        return numpy_call(np.digitize, views, floats=False, right=right)
     from . import _reductions, _ufuncs
     device = operands_device(x, bins)
     bins = _tensor(bins, device)
