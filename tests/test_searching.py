@@ -120,8 +120,10 @@ def test_more_bad_arguments(device):
         dt.searchsorted(t, 1.0, sorter=dt.asarray(np.arange(4.0), device=device))
     with pytest.raises(TypeError, match="x may not be complex"):
         dt.digitize(dt.asarray(np.array([1j]), device=device), t)
-    with pytest.raises(ValueError, match="bins must be one-dimensional"):
+    with pytest.raises(ValueError, match="object too deep for desired array"):  # NumPy's words
         dt.digitize(t, t.reshape(2, 2))
+    with pytest.raises(ValueError, match="object of too small depth for desired array"):
+        dt.digitize(t, dt.asarray(1.0, device=device))
 
 
 def test_searchsorted_per_call_forms(device):

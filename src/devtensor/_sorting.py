@@ -99,8 +99,8 @@ def digitize(x, bins, right=False):
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
     if bins.ndim != 1:
-        raise ValueError("bins must be one-dimensional" if bins.ndim > 1 else
-                         "object of too small depth for desired array")
+        raise ValueError("object too deep for desired array" if bins.ndim > 1 else
+                         "object of too small depth for desired array")  # NumPy's words
     if bins.dtype.kind == "c":
         raise TypeError(f"Cannot cast array data from dtype('{bins.dtype}') to dtype('float64') "
                         "according to the rule 'safe'")
