@@ -28,6 +28,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from . import _C
 from ._C import TensorBase, dtype as _dtype_type
 from ._creation import arange, asarray, empty, zeros
+from ._operands import numpy_call, small_cpu_views
 from ._structured import _same_device
 from ._views import (
     _broadcast_value, _fmt, _tensor, _view, broadcast_to, permute_dims, reshape, squeeze,
@@ -718,7 +719,12 @@ def delete(arr, obj, axis=None):
         NumPy's own insert/delete run on the host over an index array of the
         axis (n integers, no tensor data), which gives NumPy's results and
         errors for every form of obj; the tensor is then assembled on its
-        device from one slice copy per run of consecutive kept indices."""
+        device from one slice copy per run of consecutive kept indices.
+        A small CPU tensor is NumPy's own delete of its view (Note [Small CPU
+        work through NumPy's functions] in _operands.py)."""
+    views = small_cpu_views(arr, obj)
+    if views is not None:
+        return numpy_call(np.delete, views, floats=False, axis=axis)
     arr, axis = _flat_axis(arr, axis)
     if isinstance(obj, TensorBase):
         obj = obj._host_view()
@@ -735,6 +741,9 @@ def insert(arr, obj, values, axis=None):
     """arr with values inserted before the indices obj along axis (of the
     flattened arr when None); NumPy's broadcasting of values (see
     Note [insert and delete by host index arithmetic])."""
+    views = small_cpu_views(arr, obj, values)
+    if views is not None:
+        return numpy_call(np.insert, views, floats=False, axis=axis)
     arr, axis = _flat_axis(arr, axis)
     ndim, n = arr.ndim, arr.shape[axis]
     if isinstance(obj, TensorBase):
@@ -937,7 +946,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
             raise TypeError(f"pad with a function as mode runs the function on host rows: "
                             f"pad a CPU tensor (t.cpu()) and move the result back"
                             f"{'' if t.is_cuda else ' (and of a NumPy dtype, not bfloat16)'}")
-        from ._operands import numpy_call
         return numpy_call(np.pad, [t.numpy(), widths, mode], floats=False, **kwargs)
     if mode not in _PAD_KWARGS:
         raise ValueError(f"mode '{mode}' is not supported")
