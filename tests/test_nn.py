@@ -696,8 +696,10 @@ def test_cross_entropy_errors(device):
         F.cross_entropy(x, tensor([0, 4, 1], device))
     with pytest.raises(IndexError, match="Target -1 is out of bounds."):
         F.cross_entropy(x, tensor([0, -1, 1], device))
-    with pytest.raises(RuntimeError, match=r"Expected target size \(3,\), got \(4,\)"):
-        F.cross_entropy(x, tensor([0, 1, 1, 1], device))
+    with pytest.raises(ValueError, match=r"Expected input batch_size \(3\) to match target batch_size \(4\)\."):
+        F.cross_entropy(x, tensor([0, 1, 1, 1], device))  # PyTorch's nll_loss words
+    with pytest.raises(RuntimeError, match=r"Expected target size \(3, 5\), got \(3, 4\)"):
+        F.cross_entropy(dt.ones((3, 4, 5), device=device), dt.zeros((3, 4), dtype=dt.int64, device=device))
     with pytest.raises(RuntimeError, match="weight tensor should be defined either for all 4"):
         F.cross_entropy(x, tensor([0, 1, 1], device), weight=dt.ones(3, device=device))
     with pytest.raises(ValueError, match="label_smoothing must be between 0.0 and 1.0"):

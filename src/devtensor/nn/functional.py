@@ -276,6 +276,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         raise RuntimeError(f"expected target of an integer dtype (class indices) or of a "
                            f"floating dtype (class probabilities), got {target.dtype}")
     expected = tuple(input.shape[:class_dim] + input.shape[class_dim + 1:])
+    if input.ndim >= 2 and target.ndim >= 1 and target.shape[0] != input.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")  # PyTorch's nll_loss check
     if tuple(target.shape) != expected:
         raise RuntimeError(f"Expected target size {expected}, got {tuple(target.shape)}")
     valid = target != ignore_index
