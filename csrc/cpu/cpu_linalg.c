@@ -181,6 +181,16 @@ DT_COMPLEX_EIG(c, float _Complex)
 DT_COMPLEX_EIG(z, double _Complex)
 #undef DT_COMPLEX_EIG
 
+/* -1 for an odd number of row swaps in LU's pivots, else 1 */
+static int lu_parity(const int64_t *piv, int64_t n)
+{
+    int sign = 1;
+    for (int64_t i = 0; i < n; i++)
+        if (piv[i] != i)
+            sign = -sign;
+    return sign;
+}
+
 /* LU_DET of matrix p (Note [Determinants from LU] in csrc/core/linalg.c) */
 #define DT_REAL_LU_DET(T, R, LOG, EXP)                                                           \
     static void T##_lu_det(const dt_linalg_loop *l, int64_t p)                                  \
@@ -192,9 +202,7 @@ DT_COMPLEX_EIG(z, double _Complex)
         if (l->info[p] > 0) {                                                                   \
             sign = 0, logdet = -INFINITY;                                                       \
         } else {                                                                                \
-            for (int64_t i = 0; i < n; i++)                                                     \
-                if (piv[i] != i)                                                                \
-                    sign = -sign;                                                               \
+            sign = lu_parity(piv, n);                                                           \
             for (int64_t i = 0; i < n; i++) {                                                   \
                 R e = a[i * n + i];                                                             \
                 if (e < 0)                                                                      \
@@ -223,9 +231,7 @@ DT_REAL_LU_DET(d, double, log, exp)
         if (l->info[p] > 0) {                                                                   \
             sr = 0, logdet = -INFINITY;                                                         \
         } else {                                                                                \
-            for (int64_t i = 0; i < n; i++)                                                     \
-                if (piv[i] != i)                                                                \
-                    sr = -sr;                                                                   \
+            sr = lu_parity(piv, n);                                                             \
             for (int64_t i = 0; i < n; i++) {                                                   \
                 R re = a[2 * (i * n + i)], im = a[2 * (i * n + i) + 1];                         \
                 R mag = ABS(re + im * I), ur = re / mag, ui = im / mag;                         \

@@ -87,15 +87,15 @@ def _write_out(result, out):
     return out
 
 
-def _int_indices(indices, device, rule):
+def _int_indices(x, indices, rule):
     """Indices as an integer tensor on device, converted as NumPy's take and
     put convert them: a list or scalar to intp as np.array(..., intp) does
     (Python floats truncate), an array or tensor by casting (bool to int64;
     floats refused, in the words of NumPy's casting rule, which is
-    'same_kind' for take and 'safe' for put)."""
+    'same_kind' for take and 'safe' for put), on x's device."""
     if not isinstance(indices, (TensorBase, np.ndarray)):
-        return _creation.asarray(np.asarray(indices, dtype=np.intp), device=device)
-    idx = _like_device(indices, device)
+        return _like(x, np.asarray(indices, dtype=np.intp))
+    idx = _like(x, indices)
     if idx.dtype.kind == "b":
         return idx.astype(np.int64)
     if idx.dtype.kind not in "iu":
@@ -105,14 +105,10 @@ def _int_indices(indices, device, rule):
     return idx
 
 
-def _like_device(obj, device):
-    return obj if isinstance(obj, TensorBase) else _creation.asarray(obj, device=device)
-
-
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of a at indices along axis (of a.ravel() when axis is None)."""
     a = _tensor(a)
-    if (out is None and a.device.type == "cpu" and a.dtype.name != "bfloat16" and
+    if (out is None and a.device.type == "cpu" and a.dtype is not _C.bfloat16 and
             not (isinstance(indices, TensorBase) and indices.device.type != "cpu")):
         # Note [Big indices on the CPU]: NumPy's take for small keys, whose
         # conversions and errors are NumPy's own
@@ -128,7 +124,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = normalize_axis_index(operator.index(axis), a.ndim)
-    idx = _int_indices(indices, a.device, "same_kind")
+    idx = _int_indices(a, indices, "same_kind")
     _check_mode(mode)
     if mode != "raise" and idx.size:
         idx = _mode_indices(idx, a.shape[axis], mode)
@@ -205,7 +201,7 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v in place, v repeated as needed; the last write wins."""
     if not isinstance(a, TensorBase):
         raise TypeError(f"put() argument 1 must be a devtensor tensor, not {type(a).__name__}")
-    ind = _int_indices(ind, a.device, "safe").reshape(-1)
+    ind = _int_indices(a, ind, "safe").reshape(-1)
     v = _values_like(a, v, a.dtype)
     _check_mode(mode)
     if ind.size == 0 or v.size == 0:

@@ -61,7 +61,7 @@ def numpy_views(*objs):
     tensors = False
     for o in objs:  # the per-call path of the functions that use NumPy's loops: no generator
         if isinstance(o, TensorBase):
-            if o.is_cuda or o.dtype is _BFLOAT16:  # _numpy_sees, inline
+            if not _numpy_sees(o):
                 return None
             views.append(o._numpy_view())
             tensors = True
@@ -73,7 +73,6 @@ def numpy_views(*objs):
 
 
 _PLAIN_OPERANDS = (bool, int, float, complex, type(None))
-_BFLOAT16 = _C.bfloat16
 
 
 def _numpy_sees(t):

@@ -273,6 +273,8 @@ def _index_arg(value):
 def _diagonal(a, offset=0, axis1=0, axis2=1):
     """NumPy's a.diagonal(offset, axis1, axis2) as a strided view: the
     other axes in order, then the diagonal (one stride, the sum of the two)."""
+    if a.ndim == 2 and offset == 0 and axis1 == 0 and axis2 == 1:  # a matrix's main diagonal
+        return a._as_strided((min(a.shape),), (a.strides[0] + a.strides[1],), 0)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     axis1 = normalize_axis_index(axis1, a.ndim, "axis1")
@@ -552,10 +554,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """NumPy's trace: the sum along the diagonal of axes axis1 and axis2
     (offset above or below it), in sum's dtype (int64 for small ints) unless
     dtype= says; out= as sum's."""
-    if (isinstance(a, TensorBase) and a.ndim == 2 and type(offset) is int and offset == 0 and
-            axis1 == 0 and axis2 == 1 and dtype is None and out is None):
-        # the plain call: the main diagonal's view, summed by the C method
-        return a._as_strided((min(a.shape),), (a.strides[0] + a.strides[1],), 0).sum()
     a = _as_tensors((a,))[0]
     d = _diagonal(a, _index_arg(offset), axis1, axis2)
     if dtype is None and out is None:

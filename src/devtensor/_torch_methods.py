@@ -169,9 +169,9 @@ class _TorchMethods:
         """uniform_(from=0, to=1, *, generator=None): fill with values drawn
         uniformly from [from, to) (nn.init.uniform_); from is a keyword
         only through **{'from': ...}, as in PyTorch."""
-        bounds = dict(zip(("from", "to"), args))
         if len(args) > 2:
             raise TypeError(f"uniform_() takes at most 2 positional arguments ({len(args)} given)")
+        bounds = dict(zip(("from", "to"), args))
         generator = kwargs.pop("generator", None)
         for key, value in kwargs.items():
             if key not in ("from", "to") or key in bounds:

@@ -33,7 +33,6 @@ from . import _C
 from ._C import TensorBase
 
 _ARRAYS = (TensorBase, np.ndarray)
-_BFLOAT16 = _C.dtype("bfloat16")  # dtypes are singletons
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
               "integer or boolean arrays are valid indices")
@@ -153,7 +152,7 @@ def _advanced_on_host(x, key):
 # advanced keys on the CPU] in csrc/python/index.c); bfloat16, which NumPy
 # lacks, always goes to the kernels.  A threshold of 0 sends every key to them.
 def _use_index_kernels(x, key):
-    if x.device.type != "cpu" or x.dtype is _BFLOAT16:
+    if x.device.type != "cpu" or x.dtype is _C.bfloat16:
         return True
     start = _C._cpu_index_kernels_from()
     if start == 0:

@@ -209,13 +209,9 @@ def _random():
 
 def flatten(input, start_dim=0, end_dim=-1):
     _tensor(input)
-    if input.ndim == 0:  # its dims are [-1, 0], as PyTorch's
-        for d in (start_dim, end_dim):
-            if not -1 <= d <= 0:
-                raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], "
-                                 f"but got {d})")
-        return input.reshape(1)
     start, end = _dim(start_dim, input.ndim, "start_dim"), _dim(end_dim, input.ndim, "end_dim")
+    if input.ndim == 0:  # its dims are [-1, 0] (_dim), as PyTorch's
+        return input.reshape(1)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shape = input.shape
