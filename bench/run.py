@@ -530,6 +530,16 @@ def bench_per_call(table, rng, quick):
         ("argsort(t, axis=0)  (4x4)", lambda: dt.argsort(x4, axis=0), lambda: np.argsort(m4, axis=0)),
         ("asfortranarray(t)  (4x4)", lambda: dt.asfortranarray(x4), lambda: np.asfortranarray(m4)),
         ("t.view()", lambda: x.view(), lambda: a.view()),
+        ("vdot(t, t)", lambda: dt.vdot(x, x), lambda: np.vdot(a, a)),
+        ("trace(t)  (4x4)", lambda: dt.trace(x4), lambda: np.trace(m4)),
+        ("atleast_2d(t)", lambda: dt.atleast_2d(x), lambda: np.atleast_2d(a)),
+        ("divmod(t, t)", lambda: divmod(x, x), lambda: divmod(a, a)),
+        ("result_type(t, 1.0)", lambda: dt.result_type(x, 1.0), lambda: np.result_type(a, 1.0)),
+        ("logspace(0, 1, 16)", lambda: dt.logspace(0, 1, 16), lambda: np.logspace(0, 1, 16)),
+        ("intersect1d(t, t[:4])", lambda: dt.intersect1d(x, x[:4]), lambda: np.intersect1d(a, a[:4])),
+        ("digitize(t, [0.2, 0.5])", lambda: dt.digitize(x, [0.2, 0.5]), lambda: np.digitize(a, [0.2, 0.5])),
+        ("insert(t, 1, 5.0)", lambda: dt.insert(x, 1, 5.0), lambda: np.insert(a, 1, 5.0)),
+        ("list(t)  (4x4 rows)", lambda: list(x4), lambda: list(m4)),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
