@@ -166,6 +166,68 @@ def test_sort_keeps_extreme_values(device):
         assert_same(dt.sort(t, descending=True), np.sort(a)[::-1])
 
 
+@pytest.mark.parametrize("n", [2000, (1 << 17) + 5])  # one chunk, and a row split across threads
+def test_argsort_integer_ranges_and_pieces(device, n):
+    """The CPU argsort packs 32-bit key pieces beside 32-bit positions and
+    reduces integer keys to their range (Note [Packed pairs] in
+    csrc/cpu/cpu_sort.c): every element equal, ranges just inside and just
+    outside 2^8 and 2^32, ranges across zero, the full range of each width,
+    floats whose two halves both differ, complex parts; stable, and
+    descending."""
+    rng = np.random.default_rng(n)
+    cases = []
+    for dtype in ("int64", "uint64", "int32", "uint32", "int16", "int8"):
+        info = np.iinfo(dtype)
+        cases.append(np.full(n, info.min, dtype))
+        cases.append(np.full(n, info.max, dtype))
+        cases.append(rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype))
+        cases.append(np.where(rng.random(n) < 0.5, info.min, info.max).astype(dtype))
+        for span in (1, 255, 256):
+            lo = max(info.min, -(span // 2)) if info.min < 0 else 0
+            cases.append(rng.integers(lo, min(info.max, lo + span), n, endpoint=True).astype(dtype))
+    for span in (2**32 - 1, 2**32, 2**40):
+        for lo in (-(2**62), -span // 2, 7):
+            cases.append(rng.integers(lo, lo + span, n, endpoint=True, dtype="int64"))
+    cases.append(np.array([2**63 - 1, -(2**63)] * (n // 2), "int64"))
+    cases.append(rng.standard_normal(n))
+    cases.append(rng.standard_normal(n).astype("float32"))
+    cases.append((rng.integers(-3, 3, n) + 1j * rng.standard_normal(n)).astype("complex128"))
+    for a in cases:
+        t = dt.asarray(a, device=device)
+        assert_same(dt.argsort(t, stable=True), np.argsort(a, kind="stable"))
+        assert_same(dt.argsort(t, stable=True, descending=True), descending_argsort(a, 0))
+        same_sorted(dt.sort(t, stable=True), np.sort(a, kind="stable"))
+
+
+WIDE_PAIRS_CODE = """
+import json
+import numpy as np
+import devtensor as dt
+rng = np.random.default_rng(5)
+cases = [rng.integers(-2**62, 2**62, 3000), rng.standard_normal((4, 2000)), rng.integers(-3, 3, (1 << 17) + 1),
+         rng.standard_normal(1 << 17).astype(np.float32), (rng.integers(-2, 2, 5000) + 1j * rng.standard_normal(5000)),
+         np.array([np.nan, -0.0, 0.0, -np.inf, 1.0] * 400)]
+bad = []
+for i, a in enumerate(cases):
+    t = dt.asarray(a)
+    if not np.array_equal(dt.argsort(t, stable=True).numpy(), np.argsort(a, axis=-1, kind="stable")):
+        bad.append((i, "argsort"))
+    if not np.array_equal(dt.sort(t, stable=True).numpy(), np.sort(a, axis=-1, kind="stable"), equal_nan=True):
+        bad.append((i, "sort"))
+print(json.dumps(bad))
+"""
+
+
+def test_argsort_with_wide_pairs():
+    """DEVTENSOR_CPU_WIDE_PAIRS=1: the CPU argsort's way for rows of more
+    than 2^32 elements (64-bit keys and positions in arrays of their own),
+    on rows short enough to test, one chunk and split across threads."""
+    for threads in ("1", "2"):
+        p = run_python(WIDE_PAIRS_CODE, {"DEVTENSOR_CPU_WIDE_PAIRS": "1", "DEVTENSOR_NUM_THREADS": threads})
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.strip() == "[]"
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_sort_matches_numpy(device, data):

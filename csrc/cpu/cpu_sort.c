@@ -8,8 +8,9 @@
  * unless the row holds -0.0 or a NaN other than the canonical one (their
  * keys would lose the bits, or the order of -0.0 among equal zeros); an
  * argsort, every complex sort and such rows move (key, position) pairs
- * word by word, each word's keys loaded through the positions sorted so
- * far, and gather the elements.  A
+ * word by word (packed in one 64-bit word, Note [Packed pairs]), each
+ * word's keys loaded through the positions sorted so far, and gather the
+ * elements.  A
  * pass whose digit is the same for every key moves nothing, so small
  * integers sort in few passes.  Rows go across threads; a single long row
  * is split into contiguous chunks, one per thread, counted separately: a
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "cpu_parallel.h"
+#include "env.h"
 #include "loop_check.h"
 #include "sort_keys.h"
 
@@ -43,7 +45,9 @@ typedef struct pass_ctx {
     hist_row *hist;
 } pass_ctx;
 
-static int64_t chunk_begin(const pass_ctx *p, int64_t c) { return p->n / p->chunks * c + (c < p->n % p->chunks ? c : p->n % p->chunks); }
+/* where chunk c of n elements split in `chunks` begins */
+static int64_t part_begin(int64_t n, int chunks, int64_t c) { return n / chunks * c + (c < n % chunks ? c : n % chunks); }
+static int64_t chunk_begin(const pass_ctx *p, int64_t c) { return part_begin(p->n, p->chunks, c); }
 
 static void count_chunks(int64_t begin, int64_t end, void *ctx)
 {
@@ -129,16 +133,16 @@ static int radix_pass(pass_ctx *p, const int64_t *counted)
 }
 
 /* Sort n keys in buf[0] (buf[1] the same size; positions in vbuf[0] and
- * vbuf[1] when vbuf[0] is not NULL) by their low `bits` bits; counts: the
- * counts of every pass's digit when chunks == 1, else NULL.  Returns which
- * buffer holds the result. */
-static int radix_sort(void *buf[2], int64_t *vbuf[2], int wide, int64_t n, int bits, int chunks,
+ * vbuf[1] when vbuf[0] is not NULL) by their bits [lo, lo + bits); counts:
+ * the counts of every pass's digit when chunks == 1, else NULL.  Returns
+ * which buffer holds the result. */
+static int radix_sort(void *buf[2], int64_t *vbuf[2], int wide, int64_t n, int lo, int bits, int chunks,
                       hist_row *hist, const hist_row *counts)
 {
     int cur = 0;
-    for (int shift = 0; shift < bits; shift += 8) {
+    for (int shift = lo; shift < lo + bits; shift += 8) {
         pass_ctx p = {buf[cur], buf[1 - cur], vbuf[cur], vbuf[1 - cur], n, shift, chunks, wide, hist};
-        if (radix_pass(&p, counts != NULL ? counts[shift / 8] : NULL))
+        if (radix_pass(&p, counts != NULL ? counts[(shift - lo) / 8] : NULL))
             cur = 1 - cur;
     }
     return cur;
@@ -290,28 +294,238 @@ static int sort_values(const sort_ctx *s, int64_t row, hist_row *hist, hist_row 
     DISPATCH(l->dtype, value_keys, in, buf[0], n, l->descending, counts, &lossy)
     if (lossy)
         return 0;
-    int cur = radix_sort(buf, vbuf, wide, n, s->kind.bits, s->chunks, hist, counts);
+    int cur = radix_sort(buf, vbuf, wide, n, 0, s->kind.bits, s->chunks, hist, counts);
     DISPATCH(l->dtype, value_unkeys, buf[cur], out, n, l->descending)
     return 1;
 }
 
-/* row's result from its sorted positions: them (argsort), or the elements
- * of in at them */
-static void write_sorted(const sort_ctx *s, int64_t row, const char *in, const int64_t *pos)
+/* row's result from its sorted positions, pos or (when pos is NULL) the
+ * low halves of packed (Note [Packed pairs]): them (argsort), or the
+ * elements of in at them */
+static void write_sorted(const sort_ctx *s, int64_t row, const char *in, const int64_t *pos, const uint64_t *packed)
 {
     const int64_t n = s->l->len;
-    if (s->l->arg) {
+    if (s->l->arg && pos != NULL) {
         memcpy(s->l->out + row * n * 8, pos, (size_t)n * 8);
         return;
     }
+    if (s->l->arg) {
+        int64_t *out = (int64_t *)s->l->out + row * n;
+        for (int64_t i = 0; i < n; i++)
+            out[i] = (int64_t)(packed[i] & 0xffffffffu);
+        return;
+    }
     char *out = s->l->out + row * n * s->item;
-    for (int64_t i = 0; i < n; i++)
-        memcpy(out + i * s->item, in + pos[i] * s->item, (size_t)s->item);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t at = pos != NULL ? pos[i] : (int64_t)(packed[i] & 0xffffffffu);
+        memcpy(out + i * s->item, in + at * s->item, (size_t)s->item);
+    }
 }
 
-/* argsort (and a complex values sort): (key, position) pairs, word by word */
+/* Note [Packed pairs]
+ * (key, position) pairs moved 16 bytes per element per pass: a 64-bit key
+ * word and a 64-bit position.  A row of at most 2^32 elements sorts its
+ * key words in pieces of up to 32 bits instead, each piece packed above
+ * the element's 32-bit position in one 64-bit word; the passes order the
+ * high half and move 8 bytes.  Pieces go least significant first, and
+ * every piece after the first is loaded through the positions sorted so
+ * far (gather_parts).  A float32 argsort is one piece (4 passes of 8 bytes
+ * for 4 of 16), a float64 one two pieces and a gather between them.  An
+ * integer dtype's keys are first reduced to their range: key - min, whose
+ * bits above those of max - min are all zero, so that int64 values within
+ * 2^32 of each other (-5..5 as much as 0..10) take one piece, not two, and
+ * 0..255 one pass.  Floats skip that pass (about a tenth of a float64
+ * argsort): their keys span a wide range unless every element has one
+ * sign and one exponent.
+ * Stable: the first piece's positions are in order, and every pass is.
+ * With a row split in chunks across threads (Note [Radix sort on the
+ * CPU]) the key loops go across the threads too. */
+#define PACKED_MAX_LEN ((int64_t)1 << 32)
+
+/* *lo, *hi = the least and greatest key of the integers [begin, end) */
+ALWAYS_INLINE void key_bounds(int dtype, const char *in, int64_t begin, int64_t end, int desc, uint64_t *lo,
+                              uint64_t *hi)
+{
+    const dt_sort_kind k = dt_sort_kind_of(dtype);
+    const int part = k.bits / 8;
+    uint64_t least = ~0ull, greatest = 0;
+    if (k.kind == 3)
+        return;
+    for (int64_t i = begin; i < end; i++) {
+        uint64_t key = dt_sort_key(&k, load_bits(in + i * part, part), 1, desc);
+        least = key < least ? key : least;
+        greatest = key > greatest ? key : greatest;
+    }
+    *lo = least;
+    *hi = greatest;
+}
+
+/* parts[0][i] (and parts[1][i], a complex element's imaginary part) = the
+ * bits of the element at packed[i]'s position, for i in [begin, end).  A
+ * loop of its own: a gather that also computed keys and counted their
+ * digits ran at a quarter of a plain gather's speed (the count's address
+ * waits on each cache miss). */
+static void gather_parts(const char *in, int part, int complex, const uint64_t *packed, uint64_t *const *parts,
+                         int64_t begin, int64_t end)
+{
+    const int item = complex ? 2 * part : part;
+#define GATHER_(BYTES)                                                                     \
+    for (int64_t i = begin; i < end; i++) {                                                \
+        const char *at = in + (int64_t)(packed[i] & 0xffffffffu) * item;                   \
+        parts[0][i] = load_bits(at, BYTES);                                                \
+        if (complex)                                                                       \
+            parts[1][i] = load_bits(at + BYTES, BYTES);                                    \
+    }
+    switch (part) {
+    case 1: GATHER_(1) break;
+    case 2: GATHER_(2) break;
+    case 4: GATHER_(4) break;
+    default: GATHER_(8) break;
+    }
+#undef GATHER_
+}
+
+/* for i in [begin, end): packed[i] = piece `piece` (32 bits each, least
+ * significant first) of key word w, less base, of the element at i
+ * (parts NULL: the first piece of word 0) or of the element in
+ * parts[.][i] (at packed[i]'s position), above that position */
+ALWAYS_INLINE void packed_keys(int dtype, const char *in, uint64_t *const *parts, uint64_t *packed, int64_t begin,
+                               int64_t end, int w, int piece, int desc, uint64_t base, hist_row *counts)
+{
+    const dt_sort_kind k = dt_sort_kind_of(dtype);
+    const int part = k.bits / 8, item = k.kind == 3 ? 2 * part : part;
+    for (int64_t i = begin; i < end; i++) {
+        uint64_t at = (uint64_t)i, re, im = 0, key;
+        if (parts == NULL) {
+            re = load_bits(in + i * item, part);
+            if (k.kind == 3)
+                im = load_bits(in + i * item + part, part);
+        } else {
+            at = packed[i] & 0xffffffffu;
+            re = parts[0][i];
+            if (k.kind == 3)
+                im = parts[1][i];
+        }
+        key = k.kind == 3 ? dt_sort_complex_word(&k, re, im, w, desc) : dt_sort_key(&k, re, 1, desc) - base;
+        key = (key >> (32 * piece)) & 0xffffffffu;
+        packed[i] = key << 32 | at;
+        if (counts != NULL)
+            count_all(counts, 32, key);
+    }
+}
+
+/* one row's key loops, run for chunks [begin, end) of it */
+typedef struct keys_task {
+    const sort_ctx *s;
+    const char *in;
+    uint64_t *packed, *const *parts; /* parts NULL: the first piece */
+    int w, piece, bounds;            /* bounds: key_bounds into lo, hi */
+    uint64_t base, lo[MAX_CHUNKS], hi[MAX_CHUNKS];
+} keys_task;
+
+static void keys_chunks(int64_t begin, int64_t end, void *ctx)
+{
+    keys_task *t = (keys_task *)ctx;
+    const dt_sort_loop *l = t->s->l;
+    for (int64_t c = begin; c < end; c++) {
+        int64_t from = part_begin(l->len, t->s->chunks, c), to = part_begin(l->len, t->s->chunks, c + 1);
+        if (t->bounds) {
+            DISPATCH(l->dtype, key_bounds, t->in, from, to, l->descending, &t->lo[c], &t->hi[c])
+            continue;
+        }
+        if (t->parts != NULL)
+            gather_parts(t->in, t->s->kind.bits / 8, t->s->kind.kind == 3, t->packed, t->parts, from, to);
+        DISPATCH(l->dtype, packed_keys, t->in, t->parts, t->packed, from, to, t->w, t->piece, l->descending, t->base,
+                 NULL)
+    }
+}
+
+/* the key loops of keys_task t: across the row's chunks, or (one chunk)
+ * here, counting every pass's digits into counts */
+static void run_keys(keys_task *t, hist_row *counts)
+{
+    const sort_ctx *s = t->s;
+    if (s->chunks > 1) {
+        dt_cpu_parallel_for(s->chunks, 1, keys_chunks, t);
+        return;
+    }
+    const dt_sort_loop *l = s->l;
+    if (t->bounds) {
+        keys_chunks(0, 1, t);
+        return;
+    }
+    memset(counts, 0, sizeof(hist_row) * 4);
+    if (t->parts != NULL)
+        gather_parts(t->in, s->kind.bits / 8, s->kind.kind == 3, t->packed, t->parts, 0, l->len);
+    DISPATCH(l->dtype, packed_keys, t->in, t->parts, t->packed, 0, l->len, t->w, t->piece, l->descending, t->base,
+             counts)
+}
+
+static void sort_packed(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
+{
+    const dt_sort_loop *l = s->l;
+    const dt_sort_kind *k = &s->kind;
+    int64_t n = l->len, numel = l->n_rows * l->len;
+    uint64_t *packed[2] = {(uint64_t *)s->work + row * n, (uint64_t *)s->work + numel + row * n};
+    uint64_t *parts[2] = {(uint64_t *)s->work + 2 * numel + row * n, (uint64_t *)s->work + 3 * numel + row * n};
+    keys_task t;
+    memset(&t, 0, sizeof t);
+    t.s = s;
+    t.in = l->in + row * n * s->item;
+    int word_bits = dt_sort_word_bits(k, 0);
+    if (k->kind < 2) {
+        t.bounds = 1;
+        run_keys(&t, counts);
+        t.bounds = 0;
+        uint64_t lo = t.lo[0], hi = t.hi[0];
+        for (int c = 1; c < s->chunks; c++) {
+            lo = t.lo[c] < lo ? t.lo[c] : lo;
+            hi = t.hi[c] > hi ? t.hi[c] : hi;
+        }
+        t.base = lo;
+        word_bits = hi == lo ? 0 : 64 - __builtin_clzll(hi - lo);
+    }
+    int cur = 0;
+    for (int w = 0; w < dt_sort_word_count(k); w++) {
+        if (w > 0)
+            word_bits = dt_sort_word_bits(k, w);
+        for (int piece = 0; piece == 0 || 32 * piece < word_bits; piece++) {
+            int rest = word_bits - 32 * piece;
+            t.packed = packed[cur];
+            t.parts = w == 0 && piece == 0 ? NULL : parts;
+            t.w = w;
+            t.piece = piece;
+            run_keys(&t, counts);
+            void *buf[2] = {packed[cur], packed[1 - cur]};
+            int64_t *vbuf[2] = {NULL, NULL};
+            int got = radix_sort(buf, vbuf, 1, n, 32, rest < 32 ? rest : 32, s->chunks, hist,
+                                 s->chunks > 1 ? NULL : counts);
+            cur = got ? 1 - cur : cur;
+        }
+    }
+    write_sorted(s, row, t.in, NULL, packed[cur]);
+}
+
+/* rows of at most PACKED_MAX_LEN sort packed, unless
+ * DEVTENSOR_CPU_WIDE_PAIRS=1 (for tests: the longer rows' way) */
+static int packs(int64_t len)
+{
+    static int wide = -1; /* read once; threads that race write the same */
+    if (wide < 0) {
+        int flag = 0;
+        wide = dt_env_flag("DEVTENSOR_CPU_WIDE_PAIRS", &flag) == 1 && flag;
+    }
+    return len <= PACKED_MAX_LEN && !wide;
+}
+
+/* argsort (and a complex values sort): (key, position) pairs, word by
+ * word; packed when the row is short enough */
 static void sort_pairs(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
 {
+    if (packs(s->l->len)) {
+        sort_packed(s, row, hist, counts);
+        return;
+    }
     const dt_sort_loop *l = s->l;
     const dt_sort_kind *k = &s->kind;
     int64_t n = l->len, numel = l->n_rows * l->len;
@@ -325,10 +539,10 @@ static void sort_pairs(const sort_ctx *s, int64_t row, hist_row *hist, hist_row 
         DISPATCH(l->dtype, pair_keys, in, keys[cur], pos[cur], n, w, l->descending, counts)
         void *buf[2] = {keys[cur], keys[1 - cur]};
         int64_t *vbuf[2] = {pos[cur], pos[1 - cur]};
-        int got = radix_sort(buf, vbuf, 1, n, dt_sort_word_bits(k, w), s->chunks, hist, counts);
+        int got = radix_sort(buf, vbuf, 1, n, 0, dt_sort_word_bits(k, w), s->chunks, hist, counts);
         cur = got ? 1 - cur : cur;
     }
-    write_sorted(s, row, in, pos[cur]);
+    write_sorted(s, row, in, pos[cur], NULL);
 }
 
 /* Note [Small rows]
@@ -395,7 +609,7 @@ static void sort_small(const sort_ctx *s, int64_t row)
             int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
             merge_pairs(keys[cur], pos[cur], keys[1 - cur], pos[1 - cur], lo, mid, hi);
         }
-    write_sorted(s, row, in, pos[cur]);
+    write_sorted(s, row, in, pos[cur], NULL);
 }
 
 static void sort_row(const sort_ctx *s, int64_t row, hist_row *hist, hist_row *counts)
