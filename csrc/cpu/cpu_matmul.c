@@ -30,15 +30,31 @@
 /* a problem with fewer multiply-adds runs on one thread inside OpenBLAS */
 #define SMALL_PROBLEM_FLOPS (64 * 64 * 64)
 
-/* the byte offsets of problem p in a, b and out (C order over the batch) */
-static void problem_offsets(const dt_matmul_loop *l, int64_t p, int64_t off[3])
+/* the byte offsets of problem p in a, b and out (C order over the batch),
+ * and p's index along each batch dim */
+static void problem_offsets(const dt_matmul_loop *l, int64_t p, int64_t off[3], int64_t at[])
 {
     off[0] = off[1] = off[2] = 0;
     for (int d = l->batch_ndim - 1; d >= 0; d--) {
-        int64_t i = p % l->batch_shape[d];
+        at[d] = p % l->batch_shape[d];
         p /= l->batch_shape[d];
         for (int k = 0; k < 3; k++)
-            off[k] += i * l->batch_strides[k][d];
+            off[k] += at[d] * l->batch_strides[k][d];
+    }
+}
+
+/* off and at from problem p to p + 1, without the divisions of
+ * problem_offsets (their cost showed in a batch of 8 x 8 products) */
+static inline void next_problem(const dt_matmul_loop *l, int64_t off[3], int64_t at[])
+{
+    for (int d = l->batch_ndim - 1; d >= 0; d--) {
+        for (int k = 0; k < 3; k++)
+            off[k] += l->batch_strides[k][d];
+        if (++at[d] < l->batch_shape[d])
+            return;
+        for (int k = 0; k < 3; k++)
+            off[k] -= at[d] * l->batch_strides[k][d];
+        at[d] = 0;
     }
 }
 
@@ -240,11 +256,15 @@ static int_matmul_fn int_loop(dt_dtype d)
  * (16 x 16 x 16) of float32 or float64 run this loop instead, which sums
  * each out[i, j] over p in order, in the dtype, as a BLAS kernel does (no
  * fused multiply-add: -ffp-contract=off).  Where b's rows are contiguous,
- * two 32-byte vectors of columns of a row of out (then one, then a 16-byte
- * one) are summed at once in registers; the columns left over, and strided b, are summed one
- * element at a time. */
+ * two vectors of columns of a row of out (then one, then a 32-byte one,
+ * then a 16-byte one) are summed at once in registers: 64-byte vectors
+ * where the CPU has AVX-512 (a function of its own, chosen at run time:
+ * 16 x 16 float64 products took twice NumPy's time in 32-byte ones),
+ * 32-byte ones elsewhere; the columns left over, and strided b, are summed
+ * one element at a time.  Every width sums each column in the same order,
+ * so results do not depend on the CPU. */
 #define SMALL_LOOP_FLOPS (16 * 16 * 16)
-#define SMALL_VEC_BYTES 32 /* one AVX2 register; the avx512f clone uses the same width */
+#define SMALL_VEC_BYTES 32 /* one AVX2 register */
 
 /* Columns j0 .. j0 + R * lanes - 1 of every row of out, summed at once in R
  * vectors of GCC's vector extension per row (32 bytes each: a 64-byte
@@ -292,15 +312,16 @@ static int_matmul_fn int_loop(dt_dtype d)
         }                                                                                   \
     }
 
-#define DT_SMALL_MATMUL(NAME, T)                                                            \
+#define DT_SMALL_MATMUL(NAME, T, TARGET, WIDE_BYTES)                                       \
+    typedef T NAME##_wide __attribute__((vector_size(WIDE_BYTES)));                         \
     typedef T NAME##_vec __attribute__((vector_size(SMALL_VEC_BYTES)));                     \
     typedef T NAME##_half __attribute__((vector_size(SMALL_VEC_BYTES / 2)));                \
-    __attribute__((target_clones("avx512f", "avx2", "default")))                            \
-    static void NAME(const dt_matmul_loop *l, const char *a, const char *b, char *out)      \
+    TARGET static void NAME(const dt_matmul_loop *l, const char *a, const char *b, char *out) \
     {                                                                                       \
         int64_t m = l->m, n = l->n, k = l->k, j0 = 0;                                       \
         if (l->b_cs == (int64_t)sizeof(T)) {                                                \
-            DT_SMALL_COLUMNS(T, NAME##_vec, 2)                                              \
+            DT_SMALL_COLUMNS(T, NAME##_wide, 2)                                             \
+            DT_SMALL_COLUMNS(T, NAME##_wide, 1)                                             \
             DT_SMALL_COLUMNS(T, NAME##_vec, 1)                                              \
             DT_SMALL_COLUMNS(T, NAME##_half, 1)                                             \
         }                                                                                   \
@@ -313,11 +334,33 @@ static int_matmul_fn int_loop(dt_dtype d)
                 ((T *)out)[i * n + j] = sum;                                                \
             }                                                                               \
     }
-DT_SMALL_MATMUL(small_f32, float)
-DT_SMALL_MATMUL(small_f64, double)
+#define DT_CLONES __attribute__((target_clones("avx2", "default")))
+DT_SMALL_MATMUL(small_f32, float, DT_CLONES, SMALL_VEC_BYTES)
+DT_SMALL_MATMUL(small_f64, double, DT_CLONES, SMALL_VEC_BYTES)
+#undef DT_CLONES
+#if defined(__GNUC__) && defined(__x86_64__)
+#define DT_HAVE_SMALL_AVX512 1
+DT_SMALL_MATMUL(small_f32_avx512, float, __attribute__((target("avx512f"))), 64)
+DT_SMALL_MATMUL(small_f64_avx512, double, __attribute__((target("avx512f"))), 64)
+#endif
 #undef DT_SMALL_MATMUL
 #undef DT_SMALL_COLUMNS
 #undef DT_SMALL_A
+
+/* the small-product loop of float32 or float64 for this CPU */
+static int_matmul_fn small_loop(dt_dtype d)
+{
+#ifdef DT_HAVE_SMALL_AVX512
+    static int avx512 = -1; /* threads that race write the same */
+    if (avx512 < 0) {
+        __builtin_cpu_init();
+        avx512 = __builtin_cpu_supports("avx512f") ? 1 : 0;
+    }
+    if (avx512)
+        return d == DT_FLOAT32 ? small_f32_avx512 : small_f64_avx512;
+#endif
+    return d == DT_FLOAT32 ? small_f32 : small_f64;
+}
 
 /* ---- the batch ---- */
 
@@ -341,9 +384,9 @@ static void run_problems(int64_t begin, int64_t end, void *arg)
             return;
         }
     }
-    for (int64_t p = begin; p < end; p++) {
-        int64_t off[3];
-        problem_offsets(l, p, off);
+    int64_t off[3], at[DT_MAX_NDIM];
+    problem_offsets(l, begin, off, at);
+    for (int64_t p = begin; p < end; p++, next_problem(l, off, at)) {
         const char *a = l->a + off[0], *b = l->b + off[1];
         char *out = l->out + off[2];
         if (c->int_fn)
@@ -366,7 +409,7 @@ dt_status dt_cpu_run_matmul(const dt_matmul_loop *l, dt_error *err)
     c.int_fn = int_loop(l->dtype);
     double small = (double)l->m * (double)l->n * (double)l->k;
     if (small <= SMALL_LOOP_FLOPS && (l->dtype == DT_FLOAT32 || l->dtype == DT_FLOAT64))
-        c.int_fn = l->dtype == DT_FLOAT32 ? small_f32 : small_f64; /* Note [Small products] */
+        c.int_fn = small_loop(l->dtype); /* Note [Small products] */
     if (c.int_fn == NULL) {
         dt_dtype d = l->dtype;
         if (d != DT_FLOAT16 && d != DT_BFLOAT16 && d != DT_FLOAT32 && d != DT_FLOAT64 &&
