@@ -119,6 +119,43 @@ def test_matmul_out(device):
     assert_same(dt.matmul(x, x, out=x), make((3, 3)) @ make((3, 3)), device)
 
 
+def test_matmul_out_written_in_place(device):
+    """out= of the result's shape is written by the product itself
+    (csrc/core/matmul.c's dt_matmul_into): contiguous, strided (a
+    transposed view), another dtype, overlapping an operand, batched small
+    products; a read-only out raises and keeps its values."""
+    a, b = make((5, 16, 16)), make((5, 16, 16), seed=1)
+    ta, tb = on(a, device), on(b, device)
+    out = dt.zeros((5, 16, 16), device=device)
+    assert dt.matmul(ta, tb, out=out) is out
+    assert_same(out, a @ b, device)
+    base = dt.zeros((5, 16, 16), device=device)
+    view = base.swapaxes(-1, -2)  # not C-contiguous
+    assert dt.matmul(ta, tb, out=view) is view
+    assert_same(base, (a @ b).swapaxes(-1, -2), device)
+    out32 = dt.zeros((5, 16, 16), dtype="float32", device=device)
+    dt.matmul(ta, tb, out=out32, casting="same_kind")
+    assert_same(out32, np.matmul(a, b, out=np.zeros((5, 16, 16), np.float32), casting="same_kind"), device)
+    tb2 = on(b, device)
+    dt.matmul(ta, tb2, out=tb2)  # out is the right operand
+    assert_same(tb2, a @ b, device)
+    whole = on(np.concatenate([a, b]), device)  # out overlaps the left operand, shifted by one problem
+    dt.matmul(whole[:5], whole[5:], out=whole[1:6])
+    want = np.concatenate([a, b])
+    want[1:6] = a @ b
+    assert_same(whole, want, device)
+    v1, m2 = make((16,)), make((16, 3), seed=2)
+    out1 = dt.zeros((3,), device=device)
+    assert dt.matmul(on(v1, device), on(m2, device), out=out1) is out1
+    assert_same(out1, v1 @ m2, device)
+    ro = dt.asarray(np.zeros((5, 16, 16)), device=device)
+    ro.flags.writeable = False
+    ref = np.zeros((5, 16, 16))
+    ref.flags.writeable = False
+    same_error(lambda: dt.matmul(ta, tb, out=ro), lambda: np.matmul(a, b, out=ref))
+    assert_same(ro, np.zeros((5, 16, 16)), device)
+
+
 def test_matmul_with_lists_and_numpy(device):
     a = make((2, 3), "int8")
     t = on(a, device)

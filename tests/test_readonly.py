@@ -11,6 +11,7 @@ import devtensor as dt
 from helpers import ALL_DEVICES, to_np
 
 READ_ONLY = "assignment destination is read-only"
+READ_ONLY_OUTPUT = "output array is read-only"  # NumPy's words for out= and in-place operators
 
 
 # ---- sources of read-only tensors: (name, make) -> (tensor, check_unchanged) ----
@@ -78,12 +79,13 @@ WRITES = {
     "fill": lambda t: t._fill_(3),
 }
 ADVANCED = {"setitem-advanced", "setitem-mask"}  # advanced indexing: cpu tensors only (for now)
+OUTPUTS = {"iadd", "imul", "out=", "out=tuple"}
 
 
 def _check_write_refused(t, unchanged, write):
     before = to_np(t)
-    with pytest.raises(ValueError, match=READ_ONLY):
-        write(t)
+    with pytest.raises(ValueError, match=READ_ONLY_OUTPUT if write in OUTPUTS else READ_ONLY):
+        WRITES[write](t)
     np.testing.assert_array_equal(to_np(t), before)
     assert unchanged()
 
@@ -93,7 +95,7 @@ def _check_write_refused(t, unchanged, write):
 def test_host_read_only_memory_is_never_written(source, write):
     t, unchanged = HOST_SOURCES[source]()
     assert t.flags.writeable is False
-    _check_write_refused(t, unchanged, WRITES[write])
+    _check_write_refused(t, unchanged, write)
 
 
 @pytest.mark.parametrize("write", list(WRITES))
@@ -103,7 +105,7 @@ def test_read_only_views_on_every_device(device, make, write):
         pytest.skip("advanced indexing on devices is issue 9")
     t, unchanged = make(device)
     assert t.flags.writeable is False
-    _check_write_refused(t, unchanged, WRITES[write])
+    _check_write_refused(t, unchanged, write)
 
 
 @pytest.mark.parametrize("source", list(HOST_SOURCES))
@@ -136,7 +138,7 @@ def test_read_only_tensor_reads_and_computes():
 def test_writeable_flag_can_be_cleared_and_restored():
     t = dt.arange(4.0)
     t.flags.writeable = False
-    with pytest.raises(ValueError, match=READ_ONLY):
+    with pytest.raises(ValueError, match=READ_ONLY_OUTPUT):
         t += 1
     t.flags["W"] = True
     t += 1
@@ -259,3 +261,45 @@ def test_asarray_copy_false_of_read_only_array_shares():
     t = dt.asarray(a, copy=False)
     assert not t.flags.writeable
     assert dt.shares_memory(t, dt.asarray(a))
+
+
+# out= and in-place methods of NumPy's functions: NumPy's error and words
+# for a read-only output (where NumPy's own words are not its internals')
+OUT_WRITES = {
+    "sum": lambda xp, o, a: xp.sum(xp.ones((3, 3)), axis=0, out=o),
+    "max": lambda xp, o, a: xp.max(xp.ones((3, 3)), axis=0, out=o),
+    "mean": lambda xp, o, a: xp.mean(xp.ones((3, 3)), axis=0, out=o),
+    "var": lambda xp, o, a: xp.var(xp.ones((3, 3)), axis=0, out=o),
+    "nansum": lambda xp, o, a: xp.nansum(xp.ones((3, 3)), axis=0, out=o),
+    "cumsum": lambda xp, o, a: xp.cumsum(xp.ones(3), out=o),
+    "add.reduce": lambda xp, o, a: xp.add.reduce(xp.ones((3, 3)), out=o),
+    "add.accumulate": lambda xp, o, a: xp.add.accumulate(xp.ones(3), out=o),
+    "matmul": lambda xp, o, a: xp.matmul(xp.ones((3, 3)), xp.ones(3), out=o),
+    "matmul-broadcast": lambda xp, o, a: xp.matmul(xp.ones((3, 3)), xp.ones((3, 3)), out=a),
+    "vecdot": lambda xp, o, a: xp.vecdot(xp.ones((3, 2)), xp.ones((3, 2)), out=o),
+    "dot": lambda xp, o, a: xp.dot(xp.ones((3, 3)), xp.ones(3), out=o),
+    "median": lambda xp, o, a: xp.median(xp.ones((3, 3)), axis=0, out=o),
+    "quantile": lambda xp, o, a: xp.quantile(xp.ones((3, 3)), 0.5, axis=0, out=o),
+    "nanmedian": lambda xp, o, a: xp.nanmedian(xp.ones((3, 3)), axis=0, out=o),
+    "put": lambda xp, o, a: xp.put(o, [0], 1),
+    "putmask": lambda xp, o, a: xp.putmask(o, o == 0, 1),
+    "sort": lambda xp, o, a: o.sort(),
+    "partition": lambda xp, o, a: o.partition(1),
+}
+
+
+@pytest.mark.parametrize("write", list(OUT_WRITES))
+def test_read_only_out_as_numpy(write):
+    def outputs(xp):
+        o, a = xp.zeros(3), xp.zeros((2, 3, 3))
+        o.flags.writeable = False
+        a.flags.writeable = False
+        return o, a
+    o_np, a_np = outputs(np)
+    with pytest.raises(ValueError) as want:
+        OUT_WRITES[write](np, o_np, a_np)
+    o, a = outputs(dt)
+    with pytest.raises(ValueError) as got:
+        OUT_WRITES[write](dt, o, a)
+    assert str(got.value) == str(want.value)
+    assert to_np(o).tolist() == [0, 0, 0] and not to_np(a).any()

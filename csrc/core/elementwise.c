@@ -658,7 +658,7 @@ dt_status dt_ufunc(dt_op op, const dt_operand *in_ops, dt_tensor *out, int out_g
     dt_device device;
     DT_TRY(dt_operands_device(nall, all, &device, err));
     if (out_given)
-        DT_TRY(dt_tensor_check_writeable(out, err));
+        DT_TRY(dt_tensor_check_output(out, err));
     DT_TRY(dt_ufunc_resolve(op, types, forced, casting, loop, &result, err));
     if (out_given && !dt_can_cast(result, out->dtype, casting))
         return dt_error_set(err, DT_ERR_TYPE,

@@ -176,14 +176,20 @@ static dt_status fill_zero(dt_tensor *out, dt_error *err)
     return dt_tensor_generate(out, &gen, err);
 }
 
-dt_status dt_matmul(const dt_tensor *a, const dt_tensor *b, dt_dtype dtype, dt_tensor *out,
-                    dt_error *err)
+/* a @ b before it is computed: the operands as the loop sees them, the
+ * batch's dims and the result's shape, the device */
+typedef struct plan {
+    operand A, B;
+    int bnd, nd;
+    int64_t shape[DT_MAX_NDIM];
+    dt_device device;
+} plan;
+
+static dt_status make_plan(const dt_tensor *a, const dt_tensor *b, plan *p, dt_error *err)
 {
-    dt_tensor_init_empty(out);
     dt_operand ops[2] = {{0}};
     ops[0].tensor = a, ops[1].tensor = b;
-    dt_device device;
-    DT_TRY(dt_operands_device(2, ops, &device, err));
+    DT_TRY(dt_operands_device(2, ops, &p->device, err));
     for (int k = 0; k < 2; k++) {
         int nd = k ? b->ndim : a->ndim;
         if (nd < 1)
@@ -191,45 +197,49 @@ dt_status dt_matmul(const dt_tensor *a, const dt_tensor *b, dt_dtype dtype, dt_t
                                 "dimensions (has 0, gufunc core with signature " SIGNATURE
                                 " requires 1)", k);
     }
-    operand A, B;
-    describe(&A, a, 1);
-    describe(&B, b, 0);
-    if (A.cols != B.rows)
+    operand *A = &p->A, *B = &p->B;
+    describe(A, a, 1);
+    describe(B, b, 0);
+    if (A->cols != B->rows)
         return dt_error_set(err, DT_ERR_VALUE, "matmul: Input operand 1 has a mismatch in its core "
                             "dimension 0, with gufunc signature " SIGNATURE " (size %lld is "
-                            "different from %lld)", (long long)B.rows, (long long)A.cols);
+                            "different from %lld)", (long long)B->rows, (long long)A->cols);
     /* the batch: broadcast, right-aligned */
-    int bnd = A.batch_ndim > B.batch_ndim ? A.batch_ndim : B.batch_ndim;
-    int64_t shape[DT_MAX_NDIM];
-    for (int d = 0; d < bnd; d++) {
-        int da = d - (bnd - A.batch_ndim), db = d - (bnd - B.batch_ndim);
+    p->bnd = A->batch_ndim > B->batch_ndim ? A->batch_ndim : B->batch_ndim;
+    for (int d = 0; d < p->bnd; d++) {
+        int da = d - (p->bnd - A->batch_ndim), db = d - (p->bnd - B->batch_ndim);
         int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
         if (sa != sb && sa != 1 && sb != 1)
             return batch_error(a, b, err);
-        shape[d] = sa == 1 ? sb : sa;
+        p->shape[d] = sa == 1 ? sb : sa;
     }
-    int nd = bnd;
+    p->nd = p->bnd;
     if (a->ndim > 1)
-        shape[nd++] = A.rows;
+        p->shape[p->nd++] = A->rows;
     if (b->ndim > 1)
-        shape[nd++] = B.cols;
-    DT_TRY(dt_tensor_init_new(out, device, dtype, nd, shape, err));
+        p->shape[p->nd++] = B->cols;
+    return DT_OK;
+}
+
+/* out (C-contiguous, of p's shape and of dtype, on p's device, overlapping
+ * neither operand) = the product */
+static dt_status run_plan(plan *p, dt_dtype dtype, dt_tensor *out, dt_error *err)
+{
+    operand *A = &p->A, *B = &p->B;
     if (out->numel == 0)
         return DT_OK;
-    if (A.cols == 0)
+    if (A->cols == 0)
         return fill_zero(out, err);
-
+    dt_device device = p->device;
     const dt_backend_iface *be = dt_device_resolve(&device, err);
     if (be == NULL)
-        goto fail;
-    if (be->run_matmul == NULL) {
-        dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "the %s backend has no matrix product", be->name);
-        goto fail;
-    }
+        return err->status;
+    if (be->run_matmul == NULL)
+        return dt_error_set(err, DT_ERR_NOT_IMPLEMENTED, "the %s backend has no matrix product", be->name);
     dt_tensor tmp[2];
     dt_tensor_init_empty(&tmp[0]);
     dt_tensor_init_empty(&tmp[1]);
-    operand *o[2] = {&A, &B};
+    operand *o[2] = {A, B};
     dt_status st = DT_OK;
     for (int k = 0; k < 2 && st == DT_OK; k++) {
         const dt_tensor *t = o[k]->t;
@@ -250,27 +260,61 @@ dt_status dt_matmul(const dt_tensor *a, const dt_tensor *b, dt_dtype dtype, dt_t
         l.allow_tf32 = allow_tf32;
         l.stream = be->get_stream ? be->get_stream(index) : NULL;
         l.dtype = dtype;
-        l.m = A.rows, l.n = B.cols, l.k = A.cols;
-        l.a = dt_tensor_data(A.t), l.b = dt_tensor_data(B.t), l.out = dt_tensor_data(out);
-        l.a_rs = A.rs, l.a_cs = A.cs, l.b_rs = B.rs, l.b_cs = B.cs;
+        l.m = A->rows, l.n = B->cols, l.k = A->cols;
+        l.a = dt_tensor_data(A->t), l.b = dt_tensor_data(B->t), l.out = dt_tensor_data(out);
+        l.a_rs = A->rs, l.a_cs = A->cs, l.b_rs = B->rs, l.b_cs = B->cs;
+        int bnd = p->bnd;
         l.batch_ndim = bnd;
-        int64_t step = out->numel > 0 ? dt_tensor_itemsize(out) * l.m * l.n : 0;
+        int64_t step = dt_tensor_itemsize(out) * l.m * l.n;
         for (int d = bnd - 1; d >= 0; d--) {
-            int da = d - (bnd - A.batch_ndim), db = d - (bnd - B.batch_ndim);
-            l.batch_shape[d] = shape[d];
-            l.batch_strides[0][d] = da >= 0 && A.t->shape[da] != 1 ? A.t->strides[da] : 0;
-            l.batch_strides[1][d] = db >= 0 && B.t->shape[db] != 1 ? B.t->strides[db] : 0;
+            int da = d - (bnd - A->batch_ndim), db = d - (bnd - B->batch_ndim);
+            l.batch_shape[d] = p->shape[d];
+            l.batch_strides[0][d] = da >= 0 && A->t->shape[da] != 1 ? A->t->strides[da] : 0;
+            l.batch_strides[1][d] = db >= 0 && B->t->shape[db] != 1 ? B->t->strides[db] : 0;
             l.batch_strides[2][d] = step;
-            step *= shape[d];
+            step *= p->shape[d];
         }
         coalesce_batch(&l);
         st = be->run_matmul(&l, err);
     }
     dt_tensor_clear(&tmp[0]);
     dt_tensor_clear(&tmp[1]);
-    if (st == DT_OK)
+    return st;
+}
+
+dt_status dt_matmul(const dt_tensor *a, const dt_tensor *b, dt_dtype dtype, dt_tensor *out,
+                    dt_error *err)
+{
+    dt_tensor_init_empty(out);
+    plan p;
+    DT_TRY(make_plan(a, b, &p, err));
+    DT_TRY(dt_tensor_init_new(out, p.device, dtype, p.nd, p.shape, err));
+    if (run_plan(&p, dtype, out, err) == DT_OK)
         return DT_OK;
-fail:
     dt_tensor_clear(out);
     return err->status;
+}
+
+dt_status dt_matmul_into(const dt_tensor *a, const dt_tensor *b, dt_dtype dtype, dt_tensor *out, int *written,
+                         dt_error *err)
+{
+    *written = 0;
+    plan p;
+    DT_TRY(make_plan(a, b, &p, err));
+    if (out->ndim != p.nd || memcmp(out->shape, p.shape, (size_t)p.nd * sizeof(int64_t)) != 0)
+        return DT_OK;
+    if (!dt_device_equal(dt_tensor_device(out), p.device))
+        return dt_error_set(err, DT_ERR_RUNTIME, "matmul: out= is on another device than the operands");
+    DT_TRY(dt_tensor_check_output(out, err));
+    *written = 1;
+    if (out->dtype == dtype && dt_tensor_is_contiguous(out) && !dt_tensors_may_overlap(out, a) &&
+        !dt_tensors_may_overlap(out, b))
+        return run_plan(&p, dtype, out, err);
+    dt_tensor r; /* computed apart, then cast and copied into out */
+    DT_TRY(dt_tensor_init_new(&r, p.device, dtype, p.nd, p.shape, err));
+    dt_status st = run_plan(&p, dtype, &r, err);
+    if (st == DT_OK)
+        st = dt_tensor_copy_into(out, &r, err);
+    dt_tensor_clear(&r);
+    return st;
 }

@@ -18,6 +18,15 @@ DT_EXTERN_C_BEGIN
 dt_status dt_matmul(const dt_tensor *a, const dt_tensor *b, dt_dtype dtype, dt_tensor *out,
                     dt_error *err);
 
+/* The same product written into out, when out has exactly the result's
+ * shape (*written = 1; else *written = 0 and nothing is done): straight
+ * into it when it is C-contiguous, of dtype, and overlaps neither operand,
+ * else computed apart and copied in, cast to out's dtype (the caller has
+ * checked the casting rule).  RuntimeError for out on another device,
+ * ValueError for a read-only out. */
+dt_status dt_matmul_into(const dt_tensor *a, const dt_tensor *b, dt_dtype dtype, dt_tensor *out, int *written,
+                         dt_error *err);
+
 /* Whether float32 products may use TensorFloat-32 on devices that have it
  * (PyTorch's torch.backends.cuda.matmul.allow_tf32); off by default so
  * results keep float32's precision, as NumPy's. */

@@ -135,7 +135,7 @@ static dt_status check_output(const char *what, dt_reduce_op op, const dt_tensor
     if (!dt_reduce_takes(op, src->dtype, out->dtype))
         return dt_error_set(err, DT_ERR_TYPE, "%s: %s does not give %s from %s", what, dt_reduce_name(op),
                             dt_dtype_get_info(out->dtype)->name, dt_dtype_get_info(src->dtype)->name);
-    DT_TRY(dt_tensor_check_writeable(out, err));
+    DT_TRY(dt_tensor_check_output(out, err));
     if (dt_tensors_may_overlap(src, out))
         return dt_error_set(err, DT_ERR_VALUE, "%s: the output overlaps the input", what);
     return DT_OK;

@@ -259,6 +259,13 @@ dt_status dt_tensor_check_writeable(const dt_tensor *t, dt_error *err)
     return DT_OK;
 }
 
+dt_status dt_tensor_check_output(const dt_tensor *t, dt_error *err)
+{
+    if (t->flags & DT_TENSOR_READONLY)
+        return dt_error_set(err, DT_ERR_VALUE, "output array is read-only");
+    return DT_OK;
+}
+
 void dt_tensor_byte_bounds(const dt_tensor *t, uintptr_t *lo, uintptr_t *hi)
 {
     /* the extent was checked against the storage when the view was made */

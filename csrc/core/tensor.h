@@ -87,6 +87,8 @@ int dt_tensor_is_contiguous(const dt_tensor *t);
 int64_t dt_tensor_itemsize(const dt_tensor *t);
 /* DT_OK, or ValueError "assignment destination is read-only". */
 dt_status dt_tensor_check_writeable(const dt_tensor *t, dt_error *err);
+/* The same for an out= argument: NumPy's "output array is read-only". */
+dt_status dt_tensor_check_output(const dt_tensor *t, dt_error *err);
 /* Note [Overlap is about memory]
  * Two tensors may share memory without sharing a storage object (two wraps
  * of one NumPy buffer, a DLPack round trip), so overlap is decided by

@@ -83,6 +83,35 @@ static PyObject *py_matmul(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     return product(a, b, d);
 }
 
+/* _C._matmul_into(a, b, dtype, out): dt_matmul_into; whether out had the
+ * result's shape and was written */
+static PyObject *py_matmul_into(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)m;
+    if (nargs != 4 || !DtTensor_Check(args[0]) || !DtTensor_Check(args[1]) || !DtTensor_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "_matmul_into(a, b, dtype, out): a, b and out must be tensors");
+        return NULL;
+    }
+    PyDtTensor *a = (PyDtTensor *)args[0], *b = (PyDtTensor *)args[1], *out = (PyDtTensor *)args[3];
+    dt_dtype d = dt_promote_types(a->t.dtype, b->t.dtype);
+    if (args[2] != Py_None && !dt_py_dtype_converter(args[2], &d))
+        return NULL;
+    dt_error err;
+    dt_status st;
+    int written = 0;
+    double n = b->t.ndim > 0 ? (double)b->t.shape[b->t.ndim - 1] : 1.0;
+    if ((double)a->t.numel * n >= DT_MATMUL_GIL_RELEASE_FLOPS) {
+        DT_PY_BEGIN_TENSOR_WORK
+        st = dt_matmul_into(&a->t, &b->t, d, &out->t, &written, &err);
+        DT_PY_END_TENSOR_WORK
+    } else {
+        st = dt_matmul_into(&a->t, &b->t, d, &out->t, &written, &err);
+    }
+    if (st != DT_OK)
+        return dt_py_raise(&err);
+    return PyBool_FromLong(written);
+}
+
 static PyObject *py_set_blas_library(PyObject *m, PyObject *arg)
 {
     (void)m;
@@ -115,6 +144,8 @@ static PyObject *py_allow_tf32(PyObject *m, PyObject *const *args, Py_ssize_t na
 PyMethodDef dt_py_matmul_methods[] = {
     {"_matmul", (PyCFunction)(void (*)(void))py_matmul, METH_FASTCALL,
      "_matmul(a, b, dtype): NumPy's matmul of two tensors, computed in dtype (None: promoted)"},
+    {"_matmul_into", (PyCFunction)(void (*)(void))py_matmul_into, METH_FASTCALL,
+     "_matmul_into(a, b, dtype, out): matmul written into out when out has the result's shape; whether it had"},
     {"_set_blas_library", py_set_blas_library, METH_O,
      "_set_blas_library(path): where OpenBLAS is (opened on the first product on the CPU)"},
     {"_allow_tf32", (PyCFunction)(void (*)(void))py_allow_tf32, METH_FASTCALL,

@@ -201,6 +201,8 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v in place, v repeated as needed; the last write wins."""
     if not isinstance(a, TensorBase):
         raise TypeError(f"put() argument 1 must be a devtensor tensor, not {type(a).__name__}")
+    if not a._writeable:
+        raise ValueError("put: output array is read-only")
     ind = _int_indices(a, ind, "safe").reshape(-1)
     v = _values_like(a, v, a.dtype)
     _check_mode(mode)
@@ -247,6 +249,8 @@ def putmask(a, mask, values):
     if not isinstance(a, TensorBase):
         raise TypeError(f"argument a of putmask must be a devtensor tensor, not "
                         f"{type(a).__name__}")
+    if not a._writeable:
+        raise ValueError("putmask: output array is read-only")
     mask = _like(a, mask)
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")

@@ -32,7 +32,7 @@ from ._C import TensorBase
 from ._creation import asarray, empty
 from ._dtype_api import _CASTINGS
 from ._manipulation import _as_tensors, broadcast_shapes, moveaxis
-from ._reductions import sum
+from ._reductions import _check_output, sum
 from ._structured import _same_device
 from ._tensor import Tensor, _install_methods
 from ._ufuncs import conj, multiply, negative, subtract
@@ -60,6 +60,9 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     (Note [matmul's out=]) and may add broadcast loop axes.  axes= names
     each operand's core axes, as NumPy's gufunc keyword (views moved, no
     copies)."""
+    if (out is None and dtype is None and axes is None and axis is None and casting == "same_kind"
+            and isinstance(x1, TensorBase) and isinstance(x2, TensorBase)):
+        return _C._matmul(x1, x2, None)  # the common call, at @'s cost (the checks below pass)
     if axis is not None:
         raise TypeError(f"matmul: axis can only be used with a single shared core dimension, not with the 3 "
                         f"distinct ones implied by signature {_MATMUL_SIGNATURE}.")
@@ -229,7 +232,15 @@ def _matmul_into(a, b, out, dtype, casting, inplace=False):
     if not _C._can_cast(dtype, out.dtype, casting):
         raise TypeError(f"Cannot cast ufunc 'matmul' output from dtype('{dtype}') to "
                         f"dtype('{out.dtype}') with casting rule '{casting}'")
+    if not inplace:  # out of the result's shape: written in C, no copy where it can be written
+        try:
+            if _C._matmul_into(a, b, dtype, out):
+                return out
+        except (ValueError, RuntimeError):
+            pass  # NumPy's checks below raise NumPy's error, in NumPy's order
     n_missing, m_missing = _matmul_shapes(a.shape, b.shape, out.shape, inplace)
+    if _C._matmul_into(a, b, dtype, out):
+        return out
     r = _C._matmul(expand_dims(a, -2) if n_missing else a,
                    expand_dims(b, -1) if m_missing else b, dtype)  # (..., n, m)
     if n_missing:
@@ -238,6 +249,7 @@ def _matmul_into(a, b, out, dtype, casting, inplace=False):
         r = r[..., 0]
     if r.ndim > out.ndim:  # loop axes out lacks have size 1 (checked)
         r = reshape(r, r.shape[r.ndim - out.ndim:])
+    _check_output(out)
     out._copy_from(broadcast_to(r, out.shape))
     return out
 
@@ -303,7 +315,7 @@ def _check_dot_out(out, r):
     if not isinstance(out, TensorBase):
         raise TypeError("'out' must be an array")
     _same_device([r, out])
-    if out.dtype != r.dtype or out.ndim != r.ndim or not out.is_contiguous():
+    if out.dtype != r.dtype or out.ndim != r.ndim or not out.is_contiguous() or not out._writeable:
         raise ValueError("output array is not acceptable (must have the right datatype, number "
                          "of dimensions, and be a C-Array)")
     if tuple(out.shape) != tuple(r.shape):
@@ -438,6 +450,7 @@ def _ufunc_out(name, r, out, casting):
     if not _C._can_cast(r.dtype, out.dtype, casting):
         raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{r.dtype}') to "
                         f"dtype('{out.dtype}') with casting rule '{casting}'")
+    _check_output(out)
     out._copy_from(broadcast_to(r, out.shape))
     return out
 

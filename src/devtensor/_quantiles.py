@@ -124,12 +124,14 @@ def _last(a, axis):
     return moved.reshape(kept_shape + (n,)), kept_shape, keep
 
 
-def _finish(res, qshape, kept_shape, keep, keepdims, out):
+def _finish(res, qshape, kept_shape, keep, keepdims, out, skip_nan):
     """res (kept..., k) to NumPy's layout: q's dims first, then kept (or keep)."""
-    _, _, man, _, _, _ = _ops()
+    _, _, man, red, _, _ = _ops()
     shape = tuple(qshape) + (keep if keepdims else kept_shape)
     res = man.moveaxis(res, -1, 0).reshape(shape) if qshape else res.reshape(shape)
     if out is not None:
+        if not skip_nan:  # (NumPy's nan forms assign, with the assignment's words)
+            red._check_output(out)
         out[...] = res
         return out
     return res
@@ -181,7 +183,7 @@ def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan, weights=
         res = _by_method(s, qf, weak, method, skip_nan and inexact)
     if inexact and not skip_nan and n:
         res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
-    return _finish(res, qshape, kept_shape, keep, keepdims, out)
+    return _finish(res, qshape, kept_shape, keep, keepdims, out, skip_nan)
 
 
 def _by_method(s, qf, weak, method, skip_nan):
@@ -325,14 +327,14 @@ def _median(a, axis, out, keepdims, skip_nan):
         warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
         dtype = _C.float64 if a.dtype.kind in "biu" else a.dtype
         res = cr.full(kept_shape + (1,), np.nan, dtype=dtype, device=a.device)
-        return _finish(res, (), kept_shape, keep, keepdims, out)
+        return _finish(res, (), kept_shape, keep, keepdims, out, skip_nan)
     s = srt.sort(flat, axis=-1)
     if skip_nan and a.dtype.kind == "f":
         counts = _valid_counts(s)
         middle = np.stack([np.maximum(counts - 1, 0) // 2, counts // 2], axis=-1)[..., 0, :]
         pair = ix.take_along_axis(s, cr.asarray(middle, device=a.device), axis=-1)
         res = _mean_of_two(pair)
-        return _finish(res, (), kept_shape, keep, keepdims, out)
+        return _finish(res, (), kept_shape, keep, keepdims, out, skip_nan)
     half = n // 2
     if n % 2:
         res = s[..., half:half + 1]
@@ -342,7 +344,7 @@ def _median(a, axis, out, keepdims, skip_nan):
         res = _mean_of_two(s[..., half - 1:half + 1])
     if a.dtype.kind in "fc":
         res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
-    return _finish(res, (), kept_shape, keep, keepdims, out)
+    return _finish(res, (), kept_shape, keep, keepdims, out, skip_nan)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):

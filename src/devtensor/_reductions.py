@@ -121,6 +121,12 @@ def _empty(shape, dtype, device):
     return _C._empty(tuple(shape), dtype, device)
 
 
+def _check_output(out):
+    """NumPy's error for an out= that cannot be written."""
+    if not out._writeable:
+        raise ValueError("output array is read-only")
+
+
 def _deliver(res, out, name):
     """res into out (NumPy's shape check, unsafe cast), or res itself."""
     if out is None:
@@ -140,6 +146,7 @@ def _deliver(res, out, name):
     if out.device != res.device:
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
                            f"devices, {res.device} and {out.device}!")
+    _check_output(out)
     out._copy_from(res)
     return out
 
@@ -716,6 +723,7 @@ def _deliver_scan(res, out):
         o, r = (str(tuple(s)).replace(" ", "") for s in (out.shape, res.shape))
         raise ValueError(f"operands could not be broadcast together with remapped shapes "
                          f"[original->remapped]: {o}->{o} {r}->{r} ")
+    _check_output(out)
     out._copy_from(res)
     return out
 

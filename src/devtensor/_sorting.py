@@ -308,6 +308,8 @@ class _SortingMethods:
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
         """NumPy's ndarray.sort: sorts in place (axis an integer), returns None."""
+        if not self._writeable:
+            raise ValueError("sort array is read-only")
         self[...] = sort(self, operator.index(axis), kind, order, stable=stable, descending=descending)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
@@ -315,6 +317,8 @@ class _SortingMethods:
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         """NumPy's ndarray.partition: in place (axis an integer), returns None."""
+        if not self._writeable:
+            raise ValueError("partition array is read-only")
         self[...] = partition(self, kth, operator.index(axis), kind, order)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
