@@ -198,10 +198,11 @@ def test_philox_reference_known_answer():
     assert philox4x32_10(0, 0) == [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
 
 
-@pytest.mark.parametrize("n", [1, 7, 8, 9, 100, 4099])
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 16, 24, 29, 100, 4099])
 def test_generation_matches_reference_philox(device, n):
-    # every backend's draws against the Python reference, across the AVX2
-    # blocks of eight and their tails (Note [Philox in blocks]), and a
+    # every backend's draws against the Python reference, across the
+    # AVX-512 blocks of 16, the AVX2 blocks of eight and their tails (Note
+    # [Philox in blocks]: 24 is one of each, 29 adds a scalar tail), and a
     # counter whose low word carries into the high one
     import math
     for seed, offset in ((0, 0), (2**63 + 12345, 2**32 - 5)):
