@@ -616,7 +616,7 @@ def test_tolist_like_numpy(dtype, device):
 def test_len(device):
     assert len(dt.zeros((3, 4), device=device)) == 3
     assert len(dt.zeros(0, device=device)) == 0
-    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
+    with pytest.raises(TypeError, match="len\\(\\) of unsized object"):
         len(dt.zeros((), device=device))
 
 
@@ -872,7 +872,7 @@ def test_asarray_of_an_array_shares_and_tensor_of_data_owns():
 
 
 @pytest.mark.parametrize("data, exc, words", [
-    ([1, "a"], TypeError, "not numbers"), ([[1, 2], [3]], ValueError, "cannot make a tensor"),
+    ([1, "a"], TypeError, "not numbers"), ([[1, 2], [3]], ValueError, "inhomogeneous shape"),
     ([2 ** 70], TypeError, "not numbers"), ([None], TypeError, "not numbers"),
 ])
 def test_tensor_direct_path_errors(data, exc, words):
@@ -919,7 +919,7 @@ def test_python_data_holding_device_tensors_lands_on_their_device(device):
         assert got.dtype == dt.dtype(np.asarray(want).dtype.name), (got.dtype, np.asarray(want).dtype)
         np.testing.assert_array_equal(got.cpu().numpy(), want)
     assert dt.asarray([x.sum(), 1.0], device="cpu").device == dt.device("cpu")
-    with pytest.raises(ValueError, match="cannot make a tensor of this data: .*(different shapes|inhomogeneous)"):
+    with pytest.raises(ValueError, match="(different shapes|inhomogeneous)"):
         dt.asarray([x, x[:2]])
 
 

@@ -344,6 +344,26 @@ def test_comparing_with_none_is_elementwise(device):
         t < None
 
 
+class _EqualsEverything:
+    def __eq__(self, other):
+        return "its own answer"
+
+
+def test_comparing_with_what_no_element_equals(device):
+    """t == "a", t != b"a", t == object(): NumPy's elementwise all-False (or
+    all-True) answer on t's device, from either side; a class with an __eq__
+    of its own still answers; ordering a tensor against a str raises."""
+    t = dt.arange(6, device=device).reshape(2, 3)
+    a = np.arange(6).reshape(2, 3)
+    for got, want in [(t == "a", a == "a"), (t != b"a", a != b"a"), ("a" != t, "a" != a),
+                      (t == object(), a == object())]:
+        assert got.device == t.device and got.dtype == dt.bool
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
+    assert (t == _EqualsEverything()) == "its own answer"
+    with pytest.raises(TypeError):
+        t < "a"
+
+
 # ---- byteswap ----
 
 @pytest.mark.parametrize("dtype", NUMPY_DTYPE_NAMES)
@@ -372,6 +392,17 @@ def test_byteswap(dtype, layout, device):
 def test_errors_in_numpys_words(device):
     """Messages a program's except clause or log shows: NumPy's text."""
     f, i = dt.ones(2, device=device), dt.arange(3, device=device)
+    z6, m23 = dt.zeros(6, device=device), dt.zeros((2, 3), device=device)
+    for shape in [(-1, 4), (4, -1), (4,), (-1, 4, 2), (5, -1, 2)]:
+        same_error(lambda: np.zeros(6).reshape(shape), lambda: z6.reshape(shape))
+    for out, other in [((3, 3), 1), ((3,), 1), ((1, 3), 1), ((2, 3), np.zeros(4)), ((3, 3), np.zeros(3))]:
+        same_error(lambda: np.add(np.zeros((2, 3)), other, out=np.empty(out)),
+                   lambda: dt.add(m23, other if np.isscalar(other) else dt.asarray(other, device=device),
+                                  out=dt.empty(out, device=device)))
+    same_error(lambda: np.negative(np.zeros((2, 3)), out=np.empty((3, 3))),
+               lambda: dt.negative(m23, out=dt.empty((3, 3), device=device)))
+    same_error(lambda: len(np.asarray(5.0)), lambda: len(dt.asarray(5.0, device=device)))
+    same_error(lambda: np.array([[1, 2], [3]]), lambda: dt.array([[1, 2], [3]], device=device))
     same_error(lambda: np.ones(2) << 1, lambda: f << 1)
     same_error(lambda: np.ones(2) & 1, lambda: f & 1)
     same_error(lambda: np.bitwise_or(np.ones(2), np.ones(2)), lambda: dt.bitwise_or(f, f))

@@ -666,14 +666,19 @@ dt_status dt_ufunc(dt_op op, const dt_operand *in_ops, dt_tensor *out, int out_g
                             "casting rule '%s'", op_names[op], dt_dtype_get_info(result)->name,
                             dt_dtype_get_info(out->dtype)->name, casting_names[casting]);
 
-    int ndims[DT_MAX_OPERANDS];
-    const int64_t *shapes[DT_MAX_OPERANDS];
+    int ndims[DT_MAX_OPERANDS + 1];
+    const int64_t *shapes[DT_MAX_OPERANDS + 1];
     for (int k = 0; k < nin; k++) {
         ndims[k] = in[k].tensor ? in[k].tensor->ndim : 0;
         shapes[k] = in[k].tensor ? in[k].tensor->shape : NULL;
     }
     int nd;
     int64_t shape[DT_MAX_NDIM];
+    if (out_given) { /* NumPy broadcasts out with the inputs first: its message names every shape */
+        ndims[nin] = out->ndim;
+        shapes[nin] = out->shape;
+        DT_TRY(dt_broadcast_shapes(nin + 1, ndims, shapes, &nd, shape, err));
+    }
     DT_TRY(dt_broadcast_shapes(nin, ndims, shapes, &nd, shape, err));
     if (out_given)
         DT_TRY(check_out_shape(out, nd, shape, err));

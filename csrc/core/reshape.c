@@ -37,16 +37,22 @@ dt_status dt_reshape_infer(int64_t numel, int ndim, int64_t *shape, dt_error *er
     }
     if (!overflow && unknown < 0 && known == numel)
         return DT_OK;
+    /* NumPy's way of showing the shape: leading -1s left out, later ones as
+     * newaxis, a trailing comma only for a lone first dimension */
     char shown[DT_ERROR_MSG_MAX - 64];
     size_t at = 0;
     shown[0] = '\0';
-    for (int i = 0; i < ndim && at < sizeof shown - 24; i++) {
-        int n = shape[i] < 0 ? snprintf(shown + at, sizeof shown - at, "%snewaxis", i ? "," : "")
-                             : snprintf(shown + at, sizeof shown - at, "%s%lld", i ? "," : "", (long long)shape[i]);
+    int first = 0;
+    while (first < ndim && shape[first] < 0)
+        first++;
+    for (int i = first; i < ndim && at < sizeof shown - 24; i++) {
+        int n = shape[i] < 0 ? snprintf(shown + at, sizeof shown - at, "%snewaxis", i > first ? "," : "")
+                             : snprintf(shown + at, sizeof shown - at, "%s%lld", i > first ? "," : "",
+                                        (long long)shape[i]);
         at += n > 0 ? (size_t)n : 0;
     }
     return dt_error_set(err, DT_ERR_VALUE, "cannot reshape array of size %lld into shape (%s%s)", (long long)numel,
-                        shown, ndim == 1 ? "," : "");
+                        shown, ndim == 1 && first == 0 ? "," : "");
 }
 
 int dt_reshape_nocopy(int old_ndim, const int64_t *old_shape, const int64_t *old_strides, int64_t itemsize,

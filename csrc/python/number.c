@@ -595,9 +595,10 @@ PyNumberMethods dt_py_tensor_as_number = {
     .nb_index = dt_py_tensor_index, /* scalar_out.c */
 };
 
-/* t == None and t != None: NumPy's elementwise answer, all False (or all
- * True), shaped as t and on its device. */
-static PyObject *compare_with_none(const dt_tensor *t, int op)
+/* t == x and t != x for an x no element can equal (None, a str, bytes, an
+ * object without comparisons of its own): NumPy's elementwise answer, all
+ * False (or all True), shaped as t and on its device. */
+static PyObject *compare_with_other(const dt_tensor *t, int op)
 {
     dt_tensor r;
     dt_error err;
@@ -616,8 +617,17 @@ PyObject *dt_py_tensor_richcompare(PyObject *a, PyObject *b, int op)
         [Py_NE] = DT_OP_NE, [Py_GT] = DT_OP_GT, [Py_GE] = DT_OP_GE,
     };
     if ((op == Py_EQ || op == Py_NE) && (a == Py_None || b == Py_None))
-        return compare_with_none(&((PyDtTensor *)(a == Py_None ? b : a))->t, op);
-    return binary(a, b, ops[op]);
+        return compare_with_other(&((PyDtTensor *)(a == Py_None ? b : a))->t, op);
+    PyObject *r = binary(a, b, ops[op]);
+    if (r != Py_NotImplemented || (op != Py_EQ && op != Py_NE))
+        return r;
+    PyObject *other = DtTensor_Check(a) ? b : a;
+    if (PyUnicode_Check(other) || PyBytes_Check(other) ||
+        Py_TYPE(other)->tp_richcompare == PyBaseObject_Type.tp_richcompare) {
+        Py_DECREF(r); /* a class with comparisons of its own still gets its turn */
+        return compare_with_other(&((PyDtTensor *)(other == a ? b : a))->t, op);
+    }
+    return r;
 }
 
 /* ---- _ufunc(op, *inputs, out=None, dtype=None, casting='same_kind') ---- */

@@ -685,7 +685,7 @@ static PyMethodDef tensor_methods[] = {
 static Py_ssize_t tensor_length(PyDtTensor *self)
 {
     if (self->t.ndim == 0) {
-        PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+        PyErr_SetString(PyExc_TypeError, "len() of unsized object"); /* NumPy's words */
         return -1;
     }
     return (Py_ssize_t)self->t.shape[0];

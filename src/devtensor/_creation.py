@@ -237,8 +237,8 @@ def _to_numpy(obj, np_dtype=None, copy=False):
     try:
         arr = np.array(obj, dtype=np_dtype, copy=True) if copy else \
             np.asarray(obj, dtype=np_dtype)
-    except ValueError as e:  # ragged nested sequences
-        raise ValueError(f"cannot make a tensor of this data: {e}") from None
+    except ValueError as e:  # ragged nested sequences: NumPy's words
+        raise ValueError(str(e)) from None
     if arr.dtype.kind not in "biufc":
         raise TypeError(f"cannot make a tensor of {type(obj).__name__} data: its elements are "
                         f"not numbers (NumPy would give dtype {arr.dtype})")
