@@ -342,7 +342,8 @@ static void write_sorted(const sort_ctx *s, int64_t row, const char *in, const i
  * CPU]) the key loops go across the threads too. */
 #define PACKED_MAX_LEN ((int64_t)1 << 32)
 
-/* *lo, *hi = the least and greatest key of the integers [begin, end) */
+/* *lo, *hi = the least and greatest key of the elements [begin, end), not
+ * complex (sort_packed asks for integers only) */
 ALWAYS_INLINE void key_bounds(int dtype, const char *in, int64_t begin, int64_t end, int desc, uint64_t *lo,
                               uint64_t *hi)
 {
