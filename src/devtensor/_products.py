@@ -239,7 +239,7 @@ def _matmul_into(a, b, out, dtype, casting, inplace=False):
         except (ValueError, RuntimeError):
             pass  # NumPy's checks below raise NumPy's error, in NumPy's order
     n_missing, m_missing = _matmul_shapes(a.shape, b.shape, out.shape, inplace)
-    if _C._matmul_into(a, b, dtype, out):
+    if inplace and _C._matmul_into(a, b, dtype, out):  # (otherwise tried above: out's shape is another)
         return out
     r = _C._matmul(expand_dims(a, -2) if n_missing else a,
                    expand_dims(b, -1) if m_missing else b, dtype)  # (..., n, m)
