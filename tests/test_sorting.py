@@ -199,6 +199,49 @@ def test_argsort_integer_ranges_and_pieces(device, n):
         same_sorted(dt.sort(t, stable=True), np.sort(a, kind="stable"))
 
 
+@pytest.mark.parametrize("n", [2000, (1 << 17) + 5])  # one chunk, and a row split across threads
+def test_values_sort_words_and_counting(device, n):
+    """A CPU values sort moves keys reduced to their range in 32-bit words
+    where they fit (Note [Narrow values sorts] in csrc/cpu/cpu_sort.c),
+    after a sample of the row says the range may be narrow; 1-byte dtypes
+    are counted (Note [Counting sort of bytes]), the default kind included
+    (the core's sort, not NumPy's, from 256 elements), and long float16
+    rows take the radix sort by default.  Ranges around 2^16, 2^24 and
+    2^32, narrow rows widened by a few extreme elements the sample misses,
+    two values, one value, every value; ascending, stable and descending."""
+    rng = np.random.default_rng(n + 1)
+    cases = []
+    for dtype in ("int64", "uint64", "int32", "uint32", "int16", "uint16"):
+        info = np.iinfo(dtype)
+        for span in (255, 65535, 65536, 2**24 - 1, 2**24, 2**32 - 1, 2**32):
+            lo = max(info.min, -(span // 2)) if info.min < 0 else 0
+            cases.append(rng.integers(lo, min(info.max, lo + span), n, endpoint=True).astype(dtype))
+        narrow = rng.integers(0, 1000, n).astype(dtype)
+        for extreme in (info.min, info.max):
+            widened = narrow.copy()
+            widened[rng.integers(0, n, 3)] = extreme  # 3 of n: a 64-element sample most likely misses them
+            cases.append(widened)
+    for dtype in ("bool", "int8", "uint8"):
+        cases.append(rng.integers(0, 2, n).astype(dtype))
+        if dtype != "bool":
+            info = np.iinfo(dtype)
+            cases.append(rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype))
+            cases.append(np.full(n, info.min, dtype))
+            cases.append(rng.integers(-3, 3, n).astype(dtype))
+    halves = rng.standard_normal(n).astype("float16")
+    cases.append(halves)
+    with_specials = halves.copy()
+    with_specials[:6] = [np.nan, -0.0, 0.0, np.inf, -np.inf, np.nan]
+    cases.append(with_specials)
+    for a in cases:
+        t = dt.asarray(a, device=device)
+        same_sorted(dt.sort(t), np.sort(a))
+        same_sorted(dt.sort(t, stable=True), np.sort(a, kind="stable"))
+        same_sorted(dt.sort(t, descending=True), descending_sort(a, 0))
+        rows = a[: n - n % 4].reshape(4, -1)
+        same_sorted(dt.sort(dt.asarray(rows, device=device)), np.sort(rows))
+
+
 WIDE_PAIRS_CODE = """
 import json
 import numpy as np

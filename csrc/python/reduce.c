@@ -403,13 +403,24 @@ static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  * threads from its _THREADED_SORT_MIN (the same number). */
 #define SORT_FAST_MAX (1 << 16)
 
+/* whether the core's sort beats NumPy's for an unstable CPU values sort
+ * of rows of `row` elements (_radix_first in devtensor/_sorting.py, which
+ * says why, asks the same): bfloat16 (NumPy has none), 1-byte dtypes from
+ * 256 elements, float16 from 2^15 */
+static int core_sort_first(dt_dtype dtype, int64_t row)
+{
+    return dtype == DT_BFLOAT16 || (dt_dtype_get_info(dtype)->itemsize == 1 && row >= 256) ||
+           (dtype == DT_FLOAT16 && row >= (1 << 15));
+}
+
 /* _sort_fast(a, axis, arg, stable, descending): sort's (argsort's, arg
  * True) per-call path for a tensor of at least one dimension sorted along
  * any axis (an int), stable None or a bool, descending a bool: a new
  * C-ordered tensor, or None for devtensor._sorting to take the call.  As
  * there (Note [Sorting through the backend] in devtensor/_sorting.py): an
  * unstable ascending values sort on the CPU is NumPy's, in place on our
- * contiguous copy; everything else is the core's stable dt_sort. */
+ * contiguous copy, but where core_sort_first; everything else is the
+ * core's stable dt_sort. */
 static PyObject *sort_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -435,7 +446,7 @@ static PyObject *sort_fast(PyObject *module, PyObject *const *args, Py_ssize_t n
     dt_error err;
     dt_tensor out;
     if (!arg && !descending && args[3] != Py_True && dt_tensor_device(src).type == DT_DEVICE_CPU &&
-        src->dtype != DT_BFLOAT16) {
+        !core_sort_first(src->dtype, src->shape[ax])) {
         if (nd > 1 && !dt_tensor_is_contiguous(src))
             Py_RETURN_NONE; /* NumPy's sort keeps a Fortran (any) layout: _sorting's np.sort */
         if (dt_py_same_device_copy(src, src->dtype, &out, &err) != DT_OK)
