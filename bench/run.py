@@ -483,6 +483,8 @@ def bench_per_call(table, rng, quick):
     a2, x2 = a.copy(), x.copy()
     ac = a + 1j * a
     xc = dt.asarray(ac)
+    p4 = np.empty((4, 4))
+    o4 = dt.asarray(p4.copy())
     everyday = [  # issue 9's creation, joins and views, and the calls beside them: no target in the issues
         ("zeros(16)", lambda: dt.zeros(16), lambda: np.zeros(16)),
         ("empty((4, 4))", lambda: dt.empty((4, 4)), lambda: np.empty((4, 4))),
@@ -540,6 +542,9 @@ def bench_per_call(table, rng, quick):
         ("digitize(t, [0.2, 0.5])", lambda: dt.digitize(x, [0.2, 0.5]), lambda: np.digitize(a, [0.2, 0.5])),
         ("insert(t, 1, 5.0)", lambda: dt.insert(x, 1, 5.0), lambda: np.insert(a, 1, 5.0)),
         ("list(t)  (4x4 rows)", lambda: list(x4), lambda: list(m4)),
+        ("t @ t  (4x4)", lambda: x4 @ x4, lambda: m4 @ m4),
+        ("matmul(t, t)  (4x4)", lambda: dt.matmul(x4, x4), lambda: np.matmul(m4, m4)),
+        ("matmul(t, t, out=o)  (4x4)", lambda: dt.matmul(x4, x4, out=o4), lambda: np.matmul(m4, m4, out=p4)),
     ]
     for name, fdt, fnp in everyday:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
@@ -627,7 +632,8 @@ def sort_cases(rng):
     (NumPy's default kind: a sort that devtensor hands to NumPy on the CPU,
     runs across threads, then merged; an argsort by the radix sort, checked
     by the order it gives, since NumPy's default is not stable; and the
-    stable radix sort against NumPy's stable one), unique of 10^6 int64."""
+    stable radix sort against NumPy's stable one), the default sort of 10^6
+    int8 (a counting sort, not NumPy's), unique of 10^6 int64."""
     if not hasattr(dt, "sort"):
         return []
     cases = []
@@ -641,6 +647,9 @@ def sort_cases(rng):
                       lambda a=a: np.argsort(a, kind="stable"), True))
         cases.append((f"argsort(a)  10^6 {dtype}", lambda x=x: dt.argsort(x), lambda a=a: np.argsort(a),
                       lambda got, ref, a=a: _check(a[np.asarray(got)], a[ref], True)))
+    b = rng.integers(-128, 128, 10 ** 6).astype("int8")
+    xb = dt.asarray(b)
+    cases.append(("sort(a)  10^6 int8", lambda: dt.sort(xb), lambda: np.sort(b), True))
     u = rng.integers(0, 10 ** 5, 10 ** 6)
     xu = dt.asarray(u)
     cases.append(("unique(a)  10^6 int64 (10^5 values)", lambda: dt.unique(xu), lambda: np.unique(u), True))

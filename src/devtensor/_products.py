@@ -63,6 +63,13 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     if (out is None and dtype is None and axes is None and axis is None and casting == "same_kind"
             and isinstance(x1, TensorBase) and isinstance(x2, TensorBase)):
         return _C._matmul(x1, x2, None)  # the common call, at @'s cost (the checks below pass)
+    if (dtype is None and axes is None and axis is None and casting == "same_kind" and isinstance(out, TensorBase)
+            and isinstance(x1, TensorBase) and isinstance(x2, TensorBase) and x1.dtype == x2.dtype == out.dtype):
+        try:  # out= of the result's dtype (no cast to check), written in C where it has the result's shape
+            if _C._matmul_into(x1, x2, None, out):
+                return out
+        except (ValueError, RuntimeError):
+            pass  # the checks below raise NumPy's error, in NumPy's order
     if axis is not None:
         raise TypeError(f"matmul: axis can only be used with a single shared core dimension, not with the 3 "
                         f"distinct ones implied by signature {_MATMUL_SIGNATURE}.")
