@@ -4,6 +4,7 @@ import gc
 import operator
 import sys
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -334,3 +335,61 @@ def test_concatenate_in_c_keeps_counts():
         assert sys.getrefcount(r) == 3  # the list's, r's and the argument's
     del rs, r
     assert [rc(x), rc(y), rc(parts)] == before
+
+
+def test_numpy_calls_in_c_keep_counts():
+    """_C._numpy_views and _C._numpy_call (Note [NumPy calls in C] in
+    csrc/python/numpy_calls.c), on their result, tuple, scalar, None and
+    error branches: neither their operands nor their results stay behind,
+    and NumPy's error state is what it was after each."""
+    x = dt.arange(12.0)
+    a = np.arange(4.0)
+    s = 2.5
+    objs = (x, a, s, np.ldexp, np.frexp, np.add)
+    before_state = np.geterr()
+    cases = {
+        "views": lambda: dt._C._numpy_views(x, s, None),
+        "no views": lambda: (dt._C._numpy_views(x, [1]), dt._C._numpy_views(s), dt._C._numpy_views(a, x)),
+        "call": lambda: dt._C._numpy_call(np.ldexp, dt._C._numpy_views(x, 3), True, None),
+        "tuple": lambda: dt._C._numpy_call(np.frexp, [a], False, None),
+        "scalar": lambda: dt._C._numpy_call(np.add.reduce, [a], True, {"axis": 0}),
+        "raises": lambda: dt._C._numpy_call(np.ldexp, [a, 1.5], True, None),
+        "bad args": lambda: dt._C._numpy_call(np.add, (a, a), True, None),
+    }
+    before = [rc(o) for o in objs]
+    grown = {name: _grown(f) for name, f in cases.items()}
+    assert [rc(o) for o in objs] == before
+    assert np.geterr() == before_state
+    kept = {name: g for name, g in grown.items() if g >= 16384}
+    assert not kept, kept
+
+
+def test_numpy_calls_in_c_answers():
+    """What _C._numpy_views and _C._numpy_call give: views only of CPU
+    tensors NumPy sees among plain numbers and None, NumPy's result as
+    zero-copy CPU tensors, NumPy's error, and no warning from a float
+    function (its error state ignored inside the call only)."""
+    x = dt.arange(4.0)
+    views = dt._C._numpy_views(x, 2, None, True, 1j)
+    assert type(views) is list and views[1:] == [2, None, True, 1j]
+    assert type(views[0]) is np.ndarray and np.shares_memory(views[0], x.numpy())
+    assert dt._C._numpy_views(x.astype(dt.bfloat16)) is None
+    assert dt._C._numpy_views(x, [1.0]) is None
+    assert dt._C._numpy_views(1.0, 2) is None
+    r = dt._C._numpy_call(np.add.reduce, [views[0]], True, {"axis": 0})
+    assert isinstance(r, dt.Tensor) and r.shape == () and float(r) == 6.0
+    m, e = dt._C._numpy_call(np.frexp, [views[0]], False, None)
+    assert m.dtype == dt.float64 and e.dtype == dt.int32
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        big = dt._C._numpy_call(np.ldexp, [np.array([1e300]), 3000], True, None)
+        assert float(big[0]) == float("inf")
+        assert np.geterr()["over"] == "raise"
+        with pytest.raises(FloatingPointError):  # floats=False: NumPy's own state
+            dt._C._numpy_call(np.ldexp, [np.array([1e300]), 3000], False, None)
+    with pytest.raises(TypeError, match="ldexp"):
+        dt._C._numpy_call(np.ldexp, [np.ones(2), 1.5], True, None)
+    with pytest.raises(TypeError, match="views a list"):
+        dt._C._numpy_call(np.add, (1, 2), True, None)
+    with pytest.raises(TypeError, match="ContextVar"):
+        dt._C._set_numpy_error_state(1, 2)

@@ -168,6 +168,7 @@ PyMODINIT_FUNC PyInit__C(void)
         PyModule_AddFunctions(m, dt_py_thread_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_sort_runs_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_join_methods) < 0 ||
+        PyModule_AddFunctions(m, dt_py_numpy_call_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_dlpack_methods) < 0 ||
         PyModule_AddFunctions(m, dt_py_cuda_array_interface_methods) < 0 ||
         PyModule_AddIntConstant(m, "MAX_NDIM", DT_MAX_NDIM) < 0 ||

@@ -246,6 +246,7 @@ extern PyMethodDef dt_py_cuda_array_interface_methods[];
 /* ---- CPU threads (threads.c) ---- */
 extern PyMethodDef dt_py_thread_methods[];
 extern PyMethodDef dt_py_join_methods[];         /* join.c */
+extern PyMethodDef dt_py_numpy_call_methods[];   /* numpy_calls.c */
 extern PyMethodDef dt_py_sort_runs_methods[]; /* sort_runs.c */
 
 /* ---- module functions from each file ---- */

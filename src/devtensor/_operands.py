@@ -56,23 +56,10 @@ def as_tensor(x, device=None):
 # device operations.
 def numpy_views(*objs):
     """NumPy views of objs when every tensor among them is a CPU tensor NumPy
-    can see (not bfloat16) and the rest are Python numbers or None; else None."""
-    views = []
-    tensors = False
-    for o in objs:  # the per-call path of the functions that use NumPy's loops: no generator
-        if isinstance(o, TensorBase):
-            if not _numpy_sees(o):
-                return None
-            views.append(o._numpy_view())
-            tensors = True
-        elif isinstance(o, _PLAIN_OPERANDS):
-            views.append(o)
-        else:
-            return None
-    return views if tensors else None
+    can see (not bfloat16) and the rest are Python numbers or None; else
+    None (Note [NumPy calls in C] in csrc/python/numpy_calls.c)."""
+    return _C._numpy_views(*objs)
 
-
-_PLAIN_OPERANDS = (bool, int, float, complex, type(None))
 
 
 def _numpy_sees(t):
@@ -134,7 +121,8 @@ try:
     from numpy._core._ufunc_config import _extobj_contextvar as _NUMPY_ERROR_STATE
     with np.errstate(all="ignore"):
         _IGNORE_ERRORS = _NUMPY_ERROR_STATE.get()
-except (ImportError, AttributeError):  # pragma: no cover - another NumPy
+    _C._set_numpy_error_state(_NUMPY_ERROR_STATE, _IGNORE_ERRORS)
+except (ImportError, AttributeError, TypeError):  # pragma: no cover - another NumPy
     _NUMPY_ERROR_STATE = None
 
 
@@ -142,18 +130,10 @@ def numpy_call(fn, views, floats=True, **kwargs):
     """NumPy's fn of the views, its result (an array, or a tuple of them) as
     CPU tensors, zero-copy; for a function of floats (floats=True) NumPy's
     floating-point warnings silenced, as devtensor never warns for them
-    (README; Note [NumPy's loops without NumPy's warnings])."""
-    if not floats:
-        result = fn(*views, **kwargs)
-    elif _NUMPY_ERROR_STATE is not None:
-        token = _NUMPY_ERROR_STATE.set(_IGNORE_ERRORS)
-        try:
-            result = fn(*views, **kwargs)
-        finally:
-            _NUMPY_ERROR_STATE.reset(token)
-    else:  # pragma: no cover - another NumPy
-        with np.errstate(all="ignore"):
-            result = fn(*views, **kwargs)
-    if type(result) is tuple:
-        return tuple([_C._from_numpy(r if type(r) is np.ndarray else np.asarray(r)) for r in result])
-    return _C._from_numpy(result if type(result) is np.ndarray else np.asarray(result))
+    (README; Note [NumPy's loops without NumPy's warnings]); in C (Note
+    [NumPy calls in C] in csrc/python/numpy_calls.c)."""
+    views = views if type(views) is list else list(views)
+    if _NUMPY_ERROR_STATE is not None or not floats:
+        return _C._numpy_call(fn, views, floats, kwargs or None)
+    with np.errstate(all="ignore"):  # pragma: no cover - another NumPy
+        return _C._numpy_call(fn, views, False, kwargs or None)
