@@ -665,3 +665,41 @@ def test_broadcast_error_message():
         a + b
     with pytest.raises(ValueError):
         dt.where(T(np.ones((2, 3), bool)), a, b)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cpu_math_does_not_depend_on_layout(dtype):
+    """Every float32 and float64 element goes through the one vectorized loop
+    of its function (Note [Every element through one loop] in
+    csrc/cpu/cpu_loops.c): an element's result is the same whether it is
+    computed in a long array, alone, in a strided view, as a tail, with a
+    scalar second operand, or on another thread count."""
+    rng = np.random.default_rng(21)
+    a = rng.uniform(0.05, 0.95, 1000).astype(dtype)
+    b = rng.uniform(0.5, 2.0, 1000).astype(dtype)
+    x, y = dt.asarray(a), dt.asarray(b)
+    wide_x, wide_y = dt.asarray(np.repeat(a, 3))[1::3], dt.asarray(np.repeat(b, 3))[1::3]
+    for name in ("exp", "log", "sin", "cos", "tan", "tanh", "arctan", "arcsin", "expm1", "log1p", "log2"):
+        f = getattr(dt, name)
+        whole = f(x).numpy()
+        np.testing.assert_array_equal(f(wide_x).numpy(), whole, err_msg=name)
+        for i in (0, 3, 15, 16, 17, 999):
+            np.testing.assert_array_equal(f(x[i:i + 1]).numpy(), whole[i:i + 1], err_msg=f"{name} [{i}]")
+        np.testing.assert_array_equal(f(x[5:26]).numpy(), whole[5:26], err_msg=name)
+    for name in ("power", "arctan2", "hypot"):
+        f = getattr(dt, name)
+        whole = f(x, y).numpy()
+        np.testing.assert_array_equal(f(wide_x, wide_y).numpy(), whole, err_msg=name)
+        np.testing.assert_array_equal(f(x[7:30], y[7:30]).numpy(), whole[7:30], err_msg=name)
+        scalar = f(x, y[3]).numpy()
+        np.testing.assert_array_equal(f(wide_x, y[3]).numpy(), scalar, err_msg=name)
+        np.testing.assert_array_equal(f(x[2:5], y[3]).numpy(), scalar[2:5], err_msg=name)
+    big = dt.asarray(rng.uniform(0.1, 3, 300_001).astype(dtype))
+    threads = dt.get_num_threads()
+    try:
+        dt.set_num_threads(1)
+        one = dt.exp(big).numpy()
+        dt.set_num_threads(2)
+        np.testing.assert_array_equal(dt.exp(big).numpy(), one)
+    finally:
+        dt.set_num_threads(threads)

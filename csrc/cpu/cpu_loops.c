@@ -49,23 +49,101 @@
 #endif
 #define DT_CLONES_c128 DT_CLONES_c64
 
+/* Note [Every element through one loop]
+ * The float32 and float64 loops call libmvec's vector functions where GCC
+ * vectorizes them (Note [Vector math]), and they differ from the scalar
+ * libm by an ulp or two.  A vectorized loop ends in a scalar epilogue, and
+ * a strided loop is scalar, so exp(x)[4] differed from exp(x[4:5]) and
+ * exp(x[::2]) from exp(x)[::2].  So every element of these dtypes goes
+ * through one loop, written once per function: a contiguous operand's
+ * multiple of DT_LANES elements in place, and the rest (the tail, or a
+ * strided operand in blocks) through DT_LANES-element buffers padded with
+ * a copy of their first element.  DT_LANES is a multiple of every vector
+ * width, so the loop never reaches its epilogue.  Other dtypes (DT_LANES
+ * 1) keep their contiguous and strided loops. */
+#define DT_LANES_f32 16
+#define DT_LANES_f64 16
+#define DT_LANES_b 1
+#define DT_LANES_i8 1
+#define DT_LANES_i16 1
+#define DT_LANES_i32 1
+#define DT_LANES_i64 1
+#define DT_LANES_u8 1
+#define DT_LANES_u16 1
+#define DT_LANES_u32 1
+#define DT_LANES_u64 1
+#define DT_LANES_f16 1
+#define DT_LANES_bf16 1
+#define DT_LANES_c64 1
+#define DT_LANES_c128 1
+
+/* The block loop of Note [Every element through one loop]: for elements
+ * [done, n) of operands (char *, byte stride) in NOPS, each of element
+ * type T in a buffer of L (when not contiguous), CONT whether all are
+ * contiguous and aligned; BODY(i) computes element i of the block from
+ * the block's pointers.  GATHER_/SCATTER_ move a block through buffers. */
+#define DT_GATHER_(T, BUF, P, S, DONE, R, L)                                               \
+    do {                                                                                   \
+        for (int64_t j_ = 0; j_ < (R); j_++)                                               \
+            memcpy(&(BUF)[j_], (P) + ((DONE) + j_) * (S), sizeof(T));                      \
+        for (int64_t j_ = (R); j_ < (L); j_++)                                             \
+            (BUF)[j_] = (BUF)[0];                                                          \
+    } while (0)
+#define DT_SCATTER_(BUF, P, S, DONE, R)                                                    \
+    for (int64_t j_ = 0; j_ < (R); j_++)                                                   \
+        memcpy((P) + ((DONE) + j_) * (S), &(BUF)[j_], sizeof((BUF)[0]))
+
 /* ---- binary ops: out = OP(a, b) ---- */
 #define DT_BINARY_LOOP(OPNAME, X, OUT_T, STORE)                                           \
     DT_CLONES_##X static void loop_##OPNAME##_##X(char **data, const int64_t *s, int64_t n) \
     {                                                                                      \
+        enum { L = DT_LANES_##X };                                                         \
         char *o = data[0], *a = data[1], *b = data[2];                                     \
         const int64_t so = (int64_t)sizeof(OUT_T), si = (int64_t)sizeof(dt_T_##X);         \
-        if (s[0] == so && s[1] == si && (s[2] == si || s[2] == 0) && ALIGNED(o, OUT_T) &&  \
-            ALIGNED(a, dt_T_##X) && ALIGNED(b, dt_T_##X)) {                                \
-            OUT_T *op = (OUT_T *)o;                                                        \
-            const dt_T_##X *ap = (const dt_T_##X *)a, *bp = (const dt_T_##X *)b;           \
+        const int cont = s[0] == so && s[1] == si && (s[2] == si || s[2] == 0) &&          \
+                         ALIGNED(o, OUT_T) && ALIGNED(a, dt_T_##X) && ALIGNED(b, dt_T_##X); \
+        if (cont || L > 1) {                                                               \
+            dt_T_##X ta[L], tb[L];                                                         \
+            OUT_T to[L];                                                                   \
             if (s[2] == 0) {                                                               \
-                const dt_C_##X bv = dt_load_##X(*bp);                                      \
-                for (int64_t i = 0; i < n; i++)                                            \
-                    op[i] = STORE(dt_##OPNAME##_##X(dt_load_##X(ap[i]), bv));              \
-            } else {                                                                       \
-                for (int64_t i = 0; i < n; i++)                                            \
+                dt_T_##X braw;                                                             \
+                memcpy(&braw, b, sizeof braw);                                             \
+                const dt_C_##X bv = dt_load_##X(braw);                                     \
+                for (int64_t done = 0; done < n;) {                                        \
+                    int64_t m = L, r = n - done < L ? n - done : L;                        \
+                    const dt_T_##X *ap = ta;                                               \
+                    OUT_T *op = to;                                                        \
+                    if (cont && n - done >= L) {                                           \
+                        m = r = (n - done) - (n - done) % L;                               \
+                        ap = (const dt_T_##X *)a + done, op = (OUT_T *)o + done;           \
+                    } else {                                                               \
+                        DT_GATHER_(dt_T_##X, ta, a, s[1], done, r, L);                     \
+                    }                                                                      \
+                    for (int64_t i = 0; i < m; i++)                                        \
+                        op[i] = STORE(dt_##OPNAME##_##X(dt_load_##X(ap[i]), bv));          \
+                    if (op == to)                                                          \
+                        DT_SCATTER_(to, o, s[0], done, r);                                 \
+                    done += r;                                                             \
+                }                                                                          \
+                return;                                                                    \
+            }                                                                              \
+            for (int64_t done = 0; done < n;) {                                            \
+                int64_t m = L, r = n - done < L ? n - done : L;                            \
+                const dt_T_##X *ap = ta, *bp = tb;                                         \
+                OUT_T *op = to;                                                            \
+                if (cont && n - done >= L) {                                               \
+                    m = r = (n - done) - (n - done) % L;                                   \
+                    ap = (const dt_T_##X *)a + done, bp = (const dt_T_##X *)b + done;      \
+                    op = (OUT_T *)o + done;                                                \
+                } else {                                                                   \
+                    DT_GATHER_(dt_T_##X, ta, a, s[1], done, r, L);                         \
+                    DT_GATHER_(dt_T_##X, tb, b, s[2], done, r, L);                         \
+                }                                                                          \
+                for (int64_t i = 0; i < m; i++)                                            \
                     op[i] = STORE(dt_##OPNAME##_##X(dt_load_##X(ap[i]), dt_load_##X(bp[i]))); \
+                if (op == to)                                                              \
+                    DT_SCATTER_(to, o, s[0], done, r);                                     \
+                done += r;                                                                 \
             }                                                                              \
             return;                                                                        \
         }                                                                                  \
@@ -100,13 +178,29 @@ DT_DIV_LOOPS(c64) DT_DIV_LOOPS(c128)
 #define DT_UNARY_LOOP(FN, X, OUT_T, STORE)                                                 \
     DT_CLONES_##X static void loop_##FN##_##X(char **data, const int64_t *s, int64_t n)     \
     {                                                                                      \
+        enum { L = DT_LANES_##X };                                                         \
         char *o = data[0], *a = data[1];                                                   \
-        if (s[0] == (int64_t)sizeof(OUT_T) && s[1] == (int64_t)sizeof(dt_T_##X) &&         \
-            ALIGNED(o, OUT_T) && ALIGNED(a, dt_T_##X)) {                                   \
-            OUT_T *op = (OUT_T *)o;                                                        \
-            const dt_T_##X *ap = (const dt_T_##X *)a;                                      \
-            for (int64_t i = 0; i < n; i++)                                                \
-                op[i] = STORE(dt_##FN##_##X(dt_load_##X(ap[i])));                          \
+        const int cont = s[0] == (int64_t)sizeof(OUT_T) && s[1] == (int64_t)sizeof(dt_T_##X) && \
+                         ALIGNED(o, OUT_T) && ALIGNED(a, dt_T_##X);                        \
+        if (cont || L > 1) { /* Note [Every element through one loop] */                   \
+            dt_T_##X ta[L];                                                                \
+            OUT_T to[L];                                                                   \
+            for (int64_t done = 0; done < n;) {                                            \
+                int64_t m = L, r = n - done < L ? n - done : L;                            \
+                const dt_T_##X *ap = ta;                                                   \
+                OUT_T *op = to;                                                            \
+                if (cont && n - done >= L) {                                               \
+                    m = r = (n - done) - (n - done) % L;                                   \
+                    ap = (const dt_T_##X *)a + done, op = (OUT_T *)o + done;               \
+                } else {                                                                   \
+                    DT_GATHER_(dt_T_##X, ta, a, s[1], done, r, L);                         \
+                }                                                                          \
+                for (int64_t i = 0; i < m; i++)                                            \
+                    op[i] = STORE(dt_##FN##_##X(dt_load_##X(ap[i])));                      \
+                if (op == to)                                                              \
+                    DT_SCATTER_(to, o, s[0], done, r);                                     \
+                done += r;                                                                 \
+            }                                                                              \
             return;                                                                        \
         }                                                                                  \
         for (int64_t i = 0; i < n; i++, o += s[0], a += s[1]) {                            \
