@@ -321,7 +321,26 @@ def test_partition_and_argpartition(device):
     p = dt.asarray(a, device=device)
     assert p.partition(3) is None
     np.testing.assert_array_equal(to_np(p)[:, 3], np.sort(a, axis=-1)[:, 3])
-    assert_same(t.argpartition(2, axis=0), np.argsort(a, axis=0, kind="stable"))
+    part = np.take_along_axis(a, to_np(t.argpartition(2, axis=0)), 0)
+    want = np.sort(a, axis=0)  # a partition: the 2 smallest first (NaN sorts last), in any order
+    np.testing.assert_array_equal(part[2], want[2])
+    np.testing.assert_array_equal(np.sort(part[:2], axis=0), want[:2])
+    np.testing.assert_array_equal(np.sort(part[3:], axis=0), want[3:])
+
+
+def test_partition_on_the_cpu_is_numpys():
+    """On the CPU partition and argpartition are NumPy's own (introselect,
+    O(n)), on views: NumPy's very result, kth lists and tensors, every axis."""
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((6, 300))
+    a[2, 5] = np.nan
+    t = dt.asarray(a)
+    for kth, axis in [(17, -1), ([0, 5, -1], 1), (3, 0), (dt.asarray([1, 2]), 0), (250, None)]:
+        ks = kth.numpy() if isinstance(kth, dt.Tensor) else kth
+        assert_same(dt.partition(t, kth, axis=axis), np.partition(a, ks, axis=axis))
+        assert_same(dt.argpartition(t, kth, axis=axis), np.argpartition(a, ks, axis=axis))
+    top = dt.argpartition(dt.asarray(a[0]), -10)[-10:]
+    np.testing.assert_array_equal(np.sort(a[0][to_np(top)]), np.sort(a[0])[-10:])
 
 
 def test_partition_orders_around_kth(device):
