@@ -42,6 +42,12 @@ def test_varargs_non_integer():
 @pytest.mark.parametrize("shape", [(2 ** 62, 8), (2 ** 40, 2 ** 40), (2 ** 61,), (2 ** 32, 2 ** 32),
                                    (2 ** 21,) * 3, (3, 2 ** 62)], ids=stable_repr)
 def test_size_overflow(shape):
+    """A size past 64 bits: a ValueError, as NumPy's "array is too big", and
+    an OverflowError (Note [Sizes past 64 bits] in csrc/python/errors.c)."""
+    with pytest.raises(ValueError, match="too big"):
+        dt.empty(*shape)
+    with pytest.raises(ValueError):  # NumPy's type for the same call
+        np.empty(shape, dtype=np.complex128)
     with pytest.raises(OverflowError, match="too big"):
         dt.empty(*shape)
     with pytest.raises(OverflowError, match="too big"):
@@ -55,6 +61,8 @@ def test_size_overflow(shape):
 def test_dimension_not_int64(shape):
     with pytest.raises(OverflowError):
         dt.empty(shape)
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):  # NumPy's type
+        dt.zeros(shape)
 
 
 @pytest.mark.parametrize("shape", [(0, 2 ** 62, 2 ** 62), (2 ** 62, 0, 2 ** 62)], ids=stable_repr)
@@ -255,3 +263,13 @@ def test_keyword_errors():
         dt.tensor([1], devic="cpu")
     with pytest.raises(TypeError):
         dt.tensor()
+
+
+def test_too_big_results_raise_numpys_type():
+    """Functions whose result would be too big raise a ValueError, as NumPy."""
+    for call in (lambda xp: xp.arange(2 ** 62), lambda xp: xp.eye(2 ** 33), lambda xp: xp.zeros((2 ** 40, 2 ** 40)),
+                 lambda xp: xp.repeat(xp.arange(3), 2 ** 61)):
+        with pytest.raises(ValueError):
+            call(np)
+        with pytest.raises(ValueError):
+            call(dt)

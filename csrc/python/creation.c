@@ -56,7 +56,7 @@ static int int64_sequence(PyObject *obj, dt_py_shape *out, const char *what)
         if (v == -1 && PyErr_Occurred()) {
             if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
                 PyErr_Clear();
-                PyErr_Format(PyExc_OverflowError, "entry %zd of the %s (%R) does not fit in 64 "
+                PyErr_Format(dt_py_SizeOverflowError, "entry %zd of the %s (%R) does not fit in 64 "
                              "bits", i, what, item);
             }
             Py_DECREF(seq);

@@ -25,6 +25,7 @@ extern PyObject *dt_py_OutOfMemoryError;  /* devtensor.cuda.OutOfMemoryError */
 /* Set the Python exception for err; returns NULL for `return dt_py_raise(&err);`. */
 PyObject *dt_py_raise(const dt_error *err);
 int dt_py_errors_init(PyObject *module);
+extern PyObject *dt_py_SizeOverflowError; /* ValueError and OverflowError: sizes past 64 bits */
 
 /* ---- dtype (dtype_type.c) ---- */
 typedef struct {
