@@ -258,3 +258,11 @@ def test_sinc_signed_infinities_fix_unwrap(device):
         close(dt.unwrap(T(wrapped, device), **kw), np.unwrap(wrapped, **kw), device, rtol=1e-12, atol=1e-12)
     close(dt.unwrap(T(np.array([0, 7, 14, 1]), device), period=8), np.unwrap(np.array([0, 7, 14, 1]), period=8),
           device)
+
+
+def test_gradient_of_bool_raises_numpys_error(device):
+    """bool is not made float (NumPy makes only integers float): its
+    subtraction raises NumPy's TypeError."""
+    from helpers import same_error
+    a = np.array([True, False, True])
+    same_error(lambda: np.gradient(a), lambda: dt.gradient(dt.asarray(a, device=device)))

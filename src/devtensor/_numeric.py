@@ -277,7 +277,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     otype = f.dtype
-    if otype.kind in "iub":
+    if otype.kind in "iu":  # bool stays: its subtraction raises, as in NumPy
         f = f.astype(dt.float64)
         otype = dt.float64
     outvals = []
