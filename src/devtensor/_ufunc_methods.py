@@ -43,6 +43,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
 from ._C import TensorBase
+from ._operands import numpy_call, numpy_views
 
 _NO_VALUE = object()
 _NUMPY_UFUNCS = {}  # name -> NumPy's ufunc of the same name, filled by install()
@@ -165,6 +166,12 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
     _binary(ufunc, "accumulate")
     dt = _dt()
     name = ufunc.__name__
+    if out is None and dtype is None and name not in ("add", "multiply"):
+        npf, views = getattr(np, name, None), numpy_views(array)
+        if views is not None and isinstance(npf, np.ufunc) and npf.nin == 2 and npf.nout == 1:
+            # a CPU tensor: NumPy's loop on a view, one pass, where the device way
+            # below takes log2(n) steps (maximum.accumulate of 16: 6.7 us against 0.3)
+            return numpy_call(npf.accumulate, views, True, axis=axis)
     a = _tensor(array)
     if a.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
