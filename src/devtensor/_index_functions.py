@@ -105,6 +105,9 @@ def _int_indices(x, indices, rule):
     return idx
 
 
+_NESTED = frozenset((list, tuple))  # take's short flat lists hold none of these
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of a at indices along axis (of a.ravel() when axis is None)."""
     a = _tensor(a)
@@ -113,14 +116,14 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         # Note [Big indices on the CPU]: NumPy's take for small keys, whose
         # conversions and errors are NumPy's own
         ix = indices.numpy() if isinstance(indices, TensorBase) else indices
-        if type(ix) is list and len(ix) < 64 and not any(isinstance(i, (list, tuple)) for i in ix):
+        if type(ix) is list and len(ix) < 64 and _NESTED.isdisjoint(map(type, ix)):
             small = True  # flat and short: NumPy converts it itself
         else:
             if not isinstance(ix, np.ndarray):
                 ix = np.asarray(ix, dtype=np.intp)
             small = not _views._use_index_kernels(a, ix)
         if small:
-            return _creation.asarray(np.take(a.numpy(), ix, axis=axis, mode=mode), device=a.device)
+            return numpy_call(np.take, [a.numpy(), ix], False, axis=axis, mode=mode)
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = normalize_axis_index(operator.index(axis), a.ndim)
