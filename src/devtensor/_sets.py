@@ -543,9 +543,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     `bins` equal bins of `range` (the data's by default; their number given
     or estimated by name, see histogram_bin_edges) or the given increasing
     edges; the last bin includes its right edge."""
-    views = small_cpu_views(a, bins, range, density, weights)
-    if views is not None:  # Note [Small CPU work through NumPy's functions]
-        return numpy_call(np.histogram, views)
+    views = small_cpu_views(a, bins, range, density, weights, limit=None)
+    if views is not None:  # Note [Small CPU work through NumPy's functions], at every size:
+        return numpy_call(np.histogram, views)  # 10^6 values took 27 ms here against NumPy's 7.7
     cr, ix, man, red, srt, uf = _ops()
     a, weights = _ravel_for_histogram(a, weights)
     edges = _bin_edges(a, bins, range, weights)
