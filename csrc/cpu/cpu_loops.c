@@ -77,11 +77,10 @@
 #define DT_LANES_c64 1
 #define DT_LANES_c128 1
 
-/* The block loop of Note [Every element through one loop]: for elements
- * [done, n) of operands (char *, byte stride) in NOPS, each of element
- * type T in a buffer of L (when not contiguous), CONT whether all are
- * contiguous and aligned; BODY(i) computes element i of the block from
- * the block's pointers.  GATHER_/SCATTER_ move a block through buffers. */
+/* A block of Note [Every element through one loop] through its buffers:
+ * GATHER_ copies the R elements of type T from P (byte stride S) starting
+ * at element DONE into BUF and pads it to L with BUF[0]; SCATTER_ copies
+ * the first R of BUF back out. */
 #define DT_GATHER_(T, BUF, P, S, DONE, R, L)                                               \
     do {                                                                                   \
         for (int64_t j_ = 0; j_ < (R); j_++)                                               \
