@@ -169,7 +169,7 @@ class World:
             try:
                 assert isinstance(o.elapsed_time(end), float)  # negative if end came first
             except RuntimeError as e:
-                assert "enable_timing" in str(e) or "recorded" in str(e), e
+                assert "enable_timing" in str(e) or "recorded" in str(e) or "are on cuda:" in str(e), e
 
     @staticmethod
     def expect_ok_or_device_error(f, *args):
