@@ -54,12 +54,12 @@ def as_tensor(x, device=None):
 # instead, one pass for several: the same values, dtypes and errors, and a
 # CPU tensor back.  Devices (and bfloat16, which NumPy lacks) take the
 # device operations.
-def numpy_views(*objs):
-    """NumPy views of objs when every tensor among them is a CPU tensor NumPy
-    can see (not bfloat16) and the rest are Python numbers or None; else
-    None (Note [NumPy calls in C] in csrc/python/numpy_calls.c)."""
-    return _C._numpy_views(*objs)
-
+#
+# numpy_views(*objs): NumPy views of objs when every tensor among them is
+# a CPU tensor NumPy can see (not bfloat16) and the rest are Python numbers
+# or None; else None.  The C function itself, with no Python frame around
+# it (Note [NumPy calls in C] in csrc/python/numpy_calls.c).
+numpy_views = _C._numpy_views
 
 
 def _numpy_sees(t):

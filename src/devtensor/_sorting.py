@@ -15,10 +15,11 @@ NumPy's sort] in csrc/cpu/cpu_sort_runs.c), but for the dtypes NumPy has
 no vectorised sort of (_radix_first): 1-byte dtypes (a counting sort,
 Note [Counting sort of bytes] in csrc/cpu/cpu_sort.c: 10^6 int8 in 0.35
 ms against NumPy's 32 ms on a 2-core Xeon, bool 0.6 against 11) and long
-float16 rows (4.0 ms against 6.6 for 10^6, 0.22 against 0.31 for 50,000).  Wider dtypes stay NumPy's:
-measured there, the radix sort of 10^6 int64 in a range of 2^24 took 6.2
-ms against NumPy's 7.1, but 24 ms against 7.5 once three elements are
-the least int64 (a sentinel), and a sample of the row cannot tell.  An argsort is not: NumPy's
+float16 rows (4.0 ms against 6.6 for 10^6, 0.22 against 0.31 for
+50,000).  Wider dtypes stay NumPy's: measured there, the radix sort of
+10^6 int64 in a range of 2^24 took 6.2 ms against NumPy's 7.1, but 24 ms
+against 7.5 once three elements are the least int64 (a sentinel), and a
+sample of the row cannot tell.  An argsort is not: NumPy's
 default argsort of 10^6 float32 took 35 ms on a 2-core AVX2 EPYC against
 17 ms for the radix sort (12 on two threads), and a stable order is also a
 valid unstable one.  partition and argpartition are NumPy's on a CPU tensor
@@ -162,12 +163,14 @@ def _radix_first(dtype, row):
     of rows of `row` elements of dtype (Note [Sorting through the backend]):
     bfloat16 (NumPy has none), 1-byte dtypes from 256 elements, float16
     from 2^15 (core_sort_first in csrc/python/reduce.c asks the same)."""
-    return dtype == _C.bfloat16 or (dtype.itemsize == 1 and row >= 256) or (dtype == _C.float16 and row >= 1 << 15)
+    return (dtype == _C.bfloat16 or (dtype.itemsize == 1 and row >= 256) or
+            (dtype == _C.float16 and row >= 1 << 15))
 
 
 def _sorted_last(x, descending, arg, stable):
     """x sorted (or its argsort) along the last axis: a new contiguous tensor."""
-    if not (stable or descending or arg) and x.device.type == "cpu" and not _radix_first(x.dtype, x.shape[-1]):
+    if (not (stable or descending or arg) and x.device.type == "cpu" and
+            not _radix_first(x.dtype, x.shape[-1])):
         return _numpy_sort(x.numpy())
     out = empty(x.shape, dtype=_C.int64 if arg else x.dtype, device=x.device)
     _C._sort(x, descending, arg, out)
