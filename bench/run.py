@@ -542,6 +542,7 @@ def bench_per_call(table, rng, quick):
         ("digitize(t, [0.2, 0.5])", lambda: dt.digitize(x, [0.2, 0.5]), lambda: np.digitize(a, [0.2, 0.5])),
         ("insert(t, 1, 5.0)", lambda: dt.insert(x, 1, 5.0), lambda: np.insert(a, 1, 5.0)),
         ("list(t)  (4x4 rows)", lambda: list(x4), lambda: list(m4)),
+        ("argpartition(t, 3)", lambda: dt.argpartition(x, 3), lambda: np.argpartition(a, 3)),
         ("t @ t  (4x4)", lambda: x4 @ x4, lambda: m4 @ m4),
         ("matmul(t, t)  (4x4)", lambda: dt.matmul(x4, x4), lambda: np.matmul(m4, m4)),
         ("matmul(t, t, out=o)  (4x4)", lambda: dt.matmul(x4, x4, out=o4), lambda: np.matmul(m4, m4, out=p4)),
@@ -568,6 +569,7 @@ def bench_per_call(table, rng, quick):
         issue12 = [
             ("add.reduce(t)", lambda: dt.add.reduce(x), lambda: np.add.reduce(a)),
             ("add.accumulate(t)", lambda: dt.add.accumulate(x), lambda: np.add.accumulate(a)),
+            ("maximum.accumulate(t)", lambda: dt.maximum.accumulate(x), lambda: np.maximum.accumulate(a)),
             ("multiply.outer(t, t)", lambda: dt.multiply.outer(x, x), lambda: np.multiply.outer(a, a)),
             ("add.at(t, idx, 1.0)  (3 int64)", lambda: dt.add.at(y, idx, 1.0), lambda: np.add.at(a2, idx_np, 1.0)),
             ("isclose(t, t)", lambda: dt.isclose(x, x), lambda: np.isclose(a, a)),
