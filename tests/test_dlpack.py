@@ -134,3 +134,34 @@ def test_cuda_exchange_with_torch_and_cupy():
         z = dt.from_dlpack(y)
         assert z.device == dt.device("cuda:0") and z.data_ptr() == x.data_ptr()
     assert HAS_REAL_GPU
+
+
+def test_devtensor_tensors_need_no_capsule():
+    """from_dlpack of a devtensor tensor shares its memory on any device, the
+    emulated ones included (they have no DLPack form), as a new tensor."""
+    devices = ["cpu"] + (["cuda:0"] if dt.cuda.is_available() else [])
+    for device in devices:
+        x = dt.arange(4.0, device=device)
+        y = dt.from_dlpack(x)
+        assert y is not x and y.device == x.device
+        y[0] = 9.0
+        assert x[0].item() == 9.0
+        z = dt.from_dlpack(x, copy=True)
+        z[1] = 7.0
+        assert x[1].item() == 1.0
+
+
+def test_copy_false_refuses_a_move():
+    """The array API: copy=False never copies, so a device move is a BufferError
+    (and device= with copy=None moves, a copy)."""
+    a = np.arange(3.0)
+    assert dt.from_dlpack(a, device="cpu", copy=False).device == dt.device("cpu")
+    if not dt.cuda.is_available():
+        return
+    with pytest.raises(BufferError, match="the data is on cpu, and moving it to cuda:0 needs a copy"):
+        dt.from_dlpack(a, device="cuda:0", copy=False)
+    x = dt.from_dlpack(a, device="cuda:0")
+    assert x.device == dt.device("cuda:0") and x.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(BufferError, match="on cuda:0, and moving it to cpu"):
+        dt.from_dlpack(x, device="cpu", copy=False)
+    np.testing.assert_array_equal(dt.from_dlpack(x, device="cpu").numpy(), a)

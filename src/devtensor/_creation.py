@@ -550,9 +550,27 @@ def _consumer_stream(index):
 def from_dlpack(x, /, *, device=None, copy=None):
     """A tensor sharing the memory of any DLPack producer (a PyTorch or CuPy
     tensor, a NumPy array, a JAX array, ...); copy=True copies it, device=
-    moves it (a copy)."""
-    if not hasattr(x, "__dlpack__"):
+    moves it (a copy, which copy=False refuses with BufferError, as the array
+    API asks). A devtensor tensor is taken as it is, with no capsule: a new
+    tensor sharing its memory, on any device (emulated ones have no DLPack)."""
+    if isinstance(x, TensorBase):
+        t = x.view()
+    elif not hasattr(x, "__dlpack__"):
         raise TypeError(f"from_dlpack() needs an object with __dlpack__, got {type(x).__name__}")
+    else:
+        t = _from_dlpack_producer(x)
+    if device is not None:
+        target = _C._resolve_device(device)
+        if target != t.device:
+            if copy is False:
+                raise BufferError(f"from_dlpack(copy=False): the data is on {t.device}, and moving "
+                                  f"it to {target} needs a copy")
+            return t.to(target)
+    return t.copy() if copy else t
+
+
+def _from_dlpack_producer(x):
+    """The tensor imported from x.__dlpack__(), asked for DLPack 1.x first."""
     kind, index = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else (1, 0)
     # CUDA producers order their work before the consumer's stream: devtensor's
     # current stream of that device (1, the legacy stream, for its default one)
@@ -561,10 +579,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
         capsule = x.__dlpack__(max_version=(1, 0), **kwargs)
     except TypeError:
         capsule = x.__dlpack__(**kwargs)
-    t = _C._from_dlpack(capsule)
-    if device is not None:
-        return t.to(device, copy=bool(copy))
-    return t.copy() if copy else t
+    return _C._from_dlpack(capsule)
 
 
 def from_numpy(array):
