@@ -235,6 +235,18 @@ def test_piecewise(device):
         dt.piecewise(x, [x < 0, x > 0], [1])
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "complex64", "int64"])
+def test_sinc_at_zero_in_every_dtype(device, dtype):
+    """sinc(0) is 1 in every dtype: NumPy puts the dtype's eps where pi x is 0
+    (1e-20 is 0 in float16, which made 0/0)."""
+    x = np.array([0.0, -0.0, 0.5, -1.5, 1e-30, 3.0]).astype(dtype)
+    got = dt.sinc(T(x, device))
+    want = np.sinc(x)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(to_np(got), want, rtol=2e-3 if dtype == "float16" else 1e-6, atol=1e-7)
+    assert to_np(got)[0] == 1
+
+
 def test_sinc_signed_infinities_fix_unwrap(device):
     x = np.array([-2.0, -0.5, 0.0, -0.0, 0.25, np.inf, -np.inf, np.nan, 3.0])
     t = T(x, device)

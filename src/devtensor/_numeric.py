@@ -66,10 +66,12 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 # ---- small elementwise helpers NumPy builds from its ufuncs ----
 
 def sinc(x):
-    """NumPy's sinc: sin(pi x) / (pi x), 1 at 0."""
+    """NumPy's sinc: sin(pi x) / (pi x), 1 at 0 (where pi x is 0, the dtype's
+    eps takes its place, as in NumPy: 1e-20 would be 0 in float16)."""
     dt = _dt()
-    x = _tensor(x)
-    y = math.pi * dt.where(x == 0, 1.0e-20, x)
+    x = math.pi * _tensor(x)
+    eps = dt.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
+    y = dt.where(x == 0, eps, x)
     return dt.sin(y) / y
 
 
