@@ -212,6 +212,19 @@ def test_apply_along_axis(device):
           np.apply_along_axis(lambda r, k: np.outer(r, r)[:k], 0, a, 1), device)
 
 
+
+def test_apply_along_axis_first_result_decides(device):
+    """NumPy's rule: the first result sets the dtype and shape; later ones are
+    cast (0.5 into int64 is 0) and broadcast (a scalar fills its row) into it."""
+    a = np.array([[1, 2], [0, 3], [4, 5]])
+    t = T(a, device)
+    for fn in [lambda r: r.sum() if r[0] > 0 else 0.5, lambda r: r * 2 if r[0] > 0 else 0,
+               lambda r: [r.min(), r.max()]]:
+        for axis in (0, 1):
+            close(dt.apply_along_axis(fn, axis, t), np.apply_along_axis(fn, axis, a), device)
+    with pytest.raises(ValueError, match="broadcast"):
+        dt.apply_along_axis(lambda r: r if r[0] > 0 else r[:1].repeat(3), 1, t)
+
 def test_names_are_devtensors_own():
     modules = {"devtensor._numeric": ["nan_to_num", "cov", "corrcoef", "gradient", "trapezoid", "ediff1d",
                                       "convolve", "correlate", "ix_", "fill_diagonal", "apply_along_axis",

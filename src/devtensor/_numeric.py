@@ -533,25 +533,27 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """NumPy's apply_along_axis: func1d on each 1-d slice along axis (a
-    Python loop over the other axes, each call on the tensor's device); its
-    results, of one shape, stacked where the axis was."""
+    Python loop over the other axes, each call on the tensor's device).  As
+    in NumPy, the first result sets the output's dtype and shape; each later
+    one is assigned into it (cast as setitem casts, broadcast), and the
+    result's own axes stand where the axis was."""
     dt = _dt()
     arr = _tensor(arr)
-    nd = arr.ndim
-    axis = normalize_axis_index(axis, nd)
+    axis = normalize_axis_index(axis, arr.ndim)
     moved = dt.moveaxis(arr, axis, -1)
     outer = moved.shape[:-1]
     if any(n == 0 for n in outer):
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
-    results = []
-    for index in np.ndindex(*outer):
-        results.append(_tensor(func1d(moved[index], *args, **kwargs), arr.device))
-    first = results[0]
-    stacked = dt.stack(results).reshape(outer + first.shape)
-    # the result's own axes replace the iterated one, where it was
+    indices = np.ndindex(*outer)
+    first_index = next(indices)
+    first = _tensor(func1d(moved[first_index], *args, **kwargs), arr.device)
+    out = dt.empty(outer + first.shape, dtype=first.dtype, device=arr.device)
+    out[first_index] = first
+    for index in indices:
+        out[index] = func1d(moved[index], *args, **kwargs)
     src = tuple(range(len(outer), len(outer) + first.ndim))
     dst = tuple(range(axis, axis + first.ndim))
-    return dt.moveaxis(stacked, src, dst) if first.ndim else stacked
+    return dt.moveaxis(out, src, dst) if first.ndim else out
 
 
 def apply_over_axes(func, a, axes):
