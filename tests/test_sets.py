@@ -456,6 +456,23 @@ def test_histogram2d_and_histogramdd(device):
         dt.histogram2d(X, Y, range=[[2, 1], [0, 1]])
 
 
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+@pytest.mark.parametrize("span", [None, [(0, 1), (0.2, 0.8)]])
+def test_histogramdd_edges_in_numpys_dtype(device, dtype, span):
+    """NumPy's edges are linspace of the outer edges in their own dtype:
+    float32 data with no range gives float32 edges (and 0.7 in bin 7, which
+    float64 edges of the float32 extremes put in bin 6); a range of Python
+    numbers gives float64."""
+    x = np.linspace(0, 1, 11).astype(dtype) if dtype != "int32" else np.arange(11, dtype=dtype)
+    want = np.histogram2d(x, x[::-1], bins=10, range=span)
+    got = dt.histogram2d(dt.asarray(x, device=device), dt.asarray(x[::-1], device=device), bins=10, range=span)
+    for g, v in zip(got, want):
+        assert g.dtype == v.dtype
+        np.testing.assert_array_equal(g.cpu().numpy(), v)
+    with pytest.raises(TypeError, match=r"`bins\[0\]` must be an integer, when a scalar"):
+        dt.histogramdd(dt.asarray(x, device=device), bins=2.5)
+
 SMALL_CPU_CALLS = [
     ("histogram", lambda m, a: m.histogram(a, bins=7)),
     ("histogram range", lambda m, a: m.histogram(a, bins=[-1.0, 0.0, 0.5, 2.0], density=True)),

@@ -575,25 +575,20 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 
 
 def _dd_edges(column, bins, rng, i):
-    """histogramdd's edges along one dimension (NumPy's rules and errors)."""
-    from ._creation import asarray, linspace
+    """histogramdd's edges along one dimension (NumPy's rules and errors):
+    NumPy's linspace of the outer edges, whose dtype is theirs (float32 for
+    float32 data and no range, float64 for a range of Python floats)."""
+    from ._creation import asarray
     cr, ix, man, red, srt, uf = _ops()
     if np.ndim(bins) == 0 and not isinstance(bins, TensorBase):
         if bins < 1:
             raise ValueError(f"`bins[{i}]` must be positive, when an integer")
-        if rng is None:
-            lo, hi = (0.0, 1.0) if column.shape[0] == 0 else (red.min(column).item(), red.max(column).item())
-        else:
-            lo, hi = rng
-            if not (np.isfinite(lo) and np.isfinite(hi)):
-                raise ValueError(f"range of [{lo}, {hi}] is not finite")
-        if lo > hi:
-            raise ValueError("max must be larger than min in range parameter.")
-        if not (np.isfinite(lo) and np.isfinite(hi)):
-            raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        return linspace(float(lo), float(hi), operator.index(bins) + 1, device=column.device)
+        lo, hi = _outer_edges(column, rng)
+        try:
+            count = operator.index(bins)
+        except TypeError:
+            raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from None
+        return asarray(np.linspace(lo, hi, count + 1), device=column.device)
     edges = asarray(bins, device=column.device)
     if edges.ndim != 1:
         raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
