@@ -111,6 +111,39 @@ def test_array_copies_keep_the_layout_as_numpys(device, order):
     assert not np.shares_memory(np.asarray(dt.array(F)), F)  # a copy of an ndarray's memory
 
 
+
+LIKE_CALLS = {
+    "empty_like": lambda m, x, **k: m.empty_like(x, **k),
+    "zeros_like": lambda m, x, **k: m.zeros_like(x, **k),
+    "ones_like": lambda m, x, **k: m.ones_like(x, **k),
+    "full_like": lambda m, x, **k: m.full_like(x, 2.5, **k),
+    "full_like of a row": lambda m, x, **k: m.full_like(x, list(range(np.empty(k.get("shape", x.shape)).shape[-1])),
+                                                     **k),
+    "astype": lambda m, x, **k: x.astype(m.float32, **k),
+}
+
+
+@pytest.mark.parametrize("name", list(LIKE_CALLS))
+def test_like_functions_and_astype_keep_the_memory_order(device, name):
+    """order='K' (the default; None too for *_like) lays the result out in the
+    prototype's memory order, its axes by decreasing |stride| (a strided
+    transpose included, which is neither C nor Fortran), also with a shape
+    of as many axes; 'A' is Fortran for a Fortran-contiguous prototype:
+    NumPy's strides, exactly."""
+    sources = [(M, lambda x: x[:, ::2].T), (A, lambda x: x[:, :, ::2].transpose(2, 0, 1)),
+               (np.ones((3, 1, 4)), lambda x: x[:, :, ::2].transpose(1, 2, 0)), (M, lambda x: x[::-1, ::2]),
+               (M, lambda x: x.T[::2]), (M, lambda x: x.T), (A, lambda x: x.transpose(1, 0, 2)), (M, lambda x: x),
+               (np.ones((0, 3)), lambda x: x.T)]
+    call = LIKE_CALLS[name]
+    for base, view in sources:
+        src, t = view(base), view(T(base, device))
+        for kw in [{}, dict(order="K"), dict(order="A"), dict(order="C"), dict(order="F")] + (
+                [dict(order=None), dict(shape=src.shape[::-1]), dict(shape=src.size)] if "like" in name else []):
+            want, got = call(np, src, **kw), call(dt, t, **kw)
+            assert got.strides == want.strides and got.device == t.device, (src.strides, kw)
+            if name != "empty_like":
+                assert_same(got, want, device)
+
 def test_moves_keep_a_dense_layout(device):
     """Note [Moves keep a dense layout] (csrc/core/tensor.c): .to(), .cuda()
     and .cpu() keep the strides of a tensor dense in some order of its axes,

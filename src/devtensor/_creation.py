@@ -96,7 +96,12 @@ def _order(order, name):
 
 
 def _new(shape, dtype, device, order="C"):
-    """An uninitialised tensor in C order, or in Fortran order (a transposed C one)."""
+    """An uninitialised tensor in C order, in Fortran order (a transposed C
+    one), or, for order a permutation of the axes, laid out as the C order
+    of the tensor with its axes so permuted (Note [Index orders] in _views.py)."""
+    if isinstance(order, tuple):
+        inverse = tuple(sorted(range(len(order)), key=order.__getitem__))
+        return _C._empty(tuple(shape[a] for a in order), dtype, device).permute(inverse)
     if order != "C" and len(shape) > 1:
         return _C._empty(tuple(shape)[::-1], dtype, device).T
     return _C._empty(tuple(shape), dtype, device)
@@ -184,14 +189,25 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 
 def _like(x, dtype, device, shape, order):
     """(shape, dtype, device, order) of a *_like result: x's unless given;
-    NumPy's order: 'K' and 'A' keep a Fortran-contiguous x's layout."""
+    NumPy's order: 'A' keeps a Fortran-contiguous x's layout, and 'K' (or
+    None) x's memory order (its axes by decreasing |stride|) when the shape
+    has x's number of axes, returned as that permutation of the axes (see
+    _new) where it is neither C's nor Fortran's."""
+    from ._views import _order_axes
     x = asarray(x)
     if order not in ("K", "A", "C", "F", None):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    fortran = order == "F" or (order in ("K", "A") and shape is None and x.ndim > 1 and
-                               x.T.is_contiguous() and not x.is_contiguous())
-    return (x.shape if shape is None else shape), (x.dtype if dtype is None else dtype), \
-        (x.device if device is None else device), "F" if fortran else "C"
+    shape = x.shape if shape is None else _shape((shape,), "shape")
+    if order in ("K", None) and len(shape) == x.ndim > 1 and not x.is_contiguous():
+        order = _order_axes(x, "K")
+        if order == tuple(range(x.ndim)):
+            order = "C"
+        elif order == tuple(range(x.ndim))[::-1]:
+            order = "F"
+    elif order != "F":
+        order = "F" if (order == "A" and len(shape) == x.ndim > 1 and x.T.is_contiguous()
+                        and not x.is_contiguous()) else "C"
+    return shape, (x.dtype if dtype is None else dtype), (x.device if device is None else device), order
 
 
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -199,7 +215,7 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
     shape, dtype, device, order = _like(prototype, dtype, device, shape, order)
     if order == "C":  # the C factory's fast path takes no order=
         return empty(shape, dtype=dtype, device=device)
-    return empty(shape, dtype=dtype, device=device, order=order)
+    return _new(shape, _dtype_type(dtype), device, order)
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -207,7 +223,9 @@ def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
     shape, dtype, device, order = _like(a, dtype, device, shape, order)
     if order == "C":  # the C factory's fast path takes no order=
         return zeros(shape, dtype=dtype, device=device)
-    return zeros(shape, dtype=dtype, device=device, order=order)
+    t = _new(shape, _dtype_type(dtype), device, order)
+    t._fill_(0)
+    return t
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -215,13 +233,19 @@ def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dtype, device, order = _like(a, dtype, device, shape, order)
     if order == "C":  # the C factory's fast path takes no order=
         return ones(shape, dtype=dtype, device=device)
-    return ones(shape, dtype=dtype, device=device, order=order)
+    t = _new(shape, _dtype_type(dtype), device, order)
+    t._fill_(1)
+    return t
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """NumPy's full_like (and the array API's)."""
     shape, dtype, device, order = _like(a, dtype, device, shape, order)
-    return full(shape, fill_value, dtype=dtype, device=device, order=order)
+    if not isinstance(order, tuple):
+        return full(shape, fill_value, dtype=dtype, device=device, order=order)
+    t = _new(shape, _dtype_type(dtype), device, order)
+    t[...] = full(shape, fill_value, dtype=dtype, device=device)
+    return t
 
 
 # ---- from data ----

@@ -148,9 +148,9 @@ def astype_general(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     """Tensor.astype's forms other than astype(dtype) (TensorBase.astype, in C),
     NumPy's signature: the values cast to dtype on the same device; casting
     is NumPy's rule ('no', 'equiv', 'safe', 'same_kind', 'unsafe'); order
-    'C' or 'F' lays the result out so, 'K' and 'A' as the cast gives it
-    (C order; a Fortran-contiguous tensor stays so for 'A' and 'K'); subok
-    is accepted (no subclasses to keep)."""
+    'C' or 'F' lays the result out so, 'K' in the tensor's memory order (its
+    axes by decreasing |stride|), 'A' in Fortran order for a Fortran-
+    contiguous tensor, else C; subok is accepted (no subclasses to keep)."""
     if order is None:
         order = "K"
     if order not in ("K", "A", "C", "F"):
@@ -159,13 +159,18 @@ def astype_general(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     if not _C._can_cast(self.dtype, dtype, casting):
         raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
                         f"dtype('{dtype}') according to the rule '{casting}'")
-    fortran = order == "F" or (order in ("K", "A") and self.ndim > 1 and not self.is_contiguous()
+    fortran = order == "F" or (order == "A" and self.ndim > 1 and not self.is_contiguous()
                                and self.T.is_contiguous())
-    laid_out = self.T.is_contiguous() if fortran else (order not in ("C",) or self.is_contiguous())
+    laid_out = self.T.is_contiguous() if fortran else (order != "C" or self.is_contiguous())
     if not copy and dtype == self.dtype and laid_out:
         return self
     if fortran:
         return self.T._to(self.device, dtype).T
+    if order == "K" and self.ndim > 1 and not self.is_contiguous():  # the memory order kept
+        from ._views import _order_axes
+        axes = _order_axes(self, "K")
+        inverse = tuple(sorted(range(self.ndim), key=axes.__getitem__))
+        return self.permute(axes)._to(self.device, dtype).permute(inverse)
     return self._to(self.device, dtype)
 
 
