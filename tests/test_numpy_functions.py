@@ -104,6 +104,10 @@ def test_isfortran_and_min_scalar_type(device):
         ref = np.lib.stride_tricks.as_strided(np.zeros(16), t.shape, t.strides)  # t's layout (a move packs gaps)
         assert np.isfortran(t) == np.isfortran(ref)
         assert (t.flags.fnc, t.flags.forc, t.flags["FNC"]) == (ref.flags.fnc, ref.flags.forc, ref.flags["FNC"])
+        for name in ("contiguous", "fortran", "writebackifcopy"):  # NumPy's older names, both ways
+            assert getattr(t.flags, name) == getattr(ref.flags, name)
+            assert t.flags[name.upper()] == ref.flags[name.upper()]
+        assert t.flags["X"] is ref.flags["X"] is False
         assert np.min_scalar_type(t) == np.min_scalar_type(x)
     for v in (3, 300, -1, 1e300, 2.5, 1j):
         t = dt.asarray(v, device=device)

@@ -676,6 +676,15 @@ class Flags:
         return t.data_ptr() % align == 0 and all(s % align == 0 for s, n in zip(t.strides, t.shape)
                                                  if n > 1)
 
+    # NumPy's older names of the two
+    contiguous = c_contiguous
+    fortran = f_contiguous
+
+    @property
+    def writebackifcopy(self):
+        """Always False: no tensor writes back into another on release."""
+        return False
+
     # NumPy's derived flags (np.isfortran reads fnc)
     @property
     def fnc(self):
@@ -698,7 +707,9 @@ class Flags:
         return self.behaved and self.fnc
 
     _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "C_CONTIGUOUS": "c_contiguous",
-              "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous",
+              "CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+              "FORTRAN": "f_contiguous", "F": "f_contiguous", "WRITEBACKIFCOPY": "writebackifcopy",
+              "X": "writebackifcopy",
               "ALIGNED": "aligned", "A": "aligned", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
               "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray"}
 
