@@ -2,6 +2,8 @@
 functions on tensors]): devtensor's own function on the tensors' device, NumPy's
 on zero-copy views for CPU tensors where devtensor has none, and a TypeError
 for device tensors there."""
+import re
+
 import numpy as np
 import pytest
 
@@ -238,6 +240,11 @@ def test_clip_takes_numpys_bound_keywords(device):
     assert_same(dt.clip(t, a_min=0, a_max=2), np.clip(a=a, a_min=0, a_max=2))
     assert_same(dt.clip(t, 0, 2), np.clip(a, 0, 2))
     assert_same(dt.clip(t, max=1), np.clip(a, max=1))
+    for bounds in [(2.5, 7), (2.5, None), (None, 7.5)]:  # NumPy's names in a refused cast: clip given both
+        with pytest.raises(TypeError) as want:
+            np.clip(a, *bounds, out=np.zeros(6, dtype=np.int64))
+        with pytest.raises(TypeError, match=re.escape(str(want.value))):
+            dt.clip(t, *bounds, out=dt.zeros(6, dtype=dt.int64, device=device))
 
 
 def test_function_ufuncs_take_outputs_by_position(device):

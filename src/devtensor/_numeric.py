@@ -428,7 +428,7 @@ def correlate(a, v, mode="valid"):
         return numpy_call(np.correlate, views, mode=mode)
     mode = _check_mode(mode)
     device = _device_of(a, v)
-    a, v = _one_d(a, device, "a"), _one_d(v, device, "v")
+    a, v = _one_d(a, device, "first array argument"), _one_d(v, device, "second array argument")
     w = v.conj() if v.dtype.kind == "c" else v
     full = _full_correlation(a, w)
     return _mode_slice(full, a.shape[0], v.shape[0], mode, correlate=True)

@@ -10,6 +10,7 @@ NumPy accepts them; with no tensor at all the first input becomes one.
 import builtins
 import math
 import operator
+import re
 
 from . import _C
 from ._C import TensorBase
@@ -207,10 +208,16 @@ def clip(x, /, min=None, max=None, out=None, *, a_min=_UNSET, a_max=_UNSET):
             raise TypeError("clip() of a bool tensor needs a bound (NumPy has no bool loop)")
         return _ufunc(_OPS["positive"], x, out=out)
     r = x
-    if min is not None:
-        r = _ufunc(_OPS["maximum"], r, _clamp_bound(x, min), out=out if max is None else None)
-    if max is not None:
-        r = _ufunc(_OPS["minimum"], r, _clamp_bound(x, max), out=out)
+    try:
+        if min is not None:
+            r = _ufunc(_OPS["maximum"], r, _clamp_bound(x, min), out=out if max is None else None)
+        if max is not None:
+            r = _ufunc(_OPS["minimum"], r, _clamp_bound(x, max), out=out)
+    except TypeError as e:  # a cast refused: NumPy's message names clip, given both bounds
+        if min is not None and max is not None and str(e).startswith("Cannot cast ufunc"):
+            raise TypeError(re.sub(r"^Cannot cast ufunc '(maximum|minimum)'", "Cannot cast ufunc 'clip'",
+                                   str(e))) from None
+        raise
     return r
 
 
