@@ -822,12 +822,14 @@ static void outer_range(int64_t begin, int64_t end, void *ctx)
 }
 
 /* OUTER's tile: as long as its accumulators fit TILE_BYTES, but short
- * enough that every thread gets tiles */
+ * enough that every thread gets tiles.  One thread keeps its tiles whole:
+ * halves of rows gave it twice the read streams, and the sum over axis 0
+ * of a 4000x1000 float32 ran at 0.91x NumPy's speed (1.04x with whole rows). */
 static int64_t outer_tile(const dt_reduce_loop *l, const reducer *r)
 {
     int64_t len = l->kept_shape[l->kept_ndim - 1], rows = l->n_out / len;
     int64_t tile = (int64_t)(TILE_BYTES / r->size), threads = dt_cpu_get_num_threads();
-    if (rows < 2 * threads) { /* cut each row in pieces: two per thread in all */
+    if (threads > 1 && rows < 2 * threads) { /* cut each row in pieces: two per thread in all */
         int64_t pieces = (2 * threads + rows - 1) / rows;
         int64_t share = ((len + pieces - 1) / pieces + LANES - 1) / LANES * LANES;
         if (share < tile)
