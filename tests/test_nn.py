@@ -225,6 +225,19 @@ def test_registration_errors():
         m.add_module("x", 3)
     with pytest.raises(NotImplementedError, match='missing the required "forward"'):
         m(1)
+    # a name registered as another kind is taken (PyTorch's KeyError), and the
+    # registration keeps what it had; the same kind again replaces it
+    lin = nn.Linear(2, 2)
+    for register in (lambda: lin.register_buffer("weight", dt.zeros((2, 2))), lambda: lin.register_buffer("bias", None),
+                     lambda: lin.add_module("weight", nn.ReLU())):
+        with pytest.raises(KeyError, match="attribute '(weight|bias)' already exists"):
+            register()
+    assert [n for n, _ in lin.named_parameters()] == ["weight", "bias"] and list(lin.buffers()) == []
+    lin.register_buffer("b", dt.zeros(2))
+    lin.register_buffer("b", dt.ones(2))
+    assert lin.b.tolist() == [1.0, 1.0]
+    with pytest.raises(KeyError, match="attribute 'b' already exists"):
+        lin.register_parameter("b", None)
 
 
 def test_shared_parameters_count_once():

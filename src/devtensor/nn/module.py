@@ -66,14 +66,16 @@ def _addindent(text, spaces):
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
 
 
-def _check_name(kind, name, module):
+def _check_name(kind, name, module, registry):
+    """PyTorch's checks of a name to register in module.<registry>: a name
+    taken by anything else (a parameter for a buffer, ...) is a KeyError."""
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
     if name == "":
         raise KeyError(f'{kind} name can\'t be empty string ""')
     if "." in name:
         raise KeyError(f'{kind} name can\'t contain ".", got: {name}')
-    if hasattr(module, name) and not _registered(module, name):
+    if hasattr(module, name) and name not in module.__dict__[registry]:
         raise KeyError(f"attribute '{name}' already exists")
 
 
@@ -141,7 +143,7 @@ class Module:
     def register_parameter(self, name, param):
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
-        _check_name("parameter", name, self)
+        _check_name("parameter", name, self, "_parameters")
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter "
                             f"'{name}' (devtensor.nn.Parameter or None required)")
@@ -151,7 +153,7 @@ class Module:
     def register_buffer(self, name, tensor, persistent=True):
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
-        _check_name("buffer", name, self)
+        _check_name("buffer", name, self, "_buffers")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
                             f"(devtensor.Tensor or None required)")
@@ -167,7 +169,7 @@ class Module:
             raise AttributeError("cannot assign module before Module.__init__() call")
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
-        _check_name("module", name, self)
+        _check_name("module", name, self, "_modules")
         self._forget(name, keep="_modules")
         self._modules[name] = module
 
