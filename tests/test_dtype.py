@@ -66,6 +66,24 @@ def test_dtypes_distinct_hashable_set():
     assert len(ds) == len(ALL_DTYPE_NAMES)
 
 
+
+def test_numpy_and_pytorch_alias_names_are_devtensor_dtypes():
+    """NumPy 2's and PyTorch's other names of a dtype are that dtype itself
+    (dt.long was NumPy's int64 scalar class, which hashes apart); float,
+    int and cfloat meant other widths in NumPy 1 and PyTorch: refused, saying so."""
+    for name, dtype in [("long", dt.int64), ("int_", dt.int64), ("ulong", dt.uint64), ("uint", dt.uint64),
+                        ("double", dt.float64), ("half", dt.float16), ("short", dt.int16), ("intp", dt.int64),
+                        ("cdouble", dt.complex128), ("single", dt.float32)]:
+        alias = getattr(dt, name)
+        assert alias is dtype and hash(alias) == hash(dtype), name
+        assert {dtype: 1}.get(alias) == 1
+        assert alias == getattr(np, name)  # the same width as NumPy's on Linux
+    for name, torch, numpy1 in [("float", "float32", "float64"), ("int", "int32", "int64"),
+                                ("cfloat", "complex64", "complex128")]:
+        with pytest.raises(AttributeError, match=f"PyTorch's {name} is {torch} and NumPy 1's was {numpy1}"):
+            getattr(dt, name)
+
+
 @pytest.mark.parametrize("spec", ["float32", np.float32, np.dtype("float32"), dt.float32])
 def test_dtype_spellings_accepted(spec):
     assert dt.zeros(2, dtype=spec).dtype == dt.float32

@@ -30,7 +30,11 @@ _TYPE_ALIASES = {
     "single": "float32", "half": "float16", "cdouble": "complex128", "csingle": "complex64",
     "longlong": "int64", "ulonglong": "uint64", "intc": "int32", "uintc": "uint32",
     "short": "int16", "ushort": "uint16", "byte": "int8", "ubyte": "uint8",
+    "long": "int64", "ulong": "uint64", "int_": "int64", "uint": "uint64",  # NumPy 2's, on Linux
 }
+# PyTorch's dtypes whose names were NumPy 1's float64, Python int and complex128
+_AMBIGUOUS_TYPE_NAMES = {"float": ("float32", "float64"), "int": ("int32", "int64"),
+                         "cfloat": ("complex64", "complex128")}
 _wrapped = {}
 
 
@@ -134,6 +138,11 @@ def module_getattr(name):
     try:
         obj = getattr(np, name)
     except AttributeError:
+        if name in _AMBIGUOUS_TYPE_NAMES:
+            torch, numpy1 = _AMBIGUOUS_TYPE_NAMES[name]
+            raise AttributeError(f"module 'devtensor' has no attribute {name!r}: PyTorch's {name} is "
+                                 f"{torch} and NumPy 1's was {numpy1}, so name the one you mean "
+                                 f"(devtensor.{torch} or devtensor.{numpy1})") from None
         raise AttributeError(f"module 'devtensor' has no attribute {name!r}") from None
     if name in ("c_", "r_", "mgrid", "ogrid"):
         return _wrapped.setdefault(name, _IndexHelper(obj))
