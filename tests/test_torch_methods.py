@@ -34,6 +34,20 @@ def test_casts(name, dtype, device):
     assert t.type_as(r).dtype == r.dtype
 
 
+@pytest.mark.skipif(not dt.cuda.is_available(), reason="needs (emulated) CUDA devices")
+def test_type_as_takes_the_kind_of_device():
+    """PyTorch's self.type(other.type()): other's dtype and kind of device,
+    the current CUDA device for a CPU tensor (the type names no index)."""
+    x = dt.ones(2)
+    last = f"cuda:{dt.cuda.device_count() - 1}"
+    c = dt.ones(2, device=last, dtype=dt.float32)
+    assert (x.type_as(c).device, x.type_as(c).dtype) == (dt.device("cuda:0"), dt.float32)
+    with dt.cuda.device(last):
+        assert x.type_as(c).device == dt.device(last)
+    assert c.type_as(x).device == dt.device("cpu") and c.type_as(x).dtype == dt.float64
+    assert c.type_as(dt.ones(1, device="cuda:0", dtype=dt.float32)) is c
+
+
 def test_copies_and_factories(device):
     t = dt.arange(6.0, device=device).reshape(2, 3)
     c = t.clone()
@@ -43,6 +57,15 @@ def test_copies_and_factories(device):
     assert ct.strides == t.T.strides and not ct._same_storage(t) and ct.tolist() == t.T.tolist()
     d = t.detach()
     assert d._same_storage(t) and d is not t and d.shape == t.shape
+    # Note [preserve_format]: PyTorch's strides (torch 2.x, measured), stride 0 kept in C order
+    x = dt.arange(12.0, device=device).reshape(3, 4)
+    for view, want in [(x[:1].expand(3, 4), (4, 1)), (x[:, :1].expand(3, 4), (4, 1)), (x[:, ::2].T, (1, 2)),
+                       (x.reshape(3, 4, 1).expand(3, 4, 2).transpose(2, 0, 1), (12, 4, 1)),
+                       (dt.ones((2, 1, 3), device=device).expand(2, 4, 3).transpose(1, 0, 2), (6, 3, 1)),
+                       (dt.ones((2, 3, 4), device=device)[:, ::2].transpose(2, 0, 1), (1, 8, 4)), (x[::-1], (4, 1))]:
+        c = view.clone()
+        assert c.stride() == want and c.tolist() == view.tolist(), (view.stride(), c.stride())
+    assert x[:1].expand(3, 4).clone().view(-1).shape == (12,)
     for made, shape, value in [(t.new_zeros(2, 2), (2, 2), 0), (t.new_ones((3,)), (3,), 1),
                                (t.new_full((2,), 7), (2,), 7), (t.new_empty(4), (4,), None)]:
         assert (made.shape, made.dtype, made.device) == (shape, t.dtype, t.device)
@@ -92,6 +115,12 @@ def test_random_fills_return_the_tensor(device):
 def test_in_place_family_returns_the_tensor(device):
     t = dt.zeros(3, device=device)
     assert t.fill_(2) is t and to_np(t).tolist() == [2.0] * 3
+    assert t.fill_(dt.asarray(3.0)) is t and to_np(t).tolist() == [3.0] * 3  # a 0-d tensor, from the cpu
+    with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor but got tensor with 1"):
+        t.fill_(dt.ones(3, device=device))  # PyTorch's refusal: fill_ does not broadcast
+    with pytest.raises(TypeError, match="expects a number or a 0-d tensor, got list"):
+        t.fill_([1.0])
+    assert to_np(t).tolist() == [3.0] * 3 and t.fill_(2.0) is t
     assert t.add_(1, alpha=3) is t and to_np(t).tolist() == [5.0] * 3
     assert t.sub_(dt.ones(3, device=device)).mul_(2).div_(4) is t and to_np(t).tolist() == [2.0] * 3
     assert t.clamp_(max=1.5) is t and to_np(t).tolist() == [1.5] * 3

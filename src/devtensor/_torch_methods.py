@@ -14,6 +14,10 @@ Note [PyTorch's methods]
     nn.init's), which return the tensor.  There is no autograd: detach()
     is a view of the same memory.
 """
+import numbers
+
+import numpy as np
+
 from . import _C
 
 
@@ -36,6 +40,41 @@ def _size_args(size):
     if len(size) == 1 and not isinstance(size[0], int):
         return tuple(size[0])
     return tuple(size)
+
+
+def _preserve_format_axes(shape, strides):
+    """The axes, outermost first, of the memory order PyTorch's clone() gives
+    a tensor of these shape and strides.
+
+    Note [preserve_format]
+        PyTorch's memory_format=torch.preserve_format lays a copy out in the
+        order of the source's strides (its infer_dense_strides): a stable
+        insertion sort of the axes by stride, where an axis of stride 0 (an
+        expanded one) compares as ambiguous, keeping C order around it, and
+        of equal strides the shorter axis is the inner one.  NumPy's
+        order='K' puts stride 0 innermost instead: x[:1].expand(3, 4)
+        copies to Fortran order there, to C order here (as PyTorch's clone,
+        so that a .view(-1) of it works)."""
+    strides = [abs(s) for s in strides]
+    perm = list(range(len(shape)))[::-1]  # innermost first
+
+    def should_swap(d0, d1):
+        if strides[d0] == 0 or strides[d1] == 0:
+            return 0
+        if strides[d0] != strides[d1]:
+            return -1 if strides[d0] < strides[d1] else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, len(perm)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            order = should_swap(perm[k], perm[j])
+            if order > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif order < 0:
+                break
+    return tuple(perm[::-1])
 
 
 class _TorchMethods:
@@ -72,16 +111,29 @@ class _TorchMethods:
     # ---- copies and casts ----
     def clone(self):
         """A copy on the same device (PyTorch's clone), in this tensor's memory
-        order (PyTorch's preserve_format: x.T.clone() is F-ordered)."""
-        return self.copy() if self.is_contiguous() else self.copy("K")
+        order (PyTorch's preserve_format: x.T.clone() is F-ordered, and an
+        expanded tensor's clone is C-ordered: Note [preserve_format])."""
+        if self.is_contiguous():
+            return self.copy()
+        from ._creation import _new
+        out = _new(self.shape, self.dtype, self.device, _preserve_format_axes(self.shape, self.strides))
+        out[...] = self
+        return out
 
     def detach(self):
         """A view of the same memory (no autograd in devtensor: nothing to detach from)."""
         return self[...]
 
     def type_as(self, other):
-        """self in other's dtype (itself when it already is)."""
-        return self.to(other.dtype)
+        """self in other's tensor type (itself when it already is): other's
+        dtype, and other's kind of device, as PyTorch's self.type(other.type()),
+        whose type names no device index: a CPU tensor goes to the current
+        CUDA device for a CUDA one, a CUDA tensor stays on its own."""
+        if other.device.type == self.device.type:
+            return self.to(other.dtype)
+        if other.device.type == "cpu":
+            return self.to("cpu", other.dtype)
+        return self.cuda().to(other.dtype)
 
     # ---- factories of this dtype and device ----
     def new_zeros(self, *size, dtype=None, device=None):
@@ -136,6 +188,14 @@ class _TorchMethods:
         return self
 
     def fill_(self, value):
+        """Every element set to value, a number or a 0-d tensor (PyTorch's
+        fill_: a longer tensor is an error, where t[...] = v broadcasts)."""
+        if isinstance(value, _C.TensorBase):
+            if value.ndim != 0:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value.ndim} dimensions.")
+        elif not isinstance(value, (numbers.Number, np.generic)):
+            raise TypeError(f"fill_() expects a number or a 0-d tensor, got {type(value).__name__}")
         self[...] = value
         return self
 
