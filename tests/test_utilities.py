@@ -30,6 +30,22 @@ def test_isclose_and_allclose(device, dtype):
     assert dt.allclose(t, t, equal_nan=True)
 
 
+@pytest.mark.skipif(not dt.cuda.is_available(), reason="needs (emulated) CUDA devices")
+def test_comparisons_of_tensors_on_two_devices_are_refused():
+    """As every operation: tensors on two devices are PyTorch's error (they
+    were copied over quietly); data and a 0-d CPU tensor go to the tensor's."""
+    c = dt.ones(2, device="cuda:0")
+    others = [dt.ones(2)] + ([c.to("cuda:1")] if dt.cuda.device_count() > 1 else [])
+    for other in others:
+        for call in (dt.isclose, dt.allclose, dt.array_equal, dt.array_equiv):
+            with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+                call(c, other)
+            with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+                call(other, c)
+    assert dt.allclose(c, [1.0, 1.0]) and dt.allclose(c, np.ones(2)) and dt.allclose(c, dt.asarray(1.0))
+    assert dt.array_equal(c, np.ones(2)) and not dt.array_equal(c, dt.ones(3, device="cuda:0"))
+
+
 def test_isclose_of_plain_python_data():
     assert_same(dt.isclose([1.0, 2.0], 1.0), np.isclose([1.0, 2.0], 1.0))
     assert dt.allclose(1.0, 1.0 + 1e-9) is True

@@ -21,6 +21,7 @@ from . import _C
 from ._C import TensorBase
 from ._creation import asarray
 from ._dtype_api import can_cast, result_type
+from ._operands import as_tensor, operands_device
 from ._reductions import all as all_
 from ._ufuncs import absolute, isfinite, isnan, where as where_
 
@@ -29,16 +30,11 @@ _ERR_MODES = ("ignore", "warn", "raise", "call", "print", "log")
 _err = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
 
 
-def _device_of(*objs):
-    for o in objs:
-        if isinstance(o, TensorBase):
-            return o.device
-    return None
-
-
 def _operands(a, b):
-    device = _device_of(a, b)
-    return asarray(a, device=device), asarray(b, device=device)
+    """a and b as tensors on the tensors' one device (tensors on two devices
+    are PyTorch's RuntimeError, as in every operation; data goes there)."""
+    device = operands_device(a, b)
+    return as_tensor(a, device), as_tensor(b, device)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
