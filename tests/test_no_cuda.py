@@ -46,6 +46,9 @@ rec("cpu_tensor", lambda: dt.tensor([1, 2, 3]).device == dt.device("cpu"))
 rec("cpu_math", lambda: (dt.ones(2, 3) + dt.ones(3)).tolist())
 rec("cpu_to_cpu_is", lambda: (lambda x: x.to("cpu") is x and x.cpu() is x)(dt.ones(2)))
 rec("cpu_repr", lambda: repr(dt.ones(2)))
+rec("memory_counters", lambda: [dt.cuda.memory_allocated(), dt.cuda.max_memory_allocated(0),
+                                dt.cuda.memory_reserved("cuda:0"), dt.cuda.max_memory_reserved(),
+                                dt.cuda.memory_stats(), dt.cuda.empty_cache()])
 json.dump(out, sys.stdout)
 '''
 
@@ -115,6 +118,12 @@ def test_cpu_keeps_working(results):
     assert _ok(results, "cpu_math") == [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
     assert _ok(results, "cpu_to_cpu_is") is True
     assert _ok(results, "cpu_repr") == "tensor([1., 1.])"
+
+
+def test_memory_counters_read_zero(results):
+    """PyTorch's answers without CUDA: 0 bytes and no statistics, so a training
+    loop that logs memory runs on a laptop."""
+    assert _ok(results, "memory_counters") == [0, 0, 0, 0, {}, None]
 
 
 def test_emulate_zero_devices():

@@ -135,7 +135,10 @@ def memory_stats(device=None):
     reserved_bytes and their max_ forms, num_alloc, num_device_alloc, and
     the same figures under PyTorch's keys ("allocated_bytes.all.current",
     "allocated_bytes.all.peak", "reserved_bytes.all.current",
-    "reserved_bytes.all.peak")."""
+    "reserved_bytes.all.peak"); without CUDA none, as PyTorch's (an empty
+    dict, and 0 from memory_allocated and its kin, so logging code runs)."""
+    if not is_available():
+        return {}
     stats = _C._cuda_memory_stats(_index(device))
     for ours, theirs in (("allocated_bytes", "allocated_bytes.all"), ("reserved_bytes", "reserved_bytes.all")):
         stats[theirs + ".current"] = stats[ours]
@@ -145,20 +148,20 @@ def memory_stats(device=None):
 
 def memory_allocated(device=None):
     """Bytes held by live tensors on the device."""
-    return memory_stats(device)["allocated_bytes"]
+    return memory_stats(device).get("allocated_bytes", 0)
 
 
 def max_memory_allocated(device=None):
-    return memory_stats(device)["max_allocated_bytes"]
+    return memory_stats(device).get("max_allocated_bytes", 0)
 
 
 def memory_reserved(device=None):
     """Bytes devtensor holds from the device, cached blocks included."""
-    return memory_stats(device)["reserved_bytes"]
+    return memory_stats(device).get("reserved_bytes", 0)
 
 
 def max_memory_reserved(device=None):
-    return memory_stats(device)["max_reserved_bytes"]
+    return memory_stats(device).get("max_reserved_bytes", 0)
 
 
 def reset_peak_memory_stats(device=None):
