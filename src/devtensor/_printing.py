@@ -7,7 +7,7 @@
 
 Device tensors are copied to the host to be formatted.  The dtype is shown
 unless it is one NumPy infers from Python data (float64, int64, bool,
-complex128).  devtensor.set_printoptions / printoptions (NumPy's names,
+complex128) and, for an empty tensor, float64 (tensor([]) is float64).  devtensor.set_printoptions / printoptions (NumPy's names,
 devtensor/_utilities.py) choose precision, threshold, line width and the rest.
 """
 import numpy as np
@@ -28,8 +28,8 @@ def tensor_repr(t):
             body = np.array2string(values, separator=", ", prefix=prefix)
     if t.device.type != "cpu":
         suffix.append(f"device='{t.device}'")
-    if t.dtype.name not in _IMPLIED_DTYPES:
-        suffix.append(f"dtype={t.dtype}")
+    if t.dtype.name not in _IMPLIED_DTYPES or (t.size == 0 and t.dtype.name != "float64"):
+        suffix.append(f"dtype={t.dtype}")  # no values to tell an empty int64 from float64, as NumPy's
     return prefix + ", ".join([body] + suffix) + ")"
 
 
