@@ -135,3 +135,115 @@ def test_in_place_family_returns_the_tensor(device):
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         ro.zero_()
+
+
+def test_arithmetic_comparisons_and_functions_as_methods(device):
+    """PyTorch's method forms of what NumPy has as functions and operators;
+    the expected values are PyTorch 2.15's, measured."""
+    t = dt.asarray([[7, -7, 6], [-6, 5, -5]], device=device)
+    assert t.div(4, rounding_mode="trunc").tolist() == [[1, -1, 1], [-1, 1, -1]]
+    assert t.div(-4, rounding_mode="trunc").tolist() == [[-1, 1, -1], [1, -1, 1]]
+    assert t.div(4, rounding_mode="floor").tolist() == [[1, -2, 1], [-2, 1, -2]]
+    assert t.double().div(4, rounding_mode="trunc").tolist() == [[1.0, -1.0, 1.0], [-1.0, 1.0, -1.0]]
+    assert t.div(4).tolist() == [[1.75, -1.75, 1.5], [-1.5, 1.25, -1.25]]
+    assert t.div(4, rounding_mode="trunc").dtype == dt.int64
+    z = t.clone()
+    assert z.div_(4, rounding_mode="trunc") is z and z.tolist() == [[1, -1, 1], [-1, 1, -1]]
+    with pytest.raises(ValueError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
+        t.div(2, rounding_mode="round")
+    assert t.add(2, alpha=3).tolist() == [[13, -1, 12], [0, 11, 1]]
+    assert t.sub(t, alpha=2).tolist() == [[-7, 7, -6], [6, -5, 5]]
+    assert t.mul(2).tolist() == [[14, -14, 12], [-12, 10, -10]]
+    assert t.eq(5).tolist() == [[False] * 3, [False, True, False]] and t.ge(0).tolist() == [[True, False, True],
+                                                                                          [False, True, False]]
+    assert (t.ne(5) == ~t.eq(5)).all() and (t.lt(0) == ~t.ge(0)).all() and (t.le(5) == ~t.gt(5)).all()
+    x = dt.arange(24.0, device=device).reshape(2, 3, 4)
+    assert x.norm().item() == pytest.approx(65.757128891)
+    assert x.norm(dim=1).tolist()[0] == pytest.approx([8.94427191, 10.344080433, 11.832159566, 13.37908816])
+    assert x.norm(p=1, dim=(1, 2)).tolist() == [66.0, 210.0] and x.norm(p=float("inf")).item() == 23.0
+    assert x.norm(p=3, dim=-1, keepdim=True).shape == (2, 3, 1)
+    assert x[0].norm(p="nuc").item() == pytest.approx(24.364638499)
+    with pytest.raises(RuntimeError, match="dim must be a 2-tuple"):
+        x.norm(p="nuc")
+    assert x.amax(dim=(0, 2)).tolist() == [15.0, 19.0, 23.0] and x.amin(1, keepdim=True).shape == (2, 1, 4)
+    assert x.amax().item() == 23.0
+    assert t.flip(0).tolist() == [[-6, 5, -5], [7, -7, 6]] and t.roll(1, 1).tolist() == [[6, 7, -7], [-5, -6, 5]]
+    assert t.roll(1).tolist() == [[-5, 7, -7], [6, -6, 5]]
+    assert dt.ones((3, 3), device=device).tril(-1).tolist() == [[0, 0, 0], [1, 0, 0], [1, 1, 0]]
+    assert t.triu(1).tolist() == [[0, -7, 6], [0, 0, -5]]
+    with pytest.raises(RuntimeError, match="tril: input tensor must have at least 2 dimensions"):
+        dt.ones(3, device=device).tril()
+    assert t.repeat_interleave(2, dim=1).tolist() == [[7, 7, -7, -7, 6, 6], [-6, -6, 5, 5, -5, -5]]
+    assert x[0].softmax(1).tolist()[0] == pytest.approx([0.032058603, 0.087144319, 0.236882818, 0.64391426])
+    assert x[0].log_softmax(0).tolist()[0] == pytest.approx([-8.018479303] * 4)
+    assert x[0].sub(3).relu().tolist()[0] == [0, 0, 0, 0] and x[0].sigmoid().tolist()[0][1] == pytest.approx(
+        0.731058579)
+    y = x.clone()
+    assert y.neg_().abs_().sqrt_() is y and to_np(y).ravel()[:3] == pytest.approx([0.0, 1.0, 1.414213562])
+    for name in ("exp_", "log_", "floor_", "ceil_", "trunc_", "reciprocal_", "square_", "sign_", "sin_", "cos_",
+                 "tanh_"):
+        u = dt.asarray([0.5, 2.0], device=device)
+        assert getattr(u, name)() is u
+        np.testing.assert_allclose(to_np(u), getattr(np, name[:-1])(
+            np.array([0.5, 2.0])), rtol=1e-15)
+
+
+def test_selection_functions(device):
+    """Note [PyTorch's selection functions]: PyTorch 2.15's values, measured."""
+    t = dt.asarray([[1, 2, 3], [4, 5, 6]], device=device)
+    idx = dt.asarray([[0, 0], [1, 0]], device=device)
+    assert t.gather(1, idx).tolist() == [[1, 1], [5, 4]] and dt.gather(t, 1, idx).device == t.device
+    assert t.gather(0, dt.asarray([[1, 0, 1]], device=device)).tolist() == [[4, 2, 6]]  # shorter index: no broadcast
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 1 with size 3"):
+        t.gather(1, dt.asarray([[0, 3]], device=device))
+    with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions"):
+        t.gather(1, dt.asarray([0], device=device))
+    with pytest.raises(RuntimeError, match=r"expected index \[3, 1\] to be smaller than self \[2, 3\]"):
+        t.gather(1, dt.zeros((3, 1), dtype=dt.int64, device=device))
+    with pytest.raises(TypeError, match="Expected an integer index tensor, got float64"):
+        t.gather(1, dt.zeros((1, 1), device=device))
+    assert t.index_select(1, dt.asarray(2, device=device)).tolist() == [[3], [6]]
+    assert dt.index_select(t, 0, dt.asarray([1, 1, 0], device=device)).tolist() == [[4, 5, 6], [4, 5, 6], [1, 2, 3]]
+    z = dt.zeros((2, 3), device=device)
+    assert z.scatter(1, dt.asarray([[0, 1], [2, 2]], device=device), dt.ones((2, 2), device=device) * 5).tolist() == [
+        [5, 5, 0], [0, 0, 5]]
+    assert z.scatter_add(1, dt.asarray([[0, 0], [2, 2]], device=device), dt.ones((2, 2), device=device)).tolist() == [
+        [2, 0, 0], [0, 0, 2]]  # repeats add up
+    assert z.scatter(1, dt.asarray([[1]], device=device), 7.0).tolist() == [[0, 7, 0], [0, 0, 0]]
+    assert z.tolist() == [[0] * 3] * 2  # scatter and scatter_add copy
+    assert z.scatter_(0, dt.asarray([[1, 0]], device=device), value=3.0) is z and z.tolist() == [[0, 3, 0], [3, 0, 0]]
+    m = dt.asarray([True, False, True], device=device)
+    assert t.masked_fill(m, 2.7).tolist() == [[2, 2, 2], [2, 5, 2]] and t.tolist()[0] == [1, 2, 3]
+    assert t.masked_select(m).tolist() == [1, 3, 4, 6]
+    u = t.clone()
+    assert u.masked_fill_(u > 4, dt.asarray(0)) is u and u.tolist() == [[1, 2, 3], [4, 0, 0]]
+    with pytest.raises(RuntimeError, match="only supports boolean masks, but got mask with dtype int64"):
+        t.masked_fill(dt.asarray([1, 0, 1], device=device), 0)
+    with pytest.raises(RuntimeError, match="only supports a 0-dimensional value tensor"):
+        t.masked_fill(m, dt.asarray([1, 2, 3], device=device))
+    x = dt.asarray([1.0, np.nan, 3.0, 2.0], device=device)
+    top = dt.topk(x, 2)
+    assert type(top).__name__ == "topk" and np.isnan(top.values[0].item()) and top.values[1].item() == 3.0
+    assert top.indices.tolist() == [1, 2] and x.topk(2, largest=False).indices.tolist() == [0, 3]
+    assert dt.asarray([[3, 1], [2, 2]], device=device).topk(1, dim=0).values.tolist() == [[3, 2]]
+    assert dt.topk(dt.arange(5.0, device=device), 0).indices.dtype == dt.int64
+    with pytest.raises(RuntimeError, match="selected index k out of range"):
+        x.topk(5)
+    kth = x.kthvalue(4)
+    assert type(kth).__name__ == "kthvalue" and np.isnan(kth.values.item()) and kth.indices.item() == 1
+    assert x.kthvalue(2).values.item() == 2.0 and x.kthvalue(2, keepdim=True).values.shape == (1,)
+    a = dt.arange(5, device=device)
+    assert a.narrow(0, -2, 2).tolist() == [3, 4] and a.narrow(0, 1, 2)._same_storage(a)
+    with pytest.raises(RuntimeError, match=r"start \(3\) \+ length \(3\) exceeds dimension size \(5\)"):
+        a.narrow(0, 3, 3)
+    assert [c.tolist() for c in a.chunk(3)] == [[0, 1], [2, 3], [4]]
+    assert [c.tolist() for c in dt.arange(6, device=device).chunk(4)] == [[0, 1], [2, 3], [4, 5]]  # fewer pieces
+    assert len(dt.chunk(dt.zeros(0, device=device), 3)) == 3
+    s = dt.arange(6.0, device=device).reshape(2, 3)
+    assert [p.tolist() for p in s.split(2, 1)] == [[[0, 1], [3, 4]], [[2], [5]]]
+    assert [p.tolist() for p in dt.arange(6, device=device).split([1, 5])] == [[0], [1, 2, 3, 4, 5]]
+    with pytest.raises(RuntimeError, match="split_sizes to sum exactly to 6"):
+        dt.arange(6, device=device).split([1, 4])
+    assert [u.tolist() for u in t.unbind(1)] == [[1, 4], [2, 5], [3, 6]] and t.movedim(0, 1).shape == (3, 2)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        t.unbind(2)

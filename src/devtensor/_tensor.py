@@ -752,9 +752,11 @@ def _install_reductions():
     from ._reductions import _ReductionMethods
     from ._sorting import _SortingMethods
     from ._torch_methods import _TorchMethods
+    from ._torch_selection import _SelectionMethods
     _install_methods(Tensor, _ReductionMethods)
     _install_methods(Tensor, _SortingMethods)
     _install_methods(Tensor, _TorchMethods)  # Note [PyTorch's methods]
+    _install_methods(Tensor, _SelectionMethods)  # Note [PyTorch's selection functions]
 
 
 _install_reductions()

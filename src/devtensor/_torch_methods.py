@@ -10,9 +10,13 @@ Note [PyTorch's methods]
     tensor's own dtype returns it, as PyTorch's), factories of the same
     dtype and device (new_zeros, ...), views (t, expand, expand_as,
     view_as), clamp, and the in-place family (zero_, fill_, copy_, add_,
-    sub_, mul_, div_, clamp_, and the random fills normal_ and uniform_,
-    nn.init's), which return the tensor.  There is no autograd: detach()
-    is a view of the same memory.
+    sub_, mul_, div_, clamp_, the unary abs_, exp_, sqrt_, ..., and the
+    random fills normal_ and uniform_, nn.init's), which return the tensor;
+    the method forms of NumPy's functions and operators (add, sub, mul, div
+    with rounding_mode, eq, ..., amax, amin, norm, flip, roll, tril, triu,
+    repeat_interleave, softmax, relu, ...).  The selection family (gather,
+    topk, chunk, ...) is in _torch_selection.py.  There is no autograd:
+    detach() is a view of the same memory.
 """
 import numbers
 
@@ -75,6 +79,38 @@ def _preserve_format_axes(shape, strides):
             elif order < 0:
                 break
     return tuple(perm[::-1])
+
+
+def _functional():
+    from .nn import functional
+    return functional
+
+
+def _matrices(name, t):
+    if t.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+
+
+def _divide(a, b, rounding_mode, out=None):
+    """PyTorch's div: true division, or rounded toward zero ('trunc') or
+    down ('floor'), in the operands' dtype for integers."""
+    dt = _dt()
+    if rounding_mode is None:
+        return dt.true_divide(a, b, out=out)
+    if rounding_mode == "floor":
+        return dt.floor_divide(a, b, out=out)
+    if rounding_mode != "trunc":
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                         f"'{rounding_mode}'")
+    q = dt.floor_divide(a, b)
+    if q.dtype.kind in "iu":  # floor + 1 where the division was inexact and the signs differ
+        q = q + dt.logical_and(dt.remainder(a, b) != 0, dt.less(a, 0) != dt.less(b, 0))
+    else:
+        q = dt.trunc(dt.true_divide(a, b))
+    if out is None:
+        return q
+    out[...] = q
+    return out
 
 
 class _TorchMethods:
@@ -216,9 +252,91 @@ class _TorchMethods:
         _dt().multiply(self, other, out=self)
         return self
 
-    def div_(self, other):
-        _dt().true_divide(self, other, out=self)
+    def div_(self, other, *, rounding_mode=None):
+        _divide(self, other, rounding_mode, out=self)
         return self
+
+    # ---- arithmetic and comparisons as methods (PyTorch's; NumPy has only the operators) ----
+    def add(self, other, *, alpha=1):
+        return _dt().add(self, other if alpha == 1 else other * alpha)
+
+    def sub(self, other, *, alpha=1):
+        return _dt().subtract(self, other if alpha == 1 else other * alpha)
+
+    def mul(self, other):
+        return _dt().multiply(self, other)
+
+    def div(self, other, *, rounding_mode=None):
+        """self / other; rounding_mode 'trunc' rounds toward zero, 'floor' down
+        (in the operands' dtype, as PyTorch's)."""
+        return _divide(self, other, rounding_mode)
+
+    def eq(self, other):
+        return self == other
+
+    def ne(self, other):
+        return self != other
+
+    def lt(self, other):
+        return self < other
+
+    def le(self, other):
+        return self <= other
+
+    def gt(self, other):
+        return self > other
+
+    def ge(self, other):
+        return self >= other
+
+    # ---- reductions and functions PyTorch has as methods (NumPy only as functions) ----
+    def amax(self, dim=None, keepdim=False):
+        return _dt().amax(self, axis=None if dim == () else dim, keepdims=keepdim)
+
+    def amin(self, dim=None, keepdim=False):
+        return _dt().amin(self, axis=None if dim == () else dim, keepdims=keepdim)
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        """PyTorch's Tensor.norm: the 2-norm ('fro') or p-norm of the elements
+        along dim (all of them by default), or the nuclear norm ('nuc') of
+        the matrices on dim (the last two by default)."""
+        linalg = _dt().linalg
+        if p == "nuc":
+            dim = tuple(range(self.ndim)) if dim is None else dim
+            if len(dim) != 2:
+                raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dim}")
+            return linalg.norm(self, ord="nuc", axis=dim, keepdims=keepdim)
+        return linalg.vector_norm(self, ord=2 if p == "fro" else p, axis=dim, keepdims=keepdim)
+
+    def flip(self, dims):
+        return _dt().flip(self, dims)
+
+    def roll(self, shifts, dims=None):
+        return _dt().roll(self, shifts, dims)
+
+    def tril(self, diagonal=0):
+        _matrices("tril", self)
+        return _dt().tril(self, diagonal)
+
+    def triu(self, diagonal=0):
+        _matrices("triu", self)
+        return _dt().triu(self, diagonal)
+
+    def repeat_interleave(self, repeats, dim=None):
+        """Each element (or slice along dim) repeated: NumPy's repeat."""
+        return _dt().repeat(self, repeats, dim)
+
+    def softmax(self, dim):
+        return _functional().softmax(self, dim)
+
+    def log_softmax(self, dim):
+        return _functional().log_softmax(self, dim)
+
+    def relu(self):
+        return _functional().relu(self)
+
+    def sigmoid(self):
+        return _functional().sigmoid(self)
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         """Fill with values drawn from N(mean, std^2) (nn.init.normal_)."""
@@ -240,6 +358,23 @@ class _TorchMethods:
         from .nn import init
         return init.uniform_(self, bounds.get("from", 0.0), bounds.get("to", 1.0), generator=generator)
 
+
+def _in_place(name, ufunc):
+    """The method t.<name>(): ufunc(t) written into t, which it returns."""
+    def apply(self):
+        getattr(_dt(), ufunc)(self, out=self)
+        return self
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = f"{ufunc}(self) in place (PyTorch's Tensor.{name}()); returns self"
+    return apply
+
+
+for _name, _ufunc in (("abs_", "absolute"), ("neg_", "negative"), ("exp_", "exp"), ("log_", "log"),
+                      ("sqrt_", "sqrt"), ("floor_", "floor"), ("ceil_", "ceil"), ("trunc_", "trunc"),
+                      ("reciprocal_", "reciprocal"), ("square_", "square"), ("sign_", "sign"), ("sin_", "sin"),
+                      ("cos_", "cos"), ("tanh_", "tanh")):
+    setattr(_TorchMethods, _name, _in_place(_name, _ufunc))
+del _name, _ufunc
 
 # the casts: float(), double(), half(), bfloat16(), long(), int(), ...
 for _name, _dtype in (("float", _C.float32), ("double", _C.float64), ("half", _C.float16),

@@ -1,0 +1,293 @@
+"""PyTorch's selection and splitting along a dimension: gather, scatter,
+scatter_add, index_select, masked_fill, masked_select, topk, kthvalue,
+narrow, chunk, split (the method), unbind, movedim, as Tensor methods and
+(but split) as functions, on the tensor's device.
+
+Note [PyTorch's selection functions]
+    NumPy has no functions of these names, so PyTorch code that calls them
+    runs with devtensor as it is.  Each is built on devtensor's own
+    operations (take_along_axis, take, advanced indexing, add.at,
+    argpartition), so each runs on every device with their kernels.  They
+    take PyTorch's arguments (dim, keepdim) and give PyTorch's results:
+    gather's index may be shorter than the input on the other dimensions
+    (it does not broadcast), topk and kthvalue return (values, indices)
+    named tuples and count NaN as the largest value, chunk may give fewer
+    pieces than asked.  What differs: an index out of range is NumPy's
+    IndexError (as devtensor's indexing everywhere), where PyTorch raises
+    RuntimeError; topk's choice among equal values at the k-th place may
+    differ from PyTorch's (PyTorch leaves it unspecified too).
+"""
+import collections
+import numbers
+import operator
+
+import numpy as np
+
+from . import _C
+from ._C import TensorBase
+
+topk_result = collections.namedtuple("topk", ["values", "indices"])
+kthvalue_result = collections.namedtuple("kthvalue", ["values", "indices"])
+
+
+def _dt():
+    import devtensor
+    return devtensor
+
+
+def _dim(dim, ndim):
+    """dim as an axis index of a tensor of ndim dimensions (PyTorch's
+    message for one out of range; a 0-d tensor has dims -1 and 0)."""
+    dim = operator.index(dim)
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def _integer_index(index, self, name):
+    if not isinstance(index, TensorBase):
+        index = _dt().asarray(index, device=self.device)
+    if index.dtype.kind not in "iu":
+        raise TypeError(f"{name}(): Expected an integer index tensor, got {index.dtype}")
+    return index
+
+
+def _along(self, dim, index, name):
+    """self cut to index's shape on every dimension but dim (PyTorch's gather
+    and scatter read and write only there), with index checked."""
+    if index.ndim != self.ndim:
+        raise RuntimeError(f"{name}(): Index tensor must have the same number of dimensions as "
+                           f"{'input' if name == 'gather' else 'self'} tensor")
+    for d in range(self.ndim):
+        if d != dim and index.shape[d] > self.shape[d]:
+            raise RuntimeError(f"Size does not match at dimension {d} expected index {list(index.shape)} "
+                               f"to be smaller than self {list(self.shape)} apart from dimension {dim}")
+    return self[tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(self.ndim))]
+
+
+def _positions(index, dim):
+    """The full advanced index of each element of index along dim: index
+    itself there, its own coordinates on the other dimensions."""
+    dt = _dt()
+    return tuple(index if d == dim else
+                 dt.arange(n, device=index.device).reshape((1,) * d + (n,) + (1,) * (index.ndim - d - 1))
+                 for d, n in enumerate(index.shape))
+
+
+def _source(src, index, self, name):
+    """scatter's values: a number, or src cut to index's shape."""
+    if isinstance(src, (numbers.Number, np.generic)):
+        return src
+    if not isinstance(src, TensorBase):
+        raise TypeError(f"{name}(): src must be a tensor or a number, got {type(src).__name__}")
+    if src.ndim != index.ndim or any(i > s for i, s in zip(index.shape, src.shape)):
+        raise RuntimeError(f"Expected index {list(index.shape)} to be smaller than src {list(src.shape)} "
+                           f"on every dimension, with as many dimensions")
+    return src[tuple(slice(0, n) for n in index.shape)]
+
+
+def gather(input, dim, index):
+    """PyTorch's gather: out[i][j] = input[i][index[i][j]] along dim (the
+    index no longer than input on the other dimensions)."""
+    dim = _dim(dim, input.ndim)
+    index = _integer_index(index, input, "gather")
+    if input.ndim == 0:
+        return _dt().take(input.reshape(1), index)
+    return _dt().take_along_axis(_along(input, dim, index, "gather"), index, axis=dim)
+
+
+def index_select(input, dim, index):
+    """PyTorch's index_select: the slices of input at the positions in the
+    1-d (or 0-d) index along dim."""
+    dim = _dim(dim, input.ndim)
+    index = _integer_index(index, input, "index_select")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    return _dt().take(input.reshape(1) if input.ndim == 0 else input, index.reshape(-1), axis=dim)
+
+
+def masked_fill(input, mask, value):
+    """A copy of input with value where the bool mask (broadcast) is True."""
+    return input.clone().masked_fill_(mask, value)
+
+
+def masked_select(input, mask):
+    """The elements of input (broadcast with the bool mask) where it is True, in a 1-d tensor."""
+    mask = _bool_mask(mask, input, "masked_select")
+    a, m = _dt().broadcast_arrays(input, mask)
+    return a[m]
+
+
+def _bool_mask(mask, self, name):
+    if not isinstance(mask, TensorBase):
+        mask = _dt().asarray(mask, device=self.device)
+    if mask.dtype != _C.bool:
+        raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype {mask.dtype}")
+    return mask
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """PyTorch's topk: the k largest (or smallest) values along dim and their
+    indices, largest first (smallest first for largest=False); NaN counts
+    as the largest value."""
+    dt = _dt()
+    x = input.reshape(1) if input.ndim == 0 else input
+    dim = _dim(dim, x.ndim)
+    k = operator.index(k)
+    n = x.shape[dim]
+    if not 0 <= k <= n:
+        raise RuntimeError("selected index k out of range")
+    if 0 < k < n:  # the k (unordered) by a partition, then ordered
+        part = dt.argpartition(x, n - k if largest else k - 1, axis=dim)
+        part = part.narrow(dim, n - k, k) if largest else part.narrow(dim, 0, k)
+    else:
+        part = dt.broadcast_to(dt.arange(n, device=x.device).reshape((n,) + (1,) * (x.ndim - dim - 1)), x.shape)
+        part = part.narrow(dim, 0, k)
+    values = dt.take_along_axis(x, part, axis=dim)
+    order = dt.argsort(values, axis=dim, descending=largest, stable=True)
+    indices = dt.take_along_axis(part, order, axis=dim)
+    values = dt.take_along_axis(values, order, axis=dim)
+    if input.ndim == 0:
+        values, indices = values.reshape(()), indices.reshape(())
+    return topk_result(values, indices)
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """PyTorch's kthvalue: the k-th smallest value along dim (k from 1) and
+    its index; NaN counts as the largest value."""
+    dt = _dt()
+    x = input.reshape(1) if input.ndim == 0 else input
+    dim = _dim(dim, x.ndim)
+    k = operator.index(k)
+    if not 1 <= k <= x.shape[dim]:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    index = dt.argpartition(x, k - 1, axis=dim).narrow(dim, k - 1, 1)
+    values = dt.take_along_axis(x, index, axis=dim)
+    if not keepdim or input.ndim == 0:
+        values, index = values.squeeze(dim), index.squeeze(dim)
+    return kthvalue_result(values, index)
+
+
+def narrow(input, dim, start, length):
+    """A view of length elements of input from start (negative: from the
+    end) along dim."""
+    dim = _dim(dim, input.ndim)
+    n = input.shape[dim]
+    start, length = operator.index(start), operator.index(length)
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
+    start %= n if n else 1
+    if length < 0 or start + length > n:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return input[(slice(None),) * dim + (slice(start, start + length),)]
+
+
+def _pieces(input, sizes, dim):
+    out, at = [], 0
+    for size in sizes:
+        out.append(input[(slice(None),) * dim + (slice(at, at + size),)])
+        at += size
+    return tuple(out)
+
+
+def chunk(input, chunks, dim=0):
+    """PyTorch's chunk: pieces of ceil(n / chunks) along dim (the last one
+    shorter, and fewer pieces than asked when they run out)."""
+    chunks = operator.index(chunks)
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    dim = _dim(dim, input.ndim)
+    n = input.shape[dim]
+    if n == 0:
+        return tuple(input[(slice(None),) * dim + (slice(0, 0),)] for _ in range(chunks))
+    size = -(-n // chunks)
+    return _pieces(input, [min(size, n - at) for at in range(0, n, size)], dim)
+
+
+def split_method(input, split_size_or_sections, dim=0):
+    """Tensor.split, PyTorch's: pieces of split_size along dim (the last one
+    shorter), or of the given sizes, which must add up to the length.
+    (devtensor.split, the function, is NumPy's: sections or indices.)"""
+    dim = _dim(dim, input.ndim)
+    n = input.shape[dim]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = [operator.index(s) for s in split_size_or_sections]
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
+                               f"size at dimension {dim}), but got split_sizes={sizes}")
+        return _pieces(input, sizes, dim)
+    size = operator.index(split_size_or_sections)
+    if size <= 0 and n > 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+    if n == 0:
+        return (input,)
+    return _pieces(input, [min(size, n - at) for at in range(0, n, size)], dim)
+
+
+def unbind(input, dim=0):
+    """The slices of input along dim, each without it."""
+    dim = _dim(dim, input.ndim)
+    return tuple(input[(slice(None),) * dim + (i,)] for i in range(input.shape[dim]))
+
+
+def movedim(input, source, destination):
+    """PyTorch's name of moveaxis."""
+    return _dt().moveaxis(input, source, destination)
+
+
+class _SelectionMethods:
+    """Installed on devtensor.Tensor (Note [PyTorch's selection functions])."""
+
+    gather = gather
+    index_select = index_select
+    masked_fill = masked_fill
+    masked_select = masked_select
+    topk = topk
+    kthvalue = kthvalue
+    narrow = narrow
+    chunk = chunk
+    split = split_method
+    unbind = unbind
+    movedim = movedim
+
+    def masked_fill_(self, mask, value):
+        """value where the bool mask (broadcast to self) is True, in place."""
+        mask = _bool_mask(mask, self, "masked_fill_")
+        if isinstance(value, TensorBase):
+            if value.ndim != 0:
+                raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                                   f"with {value.ndim} dimension(s).")
+        elif not isinstance(value, (numbers.Number, np.generic)):
+            raise TypeError(f"masked_fill_() expects a number or a 0-d tensor, got {type(value).__name__}")
+        _dt().copyto(self, value, casting="unsafe", where=mask)
+        return self
+
+    def scatter_(self, dim, index, src=None, *, value=None):
+        """self[index[i][j]][j] = src[i][j] along dim (PyTorch's scatter_; a
+        number for src, or value=, fills); for repeated positions one write wins."""
+        dim = _dim(dim, self.ndim)
+        index = _integer_index(index, self, "scatter")
+        if (src is None) == (value is None):
+            raise TypeError("scatter_() takes src or value=, one of them")
+        _along(self, dim, index, "scatter")
+        self[_positions(index, dim)] = _source(src if value is None else value, index, self, "scatter")
+        return self
+
+    def scatter(self, dim, index, src=None, *, value=None):
+        return self.clone().scatter_(dim, index, src, value=value)
+
+    def scatter_add_(self, dim, index, src):
+        """self[index[i][j]][j] += src[i][j] along dim, every repeat added."""
+        dim = _dim(dim, self.ndim)
+        index = _integer_index(index, self, "scatter_add")
+        _along(self, dim, index, "scatter_add")
+        _dt().add.at(self, _positions(index, dim), _source(src, index, self, "scatter_add"))
+        return self
+
+    def scatter_add(self, dim, index, src):
+        return self.clone().scatter_add_(dim, index, src)
+
+
+__all__ = ["gather", "index_select", "masked_fill", "masked_select", "topk", "kthvalue", "narrow", "chunk",
+           "unbind", "movedim"]
