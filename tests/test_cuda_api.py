@@ -83,6 +83,27 @@ def test_set_default_device_is_per_thread_and_under_with_blocks():
     assert dt.get_default_device() == dt.device("cpu") and dt.ones(1).device == dt.device("cpu")
 
 
+
+@requires_devices(2)
+def test_tensor_and_as_tensor_of_a_tensor_under_a_default_device():
+    """Note [tensor() under a default device]: PyTorch's set_default_device
+    applies to tensor(t) and as_tensor(t); with none set they keep t's
+    device; asarray and array (NumPy's) always keep it."""
+    x, c = dt.zeros(2), dt.ones(2, device="cuda:0")
+    assert dt.tensor(x).device == dt.device("cpu") and dt.as_tensor(x) is x
+    assert dt.tensor(c).device == dt.device("cuda:0") and dt.as_tensor(c) is c
+    try:
+        dt.set_default_device("cuda:1")
+        for made in (dt.tensor(x), dt.as_tensor(x), dt.tensor(c), dt.as_tensor(c)):
+            assert made.device == dt.device("cuda:1")
+        assert dt.tensor(x).tolist() == [0.0, 0.0] and dt.tensor(x, device="cpu").device == dt.device("cpu")
+        assert dt.asarray(x) is x and dt.array(x).device == dt.device("cpu")
+        with dt.device("cuda:0"):
+            assert dt.tensor(x).device == dt.device("cuda:0") and dt.as_tensor(c) is c
+    finally:
+        dt.set_default_device(None)
+
+
 @requires_devices(2)
 def test_stream_context_makes_the_streams_device_current():
     """PyTorch's torch.cuda.stream(s): s's device is the current device while

@@ -27,6 +27,7 @@ typedef struct {
     int dtype; /* a dt_dtype, or -1: obj's own */
     int copy;  /* 1 always, 0 never (an error when needed), -1 when needed */
     int has_device; /* device= named one (else: a tensor's own, or the default) */
+    int tensor_to_default; /* a tensor goes to a default device other than the cpu (tensor()) */
     dt_device device;
 } conversion;
 
@@ -221,10 +222,13 @@ static PyObject *convert_python_data(const conversion *c)
  * must answer (Note [Conversions in C]). */
 static PyObject *convert(const conversion *c)
 {
-    if (DtTensor_Check(c->obj))
+    if (DtTensor_Check(c->obj)) {
+        if (!c->has_device && c->tensor_to_default && !dt_py_default_device_is_cpu())
+            return NULL; /* Note [tensor() under a default device] in _creation.py: maybe a move */
         return c->has_device && !dt_device_equal(c->device, dt_tensor_device(&((PyDtTensor *)c->obj)->t))
                    ? NULL /* a move */
                    : convert_tensor(c);
+    }
     if (c->dtype == DT_BFLOAT16 ||
         (c->has_device ? c->device.type != DT_DEVICE_CPU : !dt_py_default_device_is_cpu()))
         return NULL;
@@ -238,6 +242,7 @@ static PyObject *conversion_call(const char *general_name, PyObject **general, i
                                  int takes_copy, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     conversion c;
+    c.tensor_to_default = !takes_copy; /* tensor(), the one without copy= */
     if (conversion_parse(args, nargs, kwnames, copy_default, takes_copy, &c)) {
         PyObject *t = convert(&c);
         if (t != NULL || PyErr_Occurred())

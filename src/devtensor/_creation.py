@@ -437,9 +437,22 @@ def _tensor_general(data, dtype=None, device=None):
     """A new tensor holding a copy of data (nested lists, scalars, arrays, tensors)."""
     if isinstance(data, TensorBase):
         dtype = data.dtype if dtype is None else dtype
-        device = data.device if device is None else device
+        device = _tensor_device(data) if device is None else device
         return data.to(device, dtype, copy=True)
     return asarray(data, dtype=dtype, device=device, copy=True)
+
+
+def _tensor_device(t):
+    """Where tensor(t) and as_tensor(t) put a tensor given no device.
+
+    Note [tensor() under a default device]
+        PyTorch's tensor(t) and as_tensor(t) keep t's device, but its
+        set_default_device applies to them as to every factory, so under a
+        default device they create there.  devtensor's default is cpu
+        until one is set: a default other than cpu takes the tensor there
+        (asarray and array, NumPy's and the array API's, keep its device)."""
+    default = _C._default_device()
+    return t.device if default.type == "cpu" else default
 
 
 # the common calls are answered in C, the rest by the functions above

@@ -52,8 +52,11 @@ def is_tensor(obj):
 
 def as_tensor(data, dtype=None, device=None):
     """PyTorch's as_tensor: data as a tensor, sharing memory where it can
-    (a tensor already of that dtype and device, a CPU NumPy array)."""
-    from ._creation import asarray
+    (a tensor already of that dtype and device, a CPU NumPy array); a tensor
+    goes to a default device set (Note [tensor() under a default device])."""
+    from ._creation import _tensor_device, asarray
+    if device is None and isinstance(data, _C.TensorBase):
+        device = _tensor_device(data)
     return asarray(data, dtype=dtype, device=device)
 
 
