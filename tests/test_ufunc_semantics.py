@@ -855,6 +855,44 @@ def test_where_keyword_matches_numpy(device, name):
                                                                                device=device))
 
 
+def _read_only(t):
+    t.flags.writeable = False
+    return t
+
+
+def test_two_output_ufuncs_write_both_outputs_or_neither(device):
+    """Note [Both outputs or neither]: every refusal NumPy makes of out=
+    comes before either output is written (the first one was written before
+    the second was checked); NumPy's exception types and words."""
+    x = T(np.array([1.0, -2.5, 3.0]), device)
+    other = "cuda:1" if device == "cpu" and dt.cuda.device_count() > 1 else "cpu"
+    refusals = [
+        (lambda o: dt.modf(x, o, dt.zeros(2, device=device)), ValueError,
+         r"operands could not be broadcast together with shapes \(3,\) \(3,\) \(2,\)"),
+        (lambda o: dt.modf(x, out=(o, _read_only(dt.zeros(3, device=device)))), ValueError, "output array is read-only"),
+        (lambda o: dt.frexp(x, o, "float16"), TypeError, "return arrays must be of ArrayType"),
+        (lambda o: dt.modf(x, out=(o, dt.zeros(3, dtype=dt.int64, device=device))), TypeError,
+         r"Cannot cast ufunc 'modf' output 1 from dtype\('float64'\) to dtype\('int64'\)"),
+        (lambda o: dt.divmod(x, 2.0, out=(o, dt.zeros((2, 3), device=device))), ValueError,
+         r"non-broadcastable output operand with shape \(3,\) doesn't match the broadcast shape \(2, 3\)"),
+        (lambda o: dt.modf(x, out=o), TypeError, "'out' must be a tuple of arrays"),
+        (lambda o: dt.divmod(x, 2.0, out=(o,)), ValueError, "exactly one entry per ufunc output"),
+    ]
+    if other != device:
+        refusals.append((lambda o: dt.divmod(x, 2.0, out=(o, dt.zeros(3, device=other))), RuntimeError,
+                         "Expected all tensors to be on the same device"))
+    for call, kind, words in refusals:
+        o = dt.zeros(3, device=device)
+        with pytest.raises(kind, match=words):
+            call(o)
+        assert to_np(o).tolist() == [0.0, 0.0, 0.0]
+    frac, whole = dt.zeros((2, 3), device=device), dt.zeros((2, 3), device=device)
+    assert dt.modf(x, out=(frac, whole))[0] is frac  # outputs larger than the input: broadcast into
+    assert to_np(whole).tolist() == [[1.0, -2.0, 3.0]] * 2
+    m, e = dt.frexp(x, out=(None, dt.zeros(3, dtype=dt.float32, device=device)))
+    assert e.dtype == dt.float32 and to_np(e).tolist() == [1.0, 2.0, 2.0] and to_np(m).tolist() == [0.5, -0.625, 0.75]
+
+
 def test_two_output_ufuncs_and_float_power(device):
     """divmod, modf and float_power as devtensor functions of its ufuncs, on
     every device and through NumPy's ufuncs: NumPy's values, signs of zero

@@ -31,7 +31,7 @@ import numpy as np
 from . import _C
 from ._operands import numpy_call, numpy_views, operands_device
 from ._C import TensorBase
-from ._ufuncs import _NO_LOOP, FunctionUfunc, float_operand as _float_operand
+from ._ufuncs import _NO_LOOP, FunctionUfunc, float_operand as _float_operand, into_outputs, two_outputs
 
 _ufunc = _C._ufunc
 _OPS = _C.OPS
@@ -94,8 +94,8 @@ def frexp(x, /, out=(None, None)):
     """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa|
     < 1 (NumPy's frexp: the mantissa in x's float dtype, the exponent int32;
     0, inf and NaN give themselves and exponent 0)."""
-    out1, out2 = out if isinstance(out, tuple) else (out, None)
-    views = numpy_views(x) if out1 is None and out2 is None else None
+    out = two_outputs("frexp", (x,), out)
+    views = numpy_views(x) if out[0] is None and out[1] is None else None
     if views is not None:  # Note [NumPy's loops for CPU tensors]
         # frexp raises no floating-point flag (inf, NaN and subnormals
         # included), so NumPy's errstate, 2 us a call, is not needed
@@ -111,7 +111,7 @@ def frexp(x, /, out=(None, None)):
     small = ordinary & (dt.abs(m) < 0.5)
     e = e + big - small
     m = ldexp(x, -e)
-    return _into(m, out1), _into(e, out2)
+    return into_outputs("frexp", (m, e), out)  # Note [Both outputs or neither] in _ufuncs.py
 
 
 # ---- spacing ----

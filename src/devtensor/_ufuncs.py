@@ -12,6 +12,8 @@ import math
 import operator
 import re
 
+import numpy as np
+
 from . import _C
 from ._C import TensorBase
 from ._index_functions import nonzero as _nonzero  # where(condition); imports no ufunc module
@@ -53,7 +55,6 @@ _PLAIN = (TensorBase, int, float, complex, builtins.bool, list, tuple)
 
 def _override(ufunc_name, args, kwargs):
     """The result of a foreign operand's __array_ufunc__, or NotImplemented."""
-    import numpy as np
     for a in args:
         if isinstance(a, _PLAIN) or isinstance(a, np.ndarray) or isinstance(a, np.generic):
             continue
@@ -265,11 +266,67 @@ around = round
 # NumPy's two-output ufuncs and float_power, as functions of the ufuncs above
 # (so they run on every device): the same values as NumPy's loops.
 
+def two_outputs(name, inputs, out):
+    """The outputs (out1, out2) of a two-output ufunc, each None or a tensor
+    checked as NumPy checks it, before anything is computed or written, so
+    that a refused call writes neither (Note [Both outputs or neither]):
+    a tuple of two, tensors, writeable, on the inputs' device, and of the
+    shape the inputs and outputs broadcast to."""
+    if not isinstance(out, tuple):
+        raise TypeError("'out' must be a tuple of arrays")
+    if len(out) != 2:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    given = [o for o in out if o is not None]
+    if not given:
+        return out
+    if any(not isinstance(o, TensorBase) for o in given):
+        raise TypeError("return arrays must be of ArrayType")
+    shapes = [getattr(x, "shape", ()) for x in inputs] + [o.shape for o in given]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        listed = " ".join(f"({','.join(map(str, s))}{',' if len(s) == 1 else ''})" for s in shapes)
+        raise ValueError(f"operands could not be broadcast together with shapes {listed} ") from None
+    devices = {x.device for x in inputs if isinstance(x, TensorBase) and not (x.ndim == 0 and x.device.type == "cpu")}
+    for o in given:
+        if o.shape != shape:
+            raise ValueError(f"non-broadcastable output operand with shape {o.shape} doesn't match the "
+                             f"broadcast shape {shape}")
+        for d in devices:
+            if d != o.device:
+                raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                                   f"devices, {d} and {o.device}!")
+        if not o.flags.writeable:
+            raise ValueError("output array is read-only")
+    return out
+
+
+def into_outputs(name, results, out):
+    """results written into the checked outputs (two_outputs), after a
+    same_kind check of both casts: both written, or neither."""
+    for i, (r, o) in enumerate(zip(results, out)):
+        if o is not None and not _C._can_cast(r.dtype, o.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{name}' output {i} from dtype('{r.dtype}') to "
+                            f"dtype('{o.dtype}') with casting rule 'same_kind'")
+    written = []
+    for r, o in zip(results, out):
+        if o is not None:
+            o[...] = r
+        written.append(r if o is None else o)
+    return tuple(written)
+
+
+# Note [Both outputs or neither]
+# divmod, modf and frexp compute both results into new tensors, then write
+# them into out= after both outputs were checked (two_outputs, into_outputs):
+# a refused second output leaves the first untouched, as NumPy's ufuncs do.
+
 def divmod(x1, x2, /, out=(None, None)):
     """NumPy's divmod: (floor_divide(x1, x2), remainder(x1, x2)), its two loops' values."""
     x1, x2 = _first_tensor((x1, x2))
-    out1, out2 = out if isinstance(out, tuple) else (out, None)
-    return (_ufunc(_OPS["floor_divide"], x1, x2, out=out1), _ufunc(_OPS["remainder"], x1, x2, out=out2))
+    out = two_outputs("divmod", (x1, x2), out)
+    results = (_ufunc(_OPS["floor_divide"], x1, x2), _ufunc(_OPS["remainder"], x1, x2))
+    return into_outputs("divmod", results, out)
 
 
 _NO_LOOP = ("ufunc '{}' not supported for the input types, and the inputs could not be safely "
@@ -295,12 +352,12 @@ def modf(x, /, out=(None, None)):
     """NumPy's modf: (fractional part, integral part), both with x's sign
     (modf(-2.0) is (-0.0, -2.0); modf(inf) is (0.0, inf)); integers in float64."""
     x = float_operand(x, "modf")
-    out1, out2 = out if isinstance(out, tuple) else (out, None)
+    out = two_outputs("modf", (x,), out)
     whole = _ufunc(_OPS["trunc"], x)
     frac = _ufunc(_OPS["subtract"], x, whole)
     frac = where(_ufunc(_OPS["isinf"], x), 0.0, frac).astype(x.dtype)
-    frac = _ufunc(_OPS["copysign"], frac, x, out=out1)
-    return frac, (whole if out2 is None else _ufunc(_OPS["positive"], whole, out=out2))
+    frac = _ufunc(_OPS["copysign"], frac, x)
+    return into_outputs("modf", (frac, whole), out)
 
 
 def float_power(x1, x2, /, out=None):
