@@ -263,6 +263,11 @@ def test_einsum_sublist_errors(device):
     same_error(lambda: dt.einsum(t, [0, 1], t), lambda: np.einsum(A, [0, 1], A))
     same_error(lambda: dt.einsum(t), lambda: np.einsum(A))
     same_error(lambda: dt.einsum(), lambda: np.einsum())
+    # an operand without its sublist reached NumPy's einsum_path, whose
+    # dispatch called devtensor's again (RecursionError)
+    with pytest.raises((TypeError, ValueError)):
+        dt.einsum_path(t)
+    assert dt.einsum_path(t, [0, 1], [0])[0] == np.einsum_path(A, [0, 1], [0])[0]
 
 
 def test_einsum_argument_errors(device):

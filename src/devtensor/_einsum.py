@@ -360,8 +360,9 @@ def _standins(args, first_is_subscripts):
     stand = (lambda t: np.broadcast_to(one, t.shape))
     if first_is_subscripts:
         return [args[0]] + [stand(t) for t in args[1:]]
-    return [stand(a) if i % 2 == 0 and i < len(args) - len(args) % 2 else a
-            for i, a in enumerate(args)]
+    # every tensor, wherever it stands (one left without its sublist must not
+    # reach NumPy, whose dispatch would call devtensor's einsum again)
+    return [stand(a) if isinstance(a, TensorBase) else a for a in args]
 
 
 def _path(args, optimize):
