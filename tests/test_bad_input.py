@@ -273,3 +273,23 @@ def test_too_big_results_raise_numpys_type():
             call(np)
         with pytest.raises(ValueError):
             call(dt)
+
+
+def test_wrong_kinds_of_argument_are_clear_errors():
+    """Found by a fuzzer: internal AttributeErrors and IndexErrors leaked
+    where NumPy (or PyTorch) raises a TypeError that names the problem."""
+    from helpers import same_error
+    a, t = np.ones(3), dt.ones(3)
+    same_error(lambda: np.sin(a, "abc", where=a > 0), lambda: dt.sin(t, "abc", where=t > 0))
+    same_error(lambda: np.cumulative_sum(a, out=[0, 0, 0]), lambda: dt.cumulative_sum(t, out=[0, 0, 0]))
+    same_error(lambda: np.cumulative_prod(a, out="x"), lambda: dt.cumulative_prod(t, out="x"))
+    assert dt.cumulative_sum(t, out=(dt.zeros(3),)).tolist() == [1.0, 2.0, 3.0]  # the ufunc form of out
+    same_error(lambda: np.polyint(2), lambda: dt.polyint(2))
+    same_error(lambda: np.polyder(3), lambda: dt.polyder(3))
+    same_error(lambda: np.polyval(1j, np.asarray(2)), lambda: dt.polyval(1j, dt.asarray(2)))
+    for call, words in [(lambda: t.expand_as(3), "expand_as\\(\\): argument 'other' .* must be Tensor, not int"),
+                        (lambda: t.view_as((3,)), "must be Tensor, not tuple"),
+                        (lambda: t.type_as([1]), "must be Tensor, not list"),
+                        (lambda: dt.randperm(3, generator="x"), "generator must be a devtensor.random.Generator")]:
+        with pytest.raises(TypeError, match=words):
+            call()

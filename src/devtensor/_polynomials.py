@@ -61,6 +61,8 @@ def polyval(p, x):
     device = _device_of(p, x)
     p = _tensor(p, device)
     x = _tensor(x, device)
+    if p.ndim == 0:
+        raise TypeError("iteration over a 0-d array")  # NumPy's, which loops over p
     y = dt.zeros_like(x)
     for k in range(p.shape[0]):
         y = y * x + p[k]
@@ -241,13 +243,20 @@ def polydiv(u, v):
     return q, r
 
 
+def _sized(p):
+    """p, which must have a length (NumPy's len(p) of a 0-d array fails so)."""
+    if p.ndim == 0:
+        raise TypeError("len() of unsized object")
+    return p
+
+
 def polyder(p, m=1):
     """The m-th derivative of a polynomial (NumPy's polyder)."""
     dt = _dt()
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    p = _tensor(p)
+    p = _sized(_tensor(p))
     for _ in range(m):
         n = p.shape[0] - 1
         p = p[:-1] * dt.arange(n, 0, -1, device=p.device)
@@ -262,7 +271,7 @@ def polyint(p, m=1, k=None):
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
-    p = _tensor(p)
+    p = _sized(_tensor(p))
     k = _one_d(dt.zeros((m,), dtype=dt.float64, device=p.device) if k is None else k, p.device)
     if k.shape[0] == 1 and m > 1:
         k = k[0] * dt.ones((m,), dtype=dt.float64, device=p.device)

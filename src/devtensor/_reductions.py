@@ -717,6 +717,10 @@ def _deliver_scan(res, out):
     """res into out, with NumPy's errors for an out of another shape."""
     if out is None:
         return res
+    if isinstance(out, tuple) and len(out) == 1:  # NumPy's ufunc form of out
+        out = out[0]
+    if not isinstance(out, TensorBase):
+        raise TypeError("return arrays must be of ArrayType")
     if out.shape != res.shape and (out.ndim != res.ndim or res.ndim == 1):
         raise ValueError("provided out is the wrong size for the accumulation.")
     if out.shape != res.shape:

@@ -81,6 +81,13 @@ def _preserve_format_axes(shape, strides):
     return tuple(perm[::-1])
 
 
+def _tensor_argument(name, other):
+    """other, which must be a tensor (PyTorch's TypeError, not an AttributeError)."""
+    if not isinstance(other, _C.TensorBase):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return other
+
+
 def _functional():
     from .nn import functional
     return functional
@@ -165,6 +172,7 @@ class _TorchMethods:
         dtype, and other's kind of device, as PyTorch's self.type(other.type()),
         whose type names no device index: a CPU tensor goes to the current
         CUDA device for a CUDA one, a CUDA tensor stays on its own."""
+        other = _tensor_argument("type_as", other)
         if other.device.type == self.device.type:
             return self.to(other.dtype)
         if other.device.type == "cpu":
@@ -205,10 +213,10 @@ class _TorchMethods:
         return self.broadcast_to(shape)
 
     def expand_as(self, other):
-        return self.broadcast_to(other.shape)
+        return self.broadcast_to(_tensor_argument("expand_as", other).shape)
 
     def view_as(self, other):
-        return self.view(other.shape)
+        return self.view(_tensor_argument("view_as", other).shape)
 
     # ---- clamp and the in-place family (each returns self) ----
     def clamp(self, min=None, max=None):

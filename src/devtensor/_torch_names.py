@@ -64,6 +64,9 @@ def randperm(n, *, dtype=None, device=None, generator=None):
     """A random permutation of 0..n-1 (PyTorch's randperm; int64 by default),
     from generator (a devtensor.random Generator) or the global one."""
     from . import random
+    if generator is not None and not isinstance(generator, random.Generator):
+        raise TypeError(f"randperm(): generator must be a devtensor.random.Generator, not "
+                        f"{type(generator).__name__}")
     perm = (generator or random).permutation(n, device=device)
     return perm if dtype is None else perm.astype(dtype)
 

@@ -91,6 +91,8 @@ def _masked(op, inputs, out, where, dtype, casting):
         from ._views import broadcast_to
         return broadcast_to(r, broadcast_shapes(r.shape, mask.shape)).copy()
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if not isinstance(target, TensorBase):
+        raise TypeError("return arrays must be of ArrayType")
     r = empty(target.shape, dtype=target.dtype, device=target.device)
     _ufunc(op, *inputs, out=r, dtype=dtype, casting=casting)
     copyto(target, r, casting="no", where=mask)
