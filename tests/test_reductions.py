@@ -681,6 +681,13 @@ def test_scans_start_at_the_first_element(device, dtype):
 def test_cumulative_and_diff(device):
     a = np.arange(1, 13).reshape(3, 4)
     t = dt.asarray(a, device=device)
+    for n in (3, 4, 5, 9, 2 ** 63 - 1):  # past the length: NumPy's empty result, at once (NumPy loops n times)
+        for x in (a, a.astype(bool), a.astype(np.uint8)):
+            if n < 10:
+                assert_same(dt.diff(dt.asarray(x, device=device), n), np.diff(x, n))
+            else:
+                got = dt.diff(dt.asarray(x, device=device), n)
+                assert got.shape == (3, 0) and got.dtype == np.diff(x, 9).dtype
     for include in (False, True):
         assert_same(dt.cumulative_sum(t, axis=1, include_initial=include),
                     np.cumulative_sum(a, axis=1, include_initial=include))

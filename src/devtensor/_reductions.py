@@ -777,7 +777,8 @@ def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
         x = concatenate(parts, axis=ax)
     op = _C.OPS["not_equal" if x.dtype == _C.bool else "subtract"]
     lo = (slice(None),) * ax
-    for _ in range(n):
+    # past the length, every step gives the same empty result (NumPy takes all n of them)
+    for _ in range(n if n <= x.shape[ax] else x.shape[ax] + 1):
         x = _C._ufunc(op, x[lo + (slice(1, None),)], x[lo + (slice(None, -1),)])
     return x
 
