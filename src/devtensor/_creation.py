@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
+from ._views import _order_axes
 
 
 def _int_scalar_tensor(x):
@@ -193,7 +194,6 @@ def _like(x, dtype, device, shape, order):
     None) x's memory order (its axes by decreasing |stride|) when the shape
     has x's number of axes, returned as that permutation of the axes (see
     _new) where it is neither C's nor Fortran's."""
-    from ._views import _order_axes
     x = asarray(x)
     if order not in ("K", "A", "C", "F", None):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")

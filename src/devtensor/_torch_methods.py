@@ -23,6 +23,7 @@ import numbers
 import numpy as np
 
 from . import _C
+from ._creation import _new
 
 
 def _dt():
@@ -158,7 +159,6 @@ class _TorchMethods:
         expanded tensor's clone is C-ordered: Note [preserve_format])."""
         if self.is_contiguous():
             return self.copy()
-        from ._creation import _new
         out = _new(self.shape, self.dtype, self.device, _preserve_format_axes(self.shape, self.strides))
         out[...] = self
         return out
