@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase
+from ._operands import numpy_call, numpy_views
 from ._index_functions import nonzero as _nonzero  # where(condition); imports no ufunc module
 
 _ufunc = _C._ufunc
@@ -325,8 +326,11 @@ def into_outputs(name, results, out):
 
 def divmod(x1, x2, /, out=(None, None)):
     """NumPy's divmod: (floor_divide(x1, x2), remainder(x1, x2)), its two loops' values."""
-    x1, x2 = _first_tensor((x1, x2))
     out = two_outputs("divmod", (x1, x2), out)
+    views = numpy_views(x1, x2) if out[0] is None and out[1] is None else None
+    if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py
+        return numpy_call(np.divmod, views)
+    x1, x2 = _first_tensor((x1, x2))
     results = (_ufunc(_OPS["floor_divide"], x1, x2), _ufunc(_OPS["remainder"], x1, x2))
     return into_outputs("divmod", results, out)
 
@@ -353,8 +357,11 @@ def float_operand(x, name):
 def modf(x, /, out=(None, None)):
     """NumPy's modf: (fractional part, integral part), both with x's sign
     (modf(-2.0) is (-0.0, -2.0); modf(inf) is (0.0, inf)); integers in float64."""
-    x = float_operand(x, "modf")
     out = two_outputs("modf", (x,), out)
+    views = numpy_views(x) if out[0] is None and out[1] is None else None
+    if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py
+        return numpy_call(np.modf, views)
+    x = float_operand(x, "modf")
     whole = _ufunc(_OPS["trunc"], x)
     frac = _ufunc(_OPS["subtract"], x, whole)
     frac = where(_ufunc(_OPS["isinf"], x), 0.0, frac).astype(x.dtype)
