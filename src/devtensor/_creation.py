@@ -210,8 +210,17 @@ def _like(x, dtype, device, shape, order):
     return shape, (x.dtype if dtype is None else dtype), (x.device if device is None else device), order
 
 
+def _plain_like(x, dtype, order, shape, device):
+    """Whether a *_like call is the common one: a C-contiguous tensor, and
+    nothing but dtype given (its result: C order, x's shape and device)."""
+    return (type(x) is _C.Tensor and order == "K" and shape is None and device is None and
+            (dtype is None or type(dtype) is _dtype_type) and x.is_contiguous())
+
+
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """NumPy's empty_like (and the array API's): x's shape, dtype, device and layout unless given."""
+    if _plain_like(prototype, dtype, order, shape, device):
+        return _C._empty(prototype.shape, dtype or prototype.dtype, prototype.device)
     shape, dtype, device, order = _like(prototype, dtype, device, shape, order)
     if order == "C":  # the C factory's fast path takes no order=
         return empty(shape, dtype=dtype, device=device)
@@ -220,6 +229,10 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """NumPy's zeros_like (and the array API's)."""
+    if _plain_like(a, dtype, order, shape, device):
+        t = _C._empty(a.shape, dtype or a.dtype, a.device)
+        t._fill_(0)
+        return t
     shape, dtype, device, order = _like(a, dtype, device, shape, order)
     if order == "C":  # the C factory's fast path takes no order=
         return zeros(shape, dtype=dtype, device=device)
@@ -230,6 +243,10 @@ def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """NumPy's ones_like (and the array API's)."""
+    if _plain_like(a, dtype, order, shape, device):
+        t = _C._empty(a.shape, dtype or a.dtype, a.device)
+        t._fill_(1)
+        return t
     shape, dtype, device, order = _like(a, dtype, device, shape, order)
     if order == "C":  # the C factory's fast path takes no order=
         return ones(shape, dtype=dtype, device=device)
