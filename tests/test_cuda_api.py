@@ -28,6 +28,8 @@ def test_current_device_and_set_device():
             dt.cuda.set_device(0)
     with pytest.raises(RuntimeError, match=r"cuda:\d+.*out of range"):
         dt.cuda.set_device(dt.cuda.device_count())
+    dt.cuda.set_device(-1)  # PyTorch's no-op
+    assert dt.cuda.current_device() == 0
 
 
 @requires_devices(2)

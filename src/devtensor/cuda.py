@@ -61,7 +61,10 @@ def current_device():
 
 
 def set_device(device):
-    """Make `device` the current CUDA device of this thread."""
+    """Make `device` the current CUDA device of this thread (a negative index
+    changes nothing, as PyTorch's)."""
+    if isinstance(device, int) and not isinstance(device, bool) and device < 0:
+        return
     _C._cuda_set_device(_index(device))
 
 
