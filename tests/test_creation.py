@@ -2,6 +2,7 @@
 attributes and Python protocols, compared with NumPy."""
 import array
 import operator
+import re
 
 import numpy as np
 import pytest
@@ -469,6 +470,31 @@ def test_arange_matches_numpy(args, device):
 def test_arange_dtype(dtype, device):
     expected = np.arange(1, 9, 2, dtype=dtype)
     assert_same(dt.arange(1, 9, 2, dtype=dtype, device=device), expected)
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((2**63, 2**63 + 2), {}), ((2**63, 2**63 + 2), dict(dtype="uint64")), ((2**64 - 3, 2**64 - 1), dict(dtype="uint64")),
+    ((2**63 + 5, 2**63, -2), dict(dtype="uint64")), ((0, 2**64 - 1, 2**63), dict(dtype="uint64")),
+    ((2**63 - 1, 2**63 + 1), dict(dtype="uint64")), ((-1, 2**63 + 1, 2**62), {}), ((3, 300, 7), dict(dtype="int8")),
+    ((-1, 3), dict(dtype="uint64")), ((-5, 5), dict(dtype="uint8")), ((2**63, 2**63 + 2), dict(dtype="int64")),
+    ((2**64, 2**64 + 2), dict(dtype="uint64"))], ids=repr)
+def test_arange_at_the_edges_of_64_bits(args, kw, device):
+    """Starts past int64 (uint64's top half; float64 with no dtype, as NumPy's
+    int64-with-uint64 promotion), NumPy's exact length, and NumPy's refusals
+    of a start outside the dtype."""
+    try:
+        want = np.arange(*args, **kw)
+    except OverflowError as e:
+        with pytest.raises(OverflowError, match=re.escape(str(e))):
+            dt.arange(*args, **kw, device=device)
+        return
+    got = dt.arange(*args, **kw, device=device)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+
+
+def test_arange_beyond_64_bits_is_refused():
+    with pytest.raises(TypeError, match="beyond 64 bits needs NumPy's object dtype"):
+        dt.arange(2**64, 2**64 + 2)
 
 
 def test_arange_keyword_step():

@@ -652,8 +652,8 @@ def _is_int(x):
 def _arange_length(start, stop, step, all_int):
     """NumPy's arange length: ceil((stop - start) / step), with NumPy's rule for a
     quotient that underflows to zero (an infinite step gives one value, [start])."""
-    if all_int:
-        length = max(0, -((start - stop) // step))
+    if all_int:  # NumPy's: the exact difference over step, correctly rounded to a float
+        length = max(0, math.ceil((stop - start) / step))
         if length > _INT64_MAX:
             raise ValueError("Maximum allowed size exceeded")
         return length
@@ -666,6 +666,11 @@ def _arange_length(start, stop, step, all_int):
     if quotient == 0.0 and delta != 0.0:
         return 0 if math.copysign(1.0, quotient) < 0 else 1
     return max(0, math.ceil(quotient))
+
+
+def _wrap64(v):
+    """v's low 64 bits as a signed int (v itself within int64)."""
+    return (v + 2 ** 63) % 2 ** 64 - 2 ** 63
 
 
 _ARANGE_PARAMETERS = ("start", "stop", "step", "dtype", "device")
@@ -714,7 +719,18 @@ def _arange_general(*args, like=None, **kwargs):
         start, stop, step = operator.index(start), operator.index(stop), operator.index(step)
     if dtype is None:
         dtype = _C.int64 if all_int else _C.float64
+        if all_int and not all(-_INT64_MAX - 1 <= v <= _INT64_MAX for v in (start, stop, step)):
+            if not all(-_INT64_MAX - 1 <= v <= 2 * _INT64_MAX + 1 for v in (start, stop, step)):
+                raise TypeError("arange() of integers beyond 64 bits needs NumPy's object dtype, which "
+                                "devtensor does not have")
+            dtype = _C.float64  # NumPy's int64 with uint64: float64 (the length still counted exactly)
     dtype = _dtype_type(dtype)
+    if all_int and dtype.kind in "iu":  # NumPy's check of start in the dtype
+        if not (-_INT64_MAX - 1 <= start <= _INT64_MAX or (dtype == _C.uint64 and 0 <= start <= 2 * _INT64_MAX + 1)):
+            raise OverflowError("Python int too large to convert to C long")
+        info = np.iinfo(dtype.numpy_dtype)
+        if not info.min <= start <= info.max:
+            raise OverflowError(f"Python integer {start} out of bounds for {dtype}")
     length = _arange_length(start, stop, step, all_int)
     if dtype == _C.bool and length > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most "
@@ -726,7 +742,9 @@ def _arange_general(*args, like=None, **kwargs):
         if not all_int:  # first and second cast to the integer dtype (truncation)
             first = int(float(start))
             start, step = first, int(float(start) + float(step)) - first
-        t._generate_(_C.GEN_AFFINE, start, step)
+        # in 64 wrapping bits (backend.h's DT_GEN_AFFINE): a uint64 start or
+        # step past int64's range passes as its two's complement
+        t._generate_(_C.GEN_AFFINE, _wrap64(start), _wrap64(step))
     elif dtype.kind == "b":  # at most two values: start and start + step, as truths
         t = arange(start, stop, step, device=device)
         return t.astype(_C.bool)
