@@ -717,6 +717,7 @@ def _arange_general(*args, like=None, **kwargs):
         raise ZeroDivisionError("division by zero" if all_int else "float division by zero")
     if all_int:
         start, stop, step = operator.index(start), operator.index(stop), operator.index(step)
+    length = _arange_length(start, stop, step, all_int)
     if dtype is None:
         dtype = _C.int64 if all_int else _C.float64
         if all_int and not all(-_INT64_MAX - 1 <= v <= _INT64_MAX for v in (start, stop, step)):
@@ -731,7 +732,6 @@ def _arange_general(*args, like=None, **kwargs):
         info = np.iinfo(dtype.numpy_dtype)
         if not info.min <= start <= info.max:
             raise OverflowError(f"Python integer {start} out of bounds for {dtype}")
-    length = _arange_length(start, stop, step, all_int)
     if dtype == _C.bool and length > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most "
                         "length 2.")
