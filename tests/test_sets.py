@@ -499,3 +499,18 @@ def test_small_cpu_work_through_numpy_or_devtensor_gives_numpys_results(name, ca
     want, got = call(np, a), call(dt, dt.asarray(a.copy()))
     for w, g in zip(want, got) if isinstance(want, tuple) else [(want, got)]:
         assert_same(g, w, "cpu", exact=False, rtol=1e-12)
+
+
+def test_set_functions_of_uint64_past_int64(device):
+    """isin's table offsets are taken in the inputs' dtype: uint64 values from
+    2**63 (a Python int past int64 in the arithmetic raised OverflowError)."""
+    u = np.uint64
+    cases = [(np.array([0, 5], u), np.array([2**63], u)), (np.array([2**63, 2**64 - 1, 3], u), np.array([2**64 - 1, 2**63 + 1], u)),
+             (np.array([-3, 5, 2**62], np.int64), np.array([2**63, 5], u)), (np.array([2**64 - 1, 0], u), np.array([0, 2**64 - 1], u))]
+    for a, b in cases:
+        x, y = dt.asarray(a, device=device), dt.asarray(b, device=device)
+        for kind in (None, "sort"):
+            assert dt.isin(x, y, kind=kind).tolist() == np.isin(a, b, kind=kind).tolist()
+        for name in ("intersect1d", "setdiff1d", "union1d", "setxor1d"):
+            got, want = getattr(dt, name)(x, y), getattr(np, name)(a, b)
+            assert got.dtype == want.dtype and got.tolist() == want.tolist(), name

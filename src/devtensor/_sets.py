@@ -208,14 +208,14 @@ def _isin_table(element, test, forced):
         return None
     if element.dtype == _C.bool:
         element, test = element.astype(_C.uint8), test.astype(_C.uint8)
-    lo, hi = int(red.min(test)), int(red.max(test))
-    span = hi - lo
+    lo_t, hi_t = red.min(test), red.max(test)  # 0-d, of the inputs' one dtype (uint64 past int64 too)
+    span = int(hi_t) - int(lo_t)
     if span > np.iinfo(np.int64).max or (not forced and span > 6 * (element.size + test.size)):
         return None
     table = cr.zeros((span + 1,), dtype=_C.bool, device=element.device)
-    table[uf.subtract(test.astype(_C.int64), lo)] = True
-    inside = uf.logical_and(uf.greater_equal(element, lo), uf.less_equal(element, hi))
-    at = uf.where(inside, uf.subtract(element.astype(_C.int64), lo), 0)  # wrapped garbage outside: masked
+    table[uf.subtract(test, lo_t).astype(_C.int64)] = True  # offsets in the dtype, below span
+    inside = uf.logical_and(uf.greater_equal(element, lo_t), uf.less_equal(element, hi_t))
+    at = uf.where(inside, uf.subtract(element, lo_t).astype(_C.int64), 0)  # wrapped garbage outside: masked
     return uf.logical_and(inside, ix.take(table, at))
 
 
