@@ -144,6 +144,14 @@ def test_reduceat(device, name):
         close(f.reduceat(t, idx, axis=1), g.reduceat(a, idx, axis=1), device)
         close(g.reduceat(t, idx, axis=1), g.reduceat(a, idx, axis=1), device)
     same_error(lambda: np.add.reduceat(a, [9], axis=1), lambda: dt.add.reduceat(t, [9], axis=1))
+    # NumPy's refusals of the indices: an array of floats (a list of them is read), 2-d, 0-d
+    for idx in (np.array([0.0, 4.0]), np.array([[0, 1]]), np.array([0, 4], np.uint64), 3):
+        dt_idx = dt.asarray(idx, device=device) if isinstance(idx, np.ndarray) else idx
+        with pytest.raises(Exception) as want:
+            np.add.reduceat(a, idx, axis=1)
+        with pytest.raises(want.type):
+            dt.add.reduceat(t, dt_idx, axis=1)
+    close(dt.add.reduceat(t, [0.0, 4.5], axis=1), np.add.reduceat(a, [0.0, 4.5], axis=1), device)
 
 
 @pytest.mark.parametrize("name", ["add", "multiply", "less", "maximum", "arctan2", "power"])

@@ -212,7 +212,14 @@ def reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     dt = _dt()
     a = _tensor(array)
     axis = normalize_axis_index(axis, a.ndim)
-    idx = np.asarray(_host(indices)).reshape(-1)
+    idx = np.asarray(_host(indices))
+    if isinstance(indices, (np.ndarray, TensorBase)) and not np.can_cast(idx.dtype, np.int64, "safe"):
+        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') according to "
+                        f"the rule 'safe'")  # NumPy's: an array of indices must be integers (a list need not)
+    if idx.ndim != 1:
+        raise ValueError("object too deep for desired array" if idx.ndim else
+                         "object of too small depth for desired array")
+    idx = idx.reshape(-1)
     starts = idx.astype(np.int64) if idx.dtype.kind in "iu" else np.array([int(i) for i in idx], np.int64)
     n = a.shape[axis]
     bad = np.flatnonzero((starts < 0) | (starts >= n))
