@@ -361,3 +361,76 @@ def test_numpy_file_api_corners(tmp_path, device):
     np.testing.assert_array_equal(np.fromfile(tmp_path / "c.bin"), np.arange(6.0))
     t.tofile(tmp_path / "c.txt", sep=",")
     assert (tmp_path / "c.txt").read_text() == "0.0,1.0,2.0,3.0,4.0,5.0"
+
+
+def _header_file(header_bytes, data=b""):
+    header_bytes += b" " * (-len(header_bytes) % 8)
+    return io.BytesIO(struct.pack("<Q", len(header_bytes)) + header_bytes + data)
+
+
+def test_fuzzed_files_and_paths(tmp_path):
+    """A second fuzzer's finds: each is a clear error that loses nothing, or works."""
+    import zipfile
+    old = tmp_path / "k.npy"
+    np.save(old, np.arange(4.0))
+    with pytest.raises(ValueError, match="would replace the file with a new, empty one"):
+        dt.load(old, mmap_mode="w+")  # NumPy's np.load empties the file, then fails
+    np.testing.assert_array_equal(np.load(old), np.arange(4.0))
+    with pytest.raises(TypeError, match="not numbers"):
+        dt.save(old, [1, "a", None])  # refused before the old file is touched
+    np.testing.assert_array_equal(np.load(old), np.arange(4.0))
+    dt.save(tmp_path / "new", dt.arange(3))  # NumPy's suffix, the umask's mode (not mkstemp's 0600)
+    assert (tmp_path / "new.npy").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["k.npy", "new.npy"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "new.npy").stat().st_mode & 0o777 == 0o666 & ~umask
+    with pytest.raises(ValueError, match="nests JSON too deeply"):
+        dt.load(_header_file(b'{"a":' + b"[" * 5000 + b"]" * 5000 + b"}"))
+    with pytest.raises(ValueError, match=r"entry 'a' has dtype \[\]"):
+        dt.load(_header_file(b'{"a":{"dtype":[],"shape":[1],"data_offsets":[0,4]}}', b"\0" * 4))
+    for value in (dt.asarray(1 + 2j), {"z": dt.asarray(-1j)}):  # 0-d complex128
+        b = io.BytesIO()
+        dt.save(value, b)
+        b.seek(0)
+        got = dt.load(b)
+        assert (got if isinstance(value, dt.Tensor) else got["z"]).item() == (
+            value if isinstance(value, dt.Tensor) else value["z"]).item()
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w") as z:
+        z.writestr("x.npy", b"junk")
+    with pytest.raises(ValueError, match="the .npz member 'x' is not in NumPy's .npy format"):
+        dt.load(io.BytesIO(b.getvalue()))
+    b = io.BytesIO()
+    dt.save(dt.ones(2), b)
+    for where in ("gpu", -1, {"cpu": "cuda:99"}):
+        b.seek(0)
+        with pytest.raises(RuntimeError, match="map_location gives"):
+            dt.load(b, map_location=where)
+    target = tmp_path / "t.safetensors"
+    dt.save(dt.ones(2), target)
+    os.symlink(target, tmp_path / "link")
+    dt.save(dt.zeros(3), tmp_path / "link")  # writes the link's target, the link stays
+    assert os.path.islink(tmp_path / "link") and dt.load(target).tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(IsADirectoryError):
+        dt.save(dt.ones(2), tmp_path)
+    dt.save(dt.ones(2), os.fsencode(tmp_path / "b.st"))  # a bytes path
+    assert dt.load(tmp_path / "b.st").tolist() == [1.0, 1.0]
+
+    class NegativeReads(io.RawIOBase):
+        def __init__(self, data):
+            self.b = io.BytesIO(data)
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            return self.b.read(n)
+
+        def readinto(self, view):
+            return -1
+
+    b = io.BytesIO()
+    dt.save(dt.ones(2), b)
+    with pytest.raises(ValueError, match="the file ends inside entry 'tensor'"):
+        dt.load(NegativeReads(b.getvalue()))
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".devtensor-save-")]

@@ -24,6 +24,7 @@ so a huge shape cannot overflow); and that the ranges tile the data
 exactly, with no overlap, gap or byte past the end.  Anything else is a
 ValueError naming the entry and saying what is wrong.
 """
+import errno
 import json
 import os
 import struct
@@ -85,7 +86,7 @@ def _host_bytes(t):
         h = h.copy(order="C")
     shape = list(h.shape)
     if h.dtype == np.complex128:
-        h = h.view(np.float64)
+        h = h.reshape(-1).view(np.float64)  # (a 0-d array cannot change its itemsize in a view)
         shape.append(2)
     if h.dtype.byteorder == ">" or (h.dtype.byteorder == "=" and not np.little_endian):
         h = h.astype(h.dtype.newbyteorder("<"))
@@ -131,12 +132,24 @@ def save(obj, f, metadata=None, *, allow_pickle=True, fix_imports=True):
     if hasattr(f, "write"):
         _write_all(f, head, arrays)
         return
-    path = os.fspath(f)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".devtensor-save-", dir=folder)
+    _write_replacing(os.fspath(f), lambda out: _write_all(out, head, arrays))
+
+
+def _write_replacing(path, write):
+    """write(file) into a temporary file beside path, then renamed over it:
+    a failed write leaves the old file (or none), never a partial one.  A
+    symbolic link's target is replaced (the link stays), and the new file
+    gets the mode a plain open() would (the umask's), not mkstemp's 0600."""
+    path = os.path.realpath(os.fsdecode(path))
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+    fd, tmp = tempfile.mkstemp(prefix=".devtensor-save-", dir=os.path.dirname(path))
     try:
         with os.fdopen(fd, "wb") as out:
-            _write_all(out, head, arrays)
+            write(out)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -211,6 +224,8 @@ def _parse_header(f):
         header = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise _bad(f"the header is not valid JSON ({e})") from None
+    except RecursionError:
+        raise _bad("the header nests JSON too deeply") from None
     if not isinstance(header, dict):
         raise _bad("the header is not a JSON object")
     data_size = None if remaining is None else remaining - 8 - n
@@ -226,7 +241,7 @@ def _check_entries(header, data_size):
         if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"}:
             raise _bad(f"entry {name!r} must have exactly dtype, shape and data_offsets")
         code, shape, offsets = info["dtype"], info["shape"], info["data_offsets"]
-        if code not in _FROM_CODE:
+        if not isinstance(code, str) or code not in _FROM_CODE:
             raise _bad(f"entry {name!r} has dtype {code!r}, which devtensor does not have "
                        f"(known: {', '.join(_FROM_CODE)})")
         if (not isinstance(shape, list) or len(shape) > _MAX_NDIM or
@@ -269,8 +284,8 @@ def _our_metadata(header, names):
         return None
     try:
         ours = json.loads(meta[_META_KEY])
-    except json.JSONDecodeError:
-        raise _bad(f"the {_META_KEY!r} metadata is not JSON") from None
+    except (json.JSONDecodeError, RecursionError):
+        raise _bad(f"the {_META_KEY!r} metadata is not JSON (or nests too deeply)") from None
     ok = (isinstance(ours, dict) and ours.get("kind") in ("tensor", "list", "tuple", "dict") and
           isinstance(ours.get("devices"), dict) and isinstance(ours.get("complex128"), list) and
           all(isinstance(k, str) and k in names and isinstance(v, str)
@@ -296,7 +311,10 @@ def _target_device(saved, map_location):
         where = map_location
     try:
         return _C._resolve_device(where if isinstance(where, _C.device) else _C.device(where))
-    except RuntimeError as e:
+    except (RuntimeError, TypeError, ValueError) as e:
+        if map_location is not None and where is not saved:
+            raise type(e)(f"devtensor.load: map_location gives {where!r}, which is not a device here "
+                          f"({e})") from None
         raise RuntimeError(f"devtensor.load: a tensor was saved on {saved}, which is not "
                            f"available here ({e}); pass map_location='cpu' (or another device) "
                            f"to load it there") from None
@@ -313,11 +331,15 @@ def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_import
     gives a dict of its tensors).  NumPy's keywords apply to its files
     (Note [NumPy's files]): mmap_mode maps a .npy file instead of reading
     it (a CPU tensor over the mapping, read-only for 'r'; with another
-    default device, 'r' and 'c' give a copy there, while 'r+' and 'w+' stay
-    CPU tensors over the file they write to); allow_pickle and
+    default device, 'r' and 'c' give a copy there, while 'r+' stays a CPU
+    tensor over the file it writes to; 'w+', which would empty the file, is
+    refused); allow_pickle and
     the others are accepted, but object arrays, which devtensor cannot
     hold, are refused whatever allow_pickle says.  PyTorch's weights_only is
     accepted and changes nothing: loading never runs code."""
+    if mmap_mode in ("w+", "write"):  # NumPy's np.load empties the file first, then fails
+        raise ValueError("load(mmap_mode='w+') would replace the file with a new, empty one: use "
+                         "'r+' to read and write the file's data in place")
     if hasattr(f, "read"):
         return _load(f, map_location)
     with open(os.fspath(f), "rb") as stream:
@@ -337,12 +359,23 @@ def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_import
 # map_location says.
 
 def _save_npy(path, value):
-    if isinstance(value, Tensor):
-        if value.dtype == _C.bfloat16:
-            raise TypeError("save(path, tensor) writes NumPy's .npy format, which has no bfloat16: "
-                            "use save(tensor, path) (safetensors) or cast first")
-        value = _host_array(value)
-    np.save(path, np.asarray(value), allow_pickle=False)
+    """np.save(path, value) for a tensor or data devtensor can hold (data
+    it cannot, strings or objects, is refused as a tensor would be), through
+    a temporary file for a path (NumPy's .npy suffix added, as np.save)."""
+    if not isinstance(value, Tensor):
+        from ._creation import asarray
+        value = asarray(value, device="cpu")
+    if value.dtype == _C.bfloat16:
+        raise TypeError("save(path, tensor) writes NumPy's .npy format, which has no bfloat16: "
+                        "use save(tensor, path) (safetensors) or cast first")
+    array = _host_array(value)
+    if hasattr(path, "write"):
+        np.save(path, array, allow_pickle=False)
+        return
+    path = os.fsdecode(os.fspath(path))
+    if not path.endswith(".npy"):
+        path += ".npy"
+    _write_replacing(path, lambda out: np.save(out, array, allow_pickle=False))
 
 
 def _host_array(value):
@@ -418,7 +451,9 @@ def _load_numpy(f, map_location, mmap_mode=None):
     writes_file = mmap_mode in ("r+", "w+", "readwrite", "write")
     target = _target_device("cpu" if writes_file else str(default), map_location)
 
-    def place(arr):
+    def place(arr, name=None):
+        if not isinstance(arr, np.ndarray):  # NumPy gives a member not in .npy format as its bytes
+            raise ValueError(f"the .npz member {name!r} is not in NumPy's .npy format")
         if arr.dtype.hasobject:
             raise ValueError("devtensor has no object dtype: this NumPy file holds Python objects "
                              "(read it with NumPy's np.load and allow_pickle=True, if you trust it)")
@@ -443,7 +478,7 @@ def _load_numpy(f, map_location, mmap_mode=None):
                 ": devtensor.load reads safetensors, .npy and .npz files and never unpickles; "
                 "save the tensors with safetensors (safetensors.torch.save_file(state_dict, path)) "
                 "and load that")
-        return NpzTensors((name, place(data[name])) for name in data.files)
+        return NpzTensors((name, place(data[name], name)) for name in data.files)
 
 
 def _load(f, map_location):
@@ -476,7 +511,7 @@ def _load(f, map_location):
                     chunk = f.read(len(buffer) - got)
                     n = len(chunk)
                     buffer[got:got + n] = np.frombuffer(chunk, dtype=np.uint8)
-                if not n:
+                if not n or n < 0:
                     raise _bad(f"the file ends inside entry {name!r}")
                 got += n
         host = buffer.view(stored).reshape(shape)
