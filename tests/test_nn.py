@@ -948,3 +948,29 @@ def test_softmax_of_rows_with_infinities_and_nan(device):
     np.testing.assert_allclose(got, want, rtol=1e-6)
     np.testing.assert_allclose(got_log, want_log, rtol=1e-6)
     assert np.isnan(got[[0, 2, 3]]).all() and got[4, 0] == 0 and got_log[4, 0] == -np.inf
+
+
+def test_fuzzed_arguments_are_clear_errors_that_change_nothing(device):
+    """A second fuzzer's finds in nn: each refusal comes before any change."""
+    m = nn.LazyLinear(4)
+    with pytest.raises(RuntimeError, match=r"size mismatch for weight: .* \(4,\) .* needs shape \(4, in_features\)"):
+        m.load_state_dict({"weight": dt.ones(4), "bias": dt.ones(4)})
+    assert type(m) is nn.LazyLinear and m.has_uninitialized_params()  # still lazy, nothing materialised
+    m.load_state_dict({"weight": dt.ones((4, 3)), "bias": dt.ones(4)})
+    assert type(m) is nn.Linear and m.in_features == 3
+    x = dt.arange(10, device=device)
+    with pytest.raises(TypeError, match="cannot write its scaled values into a tensor of int64"):
+        F.dropout(x, 0.5, inplace=True)
+    assert x.tolist() == list(range(10))
+    for f in (F.softmax, F.log_softmax):  # an empty dim: an empty result, as PyTorch's
+        assert f(dt.ones((2, 0), device=device), dim=1).shape == (2, 0)
+    with pytest.raises(IndexError, match="Target 0 is out of bounds"):
+        F.cross_entropy(dt.ones((2, 0), device=device), dt.asarray([0, 0], device=device))
+    with pytest.raises(TypeError, match="bias must be a devtensor.Tensor, not int"):
+        F.linear(dt.ones((2, 3), device=device), dt.ones((4, 3), device=device), 5)
+    logits, target = dt.ones((2, 3), device=device), dt.asarray([0, 1], device=device)
+    with pytest.raises(TypeError, match="weight must be a devtensor.Tensor, not list"):
+        F.cross_entropy(logits, target, weight=[1.0, 1.0, 1.0])
+    for bad in ("a", None, 1.5):
+        with pytest.raises(TypeError, match="ignore_index must be an int"):
+            F.cross_entropy(logits, target, ignore_index=bad)

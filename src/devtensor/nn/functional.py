@@ -137,6 +137,8 @@ def _shifted(input, dim, dtype):
     axis = _dim(dim, x.ndim)
     if x.ndim == 0:
         return x - x, None
+    if x.shape[axis] == 0:  # nothing to shift: an empty result, as PyTorch's
+        return x, axis
     # a row's maximum, as it is: +inf or NaN there makes the row NaN, as PyTorch's
     return x - _reductions.amax(x, axis=axis, keepdims=True), axis
 
@@ -177,6 +179,8 @@ def linear(input, weight, bias=None):
         rows = math.prod(in_shape[:-1])
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{in_shape[-1]} "
                            f"and {w_shape[-1]}x{w_shape[0] if len(w_shape) == 2 else 1})")
+    if bias is not None and not isinstance(bias, Tensor):
+        _tensor(bias, "bias")
     # the @ operator and .mT are C (the per-call path); matmul() parses in Python
     out = input @ (weight.mT if len(w_shape) == 2 else weight)
     if bias is None:
@@ -192,6 +196,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
+    if inplace and not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise TypeError(f"dropout(inplace=True) cannot write its scaled values into a tensor of "
+                        f"{input.dtype} (a float result): use a floating-point tensor, or inplace=False")
     dtype = input.dtype if input.dtype.is_floating_point else _C.float32
     keep = _random().uniform(size=input.shape, dtype=dtype, device=input.device) >= p
     scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
@@ -246,6 +253,10 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     if input.ndim == 0:
         raise RuntimeError("cross_entropy: the input must have at least one dimension (the classes)")
+    if weight is not None:
+        _tensor(weight, "weight")
+    if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+        raise TypeError(f"cross_entropy(): ignore_index must be an int, not {type(ignore_index).__name__}")
     _same_device(input, target, weight)
     class_dim = 0 if input.ndim == 1 else 1
     n_classes = input.shape[class_dim]

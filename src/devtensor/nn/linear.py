@@ -142,6 +142,16 @@ class LazyLinear(Linear):
             self.initialize_parameters(input)
         return F.linear(input, self.weight, self.bias)
 
+    def _lazy_shape_error(self, name, shape):
+        """Why a loaded tensor of this shape cannot become the parameter
+        `name` (None if it can): PyTorch's size-mismatch check, made before
+        anything is materialised."""
+        want = (self.out_features, "in_features") if name == "weight" else (self.out_features,)
+        if len(shape) != len(want) or shape[0] != self.out_features:
+            return (f"size mismatch for {name}: copying a param with shape {tuple(shape)} from checkpoint, "
+                    f"LazyLinear({self.out_features}) needs shape ({', '.join(map(str, want))})")
+        return None
+
     def _after_load_state_dict(self):
         if not self.has_uninitialized_params():
             self.in_features = self.weight.shape[1]

@@ -458,6 +458,11 @@ class Module:
                               f'devtensor.Tensor from checkpoint but received {type(value)}')
                 continue
             lazy = isinstance(current, UninitializedParameter)
+            check = getattr(module, "_lazy_shape_error", None) if lazy else None
+            refused = check(name, tuple(value.shape)) if check is not None else None
+            if refused is not None:
+                errors.append(refused)
+                continue
             if not lazy and tuple(value.shape) != tuple(current.shape):
                 errors.append(f"size mismatch for {key}: copying a param with shape "
                               f"{tuple(value.shape)} from checkpoint, the shape in current "
