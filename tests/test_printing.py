@@ -105,3 +105,25 @@ def test_printing_cuda_does_not_move(device):
     repr(x)
     str(x)
     assert x.device == dt.device(device)
+
+
+def test_print_options_are_per_thread():
+    """As NumPy's (a context variable): one thread's `with printoptions` or
+    set_printoptions changes how no other thread prints."""
+    import threading
+    seen, entered, printed = [], threading.Event(), threading.Event()
+
+    def other():
+        entered.wait(5)
+        seen.append(repr(dt.asarray([1.23456])))
+        printed.set()
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    with dt.printoptions(precision=1):
+        entered.set()
+        printed.wait(5)
+        mine = repr(dt.asarray([1.23456]))
+    worker.join()
+    assert (mine, seen) == ("tensor([1.2])", ["tensor([1.23456])"])
+    assert repr(dt.asarray([1.23456])) == "tensor([1.23456])"  # restored after the block

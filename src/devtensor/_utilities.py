@@ -12,6 +12,7 @@ NumPy's names, values and validation, so NumPy code that sets them runs
 unchanged; the settings do not change what operations do.
 """
 import contextlib
+import contextvars
 import operator
 import warnings
 
@@ -207,12 +208,14 @@ class errstate(contextlib.ContextDecorator):
 
 
 # ---- print options (used by devtensor/_printing.py) ----
-_print_options = dict(np.get_printoptions())
+# in a context variable, as NumPy's: a thread (or asyncio task) that sets
+# them, or opens `with printoptions(...)`, changes no other's
+_print_options = contextvars.ContextVar("devtensor print options", default=dict(np.get_printoptions()))
 
 
 def get_printoptions():
     """The options tensors are printed with (NumPy's names and defaults)."""
-    return dict(_print_options)
+    return dict(_print_options.get())
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
@@ -225,14 +228,13 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
                  linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
                  formatter=formatter, sign=sign, floatmode=floatmode, legacy=legacy,
                  override_repr=override_repr)
-    new = dict(_print_options)
+    new = dict(_print_options.get())
     new.update({k: v for k, v in given.items() if v is not None})
     if formatter is None and "formatter" in given:
         new["formatter"] = None
     with np.printoptions(**_numpy_form(new)):  # NumPy validates every value
         checked = dict(np.get_printoptions())
-    _print_options.clear()
-    _print_options.update(checked)
+    _print_options.set(checked)
 
 
 def _numpy_form(options):
@@ -242,18 +244,17 @@ def _numpy_form(options):
 @contextlib.contextmanager
 def printoptions(*args, **kwargs):
     """with printoptions(precision=3): ... prints tensors with those options."""
-    old = get_printoptions()
+    token = _print_options.set(_print_options.get())
     try:
         set_printoptions(*args, **kwargs)
         yield get_printoptions()
     finally:
-        _print_options.clear()
-        _print_options.update(old)
+        _print_options.reset(token)
 
 
 def active_printoptions():
     """NumPy's printoptions context for the current tensor options."""
-    return np.printoptions(**_numpy_form(_print_options))
+    return np.printoptions(**_numpy_form(_print_options.get()))
 
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "isscalar", "ndim", "shape",
