@@ -94,7 +94,7 @@ def frexp(x, /, out=(None, None)):
     """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa|
     < 1 (NumPy's frexp: the mantissa in x's float dtype, the exponent int32;
     0, inf and NaN give themselves and exponent 0)."""
-    out = two_outputs("frexp", (x,), out)
+    out = two_outputs((x,), out)
     views = numpy_views(x) if out[0] is None and out[1] is None else None
     if views is not None:  # Note [NumPy's loops for CPU tensors]
         # frexp raises no floating-point flag (inf, NaN and subnormals

@@ -269,7 +269,7 @@ around = round
 # NumPy's two-output ufuncs and float_power, as functions of the ufuncs above
 # (so they run on every device): the same values as NumPy's loops.
 
-def two_outputs(name, inputs, out):
+def two_outputs(inputs, out):
     """The outputs (out1, out2) of a two-output ufunc, each None or a tensor
     checked as NumPy checks it, before anything is computed or written, so
     that a refused call writes neither (Note [Both outputs or neither]):
@@ -326,7 +326,7 @@ def into_outputs(name, results, out):
 
 def divmod(x1, x2, /, out=(None, None)):
     """NumPy's divmod: (floor_divide(x1, x2), remainder(x1, x2)), its two loops' values."""
-    out = two_outputs("divmod", (x1, x2), out)
+    out = two_outputs((x1, x2), out)
     views = numpy_views(x1, x2) if out[0] is None and out[1] is None else None
     if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py
         return numpy_call(np.divmod, views)
@@ -357,7 +357,7 @@ def float_operand(x, name):
 def modf(x, /, out=(None, None)):
     """NumPy's modf: (fractional part, integral part), both with x's sign
     (modf(-2.0) is (-0.0, -2.0); modf(inf) is (0.0, inf)); integers in float64."""
-    out = two_outputs("modf", (x,), out)
+    out = two_outputs((x,), out)
     views = numpy_views(x) if out[0] is None and out[1] is None else None
     if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py
         return numpy_call(np.modf, views)
