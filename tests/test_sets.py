@@ -501,6 +501,19 @@ def test_small_cpu_work_through_numpy_or_devtensor_gives_numpys_results(name, ca
         assert_same(g, w, "cpu", exact=False, rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype,lo,hi,values", [("int8", -100, 101, [-100, 0, 100]), ("int16", -20000, 20000, [-20000, -10000, 19999]),
+                                              ("uint8", 0, 256, [0, 255, 128])])
+def test_isin_table_of_narrow_integers(device, dtype, lo, hi, values):
+    """The table's offsets from the minimum are taken in 64 bits: in int8
+    itself, 100 - -100 wrapped and found 55 in [-100, 0, 100] (large CPU
+    inputs and every device take the table)."""
+    e = np.tile(np.arange(lo, hi, dtype=dtype), 1000 if device == "cpu" else 1)
+    t = np.array(values, dtype)
+    got = dt.isin(dt.asarray(e, device=device), dt.asarray(t, device=device))
+    np.testing.assert_array_equal(got.cpu().numpy(), np.isin(e, t))
+    assert dt.intersect1d(dt.asarray(e, device=device), dt.asarray(t, device=device)).tolist() == sorted(values)
+
+
 def test_set_functions_of_uint64_past_int64(device):
     """isin's table offsets are taken in the inputs' dtype: uint64 values from
     2**63 (a Python int past int64 in the arithmetic raised OverflowError)."""

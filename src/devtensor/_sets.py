@@ -208,14 +208,19 @@ def _isin_table(element, test, forced):
         return None
     if element.dtype == _C.bool:
         element, test = element.astype(_C.uint8), test.astype(_C.uint8)
-    lo_t, hi_t = red.min(test), red.max(test)  # 0-d, of the inputs' one dtype (uint64 past int64 too)
+    lo_t, hi_t = red.min(test), red.max(test)  # 0-d, of the inputs' one dtype
     span = int(hi_t) - int(lo_t)
     if span > np.iinfo(np.int64).max or (not forced and span > 6 * (element.size + test.size)):
         return None
+    # offsets from the minimum in 64 bits (uint64 for uint64, whose values past
+    # int64 a Python int could not take part in; int64 for the rest, where the
+    # dtype itself would wrap: int8's 100 - -100)
+    wide = _C.uint64 if test.dtype == _C.uint64 else _C.int64
+    lo_w = lo_t.astype(wide)
     table = cr.zeros((span + 1,), dtype=_C.bool, device=element.device)
-    table[uf.subtract(test, lo_t).astype(_C.int64)] = True  # offsets in the dtype, below span
+    table[uf.subtract(test.astype(wide), lo_w).astype(_C.int64)] = True  # below span
     inside = uf.logical_and(uf.greater_equal(element, lo_t), uf.less_equal(element, hi_t))
-    at = uf.where(inside, uf.subtract(element, lo_t).astype(_C.int64), 0)  # wrapped garbage outside: masked
+    at = uf.where(inside, uf.subtract(element.astype(wide), lo_w).astype(_C.int64), 0)  # garbage outside: masked
     return uf.logical_and(inside, ix.take(table, at))
 
 
