@@ -477,11 +477,15 @@ def test_arange_dtype(dtype, device):
     ((2**63 + 5, 2**63, -2), dict(dtype="uint64")), ((0, 2**64 - 1, 2**63), dict(dtype="uint64")),
     ((2**63 - 1, 2**63 + 1), dict(dtype="uint64")), ((-1, 2**63 + 1, 2**62), {}), ((3, 300, 7), dict(dtype="int8")),
     ((-1, 3), dict(dtype="uint64")), ((-5, 5), dict(dtype="uint8")), ((2**63, 2**63 + 2), dict(dtype="int64")),
-    ((2**64, 2**64 + 2), dict(dtype="uint64"))], ids=repr)
+    ((2**64, 2**64 + 2), dict(dtype="uint64")), ((0, 1e20, 1e19), dict(dtype="int64")), ((127, 130), dict(dtype="int8")),
+    ((127, 128), dict(dtype="int8")), ((0.0, 600.0, 300.0), dict(dtype="uint8")), ((126.5, 130), dict(dtype="int8")),
+    ((-1.5, 3), dict(dtype="uint8")), ((5, 0, -3), dict(dtype="uint8")), ((-2**63, 2**63 - 1, 2**64 - 2), dict(dtype="int64")),
+    ((1e19, 1.1e19, 1e18), dict(dtype="uint64"))], ids=repr)
 def test_arange_at_the_edges_of_64_bits(args, kw, device):
     """Starts past int64 (uint64's top half; float64 with no dtype, as NumPy's
     int64-with-uint64 promotion), NumPy's exact length, and NumPy's refusals
-    of a start outside the dtype."""
+    of a first or second value outside the dtype (the later ones wrap, as
+    NumPy's; they had wrapped silently from the first)."""
     try:
         want = np.arange(*args, **kw)
     except OverflowError as e:

@@ -668,6 +668,24 @@ def _arange_length(start, stop, step, all_int):
     return max(0, math.ceil(quotient))
 
 
+_INTEGER_RANGES = {}
+
+
+def _check_arange_values(dtype, values):
+    """NumPy's check of arange's first two values (Python ints) in an
+    integer dtype: past 64 bits its conversion's OverflowError, else the
+    dtype's own; the values after them wrap, as NumPy's."""
+    bounds = _INTEGER_RANGES.get(dtype)
+    if bounds is None:
+        info = np.iinfo(dtype.numpy_dtype)
+        bounds = _INTEGER_RANGES[dtype] = (int(info.min), int(info.max))
+    for v in values:
+        if not bounds[0] <= v <= bounds[1]:
+            if not (-_INT64_MAX - 1 <= v <= _INT64_MAX or (dtype == _C.uint64 and 0 <= v <= 2 * _INT64_MAX + 1)):
+                raise OverflowError("Python int too large to convert to C long")
+            raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
+
+
 def _wrap64(v):
     """v's low 64 bits as a signed int (v itself within int64)."""
     return (v + 2 ** 63) % 2 ** 64 - 2 ** 63
@@ -726,12 +744,6 @@ def _arange_general(*args, like=None, **kwargs):
                                 "devtensor does not have")
             dtype = _C.float64  # NumPy's int64 with uint64: float64 (the length still counted exactly)
     dtype = _dtype_type(dtype)
-    if all_int and dtype.kind in "iu":  # NumPy's check of start in the dtype
-        if not (-_INT64_MAX - 1 <= start <= _INT64_MAX or (dtype == _C.uint64 and 0 <= start <= 2 * _INT64_MAX + 1)):
-            raise OverflowError("Python int too large to convert to C long")
-        info = np.iinfo(dtype.numpy_dtype)
-        if not info.min <= start <= info.max:
-            raise OverflowError(f"Python integer {start} out of bounds for {dtype}")
     if dtype == _C.bool and length > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most "
                         "length 2.")
@@ -742,8 +754,10 @@ def _arange_general(*args, like=None, **kwargs):
         if not all_int:  # first and second cast to the integer dtype (truncation)
             first = int(float(start))
             start, step = first, int(float(start) + float(step)) - first
-        # in 64 wrapping bits (backend.h's DT_GEN_AFFINE): a uint64 start or
-        # step past int64's range passes as its two's complement
+        _check_arange_values(dtype, (start, start + step) if length > 1 else (start,))
+        # in 64 wrapping bits (backend.h's DT_GEN_AFFINE): the first two values
+        # are the dtype's, and a uint64 start past int64's range (or a step
+        # past it) passes as its two's complement
         t._generate_(_C.GEN_AFFINE, _wrap64(start), _wrap64(step))
     elif dtype.kind == "b":  # at most two values: start and start + step, as truths
         t = arange(start, stop, step, device=device)
