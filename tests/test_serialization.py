@@ -411,6 +411,9 @@ def test_fuzzed_files_and_paths(tmp_path):
     os.symlink(target, tmp_path / "link")
     dt.save(dt.zeros(3), tmp_path / "link")  # writes the link's target, the link stays
     assert os.path.islink(tmp_path / "link") and dt.load(target).tolist() == [0.0, 0.0, 0.0]
+    os.chmod(target, 0o600)  # a file saved over keeps its mode (a private file stays private)
+    dt.save(dt.ones(1), target)
+    assert target.stat().st_mode & 0o777 == 0o600
     with pytest.raises(IsADirectoryError):
         dt.save(dt.ones(2), tmp_path)
     dt.save(dt.ones(2), os.fsencode(tmp_path / "b.st"))  # a bytes path

@@ -149,8 +149,15 @@ def test_arithmetic_comparisons_and_functions_as_methods(device):
     assert t.div(4, rounding_mode="trunc").dtype == dt.int64
     z = t.clone()
     assert z.div_(4, rounding_mode="trunc") is z and z.tolist() == [[1, -1, 1], [-1, 1, -1]]
-    with pytest.raises(ValueError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
+    with pytest.raises(RuntimeError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
         t.div(2, rounding_mode="round")
+    half = dt.asarray([1000.0], dtype=dt.float16, device=device)  # alpha * other in the result's dtype
+    assert dt.zeros(1, dtype=dt.float32, device=device).add(half, alpha=100).tolist() == [100000.0]
+    assert dt.arange(3, device=device).add(dt.ones(3, device=device), alpha=0.5).tolist() == [0.5, 1.5, 2.5]
+    with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a floating"):
+        dt.arange(3, device=device).add(1, alpha=0.5)
+    assert t.flip(0, 1).tolist() == t.flip((0, 1)).tolist() == [[-5, 5, -6], [6, -7, 7]]
+    assert t.amax(dim=[]).item() == 7
     assert t.add(2, alpha=3).tolist() == [[13, -1, 12], [0, 11, 1]]
     assert t.sub(t, alpha=2).tolist() == [[-7, 7, -6], [6, -5, 5]]
     assert t.mul(2).tolist() == [[14, -14, 12], [-12, 10, -10]]
@@ -247,3 +254,19 @@ def test_selection_functions(device):
     assert [u.tolist() for u in t.unbind(1)] == [[1, 4], [2, 5], [3, 6]] and t.movedim(0, 1).shape == (3, 2)
     with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
         t.unbind(2)
+    # found in review: start == size, 0-d inputs, a negative split size, broadcasting, 0-d index_select
+    with pytest.raises(RuntimeError, match=r"start \(3\) \+ length \(1\) exceeds dimension size \(3\)"):
+        dt.arange(3.0, device=device).narrow(0, 3, 1)
+    assert dt.arange(3.0, device=device).narrow(0, 3, 0).shape == (0,)
+    scalar = dt.asarray(5.0, device=device)
+    for call, words in [(lambda: scalar.chunk(2), "chunk expects at least a 1-dimensional tensor"),
+                        (lambda: scalar.split(1), "split expects at least a 1-dimensional tensor"),
+                        (lambda: scalar.unbind(), "unbind\(\): cannot be applied to a 0-dim tensor"),
+                        (lambda: scalar.narrow(0, 0, 1), "narrow\(\) cannot be applied to a 0-dim tensor"),
+                        (lambda: dt.zeros((0, 3), device=device).split(-1), "split_size be non-negative")]:
+        with pytest.raises(RuntimeError, match=words):
+            call()
+    assert scalar.index_select(0, dt.asarray([0], device=device)).shape == ()
+    wide = dt.arange(3.0, device=device).masked_fill(dt.ones((2, 3), dtype=dt.bool, device=device), 7.0)
+    assert wide.tolist() == [[7.0] * 3] * 2  # self broadcast with the mask, as PyTorch's out-of-place form
+    assert x.gather(0, dt.asarray([-1], device=device)).tolist() == [2.0]  # NumPy's negative index (the Note)

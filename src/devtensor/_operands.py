@@ -43,8 +43,7 @@ def as_tensor(x, device=None):
         if x.ndim == 0 and x.device.type == "cpu":
             return x.to(device)
         raise _two_devices(device, x.device)
-    from ._creation import asarray
-    return asarray(x, device=device)
+    return _C.asarray(x, device=device)  # (devtensor.asarray itself; no import a call)
 
 
 # Note [NumPy's loops for CPU tensors]

@@ -27,8 +27,9 @@ ValueError naming the entry and saying what is wrong.
 import errno
 import json
 import os
+import secrets
+import stat
 import struct
-import tempfile
 
 import numpy as np
 
@@ -138,18 +139,21 @@ def save(obj, f, metadata=None, *, allow_pickle=True, fix_imports=True):
 def _write_replacing(path, write):
     """write(file) into a temporary file beside path, then renamed over it:
     a failed write leaves the old file (or none), never a partial one.  A
-    symbolic link's target is replaced (the link stays), and the new file
-    gets the mode a plain open() would (the umask's), not mkstemp's 0600."""
+    symbolic link's target is replaced (the link stays); the file keeps the
+    old file's mode, and a new one gets what open() would give it (0666
+    less the umask, applied by the system), not mkstemp's 0600.  As with any
+    such rename, a hard link to the old file keeps the old data."""
     path = os.path.realpath(os.fsdecode(path))
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
-    fd, tmp = tempfile.mkstemp(prefix=".devtensor-save-", dir=os.path.dirname(path))
+    fd, tmp = _new_file_beside(path)
     try:
         with os.fdopen(fd, "wb") as out:
             write(out)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        try:
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+        except FileNotFoundError:
+            pass
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -157,6 +161,19 @@ def _write_replacing(path, write):
         except OSError:
             pass
         raise
+
+
+def _new_file_beside(path):
+    """(fd, name) of a new file in path's folder, created as open() creates
+    files (mode 0666 less the umask): mkstemp's way, with open()'s mode."""
+    folder = os.path.dirname(path)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".devtensor-save-{secrets.token_hex(8)}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
 
 
 def _write_all(out, head, arrays):

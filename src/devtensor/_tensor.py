@@ -12,6 +12,7 @@ from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._numpy_dispatch import array_function as _array_function, array_ufunc as _array_ufunc
 from . import _flatiter, _views
+from ._views import _order_axes
 
 
 def _as_dtype(obj):
@@ -159,16 +160,15 @@ def astype_general(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     if not _C._can_cast(self.dtype, dtype, casting):
         raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
                         f"dtype('{dtype}') according to the rule '{casting}'")
-    fortran = order == "F" or (order == "A" and self.ndim > 1 and not self.is_contiguous()
+    fortran = order == "F" or (order in ("K", "A") and self.ndim > 1 and not self.is_contiguous()
                                and self.T.is_contiguous())
     laid_out = self.T.is_contiguous() if fortran else (order != "C" or self.is_contiguous())
     if not copy and dtype == self.dtype and laid_out:
         return self
     if fortran:
         return self.T._to(self.device, dtype).T
-    if order == "K" and self.ndim > 1 and not self.is_contiguous():  # the memory order kept
-        from ._views import _order_axes
-        axes = _order_axes(self, "K")
+    axes = _order_axes(self, "K") if order == "K" and self.ndim > 1 and not self.is_contiguous() else None
+    if axes is not None and axes != tuple(range(self.ndim)):  # the memory order kept
         inverse = tuple(sorted(range(self.ndim), key=axes.__getitem__))
         return self.permute(axes)._to(self.device, dtype).permute(inverse)
     return self._to(self.device, dtype)

@@ -89,6 +89,24 @@ def _tensor_argument(name, other):
     return other
 
 
+def _scaled(self, other, alpha):
+    """alpha * other for add and sub, in the result's dtype (PyTorch's: a
+    float16 other times 100 does not overflow for a float32 self); a float
+    alpha for an integer result is PyTorch's error."""
+    if alpha == 1:
+        return other
+    dt = _dt()
+    result = dt.result_type(self, other)
+    if result.kind in "biu" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    return dt.multiply(other, alpha, dtype=result)
+
+
+def _all_dims(dim):
+    """PyTorch's dim=() or [] for every dimension, NumPy's None."""
+    return None if dim is None or (isinstance(dim, (tuple, list)) and not dim) else dim
+
+
 def _functional():
     from .nn import functional
     return functional
@@ -108,7 +126,7 @@ def _divide(a, b, rounding_mode, out=None):
     if rounding_mode == "floor":
         return dt.floor_divide(a, b, out=out)
     if rounding_mode != "trunc":
-        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                          f"'{rounding_mode}'")
     q = dt.floor_divide(a, b)
     if q.dtype.kind in "iu":  # floor + 1 where the division was inexact and the signs differ
@@ -159,6 +177,8 @@ class _TorchMethods:
         expanded tensor's clone is C-ordered: Note [preserve_format])."""
         if self.is_contiguous():
             return self.copy()
+        if 0 not in self.strides:  # no expanded axis: NumPy's order='K' is this order
+            return self.copy("K")
         out = _new(self.shape, self.dtype, self.device, _preserve_format_axes(self.shape, self.strides))
         out[...] = self
         return out
@@ -249,11 +269,11 @@ class _TorchMethods:
         return self
 
     def add_(self, other, *, alpha=1):
-        _dt().add(self, other if alpha == 1 else other * alpha, out=self)
+        _dt().add(self, _scaled(self, other, alpha), out=self)
         return self
 
     def sub_(self, other, *, alpha=1):
-        _dt().subtract(self, other if alpha == 1 else other * alpha, out=self)
+        _dt().subtract(self, _scaled(self, other, alpha), out=self)
         return self
 
     def mul_(self, other):
@@ -266,10 +286,10 @@ class _TorchMethods:
 
     # ---- arithmetic and comparisons as methods (PyTorch's; NumPy has only the operators) ----
     def add(self, other, *, alpha=1):
-        return _dt().add(self, other if alpha == 1 else other * alpha)
+        return _dt().add(self, _scaled(self, other, alpha))
 
     def sub(self, other, *, alpha=1):
-        return _dt().subtract(self, other if alpha == 1 else other * alpha)
+        return _dt().subtract(self, _scaled(self, other, alpha))
 
     def mul(self, other):
         return _dt().multiply(self, other)
@@ -299,10 +319,10 @@ class _TorchMethods:
 
     # ---- reductions and functions PyTorch has as methods (NumPy only as functions) ----
     def amax(self, dim=None, keepdim=False):
-        return _dt().amax(self, axis=None if dim == () else dim, keepdims=keepdim)
+        return _dt().amax(self, axis=_all_dims(dim), keepdims=keepdim)
 
     def amin(self, dim=None, keepdim=False):
-        return _dt().amin(self, axis=None if dim == () else dim, keepdims=keepdim)
+        return _dt().amin(self, axis=_all_dims(dim), keepdims=keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False):
         """PyTorch's Tensor.norm: the 2-norm ('fro') or p-norm of the elements
@@ -316,8 +336,9 @@ class _TorchMethods:
             return linalg.norm(self, ord="nuc", axis=dim, keepdims=keepdim)
         return linalg.vector_norm(self, ord=2 if p == "fro" else p, axis=dim, keepdims=keepdim)
 
-    def flip(self, dims):
-        return _dt().flip(self, dims)
+    def flip(self, *dims):
+        """flip(0, 1) or flip((0, 1)), PyTorch's forms."""
+        return _dt().flip(self, dims[0] if len(dims) == 1 else dims)
 
     def roll(self, shifts, dims=None):
         return _dt().roll(self, shifts, dims)

@@ -12,10 +12,12 @@ Note [PyTorch's selection functions]
     gather's index may be shorter than the input on the other dimensions
     (it does not broadcast), topk and kthvalue return (values, indices)
     named tuples and count NaN as the largest value, chunk may give fewer
-    pieces than asked.  What differs: an index out of range is NumPy's
-    IndexError (as devtensor's indexing everywhere), where PyTorch raises
+    pieces than asked.  What differs: indices are NumPy's, as devtensor's
+    indexing everywhere (a negative one counts from the end, one out of range
+    is an IndexError), where PyTorch refuses negative indices with a
     RuntimeError; topk's choice among equal values at the k-th place may
-    differ from PyTorch's (PyTorch leaves it unspecified too).
+    differ from PyTorch's, and between devices (PyTorch leaves it unspecified
+    too).
 """
 import collections
 import numbers
@@ -99,17 +101,27 @@ def gather(input, dim, index):
 
 def index_select(input, dim, index):
     """PyTorch's index_select: the slices of input at the positions in the
-    1-d (or 0-d) index along dim."""
+    1-d (or 0-d) index along dim (a 0-d input stays 0-d)."""
     dim = _dim(dim, input.ndim)
     index = _integer_index(index, input, "index_select")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    return _dt().take(input.reshape(1) if input.ndim == 0 else input, index.reshape(-1), axis=dim)
+    if input.ndim == 0:
+        if index.size != 1:
+            raise IndexError("index_select(): Index to scalar can have only 1 value, got "
+                             f"{index.size} value(s)")
+        return _dt().take(input.reshape(1), index.reshape(-1)).reshape(())
+    return _dt().take(input, index.reshape(-1), axis=dim)
 
 
 def masked_fill(input, mask, value):
-    """A copy of input with value where the bool mask (broadcast) is True."""
-    return input.clone().masked_fill_(mask, value)
+    """A copy of input, broadcast with the bool mask, with value where the
+    mask is True."""
+    dt = _dt()
+    mask = _bool_mask(mask, input, "masked_fill")
+    shape = dt.broadcast_shapes(input.shape, mask.shape)
+    out = input.clone() if tuple(shape) == input.shape else dt.broadcast_to(input, shape).copy()
+    return out.masked_fill_(mask, value)
 
 
 def masked_select(input, mask):
@@ -172,15 +184,22 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 def narrow(input, dim, start, length):
     """A view of length elements of input from start (negative: from the
     end) along dim."""
+    _at_least_1d("narrow() cannot be applied to a 0-dim tensor.", input)
     dim = _dim(dim, input.ndim)
     n = input.shape[dim]
     start, length = operator.index(start), operator.index(length)
     if not -n <= start <= n:
         raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
-    start %= n if n else 1
+    if start < 0:
+        start += n
     if length < 0 or start + length > n:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
     return input[(slice(None),) * dim + (slice(start, start + length),)]
+
+
+def _at_least_1d(message, input):
+    if input.ndim == 0:
+        raise RuntimeError(message)
 
 
 def _pieces(input, sizes, dim):
@@ -194,6 +213,7 @@ def _pieces(input, sizes, dim):
 def chunk(input, chunks, dim=0):
     """PyTorch's chunk: pieces of ceil(n / chunks) along dim (the last one
     shorter, and fewer pieces than asked when they run out)."""
+    _at_least_1d("chunk expects at least a 1-dimensional tensor", input)
     chunks = operator.index(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
@@ -209,6 +229,7 @@ def split_method(input, split_size_or_sections, dim=0):
     """Tensor.split, PyTorch's: pieces of split_size along dim (the last one
     shorter), or of the given sizes, which must add up to the length.
     (devtensor.split, the function, is NumPy's: sections or indices.)"""
+    _at_least_1d("split expects at least a 1-dimensional tensor", input)
     dim = _dim(dim, input.ndim)
     n = input.shape[dim]
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -218,7 +239,9 @@ def split_method(input, split_size_or_sections, dim=0):
                                f"size at dimension {dim}), but got split_sizes={sizes}")
         return _pieces(input, sizes, dim)
     size = operator.index(split_size_or_sections)
-    if size <= 0 and n > 0:
+    if size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+    if size == 0 and n > 0:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
     if n == 0:
         return (input,)
@@ -227,6 +250,7 @@ def split_method(input, split_size_or_sections, dim=0):
 
 def unbind(input, dim=0):
     """The slices of input along dim, each without it."""
+    _at_least_1d("unbind(): cannot be applied to a 0-dim tensor", input)
     dim = _dim(dim, input.ndim)
     return tuple(input[(slice(None),) * dim + (i,)] for i in range(input.shape[dim]))
 

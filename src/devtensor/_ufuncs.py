@@ -327,10 +327,7 @@ def into_outputs(name, results, out):
 def divmod(x1, x2, /, out=(None, None)):
     """NumPy's divmod: (floor_divide(x1, x2), remainder(x1, x2)), its two loops' values."""
     out = two_outputs((x1, x2), out)
-    views = numpy_views(x1, x2) if out[0] is None and out[1] is None else None
-    if views is not None:  # Note [NumPy's loops for CPU tensors] in _operands.py
-        return numpy_call(np.divmod, views)
-    x1, x2 = _first_tensor((x1, x2))
+    x1, x2 = _first_tensor((x1, x2))  # (two devtensor loops beat NumPy's divmod on small CPU tensors)
     results = (_ufunc(_OPS["floor_divide"], x1, x2), _ufunc(_OPS["remainder"], x1, x2))
     return into_outputs("divmod", results, out)
 

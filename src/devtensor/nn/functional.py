@@ -3,6 +3,7 @@
 operations on the input's device.
 """
 import math
+import operator
 import warnings
 
 from .. import _C
@@ -255,8 +256,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         raise RuntimeError("cross_entropy: the input must have at least one dimension (the classes)")
     if weight is not None:
         _tensor(weight, "weight")
-    if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+    if isinstance(ignore_index, bool) or not hasattr(type(ignore_index), "__index__"):
         raise TypeError(f"cross_entropy(): ignore_index must be an int, not {type(ignore_index).__name__}")
+    ignore_index = operator.index(ignore_index)
     _same_device(input, target, weight)
     class_dim = 0 if input.ndim == 1 else 1
     n_classes = input.shape[class_dim]

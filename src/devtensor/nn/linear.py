@@ -142,14 +142,14 @@ class LazyLinear(Linear):
             self.initialize_parameters(input)
         return F.linear(input, self.weight, self.bias)
 
-    def _lazy_shape_error(self, name, shape):
+    def _lazy_shape_error(self, name, shape, key):
         """Why a loaded tensor of this shape cannot become the parameter
-        `name` (None if it can): PyTorch's size-mismatch check, made before
-        anything is materialised."""
-        want = (self.out_features, "in_features") if name == "weight" else (self.out_features,)
-        if len(shape) != len(want) or shape[0] != self.out_features:
-            return (f"size mismatch for {name}: copying a param with shape {tuple(shape)} from checkpoint, "
-                    f"LazyLinear({self.out_features}) needs shape ({', '.join(map(str, want))})")
+        `name` (state-dict key `key`), or None if it can: PyTorch's
+        size-mismatch check, made before anything is materialised."""
+        want = f"({self.out_features}, in_features)" if name == "weight" else f"({self.out_features},)"
+        if len(shape) != (2 if name == "weight" else 1) or shape[0] != self.out_features:
+            return (f"size mismatch for {key}: copying a param with shape {tuple(shape)} from checkpoint, "
+                    f"LazyLinear({self.out_features}) needs shape {want}")
         return None
 
     def _after_load_state_dict(self):

@@ -459,7 +459,7 @@ class Module:
                 continue
             lazy = isinstance(current, UninitializedParameter)
             check = getattr(module, "_lazy_shape_error", None) if lazy else None
-            refused = check(name, tuple(value.shape)) if check is not None else None
+            refused = check(name, tuple(value.shape), key) if check is not None else None
             if refused is not None:
                 errors.append(refused)
                 continue
