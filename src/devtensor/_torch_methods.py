@@ -18,12 +18,9 @@ Note [PyTorch's methods]
     topk, chunk, ...) is in _torch_selection.py.  There is no autograd:
     detach() is a view of the same memory.
 """
-import numbers
-
-import numpy as np
-
 from . import _C
 from ._creation import _new
+from ._torch_selection import _fill_value
 
 
 def _dt():
@@ -254,12 +251,8 @@ class _TorchMethods:
     def fill_(self, value):
         """Every element set to value, a number or a 0-d tensor (PyTorch's
         fill_: a longer tensor is an error, where t[...] = v broadcasts)."""
-        if isinstance(value, _C.TensorBase):
-            if value.ndim != 0:
-                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
-                                   f"{value.ndim} dimensions.")
-        elif not isinstance(value, (numbers.Number, np.generic)):
-            raise TypeError(f"fill_() expects a number or a 0-d tensor, got {type(value).__name__}")
+        _fill_value(value, "fill_", "fill_ only supports 0-dimension value tensor but got tensor with {} "
+                                    "dimensions.")
         self[...] = value
         return self
 

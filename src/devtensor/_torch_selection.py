@@ -39,12 +39,24 @@ def _dt():
 
 def _dim(dim, ndim):
     """dim as an axis index of a tensor of ndim dimensions (PyTorch's
-    message for one out of range; a 0-d tensor has dims -1 and 0)."""
+    message for one out of range; a 0-d tensor has dims -1 and 0); nn's
+    functions use it too."""
     dim = operator.index(dim)
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
+
+
+def _fill_value(value, name, too_long):
+    """value, a number or a 0-d tensor, which is all PyTorch's fill_ and
+    masked_fill_ take; too_long: the message for a longer tensor ({} its ndim)."""
+    if isinstance(value, TensorBase):
+        if value.ndim != 0:
+            raise RuntimeError(too_long.format(value.ndim))
+    elif not isinstance(value, (numbers.Number, np.generic)):
+        raise TypeError(f"{name}() expects a number or a 0-d tensor, got {type(value).__name__}")
+    return value
 
 
 def _integer_index(index, self, name):
@@ -278,12 +290,8 @@ class _SelectionMethods:
     def masked_fill_(self, mask, value):
         """value where the bool mask (broadcast to self) is True, in place."""
         mask = _bool_mask(mask, self, "masked_fill_")
-        if isinstance(value, TensorBase):
-            if value.ndim != 0:
-                raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
-                                   f"with {value.ndim} dimension(s).")
-        elif not isinstance(value, (numbers.Number, np.generic)):
-            raise TypeError(f"masked_fill_() expects a number or a 0-d tensor, got {type(value).__name__}")
+        _fill_value(value, "masked_fill_", "masked_fill_ only supports a 0-dimensional value tensor, but got "
+                                           "tensor with {} dimension(s).")
         _dt().copyto(self, value, casting="unsafe", where=mask)
         return self
 

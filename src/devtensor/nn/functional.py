@@ -9,6 +9,7 @@ import warnings
 from .. import _C
 from .._C import Tensor
 from .. import _reductions, _ufuncs, _index_functions
+from .._torch_selection import _dim
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -17,14 +18,6 @@ def _tensor(x, name="input"):
     if not isinstance(x, Tensor):
         raise TypeError(f"{name} must be a devtensor.Tensor, not {type(x).__name__}")
     return x
-
-
-def _dim(dim, ndim, name="dim"):
-    span = max(ndim, 1)
-    if not -span <= dim < span:
-        raise IndexError(f"Dimension out of range (expected to be in range of "
-                         f"[{-span}, {span - 1}], but got {dim})")
-    return dim % span if ndim else 0
 
 
 def _same_device(*tensors):
@@ -217,7 +210,7 @@ def _random():
 
 def flatten(input, start_dim=0, end_dim=-1):
     _tensor(input)
-    start, end = _dim(start_dim, input.ndim, "start_dim"), _dim(end_dim, input.ndim, "end_dim")
+    start, end = _dim(start_dim, input.ndim), _dim(end_dim, input.ndim)
     if input.ndim == 0:  # its dims are [-1, 0] (_dim), as PyTorch's
         return input.reshape(1)
     if start > end:
