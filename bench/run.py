@@ -484,6 +484,13 @@ def bench_per_call(table, rng, quick):
     ac = a + 1j * a
     xc = dt.asarray(ac)
     p4 = np.empty((4, 4))
+    i4 = np.array([[0, 3], [1, 1], [2, 0], [3, 2]])
+    ti4 = dt.asarray(i4)
+
+    def np_topk(v, k):  # NumPy's way to PyTorch's topk: a partition, then the k ordered
+        part = np.argpartition(v, -k)[-k:]
+        order = part[np.argsort(-v[part], kind="stable")]
+        return v[order], order
     o4 = dt.asarray(p4.copy())
     everyday = [  # issue 9's creation, joins and views, and the calls beside them: no target in the issues
         ("zeros(16)", lambda: dt.zeros(16), lambda: np.zeros(16)),
@@ -543,6 +550,11 @@ def bench_per_call(table, rng, quick):
         ("insert(t, 1, 5.0)", lambda: dt.insert(x, 1, 5.0), lambda: np.insert(a, 1, 5.0)),
         ("list(t)  (4x4 rows)", lambda: list(x4), lambda: list(m4)),
         ("argpartition(t, 3)", lambda: dt.argpartition(x, 3), lambda: np.argpartition(a, 3)),
+        ("t.gather(1, idx) vs take_along_axis  (4x4)", lambda: x4.gather(1, ti4),
+         lambda: np.take_along_axis(m4, i4, axis=1)),
+        ("t.topk(3) vs argpartition + argsort", lambda: x.topk(3), lambda: np_topk(a, 3)),
+        ("t.masked_fill(t > 0.5, 0) vs where", lambda: x.masked_fill(x > 0.5, 0.0), lambda: np.where(a > 0.5, 0.0, a)),
+        ("t.div(2, rounding_mode='floor')", lambda: x.div(2, rounding_mode="floor"), lambda: np.floor_divide(a, 2)),
         ("t @ t  (4x4)", lambda: x4 @ x4, lambda: m4 @ m4),
         ("matmul(t, t)  (4x4)", lambda: dt.matmul(x4, x4), lambda: np.matmul(m4, m4)),
         ("matmul(t, t, out=o)  (4x4)", lambda: dt.matmul(x4, x4, out=o4), lambda: np.matmul(m4, m4, out=p4)),

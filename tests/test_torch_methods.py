@@ -261,8 +261,8 @@ def test_selection_functions(device):
     scalar = dt.asarray(5.0, device=device)
     for call, words in [(lambda: scalar.chunk(2), "chunk expects at least a 1-dimensional tensor"),
                         (lambda: scalar.split(1), "split expects at least a 1-dimensional tensor"),
-                        (lambda: scalar.unbind(), "unbind\(\): cannot be applied to a 0-dim tensor"),
-                        (lambda: scalar.narrow(0, 0, 1), "narrow\(\) cannot be applied to a 0-dim tensor"),
+                        (lambda: scalar.unbind(), r"unbind\(\): cannot be applied to a 0-dim tensor"),
+                        (lambda: scalar.narrow(0, 0, 1), r"narrow\(\) cannot be applied to a 0-dim tensor"),
                         (lambda: dt.zeros((0, 3), device=device).split(-1), "split_size be non-negative")]:
         with pytest.raises(RuntimeError, match=words):
             call()
@@ -270,3 +270,29 @@ def test_selection_functions(device):
     wide = dt.arange(3.0, device=device).masked_fill(dt.ones((2, 3), dtype=dt.bool, device=device), 7.0)
     assert wide.tolist() == [[7.0] * 3] * 2  # self broadcast with the mask, as PyTorch's out-of-place form
     assert x.gather(0, dt.asarray([-1], device=device)).tolist() == [2.0]  # NumPy's negative index (the Note)
+
+
+def test_selection_refusals(device):
+    """The selection family's remaining refusals, with their types and words."""
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    idx = dt.asarray([[0, 1]], device=device)
+    cases = [
+        (lambda: t.index_select(0, dt.zeros((2, 2), dtype=dt.int64, device=device)), IndexError,
+         "Index is supposed to be a vector"),
+        (lambda: dt.asarray(5.0, device=device).index_select(0, dt.asarray([0, 0], device=device)), IndexError,
+         "Index to scalar can have only 1 value, got 2"),
+        (lambda: t.kthvalue(4), RuntimeError, "selected number k out of range for dimension 1"),
+        (lambda: t.scatter_(1, idx), TypeError, "takes src or value=, one of them"),
+        (lambda: t.scatter(1, idx, dt.ones((1, 1), device=device)), RuntimeError,
+         r"Expected index \[1, 2\] to be smaller than src \[1, 1\]"),
+        (lambda: t.scatter(1, idx, "a"), TypeError, "src must be a tensor or a number, got str"),
+        (lambda: t.chunk(0), RuntimeError, "chunk expects `chunks` to be greater than 0, got: 0"),
+        (lambda: t.split(0), RuntimeError, "split_size can only be 0 if dimension size is 0"),
+        (lambda: t.narrow(1, -4, 1), IndexError, r"start out of range \(expected to be in range of \[-3, 3\], but got -4\)"),
+        (lambda: t.masked_select(dt.asarray([1, 0, 1], device=device)), RuntimeError,
+         "masked_select only supports boolean masks"),
+    ]
+    for call, kind, words in cases:
+        with pytest.raises(kind, match=words):
+            call()
+    assert t.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]  # nothing written by a refused scatter_
