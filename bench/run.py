@@ -486,6 +486,8 @@ def bench_per_call(table, rng, quick):
     p4 = np.empty((4, 4))
     i4 = np.array([[0, 3], [1, 1], [2, 0], [3, 2]])
     ti4 = dt.asarray(i4)
+    mask_np16 = a > a.mean()
+    mask_t16 = dt.asarray(mask_np16)
 
     def np_topk(v, k):  # NumPy's way to PyTorch's topk: a partition, then the k ordered
         part = np.argpartition(v, -k)[-k:]
@@ -554,6 +556,9 @@ def bench_per_call(table, rng, quick):
          lambda: np.take_along_axis(m4, i4, axis=1)),
         ("t.topk(3) vs argpartition + argsort", lambda: x.topk(3), lambda: np_topk(a, 3)),
         ("t.masked_fill(t > 0.5, 0) vs where", lambda: x.masked_fill(x > 0.5, 0.0), lambda: np.where(a > 0.5, 0.0, a)),
+        ("divide(t, t, out=o, where=m)", lambda: dt.divide(x, x, out=x2, where=mask_t16),
+         lambda: np.divide(a, a, out=a2, where=mask_np16)),
+        ("copyto(o, 0.0, where=m)", lambda: dt.copyto(x2, 0.0, where=mask_t16), lambda: np.copyto(a2, 0.0, where=mask_np16)),
         ("t.div(2, rounding_mode='floor')", lambda: x.div(2, rounding_mode="floor"), lambda: np.floor_divide(a, 2)),
         ("t @ t  (4x4)", lambda: x4 @ x4, lambda: m4 @ m4),
         ("matmul(t, t)  (4x4)", lambda: dt.matmul(x4, x4), lambda: np.matmul(m4, m4)),

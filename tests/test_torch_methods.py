@@ -272,6 +272,28 @@ def test_selection_functions(device):
     assert x.gather(0, dt.asarray([-1], device=device)).tolist() == [2.0]  # NumPy's negative index (the Note)
 
 
+@pytest.mark.parametrize("shape, dim, k", [((300000,), 0, 5), ((700, 100), 0, 3), ((100, 700), 1, 30),
+                                           ((40, 30), 1, 0), ((7,), 0, 7), ((70000,), 0, 20000), ((3, 1), 0, 2)])
+def test_topk_against_a_stable_sort(device, shape, dim, k):
+    """topk's values are the first k of a sort (NaN the largest), whether it
+    sorts (small tensors, devices) or partitions first (big CPU tensors)."""
+    if device != "cpu" and np.prod(shape) > 100000:
+        pytest.skip("the sort path is the small CPU one; the emulation is slow at this size")
+    rng = np.random.default_rng(len(shape) * 1000 + k)
+    a = np.round(rng.standard_normal(shape), 2)
+    a.flat[::97] = np.nan
+    key = np.where(np.isnan(a), np.inf, a)
+    for largest in (True, False):
+        values, indices = dt.asarray(a, device=device).topk(k, dim=dim, largest=largest)
+        s = -np.sort(-key, axis=dim) if largest else np.sort(key, axis=dim)
+        want = np.take(s, np.arange(k), axis=dim)
+        want[np.isposinf(want)] = np.nan
+        np.testing.assert_array_equal(to_np(values), want)
+        np.testing.assert_array_equal(np.take_along_axis(a, to_np(indices), axis=dim), want)
+    masked = dt.asarray(a, device=device).masked_fill(dt.asarray(np.isnan(a), device=device), -1)
+    np.testing.assert_array_equal(to_np(masked), np.where(np.isnan(a), -1, a))
+
+
 def test_selection_refusals(device):
     """The selection family's remaining refusals, with their types and words."""
     t = dt.arange(6.0, device=device).reshape(2, 3)

@@ -123,6 +123,38 @@ def test_copyto_tensors_and_where(device):
                                  dt.ones(3, device=device), casting="safe"))
 
 
+@pytest.mark.parametrize("dst_shape, src_shape, mask_shape", [
+    ((2, 3), None, (3, 2, 3)), ((2, 3), (4,), (2, 3)), ((3,), (1, 1, 3), (3,)), ((3,), (2, 1, 3), (3,)),
+    ((3,), None, (1, 3)), ((3,), (), (3,)), ((), (3,), ()), ((2, 3), (2, 1), (1, 3))])
+def test_copyto_broadcasting_with_where(device, dst_shape, src_shape, mask_shape):
+    """A source and a mask broadcast to dst as NumPy's copyto has them (a
+    source may have extra leading length-1 axes, a mask may not), with
+    NumPy's error text otherwise and nothing written."""
+    rng = np.random.default_rng(len(dst_shape) + 10 * len(mask_shape))
+    src = 7.5 if src_shape is None else rng.standard_normal(src_shape)
+    mask = rng.random(mask_shape) < 0.5
+    a = np.zeros(dst_shape)
+    t = dt.zeros(dst_shape, device=device)
+    tsrc = src if src_shape is None else dt.asarray(src, device=device)
+    try:
+        np.copyto(a, src, where=mask)
+    except ValueError:
+        same_error(lambda: np.copyto(np.zeros(dst_shape), src, where=mask),
+                   lambda: dt.copyto(t, tsrc, where=dt.asarray(mask, device=device)))
+        assert not to_np(t).any()
+        return
+    dt.copyto(t, tsrc, where=dt.asarray(mask, device=device))
+    assert_same(t, a, device)
+
+
+def test_copyto_where_from_an_overlapping_view(device):
+    a = np.arange(8.0)
+    t = dt.arange(8.0, device=device)
+    np.copyto(a[1:], a[:-1], where=np.arange(7) % 2 == 0)
+    dt.copyto(t[1:], t[:-1], where=dt.arange(7, device=device) % 2 == 0)
+    assert_same(t, a, device)
+
+
 def test_error_settings():
     before = dt.geterr()
     assert before == {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}

@@ -239,6 +239,8 @@ def sort_complex(a):
 
 
 def _check_kth(kth, n):
+    if type(kth) is int and -n <= kth < n:  # the common call
+        return kth
     ks = np.asarray(kth.cpu() if isinstance(kth, TensorBase) else kth)
     if ks.dtype.kind == "b":
         raise ValueError("Booleans unacceptable as partition index")

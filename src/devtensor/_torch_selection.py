@@ -131,8 +131,11 @@ def masked_fill(input, mask, value):
     mask is True."""
     dt = _dt()
     mask = _bool_mask(mask, input, "masked_fill")
-    shape = dt.broadcast_shapes(input.shape, mask.shape)
-    out = input.clone() if tuple(shape) == input.shape else dt.broadcast_to(input, shape).copy()
+    shape = input.shape if mask.shape == input.shape else tuple(dt.broadcast_shapes(input.shape, mask.shape))
+    if type(value) in (int, float, bool):  # the common call: one pass of the core's where
+        out = _C.empty(shape, dtype=input.dtype, device=input.device)
+        return _C._ufunc(_WHERE, mask, value, input, out=out, casting="unsafe")
+    out = input.clone() if shape == input.shape else dt.broadcast_to(input, shape).copy()
     return out.masked_fill_(mask, value)
 
 
@@ -141,6 +144,9 @@ def masked_select(input, mask):
     mask = _bool_mask(mask, input, "masked_select")
     a, m = _dt().broadcast_arrays(input, mask)
     return a[m]
+
+
+_WHERE = _C.OPS["where"]
 
 
 def _bool_mask(mask, self, name):
@@ -162,19 +168,30 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     n = x.shape[dim]
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
-    if 0 < k < n:  # the k (unordered) by a partition, then ordered
+    if 0 < 4 * k < n and x.size >= _PARTITION_FROM and x.device.type == "cpu":
+        # the k (unordered) by a partition, then ordered: less work than a sort
         part = dt.argpartition(x, n - k if largest else k - 1, axis=dim)
-        part = part.narrow(dim, n - k, k) if largest else part.narrow(dim, 0, k)
-    else:
-        part = dt.broadcast_to(dt.arange(n, device=x.device).reshape((n,) + (1,) * (x.ndim - dim - 1)), x.shape)
-        part = part.narrow(dim, 0, k)
-    values = dt.take_along_axis(x, part, axis=dim)
-    order = dt.argsort(values, axis=dim, descending=largest, stable=True)
-    indices = dt.take_along_axis(part, order, axis=dim)
-    values = dt.take_along_axis(values, order, axis=dim)
+        part = part[_upto(dim, slice(n - k, n) if largest else slice(0, k))]
+        values = dt.take_along_axis(x, part, axis=dim)
+        order = dt.argsort(values, axis=dim, descending=largest, stable=True)
+        indices = dt.take_along_axis(part, order, axis=dim)
+        values = dt.take_along_axis(values, order, axis=dim)
+    else:  # one stable sort (a partition on a device is a sort: Note [Sorting through the backend])
+        indices = dt.argsort(x, axis=dim, descending=largest, stable=True)
+        if k < n:
+            indices = indices[_upto(dim, slice(0, k))]
+        values = x[indices] if x.ndim == 1 else dt.take_along_axis(x, indices, axis=dim)
     if input.ndim == 0:
         values, indices = values.reshape(()), indices.reshape(())
     return topk_result(values, indices)
+
+
+_PARTITION_FROM = 1 << 16  # elements: below, topk sorts (a partition and a sort cost more calls)
+
+
+def _upto(dim, part):
+    """The index taking `part` (a slice) of dimension dim."""
+    return (slice(None),) * dim + (part,)
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
@@ -186,7 +203,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     k = operator.index(k)
     if not 1 <= k <= x.shape[dim]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    index = dt.argpartition(x, k - 1, axis=dim).narrow(dim, k - 1, 1)
+    index = dt.argpartition(x, k - 1, axis=dim)[_upto(dim, slice(k - 1, k))]
     values = dt.take_along_axis(x, index, axis=dim)
     if not keepdim or input.ndim == 0:
         values, index = values.squeeze(dim), index.squeeze(dim)

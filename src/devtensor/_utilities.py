@@ -21,10 +21,11 @@ import numpy as np
 from . import _C
 from ._C import TensorBase
 from ._creation import asarray
-from ._dtype_api import can_cast, result_type
+from ._dtype_api import _CASTINGS, can_cast, result_type
 from ._operands import as_tensor, operands_device
 from ._reductions import all as all_
-from ._ufuncs import absolute, isfinite, isnan, where as where_
+from ._ufuncs import absolute, isfinite, isnan
+from ._views import _np_shape
 
 _ERR_KINDS = ("divide", "over", "under", "invalid")
 _ERR_MODES = ("ignore", "warn", "raise", "call", "print", "log")
@@ -132,7 +133,17 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not isinstance(dst, TensorBase):
         raise TypeError(f"copyto() argument 1 must be a devtensor.Tensor, not "
                         f"{type(dst).__name__}")
-    if np.isscalar(src) and not isinstance(src, (str, bytes)):
+    if type(src) in _WEAK_TYPES and casting in _CASTINGS:  # the common call, checked cheaply
+        if casting != "unsafe" and not _C._can_cast(result_type(dst.dtype, src), dst.dtype, casting):
+            raise TypeError(f"Cannot cast scalar from dtype('{asarray(src).dtype}') to "
+                            f"dtype('{dst.dtype}') according to the rule '{casting}'")
+        value = src
+        src_shape = ()
+        if type(src) is complex and not dst.dtype.is_complex:  # only under 'unsafe'
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=2)
+            value = src.real
+    elif np.isscalar(src) and not isinstance(src, (str, bytes)):
         # a Python or NumPy scalar: NumPy 2's promotion decides, and setitem
         # raises OverflowError for a Python int out of dst's range
         # Python int, float and complex are weak (NEP 50); bool and NumPy scalars are not
@@ -141,30 +152,49 @@ def copyto(dst, src, casting="same_kind", where=True):
                         casting):
             raise TypeError(f"Cannot cast scalar from dtype('{asarray(src).dtype}') to "
                             f"dtype('{dst.dtype}') according to the rule '{casting}'")
-        s = value = src
+        value = src
         src_shape = ()
         if np.iscomplexobj(src) and not dst.dtype.is_complex:  # only under 'unsafe'
             warnings.warn("Casting complex values to real discards the imaginary part",
                           np.exceptions.ComplexWarning, stacklevel=2)
             value = src.real
     else:
-        s = value = asarray(src, device=dst.device)
-        if not _C._can_cast(s.dtype, dst.dtype, casting):
-            raise TypeError(f"Cannot cast array data from dtype('{s.dtype}') to "
+        value = asarray(src, device=dst.device)
+        if not _C._can_cast(value.dtype, dst.dtype, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{value.dtype}') to "
                             f"dtype('{dst.dtype}') according to the rule '{casting}'")
-        src_shape = s.shape
+        src_shape = value.shape
     if where is True:
         dst[...] = value
         return
     if isinstance(where, (TensorBase, np.ndarray)):
-        mask = asarray(where, device=dst.device)
+        mask = _C.asarray(where, device=dst.device)
     else:  # lists and scalars are read as bool, as NumPy does
         mask = asarray(np.asarray(where, dtype=bool), device=dst.device)
     if mask.dtype != _C.bool:
         raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') "
                         f"according to the rule 'safe'")
-    dst[...] = where_(mask, value if src_shape == () and not isinstance(value, TensorBase)
-                      else value.astype(dst.dtype), dst)
+    _check_broadcasts(mask.shape, dst.shape, "where mask")
+    if src_shape != () or isinstance(value, TensorBase):
+        extra = len(src_shape) - dst.ndim  # NumPy drops a source's leading length-1 axes
+        if extra > 0 and all(n == 1 for n in src_shape[:extra]):
+            value = value.reshape(src_shape[extra:])
+        _check_broadcasts(value.shape, dst.shape, "input array")
+        value = value.astype(dst.dtype)  # a copy: dst may overlap src
+    # the core's where, written into dst (its own input, element by element)
+    _C._ufunc(_WHERE, mask, value, dst, out=dst, casting="unsafe")
+
+
+def _check_broadcasts(shape, to, what):
+    """NumPy's copyto error for a source or mask that does not broadcast to dst."""
+    if shape != to and (len(shape) > len(to) or
+                        any(s not in (1, t) for s, t in zip(reversed(shape), reversed(to)))):
+        raise ValueError(f"could not broadcast {what} from shape {_np_shape(shape)} into shape "
+                         f"{_np_shape(to)}")
+
+
+_WEAK_TYPES = (int, float, complex)
+_WHERE = _C.OPS["where"]
 
 
 # ---- floating-point error settings (Note [Floating-point error settings]) ----
