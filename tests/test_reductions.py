@@ -718,6 +718,25 @@ def test_scans_start_at_the_first_element(device, dtype):
                             device=device)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_running_values_are_kept_wide(device, dtype):
+    """README: float16/float32 sums, products and scans keep a wide running
+    value and round each result once: a result overflows or underflows only
+    where the exact running value does (NumPy, rounding each step, differs)."""
+    big = float(np.finfo(dtype).max) * 0.9
+    cases = [("cumprod", [300, 300, 1 / 300, 1 / 300]), ("cumsum", [big, big, -big]),
+             ("cumprod", [1e-30, 1e-30, 1e30, 1e30] if dtype == "float32" else [1e-4, 1e-4, 1e4, 1e4])]
+    for name, values in cases:
+        a = np.array(values, dtype=dtype)
+        exact = getattr(np, name)(a.astype(np.float64))
+        with np.errstate(over="ignore"):
+            want = exact.astype(dtype)
+        assert_same(getattr(dt, name)(dt.asarray(a, device=device)), want, device=device)
+        total = "sum" if name == "cumsum" else "prod"
+        with np.errstate(over="ignore"):
+            assert_same(getattr(dt, total)(dt.asarray(a, device=device)), want[-1], device=device)
+
+
 def test_cumulative_and_diff(device):
     a = np.arange(1, 13).reshape(3, 4)
     t = dt.asarray(a, device=device)

@@ -375,12 +375,18 @@ def unstack(x, /, *, axis=0):
 
 # ---- rearranging (views) ----
 
+_REVERSED = slice(None, None, -1)
+
+
 def flip(m, axis=None):
     """m reversed along axis (all axes when None; an int or a tuple): a view
     with negative strides, as NumPy's."""
     m = _tensor(m)
-    axes = (range(m.ndim) if axis is None else (normalize_axis_index(axis, m.ndim),)
-            if type(axis) is int else normalize_axis_tuple(axis, m.ndim))
+    if type(axis) is int or axis is None and m.ndim:  # the common calls: a reversing slice in C
+        if axis is None:
+            return m[(_REVERSED,) * m.ndim]
+        return m[(slice(None),) * normalize_axis_index(axis, m.ndim) + (_REVERSED,)]
+    axes = (range(m.ndim) if axis is None else normalize_axis_tuple(axis, m.ndim))
     strides, offset = list(m.strides), 0
     for a in axes:
         if m.shape[a] > 0:
