@@ -9,7 +9,8 @@
  * Uniform and integer draws are exact integer arithmetic, identical on
  * every device.  The affine step (low + (high - low) * u) uses explicitly
  * rounded operations so that nvcc cannot fuse it into an FMA.  Normal draws
- * call log/sqrt/cos, whose last bit may differ between libm and CUDA's.
+ * call log/sqrt/cos, whose last bit may differ between libm, libmvec (the
+ * CPU's, Note [Normals through vector math] in cpu_random.c) and CUDA's.
  */
 #ifndef DT_PHILOX_H
 #define DT_PHILOX_H

@@ -1,6 +1,6 @@
 /* cpu_random.h - the CPU's random draws for a block of consecutive
- * counters: element j is philox.h's draw for counter + j, bit for bit
- * (Note [Philox in blocks] in cpu_random.c). */
+ * counters: element j is philox.h's draw for counter + j, bit for bit (normals
+ * to the last bit or two; Note [Philox in blocks] in cpu_random.c). */
 #ifndef DT_CPU_RANDOM_H
 #define DT_CPU_RANDOM_H
 
@@ -12,7 +12,8 @@
  * (and words2): scratch of n words each */
 void dt_cpu_philox_uniform(uint64_t seed, uint64_t counter, int64_t n, int bits, double low, double high,
                            double *out, uint64_t *words);
-/* out[j] = dt_philox_normal(seed, counter + j, mean, std) */
+/* out[j] = dt_philox_normal(seed, counter + j, mean, std), with vector log and cos
+ * (to the last bit or two: Note [Normals through vector math] in cpu_random.c) */
 void dt_cpu_philox_normal(uint64_t seed, uint64_t counter, int64_t n, double mean, double std, double *out,
                           uint64_t *words, uint64_t *words2);
 /* out[j] = dt_philox_randint(seed, counter + j, low, high), high > low */
