@@ -34,6 +34,11 @@ def test_namespace_info():
     assert len(info.dtypes()) == 13 and "bfloat16" not in info.dtypes()
     with pytest.raises(ValueError, match="is not one of"):
         info.dtypes(device="cuda:9")
+    for d in ALL_DEVICES:  # a device's name too, as every device= of devtensor takes it
+        assert info.dtypes(device=d) == info.dtypes() and info.default_dtypes(device=str(d))["integral"] == dt.int64
+    for bad in ("gpu", 3.5, object()):
+        with pytest.raises(ValueError, match="is not one of"):
+            info.default_dtypes(device=bad)
 
 
 def test_astype(device):

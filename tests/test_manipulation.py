@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from numpy.exceptions import AxisError
 
 import devtensor as dt
-from helpers import CUDA_DEVICES, assert_same
+from helpers import CUDA_DEVICES, assert_same, to_np
 
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64",
           "complex64"]
@@ -251,6 +251,12 @@ def test_broadcast(device):
     same_error(lambda: dt.broadcast_arrays(on(make(2), device), on(make(3), device)),
                lambda: np.broadcast_arrays(make(2), make(3)))
     same_error(lambda: dt.broadcast_shapes((2,), (3,)), lambda: np.broadcast_shapes((2,), (3,)))
+    if device != "cpu":  # a 0-d CPU tensor joins the device, as in arithmetic; a longer one does not
+        s, x = dt.asarray(2.0), dt.ones(3, device=device)
+        r = dt.broadcast_arrays(s, x)
+        assert r[0].device == x.device and to_np(r[0]).tolist() == [2.0] * 3 and r[1] is x
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            dt.broadcast_arrays(dt.ones(3), x)
 
 
 def test_ascontiguousarray(device):

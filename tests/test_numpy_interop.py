@@ -168,3 +168,53 @@ def test_asarray_of_the_same_array_is_the_same_tensor_until_something_changes():
     r = weakref.ref(dt.asarray(c))
     assert r() is None
     assert dt.asarray(c).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_numpy_arrays_as_out(device):
+    """Note [NumPy arrays as out=]: `a += t` keeps a an ndarray, written in
+    place, for CPU tensors; a device operand cannot write host memory in place."""
+    t = dt.asarray([1.0, 2.0, 3.0], device=device)
+    a = np.zeros(3)
+    before = a
+    if device != "cpu":
+        with pytest.raises(TypeError, match=f"out= is a NumPy array in host memory and an operand is on {device}"):
+            a += t
+        assert not a.any()
+        return
+    a += t
+    assert a is before and a.tolist() == [1.0, 2.0, 3.0]
+    assert np.sin(t, out=a) is a and np.allclose(a, np.sin([1.0, 2.0, 3.0]))
+    q, r = np.zeros(3), np.zeros(3)
+    got = np.divmod(t, 2.0, out=(q, r))
+    assert got[0] is q and got[1] is r and q.tolist() == [0, 1, 1] and r.tolist() == [1, 0, 1]
+    m = np.zeros((2, 3))
+    m += t
+    assert m.tolist() == [[1, 2, 3]] * 2
+    s = np.zeros(())
+    assert np.add.reduce(t, out=s) is s and float(s) == 6.0
+    i = np.zeros(3, dtype=np.int64)
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from dtype"):
+        i += t
+    with pytest.raises(TypeError, match="cannot write into a NumPy array of dtype >f8"):
+        np.add(t, t, out=np.zeros(3, dtype=">f8"))
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        np.add(t, t, out=ro)
+
+
+def test_host_copy_of_a_device_view_keeps_its_neighbours(device):
+    """Note [A device view's host copy keeps its neighbours]: NumPy's
+    as_strided on np.asarray(vals[2:]) reads vals before the slice, as SciPy's
+    toeplitz does; every view's host copy holds the view's values."""
+    from numpy.lib.stride_tricks import as_strided
+    c = np.array([1.0, 2.0, 3.0])
+    vals = dt.concatenate([dt.asarray(c[::-1], device=device), dt.asarray(c[1:], device=device)])
+    got = as_strided(np.asarray(vals[2:]), shape=(3, 3), strides=(-8, 8))
+    assert got.tolist() == [[1, 2, 3], [2, 1, 2], [3, 2, 1]]
+    x = dt.arange(24.0, device=device).reshape(4, 6)
+    big = dt.arange(10.0 ** 5, device=device)
+    for v in (x, x[1:], x[:, ::-2], x.T, x[2:3, 1:2], x[1:, 2], big[5:10], x[:0], x[1, 1]):
+        a = np.asarray(v)
+        assert a.shape == v.shape and a.tolist() == v.tolist()
+        assert a.flags.writeable == (device == "cpu")

@@ -508,6 +508,16 @@ static PyObject *tensor_same_storage(PyDtTensor *self, PyObject *other)
     return PyBool_FromLong(self->t.storage == ((PyDtTensor *)other)->t.storage);
 }
 
+/* _storage_span(): (bytes from the storage's start to element 0, the
+ * storage's bytes): where a view sits in the memory it shares. */
+static PyObject *tensor_storage_span(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    if (self->t.storage == NULL)
+        return PyErr_Format(PyExc_RuntimeError, "an uninitialised tensor has no storage");
+    return Py_BuildValue("(LK)", (long long)self->t.offset, (unsigned long long)self->t.storage->nbytes);
+}
+
 /* _may_share_memory(other): the byte ranges overlap on one device
  * (Note [Overlap is about memory]). */
 static PyObject *tensor_may_share_memory(PyDtTensor *self, PyObject *other)
@@ -664,6 +674,8 @@ static PyMethodDef tensor_methods[] = {
     {"_index_basic", (PyCFunction)dt_py_tensor_index_basic, METH_O, "the view a tuple of basic index items selects"},
     {"_copy_from", (PyCFunction)tensor_copy_from, METH_O, "self[...] = src on one device"},
     {"_same_storage", (PyCFunction)tensor_same_storage, METH_O, "whether other shares this storage"},
+    {"_storage_span", (PyCFunction)tensor_storage_span, METH_NOARGS,
+     "(bytes from the storage's start to element 0, the storage's bytes)"},
     {"_may_share_memory", (PyCFunction)tensor_may_share_memory, METH_O, "whether the byte ranges overlap"},
     {"_lock_readonly", (PyCFunction)tensor_lock_readonly, METH_NOARGS, "make read-only for good"},
     {"record_stream", (PyCFunction)tensor_record_stream, METH_O,

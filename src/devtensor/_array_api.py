@@ -53,7 +53,15 @@ class Info:
         return found
 
     def _check_device(self, device):
-        if device is not None and device not in self.devices():
+        """A device object, or what devtensor.device() takes ("cpu", "cuda:0",
+        as every device= of devtensor does), of a device there is."""
+        if device is None:
+            return
+        try:
+            d = device if isinstance(device, _C.device) else _C.device(device)
+        except (TypeError, ValueError, RuntimeError):
+            d = None
+        if d not in self.devices():
             raise ValueError(f"device {device!r} is not one of {self.devices()}")
 
     def __repr__(self):

@@ -460,6 +460,10 @@ def broadcast_shapes(*args):
 def broadcast_arrays(*args, subok=False):
     """Read-only views of the inputs broadcast to one shape (inputs already
     of that shape are returned as they are, as NumPy does); a tuple."""
+    device = next((a.device for a in args if isinstance(a, TensorBase) and a.device.type != "cpu"), None)
+    if device is not None:  # a 0-d CPU tensor joins a device's tensors, as in their arithmetic
+        args = [a.to(device) if isinstance(a, TensorBase) and a.ndim == 0 and a.device.type == "cpu" else a
+                for a in args]
     tensors = _as_tensors(args)
     shape = np.broadcast_shapes(*(t.shape for t in tensors))
     return tuple(t if t.shape == shape else broadcast_to(t, shape) for t in tensors)

@@ -24,7 +24,42 @@ _GUFUNCS = {"matmul": {"out", "dtype", "casting", "order", "subok"},
             "vecdot": {"out", "dtype", "casting", "order", "subok", "axis"}}
 
 
+# Note [NumPy arrays as out=]
+# `a += t` (a an ndarray, t a tensor) is np.add(a, t, out=(a,)), which NumPy
+# hands to the tensor; Python then binds `a` to what comes back, so it must
+# be the ndarray itself.  With every tensor involved on the CPU, the out
+# arrays are seen as zero-copy tensors (an array devtensor cannot share
+# memory with is refused), devtensor's ufunc writes through them, and the
+# arrays themselves are returned, as NumPy returns its out=.  A tensor on a
+# device cannot write into host memory in place: TypeError, saying so.
+def _ndarray_outs(ufunc, method, inputs, kwargs):
+    import numpy as np
+    out = kwargs["out"]
+    outs = out if isinstance(out, tuple) else (out,)
+    elsewhere = [t.device for t in (*inputs, *outs) if isinstance(t, _C.TensorBase) and t.device.type != "cpu"]
+    if elsewhere:
+        raise TypeError(f"{ufunc.__name__}{'' if method == '__call__' else '.' + method}: out= is a NumPy "
+                        f"array in host memory and an operand is on {elsewhere[0]}; pass a tensor on "
+                        f"{elsewhere[0]} as out=, or move the operands with .cpu()")
+    views = []
+    for o in outs:
+        if type(o) is np.ndarray:
+            try:
+                o = _C.asarray(o, copy=False)
+            except ValueError:
+                raise TypeError(f"{ufunc.__name__}: devtensor cannot write into a NumPy array of dtype "
+                                f"{o.dtype} in place") from None
+        views.append(o)
+    r = array_ufunc(ufunc, method, inputs, dict(kwargs, out=tuple(views) if isinstance(out, tuple) else views[0]))
+    if r is NotImplemented:
+        return r
+    return outs if len(outs) > 1 else outs[0]
+
+
 def array_ufunc(ufunc, method, inputs, kwargs):
+    out = kwargs.get("out")
+    if out is not None and any(type(o).__name__ == "ndarray" for o in (out if isinstance(out, tuple) else (out,))):
+        return _ndarray_outs(ufunc, method, inputs, kwargs)  # Note [NumPy arrays as out=]
     name = ufunc.__name__
     if name in _GUFUNCS and method == "__call__" and len(inputs) == 2:
         if set(kwargs) - _GUFUNCS[name]:

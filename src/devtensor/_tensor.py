@@ -180,6 +180,31 @@ def tolist_general(self):
     (nested) Python lists of Python scalars."""
     return self._host_view().tolist()
 
+
+# Note [A device view's host copy keeps its neighbours]
+# NumPy code may read a view's parent memory through it: SciPy's toeplitz
+# takes np.lib.stride_tricks.as_strided(vals[n - 1:], strides=(-8, 8)),
+# reading vals before the slice.  A host copy of the slice alone would hand
+# NumPy unrelated memory there, silently.  So the host copy of a device view
+# is of the whole storage it shares (when that is at most twice the bytes the
+# view reaches, plus a page: no slice of a big tensor pays for the rest),
+# and NumPy's array is the view at its place in that copy.
+def _host_copy_with_neighbours(t):
+    offset, nbytes = t._storage_span()
+    item = t.itemsize
+    lo = hi = 0
+    for n, s in zip(t.shape, t.strides):
+        if n == 0:
+            lo = hi = -item
+            break
+        lo, hi = (lo + s * (n - 1), hi) if s < 0 else (lo, hi + s * (n - 1))
+    reach = hi - lo + item
+    if 0 < reach < nbytes <= 2 * reach + 4096 and offset % item == 0 and nbytes % item == 0:
+        whole = t._as_strided((nbytes // item,), (item,), -offset // item)._to("cpu", t.dtype)._numpy_view()
+        return np.ndarray(t.shape, dtype=whole.dtype, buffer=whole, offset=offset, strides=t.strides)
+    return t._to("cpu", t.dtype)._numpy_view()
+
+
 class _TensorMethods:
     """A multi-dimensional array on a device (``cpu`` or ``cuda:N``).
 
@@ -230,7 +255,7 @@ class _TensorMethods:
         if t.dtype == _C.bfloat16:
             t = t._to("cpu", _C.float32)
         elif t.device.type != "cpu":
-            t = t._to("cpu", t.dtype)
+            return _host_copy_with_neighbours(t)
         return t._numpy_view()
 
     def _host_values(self):
