@@ -137,12 +137,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         if casting != "unsafe" and not _C._can_cast(result_type(dst.dtype, src), dst.dtype, casting):
             raise TypeError(f"Cannot cast scalar from dtype('{asarray(src).dtype}') to "
                             f"dtype('{dst.dtype}') according to the rule '{casting}'")
-        value = src
-        src_shape = ()
-        if type(src) is complex and not dst.dtype.is_complex:  # only under 'unsafe'
-            warnings.warn("Casting complex values to real discards the imaginary part",
-                          np.exceptions.ComplexWarning, stacklevel=2)
-            value = src.real
+        scalar = True
     elif np.isscalar(src) and not isinstance(src, (str, bytes)):
         # a Python or NumPy scalar: NumPy 2's promotion decides, and setitem
         # raises OverflowError for a Python int out of dst's range
@@ -152,18 +147,20 @@ def copyto(dst, src, casting="same_kind", where=True):
                         casting):
             raise TypeError(f"Cannot cast scalar from dtype('{asarray(src).dtype}') to "
                             f"dtype('{dst.dtype}') according to the rule '{casting}'")
-        value = src
-        src_shape = ()
-        if np.iscomplexobj(src) and not dst.dtype.is_complex:  # only under 'unsafe'
-            warnings.warn("Casting complex values to real discards the imaginary part",
-                          np.exceptions.ComplexWarning, stacklevel=2)
-            value = src.real
+        scalar = True
     else:
         value = asarray(src, device=dst.device)
         if not _C._can_cast(value.dtype, dst.dtype, casting):
             raise TypeError(f"Cannot cast array data from dtype('{value.dtype}') to "
                             f"dtype('{dst.dtype}') according to the rule '{casting}'")
         src_shape = value.shape
+        scalar = False
+    if scalar:
+        value, src_shape = src, ()
+        if isinstance(src, (complex, np.complexfloating)) and not dst.dtype.is_complex:  # only 'unsafe'
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=2)
+            value = src.real
     if where is True:
         dst[...] = value
         return
