@@ -110,6 +110,12 @@ _NESTED = frozenset((list, tuple))  # take's short flat lists hold none of these
 
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of a at indices along axis (of a.ravel() when axis is None)."""
+    if (out is None and mode == "raise" and isinstance(a, TensorBase) and isinstance(indices, TensorBase)
+            and indices.dtype.kind in "iu" and indices.device == a.device and type(axis) in (int, type(None))):
+        # the common call: an integer index tensor is C indexing's (its checks, its errors)
+        if axis is None:
+            return (a if a.ndim == 1 else a.reshape(-1))[indices]
+        return a[(slice(None),) * normalize_axis_index(axis, a.ndim) + (indices,)]
     a = _tensor(a)
     if (out is None and a.device.type == "cpu" and a.dtype is not _C.bfloat16 and
             not (isinstance(indices, TensorBase) and indices.device.type != "cpu")):
