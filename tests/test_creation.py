@@ -1004,3 +1004,18 @@ def test_numpys_like_and_order_keywords(device):
     assert dt.eye(3, order="F").flags.f_contiguous and dt.eye(3).flags.c_contiguous
     with pytest.raises(ValueError, match="order must be one of"):
         dt.zeros_like(t, order="X")
+
+
+
+def test_argument_errors_name_the_public_function():
+    """The C factories' and methods' Python halves answer unknown keywords
+    with the public name, not theirs (_zeros_general, astype_general)."""
+    t = dt.ones(3)
+    calls = [("zeros", lambda: dt.zeros(3, foo=1)), ("empty", lambda: dt.empty(3, foo=1)),
+             ("ones", lambda: dt.ones(3, foo=1)), ("asarray", lambda: dt.asarray([1], foo=1)),
+             ("array", lambda: dt.array([1], foo=1)), ("tensor", lambda: dt.tensor([1], foo=1)),
+             ("arange", lambda: dt.arange(3, foo=1)), ("astype", lambda: t.astype("float32", foo=1)),
+             ("cuda", lambda: t.cuda(foo=1)), ("reshape", lambda: t.reshape(3, foo=1))]
+    for name, call in calls:
+        with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'foo'$"):
+            call()

@@ -288,6 +288,18 @@ def test_pin_memory_and_non_blocking_round_trip():
         g.pin_memory()
 
 
+def test_factories_take_pin_memory():
+    """PyTorch's pin_memory= of empty, zeros, ones and full: page-locked CPU tensors."""
+    for t in (dt.empty((2, 3), pin_memory=True), dt.zeros(4, dtype=dt.int32, pin_memory=True),
+              dt.ones(2, 2, pin_memory=True), dt.full(3, 2.5, pin_memory=True),
+              dt.full((2,), dt.asarray([1.0, 2.0]), pin_memory=True)):
+        assert t.is_pinned() and t.device == dt.device("cpu")
+    assert dt.zeros(4, pin_memory=True).tolist() == [0.0] * 4 and dt.ones(2, 2, pin_memory=True).tolist() == [[1, 1]] * 2
+    assert not dt.zeros(3, pin_memory=False).is_pinned()
+    with pytest.raises(RuntimeError, match=r"zeros\(pin_memory=True\): only CPU tensors can be pinned"):
+        dt.zeros(3, device="cuda:0", pin_memory=True)
+
+
 def test_streams_and_events():
     s = dt.cuda.Stream(device=0)
     assert s.device == dt.device("cuda:0") and s.query()

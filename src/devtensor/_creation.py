@@ -108,32 +108,42 @@ def _new(shape, dtype, device, order="C"):
     return _C._empty(tuple(shape), dtype, device)
 
 
-def _empty_general(shape, *more, dtype=None, order="C", device=None, like=None):
-    device = _like_device(like, device)
-    """empty(shape, dtype=None, order='C', *, device=None) or empty(*shape):
+def _empty_general(shape, *more, dtype=None, order="C", device=None, like=None, pin_memory=False):
+    """empty(shape, dtype=None, order='C', *, device=None, pin_memory=False) or empty(*shape):
     uninitialised values (float64 by default)."""
-    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "empty")
-    return _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
-
-
-def _zeros_general(shape, *more, dtype=None, order="C", device=None, like=None):
     device = _like_device(like, device)
-    """zeros(shape, dtype=None, order='C', *, device=None) or zeros(*shape):
+    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "empty")
+    t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
+    return _pinned(t, pin_memory, "empty")
+
+
+def _zeros_general(shape, *more, dtype=None, order="C", device=None, like=None, pin_memory=False):
+    """zeros(shape, dtype=None, order='C', *, device=None, pin_memory=False) or zeros(*shape):
     a new tensor of zeros (float64 by default)."""
+    device = _like_device(like, device)
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "zeros")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "zeros"))
     t._fill_(0)
-    return t
+    return _pinned(t, pin_memory, "zeros")
 
 
-def _ones_general(shape, *more, dtype=None, order="C", device=None, like=None):
-    device = _like_device(like, device)
-    """ones(shape, dtype=None, order='C', *, device=None) or ones(*shape):
+def _ones_general(shape, *more, dtype=None, order="C", device=None, like=None, pin_memory=False):
+    """ones(shape, dtype=None, order='C', *, device=None, pin_memory=False) or ones(*shape):
     a new tensor of ones (float64 by default)."""
+    device = _like_device(like, device)
     shape, dtype, order = _factory_args((shape,) + more, dtype, order, "ones")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "ones"))
     t._fill_(1)
-    return t
+    return _pinned(t, pin_memory, "ones")
+
+
+def _pinned(t, pin_memory, name):
+    """t, in page-locked memory when pin_memory (PyTorch's factories' keyword; CPU only)."""
+    if not pin_memory:
+        return t
+    if t.device.type != "cpu":
+        raise RuntimeError(f"{name}(pin_memory=True): only CPU tensors can be pinned, not one on {t.device}")
+    return t.pin_memory()
 
 
 def _scalar_dtype(value):
@@ -147,8 +157,9 @@ _SCALAR_DTYPES = {float: _C.float64, bool: _C.bool, complex: _C.complex128}  # f
 _SCALAR_TYPES = (float, bool, complex, int)
 
 
-def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
-    """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy.
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None, pin_memory=False):
+    """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy
+    (pin_memory=True: in page-locked memory, as PyTorch's keyword).
 
     Note [full with an array]
         As NumPy's, fill_value may be an array broadcast to the shape.  A
@@ -166,7 +177,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         if fast is not None:
             t = _C._empty((shape,) if type(shape) is int else shape, fast, device)
             t._fill_(fill_value)
-            return t
+            return _pinned(t, pin_memory, "full")
     if _is_index(shape):
         shape = (shape,)
     dtype = _scalar_dtype(fill_value) if dtype is None else _dtype_type(dtype)
@@ -174,7 +185,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if isinstance(fill_value, (bool, int, float, complex, np.generic)):
         t = _new(_shape((shape,), "full"), dtype, device, order)
         t._fill_(fill_value)
-        return t
+        return _pinned(t, pin_memory, "full")
     if not isinstance(fill_value, TensorBase):
         fill_value = asarray(fill_value, device=device)
     elif device is None:
@@ -185,7 +196,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
                            f"least two devices, {t.device} and {fill_value.device}!")
     from ._views import _broadcast_value
     t._copy_from(_broadcast_value(fill_value, t.shape))
-    return t
+    return _pinned(t, pin_memory, "full")
 
 
 def _like(x, dtype, device, shape, order):
@@ -1005,3 +1016,13 @@ def eye(N, M=None, k=0, dtype=None, device=None, *, m=None, n_cols=None, order="
     if _order(order, "eye") == "F":
         return _copy_in_order(t, "F", t.device)
     return t
+
+
+# The general functions answer the C factories' calls they leave (Note
+# [Conversions in C]): Python's errors for their arguments name the public
+# function ("zeros() got an unexpected keyword argument ..."), not ours.
+for _general, _public in ((_empty_general, "empty"), (_zeros_general, "zeros"), (_ones_general, "ones"),
+                          (_asarray_general, "asarray"), (_tensor_general, "tensor"), (_array_general, "array"),
+                          (_arange_general, "arange")):
+    _general.__qualname__ = _public
+del _general, _public

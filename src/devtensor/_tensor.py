@@ -181,6 +181,10 @@ def tolist_general(self):
     return self._host_view().tolist()
 
 
+# the C methods' Python halves: their argument errors name the method
+_cuda_general.__qualname__, astype_general.__qualname__ = "cuda", "astype"
+
+
 # Note [A device view's host copy keeps its neighbours]
 # NumPy code may read a view's parent memory through it: SciPy's toeplitz
 # takes np.lib.stride_tricks.as_strided(vals[n - 1:], strides=(-8, 8)),

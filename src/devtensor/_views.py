@@ -321,6 +321,9 @@ def reshape_method(x, *shape, order="C", copy=None):
     return _reshape_general(x, shape_arg(shape, "reshape"), copy=copy, order=order)
 
 
+reshape_method.__qualname__ = "reshape"  # its argument errors name the method
+
+
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
     """NumPy's sliding_window_view: every window of window_shape over the
     axes (all of them by default) as trailing axes of a view of x, on its
