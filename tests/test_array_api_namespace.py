@@ -36,6 +36,8 @@ def test_namespace_info():
         info.dtypes(device="cuda:9")
     for d in ALL_DEVICES:  # a device's name too, as every device= of devtensor takes it
         assert info.dtypes(device=d) == info.dtypes() and info.default_dtypes(device=str(d))["integral"] == dt.int64
+    if len(ALL_DEVICES) > 1:
+        assert info.dtypes(device="cuda") == info.dtypes()  # the current CUDA device
     for bad in ("gpu", 3.5, object()):
         with pytest.raises(ValueError, match="is not one of"):
             info.default_dtypes(device=bad)

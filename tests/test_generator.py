@@ -698,3 +698,14 @@ def test_uniform_refuses_high_below_low(device):
                lambda: g.uniform(dt.asarray([1.0, 2.0], device=device), dt.asarray([0.0, 3.0], device=device)))
     assert g.uniform(dt.asarray([1.0, 2.0], device=device), 3.0).device == dt.device(device)
     assert dt.random.uniform(1, 0, 3).shape == np.random.uniform(1, 0, 3).shape
+
+
+def test_a_normal_does_not_depend_on_where_it_sits(device):
+    """Note [Normals through vector math]: a draw split in pieces gives the
+    same numbers to the bit as one draw (every element takes one path: no
+    scalar tail beside the vector body), and a longer draw begins with them."""
+    whole = to_np(rng(7).standard_normal(20, device=device))
+    g = rng(7)
+    pieces = np.concatenate([to_np(g.standard_normal(n, device=device)) for n in (5, 3, 1, 11)])
+    np.testing.assert_array_equal(pieces, whole)
+    np.testing.assert_array_equal(to_np(rng(7).standard_normal(4099, device=device))[:20], whole)

@@ -187,6 +187,11 @@ def test_numpy_arrays_as_out(device):
     q, r = np.zeros(3), np.zeros(3)
     got = np.divmod(t, 2.0, out=(q, r))
     assert got[0] is q and got[1] is r and q.tolist() == [0, 1, 1] and r.tolist() == [1, 0, 1]
+    got = np.divmod(t, 2.0, out=(q, None))  # a None out: a new result there
+    assert got[0] is q and got[1].tolist() == [1, 0, 1]
+    other = type("ndarray", (), {"__array_ufunc__": lambda *a, **k: NotImplemented})
+    with pytest.raises(TypeError, match="out must be a devtensor.Tensor"):  # not NumPy's, whatever its name
+        np.add(t, 1.0, out=other())
     m = np.zeros((2, 3))
     m += t
     assert m.tolist() == [[1, 2, 3]] * 2

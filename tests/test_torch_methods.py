@@ -273,7 +273,8 @@ def test_selection_functions(device):
 
 
 @pytest.mark.parametrize("shape, dim, k", [((300000,), 0, 5), ((700, 100), 0, 3), ((100, 700), 1, 30),
-                                           ((40, 30), 1, 0), ((7,), 0, 7), ((70000,), 0, 20000), ((3, 1), 0, 2)])
+                                           ((2000, 3), 0, 7), ((40, 30), 1, 0), ((7,), 0, 7),
+                                           ((70000,), 0, 20000), ((3, 1), 0, 2)])
 def test_topk_against_a_stable_sort(device, shape, dim, k):
     """topk's values are the first k of a sort (NaN the largest), whether it
     sorts (small tensors, devices) or partitions first (big CPU tensors)."""
@@ -314,6 +315,10 @@ def test_selection_refusals(device):
         (lambda: t.masked_select(dt.asarray([1, 0, 1], device=device)), RuntimeError,
          "masked_select only supports boolean masks"),
     ]
+    if device != "cpu":  # a mask on another device, in place or not
+        host_mask = dt.asarray([True, False, True])
+        cases += [(lambda: t.masked_fill(host_mask, 0), RuntimeError, "Expected all tensors to be on the same device"),
+                  (lambda: t.masked_fill_(host_mask, 0), RuntimeError, "Expected all tensors to be on the same device")]
     for call, kind, words in cases:
         with pytest.raises(kind, match=words):
             call()

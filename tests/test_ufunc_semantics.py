@@ -853,6 +853,11 @@ def test_where_keyword_matches_numpy(device, name):
         with pytest.raises(ValueError, match="could not be broadcast"):
             f(*targs, where=dt.ones(3, dtype=dt.bool, device=device), out=dt.zeros((3, 4), dtype=want.dtype,
                                                                                device=device))
+    if g.nin == 2:  # a 0-d CPU tensor among a device's operands, as in arithmetic: the mask goes to out's device
+        out = dt.full((3, 4), 7, dtype=want.dtype, device=device)
+        f(dt.asarray(b[0]), targs[0], where=dt.asarray(a > 1.5, device=device), out=out)
+        want = np.full((3, 4), 7, dtype=want.dtype)
+        close(out, g(b[0], a, where=a > 1.5, out=want), device)
 
 
 def _read_only(t):

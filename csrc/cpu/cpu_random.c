@@ -15,12 +15,12 @@
  * math]).
  */
 #include "cpu_random.h"
-#include "cpu_vecmath.h"
 
 #pragma GCC optimize("O3") /* Note [Vectorization] in cpu_loops.c */
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 #define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -171,19 +171,76 @@ void dt_cpu_philox_uniform(uint64_t seed, uint64_t counter, int64_t n, int bits,
 /* Note [Normals through vector math]
  * Box-Muller's log, sqrt and cos cost most of a normal draw: called once
  * per element from the scalar libm they made 10^7 float64 normals 2.3x
- * NumPy's ziggurat on one core.  So the unit draws are made first, and the
- * transform runs in a loop of doubles alone that GCC vectorizes with
- * libmvec's log and cos (cpu_vecmath.h's Note [Vector math]; within 4 ulp,
- * where the scalar libm is within 1).  The words, and so which unit draws
- * an element gets, are philox.h's for its counter, as on every device; the
- * last bit or two of a normal may differ from the emulated devices' and a
- * GPU's, as CUDA's own log and cos already made them differ (Note [Same
- * numbers everywhere] in philox.h). */
-DT_VECTOR_CLONES static void box_muller(int64_t n, const double *restrict u1, const double *restrict u2,
-                                        double mean, double std, double *restrict out)
+ * NumPy's ziggurat on one core.  So the unit draws are made first and the
+ * transform runs on 8 of them at a time through libmvec's log and cos
+ * (cpu_vecmath.h's Note [Vector math]; within 4 ulp, where the scalar libm
+ * is within 1): the AVX-512 ones where the CPU has them, else the AVX2
+ * ones, else the scalar libm.  Every element takes the same path, a block's
+ * tail padded to 8, so an element's normal does not depend on where it
+ * sits (standard_normal(20) is four standard_normal(5) to the bit), as
+ * automatic vectorization with its scalar tail would make it.  The words,
+ * and so the unit draws, are philox.h's for its counter, as on every
+ * device; the last bit or two of a normal may differ from the emulated
+ * devices' and a GPU's (CUDA's own log and cos already made them differ:
+ * Note [Same numbers everywhere] in philox.h), and between CPUs with and
+ * without AVX-512. */
+#define BOX_MULLER_LANES 8
+#define TWO_PI 6.283185307179586
+
+static void box_muller_scalar(int64_t n, const double *u1, const double *u2, double mean, double std, double *out)
 {
     for (int64_t j = 0; j < n; j++)
-        out[j] = mean + std * (sqrt(-2.0 * log(u1[j])) * cos(6.283185307179586 * u2[j]));
+        out[j] = mean + std * (sqrt(-2.0 * log(u1[j])) * cos(TWO_PI * u2[j]));
+}
+
+#if defined(DT_HAVE_LIBMVEC) && defined(HAVE_AVX2_WORDS) && defined(__GLIBC__)
+#define HAVE_VECTOR_BOX_MULLER 1
+/* libmvec's own entry points (the x86-64 vector function ABI) */
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_log(__m512d);
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_cos(__m512d);
+__attribute__((target("avx2"))) __m256d _ZGVdN4v_log(__m256d);
+__attribute__((target("avx2"))) __m256d _ZGVdN4v_cos(__m256d);
+
+/* the scalar loop's operations in its order, 8 lanes at a time (n a multiple of 8) */
+__attribute__((target("avx512f"))) static void box_muller_avx512(int64_t n, const double *u1, const double *u2,
+                                                                  double mean, double std, double *out)
+{
+    const __m512d minus2 = _mm512_set1_pd(-2.0), two_pi = _mm512_set1_pd(TWO_PI);
+    const __m512d vmean = _mm512_set1_pd(mean), vstd = _mm512_set1_pd(std);
+    for (int64_t j = 0; j < n; j += 8) {
+        __m512d r = _mm512_sqrt_pd(_mm512_mul_pd(minus2, _ZGVeN8v_log(_mm512_loadu_pd(u1 + j))));
+        __m512d z = _mm512_mul_pd(r, _ZGVeN8v_cos(_mm512_mul_pd(two_pi, _mm512_loadu_pd(u2 + j))));
+        _mm512_storeu_pd(out + j, _mm512_add_pd(vmean, _mm512_mul_pd(vstd, z)));
+    }
+}
+
+__attribute__((target("avx2"))) static void box_muller_avx2(int64_t n, const double *u1, const double *u2,
+                                                            double mean, double std, double *out)
+{
+    const __m256d minus2 = _mm256_set1_pd(-2.0), two_pi = _mm256_set1_pd(TWO_PI);
+    const __m256d vmean = _mm256_set1_pd(mean), vstd = _mm256_set1_pd(std);
+    for (int64_t j = 0; j < n; j += 4) {
+        __m256d r = _mm256_sqrt_pd(_mm256_mul_pd(minus2, _ZGVdN4v_log(_mm256_loadu_pd(u1 + j))));
+        __m256d z = _mm256_mul_pd(r, _ZGVdN4v_cos(_mm256_mul_pd(two_pi, _mm256_loadu_pd(u2 + j))));
+        _mm256_storeu_pd(out + j, _mm256_add_pd(vmean, _mm256_mul_pd(vstd, z)));
+    }
+}
+#endif
+
+/* out[j] = mean + std * z(u1[j], u2[j]) for j < n, n a multiple of BOX_MULLER_LANES */
+static void box_muller(int64_t n, const double *u1, const double *u2, double mean, double std, double *out)
+{
+#ifdef HAVE_VECTOR_BOX_MULLER
+    if (__builtin_cpu_supports("avx512f")) {
+        box_muller_avx512(n, u1, u2, mean, std, out);
+        return;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        box_muller_avx2(n, u1, u2, mean, std, out);
+        return;
+    }
+#endif
+    box_muller_scalar(n, u1, u2, mean, std, out);
 }
 
 void dt_cpu_philox_normal(uint64_t seed, uint64_t counter, int64_t n, double mean, double std, double *out,
@@ -191,14 +248,20 @@ void dt_cpu_philox_normal(uint64_t seed, uint64_t counter, int64_t n, double mea
 {
     draw_words(seed, counter, n, words, words2);
     const double unit = ldexp(1.0, -53);
-    double u1[256], u2[256];
+    double u1[256], u2[256], z[256]; /* 256: a multiple of BOX_MULLER_LANES */
     for (int64_t start = 0; start < n; start += 256) { /* Note [Normals through vector math] */
         int64_t m = n - start < 256 ? n - start : 256;
+        int64_t padded = (m + BOX_MULLER_LANES - 1) / BOX_MULLER_LANES * BOX_MULLER_LANES;
         for (int64_t j = 0; j < m; j++) { /* dt_philox_normal's unit draws; u1 in (0, 1] */
             u1[j] = (double)((words[start + j] >> 11) + 1) * unit;
             u2[j] = (double)(words2[start + j] >> 11) * unit;
         }
-        box_muller(m, u1, u2, mean, std, out + start);
+        for (int64_t j = m; j < padded; j++) { /* the tail's lanes: finite, unused */
+            u1[j] = 1.0;
+            u2[j] = 0.0;
+        }
+        box_muller(padded, u1, u2, mean, std, z);
+        memcpy(out + start, z, (size_t)m * sizeof *z);
     }
 }
 

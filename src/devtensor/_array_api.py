@@ -61,6 +61,9 @@ class Info:
             d = device if isinstance(device, _C.device) else _C.device(device)
         except (TypeError, ValueError, RuntimeError):
             d = None
+        if d is not None and d.type == "cuda" and d.index is None:  # "cuda": the current one
+            from . import cuda
+            d = _C.device(f"cuda:{cuda.current_device()}") if cuda.device_count() else None
         if d not in self.devices():
             raise ValueError(f"device {device!r} is not one of {self.devices()}")
 

@@ -7,6 +7,8 @@ and methods devtensor lacks (np.add.reduce, np.gcd) return NotImplemented,
 so NumPy raises TypeError rather than silently copying device data to the
 host.
 """
+import numpy as np
+
 from . import _C
 
 _OPS = _C.OPS
@@ -33,7 +35,6 @@ _GUFUNCS = {"matmul": {"out", "dtype", "casting", "order", "subok"},
 # arrays themselves are returned, as NumPy returns its out=.  A tensor on a
 # device cannot write into host memory in place: TypeError, saying so.
 def _ndarray_outs(ufunc, method, inputs, kwargs):
-    import numpy as np
     out = kwargs["out"]
     outs = out if isinstance(out, tuple) else (out,)
     elsewhere = [t.device for t in (*inputs, *outs) if isinstance(t, _C.TensorBase) and t.device.type != "cpu"]
@@ -51,14 +52,14 @@ def _ndarray_outs(ufunc, method, inputs, kwargs):
                                 f"{o.dtype} in place") from None
         views.append(o)
     r = array_ufunc(ufunc, method, inputs, dict(kwargs, out=tuple(views) if isinstance(out, tuple) else views[0]))
-    if r is NotImplemented:
-        return r
-    return outs if len(outs) > 1 else outs[0]
+    if r is NotImplemented or len(outs) == 1:
+        return r if r is NotImplemented else outs[0]
+    return tuple(got if o is None else o for o, got in zip(outs, r))  # out=(q, None): a new second
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     out = kwargs.get("out")
-    if out is not None and any(type(o).__name__ == "ndarray" for o in (out if isinstance(out, tuple) else (out,))):
+    if out is not None and any(type(o) is np.ndarray for o in (out if isinstance(out, tuple) else (out,))):
         return _ndarray_outs(ufunc, method, inputs, kwargs)  # Note [NumPy arrays as out=]
     name = ufunc.__name__
     if name in _GUFUNCS and method == "__call__" and len(inputs) == 2:

@@ -196,6 +196,8 @@ _cuda_general.__qualname__, astype_general.__qualname__ = "cuda", "astype"
 def _host_copy_with_neighbours(t):
     offset, nbytes = t._storage_span()
     item = t.itemsize
+    if offset == 0 and nbytes <= t.size * item:  # the whole storage already (the common case)
+        return t._to("cpu", t.dtype)._numpy_view()
     lo = hi = 0
     for n, s in zip(t.shape, t.strides):
         if n == 0:

@@ -154,6 +154,9 @@ def _bool_mask(mask, self, name):
         mask = _dt().asarray(mask, device=self.device)
     if mask.dtype != _C.bool:
         raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype {mask.dtype}")
+    if mask.device != self.device:  # masked_fill and masked_fill_ alike (copyto would move it)
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                           f"{self.device} and {mask.device}!")
     return mask
 
 
@@ -168,7 +171,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     n = x.shape[dim]
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
-    if 0 < 4 * k < n and x.size >= _PARTITION_FROM and x.device.type == "cpu":
+    if 0 < 4 * k < n and n >= _PARTITION_FROM and x.device.type == "cpu":
         # the k (unordered) by a partition, then ordered: less work than a sort
         part = dt.argpartition(x, n - k if largest else k - 1, axis=dim)
         part = part[_upto(dim, slice(n - k, n) if largest else slice(0, k))]
@@ -176,7 +179,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
         order = dt.argsort(values, axis=dim, descending=largest, stable=True)
         indices = dt.take_along_axis(part, order, axis=dim)
         values = dt.take_along_axis(values, order, axis=dim)
-    else:  # one stable sort (a partition on a device is a sort: Note [Sorting through the backend])
+    else:  # one stable sort (a partition on a device is a sort: Note [Sorting through the backend]),
+        # cheaper below about 1000 elements than the partition's calls
         indices = dt.argsort(x, axis=dim, descending=largest, stable=True)
         if k < n:
             indices = indices[_upto(dim, slice(0, k))]
@@ -186,7 +190,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     return topk_result(values, indices)
 
 
-_PARTITION_FROM = 1 << 16  # elements: below, topk sorts (a partition and a sort cost more calls)
+_PARTITION_FROM = 1024  # elements along dim: below, topk sorts (a partition and a sort cost more calls)
 
 
 def _upto(dim, part):

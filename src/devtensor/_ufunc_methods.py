@@ -173,8 +173,8 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
                     # a CPU tensor: NumPy's loop on a view, one pass, where the device
                     # way below takes log2(n) steps (maximum.accumulate of 16: 6.7 us
                     # against 0.3)
-                    return numpy_call(npf.accumulate, views, True, axis=axis) if axis != 0 else \
-                        numpy_call(npf.accumulate, views)
+                    return numpy_call(npf.accumulate, views) if type(axis) is int and axis == 0 else \
+                        numpy_call(npf.accumulate, views, True, axis=axis)
     _binary(ufunc, "accumulate")
     dt = _dt()
     a = _tensor(array)

@@ -76,26 +76,32 @@ def _masked(op, inputs, out, where, dtype, casting):
     mask is False; without out those elements are undefined, as NumPy warns.
     The result is computed whole into a tensor of out's dtype (the core
     checks the cast and the shapes), then taken where the mask holds by the
-    core's where, written into out (about 0.9 us a call at 16 elements)."""
-    device = (inputs[0] if isinstance(inputs[0], TensorBase) else inputs[1]).device
-    mask = _C.asarray(where, device=device)
-    if mask.dtype != _C.bool:
-        raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') according "
-                        "to the rule 'safe'")
+    core's where, written into out (about 0.9 us a call at 16 elements).
+    The mask goes to the result's device (an input may be a 0-d CPU tensor)."""
     if out is None:
         import warnings
         from ._manipulation import broadcast_shapes
         from ._views import broadcast_to
+        r = _ufunc(op, *inputs, dtype=dtype, casting=casting)
+        mask = _bool_mask(where, r.device)
         warnings.warn("'where' used without 'out', expect uninitialized memory in output. If this is "
                       "intentional, use out=None.", UserWarning, stacklevel=3)
-        r = _ufunc(op, *inputs, dtype=dtype, casting=casting)
         return broadcast_to(r, broadcast_shapes(r.shape, mask.shape)).copy()
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     if not isinstance(target, TensorBase):
         raise TypeError("return arrays must be of ArrayType")
+    mask = _bool_mask(where, target.device)
     r = _ufunc(op, *inputs, out=_C.empty(target.shape, dtype=target.dtype, device=target.device),
                dtype=dtype, casting=casting)
     return _ufunc(_OPS["where"], mask, r, target, out=target)
+
+
+def _bool_mask(where, device):
+    mask = _C.asarray(where, device=device)
+    if mask.dtype != _C.bool:
+        raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') according "
+                        "to the rule 'safe'")
+    return mask
 
 
 def _make(numpy_name, public_name):
