@@ -166,6 +166,27 @@ def test_dask_random_with_the_devtensor_backend():
         assert set(np.unique(ints)) <= set(range(5))
 
 
+@pytest.mark.parametrize("scheduler", ["sync", "threads"])
+def test_dask_random_chunks_on_the_creating_threads_default_device(scheduler):
+    """Note [Random chunks on the creating thread's device]: with a default
+    device set, random chunks made in Dask's worker threads land there too."""
+    from helpers import CUDA_DEVICES
+    if not CUDA_DEVICES:
+        pytest.skip("needs CUDA devices (real or emulated)")
+    device = CUDA_DEVICES[-1]
+    with dt.device(device), dask.config.set({"array.backend": "devtensor"}, scheduler=scheduler, num_workers=4):
+        for r in (da.random.default_rng(0).standard_normal((40, 4), chunks=(10, 4)),
+                  da.random.RandomState(0).normal(size=(40, 4), chunks=(10, 4))):
+            assert r._meta.device == dt.device(device)
+            out = (r + dt.ones(4)).sum(axis=0).compute()
+            assert out.device == dt.device(device)
+        on_device = da.random.default_rng(5).random(30, chunks=10).compute()
+    with dask.config.set({"array.backend": "devtensor"}, scheduler=scheduler):
+        on_cpu = da.random.default_rng(5).random(30, chunks=10).compute()
+    assert on_device.device == dt.device(device) and on_cpu.device == dt.device("cpu")
+    np.testing.assert_array_equal(on_device.cpu().numpy(), on_cpu.numpy())  # one seed, one stream
+
+
 def test_random_bit_generator_and_legacy_state():
     """devtensor.random.Philox (Dask's default_bit_generator) and RandomState."""
     p = dt.random.Philox(5)

@@ -2,44 +2,60 @@
 #include "backend.h"
 
 
-static const dt_backend_iface *slots[DT_NUM_DEVICE_TYPES];
+#include <stdatomic.h>
+
+static _Atomic(const dt_backend_iface *) slots[DT_NUM_DEVICE_TYPES];
 static dt_backend_loader loaders[DT_NUM_DEVICE_TYPES];
 static const char *load_failure[DT_NUM_DEVICE_TYPES];
-static int load_tried[DT_NUM_DEVICE_TYPES];
+static atomic_int load_done[DT_NUM_DEVICE_TYPES]; /* the load ran (a slot, or a failure) */
+static _Thread_local int loading_here[DT_NUM_DEVICE_TYPES];
 
 void dt_backend_register(dt_device_type type, const dt_backend_iface *iface)
 {
-    slots[type] = iface;
-    load_tried[type] = 1;
+    atomic_store(&slots[type], iface);
+    atomic_store(&load_done[type], 1);
 }
 
 void dt_backend_set_loader(dt_device_type type, dt_backend_loader loader)
 {
     loaders[type] = loader;
-    load_tried[type] = 0;
+    atomic_store(&load_done[type], 0);
 }
 
 /* Note [Lazy CUDA]
  * Import never touches CUDA: the CUDA slot is filled the first time
  * something asks for it, by the loader the wrapper installed.  A failed
- * load is remembered with its reason; it is not retried. */
+ * load is remembered with its reason; it is not retried.
+ *
+ * Note [Loading from several threads]
+ * The loader imports a Python module, and an import lets other threads run
+ * in the middle.  A second thread asking meanwhile must not be told "no
+ * CUDA": it runs the loader too, which waits on Python's import lock for
+ * the first thread's import and returns the same vtable (the loader is
+ * idempotent), so every caller gets the one answer.  Only a call from
+ * inside the loader's own thread (the module's import asking again) gets
+ * NULL, as a load cannot wait for itself. */
 const dt_backend_iface *dt_backend_get(dt_device_type type)
 {
     if (type < 0 || type >= DT_NUM_DEVICE_TYPES)
         return NULL;
-    if (slots[type] == NULL && !load_tried[type] && loaders[type] != NULL) {
-        load_tried[type] = 1;
-        const char *reason = NULL;
-        const dt_backend_iface *b = loaders[type](&reason);
-        if (b != NULL && b->abi_version != DT_BACKEND_ABI_VERSION) {
-            reason = "devtensor._cuda was built for another version of devtensor (backend ABI "
-                     "mismatch); reinstall devtensor";
-            b = NULL;
-        }
-        slots[type] = b;
-        load_failure[type] = reason;
+    const dt_backend_iface *b = atomic_load(&slots[type]);
+    if (b != NULL || atomic_load(&load_done[type]) || loaders[type] == NULL || loading_here[type])
+        return b;
+    loading_here[type] = 1;
+    const char *reason = NULL;
+    b = loaders[type](&reason);
+    loading_here[type] = 0;
+    if (b != NULL && b->abi_version != DT_BACKEND_ABI_VERSION) {
+        reason = "devtensor._cuda was built for another version of devtensor (backend ABI "
+                 "mismatch); reinstall devtensor";
+        b = NULL;
     }
-    return slots[type];
+    if (b == NULL)
+        load_failure[type] = reason;
+    atomic_store(&slots[type], b);
+    atomic_store(&load_done[type], 1);
+    return b;
 }
 
 const char *dt_backend_unavailable_reason(dt_device_type type)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "elementwise.h"
+#include "thread_exit.h"
 
 static const char *const reduce_names[] = {
 #define DT_REDUCE_NAME_(ID, NAME) NAME,
@@ -147,6 +148,15 @@ static dt_status check_output(const char *what, dt_reduce_op op, const dt_tensor
  * reduction's ~300.  Each thread keeps the last one freed for its next
  * reduction (a reduction inside one, were there any, allocates its own). */
 static __thread dt_reduce_loop *spare_loop;
+static __thread int spare_loop_kept; /* freed at the thread's end */
+
+/* Note [Per-thread caches end with their thread] in thread_exit.c */
+static void free_spare_loop(void)
+{
+    free(spare_loop);
+    spare_loop = NULL;
+    spare_loop_kept = 0; /* a reduction after this asks again */
+}
 
 static dt_reduce_loop *take_loop(void)
 {
@@ -157,7 +167,7 @@ static dt_reduce_loop *take_loop(void)
 
 static void give_loop(dt_reduce_loop *l)
 {
-    if (spare_loop == NULL)
+    if (spare_loop == NULL && (spare_loop_kept || (spare_loop_kept = dt_at_thread_exit(free_spare_loop) == 0)))
         spare_loop = l;
     else
         free(l);

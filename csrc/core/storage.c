@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "thread_exit.h"
+
 static dt_oom_handler oom_handler;
 
 void dt_storage_set_oom_handler(dt_oom_handler handler) { oom_handler = handler; }
@@ -15,7 +17,15 @@ void dt_storage_set_oom_handler(dt_oom_handler handler) { oom_handler = handler;
  * that thread's list, as malloc would let it). */
 #define SPARE_STORAGES 16
 static __thread dt_storage *spare[SPARE_STORAGES];
-static __thread int n_spare;
+static __thread int n_spare, spare_kept; /* spare_kept: freed at the thread's end */
+
+/* Note [Per-thread caches end with their thread] in thread_exit.c */
+static void free_spares(void)
+{
+    while (n_spare > 0)
+        free(spare[--n_spare]);
+    spare_kept = 0; /* a release after this asks again */
+}
 
 static dt_status storage_new(dt_storage **out, dt_error *err)
 {
@@ -106,7 +116,7 @@ void dt_storage_release(dt_storage *s)
         s->backend->host_free_pinned(s->ptr);
     else if (s->backend != NULL)
         s->backend->free(s->device.index < 0 ? 0 : s->device.index, s->ptr, s->alloc_ctx);
-    if (n_spare < SPARE_STORAGES)
+    if (n_spare < SPARE_STORAGES && (spare_kept || (spare_kept = dt_at_thread_exit(free_spares) == 0)))
         spare[n_spare++] = s; /* Note [Spare storages] */
     else
         free(s);

@@ -25,7 +25,9 @@
  *     created on first use and kept for the life of the process; it owns
  *     nothing, and is what current_stream() returns when no Stream is set.
  *   - `with s:` remembers the stream that was current (a strong reference,
- *     in s's stack of entries) and makes it current again on exit.
+ *     in s's stack of entries for the entering thread: one Stream, the
+ *     default one above all, may be entered by several threads at once) and
+ *     makes it current again on exit, in that thread.
  *   - copy.copy and copy.deepcopy return the object itself (a handle cannot
  *     be duplicated); pickling raises TypeError (a handle means nothing in
  *     another process).  Equality is identity: one handle, one object.
@@ -50,7 +52,8 @@ typedef struct {
     void *handle;            /* backend stream; NULL: the device's default stream */
     int device;
     int priority;
-    PyObject *entered;       /* list: the stream current before each `with self`, or NULL */
+    PyObject *entered;       /* dict, thread ident -> list: the stream current before each
+                                `with self` in that thread; or NULL */
     PyObject *weakreflist;
 } PyDtStream;
 
@@ -415,21 +418,45 @@ static PyObject *stream_record_event(PyDtStream *self, PyObject *args, PyObject 
     return e;
 }
 
+/* this thread's stack of the streams current before each `with self` (a
+ * borrowed list; NULL: none yet and !create, or an error set) */
+static PyObject *thread_entries(PyDtStream *self, int create)
+{
+    if (self->entered == NULL && (!create || (self->entered = PyDict_New()) == NULL))
+        return NULL;
+    PyObject *key = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+    if (key == NULL)
+        return NULL;
+    PyObject *list = PyDict_GetItemWithError(self->entered, key);
+    if (list == NULL && !PyErr_Occurred() && create) {
+        list = PyList_New(0);
+        if (list != NULL) {
+            int rc = PyDict_SetItem(self->entered, key, list);
+            Py_DECREF(list); /* the dict holds it */
+            if (rc < 0)
+                list = NULL;
+        }
+    }
+    Py_DECREF(key);
+    return list;
+}
+
 static PyObject *stream_enter(PyDtStream *self, PyObject *unused)
 {
     (void)unused;
-    if (self->entered == NULL && (self->entered = PyList_New(0)) == NULL)
+    PyObject *entries = thread_entries(self, 1);
+    if (entries == NULL)
         return NULL;
     PyObject *prev = current_stream(self->backend, self->device);
     if (prev == NULL)
         return NULL;
-    int rc = PyList_Append(self->entered, prev);
+    int rc = PyList_Append(entries, prev);
     Py_DECREF(prev);
     if (rc < 0)
         return NULL;
     if (make_current(self) < 0) {
-        Py_ssize_t n = PyList_GET_SIZE(self->entered);
-        (void)PyList_SetSlice(self->entered, n - 1, n, NULL);
+        Py_ssize_t n = PyList_GET_SIZE(entries);
+        (void)PyList_SetSlice(entries, n - 1, n, NULL);
         return NULL;
     }
     return Py_NewRef(self);
@@ -438,13 +465,25 @@ static PyObject *stream_enter(PyDtStream *self, PyObject *unused)
 static PyObject *stream_exit(PyDtStream *self, PyObject *args)
 {
     (void)args;
-    Py_ssize_t n = self->entered == NULL ? 0 : PyList_GET_SIZE(self->entered);
+    PyObject *entries = thread_entries(self, 0);
+    if (entries == NULL && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = entries == NULL ? 0 : PyList_GET_SIZE(entries);
     if (n == 0)
-        return PyErr_Format(PyExc_RuntimeError, "Stream.__exit__ without a matching __enter__");
-    PyObject *prev = Py_NewRef(PyList_GET_ITEM(self->entered, n - 1));
-    if (PyList_SetSlice(self->entered, n - 1, n, NULL) < 0) {
+        return PyErr_Format(PyExc_RuntimeError, "Stream.__exit__ without a matching __enter__ in this thread");
+    PyObject *prev = Py_NewRef(PyList_GET_ITEM(entries, n - 1));
+    if (PyList_SetSlice(entries, n - 1, n, NULL) < 0) {
         Py_DECREF(prev);
         return NULL;
+    }
+    if (n == 1) { /* this thread's last: its key goes (an ident is reused by later threads) */
+        PyObject *key = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+        if (key == NULL || PyDict_DelItem(self->entered, key) < 0) {
+            Py_XDECREF(key);
+            Py_DECREF(prev);
+            return NULL;
+        }
+        Py_DECREF(key);
     }
     int rc = make_current((PyDtStream *)prev);
     Py_DECREF(prev);

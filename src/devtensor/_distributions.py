@@ -38,11 +38,19 @@ _INT64_MAX = 2 ** 63 - 1
 class Distributions:
     """Generator's methods for NumPy's further laws."""
 
+    _on = None  # the device draws go to when a call names none (its bit generator's; None: the default)
+
+    def _device_for(self, device, *params):
+        """The device of a draw: device, else the first tensor parameter's, else
+        the bit generator's (None: the thread's default device)."""
+        d = _device_of(device, *params)
+        return self._on if d is None else d
+
     def _checked(self, device, size, *specs):
         """The output shape and the parameters as float64 tensors (on device, else
         on the first tensor parameter's), after NumPy's checks in NumPy's order:
         specs are (value, name, constraint or None)."""
-        dev = _device_of(device, *(spec[0] for spec in specs))
+        dev = self._device_for(device, *(spec[0] for spec in specs))
         params = [_float_param(spec[0], dev) for spec in specs]
         scalar = all(p.ndim == 0 for p in params)  # NumPy's wording of NaN depends on it
         for p, (_, name, kind) in zip(params, specs):
@@ -117,7 +125,7 @@ class Distributions:
         size = _shape(size)
         shape = size if size is not None else (tuple(out.shape) if out is not None else ())
         where = out.device if out is not None and device is None else device
-        values = self._exponential01(shape, _device_of(where)).astype(dtype, copy=False)
+        values = self._exponential01(shape, self._device_for(where)).astype(dtype, copy=False)
         return self._into(values, out, size)
 
     def standard_gamma(self, shape, size=None, dtype=_C.float64, out=None, *, device=None):
@@ -259,7 +267,7 @@ class Distributions:
         """Cauchy floats by inversion: tan(pi W) for W = U - 1/2 + 2^-54, exact and in
         (-1/2, 1/2), so that tan never sees +-pi/2."""
         dt = _dt()
-        u = self._uniform01(_shape(size) or (), _C.float64, _device_of(device))
+        u = self._uniform01(_shape(size) or (), _C.float64, self._device_for(device))
         return dt.tan(math.pi * ((u - 0.5) + 2.0 ** -54))
 
     def vonmises(self, mu, kappa, size=None, *, device=None):
@@ -385,7 +393,7 @@ class Distributions:
         """hypergeometric() with NumPy's checks in its order (legacy: the legacy
         function's, nsample >= 1 and no bound on ngood and nbad)."""
         dt = _dt()
-        dev = _device_of(device, ngood, nbad, nsample)
+        dev = self._device_for(device, ngood, nbad, nsample)
         good, bad, sample = (_trial_counts(v, dev) + 0.0 for v in (ngood, nbad, nsample))  # + 0.0: no -0.0
         scalar = all(p.ndim == 0 for p in (good, bad, sample))
         if not legacy and _any((good >= 1e9) | (bad >= 1e9)):
@@ -454,7 +462,7 @@ class Distributions:
         dt = _dt()
         if not isinstance(alpha, TensorBase):
             len(alpha)  # NumPy's TypeError for a scalar
-        a = _float_param(alpha, _device_of(device, alpha))
+        a = _float_param(alpha, self._device_for(device, alpha))
         if a.ndim != 1:
             raise ValueError("object too deep for desired array")
         if _any(a < 0):
@@ -478,7 +486,7 @@ class Distributions:
         dt = _dt()
         if method not in {"eigh", "svd", "cholesky"}:
             raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
-        dev = _device_of(device, mean, cov)
+        dev = self._device_for(device, mean, cov)
         mean, cov = dt.asarray(mean, device=dev), dt.asarray(cov, device=dev)
         if mean.dtype.kind == "c" or cov.dtype.kind == "c":
             raise TypeError("mean and cov must not be complex")
@@ -523,7 +531,7 @@ class Distributions:
         category j gets Binomial(left, p_j / (1 - p_0 - ... - p_(j-1))) of the
         trials left, all samples at once; the last takes what is left."""
         dt = _dt()
-        dev = _device_of(device, n, pvals)
+        dev = self._device_for(device, n, pvals)
         trials = _trial_counts(n, dev)
         p = _float_param(pvals, dev)
         d = p.shape[-1] if p.ndim else 0
@@ -580,7 +588,7 @@ class Distributions:
             raise ValueError("nsample must be nonnegative.")
         if nsample > _INT64_MAX:
             raise ValueError(f"nsample must not exceed {_INT64_MAX}")
-        dev = _device_of(device, colors)
+        dev = self._device_for(device, colors)
         counts = _color_counts(colors)
         total = sum(counts)
         if total > _INT64_MAX:

@@ -107,7 +107,7 @@ from . import _C
 from ._C import TensorBase, dtype as _dtype_type
 from ._distributions import Distributions
 from ._random_params import (
-    _POISSON_LAM_MAX, _any, _as_int, _check_int_bounds, _device_of, _dt, _float_param, _int_bound, _is_array,
+    _POISSON_LAM_MAX, _any, _as_int, _check_int_bounds, _dt, _float_param, _int_bound, _is_array,
     _log_factorial, _mulhi, _random, _result_shape, _shape, _take, _trial_counts,
 )
 
@@ -138,7 +138,14 @@ class Philox:
     shares, as NumPy's Generators share their bit generator's state.
     spawn(n) gives n independent children (NumPy's SeedSequence.spawn).
     Dask's random module builds chunks from it (dask.array.random.default_rng
-    with the "devtensor" backend)."""
+    with the "devtensor" backend).
+
+    device (a devtensor addition, None by default) is where its Generators
+    draw when a call names no device and has no tensor parameter; Dask's
+    backend gives its chunks' bit generators the creating thread's default
+    device (devtensor/dask.py)."""
+
+    device = None
 
     def __init__(self, seed=None):
         if isinstance(seed, TensorBase):
@@ -183,7 +190,10 @@ class Philox:
         """n_children independent Philoxes (NumPy's BitGenerator.spawn, its int
         argument truncating floats)."""
         n_children = int(n_children) if isinstance(n_children, float) else operator.index(n_children)
-        return [Philox(s) for s in self._seed_seq.spawn(n_children)]
+        children = [type(self)(s) for s in self._seed_seq.spawn(n_children)]
+        for child in children:
+            child.device = self.device
+        return children
 
     def __repr__(self):
         return "Philox [devtensor]"
@@ -239,6 +249,7 @@ class Generator(Distributions):
     def __init__(self, seed=None):
         self._bit_generator = seed if isinstance(seed, Philox) else Philox(seed)
         self._stream = self._bit_generator._stream
+        self._on = self._bit_generator.device
 
     def __repr__(self):
         return "Generator(Philox4x32-10) [devtensor]"
@@ -293,7 +304,7 @@ class Generator(Distributions):
 
     def random(self, size=None, dtype=_C.float64, out=None, *, device=None):
         """Uniform floats in [0, 1)."""
-        if out is None and device is None and (dtype is _C.float64 or dtype is _C.float32):
+        if out is None and device is None and self._on is None and (dtype is _C.float64 or dtype is _C.float32):
             shape = _size_shape(size)  # the per-call path: no argument left to check
             if shape is not None:
                 return _random()._draw(_C.GEN_UNIFORM, shape, dtype, None, 0.0, 1.0, self._stream)
@@ -301,11 +312,11 @@ class Generator(Distributions):
         size = _shape(size)
         shape = size if size is not None else (tuple(out.shape) if out is not None else ())
         where = out.device if out is not None and device is None else device
-        return self._into(self._uniform01(shape, dtype, _device_of(where)), out, size)
+        return self._into(self._uniform01(shape, dtype, self._device_for(where)), out, size)
 
     def standard_normal(self, size=None, dtype=_C.float64, out=None, *, device=None):
         """Standard normal floats."""
-        if out is None and device is None and (dtype is _C.float64 or dtype is _C.float32):
+        if out is None and device is None and self._on is None and (dtype is _C.float64 or dtype is _C.float32):
             shape = _size_shape(size)
             if shape is not None:
                 return _random()._draw(_C.GEN_NORMAL, shape, dtype, None, 0.0, 1.0, self._stream)
@@ -313,14 +324,14 @@ class Generator(Distributions):
         size = _shape(size)
         shape = size if size is not None else (tuple(out.shape) if out is not None else ())
         where = out.device if out is not None and device is None else device
-        values = _random()._draw(_C.GEN_NORMAL, shape, dtype, _device_of(where), 0.0, 1.0,
+        values = _random()._draw(_C.GEN_NORMAL, shape, dtype, self._device_for(where), 0.0, 1.0,
                                  self._stream)
         return self._into(values, out, size)
 
     def uniform(self, low=0.0, high=1.0, size=None, *, device=None):
         """Uniform floats in [low, high) (low and high may be arrays)."""
         size = _shape(size)
-        dev = _device_of(device, low, high)
+        dev = self._device_for(device, low, high)
         if not _is_array(low) and not _is_array(high):
             if high < low:  # NumPy's Generator (its legacy functions allow it)
                 raise ValueError("high - low < 0")
@@ -337,7 +348,7 @@ class Generator(Distributions):
     def normal(self, loc=0.0, scale=1.0, size=None, *, device=None):
         """Normal floats with mean loc and standard deviation scale (arrays too)."""
         size = _shape(size)
-        dev = _device_of(device, loc, scale)
+        dev = self._device_for(device, loc, scale)
         if not _is_array(loc) and not _is_array(scale):
             if scale < 0:
                 raise ValueError("scale < 0")
@@ -354,7 +365,7 @@ class Generator(Distributions):
         """Exponential floats with mean scale: -scale * log(1 - U)."""
         dt = _dt()
         size = _shape(size)
-        dev = _device_of(device, scale)
+        dev = self._device_for(device, scale)
         beta = _float_param(scale, dev) if _is_array(scale) else float(scale)
         if (_any(beta < 0) if isinstance(beta, TensorBase) else beta < 0):
             raise ValueError("scale < 0")
@@ -378,7 +389,7 @@ class Generator(Distributions):
             low, high, message = 0, low, "high < 0" if closed else "high <= 0"
         else:
             message = "low > high" if closed else "low >= high"
-        dev = _device_of(device, low, high)
+        dev = self._device_for(device, low, high)
         shift = 0 if closed else 1
         if not _is_array(low) and not _is_array(high):
             low, high = _as_int(low), _as_int(high) - shift
@@ -425,9 +436,9 @@ class Generator(Distributions):
         dt = _dt()
         if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
             n = operator.index(x)
-            dev = _device_of(device)
+            dev = self._device_for(device)
             return _take(dt.arange(n, device=dev), dt.argsort(self._keys((n,), dev)))
-        a = dt.asarray(x, device=_device_of(device, x))
+        a = dt.asarray(x, device=self._device_for(device, x))
         from numpy.lib.array_utils import normalize_axis_index
         axis = normalize_axis_index(axis, a.ndim)
         order = dt.argsort(self._keys((a.shape[axis],), a.device))
@@ -470,7 +481,7 @@ class Generator(Distributions):
         uniformly or with probabilities p."""
         dt = _dt()
         size = _shape(size)
-        dev = _device_of(device, a, p)
+        dev = self._device_for(device, a, p)
         population = None
         if isinstance(a, (int, np.integer)) and not isinstance(a, bool):
             n = operator.index(a)
@@ -563,7 +574,7 @@ class Generator(Distributions):
         """Successes in n trials of probability p (int64; n and p may be arrays)."""
         dt = _dt()
         size = _shape(size)
-        dev = _device_of(device, n, p)
+        dev = self._device_for(device, n, p)
         trials = _trial_counts(n, dev)
         prob = _float_param(p, dev)
         if _any(trials < 0):
@@ -579,7 +590,7 @@ class Generator(Distributions):
         """Poisson counts with mean lam (int64; lam may be an array)."""
         dt = _dt()
         size = _shape(size)
-        dev = _device_of(device, lam)
+        dev = self._device_for(device, lam)
         rate = _float_param(lam, dev)
         if _any((rate < 0) | dt.isnan(rate)):
             raise ValueError("lam < 0 or lam is NaN")

@@ -14,6 +14,7 @@ unchanged; the settings do not change what operations do.
 import contextlib
 import contextvars
 import operator
+import threading
 import warnings
 
 import numpy as np
@@ -29,7 +30,10 @@ from ._views import _np_shape
 
 _ERR_KINDS = ("divide", "over", "under", "invalid")
 _ERR_MODES = ("ignore", "warn", "raise", "call", "print", "log")
-_err = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+# in a context variable, as NumPy 2's: a thread (or asyncio task) that sets them,
+# or opens `with errstate(...)`, changes no other's
+_err = contextvars.ContextVar("devtensor floating-point error settings",
+                              default={"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"})
 
 
 def _operands(a, b):
@@ -197,7 +201,7 @@ _WHERE = _C.OPS["where"]
 # ---- floating-point error settings (Note [Floating-point error settings]) ----
 def geterr():
     """The floating-point error settings (kept for NumPy code; devtensor never raises)."""
-    return dict(_err)
+    return dict(_err.get())
 
 
 def seterr(all=None, divide=None, over=None, under=None, invalid=None):
@@ -212,7 +216,7 @@ def seterr(all=None, divide=None, over=None, under=None, invalid=None):
                 raise ValueError(f"invalid error mode {mode!r} for {kind}: one of "
                                  f"{', '.join(_ERR_MODES)}")
             new[kind] = mode
-    _err.update(new)
+    _err.set(new)
     return old
 
 
@@ -224,13 +228,20 @@ class errstate(contextlib.ContextDecorator):
                  invalid=None):
         self.call = call
         self.kwargs = dict(all=all, divide=divide, over=over, under=under, invalid=invalid)
+        self._saved = {}
 
     def __enter__(self):
-        self._old = seterr(**self.kwargs)
+        old = seterr(**self.kwargs)
+        # the settings to restore, per thread: one errstate (a decorator's) may be
+        # open in several threads at once
+        self._saved.setdefault(threading.get_ident(), []).append(old)
         return self
 
     def __exit__(self, *exc):
-        _err.update(self._old)
+        saved = self._saved[threading.get_ident()]
+        _err.set(saved.pop())
+        if not saved:
+            del self._saved[threading.get_ident()]
         return False
 
 

@@ -62,6 +62,26 @@ def _to_numpy(data, **kwargs):
 # Note [np.dtype of a devtensor dtype].)
 
 
+# Note [Random chunks on the creating thread's device]
+# Dask makes a random array's chunks in its workers, from the bit generator's
+# (or RandomState's) class and a seed, and the default device is per thread:
+# a worker's is the CPU.  So the classes handed to Dask carry the default
+# device of the thread that builds the array (a subclass per device, as
+# Dask rebuilds bit generators by their type), and the chunks land where its
+# meta says, with any scheduler.
+_BOUND = {}
+
+
+def _on_default_device(cls):
+    device = dt.get_default_device()
+    if device.type == "cpu":
+        return cls
+    key = (cls, str(device))
+    if key not in _BOUND:
+        _BOUND[key] = type(cls.__name__, (cls,), {"device": device, "__module__": cls.__module__})
+    return _BOUND[key]
+
+
 def _with_devtensor_meta(name, *args, meta=None, **kwargs):
     meta = dt.empty(()) if meta is None else meta
     with dask.config.set({"array.backend": "numpy"}):
@@ -86,11 +106,11 @@ class DevtensorBackendEntrypoint(ArrayBackendEntrypoint):
 
     @property
     def RandomState(self):
-        return dt.random.RandomState
+        return _on_default_device(dt.random.RandomState)
 
     @property
     def default_bit_generator(self):
-        return dt.random.Philox
+        return _on_default_device(dt.random.Philox)
 
     ones = staticmethod(functools.partial(_with_devtensor_meta, "ones"))
     zeros = staticmethod(functools.partial(_with_devtensor_meta, "zeros"))

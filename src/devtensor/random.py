@@ -326,7 +326,10 @@ class RandomState:
     """NumPy's legacy RandomState API on a Philox stream of its own: seeded by
     an int, a sequence of ints (as NumPy's RandomState accepts; Dask seeds
     its chunks so) or None; every method takes device=.  The numbers are
-    devtensor's, not NumPy's Mersenne Twister's."""
+    devtensor's, not NumPy's Mersenne Twister's.  device (None by default) is
+    where a call that names none draws, as Philox.device is."""
+
+    device = None
 
     def __init__(self, seed=None):
         self.seed(seed)
@@ -334,6 +337,7 @@ class RandomState:
     def seed(self, seed=None):
         self._gen = Generator.__new__(Generator)
         self._gen._stream = _Stream(_seed_key(seed))
+        self._gen._on = self.device
 
     def __repr__(self):
         return "RandomState(Philox4x32-10) [devtensor]"
