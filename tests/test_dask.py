@@ -185,6 +185,11 @@ def test_dask_random_chunks_on_the_creating_threads_default_device(scheduler):
         on_cpu = da.random.default_rng(5).random(30, chunks=10).compute()
     assert on_device.device == dt.device(device) and on_cpu.device == dt.device("cpu")
     np.testing.assert_array_equal(on_device.cpu().numpy(), on_cpu.numpy())  # one seed, one stream
+    import pickle  # the per-device classes are named in devtensor.dask: pickles name them
+    from devtensor import dask as dtdask
+    bound = dtdask._bound(dt.random.Philox, dt.device(device))
+    assert pickle.loads(pickle.dumps(bound)) is bound and bound.device == dt.device(device)
+    assert getattr(dtdask, "RandomState_on_" + device.replace(":", "_")).device == dt.device(device)
 
 
 def test_random_bit_generator_and_legacy_state():

@@ -104,13 +104,25 @@ def test_errstate_is_per_thread():
     [t.join() for t in ts]
     assert seen == {"a": "ignore", "b": "raise", "a after": "warn"}
     assert dt.geterr() == before
-    shared = dt.errstate(over="ignore")  # one object (a decorator's) open in two threads
-    with shared:
-        t = threading.Thread(target=lambda: shared.__enter__() and shared.__exit__(None, None, None))
-        t.start()
-        t.join()
+    once = dt.errstate(over="ignore")  # as NumPy's, an errstate is entered once
+    with once:
+        with pytest.raises(TypeError, match="Cannot enter `errstate` twice"):
+            once.__enter__()
         assert dt.geterr()["over"] == "ignore"
     assert dt.geterr() == before
+
+    @dt.errstate(over="raise")  # a decorator: a fresh errstate per call, in any thread
+    def over():
+        b_in.wait(10)
+        return dt.geterr()["over"]
+
+    b_in.clear()
+    results = []
+    ts = [threading.Thread(target=lambda: results.append(over())) for _ in range(2)]
+    [t.start() for t in ts]
+    b_in.set()
+    [t.join() for t in ts]
+    assert results == ["raise", "raise"] and dt.geterr() == before
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm")

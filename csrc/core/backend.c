@@ -6,7 +6,7 @@
 
 static _Atomic(const dt_backend_iface *) slots[DT_NUM_DEVICE_TYPES];
 static dt_backend_loader loaders[DT_NUM_DEVICE_TYPES];
-static const char *load_failure[DT_NUM_DEVICE_TYPES];
+static _Atomic(const char *) load_failure[DT_NUM_DEVICE_TYPES];
 static atomic_int load_done[DT_NUM_DEVICE_TYPES]; /* the load ran (a slot, or a failure) */
 static _Thread_local int loading_here[DT_NUM_DEVICE_TYPES];
 
@@ -32,7 +32,8 @@ void dt_backend_set_loader(dt_device_type type, dt_backend_loader loader)
  * in the middle.  A second thread asking meanwhile must not be told "no
  * CUDA": it runs the loader too, which waits on Python's import lock for
  * the first thread's import and returns the same vtable (the loader is
- * idempotent), so every caller gets the one answer.  Only a call from
+ * idempotent), so every caller gets the one answer; a failure cannot
+ * undo another thread's success (its vtable stays).  Only a call from
  * inside the loader's own thread (the module's import asking again) gets
  * NULL, as a load cannot wait for itself. */
 const dt_backend_iface *dt_backend_get(dt_device_type type)
@@ -51,9 +52,14 @@ const dt_backend_iface *dt_backend_get(dt_device_type type)
                  "mismatch); reinstall devtensor";
         b = NULL;
     }
-    if (b == NULL)
-        load_failure[type] = reason;
-    atomic_store(&slots[type], b);
+    if (b != NULL) {
+        atomic_store(&slots[type], b);
+    } else {
+        const dt_backend_iface *other = atomic_load(&slots[type]);
+        if (other != NULL) /* another thread's load succeeded: a failure here does not undo it */
+            return other;
+        atomic_store(&load_failure[type], reason);
+    }
     atomic_store(&load_done[type], 1);
     return b;
 }
@@ -61,8 +67,10 @@ const dt_backend_iface *dt_backend_get(dt_device_type type)
 const char *dt_backend_unavailable_reason(dt_device_type type)
 {
     const dt_backend_iface *b = dt_backend_get(type);
-    if (b == NULL)
-        return load_failure[type] ? load_failure[type] : "devtensor was built without CUDA support";
+    if (b == NULL) {
+        const char *failure = atomic_load(&load_failure[type]);
+        return failure ? failure : "devtensor was built without CUDA support";
+    }
     if (b->device_count() == 0) {
         const char *why = b->unavailable_reason ? b->unavailable_reason() : NULL;
         return why ? why : "no CUDA device was found";

@@ -25,9 +25,9 @@
  *     created on first use and kept for the life of the process; it owns
  *     nothing, and is what current_stream() returns when no Stream is set.
  *   - `with s:` remembers the stream that was current (a strong reference,
- *     in s's stack of entries for the entering thread: one Stream, the
- *     default one above all, may be entered by several threads at once) and
- *     makes it current again on exit, in that thread.
+ *     in the entering thread's stack for s, in the thread state's dict: one
+ *     Stream, the default one above all, may be entered by several threads
+ *     at once) and makes it current again on exit, in that thread.
  *   - copy.copy and copy.deepcopy return the object itself (a handle cannot
  *     be duplicated); pickling raises TypeError (a handle means nothing in
  *     another process).  Equality is identity: one handle, one object.
@@ -52,8 +52,6 @@ typedef struct {
     void *handle;            /* backend stream; NULL: the device's default stream */
     int device;
     int priority;
-    PyObject *entered;       /* dict, thread ident -> list: the stream current before each
-                                `with self` in that thread; or NULL */
     PyObject *weakreflist;
 } PyDtStream;
 
@@ -77,6 +75,7 @@ static PyTypeObject event_type;
 static PyObject *default_streams[DT_PY_MAX_CUDA_DEVICES]; /* strong, never released */
 static Py_ssize_t live_streams, live_events;                /* owned handles (under the GIL) */
 static PyObject *slots_key;                                 /* interned thread-dict key */
+static PyObject *entries_key;                               /* interned thread-dict key */
 
 #define NEED_SLOT(b, slot, fail)                                                           \
     do {                                                                                   \
@@ -132,7 +131,6 @@ static PyObject *default_stream(const dt_backend_iface *b, int index)
         s->handle = NULL;
         s->device = index;
         s->priority = 0;
-        s->entered = NULL;
         s->weakreflist = NULL;
         PyObject_GC_Track(s);
         default_streams[index] = (PyObject *)s;
@@ -227,15 +225,19 @@ static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     return (PyObject *)self;
 }
 
+/* A Stream holds no Python references (its entries live in the threads'
+ * dicts); it stays a GC type, as the objects it is stored beside are. */
 static int stream_traverse(PyDtStream *self, visitproc visit, void *arg)
 {
-    Py_VISIT(self->entered);
+    (void)self;
+    (void)visit;
+    (void)arg;
     return 0;
 }
 
 static int stream_clear(PyDtStream *self)
 {
-    Py_CLEAR(self->entered);
+    (void)self;
     return 0;
 }
 
@@ -419,26 +421,43 @@ static PyObject *stream_record_event(PyDtStream *self, PyObject *args, PyObject 
 }
 
 /* this thread's stack of the streams current before each `with self` (a
- * borrowed list; NULL: none yet and !create, or an error set) */
+ * new reference; NULL: none yet and !create, or an error set).  It lives in
+ * the thread state's dict, {stream: list}, so it ends with the thread and no
+ * later thread (an ident reused) can see it. */
 static PyObject *thread_entries(PyDtStream *self, int create)
 {
-    if (self->entered == NULL && (!create || (self->entered = PyDict_New()) == NULL))
+    PyObject *td = PyThreadState_GetDict();
+    if (td == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "no thread state to hold the stream's entries");
         return NULL;
-    PyObject *key = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
-    if (key == NULL)
-        return NULL;
-    PyObject *list = PyDict_GetItemWithError(self->entered, key);
-    if (list == NULL && !PyErr_Occurred() && create) {
-        list = PyList_New(0);
-        if (list != NULL) {
-            int rc = PyDict_SetItem(self->entered, key, list);
-            Py_DECREF(list); /* the dict holds it */
-            if (rc < 0)
-                list = NULL;
-        }
     }
-    Py_DECREF(key);
+    PyObject *all = PyDict_GetItemWithError(td, entries_key);
+    if (all == NULL) {
+        if (PyErr_Occurred() || !create || (all = PyDict_New()) == NULL)
+            return NULL;
+        int rc = PyDict_SetItem(td, entries_key, all);
+        Py_DECREF(all); /* the thread's dict holds it */
+        if (rc < 0)
+            return NULL;
+    }
+    PyObject *list = PyDict_GetItemWithError(all, (PyObject *)self);
+    if (list != NULL)
+        return Py_NewRef(list);
+    if (PyErr_Occurred() || !create || (list = PyList_New(0)) == NULL)
+        return NULL;
+    if (PyDict_SetItem(all, (PyObject *)self, list) < 0) {
+        Py_DECREF(list);
+        return NULL;
+    }
     return list;
+}
+
+/* the thread's entries of self, now empty, dropped */
+static int forget_entries(PyDtStream *self)
+{
+    PyObject *td = PyThreadState_GetDict();
+    PyObject *all = td == NULL ? NULL : PyDict_GetItemWithError(td, entries_key);
+    return all == NULL ? (PyErr_Occurred() ? -1 : 0) : PyDict_DelItem(all, (PyObject *)self);
 }
 
 static PyObject *stream_enter(PyDtStream *self, PyObject *unused)
@@ -448,18 +467,15 @@ static PyObject *stream_enter(PyDtStream *self, PyObject *unused)
     if (entries == NULL)
         return NULL;
     PyObject *prev = current_stream(self->backend, self->device);
-    if (prev == NULL)
-        return NULL;
-    int rc = PyList_Append(entries, prev);
-    Py_DECREF(prev);
-    if (rc < 0)
-        return NULL;
-    if (make_current(self) < 0) {
+    int rc = prev == NULL ? -1 : PyList_Append(entries, prev);
+    Py_XDECREF(prev);
+    if (rc == 0 && make_current(self) < 0) {
         Py_ssize_t n = PyList_GET_SIZE(entries);
         (void)PyList_SetSlice(entries, n - 1, n, NULL);
-        return NULL;
+        rc = -1;
     }
-    return Py_NewRef(self);
+    Py_DECREF(entries);
+    return rc < 0 ? NULL : Py_NewRef(self);
 }
 
 static PyObject *stream_exit(PyDtStream *self, PyObject *args)
@@ -469,23 +485,17 @@ static PyObject *stream_exit(PyDtStream *self, PyObject *args)
     if (entries == NULL && PyErr_Occurred())
         return NULL;
     Py_ssize_t n = entries == NULL ? 0 : PyList_GET_SIZE(entries);
-    if (n == 0)
+    if (n == 0) {
+        Py_XDECREF(entries);
         return PyErr_Format(PyExc_RuntimeError, "Stream.__exit__ without a matching __enter__ in this thread");
+    }
     PyObject *prev = Py_NewRef(PyList_GET_ITEM(entries, n - 1));
-    if (PyList_SetSlice(entries, n - 1, n, NULL) < 0) {
-        Py_DECREF(prev);
-        return NULL;
-    }
-    if (n == 1) { /* this thread's last: its key goes (an ident is reused by later threads) */
-        PyObject *key = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
-        if (key == NULL || PyDict_DelItem(self->entered, key) < 0) {
-            Py_XDECREF(key);
-            Py_DECREF(prev);
-            return NULL;
-        }
-        Py_DECREF(key);
-    }
-    int rc = make_current((PyDtStream *)prev);
+    int rc = PyList_SetSlice(entries, n - 1, n, NULL);
+    Py_DECREF(entries);
+    if (rc == 0 && n == 1)
+        rc = forget_entries(self);
+    if (rc == 0)
+        rc = make_current((PyDtStream *)prev);
     Py_DECREF(prev);
     if (rc < 0)
         return NULL;
@@ -835,6 +845,9 @@ int dt_py_stream_init(PyObject *module)
 {
     if (slots_key == NULL &&
         (slots_key = PyUnicode_InternFromString("devtensor.cuda.current_streams")) == NULL)
+        return -1;
+    if (entries_key == NULL &&
+        (entries_key = PyUnicode_InternFromString("devtensor.cuda.stream_entries")) == NULL)
         return -1;
     if (PyType_Ready(&stream_type) < 0 || PyType_Ready(&event_type) < 0 ||
         PyModule_AddFunctions(module, stream_module_methods) < 0 ||

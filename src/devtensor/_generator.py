@@ -462,7 +462,7 @@ class Generator(Distributions):
     def permuted(self, x, axis=None, out=None):
         """Each slice along axis shuffled independently (axis None: all elements)."""
         dt = _dt()
-        a = dt.asarray(x, device=x.device if isinstance(x, TensorBase) else None)
+        a = dt.asarray(x, device=x.device if isinstance(x, TensorBase) else self._device_for(None))
         if axis is None:
             flat = a.reshape(-1)
             result = _take(flat, dt.argsort(self._keys(flat.shape, a.device))).reshape(a.shape)

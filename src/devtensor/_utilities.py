@@ -14,7 +14,6 @@ unchanged; the settings do not change what operations do.
 import contextlib
 import contextvars
 import operator
-import threading
 import warnings
 
 import numpy as np
@@ -207,6 +206,12 @@ def geterr():
 def seterr(all=None, divide=None, over=None, under=None, invalid=None):
     """Set the floating-point error settings; returns the old ones."""
     old = geterr()
+    _err.set(_settings(old, all, divide, over, under, invalid))
+    return old
+
+
+def _settings(old, all, divide, over, under, invalid):
+    """old updated by seterr's arguments, checked."""
     new = dict(old)
     for kind, mode in (("divide", divide), ("over", over), ("under", under),
                        ("invalid", invalid)):
@@ -216,32 +221,32 @@ def seterr(all=None, divide=None, over=None, under=None, invalid=None):
                 raise ValueError(f"invalid error mode {mode!r} for {kind}: one of "
                                  f"{', '.join(_ERR_MODES)}")
             new[kind] = mode
-    _err.set(new)
-    return old
+    return new
 
 
 class errstate(contextlib.ContextDecorator):
     """with errstate(divide='ignore'): ... (also a decorator): the settings
-    within the block, restored after it."""
+    within the block, restored after it.  As NumPy 2's: the settings are the
+    thread's (and asyncio task's), an errstate object is entered once (a
+    decorator makes one per call)."""
 
     def __init__(self, *, call=None, all=None, divide=None, over=None, under=None,
                  invalid=None):
         self.call = call
         self.kwargs = dict(all=all, divide=divide, over=over, under=under, invalid=invalid)
-        self._saved = {}
+        self._token = None
+
+    def _recreate_cm(self):  # the decorator's: a fresh errstate for each call
+        return errstate(call=self.call, **self.kwargs)
 
     def __enter__(self):
-        old = seterr(**self.kwargs)
-        # the settings to restore, per thread: one errstate (a decorator's) may be
-        # open in several threads at once
-        self._saved.setdefault(threading.get_ident(), []).append(old)
+        if self._token is not None:
+            raise TypeError("Cannot enter `errstate` twice.")
+        self._token = _err.set(_settings(geterr(), **self.kwargs))
         return self
 
     def __exit__(self, *exc):
-        saved = self._saved[threading.get_ident()]
-        _err.set(saved.pop())
-        if not saved:
-            del self._saved[threading.get_ident()]
+        _err.reset(self._token)
         return False
 
 

@@ -21,6 +21,7 @@ Across processes (dask.distributed), see _dask_distributed.py: tensors
 travel as their bytes, and BindDevice gives each worker one device.
 """
 import functools
+import threading
 
 import dask
 import dask.array as da
@@ -66,20 +67,28 @@ def _to_numpy(data, **kwargs):
 # Dask makes a random array's chunks in its workers, from the bit generator's
 # (or RandomState's) class and a seed, and the default device is per thread:
 # a worker's is the CPU.  So the classes handed to Dask carry the default
-# device of the thread that builds the array (a subclass per device, as
-# Dask rebuilds bit generators by their type), and the chunks land where its
-# meta says, with any scheduler.
+# device of the thread that asks for them (when a Generator or RandomState
+# is made, and for Dask's module functions the first time, as Dask keeps
+# their RandomState): a subclass per device, the CPU's too, as Dask rebuilds
+# bit generators by their type; and the chunks land where the meta says,
+# with any scheduler.  The subclasses are named in this module
+# (Philox_on_cuda_1), so pickles name them and a worker makes them again.
+# (Dask's choice() with a RandomState looks the class up in the worker: its
+# chunks follow the worker's default device.)
 _BOUND = {}
+_BOUND_LOCK = threading.Lock()
+
+
+def _bound(cls, device):
+    name = f"{cls.__name__}_on_{str(device).replace(':', '_')}"
+    with _BOUND_LOCK:
+        if name not in _BOUND:
+            _BOUND[name] = type(name, (cls,), {"device": device, "__module__": __name__, "__qualname__": name})
+        return _BOUND[name]
 
 
 def _on_default_device(cls):
-    device = dt.get_default_device()
-    if device.type == "cpu":
-        return cls
-    key = (cls, str(device))
-    if key not in _BOUND:
-        _BOUND[key] = type(cls.__name__, (cls,), {"device": device, "__module__": cls.__module__})
-    return _BOUND[key]
+    return _bound(cls, dt.get_default_device())
 
 
 def _with_devtensor_meta(name, *args, meta=None, **kwargs):
@@ -147,6 +156,10 @@ def __getattr__(name):
     if name == "BindDevice":
         from ._dask_distributed import BindDevice
         return BindDevice
+    for cls in (dt.random.Philox, dt.random.RandomState):  # Note [Random chunks on the creating thread's device]
+        prefix = cls.__name__ + "_on_"
+        if name.startswith(prefix):
+            return _bound(cls, dt.device(name[len(prefix):].replace("_", ":", 1)))
     raise AttributeError(f"module 'devtensor.dask' has no attribute {name!r}")
 
 

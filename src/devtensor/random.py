@@ -349,11 +349,13 @@ class RandomState:
 
     def rand(self, *shape, dtype=None, device=None):
         dtype = _floating(dtype, "rand")
-        return _draw(_C.GEN_UNIFORM, _varargs_shape(shape), dtype, device, 0.0, 1.0, self._gen._stream)
+        return _draw(_C.GEN_UNIFORM, _varargs_shape(shape), dtype, self._gen._device_for(device), 0.0, 1.0,
+                     self._gen._stream)
 
     def randn(self, *shape, dtype=None, device=None):
         dtype = _floating(dtype, "randn")
-        return _draw(_C.GEN_NORMAL, _varargs_shape(shape), dtype, device, 0.0, 1.0, self._gen._stream)
+        return _draw(_C.GEN_NORMAL, _varargs_shape(shape), dtype, self._gen._device_for(device), 0.0, 1.0,
+                     self._gen._stream)
 
     def randint(self, low, high=None, size=None, dtype=int, *, device=None):
         return self._gen._integers(low, high, size, _C.int64 if dtype is int else dtype, False, device, "randint")
