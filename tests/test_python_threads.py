@@ -3,6 +3,7 @@ racing another thread's (Note [Loading from several threads] in
 csrc/core/backend.c), one Stream entered in two threads (stream_type.c),
 errstate per thread (as NumPy 2's), and threads that end freeing their
 caches (Note [Per-thread caches end with their thread] in thread_exit.c)."""
+import os
 import sys
 import textwrap
 import threading
@@ -126,6 +127,8 @@ def test_errstate_is_per_thread():
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm")
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", "") or "ASAN_OPTIONS" in os.environ,
+                    reason="AddressSanitizer keeps freed memory in its quarantine: RSS says nothing")
 def test_threads_that_end_free_their_caches():
     """Short threads each making tensors and reductions leave (almost) nothing
     behind: 4,000 of them grew the process by 17 MB before their spare
