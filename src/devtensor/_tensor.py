@@ -196,18 +196,12 @@ _cuda_general.__qualname__, astype_general.__qualname__ = "cuda", "astype"
 def _host_copy_with_neighbours(t):
     offset, nbytes = t._storage_span()
     item = t.itemsize
-    if offset == 0 and nbytes <= t.size * item:  # the whole storage already (the common case)
-        return t._to("cpu", t.dtype)._numpy_view()
-    lo = hi = 0
-    for n, s in zip(t.shape, t.strides):
-        if n == 0:
-            lo = hi = -item
-            break
-        lo, hi = (lo + s * (n - 1), hi) if s < 0 else (lo, hi + s * (n - 1))
-    reach = hi - lo + item
-    if 0 < reach < nbytes <= 2 * reach + 4096 and offset % item == 0 and nbytes % item == 0:
-        whole = t._as_strided((nbytes // item,), (item,), -offset // item)._to("cpu", t.dtype)._numpy_view()
-        return np.ndarray(t.shape, dtype=whole.dtype, buffer=whole, offset=offset, strides=t.strides)
+    if offset or nbytes > t.size * item:  # a view of part of its storage
+        from ._advanced import _span_elements
+        reach = _span_elements(t) * item
+        if 0 < reach < nbytes <= 2 * reach + 4096 and offset % item == 0 and nbytes % item == 0:
+            whole = t._as_strided((nbytes // item,), (item,), -offset // item)._to("cpu", t.dtype)._numpy_view()
+            return np.ndarray(t.shape, dtype=whole.dtype, buffer=whole, offset=offset, strides=t.strides)
     return t._to("cpu", t.dtype)._numpy_view()
 
 

@@ -24,7 +24,7 @@ from ._creation import asarray
 from ._dtype_api import _CASTINGS, can_cast, result_type
 from ._operands import as_tensor, operands_device
 from ._reductions import all as all_
-from ._ufuncs import absolute, isfinite, isnan
+from ._ufuncs import _bool_mask, absolute, isfinite, isnan
 from ._views import _np_shape
 
 _ERR_KINDS = ("divide", "over", "under", "invalid")
@@ -167,13 +167,9 @@ def copyto(dst, src, casting="same_kind", where=True):
     if where is True:
         dst[...] = value
         return
-    if isinstance(where, (TensorBase, np.ndarray)):
-        mask = _C.asarray(where, device=dst.device)
-    else:  # lists and scalars are read as bool, as NumPy does
-        mask = asarray(np.asarray(where, dtype=bool), device=dst.device)
-    if mask.dtype != _C.bool:
-        raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') "
-                        f"according to the rule 'safe'")
+    # lists and scalars are read as bool, as NumPy does
+    mask = _bool_mask(where if isinstance(where, (TensorBase, np.ndarray)) else np.asarray(where, dtype=bool),
+                      dst.device)
     _check_broadcasts(mask.shape, dst.shape, "where mask")
     if src_shape != () or isinstance(value, TensorBase):
         extra = len(src_shape) - dst.ndim  # NumPy drops a source's leading length-1 axes
