@@ -486,6 +486,8 @@ def bench_per_call(table, rng, quick):
     p4 = np.empty((4, 4))
     i4 = np.array([[0, 3], [1, 1], [2, 0], [3, 2]])
     ti4 = dt.asarray(i4)
+    i13 = np.array([1, 3])
+    ti13 = dt.asarray(i13)
     mask_np16 = a > a.mean()
     mask_t16 = dt.asarray(mask_np16)
 
@@ -537,6 +539,8 @@ def bench_per_call(table, rng, quick):
          lambda: np.linalg.solve(m4, m4[0])),
         ("linalg.norm(t)", lambda: dt.linalg.norm(x), lambda: np.linalg.norm(a)),
         ("take(t, [1, 3])", lambda: dt.take(x, [1, 3]), lambda: np.take(a, [1, 3])),
+        ("take(t, index tensor)", lambda: dt.take(x, ti13), lambda: np.take(a, i13)),
+        ("flip(t)", lambda: dt.flip(x), lambda: np.flip(a)),
         ("sort(t, axis=0)  (4x4)", lambda: dt.sort(x4, axis=0), lambda: np.sort(m4, axis=0)),
         ("argsort(t, axis=0)  (4x4)", lambda: dt.argsort(x4, axis=0), lambda: np.argsort(m4, axis=0)),
         ("asfortranarray(t)  (4x4)", lambda: dt.asfortranarray(x4), lambda: np.asfortranarray(m4)),
