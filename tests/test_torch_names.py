@@ -29,6 +29,21 @@ def test_autograd_switches_change_nothing():
     assert step(y).tolist() == [2.0, 2.0] and not dt.is_grad_enabled()
 
 
+@pytest.mark.parametrize("name", ["no_grad", "enable_grad", "inference_mode"])
+def test_autograd_switches_as_bare_decorators(name):
+    """@dt.no_grad without parentheses, as PyTorch 2 accepts: the function
+    runs and returns its result, keeping its name."""
+    switch = getattr(dt, name)
+
+    @switch
+    def double(t, k=1):
+        return t * 2 * k
+
+    assert double(3) == 6 and double(dt.ones(2), k=2).tolist() == [4.0, 4.0]
+    assert double.__name__ == "double"
+    assert isinstance(switch(), type(switch(False)))  # called: a context manager still
+
+
 def test_is_tensor_as_tensor_and_randperm(device):
     t = dt.arange(3, device=device)
     assert dt.is_tensor(t) and dt.is_tensor(dt.nn.Parameter(dt.ones(1))) and not dt.is_tensor(np.ones(2))

@@ -22,6 +22,11 @@ class _NoAutograd(contextlib.ContextDecorator):
     no_grad, enable_grad, inference_mode and set_grad_enabled run as they
     are written)."""
 
+    def __new__(cls, mode=True):
+        if callable(mode):  # bare @no_grad (PyTorch 2 accepts it): decorate the function
+            return super().__new__(cls)(mode)
+        return super().__new__(cls)
+
     def __init__(self, mode=True):
         self.mode = mode
 
