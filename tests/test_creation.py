@@ -204,6 +204,35 @@ def test_asarray_copy_false_list():
         dt.asarray([1, 2], copy=False)
 
 
+def test_asarray_copy_false_shares_buffers():
+    """copy=False shares a buffer-protocol object's memory, as NumPy does,
+    and refuses one that needs a cast."""
+    import array
+    b = bytearray(4)
+    t = dt.asarray(b, copy=False)
+    t[0] = 5
+    assert b[0] == 5 and t.dtype == dt.uint8
+    ints = array.array("i", [1, 2, 3])
+    dt.asarray(memoryview(ints), copy=False)[1] = 7
+    assert ints.tolist() == [1, 7, 3]
+    with pytest.raises(ValueError, match="bytearray of another dtype than float32 cannot be shared"):
+        dt.asarray(b, dtype=dt.float32, copy=False)
+    with pytest.raises(ValueError, match="a int cannot be shared without a copy"):
+        dt.asarray(3, copy=False)
+
+
+def test_asarray_copy_false_of_a_list_of_tensors(device):
+    """A list of tensors is stacked (a copy): copy=False refuses it on every
+    device; with device= naming their device it is stacked there."""
+    g = dt.asarray([1.0, 2.0], device=device)
+    for obj in ([g[0], g[1]], (g,)):
+        with pytest.raises(ValueError, match="cannot be shared without a copy"):
+            dt.asarray(obj, copy=False)
+    with dt.transfer_guard("disallow"):  # stays on the device
+        t = dt.asarray([g[0], g[1]], device=device)
+    assert t.device == dt.device(device) and t.tolist() == [1.0, 2.0]
+
+
 def test_asarray_copy_false_to_other_device(device):
     if device == "cpu":
         pytest.skip("same device")

@@ -87,6 +87,29 @@ def test_emulated_devices_cannot_export():
             export()
 
 
+def test_device_tensor_exports_a_host_copy_when_asked(device):
+    """dl_device=(1, 0) (kDLCPU) from a device tensor: a host copy, flagged as
+    one, also where the device itself has no DLPack form (emulated); refused
+    with copy=False.  A CPU tensor takes no stream (the array API)."""
+    x = dt.arange(6.0, device=device).reshape(2, 3)[:, ::2]
+
+    class Producer:  # NumPy asks for dl_device=(1, 0) when given device="cpu"
+        def __dlpack__(self, **kwargs):
+            return x.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    got = np.from_dlpack(Producer(), device="cpu")
+    assert got.tolist() == [[0.0, 2.0], [3.0, 5.0]]
+    if device != "cpu":
+        with pytest.raises(BufferError, match=r"to the CPU \(DLPack device \(1, 0\)\) needs a copy"):
+            x.__dlpack__(dl_device=(1, 0), copy=False)
+    else:
+        with pytest.raises(BufferError, match="stream must be None"):
+            x.__dlpack__(stream=1)
+
+
 class _DLDevice(ctypes.Structure):
     _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
 

@@ -332,12 +332,15 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
         foreign = _foreign_cuda_tensor(obj)
         if foreign is not None:
             return _asarray_any_order(foreign, dtype, device, copy)
-    if device is None and isinstance(obj, (list, tuple)):
+    if isinstance(obj, (list, tuple)):
         inside = _C._devices_inside(obj)  # Note [Tensors inside Python data] in conversion.c
-        if len(inside) > 1:
+        if len(inside) > 1 and device is None:
             raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
                                f"least two devices, {inside[0]} and {inside[1]}!")
-        if inside:
+        if inside and (device is None or _C._resolve_device(device) == inside[0]):
+            if copy is False:
+                raise ValueError(f"asarray(copy=False): a {type(obj).__name__} cannot be shared "
+                                 "without a copy")
             t = _from_nested_on_device(obj, inside[0])
             return t if dtype is None else t.astype(dtype, copy=False)
     if dtype is not None and _dtype_type(dtype) == _C.bfloat16:
@@ -355,10 +358,9 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
             arr = obj.astype(np_dtype)
             copy = None  # the cast made the copy
         # a read-only array is shared as a read-only tensor (Note [Read-only tensors])
+    elif copy is False:
+        arr = _shared_buffer(obj, np_dtype)
     else:
-        if copy is False:
-            raise ValueError(f"asarray(copy=False): a {type(obj).__name__} cannot be shared "
-                             "without a copy")
         arr = _to_numpy(obj, np_dtype, copy=bool(copy))
         copy = None
     if arr.ndim > _C.MAX_NDIM:
@@ -371,6 +373,26 @@ def _asarray_any_order(obj, dtype=None, device=None, copy=None):
             raise ValueError(f"asarray(copy=False): moving host data to {dev} needs a copy")
         return t.to(dev)
     return copy_(t, order="K") if copy else t  # NumPy's copy keeps the layout ('K')
+
+
+def _shared_buffer(obj, np_dtype):
+    """asarray(obj, copy=False) of a non-ndarray: an object with the buffer
+    protocol (bytearray, memoryview, array.array, ...) is shared as NumPy
+    shares it; anything else, or a buffer that needs a cast, raises."""
+    try:
+        memoryview(obj).release()
+    except TypeError:
+        raise ValueError(f"asarray(copy=False): a {type(obj).__name__} cannot be shared "
+                         "without a copy") from None
+    try:
+        arr = np.asarray(obj, dtype=np_dtype, copy=False)
+    except ValueError:
+        raise ValueError(f"asarray(copy=False): a {type(obj).__name__} of another dtype than "
+                         f"{np_dtype} cannot be shared without a copy") from None
+    if arr.dtype.kind not in "biufc" or not arr.dtype.isnative:
+        raise ValueError(f"asarray(copy=False): a buffer of {arr.dtype} cannot be shared without "
+                         "a copy (devtensor has no such dtype)")
+    return arr
 
 
 def _from_nested_on_device(obj, device):

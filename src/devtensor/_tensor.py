@@ -304,7 +304,17 @@ class _TensorMethods:
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule sharing this tensor's memory (copy=True exports a copy).
         For a CUDA tensor, work queued on its device is finished first, so the
-        consumer's stream may read it at once."""
+        consumer's stream may read it at once; dl_device=(1, 0) asks for a host
+        copy of a device tensor (refused with copy=False)."""
+        versioned = max_version is not None and tuple(max_version)[0] >= 1
+        if self.device.type == "cpu" and stream is not None:
+            raise BufferError(f"stream must be None to export a CPU tensor (DLPack), not {stream!r}")
+        if dl_device is not None and tuple(dl_device) == (1, 0) and self.device.type != "cpu":
+            # the consumer asks for host memory: a host copy, flagged as one
+            if copy is False:
+                raise BufferError(f"exporting a tensor on {self.device} to the CPU (DLPack "
+                                  "device (1, 0)) needs a copy, but copy=False was given")
+            return _C._to_dlpack(self.cpu(), versioned, True)
         kind, index = self.__dlpack_device__()
         if dl_device is not None and tuple(dl_device) != (kind, index):
             raise BufferError(f"cannot export a tensor on {self.device} to DLPack device "
@@ -313,7 +323,6 @@ class _TensorMethods:
         if kind == 2:
             from . import cuda
             cuda.synchronize(index)
-        versioned = max_version is not None and tuple(max_version)[0] >= 1
         return _C._to_dlpack(source, versioned, bool(copy))
 
     @property
