@@ -551,6 +551,36 @@ def test_softmax_and_log_softmax(device, dim):
         F.softmax(t, 3)
 
 
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+def test_half_precision_softmax_and_losses_compute_in_float32(device, half):
+    """Note [Half precision computes in float32]: float16 and bfloat16
+    softmax, log_softmax and cross_entropy are the float32 results rounded
+    once to the low dtype (within one of its ulps of the exact results)."""
+    rng = np.random.default_rng(5)
+    x = dt.asarray(rng.standard_normal((4, 512)) * 3, device=device).astype(half)
+    wide = x.astype(dt.float32)
+
+    def exact32(t):  # NumPy has no bfloat16: compare the values as float32 (exactly)
+        return to_np(t.astype(dt.float32))
+    for f in (F.softmax, F.log_softmax):
+        got = f(x, 1)
+        assert got.dtype == dt.dtype(half) and got.device == dt.device(device)
+        assert_same(got.astype(dt.float32), exact32(f(wide, 1).astype(half)))
+    exact = np_log_softmax(to_np(x.astype(dt.float64)), 1)
+    err = np.abs(to_np(F.log_softmax(x, 1).astype(dt.float64)) - exact)
+    ulp = np.spacing(np.abs(exact).astype(np.float16)).astype(np.float64) * (8 if half == "bfloat16" else 1)
+    assert (err <= ulp).all()
+    assert_same(F.softmax(dt.asarray([1.0, 2.0, 3.0], device=device).astype(half), 0).astype(dt.float32),
+                exact32(dt.asarray(np.exp(np_log_softmax(np.array([1.0, 2.0, 3.0]), 0))).astype(half)))
+    target = dt.asarray(rng.integers(0, 512, 4), device=device)
+    loss = F.cross_entropy(x, target, label_smoothing=0.1)
+    assert loss.dtype == dt.dtype(half)
+    assert_same(loss.astype(dt.float32), exact32(F.cross_entropy(wide, target, label_smoothing=0.1).astype(half)))
+    probs = F.softmax(x, 1)
+    assert_same(F.cross_entropy(x, probs).astype(dt.float32),
+                exact32(F.cross_entropy(wide, probs.astype(dt.float32)).astype(half)))
+
+
 def test_softmax_implicit_dim_warns():
     t = dt.ones(2, 3)
     with pytest.warns(UserWarning, match="Implicit dimension choice for softmax"):
