@@ -28,6 +28,8 @@ def test_parameter_shares_memory_and_is_a_tensor(device):
     p = nn.Parameter(t)
     assert isinstance(p, dt.Tensor) and isinstance(p, nn.Parameter)
     assert p.requires_grad is True and nn.Parameter(t, requires_grad=False).requires_grad is False
+    assert p.grad is None and p.requires_grad_(False) is p and p.requires_grad is False
+    assert p.requires_grad_().requires_grad is True  # PyTorch's default: True
     assert p.shape == (2, 3) and p.device == t.device and p._same_storage(t)
     t[0, 0] = 7
     assert to_np(p)[0, 0] == 7

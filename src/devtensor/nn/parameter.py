@@ -10,7 +10,9 @@ so references held by an optimiser or by user code follow the move.  The C
 side, and why replacing data is safe while other threads compute, is
 Note [Replacing a tensor's data] in csrc/python/tensor_data.c.
 devtensor has no autograd yet: requires_grad is a flag that is kept,
-copied and printed, and nothing else.
+copied and printed, and nothing else; `grad` is None (PyTorch's value
+before a backward pass), so `if p.grad is not None:` in training code
+skips, as Module.zero_grad() does nothing.
 """
 from .._C import Tensor
 from .._tensor import _rebuild_tensor
@@ -19,6 +21,8 @@ from .._tensor import _rebuild_tensor
 class Parameter(Tensor):
     """A tensor registered as a module parameter: Parameter(data, requires_grad=True)
     shares data's memory."""
+
+    grad = None  # no autograd (the module's Note): PyTorch's value before a backward pass
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
@@ -43,6 +47,11 @@ class Parameter(Tensor):
 
     def detach(self):
         return self.data
+
+    def requires_grad_(self, requires_grad=True):
+        """PyTorch's requires_grad_: sets the flag, returns the parameter."""
+        self.requires_grad = bool(requires_grad)
+        return self
 
     def __repr__(self):
         return "Parameter containing:\n" + _with_requires_grad(repr(self.data),
