@@ -317,7 +317,9 @@ def test_ptp_count_nonzero_and_methods(device):
     assert int(dt.count_nonzero(t)) == np.count_nonzero(a)
     for name in ("sum", "prod", "min", "max", "argmin", "argmax", "any", "all", "mean", "var", "std"):
         assert_same(getattr(t, name)(axis=0), getattr(a, name)(axis=0), exact=name not in ("mean", "var", "std"))
-    assert dt.amax is dt.max and dt.amin is dt.min
+    for name in ("amax", "amin"):  # NumPy's other names of max and min
+        assert_same(getattr(dt, name)(t, 0, keepdims=True), getattr(np, name)(a, 0, keepdims=True))
+        assert_same(getattr(dt, name)(t), getattr(np, name)(a))
 
 
 @pytest.mark.parametrize("dtype", DTYPES + ["bfloat16"])

@@ -646,7 +646,7 @@ static PyMethodDef tensor_methods[] = {
      "ravel($self, /, order='C')\n--\n\nx as 1-d: a view when possible (NumPy's ravel, and its order=)"},
     {"flatten", (PyCFunction)(void (*)(void))dt_py_tensor_flatten, METH_FASTCALL | METH_KEYWORDS,
      "flatten($self, /, order='C')\n--\n\nA 1-d copy (NumPy's flatten and its order=; ravel() gives a view "
-     "when possible)."},
+     "when possible); flatten(start_dim, end_dim=-1) is PyTorch's."},
     {"transpose", (PyCFunction)(void (*)(void))dt_py_tensor_transpose, METH_FASTCALL | METH_KEYWORDS,
      "NumPy's transpose: transpose() reverses the axes, transpose(1, 0, 2) or transpose((1, 0, 2)) "
      "permutes them.  PyTorch's two-axis swap is swapaxes."},

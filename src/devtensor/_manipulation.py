@@ -26,6 +26,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
+from . import _torch_keywords as _tk
 from ._C import TensorBase, dtype as _dtype_type
 from ._creation import arange, asarray, empty, zeros
 from ._operands import numpy_call, small_cpu_views
@@ -89,9 +90,11 @@ def _result(tensors, shape, out, dtype, casting, name):
 
 # ---- joining ----
 
-def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+def concatenate(arrays, /, axis=0, out=None, dim=None, *, dtype=None, casting="same_kind"):
     """Join a sequence of tensors along an existing axis (axis=None: flattened
     first).  out= or dtype= (with NumPy's casting rule) choose the result."""
+    if dim is not None:  # Note [PyTorch's keywords]
+        axis = _tk.axis_with_default("concatenate", axis, 0, dim)
     if out is None and dtype is None:  # Note [Joins in C] (csrc/python/join.c), or None
         r = _C._concatenate_fast(arrays, axis)
         if r is not None:
@@ -136,8 +139,10 @@ def concat(arrays, /, *, axis=0):
     return concatenate(arrays, axis=axis)
 
 
-def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+def stack(arrays, axis=0, out=None, dim=None, *, dtype=None, casting="same_kind"):
     """Join tensors of one shape along a new axis."""
+    if dim is not None:  # Note [PyTorch's keywords]
+        axis = _tk.axis_with_default("stack", axis, 0, dim)
     if out is None and dtype is None:  # Note [Joins in C] (csrc/python/join.c), or None
         r = _C._stack_fast(arrays, axis)
         if r is not None:

@@ -31,6 +31,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
 from ._C import TensorBase
+from . import _torch_keywords as _tk
 
 _OPS = {name: i for i, name in enumerate(_C.REDUCE_OPS)}
 _SUM, _PROD, _MIN, _MAX, _ARGMIN, _ARGMAX, _ANY, _ALL = (_OPS[n] for n in (
@@ -204,9 +205,11 @@ def _run(name, x, axis, keepdims=False, dtype=None, out=None, initial=None, wher
     return _deliver(res, out, name)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
     """NumPy's sum: int64 for bool and small ints (uint64 for small unsigned);
     floats accumulate wide (Note [Accumulating wide] in csrc/core/reduce_ops.h)."""
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("sum", axis, dim), _tk.keep("sum", keepdims, keepdim)
     if dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
         r = _fast(_SUM, a, axis, keepdims)
         if r is not None:
@@ -214,7 +217,10 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     return _run("sum", a, axis, keepdims, dtype, out, initial, where)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True, dim=None,
+         keepdim=None):
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("prod", axis, dim), _tk.keep("prod", keepdims, keepdim)
     if dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
         r = _fast(_PROD, a, axis, keepdims)
         if r is not None:
@@ -222,8 +228,14 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
     return _run("prod", a, axis, keepdims, dtype, out, initial, where)
 
 
-def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    """NumPy's max: NaN propagates; an empty reduction needs `initial`."""
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
+    """NumPy's max: NaN propagates; an empty reduction needs `initial`.  With
+    PyTorch's dim=, PyTorch's (values, indices) (Note [PyTorch's keywords])."""
+    if dim is not None or keepdim is not None:
+        keepdims = _tk.keep("max", keepdims, keepdim)
+        if dim is not None:
+            _tk.axis("max", axis, dim)
+            return _tk.extreme(_tk.max_result, max, argmax, a, dim, keepdims, out)
     if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
         r = _fast(_MAX, a, axis, keepdims)
         if r is not None:
@@ -231,7 +243,14 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     return _run("max", a, axis, keepdims, None, out, initial, where)
 
 
-def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
+    """NumPy's min: NaN propagates; an empty reduction needs `initial`.  With
+    PyTorch's dim=, PyTorch's (values, indices) (Note [PyTorch's keywords])."""
+    if dim is not None or keepdim is not None:
+        keepdims = _tk.keep("min", keepdims, keepdim)
+        if dim is not None:
+            _tk.axis("min", axis, dim)
+            return _tk.extreme(_tk.min_result, min, argmin, a, dim, keepdims, out)
     if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
         r = _fast(_MIN, a, axis, keepdims)
         if r is not None:
@@ -239,10 +258,23 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     return _run("min", a, axis, keepdims, None, out, initial, where)
 
 
-amax, amin = max, min
+def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
+    """NumPy's amax (max), PyTorch's amax with dim= and keepdim= (the values only)."""
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("amax", axis, dim), _tk.keep("amax", keepdims, keepdim)
+    return max(a, axis, out, keepdims, initial, where)
 
 
-def any(a, axis=None, out=None, keepdims=False, *, where=True):
+def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
+    """NumPy's amin (min), PyTorch's amin with dim= and keepdim= (the values only)."""
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("amin", axis, dim), _tk.keep("amin", keepdims, keepdim)
+    return min(a, axis, out, keepdims, initial, where)
+
+
+def any(a, axis=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("any", axis, dim), _tk.keep("any", keepdims, keepdim)
     if out is None and (keepdims is False or keepdims is True) and where is True:
         r = _fast(_ANY, a, axis, keepdims)
         if r is not None:
@@ -250,7 +282,9 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):
     return _run("any", a, axis, keepdims, None, out, None, where)
 
 
-def all(a, axis=None, out=None, keepdims=False, *, where=True):
+def all(a, axis=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("all", axis, dim), _tk.keep("all", keepdims, keepdim)
     if out is None and (keepdims is False or keepdims is True) and where is True:
         r = _fast(_ALL, a, axis, keepdims)
         if r is not None:
@@ -275,8 +309,10 @@ def _arg(name, a, axis, out, keepdims):
     return _deliver(res, out, name)
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
+def argmax(a, axis=None, out=None, dim=None, keepdim=None, *, keepdims=False):
     """NumPy's argmax: the first maximum (or first NaN), in C order when axis is None."""
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("argmax", axis, dim), _tk.keep("argmax", keepdims, keepdim)
     if out is None and keepdims is False:
         r = _fast(_ARGMAX, a, axis)
         if r is not None:
@@ -284,7 +320,9 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return _arg("argmax", a, axis, out, keepdims)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
+def argmin(a, axis=None, out=None, dim=None, keepdim=None, *, keepdims=False):
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("argmin", axis, dim), _tk.keep("argmin", keepdims, keepdim)
     if out is None and keepdims is False:
         r = _fast(_ARGMIN, a, axis)
         if r is not None:
@@ -298,8 +336,10 @@ def ptp(a, axis=None, out=None, keepdims=False):
     return _deliver(subtract(max(x, axis, keepdims=keepdims), min(x, axis, keepdims=keepdims)), out, "ptp")
 
 
-def count_nonzero(a, axis=None, *, keepdims=False):
+def count_nonzero(a, axis=None, dim=None, *, keepdims=False):
     """The number of non-zero elements (int64; a 0-d tensor for axis=None)."""
+    if dim is not None:  # Note [PyTorch's keywords]
+        axis = _tk.axis("count_nonzero", axis, dim)
     if keepdims is False or keepdims is True:
         r = _C._count_nonzero_fast(a, axis, keepdims)
         if r is not None:
@@ -347,8 +387,10 @@ def _mean_dtype(d, dtype):
     return _C.float64 if d.kind in "biu" else d
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
     """NumPy's mean: float64 for integers; float16 summed in float32."""
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("mean", axis, dim), _tk.keep("mean", keepdims, keepdim)
     if (dtype is None and out is None and (keepdims is False or keepdims is True) and where is True
             and isinstance(a, TensorBase) and a.dtype.kind in "fc" and a.dtype.itemsize > 2):
         total = _fast(_SUM, a, axis, keepdims)  # Note [Plain reductions in C]
@@ -393,11 +435,16 @@ def _plain_var(a, axis, ddof):
     return _fast(_SUM, dev * dev, axis) / (n - ddof)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
-        correction=None):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None, unbiased=None, *,
+        where=True, mean=None, correction=None):
     """NumPy's var (ddof, or the array API's correction): the mean of
     |x - mean|**2 over n - ddof; inf or NaN, with NumPy's warning, when
-    n - ddof <= 0. A dtype= is the result's, complex too, as NumPy's."""
+    n - ddof <= 0. A dtype= is the result's, complex too, as NumPy's.
+    PyTorch's dim=, keepdim= and unbiased= divide by n - 1 by default
+    (Note [PyTorch's keywords])."""
+    if dim is not None or keepdim is not None or unbiased is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("var", axis, dim), _tk.keep("var", keepdims, keepdim)
+        ddof, correction = _tk.variance("var", ddof, correction, unbiased), None
     if (dtype is None and out is None and keepdims is False and where is True and mean is None
             and correction is None and isinstance(a, TensorBase) and a.dtype.kind == "f" and a.dtype.itemsize > 2
             and (axis is None or axis == 0 or axis == -a.ndim)):
@@ -428,9 +475,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     return _deliver(res, out, "var")
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
-        correction=None):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None, unbiased=None, *,
+        where=True, mean=None, correction=None):
+    """NumPy's std: the square root of var (PyTorch's keywords as var's)."""
     from ._ufuncs import sqrt
+    if dim is not None or keepdim is not None or unbiased is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("std", axis, dim), _tk.keep("std", keepdims, keepdim)
+        ddof, correction = _tk.variance("std", ddof, correction, unbiased), None
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     return sqrt(v) if out is None else _deliver(sqrt(v), out, "std")
 
@@ -441,16 +492,18 @@ class _ReductionMethods:
     they do not answer to the functions above (Note [Reduction methods in C]
     in csrc/python/reduce.c)."""
 
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-        return mean(self, axis, dtype, out, keepdims, where=where)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
+        return mean(self, axis, dtype, out, keepdims, where=where, dim=dim, keepdim=keepdim)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
-            correction=None):
-        return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None,
+            unbiased=None, *, where=True, mean=None, correction=None):
+        return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction,
+                   dim=dim, keepdim=keepdim, unbiased=unbiased)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
-            correction=None):
-        return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None,
+            unbiased=None, *, where=True, mean=None, correction=None):
+        return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction,
+                   dim=dim, keepdim=keepdim, unbiased=unbiased)
 
 
 # ---- NaN-ignoring forms and average (NumPy's nanfunctions and average),
@@ -471,7 +524,10 @@ def _warn(message, stacklevel=3):
     warnings.warn(message, RuntimeWarning, stacklevel=stacklevel)
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True, dim=None,
+           keepdim=None):
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("nansum", axis, dim), _tk.keep("nansum", keepdims, keepdim)
     x, _ = _nan_replaced(_tensor(a), 0)
     return sum(x, axis, dtype, out, keepdims, initial, where)
 
@@ -537,9 +593,11 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
     return _nan_arg("argmin", a, axis, out, keepdims)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
     """NumPy's nanmean: the mean of the non-NaN elements; NaN (with a
     RuntimeWarning) where there are none."""
+    if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
+        axis, keepdims = _tk.axis("nanmean", axis, dim), _tk.keep("nanmean", keepdims, keepdim)
     from . import _ufuncs
     x = _tensor(a)
     if x.dtype.kind not in "fc":
@@ -674,9 +732,11 @@ def _scan(op, name, a, axis, dtype, out):
     return _deliver_scan(res, out)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
+def cumsum(a, axis=None, dtype=None, out=None, dim=None):
     """NumPy's cumsum: the running sum along axis (of the flattened tensor
     when axis is None), in sum's result dtype."""
+    if dim is not None:  # Note [PyTorch's keywords]
+        axis = _tk.axis("cumsum", axis, dim)
     if dtype is None and out is None:  # _C._scan_fast: the per-call path, or None
         r = _C._scan_fast(_SUM, a, axis)
         if r is not None:
@@ -684,7 +744,9 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return _scan(_SUM, "sum", a, axis, dtype, out)
 
 
-def cumprod(a, axis=None, dtype=None, out=None):
+def cumprod(a, axis=None, dtype=None, out=None, dim=None):
+    if dim is not None:  # Note [PyTorch's keywords]
+        axis = _tk.axis("cumprod", axis, dim)
     if dtype is None and out is None:
         r = _C._scan_fast(_PROD, a, axis)
         if r is not None:
@@ -784,14 +846,18 @@ def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
 
 
 def _install_scan_methods():
-    def cumsum_(self, axis=None, dtype=None, out=None):
+    def cumsum_(self, axis=None, dtype=None, out=None, dim=None):
+        if dim is not None:  # Note [PyTorch's keywords]
+            axis = _tk.axis("cumsum", axis, dim)
         if dtype is None and out is None:
             r = _C._scan_fast(_SUM, self, axis)
             if r is not None:
                 return r
         return _scan(_SUM, "sum", self, axis, dtype, out)
 
-    def cumprod_(self, axis=None, dtype=None, out=None):
+    def cumprod_(self, axis=None, dtype=None, out=None, dim=None):
+        if dim is not None:  # Note [PyTorch's keywords]
+            axis = _tk.axis("cumprod", axis, dim)
         if dtype is None and out is None:
             r = _C._scan_fast(_PROD, self, axis)
             if r is not None:

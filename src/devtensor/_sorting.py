@@ -48,6 +48,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from . import _C
+from . import _torch_keywords as _tk
 from ._C import TensorBase
 from ._creation import empty, zeros
 from ._manipulation import moveaxis
@@ -205,9 +206,14 @@ def _no_order(order):
         raise ValueError("Cannot specify order when the array has no fields.")
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+def sort(a, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending=False):
     """NumPy's sort (kind, stable) with the array API's descending: a sorted
-    copy along axis (the flattened array for axis=None)."""
+    copy along axis (the flattened array for axis=None).  With PyTorch's
+    dim=, PyTorch's (values, indices) (Note [PyTorch's keywords])."""
+    if dim is not None:
+        dim = _tk.axis_with_default("sort", axis, -1, dim)
+        return _tk.sort_result(sort(a, dim, kind, order, stable=stable, descending=descending),
+                               argsort(a, dim, kind, order, stable=stable, descending=descending))
     if kind is None and order is None:
         r = _C._sort_fast(a, axis, False, stable, descending)
         if r is not None:
@@ -216,9 +222,11 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     return _along(a, axis, bool(descending), False, _stable(kind, stable))
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+def argsort(a, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending=False):
     """NumPy's argsort (kind, stable) with the array API's descending: the
     int64 positions that sort a along axis."""
+    if dim is not None:  # Note [PyTorch's keywords]
+        axis = _tk.axis_with_default("argsort", axis, -1, dim)
     if kind is None and order is None:
         r = _C._sort_fast(a, axis, True, stable, descending)
         if r is not None:
@@ -333,14 +341,18 @@ def lexsort(keys, axis=-1):
 class _SortingMethods:
     """Tensor methods (installed by devtensor._tensor)."""
 
-    def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-        """NumPy's ndarray.sort: sorts in place (axis an integer), returns None."""
+    def sort(self, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending=False):
+        """NumPy's ndarray.sort: sorts in place (axis an integer), returns None;
+        with PyTorch's dim=, PyTorch's: (values, indices), the tensor left as
+        it is (Note [PyTorch's keywords])."""
+        if dim is not None:
+            return sort(self, axis, kind, order, stable=stable, descending=descending, dim=dim)
         if not self._writeable:
             raise ValueError("sort array is read-only")
         self[...] = sort(self, operator.index(axis), kind, order, stable=stable, descending=descending)
 
-    def argsort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-        return argsort(self, axis, kind, order, stable=stable, descending=descending)
+    def argsort(self, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending=False):
+        return argsort(self, axis, kind, order, stable=stable, descending=descending, dim=dim)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         """NumPy's ndarray.partition: in place (axis an integer), returns None."""

@@ -101,7 +101,9 @@ def _scaled(self, other, alpha):
 
 def _all_dims(dim):
     """PyTorch's dim=() or [] for every dimension, NumPy's None."""
-    return None if dim is None or (isinstance(dim, (tuple, list)) and not dim) else dim
+    if isinstance(dim, (tuple, list)):
+        return tuple(dim) if dim else None
+    return dim
 
 
 def _functional():

@@ -463,8 +463,20 @@ def ravel_method(x, order="C"):
     return (x if perm == tuple(range(x.ndim)) else x.transpose(perm)).ravel()
 
 
-def flatten_method(x, order="C"):
-    """Tensor.flatten(order): a 1-d copy read in that order."""
+def flatten_method(x, order="C", end_dim=None, *, start_dim=None):
+    """Tensor.flatten(order): a 1-d copy read in that order.  Given dims (an
+    int first, or start_dim=/end_dim=), PyTorch's flatten(start_dim,
+    end_dim): those dims merged into one (Note [PyTorch's keywords])."""
+    if isinstance(order, int) or start_dim is not None or end_dim is not None:
+        from .nn.functional import flatten
+        if not isinstance(order, int) and order != "C":
+            raise TypeError("flatten() takes NumPy's order or PyTorch's start_dim and end_dim, not both")
+        start = order if isinstance(order, int) else 0
+        if start_dim is not None:
+            if isinstance(order, int):
+                raise TypeError("flatten() got start_dim twice")
+            start = start_dim
+        return flatten(x, start, -1 if end_dim is None else end_dim)
     perm = _order_axes(x, order)
     return (x if perm == tuple(range(x.ndim)) else x.transpose(perm)).flatten()
 

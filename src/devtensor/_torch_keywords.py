@@ -1,0 +1,79 @@
+"""PyTorch's keywords on NumPy's reductions, scans, sorts and joins: dim=,
+keepdim= and unbiased= (Note [PyTorch's keywords]).
+
+Note [PyTorch's keywords]
+    NumPy's functions never take dim, keepdim or unbiased; PyTorch code
+    passes them to the same names: x.sum(dim=1, keepdim=True), x.std(dim=0),
+    x.max(dim=1), dt.stack(ts, dim=1).  A call with one of them is PyTorch's
+    and gets PyTorch's meaning: dim is the axis (a list of dims a tuple),
+    keepdim keepdims; max and min with dim= return (values, indices), and so
+    does sort, which then leaves the tensor as it is; var and std with dim=,
+    keepdim= or unbiased= divide by n - 1 unless unbiased=False, correction=
+    or a non-zero ddof says otherwise.  Positional arguments keep NumPy's
+    meaning (x.max(1) is the maxima, x.std() divides by n, x.sort() sorts in
+    place): README lists these differences.  Before, PyTorch's keywords were
+    refused ("unexpected keyword argument 'dim'") or, passed positionally,
+    silently meant NumPy's.
+"""
+import collections
+
+max_result = collections.namedtuple("max", ["values", "indices"])
+min_result = collections.namedtuple("min", ["values", "indices"])
+sort_result = collections.namedtuple("sort", ["values", "indices"])
+
+
+def axis(name, axis, dim):
+    """The axis of a call that passed PyTorch's dim= (a list a tuple)."""
+    if dim is None:
+        return axis
+    if axis is not None:
+        raise TypeError(f"{name}() got both axis and dim (NumPy's and PyTorch's name for the "
+                        f"same argument)")
+    return tuple(dim) if isinstance(dim, list) else dim
+
+
+def axis_with_default(name, axis, default, dim):
+    """The axis of a call whose NumPy axis has a default (sort's -1, stack's
+    0) and that passed PyTorch's dim=."""
+    if dim is None:
+        return axis
+    if axis != default:
+        raise TypeError(f"{name}() got both axis and dim (NumPy's and PyTorch's name for the "
+                        f"same argument)")
+    return dim
+
+
+def keep(name, keepdims, keepdim):
+    """keepdims from PyTorch's keepdim= (None: not passed)."""
+    if keepdim is None:
+        return keepdims
+    if keepdims is not False:
+        raise TypeError(f"{name}() got both keepdims and keepdim (NumPy's and PyTorch's name "
+                        f"for the same argument)")
+    return keepdim
+
+
+def variance(name, ddof, correction, unbiased):
+    """The correction of var/std called the PyTorch way: unbiased=True (and
+    PyTorch's default) is 1, unbiased=False 0; correction= and a non-zero
+    ddof are kept as given."""
+    if unbiased is not None:
+        if correction is not None or ddof != 0:
+            raise TypeError(f"{name}() got unbiased with correction or ddof: pass one of them")
+        if not isinstance(unbiased, bool):
+            raise TypeError(f"{name}(): unbiased must be a bool, not {type(unbiased).__name__}")
+        return int(unbiased)
+    if correction is None and ddof == 0:
+        return 1
+    return correction if correction is not None else ddof
+
+
+def extreme(result, values, positions, a, dim, keepdims, out):
+    """max/min(a, dim=...): PyTorch's (values, indices) along one dim."""
+    if isinstance(dim, (tuple, list)):
+        raise TypeError(f"{result.__name__}(dim=) takes one dimension, as PyTorch's (amax and "
+                        f"amin take several), not {dim!r}")
+    if out is not None:
+        raise TypeError(f"{result.__name__}(dim=) returns (values, indices): out= is not "
+                        f"supported there")
+    return result(values(a, dim, keepdims=keepdims), positions(a, dim, keepdims=keepdims))

@@ -1,0 +1,107 @@
+"""PyTorch's keywords on NumPy's reductions, scans, sorts and joins (Note
+[PyTorch's keywords] in devtensor/_torch_keywords.py), on every device:
+dim=, keepdim= and unbiased= give PyTorch's results (computed here with
+NumPy: var/std divide by n - 1, max/min/sort return (values, indices)),
+positional arguments keep NumPy's, and mixing the two names is refused."""
+import numpy as np
+import pytest
+
+import devtensor as dt
+from helpers import assert_same, to_np
+
+A = np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 9.0], [0.5, -1.0, 7.0, 2.0]])
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "amax", "amin", "any", "all", "nansum", "nanmean"])
+def test_dim_and_keepdim_are_axis_and_keepdims(device, name):
+    t = dt.asarray(A, device=device)
+    f = getattr(dt, name)
+    for dim in (0, 1, -1, (0, 1), [0, 1]):
+        want = getattr(np, name)(A, axis=tuple(dim) if isinstance(dim, list) else dim, keepdims=True)
+        assert_same(f(t, dim=dim, keepdim=True), want)
+        if hasattr(t, name) and name not in ("nansum", "nanmean"):
+            assert_same(getattr(t, name)(dim=dim), want.squeeze(axis=tuple(dim) if isinstance(dim, list) else dim))
+
+
+def test_arg_reductions_counts_and_scans(device):
+    t = dt.asarray(A, device=device)
+    assert_same(t.argmax(dim=1, keepdim=True), np.argmax(A, axis=1, keepdims=True))
+    assert_same(dt.argmin(t, dim=0), np.argmin(A, axis=0))
+    assert_same(dt.count_nonzero(t - 2, dim=0), np.count_nonzero(A - 2, axis=0))
+    assert_same(t.cumsum(dim=1), np.cumsum(A, axis=1))
+    assert_same(dt.cumprod(t, dim=0), np.cumprod(A, axis=0))
+    assert_same(t.sum(1), A.sum(1))  # positional: NumPy's axis, as before
+
+
+def test_var_and_std_with_torch_keywords_divide_by_n_minus_one(device):
+    t = dt.asarray(A, device=device)
+    for f in ("var", "std"):
+        np_f = getattr(np, f)
+        assert_same(getattr(t, f)(dim=0), np_f(A, axis=0, ddof=1), exact=False, rtol=1e-14)
+        assert_same(getattr(dt, f)(t, dim=1, keepdim=True), np_f(A, axis=1, ddof=1, keepdims=True),
+                    exact=False, rtol=1e-14)
+        assert_same(getattr(t, f)(unbiased=True), np_f(A, ddof=1), exact=False, rtol=1e-14)
+        assert_same(getattr(t, f)(dim=0, unbiased=False), np_f(A, axis=0), exact=False, rtol=1e-14)
+        assert_same(getattr(t, f)(dim=0, correction=0), np_f(A, axis=0), exact=False, rtol=1e-14)
+        assert_same(getattr(t, f)(dim=0, ddof=2), np_f(A, axis=0, ddof=2), exact=False, rtol=1e-14)
+        assert_same(getattr(t, f)(), np_f(A), exact=False, rtol=1e-14)  # no keyword: NumPy's ddof=0
+        with pytest.raises(TypeError, match="unbiased with correction or ddof"):
+            getattr(t, f)(dim=0, unbiased=True, correction=1)
+        with pytest.raises(TypeError, match="unbiased must be a bool"):
+            getattr(t, f)(unbiased=1)
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_max_and_min_with_dim_give_values_and_indices(device, name):
+    t = dt.asarray(A, device=device)
+    arg = {"max": np.argmax, "min": np.argmin}[name]
+    for form in (getattr(t, name), lambda **k: getattr(dt, name)(t, **k)):
+        values, indices = form(dim=1)
+        assert_same(values, getattr(np, name)(A, axis=1))
+        assert_same(indices, arg(A, axis=1))
+        r = form(dim=0, keepdim=True)
+        assert type(r).__name__ == name and r._fields == ("values", "indices")
+        assert_same(r.values, getattr(np, name)(A, axis=0, keepdims=True))
+        assert_same(r.indices, arg(A, axis=0, keepdims=True))
+    assert_same(getattr(t, name)(1), getattr(np, name)(A, axis=1))  # positional: NumPy's values only
+    assert_same(getattr(t, name)(keepdim=True), getattr(np, name)(A, keepdims=True))
+    with pytest.raises(TypeError, match=r"takes one dimension, as PyTorch's"):
+        getattr(t, name)(dim=(0, 1))
+    with pytest.raises(TypeError, match=r"returns \(values, indices\): out= is not supported"):
+        getattr(dt, name)(t, dim=0, out=dt.empty(4, device=device))
+
+
+def test_sort_with_dim_gives_values_and_indices_and_leaves_the_tensor(device):
+    a = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, -1.0]])
+    t = dt.asarray(a, device=device)
+    values, indices = t.sort(dim=1, descending=True)
+    assert_same(values, -np.sort(-a, axis=1))
+    assert_same(indices, np.argsort(-a, axis=1, kind="stable"))
+    assert_same(t, a)  # not sorted in place
+    r = dt.sort(t, dim=0)
+    assert_same(r.values, np.sort(a, axis=0)) and assert_same(r.indices, np.argsort(a, axis=0, kind="stable"))
+    assert_same(t.argsort(dim=0), np.argsort(a, axis=0, kind="stable"))
+    assert t.sort() is None and to_np(t).tolist() == np.sort(a).tolist()  # NumPy's: in place
+    with pytest.raises(TypeError, match="got both axis and dim"):
+        dt.sort(t, 0, dim=1)
+
+
+def test_joins_and_flatten(device):
+    t = dt.asarray(A, device=device)
+    assert_same(dt.stack([t, t], dim=1), np.stack([A, A], axis=1))
+    assert_same(dt.concatenate([t, t], dim=1), np.concatenate([A, A], axis=1))
+    x = dt.arange(24.0, device=device).reshape(2, 3, 4)
+    assert x.flatten(1).shape == (2, 12) and x.flatten(0, 1).shape == (6, 4)
+    assert x.flatten(start_dim=1, end_dim=-2).shape == (2, 3, 4) and x.flatten(end_dim=1).shape == (6, 4)
+    assert_same(x.flatten(1), np.arange(24.0).reshape(2, 12))
+    assert_same(x.flatten("F"), np.arange(24.0).reshape(2, 3, 4).flatten("F"))  # NumPy's order
+    with pytest.raises(TypeError, match="NumPy's order or PyTorch's start_dim"):
+        x.flatten("F", 1)
+
+
+def test_both_names_for_one_argument_are_refused():
+    t = dt.asarray(A)
+    for call in (lambda: t.sum(0, dim=1), lambda: dt.mean(t, axis=0, dim=0), lambda: t.sum(keepdims=True, keepdim=True),
+                 lambda: dt.stack([t, t], 1, dim=1), lambda: t.argsort(0, dim=0), lambda: t.cumsum(0, dim=0)):
+        with pytest.raises(TypeError, match="got both"):
+            call()
