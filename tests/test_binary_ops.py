@@ -466,6 +466,38 @@ def test_numpy_scalars_are_strong_and_go_to_any_device(device):
     assert (i8 + np.int16(3)).dtype == dt.int16
 
 
+def test_zero_d_arrays_go_by_value_to_any_device(device):
+    """A 0-d NumPy array combines with a tensor on any device, as a NumPy
+    scalar does (np.float64(1.5) < t hands NumPy's ufunc a 0-d array), with
+    its strong dtype; a 1-d array beside a device tensor is still refused."""
+    x = dt.asarray([1.0, 2.0], device=device).astype(dt.float32)
+    for op in (operator.lt, operator.ge, operator.eq, operator.add, operator.mul):
+        for s in (np.float64(1.5), np.array(1.5), np.array(2, dtype=np.int8)):
+            got = op(s, x)
+            want = op(s, np.array([1.0, 2.0], dtype=np.float32))
+            assert got.device == x.device and got.dtype == want.dtype, (op, s)
+            np.testing.assert_array_equal(got.cpu().numpy(), want)
+    if device != "cpu":
+        with pytest.raises(RuntimeError, match="found a NumPy array"):
+            np.ones(2) < x
+
+
+def test_numpy_arrays_alone_go_to_the_default_device(device):
+    """dt.add(array, array) with no tensor: every array goes to the default
+    device (before, only the first did, and a CUDA default refused the
+    second); NumPy's values."""
+    a, b = np.arange(4.0), np.ones(4)
+    with dt.device(device):
+        for name in ("add", "hypot", "maximum", "arctan2"):
+            got = getattr(dt, name)(a, b)
+            assert got.device == dt.device(device)
+            # hypot and arctan2 are libmvec's on the CPU: within 4 ulp of NumPy's (README)
+            np.testing.assert_allclose(got.cpu().numpy(), getattr(np, name)(a, b), rtol=1e-15, atol=0)
+        got = dt.where(a > 1, a, 0)
+        assert got.device == dt.device(device) and got.cpu().numpy().tolist() == [0, 0, 2, 3]
+        assert dt.add(a, [1, 2, 3, 4]).device == dt.device(device)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int64"])
 @pytest.mark.parametrize("exponent", [2, -1, 0.5, 2.0])
 def test_fast_scalar_powers_are_numpys(device, dtype, exponent):

@@ -330,6 +330,17 @@ static int build_operands_from(dt_op op, PyObject *const *args, const int *from_
             if (strong_dtype(obj, &ops[k].dtype) < 0 ||
                 dt_py_scalar_to_bytes(obj, ops[k].dtype, ops[k].value.bytes) < 0)
                 return -1;
+        } else if (PyArray_Check(obj) && PyArray_NDIM((PyArrayObject *)obj) == 0 &&
+                   device.type != DT_DEVICE_CPU && !from_seq[k]) {
+            /* a 0-d array beside a device tensor goes by value, as a NumPy
+             * scalar (np.float64(1.5) < t hands NumPy's ufunc a 0-d array)
+             * and a 0-d CPU tensor (PyTorch's rule) do */
+            PyObject *scalar = PyArray_ToScalar(PyArray_DATA((PyArrayObject *)obj), (PyArrayObject *)obj);
+            int bad = scalar == NULL || strong_dtype(scalar, &ops[k].dtype) < 0 ||
+                      dt_py_scalar_to_bytes(scalar, ops[k].dtype, ops[k].value.bytes) < 0;
+            Py_XDECREF(scalar);
+            if (bad)
+                return -1;
         } else if (PyArray_Check(obj)) {
             if (device.type != DT_DEVICE_CPU && !from_seq[k]) {
                 char name[32];

@@ -25,8 +25,9 @@ _OPS = _C.OPS
 
 def _first_tensor(args):
     """NumPy's functions accept plain data: nested sequences become tensors on
-    the device of the tensor operands, and with no tensor at all the first
-    operand becomes one."""
+    the device of the tensor operands; with no tensor at all, every array
+    and sequence becomes one on the default device (all of them: an array
+    left beside a CUDA tensor would be refused), or else the first operand."""
     tensor = False
     for a in args:  # the common call first: tensors and scalars, nothing to convert
         if isinstance(a, (list, tuple)):
@@ -37,7 +38,8 @@ def _first_tensor(args):
             return args
     from ._creation import asarray
     device = next((a.device for a in args if isinstance(a, TensorBase)), None)
-    args = tuple(asarray(a, device=device) if isinstance(a, (list, tuple)) else a for a in args)
+    data = (list, tuple) if device is not None else (list, tuple, np.ndarray)
+    args = tuple(asarray(a, device=device) if isinstance(a, data) else a for a in args)
     if any(isinstance(a, TensorBase) for a in args):
         return args
     return (asarray(args[0]),) + args[1:]
