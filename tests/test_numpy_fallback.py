@@ -47,6 +47,18 @@ def test_which_numpy_names_are_left_to_numpy():
     assert left <= STILL_NUMPYS, sorted(left - STILL_NUMPYS)
 
 
+def test_star_import_gives_numpys_names():
+    """`from devtensor import *` binds every name `from numpy import *` does
+    (devtensor's own where it has one), as NumPy scripts written that way
+    need: mgrid, genfromtxt, True_, ..."""
+    ours, numpys = {}, {}
+    exec("from devtensor import *", ours)
+    exec("from numpy import *", numpys)
+    assert set(numpys) <= set(ours)
+    assert ours["sum"] is dt.sum and ours["mgrid"][0:3].tolist() == [0, 1, 2] and ours["True_"] is np.True_
+    assert {"Tensor", "tensor", "cuda", "nn", "try_gpu"} <= set(ours)
+
+
 def test_index_helpers_and_names():
     assert_same(dt.c_[dt.arange(3), dt.arange(3)], np.c_[np.arange(3), np.arange(3)])
     assert_same(dt.r_[dt.arange(2), 7], np.r_[np.arange(2), 7])

@@ -124,6 +124,19 @@ __all__ = [
 ] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__
 
 
+def _star_names(own):
+    """`from devtensor import *` gives every name `from numpy import *` gives
+    (NumPy's that devtensor lacks resolve through __getattr__, Note [NumPy
+    names devtensor lacks]): mgrid, genfromtxt, True_, ...; before, only
+    devtensor's own names came, and NumPy scripts written that way stopped."""
+    import numpy
+    known = set(own)
+    return own + [n for n in numpy.__all__ if n not in known]
+
+
+__all__ = _star_names(__all__)
+
+
 def __getattr__(name):
     """NumPy's names devtensor does not define (Note [NumPy names devtensor lacks]),
     kept as module attributes once found: a module __getattr__ runs after a
