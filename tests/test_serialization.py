@@ -325,6 +325,13 @@ def test_numpys_npy_and_npz_files(tmp_path, device):
         dt.load(tmp_path / "o.npy")
     with pytest.raises(TypeError, match="no bfloat16"):
         dt.save(str(tmp_path / "d"), dt.ones(2, dtype=dt.bfloat16))
+    # members devtensor has no dtype for (strings, dates) stay NumPy's arrays, so an
+    # archive's notes do not stop its tensors (NumPy's Moore's-law tutorial)
+    np.savez(tmp_path / "n.npz", notes="fit of 1971-2019", x=np.arange(3), when=np.datetime64("2020-01-01"))
+    with dt.load(tmp_path / "n.npz", map_location=device) as z:
+        assert z["x"].device == dt.device(device) and z["x"].tolist() == [0, 1, 2]
+        assert isinstance(z["notes"], np.ndarray) and z["notes"].item() == "fit of 1971-2019"
+        assert z["when"].dtype == np.dtype("datetime64[D]")
 
 
 def test_numpy_file_api_corners(tmp_path, device):

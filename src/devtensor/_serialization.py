@@ -474,6 +474,8 @@ def _load_numpy(f, map_location, mmap_mode=None):
         if arr.dtype.hasobject:
             raise ValueError("devtensor has no object dtype: this NumPy file holds Python objects "
                              "(read it with NumPy's np.load and allow_pickle=True, if you trust it)")
+        if arr.dtype.kind not in "biufc":  # strings, dates, records: NumPy's array, as genfromtxt
+            return arr                     # gives them (an .npz's notes must not stop its tensors)
         t = asarray(arr, device="cpu")  # host data, then moved to the target
         return target(t, "cpu") if callable(target) and not isinstance(target, _C.device) else t.to(target)
     try:
