@@ -73,6 +73,22 @@ def test_missing_functions_run_numpys_on_cpu_views():
     assert_same(out, a * 2)
 
 
+def test_data_that_is_not_numbers_gets_numpys_answer(device):
+    """Note [NumPy's answer for data that is not numbers]: NumPy's function
+    on CPU tensors and data devtensor has no dtype for (matplotlib's bar()
+    broadcasts its hatch=None) runs NumPy's on views: tensors stay tensors,
+    the rest NumPy's arrays; beside a device tensor the error stands."""
+    x, h = dt.arange(3, device=device), dt.arange(3.0, device=device)
+    if device != "cpu":
+        with pytest.raises(TypeError, match="cannot make a tensor of NoneType data"):
+            np.broadcast_arrays(x, h, None)
+        return
+    r = np.broadcast_arrays(x, h, 0.8, None)
+    assert [type(v) for v in r] == [dt.Tensor, dt.Tensor, dt.Tensor, np.ndarray]
+    assert r[2].tolist() == [0.8] * 3 and r[3].tolist() == [None] * 3 and r[3].dtype == object
+    assert np.concatenate([x, ["a"]]).tolist() == ["0", "1", "2", "a"]
+
+
 def test_numpy_save_is_numpys(tmp_path):
     # devtensor.save writes safetensors files; np.save(t) must still write .npy
     a, t = pair((2, 2), "cpu")

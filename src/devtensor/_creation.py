@@ -278,6 +278,13 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
 
 # ---- from data ----
 
+class NotNumbers(TypeError):
+    """Data devtensor has no dtype for (None, strings, objects, dates): a
+    TypeError, which NumPy's functions on CPU tensors answer with NumPy's
+    own implementation (Note [NumPy's answer for data that is not numbers]
+    in _numpy_dispatch.py)."""
+
+
 def _to_numpy(obj, np_dtype=None, copy=False):
     """A NumPy array for Python data (nested lists, scalars, buffers); NumPy's
     default dtypes and NumPy 2's range checks for Python ints; object and
@@ -292,8 +299,8 @@ def _to_numpy(obj, np_dtype=None, copy=False):
     except ValueError as e:  # ragged nested sequences: NumPy's words
         raise ValueError(str(e)) from None
     if arr.dtype.kind not in "biufc":
-        raise TypeError(f"cannot make a tensor of {type(obj).__name__} data: its elements are "
-                        f"not numbers (NumPy would give dtype {arr.dtype})")
+        raise NotNumbers(f"cannot make a tensor of {type(obj).__name__} data: its elements are "
+                         f"not numbers (NumPy would give dtype {arr.dtype})")
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
     return arr

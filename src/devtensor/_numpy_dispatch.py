@@ -10,6 +10,7 @@ host.
 import numpy as np
 
 from . import _C
+from ._creation import NotNumbers
 
 _OPS = _C.OPS
 
@@ -268,6 +269,16 @@ def _contains(obj, target):
     return False
 
 
+# Note [NumPy's answer for data that is not numbers]
+# NumPy's functions take data devtensor has no dtype for: matplotlib's bar()
+# calls np.broadcast_arrays(x, height, ..., None), whose None NumPy makes an
+# object array.  When devtensor's implementation meets such data (its
+# conversion raises NotNumbers) and every tensor is on the CPU, NumPy's own
+# implementation runs on zero-copy views, as for the functions devtensor
+# lacks, and arrays of dtypes devtensor lacks come back as NumPy's; with a
+# device tensor the error stands (no host copy behind the caller's back).
+
+
 def array_function(func, types, args, kwargs, like=None):
     import numpy as np
     for t in types:
@@ -278,7 +289,11 @@ def array_function(func, types, args, kwargs, like=None):
         if (like is not None and func.__module__ == "numpy" and func.__name__ in _LIKE_CREATORS
                 and kwargs.get("device") is None and not _contains((args, kwargs), like)):
             return _created_like(impl, args, kwargs, like)
-        return impl(*args, **kwargs)
+        try:
+            return impl(*args, **kwargs)
+        except NotNumbers:  # Note [NumPy's answer for data that is not numbers]
+            if any(d.type != "cpu" for d in _devices((args, kwargs), set())):
+                raise
     refuse_device_tensors(f"{func.__module__}.{func.__name__}", args, kwargs, ", or use a devtensor function")
     host = _walk(args, lambda t: t._host_view()), _walk(kwargs, lambda t: t._host_view())
     return _as_tensors(func._implementation(*host[0], **host[1]))
