@@ -240,6 +240,15 @@ def test_view_dtype_errors():
     with pytest.raises(ValueError, match="aligned"):  # NumPy makes it unaligned; we refuse
         dt.zeros((3, 4), dtype=dt.int8)[:, 1:3].view(dt.int16)
 
+    class Named(np.ndarray):
+        pass
+
+    with pytest.raises(TypeError, match=r"view\(Named\): a tensor cannot be viewed as another array type"):
+        t.view(Named)
+    assert t.view(dt.Tensor).shape == (2, 3)  # our own type: a view
+    with pytest.raises(TypeError, match="does not support the NumPy data type"):  # not "must be real numbers"
+        dt.arange("2016-07", "2016-08", dtype="datetime64[D]")
+
 
 def test_view_keeps_shape_views_and_readonly(device):
     t = dt.arange(6, device=device)

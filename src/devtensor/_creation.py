@@ -769,6 +769,8 @@ def _arange_general(*args, like=None, **kwargs):
                          for v in (start, stop, step))
     for v in (start, stop, step):
         if not isinstance(v, (int, float, np.integer, np.floating)):
+            if dtype is not None:
+                _dtype_type(dtype)  # an unsupported dtype (datetime64[D]) says so first
             raise TypeError(f"arange() arguments must be real numbers, got {type(v).__name__}")
     all_int = _is_int(start) and _is_int(stop) and _is_int(step)
     if step == 0:  # NumPy's words: Python's for its division

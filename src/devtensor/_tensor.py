@@ -483,6 +483,10 @@ class _TensorMethods:
         elif dtype is None and len(shape) == 1 and isinstance(shape[0], type) and \
                 issubclass(shape[0], TensorBase):  # NumPy's view(type): our one type
             shape = ()
+        elif dtype is None and len(shape) == 1 and isinstance(shape[0], type):
+            raise TypeError(f"view({shape[0].__name__}): a tensor cannot be viewed as another array "
+                            "type (NumPy's ndarray subclasses are NumPy's: use a NumPy array, "
+                            "t.numpy(), for those)")
         if dtype is not None:
             if shape:
                 raise TypeError("view() takes either a dtype or a shape, not both")
