@@ -323,3 +323,68 @@ def test_selection_refusals(device):
         with pytest.raises(kind, match=words):
             call()
     assert t.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]  # nothing written by a refused scatter_
+
+
+UNARY_METHODS = {"abs": np.abs, "neg": np.negative, "exp": np.exp, "exp2": np.exp2, "expm1": np.expm1,
+                 "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sqrt": np.sqrt,
+                 "square": np.square, "reciprocal": np.reciprocal, "sign": np.sign, "floor": np.floor,
+                 "ceil": np.ceil, "trunc": np.trunc, "sin": np.sin, "cos": np.cos, "tan": np.tan,
+                 "tanh": np.tanh, "sinh": np.sinh, "cosh": np.cosh, "asin": np.arcsin, "acos": np.arccos,
+                 "atan": np.arctan, "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
+                 "logical_not": np.logical_not, "rsqrt": lambda a: 1 / np.sqrt(a),
+                 "frac": lambda a: a - np.trunc(a)}
+BINARY_METHODS = {"maximum": np.maximum, "minimum": np.minimum, "fmod": np.fmod, "remainder": np.remainder,
+                  "atan2": np.arctan2, "hypot": np.hypot, "pow": np.power, "logical_and": np.logical_and,
+                  "logical_or": np.logical_or, "logical_xor": np.logical_xor}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY_METHODS) + sorted(BINARY_METHODS))
+def test_method_forms_of_elementwise_functions(device, name):
+    """x.exp(), x.pow(2), x.atan2(y), ...: PyTorch's method forms, NumPy's
+    function's values (within the vector math's few ulp), on x's device."""
+    a = np.array([[0.25, -1.5, 3.0], [0.5, 2.0, -0.75], [np.nan, np.inf, 0.0]])
+    b = np.array([[2.0, 0.5, -1.0], [1.5, -2.0, 0.25], [1.0, 2.0, 3.0]])
+    x, y = dt.asarray(a, device=device), dt.asarray(b, device=device)
+    with np.errstate(all="ignore"):
+        want = UNARY_METHODS[name](a) if name in UNARY_METHODS else BINARY_METHODS[name](a, b)
+    got = getattr(x, name)() if name in UNARY_METHODS else getattr(x, name)(y)
+    assert got.device == dt.device(device) and got.dtype == dt.dtype(want.dtype.name)
+    np.testing.assert_allclose(to_np(got), want, rtol=1e-15, atol=0)
+
+
+def test_torch_method_forms_and_functions(device):
+    a = np.array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]])
+    x = dt.asarray(a, device=device)
+    np.testing.assert_array_equal(to_np(x.where(x > 0, 0.0)), np.where(a > 0, a, 0.0))
+    np.testing.assert_array_equal(to_np(x.clamp_min(0)), np.maximum(a, 0))
+    np.testing.assert_array_equal(to_np(x.clamp_max(0)), np.minimum(a, 0))
+    np.testing.assert_array_equal(to_np(x.lerp(dt.zeros_like(x), 1.0)), np.zeros_like(a))  # exact at weight 1
+    np.testing.assert_allclose(to_np(x.lerp(2 * x, 0.25)), 1.25 * a, rtol=1e-15)
+    np.testing.assert_array_equal(to_np(x.addcmul(x, x, value=2)), a + 2 * a * a)
+    np.testing.assert_array_equal(to_np(x.addcdiv(x, x + 10)), a + a / (a + 10))
+    assert bool(x.isclose(x + 1e-9).all()) and x.allclose(x) and not x.allclose(x + 1)
+    np.testing.assert_array_equal(to_np(x.nansum(1)), a.sum(1))
+    np.testing.assert_array_equal(to_np(x.nanmean(dim=0, keepdim=True)), a.mean(0, keepdims=True))
+    m = a.max(1, keepdims=True)
+    np.testing.assert_allclose(to_np(x.logsumexp(1)), (np.log(np.exp(a - m).sum(1, keepdims=True)) + m)[:, 0],
+                               rtol=1e-15)
+    assert to_np(dt.logsumexp(dt.full((2, 2), -np.inf, device=device), 1)).tolist() == [-np.inf, -np.inf]
+    assert dt.asarray([1, 2, 3], device=device).logsumexp(0).dtype == dt.float32  # PyTorch's: ints give float32
+    assert x.tile(2, 1).shape == (4, 3) and x.tile((1, 2)).shape == (2, 6)
+    assert x.unflatten(1, (3, 1)).shape == (2, 3, 1) and x.unflatten(-1, (-1, 3)).shape == (2, 1, 3)
+    np.testing.assert_array_equal(to_np(dt.clamp(x, 0)), np.clip(a, 0, None))
+    np.testing.assert_allclose(to_np(dt.sigmoid(x)), 1 / (1 + np.exp(-a)), rtol=1e-15)
+    np.testing.assert_array_equal(to_np(dt.relu(x)), np.maximum(a, 0))
+    np.testing.assert_allclose(to_np(dt.softmax(x, 1).sum(1)), [1.0, 1.0], rtol=1e-15)
+    np.testing.assert_allclose(to_np(dt.log_softmax(x, 1)), to_np(x.log_softmax(1)), rtol=0)
+    assert dt.unsqueeze(x, 0).shape == (1, 2, 3) and dt.flatten(x).shape == (6,) and dt.permute(x, (1, 0)).shape == (3, 2)
+    np.testing.assert_array_equal(to_np(dt.div(x, 4, rounding_mode="trunc")), np.trunc(a / 4))
+    np.testing.assert_array_equal(to_np(dt.mul(x, 2)), 2 * a)
+    np.testing.assert_array_equal(to_np(dt.sub(x, 1, alpha=2)), a - 2)
+    np.testing.assert_allclose(to_np(dt.rsqrt(dt.abs(x))), 1 / np.sqrt(np.abs(a)), rtol=1e-15)
+    for name, op in (("eq", np.equal), ("ne", np.not_equal), ("gt", np.greater), ("ge", np.greater_equal),
+                     ("lt", np.less), ("le", np.less_equal)):
+        np.testing.assert_array_equal(to_np(getattr(dt, name)(x, 1.0)), op(a, 1.0))
+    for like in (dt.rand_like, dt.randn_like):
+        r = like(x.astype(dt.float32))
+        assert r.shape == x.shape and r.dtype == dt.float32 and r.device == x.device

@@ -13,14 +13,16 @@ Note [PyTorch's methods]
     sub_, mul_, div_, clamp_, the unary abs_, exp_, sqrt_, ..., and the
     random fills normal_ and uniform_, nn.init's), which return the tensor;
     the method forms of NumPy's functions and operators (add, sub, mul, div
-    with rounding_mode, eq, ..., amax, amin, norm, flip, roll, tril, triu,
-    repeat_interleave, softmax, relu, ...).  The selection family (gather,
+    with rounding_mode, eq, ..., abs, exp, log, sqrt, rsqrt, pow, maximum,
+    atan2, isnan, where, lerp, addcmul, logsumexp, amax, amin, nansum,
+    norm, flip, roll, tril, triu, tile, unflatten, repeat_interleave,
+    softmax, relu, ...), none of which an ndarray method shadows.  The selection family (gather,
     topk, chunk, ...) is in _torch_selection.py.  There is no autograd:
     detach() is a view of the same memory.
 """
 from . import _C
 from ._creation import _new
-from ._torch_selection import _fill_value
+from ._torch_selection import _dim, _fill_value
 
 
 def _dt():
@@ -362,6 +364,69 @@ class _TorchMethods:
     def sigmoid(self):
         return _functional().sigmoid(self)
 
+    def rsqrt(self):
+        """1 / sqrt(self) (PyTorch's rsqrt)."""
+        return _dt().reciprocal(_dt().sqrt(self))
+
+    def frac(self):
+        """The fractional part, self - trunc(self), with self's sign (PyTorch's frac)."""
+        return self - _dt().trunc(self)
+
+    def pow(self, exponent):
+        return _dt().power(self, exponent)
+
+    def where(self, condition, other):
+        """self where condition holds, else other (PyTorch's Tensor.where)."""
+        return _dt().where(condition, self, other)
+
+    def clamp_min(self, min):
+        return _dt().clip(self, min, None)
+
+    def clamp_max(self, max):
+        return _dt().clip(self, None, max)
+
+    def lerp(self, end, weight):
+        """self + weight * (end - self), PyTorch's lerp (computed from end
+        when |weight| >= 0.5, as PyTorch's, so weight 1 gives end exactly)."""
+        dt = _dt()
+        diff = dt.subtract(end, self)
+        small = dt.less(dt.absolute(weight), 0.5)
+        return dt.where(small, self + weight * diff, end - diff * (1 - weight))
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        """self + value * tensor1 * tensor2 (PyTorch's addcmul)."""
+        return self + value * tensor1 * tensor2
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        """self + value * tensor1 / tensor2 (PyTorch's addcdiv)."""
+        return self + value * (tensor1 / tensor2)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _dt().isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _dt().allclose(self, other, rtol, atol, equal_nan)
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return _dt().nansum(self, _all_dims(dim), dtype, keepdims=keepdim)
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+        return _dt().nanmean(self, _all_dims(dim), dtype, keepdims=keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        """log(sum(exp(self))) along dim, computed with the maximum subtracted
+        (PyTorch's logsumexp; integers give float32, as PyTorch's)."""
+        return _logsumexp(self, dim, keepdim)
+
+    def tile(self, *dims):
+        """tile(2, 3) or tile((2, 3)): NumPy's tile, PyTorch's forms."""
+        return _dt().tile(self, _size_args(dims))
+
+    def unflatten(self, dim, sizes):
+        """dim split into sizes (one may be -1), PyTorch's unflatten."""
+        shape, d = self.shape, _dim(dim, self.ndim)
+        return self.reshape(shape[:d] + tuple(sizes) + shape[d + 1:])
+
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         """Fill with values drawn from N(mean, std^2) (nn.init.normal_)."""
         from .nn import init
@@ -383,6 +448,35 @@ class _TorchMethods:
         return init.uniform_(self, bounds.get("from", 0.0), bounds.get("to", 1.0), generator=generator)
 
 
+def _logsumexp(x, dim, keepdim):
+    dt = _dt()
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        x = x.astype(_C.float32)
+    axis = _all_dims(dim)
+    m = dt.amax(x, axis=axis, keepdims=True) if x.size else dt.zeros((1,) * x.ndim, dtype=x.dtype, device=x.device)
+    m = dt.where(dt.isfinite(m), m, 0)  # rows of -inf (or +inf, NaN) keep their value
+    r = dt.log(dt.sum(dt.exp(x - m), axis=axis, keepdims=True)) + m
+    return r if keepdim else dt.squeeze(r, axis=axis if axis is not None else tuple(range(x.ndim)))
+
+
+def _method(name, ufunc):
+    """The method t.<name>(): ufunc(t), PyTorch's method form of NumPy's function."""
+    def apply(self):
+        return getattr(_dt(), ufunc)(self)
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = f"{ufunc}(self) (PyTorch's Tensor.{name}())"
+    return apply
+
+
+def _binary_method(name, ufunc):
+    """The method t.<name>(other): ufunc(t, other)."""
+    def apply(self, other):
+        return getattr(_dt(), ufunc)(self, other)
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = f"{ufunc}(self, other) (PyTorch's Tensor.{name}(other))"
+    return apply
+
+
 def _in_place(name, ufunc):
     """The method t.<name>(): ufunc(t) written into t, which it returns."""
     def apply(self):
@@ -393,6 +487,20 @@ def _in_place(name, ufunc):
     return apply
 
 
+for _name, _ufunc in (("abs", "absolute"), ("neg", "negative"), ("negative", "negative"), ("exp", "exp"),
+                      ("exp2", "exp2"), ("expm1", "expm1"), ("log", "log"), ("log2", "log2"), ("log10", "log10"),
+                      ("log1p", "log1p"), ("sqrt", "sqrt"), ("square", "square"), ("reciprocal", "reciprocal"),
+                      ("sign", "sign"), ("floor", "floor"), ("ceil", "ceil"), ("trunc", "trunc"), ("sin", "sin"),
+                      ("cos", "cos"), ("tan", "tan"), ("tanh", "tanh"), ("sinh", "sinh"), ("cosh", "cosh"),
+                      ("asin", "arcsin"), ("acos", "arccos"), ("atan", "arctan"), ("isnan", "isnan"),
+                      ("isinf", "isinf"), ("isfinite", "isfinite"), ("logical_not", "logical_not")):
+    setattr(_TorchMethods, _name, _method(_name, _ufunc))
+for _name, _ufunc in (("maximum", "maximum"), ("minimum", "minimum"), ("fmod", "fmod"),
+                      ("remainder", "remainder"), ("atan2", "arctan2"), ("hypot", "hypot"),
+                      ("logical_and", "logical_and"), ("logical_or", "logical_or"),
+                      ("logical_xor", "logical_xor"), ("bitwise_and", "bitwise_and"),
+                      ("bitwise_or", "bitwise_or"), ("bitwise_xor", "bitwise_xor")):
+    setattr(_TorchMethods, _name, _binary_method(_name, _ufunc))
 for _name, _ufunc in (("abs_", "absolute"), ("neg_", "negative"), ("exp_", "exp"), ("log_", "log"),
                       ("sqrt_", "sqrt"), ("floor_", "floor"), ("ceil_", "ceil"), ("trunc_", "trunc"),
                       ("reciprocal_", "reciprocal"), ("square_", "square"), ("sign_", "sign"), ("sin_", "sin"),

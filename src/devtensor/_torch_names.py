@@ -1,7 +1,9 @@
 """PyTorch's top-level names that code written for torch calls first and
 that NumPy has no function of the same name for: seeding, the autograd
 switches (no-ops: devtensor has no autograd), is_tensor, as_tensor,
-randperm and cat.  Each keeps PyTorch's signature and meaning.
+randperm, cat, and the functional forms of PyTorch's methods (clamp,
+sigmoid, relu, softmax, unsqueeze, flatten, eq, div, rand_like, ...).
+Each keeps PyTorch's signature and meaning.
 """
 import contextlib
 
@@ -81,3 +83,104 @@ def cat(tensors, dim=0, *, out=None):
     named dim); they must share a device, as PyTorch's must."""
     from ._manipulation import concatenate
     return concatenate(tensors, axis=dim, out=out)
+
+
+# ---- functional forms of PyTorch's methods (torch.clamp(x, 0) is x.clamp(0)) ----
+
+def clamp(input, min=None, max=None):
+    """PyTorch's clamp: NumPy's clip with either bound optional."""
+    return input.clamp(min, max)
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def relu(input):
+    return input.relu()
+
+
+def softmax(input, dim):
+    return input.softmax(dim)
+
+
+def log_softmax(input, dim):
+    return input.log_softmax(dim)
+
+
+def logsumexp(input, dim, keepdim=False):
+    return input.logsumexp(dim, keepdim)
+
+
+def unsqueeze(input, dim):
+    """A view with a new dimension of length 1 at dim (PyTorch's unsqueeze)."""
+    return input.unsqueeze(dim)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """dims start_dim to end_dim merged into one (PyTorch's flatten)."""
+    from .nn.functional import flatten as _flatten
+    return _flatten(input, start_dim, end_dim)
+
+
+def permute(input, dims):
+    return input.permute(dims)
+
+
+def div(input, other, *, rounding_mode=None):
+    """input / other; rounding_mode 'trunc' or 'floor' (PyTorch's div)."""
+    from ._torch_methods import _divide
+    return _divide(input, other, rounding_mode)
+
+
+def mul(input, other):
+    return input * other
+
+
+def sub(input, other, *, alpha=1):
+    return input.sub(other, alpha=alpha) if isinstance(input, _C.TensorBase) else input - alpha * other
+
+
+def rsqrt(input):
+    return input.rsqrt()
+
+
+def eq(input, other):
+    return input == other
+
+
+def ne(input, other):
+    return input != other
+
+
+def gt(input, other):
+    return input > other
+
+
+def ge(input, other):
+    return input >= other
+
+
+def lt(input, other):
+    return input < other
+
+
+def le(input, other):
+    return input <= other
+
+
+def rand_like(input, *, dtype=None, device=None):
+    """Uniform [0, 1) draws of input's shape, dtype and device (PyTorch's rand_like)."""
+    from .random import rand
+    return rand(*input.shape, dtype=dtype or input.dtype, device=device or input.device)
+
+
+def randn_like(input, *, dtype=None, device=None):
+    """Standard normal draws of input's shape, dtype and device (PyTorch's randn_like)."""
+    from .random import randn
+    return randn(*input.shape, dtype=dtype or input.dtype, device=device or input.device)
+
+
+TORCH_FUNCTIONS = ["clamp", "sigmoid", "relu", "softmax", "log_softmax", "logsumexp", "unsqueeze", "flatten",
+                   "permute", "div", "mul", "sub", "rsqrt", "eq", "ne", "gt", "ge", "lt", "le", "rand_like",
+                   "randn_like"]
