@@ -319,6 +319,14 @@ def test_selection_refusals(device):
         host_mask = dt.asarray([True, False, True])
         cases += [(lambda: t.masked_fill(host_mask, 0), RuntimeError, "Expected all tensors to be on the same device"),
                   (lambda: t.masked_fill_(host_mask, 0), RuntimeError, "Expected all tensors to be on the same device")]
+        # index and src on another device: PyTorch's error, naming both devices (t[idx] takes CPU indices)
+        host_idx, host_src = dt.asarray([[0, 1]]), dt.ones((1, 2))
+        same = f"Expected all tensors to be on the same device, but found at least two devices, {device} and cpu!"
+        cases += [(lambda: t.gather(1, host_idx), RuntimeError, same),
+                  (lambda: t.index_select(0, dt.asarray([0])), RuntimeError, same),
+                  (lambda: t.scatter_(1, host_idx, 1.0), RuntimeError, same),
+                  (lambda: t.scatter_add_(1, idx, host_src), RuntimeError, same),
+                  (lambda: t.scatter_(1, idx, host_src), RuntimeError, same)]
     for call, kind, words in cases:
         with pytest.raises(kind, match=words):
             call()

@@ -62,9 +62,18 @@ def _fill_value(value, name, too_long):
 def _integer_index(index, self, name):
     if not isinstance(index, TensorBase):
         index = _dt().asarray(index, device=self.device)
+    _same_device(self, index)
     if index.dtype.kind not in "iu":
         raise TypeError(f"{name}(): Expected an integer index tensor, got {index.dtype}")
     return index
+
+
+def _same_device(self, other):
+    """PyTorch's rule for gather, index_select and scatter: the index and src
+    tensors on self's device (indexing, t[idx], also takes CPU indices)."""
+    if other.device != self.device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                           f"devices, {self.device} and {other.device}!")
 
 
 def _along(self, dim, index, name):
@@ -95,6 +104,7 @@ def _source(src, index, self, name):
         return src
     if not isinstance(src, TensorBase):
         raise TypeError(f"{name}(): src must be a tensor or a number, got {type(src).__name__}")
+    _same_device(self, src)
     if src.ndim != index.ndim or any(i > s for i, s in zip(index.shape, src.shape)):
         raise RuntimeError(f"Expected index {list(index.shape)} to be smaller than src {list(src.shape)} "
                            f"on every dimension, with as many dimensions")
