@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, given, settings, st, to_np
+from helpers import assert_same, given, run_python, settings, st, to_np
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
           "float32", "float64", "complex64", "complex128"]
@@ -476,6 +476,45 @@ def test_long_runs_with_nans_ties_and_offsets(device, dtype):
     shifted[...] = base
     t = dt.asarray(shifted, device="cpu").to(device)
     assert_same(dt.argmax(t), np.argmax(base))
+
+
+SIMD_EXTREMES_CODE = """
+import json
+import numpy as np
+import devtensor as dt
+rng = np.random.default_rng(9)
+bad = []
+for dtype in ("float32", "float64"):
+    for n in (70001, 64, 95, 2048 * 3 + 1):
+        base = np.round(rng.standard_normal(n) * 4).astype(dtype)
+        cases = [base, base[1:], base[3:-5], -np.abs(base)]
+        for where in (0, 17, n // 2, n - 1):
+            c = base.copy()
+            c[where] = np.nan
+            cases.append(c)
+        c = base.copy()
+        c[[5, n // 3]] = np.inf
+        c[[1, n - 2]] = -np.inf
+        cases.append(c)
+        for i, c in enumerate(cases):
+            t = dt.asarray(c)
+            for op in ("max", "min", "argmax", "argmin"):
+                got, want = getattr(dt, op)(t).numpy(), getattr(np, op)(c)
+                if not np.array_equal(got, want, equal_nan=True) or got.dtype != np.asarray(want).dtype:
+                    bad.append((dtype, n, i, op, repr(got), repr(want)))
+print(json.dumps(bad))
+"""
+
+
+@pytest.mark.parametrize("avx512", ["0", "1"])
+def test_simd_extremes_on_each_vector_width(avx512):
+    """The CPU's float32/float64 extremes with AVX-512 and, on the same CPU,
+    with the AVX2 loops (DEVTENSOR_CPU_AVX512=0; Note [AVX-512 extremes]):
+    NaN anywhere, infinities, ties, odd lengths and offsets, against NumPy,
+    in a child process because the choice is read once."""
+    p = run_python(SIMD_EXTREMES_CODE, {"DEVTENSOR_CPU_AVX512": avx512, "DEVTENSOR_NUM_THREADS": "1"})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
 
 
 NAN_FUNCS = ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin"]

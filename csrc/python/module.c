@@ -96,6 +96,7 @@ static int warn_about_environment(void)
         {"DEVTENSOR_CUDA_STAGING", "1: staging is on"},
         {"DEVTENSOR_CUDA_OWN_SORT", "0: CUB's radix sort on a GPU"},
         {"DEVTENSOR_CPU_WIDE_PAIRS", "0: packed pairs"},
+        {"DEVTENSOR_CPU_AVX512", "1: AVX-512 where the CPU has it"},
     };
     static const struct { const char *name, *instead; } retired[] = {
         {"DEVTENSOR_SIMULATE_CUDA", "DEVTENSOR_EMULATE_CUDA=N for N CUDA devices emulated on the CPU"},
