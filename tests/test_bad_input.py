@@ -293,3 +293,47 @@ def test_wrong_kinds_of_argument_are_clear_errors():
                         (lambda: dt.randperm(3, generator="x"), "generator must be a devtensor.random.Generator")]:
         with pytest.raises(TypeError, match=words):
             call()
+
+
+BOOL_BYTE_OPS = {
+    "invert": lambda t, g, x: ~t, "eq": lambda t, g, x: t == True, "and": lambda t, g, x: t & g,  # noqa: E712
+    "logical_not": lambda t, g, x: dt.logical_not(t), "sum": lambda t, g, x: t.sum(),
+    "all_axis": lambda t, g, x: t.reshape(2, 3).all(axis=1), "count_nonzero": lambda t, g, x: dt.count_nonzero(t),
+    "astype": lambda t, g, x: t.astype(dt.int32), "cumsum": lambda t, g, x: dt.cumsum(t),
+    "unique": lambda t, g, x: dt.unique(t), "isin": lambda t, g, x: dt.isin(t, [True]),
+    "argsort": lambda t, g, x: dt.argsort(t, stable=True), "sort": lambda t, g, x: dt.sort(t, descending=True),
+    "packbits": lambda t, g, x: dt.packbits(t), "nonzero": lambda t, g, x: dt.nonzero(t)[0],
+    "where": lambda t, g, x: dt.where(t, x, -1.0), "mask": lambda t, g, x: x[t],
+    "mean_where": lambda t, g, x: dt.mean(x, where=t), "matmul": lambda t, g, x: t.reshape(2, 3) @ g.reshape(3, 2),
+    "argmax": lambda t, g, x: dt.argmax(t), "mul": lambda t, g, x: t * 2, "diff": lambda t, g, x: dt.diff(t),
+    "histogram": lambda t, g, x: dt.histogram(t.astype(dt.float64), 2)[0], "tolist": lambda t, g, x: t.tolist(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOOL_BYTE_OPS))
+def test_bool_bytes_other_than_0_and_1_read_as_true(device, name):
+    """Note [Bool bytes]: a bool tensor over bytes 2, 255, 3 (a view of
+    integer memory, a hostile file) reads them as True, as NumPy does, on
+    every device: no undefined behaviour (UBSan in CI), the results of the
+    same bools stored as 0 and 1."""
+    raw = np.array([2, 255, 1, 0, 0, 3], dtype=np.uint8)
+    b = dt.asarray(raw, device=device).view(dt.bool)
+    g = dt.asarray(raw != 0, device=device)
+    x = dt.arange(6.0, device=device)
+    f = BOOL_BYTE_OPS[name]
+    got, want = f(b, g, x), f(g, g, x)
+    if isinstance(got, dt.Tensor):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        got, want = got.cpu().numpy(), want.cpu().numpy()
+    np.testing.assert_array_equal(got, want)
+
+
+def test_bool_bytes_of_a_hostile_safetensors_file(tmp_path):
+    import json
+    import struct
+    header = json.dumps({"x": {"dtype": "BOOL", "shape": [4], "data_offsets": [0, 4]}}).encode()
+    path = tmp_path / "bool.safetensors"
+    path.write_bytes(struct.pack("<Q", len(header)) + header + b"\x02\xff\x01\x00")
+    b = dt.load(path)["x"]
+    assert b.tolist() == [True, True, True, False] and (~b).tolist() == [False, False, False, True]
+    assert int(b.sum()) == 3 and b.astype(dt.int64).tolist() == [1, 1, 1, 0]

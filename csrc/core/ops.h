@@ -48,7 +48,16 @@
 #define DT_CODE_c64 DT_COMPLEX64
 #define DT_CODE_c128 DT_COMPLEX128
 
-typedef bool dt_T_b;      typedef bool dt_C_b;
+/* Note [Bool bytes]
+ * A bool element is stored as a byte and read as byte != 0, as NumPy reads
+ * its bools: bytes other than 0 and 1 reach bool tensors through views of
+ * integer memory (t.view(bool), frombuffer, DLPack, a safetensors file),
+ * and read through C's bool they were undefined behaviour (UBSan: "load of
+ * value 2, which is not a valid value for type '_Bool'") with wrong,
+ * device-dependent results (~ of byte 2 was True, sum counted 2).  Every
+ * loop loads through dt_load_b and stores 0 or 1; the sort sorts src !=
+ * false (core/sort.c). */
+typedef uint8_t dt_T_b;   typedef bool dt_C_b;
 typedef int8_t dt_T_i8;   typedef int8_t dt_C_i8;
 typedef int16_t dt_T_i16; typedef int16_t dt_C_i16;
 typedef int32_t dt_T_i32; typedef int32_t dt_C_i32;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "elementwise.h"
 
 /* the alignment the backends' loads and stores need: the element's (a
  * complex part's), at most 8 */
@@ -59,7 +60,15 @@ dt_status dt_sort(const dt_tensor *src, int descending, int arg, dt_tensor *out,
     dt_tensor_init_empty(&work);
     const dt_tensor *in = src;
     dt_status st = DT_OK;
-    if (!dt_tensor_is_contiguous(src) || !is_aligned(src)) { /* a dense, aligned copy */
+    if (src->dtype == DT_BOOL) { /* keys of 0 and 1 only: src != false (Note [Bool bytes] in ops.h) */
+        dt_operand ins[2] = {{0}, {0}};
+        ins[0].tensor = src;
+        ins[1].dtype = DT_BOOL;
+        st = dt_tensor_init_new(&dense, device, DT_BOOL, src->ndim, src->shape, err);
+        if (st == DT_OK)
+            st = dt_ufunc(DT_OP_NE, ins, &dense, 1, -1, DT_CASTING_SAME_KIND, err);
+        in = &dense;
+    } else if (!dt_tensor_is_contiguous(src) || !is_aligned(src)) { /* a dense, aligned copy */
         st = dt_tensor_init_new(&dense, device, src->dtype, src->ndim, src->shape, err);
         if (st == DT_OK)
             st = dt_tensor_copy_into(&dense, src, err);

@@ -216,7 +216,7 @@ DT_DIV_LOOPS(c64) DT_DIV_LOOPS(c128)
     {                                                                                      \
         char *o = data[0], *c = data[1], *a = data[2], *b = data[3];                       \
         for (int64_t i = 0; i < n; i++, o += s[0], c += s[1], a += s[2], b += s[3])        \
-            memcpy(o, *(const bool *)c ? a : b, sizeof(dt_T_##X));                         \
+            memcpy(o, *(const uint8_t *)c != 0 ? a : b, sizeof(dt_T_##X));                         \
     }
 DT_FOR_EACH_DTYPE(DT_WHERE_LOOP)
 

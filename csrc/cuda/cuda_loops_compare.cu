@@ -62,8 +62,8 @@ struct MixedCompare : OpTypes<bool, typename std::conditional<I64_FIRST, int64_t
  * memcpy), so one kernel per element size; V is RawOf<N> or, for operands
  * not aligned to their size, Bytes<N> (no vector path). */
 template <class V, bool CONTIG>
-struct WhereOp : OpTypes<V, bool, V, V, 3, 0, CONTIG> {
-    static __device__ __forceinline__ V apply(bool c, V x, V y) { return c ? x : y; }
+struct WhereOp : OpTypes<V, uint8_t, V, V, 3, 0, CONTIG> { /* the condition's byte (Note [Bool bytes]) */
+    static __device__ __forceinline__ V apply(uint8_t c, V x, V y) { return c != 0 ? x : y; }
 };
 
 template <int N> void register_where(Registry &r)
