@@ -709,3 +709,11 @@ def test_a_normal_does_not_depend_on_where_it_sits(device):
     pieces = np.concatenate([to_np(g.standard_normal(n, device=device)) for n in (5, 3, 1, 11)])
     np.testing.assert_array_equal(pieces, whole)
     np.testing.assert_array_equal(to_np(rng(7).standard_normal(4099, device=device))[:20], whole)
+
+
+def test_multinomial_of_no_samples_returns_at_once(device):
+    """An empty batch makes no pass per category (2**40 categories hung)."""
+    g = dt.random.default_rng(0)
+    r = g.multinomial(2, np.zeros((0, 2**40)), device=device)
+    assert r.shape == (0, 2**40) and r.dtype == dt.int64 and r.device == dt.device(device)
+    assert g.multinomial(5, [0.5, 0.5], size=(0, 3), device=device).shape == (0, 3, 2)

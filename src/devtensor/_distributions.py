@@ -545,6 +545,8 @@ class Distributions:
         batch = self._multinomial_batch(trials, p, size)
         if _any(trials < 0):
             raise ValueError("n < 0")
+        if math.prod(batch) == 0:  # no samples: no pass per category (2**40 of them would never end)
+            return dt.zeros(batch + (d,), dtype=_C.int64, device=dev)
         left = dt.broadcast_to(trials, batch).reshape(-1)
         p = dt.broadcast_to(p, batch + (d,)).reshape(-1, d)
         mass_left = dt.ones(left.shape, device=dev)

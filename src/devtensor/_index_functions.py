@@ -128,8 +128,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             if not isinstance(ix, np.ndarray):
                 ix = np.asarray(ix, dtype=np.intp)
             small = not _views._use_index_kernels(a, ix)
-        if small:
-            return numpy_call(np.take, [a.numpy(), ix], False, axis=axis, mode=mode)
+        if small and mode != "wrap":  # NumPy's wrap adds n to an index until it is not negative:
+            return numpy_call(np.take, [a.numpy(), ix], False, axis=axis, mode=mode)  # -2**63 never ends
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = normalize_axis_index(operator.index(axis), a.ndim)
