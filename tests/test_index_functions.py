@@ -310,3 +310,25 @@ def test_put_place_putmask_copy_values_from_another_device():
     assert y.device == dt.device("cpu") and y.tolist() == [1.0, 1.0, 1.0]
     with pytest.raises(RuntimeError, match="indices should be either on cpu"):
         dt.putmask(y, dt.ones(3, dtype=dt.bool, device=gpu), 2.0)
+
+
+def test_operands_on_other_devices_are_refused(device):
+    """where= masks, reduceat's indices: a tensor on another device is PyTorch's
+    error (they were moved silently); a 0-d one and host data go as values;
+    choose's list index goes where the choices are."""
+    c = dt.arange(6.0, device=device)
+    for other in [d for d in ("cpu",) + tuple(CUDA_DEVICES) if d != device][:2]:
+        mask = dt.asarray([True, False, True], device=other)
+        same = rf"Expected all tensors to be on the same device, but found at least two devices, {device} and {other}!"
+        with pytest.raises(RuntimeError, match=same):
+            dt.add(c, c, where=dt.asarray([True] * 6, device=other), out=c.copy())
+        with pytest.raises(RuntimeError, match=same):
+            dt.add.reduce(c.reshape(2, 3), where=mask)
+        with pytest.raises(RuntimeError, match=same):
+            dt.sum(c.reshape(2, 3), where=mask)
+        if other != "cpu":
+            with pytest.raises(RuntimeError, match=same):
+                dt.add.reduceat(c, dt.asarray([0, 1], device=other))
+    assert_same(dt.add(c, c, where=dt.asarray(True), out=c.copy()), 2 * np.arange(6.0))
+    assert_same(dt.add(c, c, where=[True, False] * 3, out=dt.zeros(6, device=device)), np.array([0.0, 0, 4, 0, 8, 0]))
+    assert_same(dt.choose([0, 1, 0], [c[:3], c[3:]]), np.array([0.0, 4.0, 2.0]))

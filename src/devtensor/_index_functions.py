@@ -16,7 +16,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _C, _creation, _dtype_api, _manipulation, _reductions, _ufuncs, _views
 from ._C import TensorBase, tensor
 from ._advanced import _mask_coordinates
-from ._operands import SMALL_CPU_WORK, host_operand, numpy_call, numpy_views, small_cpu_views
+from ._operands import SMALL_CPU_WORK, as_tensor, host_operand, numpy_call, numpy_views, small_cpu_views
 from ._views import _tensor
 
 _MODES = ("raise", "wrap", "clip")
@@ -299,6 +299,8 @@ def choose(a, choices, out=None, mode="raise"):
         hosts = [host_operand(c) for c in choices]
         if all(ok for ok, _ in hosts):
             return numpy_call(np.choose, [views[0], [v for _, v in hosts]], floats=False, mode=mode)
+    if not isinstance(a, TensorBase):  # data goes where the choices are
+        a = as_tensor(a, next((c.device for c in choices if isinstance(c, TensorBase)), None))
     a = _tensor(a)
     if a.dtype.kind not in "iu":
         raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('int64') "

@@ -158,6 +158,9 @@ def _mask(where, device):
     if isinstance(where, (TensorBase, np.ndarray)) and where.dtype != bool:
         raise TypeError(f"Cannot cast array data from dtype('{where.dtype}') to dtype('bool') "
                         f"according to the rule 'safe'")
+    if isinstance(where, TensorBase) and where.ndim and where.device != device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                           f"devices, {device} and {where.device}!")  # a 0-d one goes as a value
     return (where if isinstance(where, TensorBase) else _tensor(np.asarray(where, dtype=bool))).to(device)
 
 

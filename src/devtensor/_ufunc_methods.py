@@ -217,6 +217,9 @@ def reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     dt = _dt()
     a = _tensor(array)
     axis = normalize_axis_index(axis, a.ndim)
+    if isinstance(indices, TensorBase) and indices.device.type != "cpu" and indices.device != a.device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                           f"devices, {a.device} and {indices.device}!")
     idx = np.asarray(_host(indices))
     if isinstance(indices, (np.ndarray, TensorBase)) and not np.can_cast(idx.dtype, np.int64, "safe"):
         raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') according to "

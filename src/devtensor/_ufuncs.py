@@ -99,6 +99,9 @@ def _masked(op, inputs, out, where, dtype, casting):
 
 
 def _bool_mask(where, device):
+    if isinstance(where, TensorBase) and where.ndim and where.device != device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                           f"devices, {device} and {where.device}!")  # a 0-d one goes as a value
     mask = _C.asarray(where, device=device)
     if mask.dtype != _C.bool:
         raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') according "
