@@ -216,7 +216,11 @@ BAD_INTERFACES = [
     ({"typestr": "|O"}, "devtensor has no dtype"),
     ({"typestr": "|V8"}, "devtensor has no dtype"),
     ({"typestr": "<U2"}, "devtensor has no dtype"),
-    ({"typestr": "spam"}, "not a NumPy type string"),
+    ({"typestr": "spam"}, "devtensor has no dtype for typestr 'spam'"),
+    ({"typestr": None}, "devtensor has no dtype for typestr None"),  # np.dtype(None) is float64
+    ({"typestr": "<f16"}, "devtensor has no dtype for typestr '<f16'"),
+    ({"version": "x"}, "version 'x' is not one of 0 to 3"),
+    ({"version": 99}, "version 99 is not one of 0 to 3"),
     ({"data": 5}, "data must be a tuple"),
     ({"shape": (-1,)}, "negative"),
     ({"shape": (2, 2)}, "2 strides for 1 dimensions|1 strides for 2 dimensions"),

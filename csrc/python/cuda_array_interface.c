@@ -15,7 +15,10 @@
  *     not know are refused, and the tensor's device is the memory's own,
  *     whatever the current device.  A producer that lies about the size of
  *     a device allocation cannot be caught on a GPU; on the emulated
- *     devices an address past the end of an allocation is refused;
+ *     devices an address past the end of a cudaMalloc is refused, which
+ *     with the caching allocator (a block inside a bigger reservation)
+ *     catches only what leaves the reservation: DEVTENSOR_CUDA_NO_CACHE=1
+ *     makes every tensor its own allocation;
  *   - a "stream" other than None is a producer stream with work pending on
  *     the memory: devtensor's current stream of that device is made to
  *     wait for it (an event, no host synchronisation), as the interface

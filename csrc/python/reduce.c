@@ -385,8 +385,11 @@ static PyObject *sort(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return PyErr_Format(PyExc_TypeError, "_sort takes 4 arguments (%zd given)", nargs);
     if (!DtTensor_Check(args[0]) || !DtTensor_Check(args[3]))
         return PyErr_Format(PyExc_TypeError, "_sort: src and out must be tensors");
-    int descending = PyObject_IsTrue(args[1]), arg = PyObject_IsTrue(args[2]);
-    if (descending < 0 || arg < 0)
+    int descending = PyObject_IsTrue(args[1]);
+    if (descending < 0)
+        return NULL;
+    int arg = PyObject_IsTrue(args[2]); /* only now: no Python code runs with an exception set */
+    if (arg < 0)
         return NULL;
     const dt_tensor *src = &((PyDtTensor *)args[0])->t;
     dt_tensor *out = &((PyDtTensor *)args[3])->t;

@@ -460,14 +460,20 @@ def _from_cuda_array_interface(owner, cai):
         raise BufferError(f"__cuda_array_interface__ has no {missing[0]!r}")
     if cai.get("mask") is not None:
         raise BufferError("__cuda_array_interface__: masked arrays are not supported")
+    version = cai.get("version", 3)
+    if type(version) is not int or not 0 <= version <= 3:
+        raise BufferError(f"__cuda_array_interface__: version {version!r} is not one of 0 to 3")
+    typestr = cai["typestr"]
     try:
-        np_dtype = np.dtype(cai["typestr"])
+        if not isinstance(typestr, str):  # np.dtype(None) would be float64
+            raise TypeError
+        np_dtype = np.dtype(typestr)
+        dtype = _dtype_type(np_dtype) if np_dtype.kind in "biufc" and np_dtype.isnative else None
     except TypeError:
-        raise BufferError(f"__cuda_array_interface__: typestr {cai['typestr']!r} is not a "
-                          "NumPy type string") from None
-    if np_dtype.kind not in "biufc" or not np_dtype.isnative or np_dtype.fields is not None:
-        raise BufferError(f"__cuda_array_interface__: devtensor has no dtype for typestr "
-                          f"{cai['typestr']!r} (numbers in the machine's byte order only)")
+        np_dtype = dtype = None
+    if dtype is None:
+        raise BufferError(f"__cuda_array_interface__: devtensor has no dtype for typestr {typestr!r} "
+                          f"(a NumPy type string of a number in the machine's byte order)")
     data = cai["data"]
     if not isinstance(data, tuple) or len(data) != 2:
         raise BufferError("__cuda_array_interface__: data must be a tuple (address, read-only)")
@@ -487,7 +493,7 @@ def _from_cuda_array_interface(owner, cai):
     strides = cai.get("strides")
     return _C._from_cuda_pointer(owner, address, tuple(cai["shape"]),
                                  None if strides is None else tuple(strides),
-                                 _dtype_type(np_dtype), bool(data[1]), stream)
+                                 dtype, bool(data[1]), stream)
 
 
 def _tensor_general(data, dtype=None, device=None):
