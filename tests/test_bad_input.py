@@ -337,3 +337,20 @@ def test_bool_bytes_of_a_hostile_safetensors_file(tmp_path):
     b = dt.load(path)["x"]
     assert b.tolist() == [True, True, True, False] and (~b).tolist() == [False, False, False, True]
     assert int(b.sum()) == 3 and b.astype(dt.int64).tolist() == [1, 1, 1, 0]
+
+
+def test_wrong_argument_types_are_type_errors():
+    """Not AttributeErrors from deep inside: PyTorch's functions given a list,
+    NumPy's quantiles given a non-tensor out=, DLPack's malformed max_version."""
+    for name, call in [("chunk", lambda: dt.chunk([1, 2], 2)), ("gather", lambda: dt.gather([1.0], 0, [0])),
+                       ("topk", lambda: dt.topk([1.0], 1)), ("masked_fill", lambda: dt.masked_fill([1.0], [True], 0)),
+                       ("narrow", lambda: dt.narrow([1], 0, 0, 1)), ("unbind", lambda: dt.unbind([1])),
+                       ("kthvalue", lambda: dt.kthvalue([1.0], 1)), ("index_select", lambda: dt.index_select([1.0], 0, [0])),
+                       ("masked_select", lambda: dt.masked_select([1.0], [True]))]:
+        with pytest.raises(TypeError, match=rf"{name}\(\): argument 'input' \(position 1\) must be Tensor, not list"):
+            call()
+    for f in (dt.median, lambda a, out: dt.quantile(a, 0.5, out=out), lambda a, out: dt.percentile(a, 50, out=out)):
+        with pytest.raises(TypeError, match="return arrays must be of ArrayType"):
+            f(dt.ones(3), out=5)
+    with pytest.raises(TypeError, match=r"max_version must be None or a \(major, minor\) tuple"):
+        dt.ones(2).__dlpack__(max_version=())

@@ -123,7 +123,9 @@ def _empty(shape, dtype, device):
 
 
 def _check_output(out):
-    """NumPy's error for an out= that cannot be written."""
+    """NumPy's error for an out= that is not a tensor or cannot be written."""
+    if not isinstance(out, TensorBase):
+        raise TypeError(f"return arrays must be of ArrayType, not {type(out).__name__}")
     if not out._writeable:
         raise ValueError("output array is read-only")
 

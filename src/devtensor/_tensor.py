@@ -306,7 +306,9 @@ class _TensorMethods:
         For a CUDA tensor, work queued on its device is finished first, so the
         consumer's stream may read it at once; dl_device=(1, 0) asks for a host
         copy of a device tensor (refused with copy=False)."""
-        versioned = max_version is not None and tuple(max_version)[0] >= 1
+        if max_version is not None and (not isinstance(max_version, (tuple, list)) or len(max_version) != 2):
+            raise TypeError(f"max_version must be None or a (major, minor) tuple, not {max_version!r}")
+        versioned = max_version is not None and max_version[0] >= 1
         if self.device.type == "cpu" and stream is not None:
             raise BufferError(f"stream must be None to export a CPU tensor (DLPack), not {stream!r}")
         if dl_device is not None and tuple(dl_device) == (1, 0) and self.device.type != "cpu":

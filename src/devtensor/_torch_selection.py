@@ -114,6 +114,7 @@ def _source(src, index, self, name):
 def gather(input, dim, index):
     """PyTorch's gather: out[i][j] = input[i][index[i][j]] along dim (the
     index no longer than input on the other dimensions)."""
+    _input_tensor("gather", input)
     dim = _dim(dim, input.ndim)
     index = _integer_index(index, input, "gather")
     if input.ndim == 0:
@@ -124,6 +125,7 @@ def gather(input, dim, index):
 def index_select(input, dim, index):
     """PyTorch's index_select: the slices of input at the positions in the
     1-d (or 0-d) index along dim (a 0-d input stays 0-d)."""
+    _input_tensor("index_select", input)
     dim = _dim(dim, input.ndim)
     index = _integer_index(index, input, "index_select")
     if index.ndim > 1:
@@ -139,6 +141,7 @@ def index_select(input, dim, index):
 def masked_fill(input, mask, value):
     """A copy of input, broadcast with the bool mask, with value where the
     mask is True."""
+    _input_tensor("masked_fill", input)
     dt = _dt()
     mask = _bool_mask(mask, input, "masked_fill")
     shape = input.shape if mask.shape == input.shape else tuple(dt.broadcast_shapes(input.shape, mask.shape))
@@ -151,6 +154,7 @@ def masked_fill(input, mask, value):
 
 def masked_select(input, mask):
     """The elements of input (broadcast with the bool mask) where it is True, in a 1-d tensor."""
+    _input_tensor("masked_select", input)
     mask = _bool_mask(mask, input, "masked_select")
     a, m = _dt().broadcast_arrays(input, mask)
     return a[m]
@@ -174,6 +178,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     """PyTorch's topk: the k largest (or smallest) values along dim and their
     indices, largest first (smallest first for largest=False); NaN counts
     as the largest value."""
+    _input_tensor("topk", input)
     dt = _dt()
     x = input.reshape(1) if input.ndim == 0 else input
     dim = _dim(dim, x.ndim)
@@ -211,6 +216,7 @@ def _upto(dim, part):
 def kthvalue(input, k, dim=-1, keepdim=False):
     """PyTorch's kthvalue: the k-th smallest value along dim (k from 1) and
     its index; NaN counts as the largest value."""
+    _input_tensor("kthvalue", input)
     dt = _dt()
     x = input.reshape(1) if input.ndim == 0 else input
     dim = _dim(dim, x.ndim)
@@ -227,6 +233,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 def narrow(input, dim, start, length):
     """A view of length elements of input from start (negative: from the
     end) along dim."""
+    _input_tensor("narrow", input)
     _at_least_1d("narrow() cannot be applied to a 0-dim tensor.", input)
     dim = _dim(dim, input.ndim)
     n = input.shape[dim]
@@ -238,6 +245,13 @@ def narrow(input, dim, start, length):
     if length < 0 or start + length > n:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
     return input[(slice(None),) * dim + (slice(start, start + length),)]
+
+
+def _input_tensor(name, input):
+    """PyTorch's TypeError for an input that is not a tensor (not an AttributeError
+    from deep inside)."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
 
 
 def _at_least_1d(message, input):
@@ -256,6 +270,7 @@ def _pieces(input, sizes, dim):
 def chunk(input, chunks, dim=0):
     """PyTorch's chunk: pieces of ceil(n / chunks) along dim (the last one
     shorter, and fewer pieces than asked when they run out)."""
+    _input_tensor("chunk", input)
     _at_least_1d("chunk expects at least a 1-dimensional tensor", input)
     chunks = operator.index(chunks)
     if chunks <= 0:
@@ -272,6 +287,7 @@ def split_method(input, split_size_or_sections, dim=0):
     """Tensor.split, PyTorch's: pieces of split_size along dim (the last one
     shorter), or of the given sizes, which must add up to the length.
     (devtensor.split, the function, is NumPy's: sections or indices.)"""
+    _input_tensor("split", input)
     _at_least_1d("split expects at least a 1-dimensional tensor", input)
     dim = _dim(dim, input.ndim)
     n = input.shape[dim]
@@ -293,6 +309,7 @@ def split_method(input, split_size_or_sections, dim=0):
 
 def unbind(input, dim=0):
     """The slices of input along dim, each without it."""
+    _input_tensor("unbind", input)
     _at_least_1d("unbind(): cannot be applied to a 0-dim tensor", input)
     dim = _dim(dim, input.ndim)
     return tuple(input[(slice(None),) * dim + (i,)] for i in range(input.shape[dim]))
