@@ -299,6 +299,10 @@ def _to_numpy(obj, np_dtype=None, copy=False):
     except ValueError as e:  # ragged nested sequences: NumPy's words
         raise ValueError(str(e)) from None
     if arr.dtype.kind not in "biufc":
+        if arr.dtype == object and arr.size and all(type(v) is int for v in arr.flat):
+            raise NotNumbers(f"cannot make a tensor of {type(obj).__name__} data: Python integer "
+                             f"{max(arr.flat, key=abs)} is out of bounds for int64 and uint64 (NumPy "
+                             f"would give dtype object)")
         raise NotNumbers(f"cannot make a tensor of {type(obj).__name__} data: its elements are "
                          f"not numbers (NumPy would give dtype {arr.dtype})")
     if not arr.dtype.isnative:
