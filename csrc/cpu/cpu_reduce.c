@@ -389,21 +389,23 @@ VARG(f64, double, 4, int64_t)
     }
 DT_FOR_EACH_DTYPE(NO_VEXT)
 #undef NO_VEXT
-/* the widest vectors the CPU has (Note [AVX-512 extremes] in cpu_reduce_simd.c) */
+/* the widest vectors the CPU has, for runs long enough to gain from them
+ * (Note [AVX-512 extremes] in cpu_reduce_simd.c) */
+#define AVX512_RUN(n) ((n) >= DT_AVX512_MIN_RUN && dt_cpu_reduce_has_avx512())
 #define f32_vargfold_any(p, n, is_max, out, pos)                                                \
-    (dt_cpu_reduce_has_avx512() ? dt_avx512_argfold_f32((const float *)(p), n, is_max, out, pos) \
+    (AVX512_RUN(n) ? dt_avx512_argfold_f32((const float *)(p), n, is_max, out, pos) \
      : dt_cpu_reduce_has_avx2() ? dt_avx2_argfold_f32((const float *)(p), n, is_max, out, pos)   \
                                 : (n) <= INT32_MAX && f32_vargfold((const float *)(p), n, is_max, out, pos))
 #define f64_vargfold_any(p, n, is_max, out, pos)                                                \
-    (dt_cpu_reduce_has_avx512() ? dt_avx512_argfold_f64((const double *)(p), n, is_max, out, pos) \
+    (AVX512_RUN(n) ? dt_avx512_argfold_f64((const double *)(p), n, is_max, out, pos) \
      : dt_cpu_reduce_has_avx2() ? dt_avx2_argfold_f64((const double *)(p), n, is_max, out, pos)   \
                                 : f64_vargfold((const double *)(p), n, is_max, out, pos))
 #define f32_vfold_any(first, p, n, is_max, out)                                                 \
-    (dt_cpu_reduce_has_avx512() ? dt_avx512_fold_f32(first, (const float *)(p), n, is_max, out) \
+    (AVX512_RUN(n) ? dt_avx512_fold_f32(first, (const float *)(p), n, is_max, out) \
      : dt_cpu_reduce_has_avx2() ? dt_avx2_fold_f32(first, (const float *)(p), n, is_max, out)   \
                                 : f32_vfold(first, (const float *)(p), n, is_max, out))
 #define f64_vfold_any(first, p, n, is_max, out)                                                 \
-    (dt_cpu_reduce_has_avx512() ? dt_avx512_fold_f64(first, (const double *)(p), n, is_max, out) \
+    (AVX512_RUN(n) ? dt_avx512_fold_f64(first, (const double *)(p), n, is_max, out) \
      : dt_cpu_reduce_has_avx2() ? dt_avx2_fold_f64(first, (const double *)(p), n, is_max, out)   \
                                 : f64_vfold(first, (const double *)(p), n, is_max, out))
 #define f32_vfind_any(m, p, n) f32_vfind(m, (const float *)(p), n)

@@ -16,6 +16,8 @@ int dt_avx2_fold_f32(float first, const float *q, int64_t n, int is_max, float *
 /* n >= 1 */
 int dt_avx2_argfold_f64(const double *q, int64_t n, int is_max, double *out, int64_t *pos);
 int dt_avx2_argfold_f32(const float *q, int64_t n, int is_max, float *out, int64_t *pos);
+/* Runs shorter than this use the AVX2 folds (Note [AVX-512 extremes]) */
+#define DT_AVX512_MIN_RUN 4096
 /* 0 where the CPU lacks AVX-512F or DEVTENSOR_CPU_AVX512=0 */
 int dt_cpu_reduce_has_avx512(void);
 int dt_avx512_fold_f64(double first, const double *q, int64_t n, int is_max, double *out);
