@@ -30,8 +30,9 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
-from ._C import TensorBase
 from . import _torch_keywords as _tk
+from ._C import TensorBase
+from ._operands import _two_devices
 
 _OPS = {name: i for i, name in enumerate(_C.REDUCE_OPS)}
 _SUM, _PROD, _MIN, _MAX, _ARGMIN, _ARGMAX, _ANY, _ALL = (_OPS[n] for n in (
@@ -147,8 +148,7 @@ def _deliver(res, out, name):
         raise ValueError(f"output parameter for reduction operation {_UFUNC_NAMES.get(name, name)} has a "
                          f"non-reduction dimension not equal to the output: {out.shape} vs {res.shape}")
     if out.device != res.device:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                           f"devices, {res.device} and {out.device}!")
+        raise _two_devices(res.device, out.device)
     _check_output(out)
     out._copy_from(res)
     return out
@@ -161,8 +161,7 @@ def _mask(where, device):
         raise TypeError(f"Cannot cast array data from dtype('{where.dtype}') to dtype('bool') "
                         f"according to the rule 'safe'")
     if isinstance(where, TensorBase) and where.ndim and where.device != device:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                           f"devices, {device} and {where.device}!")  # a 0-d one goes as a value
+        raise _two_devices(device, where.device)  # a 0-d one goes as a value
     return (where if isinstance(where, TensorBase) else _tensor(np.asarray(where, dtype=bool))).to(device)
 
 

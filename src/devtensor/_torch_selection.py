@@ -27,6 +27,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase
+from ._operands import _two_devices
 
 topk_result = collections.namedtuple("topk", ["values", "indices"])
 kthvalue_result = collections.namedtuple("kthvalue", ["values", "indices"])
@@ -72,8 +73,7 @@ def _same_device(self, other):
     """PyTorch's rule for gather, index_select and scatter: the index and src
     tensors on self's device (indexing, t[idx], also takes CPU indices)."""
     if other.device != self.device:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                           f"devices, {self.device} and {other.device}!")
+        raise _two_devices(self.device, other.device)
 
 
 def _along(self, dim, index, name):
@@ -169,8 +169,7 @@ def _bool_mask(mask, self, name):
     if mask.dtype != _C.bool:
         raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype {mask.dtype}")
     if mask.device != self.device:  # masked_fill and masked_fill_ alike (copyto would move it)
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
-                           f"{self.device} and {mask.device}!")
+        raise _two_devices(self.device, mask.device)
     return mask
 
 

@@ -43,7 +43,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
 from ._C import TensorBase
-from ._operands import numpy_call, numpy_views
+from ._operands import _two_devices, numpy_call, numpy_views
 
 _NO_VALUE = object()
 _NUMPY_UFUNCS = {}  # name -> NumPy's ufunc of the same name, filled by install()
@@ -218,8 +218,7 @@ def reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     a = _tensor(array)
     axis = normalize_axis_index(axis, a.ndim)
     if isinstance(indices, TensorBase) and indices.device.type != "cpu" and indices.device != a.device:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                           f"devices, {a.device} and {indices.device}!")
+        raise _two_devices(a.device, indices.device)
     idx = np.asarray(_host(indices))
     if isinstance(indices, (np.ndarray, TensorBase)) and not np.can_cast(idx.dtype, np.int64, "safe"):
         raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') according to "

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase
-from ._operands import numpy_call, numpy_views
+from ._operands import _two_devices, numpy_call, numpy_views
 from ._index_functions import nonzero as _nonzero  # where(condition); imports no ufunc module
 
 _ufunc = _C._ufunc
@@ -100,8 +100,7 @@ def _masked(op, inputs, out, where, dtype, casting):
 
 def _bool_mask(where, device):
     if isinstance(where, TensorBase) and where.ndim and where.device != device:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                           f"devices, {device} and {where.device}!")  # a 0-d one goes as a value
+        raise _two_devices(device, where.device)  # a 0-d one goes as a value
     mask = _C.asarray(where, device=device)
     if mask.dtype != _C.bool:
         raise TypeError(f"Cannot cast array data from dtype('{mask.dtype}') to dtype('bool') according "
@@ -306,8 +305,7 @@ def two_outputs(inputs, out):
                              f"broadcast shape {shape}")
         for d in devices:
             if d != o.device:
-                raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                                   f"devices, {d} and {o.device}!")
+                raise _two_devices(d, o.device)
         if not o.flags.writeable:
             raise ValueError("output array is read-only")
     return out
