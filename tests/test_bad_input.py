@@ -328,6 +328,14 @@ def test_bool_bytes_other_than_0_and_1_read_as_true(device, name):
     np.testing.assert_array_equal(got, want)
 
 
+def test_packbits_of_bool_bytes(device):
+    """Eight bools a row (no padding): packbits reads a != 0, not the bytes."""
+    raw = np.array([0, 2, 1, 255, 0, 4, 1, 2], dtype=np.uint8)
+    b = dt.asarray(raw, device=device).view(dt.bool)
+    for order in ("big", "little"):
+        assert dt.packbits(b, bitorder=order).tolist() == np.packbits(raw != 0, bitorder=order).tolist()
+
+
 def test_bool_bytes_of_a_hostile_safetensors_file(tmp_path):
     import json
     import struct

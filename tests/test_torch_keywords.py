@@ -67,7 +67,7 @@ def test_max_and_min_with_dim_give_values_and_indices(device, name):
     assert_same(getattr(t, name)(keepdim=True), getattr(np, name)(A, keepdims=True))
     with pytest.raises(TypeError, match=r"takes one dimension, as PyTorch's"):
         getattr(t, name)(dim=(0, 1))
-    with pytest.raises(TypeError, match=r"returns \(values, indices\): out= is not supported"):
+    with pytest.raises(TypeError, match=r"returns \(values, indices\): out=, initial= and where= are not supported"):
         getattr(dt, name)(t, dim=0, out=dt.empty(4, device=device))
 
 
@@ -105,3 +105,28 @@ def test_both_names_for_one_argument_are_refused():
                  lambda: dt.stack([t, t], 1, dim=1), lambda: t.argsort(0, dim=0), lambda: t.cumsum(0, dim=0)):
         with pytest.raises(TypeError, match="got both"):
             call()
+
+
+def test_review_corners(device):
+    """dim=() is every dimension (PyTorch's rule, as the methods' _all_dims);
+    max(dim=) refuses initial= and where=; sort(dim=)'s values are the input
+    at its indices, bit for bit; Tensor.sort(descending=...) is PyTorch's
+    (ndarray.sort has no descending); unbiased takes NumPy's bools."""
+    x = dt.asarray(A, device=device)
+    for dim in ((), []):
+        assert_same(x.sum(dim=dim), A.sum())
+        assert_same(dt.amax(x, dim=dim), A.max())
+        assert_same(x.std(dim=dim), np.std(A, ddof=1), exact=False, rtol=1e-14)
+    with pytest.raises(TypeError, match="initial= and where= are not supported"):
+        x.max(dim=1, initial=100.0)
+    with pytest.raises(TypeError, match="initial= and where= are not supported"):
+        dt.min(x, dim=1, where=dt.asarray([[True] * 4] * 3, device=device))
+    z = dt.asarray([0.0, -0.0, 0.0, -0.0] * 3, device=device)
+    values, indices = z.sort(dim=0)
+    assert np.array_equal(np.signbit(to_np(values)), np.signbit(to_np(z)[to_np(indices)]))
+    y = dt.asarray([3.0, 1.0, 2.0], device=device)
+    r = y.sort(descending=True)
+    assert to_np(r.values).tolist() == [3.0, 2.0, 1.0] and to_np(r.indices).tolist() == [0, 2, 1]
+    assert to_np(y).tolist() == [3.0, 1.0, 2.0]  # left as it is
+    assert to_np(dt.asarray(A, device=device).sort(0, descending=False).values).tolist() == np.sort(A, 0).tolist()
+    assert_same(x.var(unbiased=np.True_), np.var(A, ddof=1), exact=False, rtol=1e-14)

@@ -32,7 +32,6 @@ from ._torch_names import (  # noqa: F401  (PyTorch's names NumPy has none of)
     set_grad_enabled, clamp, sigmoid, relu, softmax, log_softmax, logsumexp, unsqueeze, flatten, permute, div,
     mul, sub, rsqrt, eq, ne, gt, ge, lt, le, rand_like, randn_like,
 )
-from ._torch_names import TORCH_FUNCTIONS as _TORCH_FUNCTIONS
 from . import _ufuncs
 from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)
 from ._views import (  # noqa: F401
@@ -123,7 +122,7 @@ __all__ = [
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "emath", "nn", "save", "load", "savez", "savez_compressed", "savetxt",
     "array2string", "array_repr", "array_str", "astype", "transfer_guard",
     "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
-] + _TORCH_FUNCTIONS + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__
 
 
 def _star_names(own):

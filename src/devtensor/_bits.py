@@ -196,8 +196,8 @@ def packbits(a, /, axis=None, bitorder="big"):
         raise ValueError("'order' must be either 'little' or 'big'")
     a, back = _bit_axis(a, axis)
     n = a.shape[-1]
-    if n % 8 == 0:  # no padding: the bools' bytes are the bits
-        padded = (a if a.dtype == dt.bool else a != 0).view(dt.uint8)
+    if n % 8 == 0:  # no padding: a != 0 gives bytes of 0 and 1 (a bool's may be any: Note [Bool bytes])
+        padded = (a != 0).view(dt.uint8)
     else:
         padded = dt.zeros(a.shape[:-1] + (-(-n // 8) * 8,), dtype=dt.uint8, device=a.device)
         padded[..., :n] = a != 0

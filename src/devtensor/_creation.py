@@ -390,16 +390,18 @@ def _shared_buffer(obj, np_dtype):
     """asarray(obj, copy=False) of a non-ndarray: an object with the buffer
     protocol (bytearray, memoryview, array.array, ...) is shared as NumPy
     shares it; anything else, or a buffer that needs a cast, raises."""
+    kind = type(obj).__name__
+    if isinstance(obj, (bytes, bytearray)):
+        obj = memoryview(obj)  # uint8, as asarray reads them (bytes read-only)
     try:
         memoryview(obj).release()
     except TypeError:
-        raise ValueError(f"asarray(copy=False): a {type(obj).__name__} cannot be shared "
-                         "without a copy") from None
+        raise ValueError(f"asarray(copy=False): a {kind} cannot be shared without a copy") from None
     try:
         arr = np.asarray(obj, dtype=np_dtype, copy=False)
     except ValueError:
-        raise ValueError(f"asarray(copy=False): a {type(obj).__name__} of another dtype than "
-                         f"{np_dtype} cannot be shared without a copy") from None
+        raise ValueError(f"asarray(copy=False): a {kind} of another dtype than {np_dtype} cannot "
+                         "be shared without a copy") from None
     if arr.dtype.kind not in "biufc" or not arr.dtype.isnative:
         raise ValueError(f"asarray(copy=False): a buffer of {arr.dtype} cannot be shared without "
                          "a copy (devtensor has no such dtype)")

@@ -239,7 +239,7 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=No
         keepdims = _tk.keep("max", keepdims, keepdim)
         if dim is not None:
             _tk.axis("max", axis, dim)
-            return _tk.extreme(_tk.max_result, max, argmax, a, dim, keepdims, out)
+            return _tk.extreme(_tk.max_result, max, argmax, a, dim, keepdims, out, initial, where)
     if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
         r = _fast(_MAX, a, axis, keepdims)
         if r is not None:
@@ -254,7 +254,7 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=No
         keepdims = _tk.keep("min", keepdims, keepdim)
         if dim is not None:
             _tk.axis("min", axis, dim)
-            return _tk.extreme(_tk.min_result, min, argmin, a, dim, keepdims, out)
+            return _tk.extreme(_tk.min_result, min, argmin, a, dim, keepdims, out, initial, where)
     if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
         r = _fast(_MIN, a, axis, keepdims)
         if r is not None:
@@ -266,14 +266,22 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=N
     """NumPy's amax (max), PyTorch's amax with dim= and keepdim= (the values only)."""
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("amax", axis, dim), _tk.keep("amax", keepdims, keepdim)
-    return max(a, axis, out, keepdims, initial, where)
+    if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+        r = _fast(_MAX, a, axis, keepdims)  # max's fast path here too: no second frame per call
+        if r is not None:
+            return r
+    return _run("max", a, axis, keepdims, None, out, initial, where)
 
 
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
     """NumPy's amin (min), PyTorch's amin with dim= and keepdim= (the values only)."""
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("amin", axis, dim), _tk.keep("amin", keepdims, keepdim)
-    return min(a, axis, out, keepdims, initial, where)
+    if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
+        r = _fast(_MIN, a, axis, keepdims)  # min's fast path here too: no second frame per call
+        if r is not None:
+            return r
+    return _run("min", a, axis, keepdims, None, out, initial, where)
 
 
 def any(a, axis=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
@@ -501,11 +509,15 @@ class _ReductionMethods:
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None,
             unbiased=None, *, where=True, mean=None, correction=None):
+        if dim is None and keepdim is None and unbiased is None:  # NumPy's call: no keywords to pass on
+            return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
         return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction,
                    dim=dim, keepdim=keepdim, unbiased=unbiased)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None,
             unbiased=None, *, where=True, mean=None, correction=None):
+        if dim is None and keepdim is None and unbiased is None:
+            return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
         return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction,
                    dim=dim, keepdim=keepdim, unbiased=unbiased)
 

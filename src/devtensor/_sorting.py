@@ -210,10 +210,11 @@ def sort(a, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending
     """NumPy's sort (kind, stable) with the array API's descending: a sorted
     copy along axis (the flattened array for axis=None).  With PyTorch's
     dim=, PyTorch's (values, indices) (Note [PyTorch's keywords])."""
-    if dim is not None:
+    if dim is not None:  # one argsort: the values are a's at the indices, bit for bit
+        from ._index_functions import take_along_axis
         dim = _tk.axis_with_default("sort", axis, -1, dim)
-        return _tk.sort_result(sort(a, dim, kind, order, stable=stable, descending=descending),
-                               argsort(a, dim, kind, order, stable=stable, descending=descending))
+        indices = argsort(a, dim, kind, order, stable=stable, descending=descending)
+        return _tk.sort_result(take_along_axis(_tensor(a), indices, dim), indices)
     if kind is None and order is None:
         r = _C._sort_fast(a, axis, False, stable, descending)
         if r is not None:
@@ -341,15 +342,17 @@ def lexsort(keys, axis=-1):
 class _SortingMethods:
     """Tensor methods (installed by devtensor._tensor)."""
 
-    def sort(self, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending=False):
+    def sort(self, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending=None):
         """NumPy's ndarray.sort: sorts in place (axis an integer), returns None;
-        with PyTorch's dim=, PyTorch's: (values, indices), the tensor left as
-        it is (Note [PyTorch's keywords])."""
-        if dim is not None:
-            return sort(self, axis, kind, order, stable=stable, descending=descending, dim=dim)
+        with PyTorch's dim= or descending= (ndarray.sort has no descending),
+        PyTorch's: (values, indices), the tensor left as it is (Note
+        [PyTorch's keywords])."""
+        if dim is not None or descending is not None:
+            return sort(self, -1 if dim is None else axis, kind, order, stable=stable,
+                        descending=bool(descending), dim=axis if dim is None else dim)
         if not self._writeable:
             raise ValueError("sort array is read-only")
-        self[...] = sort(self, operator.index(axis), kind, order, stable=stable, descending=descending)
+        self[...] = sort(self, operator.index(axis), kind, order, stable=stable)
 
     def argsort(self, axis=-1, kind=None, order=None, dim=None, *, stable=None, descending=False):
         return argsort(self, axis, kind, order, stable=stable, descending=descending, dim=dim)

@@ -17,19 +17,24 @@ Note [PyTorch's keywords]
 """
 import collections
 
+import numpy as np
+
 max_result = collections.namedtuple("max", ["values", "indices"])
 min_result = collections.namedtuple("min", ["values", "indices"])
 sort_result = collections.namedtuple("sort", ["values", "indices"])
 
 
 def axis(name, axis, dim):
-    """The axis of a call that passed PyTorch's dim= (a list a tuple)."""
+    """The axis of a call that passed PyTorch's dim= (a list a tuple; an
+    empty one every dimension, as PyTorch's dim=() is)."""
     if dim is None:
         return axis
     if axis is not None:
         raise TypeError(f"{name}() got both axis and dim (NumPy's and PyTorch's name for the "
                         f"same argument)")
-    return tuple(dim) if isinstance(dim, list) else dim
+    if isinstance(dim, (list, tuple)):
+        return tuple(dim) if dim else None
+    return dim
 
 
 def axis_with_default(name, axis, default, dim):
@@ -60,7 +65,7 @@ def variance(name, ddof, correction, unbiased):
     if unbiased is not None:
         if correction is not None or ddof != 0:
             raise TypeError(f"{name}() got unbiased with correction or ddof: pass one of them")
-        if not isinstance(unbiased, bool):
+        if not isinstance(unbiased, (bool, np.bool_)):
             raise TypeError(f"{name}(): unbiased must be a bool, not {type(unbiased).__name__}")
         return int(unbiased)
     if correction is None and ddof == 0:
@@ -68,12 +73,12 @@ def variance(name, ddof, correction, unbiased):
     return correction if correction is not None else ddof
 
 
-def extreme(result, values, positions, a, dim, keepdims, out):
+def extreme(result, values, positions, a, dim, keepdims, out, initial, where):
     """max/min(a, dim=...): PyTorch's (values, indices) along one dim."""
     if isinstance(dim, (tuple, list)):
         raise TypeError(f"{result.__name__}(dim=) takes one dimension, as PyTorch's (amax and "
                         f"amin take several), not {dim!r}")
-    if out is not None:
-        raise TypeError(f"{result.__name__}(dim=) returns (values, indices): out= is not "
-                        f"supported there")
+    if out is not None or initial is not None or where is not True:
+        raise TypeError(f"{result.__name__}(dim=) returns (values, indices): out=, initial= and "
+                        f"where= are not supported there")
     return result(values(a, dim, keepdims=keepdims), positions(a, dim, keepdims=keepdims))

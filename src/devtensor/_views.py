@@ -463,12 +463,24 @@ def ravel_method(x, order="C"):
     return (x if perm == tuple(range(x.ndim)) else x.transpose(perm)).ravel()
 
 
+def _torch_flatten():
+    """nn.functional.flatten, imported once (nn imports this module)."""
+    global _TORCH_FLATTEN
+    if _TORCH_FLATTEN is None:
+        from .nn.functional import flatten
+        _TORCH_FLATTEN = flatten
+    return _TORCH_FLATTEN
+
+
+_TORCH_FLATTEN = None
+
+
 def flatten_method(x, order="C", end_dim=None, *, start_dim=None):
     """Tensor.flatten(order): a 1-d copy read in that order.  Given dims (an
     int first, or start_dim=/end_dim=), PyTorch's flatten(start_dim,
     end_dim): those dims merged into one (Note [PyTorch's keywords])."""
-    if isinstance(order, int) or start_dim is not None or end_dim is not None:
-        from .nn.functional import flatten
+    if (isinstance(order, int) and not isinstance(order, bool)) or start_dim is not None or end_dim is not None:
+        flatten = _torch_flatten()
         if not isinstance(order, int) and order != "C":
             raise TypeError("flatten() takes NumPy's order or PyTorch's start_dim and end_dim, not both")
         start = order if isinstance(order, int) else 0
