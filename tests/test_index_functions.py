@@ -222,6 +222,10 @@ def test_choose(device, mode):
     # broadcasting: a column of choices against a row of indices
     assert_same(dt.choose(dt.asarray([[0], [1]], device=device), [dt.asarray([1, 2, 3], device=device), 7]),
                 np.choose([[0], [1]], [[1, 2, 3], 7]), device=device)
+    # a bool index casts to int64 safely, as NumPy's does (small CPU work is NumPy's own; not on devices)
+    b = np.array([True, False, True] * 30)
+    assert_same(dt.choose(dt.asarray(b, device=device), [dt.zeros(90, device=device), dt.ones(90, device=device)]),
+                np.choose(b, [np.zeros(90), np.ones(90)]), device=device)
 
 
 def test_choose_errors(device):

@@ -302,7 +302,7 @@ def choose(a, choices, out=None, mode="raise"):
     if not isinstance(a, TensorBase):  # data goes where the choices are
         a = as_tensor(a, next((c.device for c in choices if isinstance(c, TensorBase)), None))
     a = _tensor(a)
-    if a.dtype.kind not in "iu":
+    if a.dtype.kind not in "biu":  # bool casts to int64 safely, as NumPy's choose takes it
         raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('int64') "
                         f"according to the rule 'safe'")
     if isinstance(choices, TensorBase):
