@@ -2,6 +2,8 @@
 methods] in devtensor/_torch_methods.py), on every device: their values,
 dtypes, devices, identity (casts to the same dtype return the tensor, the
 in-place family returns it) and errors."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -396,3 +398,25 @@ def test_torch_method_forms_and_functions(device):
     for like in (dt.rand_like, dt.randn_like):
         r = like(x.astype(dt.float32))
         assert r.shape == x.shape and r.dtype == dt.float32 and r.device == x.device
+
+
+def test_in_place_methods_on_an_element_copy_warn(device):
+    """t[i, j] is a copy of the element (NumPy's rule, Note [An element is a
+    copy]), so PyTorch's v[0].zero_() cannot change v: PyTorch's in-place
+    methods say so; views (t[i, ...], rows) and other 0-d results do not."""
+    v = dt.ones(3, dtype=dt.float32, device=device)
+    for call in (lambda: v[0].zero_(), lambda: v[1].add_(1), lambda: v[2].clamp_(max=0), lambda: v[0].exp_(),
+                 lambda: v[0].fill_(2), lambda: v[0].copy_(dt.asarray(7.0)), lambda: v[1].mul_(3)):
+        with pytest.warns(UserWarning, match=r"on t\[i, j\], which is a copy of one element"):
+            call()
+    assert to_np(v).tolist() == [1.0, 1.0, 1.0]
+    m = dt.ones((2, 2), device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m[1, 1, ...].mul_(3)  # NumPy's 0-d view: written
+        m[0].add_(1)  # a row: a view
+        s = m.sum()
+        s.add_(1)  # a reduction's own result
+        x = m[0, 0]
+        x += 1  # NumPy code: rebinding a scalar, no warning
+    assert to_np(m).tolist() == [[2.0, 2.0], [1.0, 3.0]] and float(s) == 9.0

@@ -24,6 +24,8 @@
 enum {
     DT_TENSOR_READONLY = 1,        /* writes raise ValueError */
     DT_TENSOR_NEVER_WRITEABLE = 2, /* READONLY cannot be cleared */
+    DT_TENSOR_ELEMENT_COPY = 4,    /* a copy of one element (t[i, j]): the Python layer's
+                                      in-place PyTorch methods warn (Note [An element is a copy]) */
 };
 
 typedef struct dt_tensor {

@@ -173,7 +173,9 @@ static PyObject *basic_view(PyDtTensor *self, const parsed_key *k)
  * So getitem of such a key is a 0-d tensor holding a copy of the element,
  * on the tensor's device (a one-element copy there, no transfer).  Setitem
  * of the same key still writes into the tensor, and a[i, ...] (Ellipsis)
- * is NumPy's 0-d view. */
+ * is NumPy's 0-d view.  The copy carries DT_TENSOR_ELEMENT_COPY: PyTorch
+ * code's v[0].zero_() would change nothing silently, so PyTorch's in-place
+ * methods warn on it (_torch_methods.py). */
 static int selects_an_element(const PyDtTensor *self, const parsed_key *k)
 {
     if (k->n != self->t.ndim)
@@ -193,6 +195,7 @@ static PyObject *cpu_element(PyDtTensor *self, int64_t offset)
     if (dt_tensor_init_new(&c, dt_tensor_device(&self->t), self->t.dtype, 0, NULL, &err) != DT_OK)
         return dt_py_raise(&err);
     memcpy(dt_tensor_data(&c), (char *)dt_tensor_data(&self->t) + offset, (size_t)dt_tensor_itemsize(&c));
+    c.flags |= DT_TENSOR_ELEMENT_COPY;
     return dt_py_tensor_wrap(&c);
 }
 
@@ -214,6 +217,7 @@ static PyObject *element_copy(PyDtTensor *self, const parsed_key *k)
     dt_tensor_clear(&v);
     if (st != DT_OK)
         return dt_py_raise(&err);
+    c.flags |= DT_TENSOR_ELEMENT_COPY;
     return dt_py_tensor_wrap(&c);
 }
 

@@ -210,9 +210,20 @@ static int set_writeable(PyDtTensor *self, PyObject *value, void *c)
     return 0;
 }
 
+/* _element_copy: whether the tensor is t[i, j]'s copy of one element (or a
+ * view of one), which PyTorch's in-place methods warn about (Note [An
+ * element is a copy] in index.c) */
+static PyObject *get_element_copy(PyDtTensor *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong((self->t.flags & DT_TENSOR_ELEMENT_COPY) != 0);
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"_writeable", (getter)get_writeable, (setter)set_writeable,
      "whether the tensor may be written (NumPy's flags.writeable)", NULL},
+    {"_element_copy", (getter)get_element_copy, NULL, "whether the tensor is t[i, j]'s copy of one element",
+     NULL},
     {"shape", (getter)get_shape, (setter)set_shape, "the dimensions, a tuple", NULL},
     {"strides", (getter)get_strides, NULL, "bytes to step in each dimension (NumPy's convention)", NULL},
     {"ndim", (getter)get_ndim, NULL, "number of dimensions", NULL},

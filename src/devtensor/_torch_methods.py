@@ -245,10 +245,12 @@ class _TorchMethods:
         return _dt().clip(self, min, max)
 
     def clamp_(self, min=None, max=None):
+        _warn_if_element_copy(self, "clamp_")
         _dt().clip(self, min, max, out=self)
         return self
 
     def zero_(self):
+        _warn_if_element_copy(self, "zero_")
         self[...] = 0
         return self
 
@@ -257,27 +259,33 @@ class _TorchMethods:
         fill_: a longer tensor is an error, where t[...] = v broadcasts)."""
         _fill_value(value, "fill_", "fill_ only supports 0-dimension value tensor but got tensor with {} "
                                     "dimensions.")
+        _warn_if_element_copy(self, "fill_")
         self[...] = value
         return self
 
     def copy_(self, src, non_blocking=False):
         """src's values into self, broadcast and cast, from any device."""
+        _warn_if_element_copy(self, "copy_")
         self[...] = src
         return self
 
     def add_(self, other, *, alpha=1):
+        _warn_if_element_copy(self, "add_")
         _dt().add(self, _scaled(self, other, alpha), out=self)
         return self
 
     def sub_(self, other, *, alpha=1):
+        _warn_if_element_copy(self, "sub_")
         _dt().subtract(self, _scaled(self, other, alpha), out=self)
         return self
 
     def mul_(self, other):
+        _warn_if_element_copy(self, "mul_")
         _dt().multiply(self, other, out=self)
         return self
 
     def div_(self, other, *, rounding_mode=None):
+        _warn_if_element_copy(self, "div_")
         _divide(self, other, rounding_mode, out=self)
         return self
 
@@ -477,9 +485,20 @@ def _binary_method(name, ufunc):
     return apply
 
 
+def _warn_if_element_copy(self, name):
+    """PyTorch's in-place methods on t[i, j], a copy of one element (Note [An
+    element is a copy] in csrc/python/index.c): the change cannot reach t."""
+    if self._element_copy:
+        import warnings
+        warnings.warn(f"{name}() on t[i, j], which is a copy of one element in devtensor (as NumPy's "
+                      f"scalar is; PyTorch's is a view): the change does not reach t. Write "
+                      f"t[i, j] = value, or use the view t[i, j, ...]", UserWarning, stacklevel=3)
+
+
 def _in_place(name, ufunc):
     """The method t.<name>(): ufunc(t) written into t, which it returns."""
     def apply(self):
+        _warn_if_element_copy(self, name)
         getattr(_dt(), ufunc)(self, out=self)
         return self
     apply.__name__ = apply.__qualname__ = name
