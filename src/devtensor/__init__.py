@@ -27,6 +27,7 @@ from ._C import _get_num_threads as get_num_threads  # noqa: F401
 from ._C import _set_num_threads as set_num_threads  # noqa: F401
 from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
 from ._default_device import get_default_device, set_default_device  # noqa: F401
+from ._creation import NotNumbers  # noqa: F401  (the TypeError for data that is not numbers)
 from ._torch_names import (  # noqa: F401  (PyTorch's names NumPy has none of)
     as_tensor, cat, enable_grad, inference_mode, is_grad_enabled, is_tensor, manual_seed, no_grad, randperm,
     set_grad_enabled, clamp, sigmoid, relu, softmax, log_softmax, logsumexp, unsqueeze, flatten, permute, div,

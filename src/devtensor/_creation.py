@@ -285,6 +285,9 @@ class NotNumbers(TypeError):
     in _numpy_dispatch.py)."""
 
 
+NotNumbers.__module__ = "devtensor"  # tracebacks print devtensor.NotNumbers, a public name
+
+
 def _to_numpy(obj, np_dtype=None, copy=False):
     """A NumPy array for Python data (nested lists, scalars, buffers); NumPy's
     default dtypes and NumPy 2's range checks for Python ints; object and

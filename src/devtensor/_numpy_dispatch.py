@@ -291,9 +291,11 @@ def array_function(func, types, args, kwargs, like=None):
             return _created_like(impl, args, kwargs, like)
         try:
             return impl(*args, **kwargs)
-        except NotNumbers:  # Note [NumPy's answer for data that is not numbers]
+        except NotNumbers as e:  # Note [NumPy's answer for data that is not numbers]
             if any(d.type != "cpu" for d in _devices((args, kwargs), set())):
-                raise
+                raise NotNumbers(f"{e}; NumPy's own {func.__module__}.{func.__name__} takes such data, "
+                                 "but runs on host memory: pass the tensors' .cpu() copies "
+                                 "(matplotlib's bar() needs that too)") from None
     refuse_device_tensors(f"{func.__module__}.{func.__name__}", args, kwargs, ", or use a devtensor function")
     host = _walk(args, lambda t: t._host_view()), _walk(kwargs, lambda t: t._host_view())
     return _as_tensors(func._implementation(*host[0], **host[1]))
