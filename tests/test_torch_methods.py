@@ -398,6 +398,10 @@ def test_torch_method_forms_and_functions(device):
     for like in (dt.rand_like, dt.randn_like):
         r = like(x.astype(dt.float32))
         assert r.shape == x.shape and r.dtype == dt.float32 and r.device == x.device
+    for name in ("clamp", "sigmoid", "softmax", "unsqueeze", "eq", "rand_like"):  # PyTorch's TypeError
+        args = {"softmax": (0,), "unsqueeze": (0,), "eq": (1.0,)}.get(name, ())
+        with pytest.raises(TypeError, match=rf"{name}\(\): argument 'input' \(position 1\) must be Tensor, not list"):
+            getattr(dt, name)([1.0], *args)
 
 
 def test_in_place_methods_on_an_element_copy_warn(device):

@@ -8,6 +8,7 @@ Each keeps PyTorch's signature and meaning.
 import contextlib
 
 from . import _C
+from ._torch_selection import _input_tensor
 
 
 def manual_seed(seed):
@@ -87,103 +88,96 @@ def cat(tensors, dim=0, *, out=None):
 
 # ---- functional forms of PyTorch's methods (torch.clamp(x, 0) is x.clamp(0)) ----
 
-def _input(name, input):
-    """input, which must be a tensor (PyTorch's TypeError)."""
-    if not isinstance(input, _C.TensorBase):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    return input
-
-
 def clamp(input, min=None, max=None):
     """PyTorch's clamp: NumPy's clip with either bound optional."""
-    return _input("clamp", input).clamp(min, max)
+    return _input_tensor("clamp", input).clamp(min, max)
 
 
 def sigmoid(input):
-    return _input("sigmoid", input).sigmoid()
+    return _input_tensor("sigmoid", input).sigmoid()
 
 
 def relu(input):
-    return _input("relu", input).relu()
+    return _input_tensor("relu", input).relu()
 
 
 def softmax(input, dim):
-    return _input("softmax", input).softmax(dim)
+    return _input_tensor("softmax", input).softmax(dim)
 
 
 def log_softmax(input, dim):
-    return _input("log_softmax", input).log_softmax(dim)
+    return _input_tensor("log_softmax", input).log_softmax(dim)
 
 
 def logsumexp(input, dim, keepdim=False):
-    return _input("logsumexp", input).logsumexp(dim, keepdim)
+    return _input_tensor("logsumexp", input).logsumexp(dim, keepdim)
 
 
 def unsqueeze(input, dim):
     """A view with a new dimension of length 1 at dim (PyTorch's unsqueeze)."""
-    return _input("unsqueeze", input).unsqueeze(dim)
+    return _input_tensor("unsqueeze", input).unsqueeze(dim)
 
 
 def flatten(input, start_dim=0, end_dim=-1):
     """dims start_dim to end_dim merged into one (PyTorch's flatten)."""
-    return _input("flatten", input).flatten(start_dim, end_dim)
+    return _input_tensor("flatten", input).flatten(start_dim, end_dim)
 
 
 def permute(input, dims):
-    return _input("permute", input).permute(dims)
+    return _input_tensor("permute", input).permute(dims)
 
 
 def div(input, other, *, rounding_mode=None):
     """input / other; rounding_mode 'trunc' or 'floor' (PyTorch's div)."""
     from ._torch_methods import _divide
-    return _divide(_input("div", input), other, rounding_mode)
+    return _divide(_input_tensor("div", input), other, rounding_mode)
 
 
 def mul(input, other):
-    return _input("mul", input) * other
+    return _input_tensor("mul", input) * other
 
 
 def sub(input, other, *, alpha=1):
-    return _input("sub", input).sub(other, alpha=alpha)
+    return _input_tensor("sub", input).sub(other, alpha=alpha)
 
 
 def rsqrt(input):
-    return _input("rsqrt", input).rsqrt()
+    return _input_tensor("rsqrt", input).rsqrt()
 
 
 def eq(input, other):
-    return _input("eq", input) == other
+    return _input_tensor("eq", input) == other
 
 
 def ne(input, other):
-    return _input("ne", input) != other
+    return _input_tensor("ne", input) != other
 
 
 def gt(input, other):
-    return _input("gt", input) > other
+    return _input_tensor("gt", input) > other
 
 
 def ge(input, other):
-    return _input("ge", input) >= other
+    return _input_tensor("ge", input) >= other
 
 
 def lt(input, other):
-    return _input("lt", input) < other
+    return _input_tensor("lt", input) < other
 
 
 def le(input, other):
-    return _input("le", input) <= other
+    return _input_tensor("le", input) <= other
 
 
 def rand_like(input, *, dtype=None, device=None):
     """Uniform [0, 1) draws of input's shape, dtype and device (PyTorch's rand_like)."""
     from .random import rand
-    _input("rand_like", input)
+    _input_tensor("rand_like", input)
     return rand(*input.shape, dtype=dtype or input.dtype, device=device or input.device)
 
 
 def randn_like(input, *, dtype=None, device=None):
     """Standard normal draws of input's shape, dtype and device (PyTorch's randn_like)."""
     from .random import randn
-    _input("randn_like", input)
+    _input_tensor("randn_like", input)
     return randn(*input.shape, dtype=dtype or input.dtype, device=device or input.device)

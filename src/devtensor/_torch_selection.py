@@ -247,10 +247,11 @@ def narrow(input, dim, start, length):
 
 
 def _input_tensor(name, input):
-    """PyTorch's TypeError for an input that is not a tensor (not an AttributeError
-    from deep inside)."""
+    """input, which must be a tensor: PyTorch's TypeError (not an
+    AttributeError from deep inside); _torch_names' functions use it too."""
     if not isinstance(input, TensorBase):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input
 
 
 def _at_least_1d(message, input):
