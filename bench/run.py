@@ -414,6 +414,10 @@ def bench_per_call(table, rng, quick):
         ("t.mean()", lambda: x.mean(), lambda: a.mean()),
         ("t.argmax()", lambda: x.argmax(), lambda: a.argmax()),
         ("t.cumsum()", lambda: x.cumsum(), lambda: a.cumsum()),
+        ("t.exp()  (PyTorch's method form)", lambda: x.exp(), lambda: np.exp(a)),
+        ("t.sum(dim=0, keepdim=True)  (PyTorch's keywords)", lambda: x.sum(dim=0, keepdim=True),
+         lambda: a.sum(axis=0, keepdims=True)),
+        ("t.std(dim=0)  (PyTorch's keywords: n - 1)", lambda: x.std(dim=0), lambda: a.std(axis=0, ddof=1)),
         ("searchsorted(t, 0.5)", lambda: dt.searchsorted(x, 0.5), lambda: np.searchsorted(a, 0.5)),
     ] if hasattr(dt, "searchsorted") else []
     if hasattr(dt, "interp"):  # issue 14's additions: no target in the issue

@@ -469,8 +469,12 @@ def _logsumexp(x, dim, keepdim):
 
 def _method(name, ufunc):
     """The method t.<name>(): ufunc(t), PyTorch's method form of NumPy's function."""
+    found = []  # the ufunc, looked up on the first call (devtensor imports this module)
+
     def apply(self):
-        return getattr(_dt(), ufunc)(self)
+        if not found:
+            found.append(getattr(_dt(), ufunc))
+        return found[0](self)
     apply.__name__ = apply.__qualname__ = name
     apply.__doc__ = f"{ufunc}(self) (PyTorch's Tensor.{name}())"
     return apply
@@ -478,8 +482,12 @@ def _method(name, ufunc):
 
 def _binary_method(name, ufunc):
     """The method t.<name>(other): ufunc(t, other)."""
+    found = []
+
     def apply(self, other):
-        return getattr(_dt(), ufunc)(self, other)
+        if not found:
+            found.append(getattr(_dt(), ufunc))
+        return found[0](self, other)
     apply.__name__ = apply.__qualname__ = name
     apply.__doc__ = f"{ufunc}(self, other) (PyTorch's Tensor.{name}(other))"
     return apply
