@@ -170,6 +170,71 @@ def test_asarray_of_the_same_array_is_the_same_tensor_until_something_changes():
     assert dt.asarray(c).tolist() == [1.0, 1.0, 1.0]
 
 
+def test_asarray_shell_of_a_dead_tensor_behaves_as_a_fresh_wrap():
+    """Note [asarray of the same array]: the tensor asarray made last is kept
+    as a shell when it dies and revived by the next asarray of that array;
+    the shell holds no reference to the array, and what a fresh wrap would
+    see decides whether it is used."""
+    import sys
+    import weakref
+    a = np.arange(6.0)
+    refs = sys.getrefcount(a)
+    t = dt.asarray(a)
+    assert sys.getrefcount(a) == refs + 1
+    del t  # the shell: the array's reference is dropped
+    assert sys.getrefcount(a) == refs
+    a.resize(8, refcheck=True)  # NumPy's own check sees no other owner
+    a[:] = np.arange(8.0)
+    t = dt.asarray(a)  # the array's data moved: a fresh wrap
+    assert t.tolist() == list(range(8)) and sys.getrefcount(a) == refs + 1
+    del t
+    t = dt.asarray(a)  # revived
+    a[0] = 42.0
+    assert t[0].item() == 42.0 and sys.getrefcount(a) == refs + 1
+    t[1] = -1.0
+    assert a[1] == -1.0
+    del a  # the revived tensor keeps the array's memory alive
+    assert t.tolist()[:3] == [42.0, -1.0, 2.0]
+    del t
+    # the shell keeps nothing alive
+    c = np.ones(3)
+    r = weakref.ref(c)
+    dt.asarray(c)
+    del c
+    assert r() is None
+    # what changed since is seen
+    b = np.arange(4, dtype=np.int32)
+    dt.asarray(b)
+    b.shape = (2, 2)
+    assert dt.asarray(b).shape == (2, 2)
+    b.flags.writeable = False
+    u = dt.asarray(b)
+    assert not u.flags.writeable and u.dtype == dt.int32
+    with pytest.raises(ValueError):
+        u[0, 0] = 1
+    del u
+    b.flags.writeable = True
+    u = dt.asarray(b)
+    u[0, 0] = 7
+    assert b[0, 0] == 7
+    del u
+    v = dt.asarray(b.view(np.float32))  # the same memory, another dtype: not the shell
+    assert v.dtype == dt.float32 and v.shape == (2, 2)
+    del v
+    # a tensor changed before it died is not kept: the next one is fresh
+    w = dt.asarray(b)
+    w.flags.writeable = False
+    del w
+    assert dt.asarray(b).flags.writeable
+    # a view of asarray's tensor keeps the storage (and array) in use
+    x = dt.asarray(b)
+    view = x[1]
+    del x
+    b[1, 0] = 9
+    assert view.tolist() == [9, 3]
+    assert dt.asarray(b).tolist() == [[7, 1], [9, 3]]
+
+
 def test_numpy_arrays_as_out(device):
     """Note [NumPy arrays as out=]: `a += t` keeps a an ndarray, written in
     place, for CPU tensors; a device operand cannot write host memory in place."""

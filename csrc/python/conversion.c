@@ -122,7 +122,7 @@ static PyObject *convert_array(const conversion *c, dt_dtype own)
     PyArrayObject *arr = (PyArrayObject *)c->obj;
     if (c->dtype < 0 || c->dtype == (int)own) {
         if (c->copy != 1)
-            return dt_py_tensor_share_ndarray(arr);
+            return dt_py_tensor_share_ndarray(arr, own);
         return take_array(PyArray_NewCopy(arr, NPY_KEEPORDER));
     }
     if (c->copy == 0)
@@ -258,8 +258,9 @@ static PyObject *py_asarray(PyObject *module, PyObject *const *args, Py_ssize_t 
     if (nargs == 1 && kwnames == NULL) { /* the commonest call: a tensor or an array alone */
         if (DtTensor_Check(args[0]))
             return Py_NewRef(args[0]);
-        if (shareable_array(args[0], NULL) && dt_py_default_device_is_cpu())
-            return dt_py_tensor_share_ndarray((PyArrayObject *)args[0]);
+        dt_dtype own;
+        if (shareable_array(args[0], &own) && dt_py_default_device_is_cpu())
+            return dt_py_tensor_share_ndarray((PyArrayObject *)args[0], own);
     }
     return conversion_call("_asarray_general", &general, -1, 1, args, nargs, kwnames);
 }

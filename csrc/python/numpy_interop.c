@@ -6,6 +6,8 @@
  * the GIL (see Note [Releasing the GIL]). */
 void dt_py_release_object(void *owner)
 {
+    if (owner == NULL) /* an asarray shell's storage (Note [asarray of the same array]) */
+        return;
     if (PyGILState_Check()) { /* the usual case: a tensor's deallocation */
         Py_DECREF((PyObject *)owner);
         return;
@@ -71,27 +73,38 @@ PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr)
  * the array's data pointer, dtype, shape, strides and writeability, and
  * the tensor's flags (writeable can be set on a tensor).  Tensors have no
  * other mutable state, so the remembered one is indistinguishable from a
- * fresh one but by identity, as np.asarray(a) is a. */
-static struct {
-    PyArrayObject *array;
+ * fresh one but by identity, as np.asarray(a) is a.
+ *
+ * Most such tensors die before the next call (x = np.asarray(x) at the top
+ * of a function), so when the remembered tensor dies as it was made (its
+ * flags unchanged, no weak reference, the only user of its storage) it is
+ * kept as a shell: the object and storage stay built, the array reference
+ * is dropped (the array may die; nothing keeps it alive longer than a
+ * fresh tensor would).  The next asarray of an array that would give the
+ * same wrap (its data pointer, dtype, shape, strides and writeability; the
+ * array object may even be a new one at the old address) revives the
+ * shell, taking a reference to that array.  Any other asarray frees it. */
+typedef struct {
     PyDtTensor *tensor;
+    PyArrayObject *array; /* borrowed; for the shell, perhaps dead: compared, never read */
     void *data;
-    PyArray_Descr *descr;
+    dt_dtype dtype;
     int array_writeable, tensor_flags;
-} memo;
+} memo_entry;
+static memo_entry live, shell;
 
 void dt_py_asarray_memo_forget(PyDtTensor *tensor)
 {
-    if (memo.tensor == tensor)
-        memo.tensor = NULL;
+    if (live.tensor == tensor)
+        live.tensor = NULL;
 }
 
-static int memo_matches(PyArrayObject *arr)
+static int memo_matches(const memo_entry *m, PyArrayObject *arr, dt_dtype dtype)
 {
-    const dt_tensor *t = &memo.tensor->t;
+    const dt_tensor *t = &m->tensor->t;
     int ndim = PyArray_NDIM(arr);
-    if (memo.array != arr || PyArray_BYTES(arr) != memo.data || PyArray_DESCR(arr) != memo.descr ||
-        (PyArray_ISWRITEABLE(arr) != 0) != memo.array_writeable || t->flags != memo.tensor_flags || t->ndim != ndim)
+    if (m->array != arr || PyArray_BYTES(arr) != m->data || dtype != m->dtype ||
+        (PyArray_ISWRITEABLE(arr) != 0) != m->array_writeable || t->flags != m->tensor_flags || t->ndim != ndim)
         return 0;
     for (int i = 0; i < ndim; i++)
         if (t->shape[i] != PyArray_DIMS(arr)[i] || t->strides[i] != PyArray_STRIDES(arr)[i])
@@ -99,18 +112,55 @@ static int memo_matches(PyArrayObject *arr)
     return 1;
 }
 
-PyObject *dt_py_tensor_share_ndarray(PyArrayObject *arr)
+static void shell_free(void)
 {
-    if (memo.tensor != NULL && memo_matches(arr))
-        return Py_NewRef((PyObject *)memo.tensor);
+    PyDtTensor *t = shell.tensor;
+    shell.tensor = NULL;
+    if (t != NULL)
+        dt_py_tensor_recycle(t); /* its storage's owner is NULL: nothing to release */
+}
+
+int dt_py_asarray_memo_keep(PyDtTensor *tensor)
+{
+    if (live.tensor != tensor)
+        return 0;
+    live.tensor = NULL;
+    dt_storage *s = tensor->t.storage;
+    if (tensor->weakreflist != NULL || tensor->t.flags != live.tensor_flags || s == NULL ||
+        atomic_load(&s->refcount) != 1 || s->release != dt_py_release_object || s->owner != live.array)
+        return 0;
+    shell_free();
+    shell = live;
+    shell.tensor = tensor;
+    s->owner = NULL;
+    Py_DECREF(live.array); /* last: it may run code, which finds the shell complete */
+    return 1;
+}
+
+PyObject *dt_py_tensor_share_ndarray(PyArrayObject *arr, dt_dtype dtype)
+{
+    if (live.tensor != NULL && memo_matches(&live, arr, dtype))
+        return Py_NewRef((PyObject *)live.tensor);
+    if (shell.tensor != NULL) {
+        if (memo_matches(&shell, arr, dtype)) {
+            PyDtTensor *t = shell.tensor;
+            shell.tensor = NULL;
+            t->t.storage->owner = Py_NewRef((PyObject *)arr);
+            PyObject_Init((PyObject *)t, dt_py_tensor_class()); /* refcount 1, a type reference */
+            live = shell;
+            live.tensor = t;
+            return (PyObject *)t;
+        }
+        shell_free();
+    }
     PyObject *t = dt_py_tensor_from_ndarray(arr);
-    if (t != NULL && Py_TYPE(t) != &dt_py_tensor_base_type) {
-        memo.array = arr;
-        memo.tensor = (PyDtTensor *)t;
-        memo.data = PyArray_BYTES(arr);
-        memo.descr = PyArray_DESCR(arr);
-        memo.array_writeable = PyArray_ISWRITEABLE(arr) != 0;
-        memo.tensor_flags = memo.tensor->t.flags;
+    if (t != NULL && Py_TYPE(t) == dt_py_tensor_class()) {
+        live.tensor = (PyDtTensor *)t;
+        live.array = arr;
+        live.data = PyArray_BYTES(arr);
+        live.dtype = dtype;
+        live.array_writeable = PyArray_ISWRITEABLE(arr) != 0;
+        live.tensor_flags = live.tensor->t.flags;
     }
     return t;
 }

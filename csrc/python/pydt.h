@@ -80,6 +80,9 @@ PyObject *dt_py_tensor_view(PyDtTensor *self, int ndim, const int64_t *shape, co
 /* self[...] = a Python or NumPy scalar; 0, or -1 with an exception. */
 int dt_py_tensor_fill(PyDtTensor *self, PyObject *value);
 PyTypeObject *dt_py_tensor_class(void);           /* devtensor.Tensor (borrowed) */
+/* A dead tensor's dims and storage released and its memory freed (or kept
+ * on the free list); its type reference is the caller's. */
+void dt_py_tensor_recycle(PyDtTensor *self);
 
 /* ---- tensors whose data can be replaced (tensor_data.c) ---- */
 /* Note [Replacing a tensor's data] in tensor_data.c.  C calls that use
@@ -208,10 +211,14 @@ int dt_py_tensor_bool(PyObject *self);
 /* A CPU tensor sharing arr's memory (arr must be native-endian, of a dtype
  * devtensor has). */
 PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr);
-/* The same for asarray: the tensor made last time when nothing changed
- * (Note [asarray of the same array]); its dealloc calls _forget. */
-PyObject *dt_py_tensor_share_ndarray(PyArrayObject *arr);
+/* The same for asarray (dtype: arr's): the tensor made last time when
+ * nothing changed, or its shell revived (Note [asarray of the same array]).
+ * Replacing a tensor's data calls _forget; the Tensor type's dealloc calls
+ * _keep, which returns 1 when the tensor became the shell (its memory is
+ * then not freed) and otherwise forgets it. */
+PyObject *dt_py_tensor_share_ndarray(PyArrayObject *arr, dt_dtype dtype);
 void dt_py_asarray_memo_forget(PyDtTensor *tensor);
+int dt_py_asarray_memo_keep(PyDtTensor *tensor);
 /* A NumPy array viewing a CPU tensor's memory. */
 PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self);
 /* Foreign storage release: Py_DECREF(owner), taking the GIL when needed. */

@@ -752,17 +752,25 @@ PyTypeObject dt_py_tensor_base_type = {
  * the owner, neither of which can refer back to it.  devtensor/_tensor.py
  * puts its Python methods on this type.  Subclasses made in Python are
  * garbage-collected as usual. */
+void dt_py_tensor_recycle(PyDtTensor *self)
+{
+    dt_tensor_clear(&self->t);
+    if (Py_TYPE(self) == tensor_class && n_free < DT_TENSOR_FREE_MAX) /* Note [Tensor free list] */
+        free_list[n_free++] = self;
+    else
+        Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
 static void tensor_heap_dealloc(PyDtTensor *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    dt_py_asarray_memo_forget(self); /* Note [asarray of the same array] */
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs((PyObject *)self);
-    dt_tensor_clear(&self->t);
-    if (type == tensor_class && n_free < DT_TENSOR_FREE_MAX) /* Note [Tensor free list] */
-        free_list[n_free++] = self;
-    else
-        type->tp_free((PyObject *)self);
+    /* asarray's tensor is kept as its shell, or forgotten before weak
+     * reference callbacks run (Note [asarray of the same array]) */
+    if (!dt_py_asarray_memo_keep(self)) {
+        if (self->weakreflist != NULL)
+            PyObject_ClearWeakRefs((PyObject *)self);
+        dt_py_tensor_recycle(self);
+    }
     Py_DECREF(type); /* instances of heap types own a reference to it */
 }
 
