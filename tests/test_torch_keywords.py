@@ -3,6 +3,8 @@
 dim=, keepdim= and unbiased= give PyTorch's results (computed here with
 NumPy: var/std divide by n - 1, max/min/sort return (values, indices)),
 positional arguments keep NumPy's, and mixing the two names is refused."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -44,9 +46,16 @@ def test_var_and_std_with_torch_keywords_divide_by_n_minus_one(device):
         assert_same(getattr(t, f)(dim=0, unbiased=False), np_f(A, axis=0), exact=False, rtol=1e-14)
         assert_same(getattr(t, f)(dim=0, correction=0), np_f(A, axis=0), exact=False, rtol=1e-14)
         assert_same(getattr(t, f)(dim=0, ddof=2), np_f(A, axis=0, ddof=2), exact=False, rtol=1e-14)
+        # a ddof the call passes is kept, 0 included (only the default means n - 1)
+        assert_same(getattr(t, f)(dim=0, ddof=0), np_f(A, axis=0), exact=False, rtol=1e-14)
+        assert_same(getattr(dt, f)(t, dim=1, keepdim=True, ddof=0), np_f(A, axis=1, keepdims=True),
+                    exact=False, rtol=1e-14)
+        assert repr(inspect.signature(getattr(dt, f)).parameters["ddof"].default) == "0"
         assert_same(getattr(t, f)(), np_f(A), exact=False, rtol=1e-14)  # no keyword: NumPy's ddof=0
         with pytest.raises(TypeError, match="unbiased with correction or ddof"):
             getattr(t, f)(dim=0, unbiased=True, correction=1)
+        with pytest.raises(TypeError, match="unbiased with correction or ddof"):
+            getattr(t, f)(dim=0, unbiased=False, ddof=0)
         with pytest.raises(TypeError, match="unbiased must be a bool"):
             getattr(t, f)(unbiased=1)
 

@@ -447,8 +447,8 @@ def _plain_var(a, axis, ddof):
     return _fast(_SUM, dev * dev, axis) / (n - ddof)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None, unbiased=None, *,
-        where=True, mean=None, correction=None):
+def var(a, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=None, keepdim=None,
+        unbiased=None, *, where=True, mean=None, correction=None):
     """NumPy's var (ddof, or the array API's correction): the mean of
     |x - mean|**2 over n - ddof; inf or NaN, with NumPy's warning, when
     n - ddof <= 0. A dtype= is the result's, complex too, as NumPy's.
@@ -457,6 +457,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, ke
     if dim is not None or keepdim is not None or unbiased is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("var", axis, dim), _tk.keep("var", keepdims, keepdim)
         ddof, correction = _tk.variance("var", ddof, correction, unbiased), None
+    elif ddof is _tk.DDOF:
+        ddof = 0
     if (dtype is None and out is None and keepdims is False and where is True and mean is None
             and correction is None and isinstance(a, TensorBase) and a.dtype.kind == "f" and a.dtype.itemsize > 2
             and (axis is None or axis == 0 or axis == -a.ndim)):
@@ -487,8 +489,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, ke
     return _deliver(res, out, "var")
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None, unbiased=None, *,
-        where=True, mean=None, correction=None):
+def std(a, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=None, keepdim=None,
+        unbiased=None, *, where=True, mean=None, correction=None):
     """NumPy's std: the square root of var (PyTorch's keywords as var's)."""
     from ._ufuncs import sqrt
     if dim is not None or keepdim is not None or unbiased is not None:  # Note [PyTorch's keywords]
@@ -507,14 +509,14 @@ class _ReductionMethods:
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
         return mean(self, axis, dtype, out, keepdims, where=where, dim=dim, keepdim=keepdim)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None,
+    def var(self, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=None, keepdim=None,
             unbiased=None, *, where=True, mean=None, correction=None):
         if dim is None and keepdim is None and unbiased is None:  # NumPy's call: no keywords to pass on
             return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
         return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction,
                    dim=dim, keepdim=keepdim, unbiased=unbiased)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dim=None, keepdim=None,
+    def std(self, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=None, keepdim=None,
             unbiased=None, *, where=True, mean=None, correction=None):
         if dim is None and keepdim is None and unbiased is None:
             return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)

@@ -9,7 +9,7 @@ Note [PyTorch's keywords]
     keepdim keepdims; max and min with dim= return (values, indices), and so
     does sort, which then leaves the tensor as it is; var and std with dim=,
     keepdim= or unbiased= divide by n - 1 unless unbiased=False, correction=
-    or a non-zero ddof says otherwise.  Positional arguments keep NumPy's
+    or ddof (0 included) says otherwise.  Positional arguments keep NumPy's
     meaning (x.max(1) is the maxima, x.std() divides by n, x.sort() sorts in
     place): README lists these differences.  Before, PyTorch's keywords were
     refused ("unexpected keyword argument 'dim'") or, passed positionally,
@@ -58,19 +58,31 @@ def keep(name, keepdims, keepdim):
     return keepdim
 
 
+class _DefaultDdof(int):
+    """var's and std's default ddof, 0, told apart from a ddof=0 the caller
+    passed: with PyTorch's keywords only the default means n - 1."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "0"
+
+
+DDOF = _DefaultDdof(0)
+
+
 def variance(name, ddof, correction, unbiased):
     """The correction of var/std called the PyTorch way: unbiased=True (and
-    PyTorch's default) is 1, unbiased=False 0; correction= and a non-zero
-    ddof are kept as given."""
+    PyTorch's default) is 1, unbiased=False 0; correction= and a ddof passed
+    (0 included) are kept as given."""
     if unbiased is not None:
-        if correction is not None or ddof != 0:
+        if correction is not None or ddof is not DDOF:
             raise TypeError(f"{name}() got unbiased with correction or ddof: pass one of them")
         if not isinstance(unbiased, (bool, np.bool_)):
             raise TypeError(f"{name}(): unbiased must be a bool, not {type(unbiased).__name__}")
         return int(unbiased)
-    if correction is None and ddof == 0:
+    if correction is None and ddof is DDOF:
         return 1
-    return correction if correction is not None else ddof
+    return correction if correction is not None else int(ddof)
 
 
 def extreme(result, values, positions, a, dim, keepdims, out, initial, where):
