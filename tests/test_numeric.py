@@ -33,6 +33,9 @@ def test_nan_to_num(device, dtype):
         a = a.astype(dtype)
     for kw in [{}, dict(nan=-1.0, posinf=9.0, neginf=-9.0)]:
         close(dt.nan_to_num(T(a, device), **kw), np.nan_to_num(a, **kw), device)
+    # a replacement is never replaced again: nan=inf stays inf, posinf=-inf stays -inf
+    for kw in [dict(nan=np.inf, posinf=999.0), dict(posinf=-np.inf, neginf=7.0), dict(nan=-np.inf, neginf=3.0)]:
+        close(dt.nan_to_num(T(a, device), **kw), np.nan_to_num(a, **kw), device)
     t = T(a, device)
     r = dt.nan_to_num(t, copy=False)
     if a.dtype.kind in "fc":
@@ -64,6 +67,18 @@ def test_cov_and_corrcoef(device, rowvar):
     close(dt.cov(T(m.astype(np.float32), device)), np.cov(m.astype(np.float32)), device, rtol=1e-5)
     close(dt.cov(T(m, device), dtype=dt.float32), np.cov(m, dtype=np.float32), device, rtol=1e-5)
     close(dt.cov(T(np.arange(12).reshape(3, 4), device)), np.cov(np.arange(12).reshape(3, 4)), device)
+
+
+def test_cov_of_one_observation_with_rowvar_false(device):
+    """NumPy 2: a 2-D m of one row with rowvar=False is one observation of
+    each column's variable (a matrix of NaN, with the warning), not one
+    variable."""
+    for m in ([[1.0, 2.0, 3.0]], [1.0, 2.0, 3.0], [[1.0], [2.0], [3.0]], [[1.0, 2.0], [3.0, 5.0]]):
+        for rowvar in (True, False):
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                close(dt.cov(T(m, device), rowvar=rowvar), np.cov(m, rowvar=rowvar), device)
+                close(dt.corrcoef(T(m, device), rowvar=rowvar), np.corrcoef(m, rowvar=rowvar), device)
 
 
 def test_cov_errors_and_warnings(device):

@@ -159,6 +159,27 @@ def test_randint_empty_range(low, high):
     dt.ones(1)
 
 
+def test_counts_may_be_0d_integer_tensors(device):
+    """np.sum and np.argmax of integers give 0-d tensors, which NumPy code
+    passes on as counts: rand(n), randn(n, n), choice(n, k), permutation(n)."""
+    n = dt.sum(dt.asarray([1, 2], device=device))
+    assert dt.random.rand(n, device=device).shape == (3,)
+    assert dt.random.randn(n, n, device=device).shape == (3, 3)
+    assert dt.random.rand((2, n), device=device).shape == (2, 3)
+    assert dt.random.choice(n, 2, device=device).shape == (2,)
+    assert sorted(dt.random.permutation(n, device=device).tolist()) == [0, 1, 2]
+    rng = dt.random.default_rng(0)
+    assert sorted(rng.permutation(n, device=device).tolist()) == [0, 1, 2]
+    assert rng.choice(n, 2, replace=False, device=device).shape == (2,)
+    assert dt.random.RandomState(0).rand(n).shape == (3,)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        dt.random.rand(2.0)
+    with pytest.raises(TypeError):
+        dt.random.rand(dt.asarray(2.0, device=device))  # a float tensor is no count, as in NumPy
+    with pytest.raises(ValueError, match="a must be a sequence or an integer"):
+        dt.random.choice(dt.asarray(3.0, device=device), 2)
+
+
 def test_random_bad_shapes():
     with pytest.raises(ValueError):
         dt.rand(-1)

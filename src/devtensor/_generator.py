@@ -107,7 +107,7 @@ from . import _C
 from ._C import TensorBase, dtype as _dtype_type
 from ._distributions import Distributions
 from ._random_params import (
-    _POISSON_LAM_MAX, _any, _as_int, _check_int_bounds, _dt, _float_param, _int_bound, _is_array,
+    _POISSON_LAM_MAX, _any, _as_int, _check_int_bounds, _count, _dt, _float_param, _int_bound, _is_array,
     _log_factorial, _mulhi, _random, _result_shape, _shape, _take, _trial_counts,
 )
 
@@ -434,8 +434,8 @@ class Generator(Distributions):
     def permutation(self, x, axis=0, *, device=None):
         """A permuted arange(x) for an int, else a shuffled copy of x along axis."""
         dt = _dt()
-        if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
-            n = operator.index(x)
+        n = _count(x)
+        if n is not None:
             dev = self._device_for(device)
             return _take(dt.arange(n, device=dev), dt.argsort(self._keys((n,), dev)))
         a = dt.asarray(x, device=self._device_for(device, x))
@@ -483,9 +483,8 @@ class Generator(Distributions):
         size = _shape(size)
         dev = self._device_for(device, a, p)
         population = None
-        if isinstance(a, (int, np.integer)) and not isinstance(a, bool):
-            n = operator.index(a)
-        else:
+        n = _count(a)
+        if n is None:
             population = dt.asarray(a, device=dev)
             if population.ndim == 0:
                 raise ValueError(f"a must be a sequence or an integer, not {type(a)}")

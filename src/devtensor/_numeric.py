@@ -56,10 +56,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     big = float(info.max) if posinf is None else posinf
     small = float(info.min) if neginf is None else neginf
     parts = [out.real, out.imag] if x.dtype.kind == "c" else [out]
-    for p in parts:
-        fixed = dt.where(dt.isnan(p), nan, p)
-        fixed = dt.where(fixed == math.inf, big, fixed)
-        p[...] = dt.where(fixed == -math.inf, small, fixed)
+    for p in parts:  # each test reads p itself: a replacement (nan=inf) is never replaced again
+        fixed = dt.where(p == -math.inf, small, p)
+        fixed = dt.where(p == math.inf, big, fixed)
+        p[...] = dt.where(dt.isnan(p), nan, fixed)
     return out
 
 
@@ -180,8 +180,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     device = _device_of(m, y)
+    m = _tensor(m, device)
     X = _as_2d(m, dtype, device)
-    if not rowvar and X.shape[0] != 1:
+    if not rowvar and m.ndim != 1:  # NumPy 2's rule: a 2-D m of one row is one observation
         X = X.T
     if X.shape[0] == 0:
         return dt.empty((0, 0), dtype=X.dtype, device=X.device)

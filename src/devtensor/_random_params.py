@@ -41,6 +41,20 @@ def _shape(size):
     return tuple(operator.index(n) for n in size)
 
 
+def _count(x):
+    """x as a Python int when it is an integer: a Python or NumPy integer, or a
+    0-d integer array or tensor (what np.sum or np.argmax of integers gives, which
+    NumPy code passes to rand(n), choice(n), permutation(n)); None otherwise (bool
+    included)."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, (int, np.integer)):
+        return operator.index(x)
+    if getattr(x, "ndim", None) == 0 and getattr(getattr(x, "dtype", None), "kind", None) in ("i", "u"):
+        return operator.index(x)
+    return None
+
+
 def _is_array(x):
     return isinstance(x, (TensorBase, np.ndarray, list, tuple))
 

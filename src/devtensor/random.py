@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _C
 from ._C import dtype as _dtype_type
+from ._random_params import _count
 
 
 class _Stream:
@@ -79,9 +80,11 @@ def _shape_of(size):
 
 
 def _varargs_shape(shape):
-    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
-        return tuple(shape[0])
-    return tuple(shape)
+    """rand(2, 3) or rand((2, 3)); an integer may be a 0-d integer array or tensor."""
+    if len(shape) == 1 and _count(shape[0]) is None and getattr(shape[0], "ndim", 1) != 0 and \
+            hasattr(shape[0], "__len__"):
+        shape = shape[0]
+    return tuple(operator.index(n) for n in shape)
 
 
 def _floating(dtype, name):
