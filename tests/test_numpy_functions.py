@@ -175,6 +175,18 @@ def test_interp_is_numpys(device):
     c = dt.interp(dt.asarray([0.5, 1.5], device=device), [0, 1, 2], [1j, 2, 3 + 1j])
     np.testing.assert_array_equal(c.cpu().numpy(), np.interp([0.5, 1.5], [0, 1, 2], [1j, 2, 3 + 1j]))
     assert float(dt.interp(2.5, [1, 2, 3], [3, 2, 0])) == np.interp(2.5, [1, 2, 3], [3, 2, 0])
+    # a NaN x is NaN on a flat step too, and infinite parts of a complex fp
+    # are interpolated part by part (the device form: x a list, or on a device)
+    for x_, xp_, fp_, kw in (([np.nan, 0.5, 1.5], [0.0, 1, 2], [0.0, 10, 10], {}),
+                            ([0.5, -1, 3, np.nan], [0.0, 1], [0, -np.inf + 0j], {"left": 1 + 2j, "right": 3j}),
+                            ([0.25, 1.5], [0.0, 1, 2], [complex(1, np.inf), 2j, complex(np.inf, 0)], {})):
+        with np.errstate(invalid="ignore"):
+            want = np.interp(x_, xp_, fp_, **kw)
+            for got in (dt.interp(x_, dt.asarray(xp_, device=device), dt.asarray(fp_, device=device), **kw),
+                        dt.interp(dt.asarray(x_, device=device), dt.asarray(xp_, device=device),
+                                  dt.asarray(fp_, device=device), **kw)):
+                assert got.device == dt.device(device) and got.dtype == want.dtype
+                np.testing.assert_array_equal(got.cpu().numpy(), want)
     assert float(dt.interp(2.5, dt.asarray([1.0, 2, 3], device=device), dt.asarray([3.0, 2, 0], device=device))) == 1.0
     with pytest.raises(ValueError, match="same length"):
         dt.interp(dx, dxp, dfp[:-1])

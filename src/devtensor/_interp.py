@@ -59,7 +59,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     x = dt.asarray(x, device=device)
     xp = dt.asarray(xp, device=device).astype(dt.float64)
     fp = dt.asarray(fp, device=device)
-    fp = fp.astype(dt.complex128 if fp.dtype.is_complex else dt.float64)
+    if fp.dtype.is_complex:
+        return _complex_interp(x, xp, fp, left, right, period, device)
+    fp = fp.astype(dt.float64)
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("object too deep for desired array")
     if xp.shape[0] != fp.shape[0]:
@@ -91,8 +93,23 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         # NumPy's fallbacks where the line is not finite: from the right end,
         # then the common value of a flat step
         inside = dt.where(dt.isnan(inside), slope * (xf - x1) + y1, inside)
-        inside = dt.where(dt.isnan(inside) & (y0 == y1), y0, inside)
+        inside = dt.where(dt.isnan(inside) & (y0 == y1) & ~dt.isnan(xf), y0, inside)  # a NaN x stays NaN
         inside = dt.where(xf == x0, y0, inside)
     result = dt.where(xf == xp[-1], fp[-1], inside)
     result = dt.where(xf < xp[0], below, dt.where(xf > xp[-1], above, result))
+    return result if result.ndim or isinstance(x, TensorBase) else result[()]
+
+
+def _complex_interp(x, xp, fp, left, right, period, device):
+    """Complex fp: the real and imaginary parts interpolated apart, as NumPy
+    does (a complex slope would turn an infinite part into NaN + NaN j)."""
+    import devtensor as dt
+    parts = []
+    for part in (dt.real, dt.imag):
+        ends = [None if v is None else part(dt.asarray(v, device=device).astype(dt.complex128))
+                for v in (left, right)]
+        parts.append(dt.asarray(interp(x, xp, part(fp), ends[0], ends[1], period), device=device))
+    result = dt.empty(parts[0].shape, dtype=dt.complex128, device=parts[0].device)
+    result.real[...] = parts[0]
+    result.imag[...] = parts[1]
     return result if result.ndim or isinstance(x, TensorBase) else result[()]
