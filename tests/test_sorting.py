@@ -427,6 +427,15 @@ def test_partition_kth_and_zero_d(device):
     same_error(lambda: m.sort(axis=None), lambda: tm.sort(axis=None))
     same_error(lambda: m.partition(0, axis=None), lambda: tm.partition(0, axis=None))
     assert_same(tm.argsort(axis=None), m.argsort(axis=None))
+    # an empty array takes any integer kth (nothing to place); a non-empty one still checks
+    for shape, kth, axis in [((0, 3), 5, 0), ((2, 0), 5, 0), ((2, 0), 5, 1), ((0,), [0, 3], -1), ((2, 3), 5, 1)]:
+        e = np.zeros(shape)
+        te = dt.asarray(e, device=device)
+        for np_f, dt_f in ((np.partition, dt.partition), (np.argpartition, dt.argpartition)):
+            if e.size == 0:
+                assert_same(dt_f(te, kth, axis=axis), np_f(e, kth, axis=axis))
+            else:
+                same_error(lambda: np_f(e, kth, axis=axis), lambda: dt_f(te, kth, axis=axis))
 
 
 def test_lexsort_scalar_keys(device):

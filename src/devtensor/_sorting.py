@@ -247,8 +247,10 @@ def sort_complex(a):
     return sort(a)
 
 
-def _check_kth(kth, n):
-    if type(kth) is int and -n <= kth < n:  # the common call
+def _check_kth(kth, n, empty=False):
+    """kth checked as NumPy does: integers, inside [-n, n) unless the array is
+    empty (then any integer: there is nothing to place)."""
+    if type(kth) is int and (-n <= kth < n or empty):  # the common call
         return kth
     ks = np.asarray(kth.cpu() if isinstance(kth, TensorBase) else kth)
     if ks.dtype.kind == "b":
@@ -257,7 +259,7 @@ def _check_kth(kth, n):
         raise TypeError("Partition index must be integer")
     for k in ks.reshape(-1):
         k = int(k)
-        if not -n <= k < n:
+        if not -n <= k < n and not empty:
             raise ValueError(f"kth(={k + n if k < 0 else k}) out of bounds ({n})")  # NumPy's, wrapped
     return ks
 
@@ -273,7 +275,7 @@ def _partitioned(a, kth, axis, kind, order, arg):
         if not arg:
             raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
         a = a.reshape(1)  # as in NumPy's argpartition
-    ks = _check_kth(kth, a.shape[normalize_axis_index(operator.index(axis), a.ndim)])
+    ks = _check_kth(kth, a.shape[normalize_axis_index(operator.index(axis), a.ndim)], a.size == 0)
     if a.device.type == "cpu" and a.dtype is not _C.bfloat16:  # NumPy's introselect: O(n), not a sort
         return numpy_call(np.argpartition if arg else np.partition, [a.numpy(), ks], False, axis=axis)
     return _along(a, axis, False, arg, arg)
