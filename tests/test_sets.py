@@ -100,6 +100,11 @@ def test_unique_axis(device):
     f = np.array([[1.0, -2], [1, -2], [-3, 4], [1, 5]])
     same_tuple(dt.unique(dt.asarray(f, device=device), axis=0, return_counts=True),
                np.unique(f, axis=0, return_counts=True))
+    # a 1-d array along its axis: NumPy's rule for elements, every NaN one with equal_nan
+    v = np.array([np.nan, 0.0, 0.0, np.nan, 2.0])
+    for axis, equal_nan in ((0, True), (-1, True), (0, False)):
+        same_tuple(dt.unique(dt.asarray(v, device=device), True, True, True, axis=axis, equal_nan=equal_nan),
+                   np.unique(v, True, True, True, axis=axis, equal_nan=equal_nan))
 
 
 def test_unique_array_api_forms(device):

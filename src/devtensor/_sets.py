@@ -119,6 +119,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     from numpy.lib.array_utils import normalize_axis_index
     _, _, man, _, _, _ = _ops()
     ar = _tensor(ar)
+    if axis is not None and ar.ndim == 1:  # NumPy's rows of one element follow its elements' rule: NaN as one
+        normalize_axis_index(operator.index(axis), 1)
+        axis = None
     if axis is None:
         res = _unique_sorted(ar.reshape(-1), return_index, return_inverse, return_counts, equal_nan)
         if return_inverse:
