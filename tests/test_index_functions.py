@@ -207,6 +207,13 @@ def test_select(device):
     for default in (list(range(10, 20)), tuple(range(10)), np.full(10, 2.5, np.float32), [[7] * 10] * 2):
         want = np.select([a > 5], [a], default=default)
         assert_same(dt.select([x > 5], [x], default=default), want, device=device)
+    # Python scalars among the choices are weak (NEP 50), as NumPy's select keeps them
+    i8 = np.array([1, 2], dtype=np.int8)
+    c1, c2 = np.array([True, False]), np.array([False, True])
+    t1, t2 = dt.asarray(c1, device=device), dt.asarray(c2, device=device)
+    for choices in ([i8, 5], [i8.astype(np.float32), 2.5], [5, i8], [i8, True]):
+        tchoices = [dt.asarray(c, device=device) if isinstance(c, np.ndarray) else c for c in choices]
+        assert_same(dt.select([t1, t2], tchoices), np.select([c1, c2], choices), device=device)
 
 
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
@@ -222,6 +229,11 @@ def test_choose(device, mode):
     # broadcasting: a column of choices against a row of indices
     assert_same(dt.choose(dt.asarray([[0], [1]], device=device), [dt.asarray([1, 2, 3], device=device), 7]),
                 np.choose([[0], [1]], [[1, 2, 3], 7]), device=device)
+    # Python scalars among the choices are weak (NEP 50): float32 and 7.0 give float32
+    for idx_ in ([0, 1], np.array([0, 1]), dt.asarray([0, 1], device=device)):
+        for c0, c1 in ((np.array([1.5, 2.5], np.float32), 7.0), (np.array([1, 2], np.int8), 7)):
+            assert_same(dt.choose(idx_, (dt.asarray(c0, device=device), c1)),
+                        np.choose([0, 1], (c0, c1)), device=device)
     # a bool index casts to int64 safely, as NumPy's does (small CPU work is NumPy's own; not on devices)
     b = np.array([True, False, True] * 30)
     assert_same(dt.choose(dt.asarray(b, device=device), [dt.zeros(90, device=device), dt.ones(90, device=device)]),

@@ -27,6 +27,11 @@ def test_isclose_and_allclose(device, dtype):
         assert_same(dt.isclose(b, t, **kw), np.isclose(b, a, **kw), device)  # not symmetric
         assert dt.allclose(t, b, **kw) is np.allclose(a, b, **kw)
     assert_same(dt.isclose(t, a[0]), np.isclose(a, a[0]), device)  # broadcast scalar
+    # a Python b stays weak (NEP 50): a float32 a is compared in float32, as NumPy's
+    for b_ in (1 + 1e-9, 1, True, np.inf, -np.inf, np.nan, 0, 1j, 1e-8):
+        for kw in ({}, {"rtol": 0, "atol": 0}, {"equal_nan": True}):
+            with np.errstate(all="ignore"):
+                assert_same(dt.isclose(t, b_, **kw), np.isclose(a, b_, **kw), device)
     assert dt.allclose(t, t, equal_nan=True)
 
 

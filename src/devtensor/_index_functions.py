@@ -271,6 +271,12 @@ def putmask(a, mask, values):
         _flat_put(a, pos, values[pos % values.size] if values.size != a.size else values[pos])
 
 
+def _weak_scalars(given, tensors):
+    """The operands of a result_type: the Python int, float and complex
+    scalars that were given (weak, NEP 50), the tensors made of the rest."""
+    return [g if type(g) in (int, float, complex) else t for g, t in zip(given, tensors)]
+
+
 def select(condlist, choicelist, default=0):
     """choicelist[i]'s element where condlist[i] is the first true condition, else default."""
     if len(condlist) != len(choicelist):
@@ -285,7 +291,8 @@ def select(condlist, choicelist, default=0):
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
     if not isinstance(default, (bool, int, float, complex, TensorBase)):  # a list, an array: a tensor
         default = _tensor(default) if first is None else _like(first, default)
-    dtype = _dtype_api.result_type(*choices, default)  # a Python default is weak, as in NumPy
+    # Python scalars (int, float, complex: not bool) are weak, as in NumPy's select
+    dtype = _dtype_api.result_type(*_weak_scalars(choicelist, choices), default)
     result = _like(choices[0], default).astype(dtype)  # cast unsafely, as NumPy's full
     for c, v in zip(reversed(conds), reversed(choices)):
         result = _ufuncs.where(c, v, result)
@@ -307,11 +314,12 @@ def choose(a, choices, out=None, mode="raise"):
                         f"according to the rule 'safe'")
     if isinstance(choices, TensorBase):
         choices = list(choices)
-    choices = [_like(a, c) for c in choices]
+    given = list(choices)
+    choices = [_like(a, c) for c in given]
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
-    dtype = _dtype_api.result_type(*choices)
+    dtype = _dtype_api.result_type(*_weak_scalars(given, choices))  # Python scalars weak, as NumPy's
     parts = _manipulation.broadcast_arrays(a, *choices)
     idx, stacked = parts[0].astype("int64"), _manipulation.stack([p.astype(dtype) for p in parts[1:]])
     if mode == "raise":
