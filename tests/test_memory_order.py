@@ -182,3 +182,36 @@ def test_sorts_of_cpu_tensors_keep_numpys_order():
         got = dt.sort(x, axis=axis)
         assert_same(got, want, "cpu")
         assert live_strides(got) == live_strides(want), axis
+
+
+ORDER_CALLS = {
+    "reshape": lambda m, x, o: x.reshape((4, 3), order=o),
+    "flatten": lambda m, x, o: x.flatten(o),
+    "ravel": lambda m, x, o: m.ravel(x, o),
+    "copy": lambda m, x, o: m.copy(x, order=o),
+    "method copy": lambda m, x, o: x.copy(o),
+    "astype": lambda m, x, o: x.astype(m.float32, order=o),
+    "asarray": lambda m, x, o: m.asarray(x, order=o),
+    "array": lambda m, x, o: m.array(x, order=o),
+    "zeros_like": lambda m, x, o: m.zeros_like(x, order=o),
+    "einsum": lambda m, x, o: m.einsum("ij->ji", x, order=o),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORDER_CALLS))
+@pytest.mark.parametrize("order", ["c", "f", "a", "k"])
+def test_order_letters_in_either_case(device, name, order):
+    """NumPy takes order='f' as 'F' (it refused lowercase letters)."""
+    call = ORDER_CALLS[name]
+    if name == "reshape" and order == "k":
+        with pytest.raises(ValueError, match="not permitted for reshaping"):
+            call(dt, T(F, device), order)
+        return
+    want, got = call(np, F, order), call(dt, T(F, device), order)
+    assert_same(got, want, device)
+    assert live_strides(got) == live_strides(want)
+    for creation in (dt.zeros, dt.ones, dt.empty):
+        if order in "cf":
+            assert creation((2, 3), order=order, device=device).strides == np.zeros((2, 3), order=order).strides
+    with pytest.raises(ValueError, match=r"order must be one of 'C', 'F', 'A', or 'K' \(got 'Fortran'\)"):
+        call(dt, T(F, device), "Fortran")

@@ -14,6 +14,7 @@ import numpy as np
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._views import _order_axes
+from ._order import order_letter
 
 
 def _int_scalar_tensor(x):
@@ -87,13 +88,10 @@ def _factory_args(args, dtype, order, name):
 
 def _order(order, name):
     """'C' or 'F' (NumPy's order argument of the factories; None is 'C')."""
-    if order == "C" or order is None or order == "c":
-        return "C"
-    if order in ("F", "f"):
-        return "F"
-    if order in ("A", "K", "a", "k"):
+    order = order_letter(order, "C")
+    if order in ("A", "K"):
         raise ValueError("only 'C' or 'F' order is permitted")
-    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return order
 
 
 def _new(shape, dtype, device, order="C"):
@@ -206,8 +204,7 @@ def _like(x, dtype, device, shape, order):
     has x's number of axes, returned as that permutation of the axes (see
     _new) where it is neither C's nor Fortran's."""
     x = asarray(x)
-    if order not in ("K", "A", "C", "F", None):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order, "K")
     shape = x.shape if shape is None else _shape((shape,), "shape")
     if order in ("K", None) and len(shape) == x.ndim > 1 and not x.is_contiguous():
         order = _order_axes(x, "K")
@@ -319,8 +316,7 @@ def _asarray_general(obj, dtype=None, device=None, copy=None, *, order=None, lik
     ValueError when a copy is needed; order='C' or 'F' copies one that is not
     contiguous in that order ('A', 'K' and None keep any layout)."""
     device = _like_device(like, device)
-    if order not in (None, "C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order, "K")
     t = _asarray_any_order(obj, dtype, device, copy)
     if order in ("C", "F") and not (t.is_contiguous() if order == "C" else t.T.is_contiguous()):
         if copy is False:
@@ -544,9 +540,7 @@ _NO_COPY = "Unable to avoid copy while creating an array as requested."
 def _array_general(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None, like=None):
     """array (_C.array; its common call, a list or tuple alone, is answered in C)."""
     device = _like_device(like, device)
-    order = order or "K"
-    if order not in ("K", "A", "C", "F"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order, "K")
     ndmin = operator.index(ndmin)
     if ndmin > _C.MAX_NDIM:
         raise ValueError(f"ndmin must be <= ndmax ({_C.MAX_NDIM})")
@@ -591,8 +585,7 @@ def copy(a, order="K", subok=False):
     Fortran, 'A' or its own layout 'K', the default); data that is not a
     tensor becomes a tensor on the default device."""
     t = a if isinstance(a, TensorBase) else asarray(a)
-    if order not in ("K", "A", "C", "F", None):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order, "K")
     if order == "C" or (order != "F" and t.is_contiguous()):
         return t.copy()
     return t.copy(order or "K")  # Note [Index orders] in _views.py; None is 'K' here, as NumPy's

@@ -76,10 +76,10 @@ from ._reductions import sum as _sum
 from ._structured import _same_device
 from ._ufuncs import multiply
 from ._views import _fmt, _view, permute_dims, reshape
+from ._order import order_letter
 
 __all__ = ["einsum", "einsum_path"]
 
-_ORDERS = ("C", "F", "A", "K")
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _BROADCAST = 1000  # labels of the axes '...' covers: _BROADCAST + j (letters are their ord)
 
@@ -502,8 +502,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
             plan = _single_plan(operands[0], operands[1].shape)
             if plan is not None:
                 return _single(plan, operands[1])
-    if order not in _ORDERS:
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order)
     if casting not in _CASTINGS:
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
                          f"(got {casting!r})")

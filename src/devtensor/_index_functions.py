@@ -18,6 +18,7 @@ from ._C import TensorBase, tensor
 from ._advanced import _mask_coordinates
 from ._operands import SMALL_CPU_WORK, as_tensor, host_operand, numpy_call, numpy_views, small_cpu_views
 from ._views import _tensor
+from ._order import order_letter
 
 _MODES = ("raise", "wrap", "clip")
 
@@ -347,8 +348,7 @@ def _dims(shape):
 
 
 def _order(order):
-    if order not in ("C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order)
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     return order
@@ -367,7 +367,7 @@ def unravel_index(indices, shape, order="C"):
     """NumPy's unravel_index: the coordinates in an array of `shape` of flat
     indices, a tuple of int64 tensors of indices' shape on its device."""
     dims = _dims(shape)
-    _order(order)
+    order = _order(order)
     if type(indices) is int and -(1 << 63) <= indices < (1 << 63):
         # one flat index: the coordinates in Python, then 0-d tensors
         size = math.prod(dims)
@@ -413,7 +413,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
             sum(v.size for v in views) < SMALL_CPU_WORK:  # Note [Small CPU work through NumPy's functions]
         return numpy_call(np.ravel_multi_index, [views], floats=False, dims=dims, mode=mode, order=order)
     dims = _dims(dims)
-    _order(order)
+    order = _order(order)
     coords = list(multi_index)
     if len(coords) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")

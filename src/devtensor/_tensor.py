@@ -13,6 +13,7 @@ from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._numpy_dispatch import array_function as _array_function, array_ufunc as _array_ufunc
 from . import _flatiter, _views
 from ._views import _order_axes
+from ._order import order_letter
 
 
 def _as_dtype(obj):
@@ -152,10 +153,7 @@ def astype_general(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     'C' or 'F' lays the result out so, 'K' in the tensor's memory order (its
     axes by decreasing |stride|), 'A' in Fortran order for a Fortran-
     contiguous tensor, else C; subok is accepted (no subclasses to keep)."""
-    if order is None:
-        order = "K"
-    if order not in ("K", "A", "C", "F"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order, "K")
     dtype = _dtype_type(dtype)
     if not _C._can_cast(self.dtype, dtype, casting):
         raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "

@@ -31,6 +31,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
 from ._C import TensorBase
+from ._order import order_letter
 
 _ARRAYS = (TensorBase, np.ndarray)
 
@@ -430,10 +431,7 @@ def view_dtype(x, dtype):
 # any order as a transpose around their C-order form.
 
 def _check_order(order, allowed="CFAK"):
-    if order is None:
-        return "C"
-    if order not in ("C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_letter(order, "C")
     if order not in allowed:
         raise ValueError(f"order '{order}' is not permitted for reshaping")
     return order
