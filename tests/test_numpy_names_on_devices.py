@@ -235,6 +235,14 @@ def test_vectorize(device):
     two = dt.vectorize(lambda p, q: (p + q, p - q))(x, 1)
     assert isinstance(two, tuple) and all(r.device == x.device for r in two)
     assert dt.vectorize(f).otypes is None and dt.vectorize(f, otypes="d").otypes == "d"
+    # NumPy's attributes: the decorated function's name, and otypes, cache or
+    # excluded set after construction
+    vf = dt.vectorize(f)
+    assert vf.__name__ == "f" and vf.pyfunc is f
+    vf.otypes = [dt.int32]
+    assert_same(vf(x), np.vectorize(f, otypes=[np.int32])(a), device)
+    vf.excluded.add("w")
+    assert vf.excluded == {"w"}
 
 
 def test_numpys_scalar_functions_read_device_scalars(device):

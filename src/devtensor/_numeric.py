@@ -590,12 +590,22 @@ class vectorize:
         self._numpy = None if pyfunc is None else np.vectorize(pyfunc, **self._options)
         if pyfunc is not None:
             self.__doc__ = self._numpy.__doc__
-            self.pyfunc = pyfunc
+            if hasattr(self._numpy, "__name__"):  # the decorated function's name, as NumPy's
+                self.__name__ = self._numpy.__name__
 
-    def __getattr__(self, name):  # otypes, excluded, signature, ...: NumPy's object's
+    def __getattr__(self, name):  # pyfunc, otypes, excluded, signature, ...: NumPy's object's
         if name.startswith("_") or self.__dict__.get("_numpy") is None:
             raise AttributeError(name)
         return getattr(self._numpy, name)
+
+    def __setattr__(self, name, value):  # f.otypes = 'i' after construction: NumPy's object's too
+        if not name.startswith("_") and self.__dict__.get("_numpy") is not None:
+            if name == "otypes":
+                from ._numpy_fallback import _host
+                value = _host(value)
+            setattr(self._numpy, name, value)
+        else:
+            object.__setattr__(self, name, value)
 
     def __call__(self, *args, **kwargs):
         if self._numpy is None:  # @vectorize(otypes=...): the function comes now
