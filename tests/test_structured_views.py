@@ -246,6 +246,8 @@ def test_view_dtype_errors():
     with pytest.raises(TypeError, match=r"view\(Named\): a tensor cannot be viewed as another array type"):
         t.view(Named)
     assert t.view(dt.Tensor).shape == (2, 3)  # our own type: a view
+    v = t.view(dt.ndarray)  # NumPy's name for it (import devtensor as np; a.view(np.ndarray))
+    assert type(v) is dt.Tensor and v.shape == (2, 3) and dt.shares_memory(v, t)
     with pytest.raises(TypeError, match="does not support the NumPy data type"):  # not "must be real numbers"
         dt.arange("2016-07", "2016-08", dtype="datetime64[D]")
 

@@ -13,6 +13,7 @@ from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._numpy_dispatch import array_function as _array_function, array_ufunc as _array_ufunc
 from . import _flatiter, _views
 from ._views import _order_axes
+from ._ndarray import ndarray as _ndarray
 from ._order import order_letter
 
 
@@ -481,7 +482,7 @@ class _TensorMethods:
         if dtype is None and len(shape) == 1 and _as_dtype(shape[0]) is not None:
             dtype, shape = shape[0], ()
         elif dtype is None and len(shape) == 1 and isinstance(shape[0], type) and \
-                issubclass(shape[0], TensorBase):  # NumPy's view(type): our one type
+                (issubclass(shape[0], TensorBase) or shape[0] is _ndarray):  # NumPy's view(type): our one type
             shape = ()
         elif dtype is None and len(shape) == 1 and isinstance(shape[0], type):
             raise TypeError(f"view({shape[0].__name__}): a tensor cannot be viewed as another array "
