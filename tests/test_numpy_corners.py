@@ -411,3 +411,42 @@ def test_errors_in_numpys_words(device):
     same_error(lambda: np.empty((2, -3)), lambda: dt.empty((2, -3), device=device))
     same_error(lambda: np.searchsorted(np.arange(3), 1, side="middle"),
                lambda: dt.searchsorted(i, 1, side="middle"))
+
+
+# ---- found by running NumPy's own test suite against devtensor ----
+
+def test_nan_reductions_of_complex_data(device):
+    """nanvar/nanstd keep a complex dtype= (as var does), and nanmedian skips
+    complex elements with NaN in either part, as NumPy's."""
+    a = np.eye(3)
+    a[0, 1] = np.nan
+    t = dt.asarray(a, device=device)
+    for name in ("nanvar", "nanstd"):
+        for dtype in (None, np.float32, np.complex64, np.complex128):
+            for axis in (None, 0):
+                assert_same(getattr(dt, name)(t, axis=axis, dtype=dtype), getattr(np, name)(a, axis=axis, dtype=dtype),
+                            device, exact=False, rtol=1e-6)
+    c = np.array([[1 + 1j, complex(NAN, NAN), 3 + 0j, 2 + 5j],
+                  [complex(NAN, 0), 4 - 1j, complex(1, NAN), 2 + 2j]])
+    for axis in (None, 0, 1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            assert_same(dt.nanmedian(dt.asarray(c, device=device), axis=axis), np.nanmedian(c, axis=axis), device)
+
+
+def test_ravel_multi_index_into_an_empty_shape(device):
+    """Every mode refuses coordinates into a shape with a zero: no index fits."""
+    coords = tuple(dt.asarray([0], device=device) for _ in range(2))
+    for mode in ("raise", "clip", "wrap"):
+        same_error(lambda: np.ravel_multi_index(([0], [0]), (0, 2), mode=mode),
+                   lambda: dt.ravel_multi_index(coords, (0, 2), mode=mode))
+        assert dt.ravel_multi_index((dt.asarray([], dtype=dt.int64, device=device),), (0,), mode=mode).shape == (0,)
+
+
+def test_joins_take_sequences_not_generators(device):
+    """NumPy refuses a generator (it would be read before the checks)."""
+    for name in ("stack", "hstack", "vstack", "dstack", "column_stack", "concatenate"):
+        same_error(lambda: getattr(np, name)(np.arange(2) for _ in range(2)),
+                   lambda: getattr(dt, name)(dt.arange(2, device=device) for _ in range(2)))
+        assert_same(getattr(dt, name)((dt.arange(2, device=device),) * 2), getattr(np, name)((np.arange(2),) * 2),
+                    device)

@@ -431,6 +431,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
                          "possible size.")
     coords = _manipulation.broadcast_arrays(*coords) if coords else coords
+    if size == 0 and coords and coords[0].size:  # in every mode: no index fits (NumPy's words)
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
     flat = None
     stride = 1
     axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))

@@ -101,6 +101,8 @@ def concatenate(arrays, /, axis=0, out=None, dim=None, *, dtype=None, casting="s
             return r
     if isinstance(arrays, TensorBase):
         arrays = list(arrays)
+    elif not hasattr(arrays, "__getitem__"):  # a generator, a set: NumPy's refusal
+        raise TypeError("The first input argument needs to be a sequence")
     tensors = _as_tensors(arrays)
     if not tensors:
         raise ValueError("need at least one array to concatenate")
@@ -147,8 +149,7 @@ def stack(arrays, axis=0, out=None, dim=None, *, dtype=None, casting="same_kind"
         r = _C._stack_fast(arrays, axis)
         if r is not None:
             return r
-    if isinstance(arrays, TensorBase):
-        arrays = list(arrays)
+    arrays = _seq(arrays, "stack")
     tensors = _as_tensors(arrays)
     if not tensors:
         raise ValueError("need at least one array to stack")
@@ -253,8 +254,10 @@ def block(arrays):
 
 
 def _seq(tup, name):
-    if isinstance(tup, TensorBase):
-        return list(tup)
+    """The arrays to join as a list; a generator or a set is NumPy's TypeError
+    (it takes sequences only: an iterator would be read before the checks)."""
+    if not isinstance(tup, TensorBase) and not hasattr(tup, "__getitem__"):
+        raise TypeError(f'arrays to {name} must be passed as a "sequence" type such as list or tuple.')
     try:
         return list(tup)
     except TypeError:

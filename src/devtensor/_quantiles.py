@@ -329,7 +329,7 @@ def _median(a, axis, out, keepdims, skip_nan):
         res = cr.full(kept_shape + (1,), np.nan, dtype=dtype, device=a.device)
         return _finish(res, (), kept_shape, keep, keepdims, out, skip_nan)
     s = srt.sort(flat, axis=-1)
-    if skip_nan and a.dtype.kind == "f":
+    if skip_nan and a.dtype.kind in "fc":  # NaN in either part sorts last, as NumPy's
         counts = _valid_counts(s)
         middle = np.stack([np.maximum(counts - 1, 0) // 2, counts // 2], axis=-1)[..., 0, :]
         pair = ix.take_along_axis(s, cr.asarray(middle, device=a.device), axis=-1)

@@ -672,7 +672,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     with np.errstate(invalid="ignore", divide="ignore"):
         res = _ufuncs.true_divide(sum(sq, axis, keepdims=True), _ufuncs.maximum(denom, 0))
     res = _ufuncs.where(_ufuncs.less_equal(denom, 0), float("nan"), res)
-    res = res.astype(_real_dtype(x.dtype if dtype is None else _C.dtype(dtype)), copy=False)
+    # a dtype= is the result's, complex too, as var's
+    res = res.astype(_real_dtype(x.dtype) if dtype is None else _C.dtype(dtype), copy=False)
     if not keepdims:
         res = res.reshape(_kept_shape(x.shape, _axes(axis, x.ndim, ufunc=True), False))
     return _deliver(res, out, "nanvar")
