@@ -288,3 +288,34 @@ def test_host_copy_of_a_device_view_keeps_its_neighbours(device):
         a = np.asarray(v)
         assert a.shape == v.shape and a.tolist() == v.tolist()
         assert a.flags.writeable == (device == "cpu")
+
+
+def test_array_interface_of_cpu_tensors(device):
+    """NumPy's array interface (what Pillow's Image.fromarray and NumPy's
+    byte_bounds read) describes a CPU tensor's memory; tensors elsewhere and
+    bfloat16 ones have none, so NumPy goes on to __array__."""
+    z = dt.arange(24.0, device=device).reshape(4, 6)
+    v = z[1:3, ::2]
+    if device != "cpu":
+        assert not hasattr(v, "__array_interface__")
+        return
+    a = np.arange(24.0).reshape(4, 6)[1:3, ::2]
+    ai = v.__array_interface__
+    assert ai["shape"] == (2, 3) and ai["typestr"] == "<f8" and ai["strides"] == (48, 16) and ai["version"] == 3
+    assert ai["data"] == (v.data_ptr(), False)
+    assert dt.ones(3).__array_interface__["strides"] is None  # contiguous
+    ro = dt.ones(3)
+    ro.flags.writeable = False
+    assert ro.__array_interface__["data"][1] is True
+
+    class Holder:  # an object with the interface alone: NumPy reads the tensor's memory through it
+        pass
+
+    h = Holder()
+    h.__array_interface__, h.keep = ai, v
+    np.testing.assert_array_equal(np.asarray(h), a)
+    assert np.shares_memory(np.asarray(h), np.asarray(z))
+    lo, hi = np.lib.array_utils.byte_bounds(v)
+    assert hi - lo == np.lib.array_utils.byte_bounds(a)[1] - np.lib.array_utils.byte_bounds(a)[0]
+    assert lo == v.data_ptr()
+    assert not hasattr(dt.ones(2, dtype=dt.bfloat16), "__array_interface__")

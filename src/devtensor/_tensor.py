@@ -347,6 +347,24 @@ class _TensorMethods:
                 "strides": None if self.is_contiguous() else tuple(self.strides),
                 "stream": None}
 
+    @property
+    def __array_interface__(self):
+        """NumPy's array interface (version 3) of a CPU tensor's memory, which
+        Pillow's Image.fromarray and NumPy's byte_bounds read (NumPy itself
+        takes the buffer protocol first).  Like the buffer protocol, it
+        describes the memory the tensor has now: a Parameter's data replaced
+        later (p.data = ...) is not what the pointer points to.  Tensors on a
+        device and bfloat16 ones have none (hasattr() is False), so NumPy goes
+        on to __array__, with its words and the transfer guard."""
+        if self.device.type != "cpu":
+            raise AttributeError(f"__array_interface__ is only for tensors in host memory; this one is on "
+                                 f"{self.device} (use .cpu())")
+        if self.dtype == _C.bfloat16:
+            raise AttributeError("__array_interface__ has no bfloat16 typestr")
+        return {"shape": tuple(self.shape), "typestr": self.dtype.numpy_dtype.str,
+                "data": (self.data_ptr(), not self._writeable), "version": 3,
+                "strides": None if self.is_contiguous() else tuple(self.strides)}
+
     # ---- Python scalars ----
     # item() is TensorBase's, in C: the value of a one-element tensor as a
     # Python scalar (float16 and bfloat16 give a float)
