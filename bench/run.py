@@ -212,6 +212,13 @@ def bench_cpu(table, quick):
                       True))
         cases.append((f"a * b + c  10^7 {dtype}", lambda x=x, y=y, z=z: x * y + z,
                       lambda a=a, b=b, c=c: a * b + c, True))
+    # complex arithmetic (the book's Mandelbrot: z * z + c, abs(z) < 2), 10^6
+    for dtype in ("complex64", "complex128"):
+        zc, wc = ((rng.random(10 ** 6) + 1j * rng.random(10 ** 6)).astype(dtype) for _ in range(2))
+        tzc, twc = dt.asarray(zc), dt.asarray(wc)
+        cases.append((f"z * z + c  10^6 {dtype}", lambda x=tzc, y=twc: x * x + y, lambda a=zc, b=wc: a * a + b,
+                      False))  # NumPy's SIMD complex product fuses a multiply-add: the last bits differ
+        cases.append((f"abs(z)  10^6 {dtype}", lambda x=tzc: dt.abs(x), lambda a=zc: np.abs(a), False))
     a = rng.random(n)
     x = dt.asarray(a)
     cond_np = a > 0.5
