@@ -47,22 +47,17 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|a - b| <= atol + rtol * |b| elementwise (NumPy's test: not symmetric;
     infinities are close only to themselves; NaN only with equal_nan)."""
     if isinstance(b, (int, float, complex)) and not isinstance(a, (int, float, complex)):
-        # a Python b stays weak, as in NumPy's isclose (NEP 50): float32 a is
-        # compared in float32
+        # a Python b stays weak, as in NumPy's isclose (NEP 50): float32 a is compared in float32
         x = as_tensor(a, a.device if isinstance(a, TensorBase) else None)
         y = complex(b) if isinstance(b, complex) else float(b)
-        if not cmath.isfinite(y):
-            result = x == y
-        else:
-            result = (absolute(x - y) <= atol + rtol * abs(y)) | (x == y)
-        if equal_nan and cmath.isnan(y):
-            result = result | isnan(x)
-        return result
-    x, y = _operands(a, b)
-    y = y.astype(result_type(y, 1.0), copy=False)  # no abs(INT_MIN) overflow
-    result = ((absolute(x - y) <= atol + rtol * absolute(y)) & isfinite(y)) | (x == y)
+        abs_y, finite_y, nan_y = abs(y), cmath.isfinite(y), cmath.isnan(y)
+    else:
+        x, y = _operands(a, b)
+        y = y.astype(result_type(y, 1.0), copy=False)  # no abs(INT_MIN) overflow
+        abs_y, finite_y, nan_y = absolute(y), isfinite(y), isnan(y)
+    result = ((absolute(x - y) <= atol + rtol * abs_y) & finite_y) | (x == y)
     if equal_nan:
-        result = result | (isnan(x) & isnan(y))
+        result = result | (isnan(x) & nan_y)
     return result
 
 
