@@ -104,7 +104,10 @@ def test_require(device):
             assert got.flags.f_contiguous == want.flags.f_contiguous
     c = T(X, device)
     assert dt.require(c, requirements="C") is c
-    assert dt.require(c, requirements="O") is not c
+    # 'O': a copy only of what does not own its memory (on cpu, T lends X's)
+    assert (dt.require(c, requirements="O") is c) == c.flags.owndata == (device != "cpu")
+    Y = X.copy()
+    assert np.require(Y, requirements="O") is Y and np.require(X, requirements="O") is not X
     assert_same(dt.require(c, dtype=dt.float32), np.require(X, dtype=np.float32))
     same_error(lambda: np.require(X, requirements=["C", "F"]), lambda: dt.require(c, requirements=["C", "F"]))
     with pytest.raises(KeyError):

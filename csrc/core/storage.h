@@ -26,6 +26,9 @@ typedef struct dt_storage {
     void *owner;                      /* foreign memory only */
     int pinned;                       /* host memory from host_alloc_pinned */
     int readonly;                     /* foreign memory its owner lets us read only */
+    void *wrapper;                    /* the language binding's object that owns this storage
+                                         (borrowed, NULL for none; the Python layer's Note
+                                         [A view's base]); the core only zeroes it */
 } dt_storage;
 
 /* New storage of nbytes on a resolved device (see dt_device_resolve). */

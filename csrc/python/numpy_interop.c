@@ -17,6 +17,13 @@ void dt_py_release_object(void *owner)
     PyGILState_Release(g);
 }
 
+int dt_py_storage_sole_array(const dt_storage *s)
+{
+    PyObject *owner = (PyObject *)s->owner;
+    return s->release == dt_py_release_object && owner != NULL && PyArray_Check(owner) &&
+           PyArray_CHKFLAGS((PyArrayObject *)owner, NPY_ARRAY_OWNDATA) && Py_REFCNT(owner) == 1;
+}
+
 PyObject *dt_py_tensor_from_ndarray(PyArrayObject *arr)
 {
     dt_dtype dtype;
@@ -126,7 +133,7 @@ int dt_py_asarray_memo_keep(PyDtTensor *tensor)
         return 0;
     live.tensor = NULL;
     dt_storage *s = tensor->t.storage;
-    if (tensor->weakreflist != NULL || tensor->t.flags != live.tensor_flags || s == NULL ||
+    if (tensor->weakreflist != NULL || tensor->base != NULL || tensor->t.flags != live.tensor_flags || s == NULL ||
         atomic_load(&s->refcount) != 1 || s->release != dt_py_release_object || s->owner != live.array)
         return 0;
     shell_free();

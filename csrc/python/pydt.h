@@ -67,6 +67,7 @@ typedef struct {
     PyObject_HEAD
     dt_tensor t;
     PyObject *weakreflist;
+    PyObject *base; /* the tensor whose memory this one views, or NULL (Note [A view's base]) */
 } PyDtTensor;
 extern PyTypeObject dt_py_tensor_base_type;       /* devtensor._C.TensorBase */
 #define DtTensor_Check(op) PyObject_TypeCheck(op, &dt_py_tensor_base_type)
@@ -83,6 +84,11 @@ PyTypeObject *dt_py_tensor_class(void);           /* devtensor.Tensor (borrowed)
 /* A dead tensor's dims and storage released and its memory freed (or kept
  * on the free list); its type reference is the caller's. */
 void dt_py_tensor_recycle(PyDtTensor *self);
+/* Note [A view's base] in tensor_type.c: a subclass instance's base taken
+ * from its storage's owner; and self's base (returned, to be released
+ * last) and its ownership of its storage given up. */
+void dt_py_tensor_take_base(PyDtTensor *self);
+PyObject *dt_py_tensor_drop_base(PyDtTensor *self);
 
 /* ---- tensors whose data can be replaced (tensor_data.c) ---- */
 /* Note [Replacing a tensor's data] in tensor_data.c.  C calls that use
@@ -223,6 +229,9 @@ int dt_py_asarray_memo_keep(PyDtTensor *tensor);
 PyObject *dt_py_tensor_to_ndarray(PyDtTensor *self);
 /* Foreign storage release: Py_DECREF(owner), taking the GIL when needed. */
 void dt_py_release_object(void *owner);
+/* Whether s is memory lent by a NumPy array that owns it and that nothing
+ * but s refers to (Note [A view's base]). */
+int dt_py_storage_sole_array(const dt_storage *s);
 /* Whether the interpreter is shutting down (no releasing the GIL then). */
 #if PY_VERSION_HEX >= 0x030D0000
 #define dt_py_finalizing() Py_IsFinalizing()

@@ -96,6 +96,7 @@ PyObject *dt_py_tensor_alias_as(PyDtTensor *self, PyObject *cls)
         Py_DECREF(obj);
         return NULL;
     }
+    dt_py_tensor_take_base(obj);
     return (PyObject *)obj;
 }
 
@@ -118,9 +119,12 @@ PyObject *dt_py_tensor_set_data(PyDtTensor *self, PyObject *src)
         return NULL;
     wait_for_tensor_work();
     dt_py_asarray_memo_forget(self);
+    PyObject *old_base = dt_py_tensor_drop_base(self);
     dt_tensor old;
     dt_tensor_move(&old, &self->t);
     dt_tensor_move(&self->t, &fresh);
+    dt_py_tensor_take_base(self);
     dt_tensor_clear(&old);
+    Py_XDECREF(old_base);
     Py_RETURN_NONE;
 }

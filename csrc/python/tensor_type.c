@@ -23,6 +23,49 @@ PyTypeObject *dt_py_tensor_class(void) { return tensor_class; }
 static PyDtTensor *free_list[DT_TENSOR_FREE_MAX];
 static int n_free;
 
+/* Note [A view's base]
+ * NumPy's a.base: the array whose memory a view shares (v = a[1:], then
+ * v.base is a, and so is v[1:].base: never a chain), None for an array
+ * that owns its memory.  The first devtensor.Tensor made over a storage
+ * owns it (storage->wrapper, a borrowed pointer cleared when that tensor
+ * dies); every later tensor made over the storage holds a reference to the
+ * owner as its base, so the owner lives as long as its views, as in NumPy.
+ *   - An owner is an exact devtensor.Tensor made by dt_py_tensor_wrap: its
+ *     base is NULL for life (only subclasses' data can be replaced), so
+ *     bases never form a chain or a cycle, which matters because exact
+ *     tensors are not garbage-collected (Note [Tensor is a C type]).
+ *     Instances of subclasses (nn.Parameter) take a base, never own.
+ *   - The first tensor over memory lent by another library (asarray of a
+ *     NumPy array, DLPack) has base None, as torch.from_numpy's has; it
+ *     owns the memory (flags.owndata) only when the lender is a NumPy
+ *     array owning it that nothing else refers to: the CPU results that
+ *     NumPy computes for us, not a user's array, nor frombuffer's bytes.
+ *   - A copy (t[i, j], t.copy(), a move to another device) owns its memory.
+ * The cost: a view takes one reference, and a dying owner one compare. */
+static void take_base(PyDtTensor *self, int may_own)
+{
+    dt_storage *s = self->t.storage;
+    if (s == NULL)
+        return;
+    if (s->wrapper == NULL) {
+        if (may_own)
+            s->wrapper = self;
+    } else if (s->wrapper != self) {
+        self->base = Py_NewRef((PyObject *)s->wrapper);
+    }
+}
+
+void dt_py_tensor_take_base(PyDtTensor *self) { take_base(self, 0); }
+
+PyObject *dt_py_tensor_drop_base(PyDtTensor *self)
+{
+    PyObject *base = self->base;
+    self->base = NULL;
+    if (self->t.storage != NULL && self->t.storage->wrapper == self)
+        self->t.storage->wrapper = NULL;
+    return base;
+}
+
 PyObject *dt_py_tensor_wrap(dt_tensor *t)
 {
     PyDtTensor *self;
@@ -30,6 +73,7 @@ PyObject *dt_py_tensor_wrap(dt_tensor *t)
         self = free_list[--n_free];
         PyObject_Init((PyObject *)self, tensor_class); /* type (a new reference), refcount 1 */
         self->weakreflist = NULL;
+        self->base = NULL;
     } else {
         self = (PyDtTensor *)tensor_class->tp_alloc(tensor_class, 0);
         if (self == NULL) {
@@ -38,6 +82,7 @@ PyObject *dt_py_tensor_wrap(dt_tensor *t)
         }
     }
     dt_tensor_move(&self->t, t);
+    take_base(self, 1);
     return (PyObject *)self;
 }
 
@@ -45,8 +90,10 @@ static void tensor_dealloc(PyDtTensor *self)
 {
     if (self->weakreflist != NULL)
         PyObject_ClearWeakRefs((PyObject *)self);
+    PyObject *base = dt_py_tensor_drop_base(self);
     dt_tensor_clear(&self->t);
     Py_TYPE(self)->tp_free((PyObject *)self);
+    Py_XDECREF(base);
 }
 
 /* Tensors hash by identity, as PyTorch's do (so they can key dicts and
@@ -219,7 +266,27 @@ static PyObject *get_element_copy(PyDtTensor *self, void *c)
     return PyBool_FromLong((self->t.flags & DT_TENSOR_ELEMENT_COPY) != 0);
 }
 
+/* base and _owndata: Note [A view's base] */
+static PyObject *get_base(PyDtTensor *self, void *c)
+{
+    (void)c;
+    return Py_NewRef(self->base != NULL ? self->base : Py_None);
+}
+
+static PyObject *get_owndata(PyDtTensor *self, void *c)
+{
+    (void)c;
+    const dt_storage *s = self->t.storage;
+    return PyBool_FromLong(self->base == NULL && s != NULL &&
+                           (s->backend != NULL || dt_py_storage_sole_array(s)));
+}
+
 static PyGetSetDef tensor_getset[] = {
+    {"base", (getter)get_base, NULL,
+     "the tensor whose memory this view shares, None if it owns its memory (NumPy's ndarray.base)",
+     NULL},
+    {"_owndata", (getter)get_owndata, NULL, "whether the tensor owns its memory (NumPy's flags.owndata)",
+     NULL},
     {"_writeable", (getter)get_writeable, (setter)set_writeable,
      "whether the tensor may be written (NumPy's flags.writeable)", NULL},
     {"_element_copy", (getter)get_element_copy, NULL, "whether the tensor is t[i, j]'s copy of one element",
@@ -754,11 +821,13 @@ PyTypeObject dt_py_tensor_base_type = {
  * garbage-collected as usual. */
 void dt_py_tensor_recycle(PyDtTensor *self)
 {
+    PyObject *base = dt_py_tensor_drop_base(self);
     dt_tensor_clear(&self->t);
     if (Py_TYPE(self) == tensor_class && n_free < DT_TENSOR_FREE_MAX) /* Note [Tensor free list] */
         free_list[n_free++] = self;
     else
         Py_TYPE(self)->tp_free((PyObject *)self);
+    Py_XDECREF(base); /* last: the owner's release may run code */
 }
 
 static void tensor_heap_dealloc(PyDtTensor *self)

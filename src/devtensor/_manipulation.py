@@ -533,7 +533,7 @@ def require(a, dtype=None, requirements=None, *, like=None):
     copied = False
     if order == "C" and not t.is_contiguous() or order == "F" and not t.T.is_contiguous():
         t, copied = t.copy(order), True
-    if not copied and ("O" in wanted or "W" in wanted and not t.flags.writeable):
+    if not copied and ("O" in wanted and not t.flags.owndata or "W" in wanted and not t.flags.writeable):
         from ._creation import copy
         t = copy(t, order=order)
     return t

@@ -738,6 +738,12 @@ class Flags:
     fortran = f_contiguous
 
     @property
+    def owndata(self):
+        """Whether the tensor owns its memory: False for a view (t.base is
+        then the tensor it views) and for memory lent by another library."""
+        return self._t._owndata
+
+    @property
     def writebackifcopy(self):
         """Always False: no tensor writes back into another on release."""
         return False
@@ -766,7 +772,7 @@ class Flags:
     _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "C_CONTIGUOUS": "c_contiguous",
               "CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
               "FORTRAN": "f_contiguous", "F": "f_contiguous", "WRITEBACKIFCOPY": "writebackifcopy",
-              "X": "writebackifcopy",
+              "X": "writebackifcopy", "OWNDATA": "owndata", "O": "owndata",
               "ALIGNED": "aligned", "A": "aligned", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
               "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray"}
 
@@ -783,7 +789,8 @@ class Flags:
 
     def __repr__(self):
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
-                f"  WRITEABLE : {self.writeable}\n  ALIGNED : {self.aligned}")
+                f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}\n"
+                f"  ALIGNED : {self.aligned}\n  WRITEBACKIFCOPY : {self.writebackifcopy}")
 
 
 def _rebuild_tensor(values, dtype_name, device):
