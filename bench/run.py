@@ -487,12 +487,29 @@ def bench_per_call(table, rng, quick):
     for name, fdt, fnp in advanced:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "advanced key; no target")
+    a2, x2 = a.copy(), x.copy()
     for name, fdt, fnp in small_ops:
         tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
         table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "no target")
+    e, e_np = x[3], a[3]  # a 0-d tensor against NumPy's float64 scalar
+
+    def loop_sum(v):  # a Python loop over the elements
+        s = 0.0
+        for y in v:
+            s += y * 0.5
+        return s
+    elements = [  # Note [The 0-d fast path], Note [Iterating in C]: no target in the issues
+        ("x * 1.5  (x = t[3])", lambda: e * 1.5, lambda: e_np * 1.5),
+        ("x > 0.5  (x = t[3])", lambda: e > 0.5, lambda: e_np > 0.5),
+        ("-x  (x = t[3])", lambda: -e, lambda: -e_np),
+        ("t[2] = t[3]", lambda: operator.setitem(x2, 2, x2[3]), lambda: operator.setitem(a2, 2, a2[3])),
+        ("for y in t: s += y * 0.5  (16 elements)", lambda: loop_sum(x), lambda: loop_sum(a)),
+    ]
+    for name, fdt, fnp in elements:
+        tdt, tnp = paired_times(fdt, fnp, reps, warmup=3, inner=inner)
+        table.add("cpu", f"{name}  16 float64 (per call)", "-", tdt, "numpy", tnp, "a Python loop's; no target")
     m4 = a.reshape(4, 4)
     x4, mask_t = x.reshape(4, 4), dt.asarray(mask_np)
-    a2, x2 = a.copy(), x.copy()
     ac = a + 1j * a
     xc = dt.asarray(ac)
     p4 = np.empty((4, 4))

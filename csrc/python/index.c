@@ -199,6 +199,18 @@ static PyObject *cpu_element(PyDtTensor *self, int64_t offset)
     return dt_py_tensor_wrap(&c);
 }
 
+PyObject *dt_py_tensor_row(PyDtTensor *self, int64_t i)
+{
+    if (self->t.ndim == 1 && dt_tensor_device(&self->t).type == DT_DEVICE_CPU)
+        return cpu_element(self, i * self->t.strides[0]);
+    PyObject *key = PyLong_FromLongLong(i);
+    if (key == NULL)
+        return NULL;
+    PyObject *r = dt_py_tensor_subscript(self, key);
+    Py_DECREF(key);
+    return r;
+}
+
 static PyObject *element_copy(PyDtTensor *self, const parsed_key *k)
 {
     dt_tensor v, c;
@@ -576,10 +588,22 @@ static int store_element(PyDtTensor *self, const parsed_key *k, PyObject *value)
         return -1;
     }
     unsigned char bytes[16];
-    if (dt_py_scalar_to_bytes(value, self->t.dtype, bytes) < 0)
+    if (DtTensor_Check(value)) /* a 0-d CPU tensor of self's dtype (assign_basic) */
+        memcpy(bytes, dt_tensor_data(&((PyDtTensor *)value)->t), (size_t)dt_tensor_itemsize(&self->t));
+    else if (dt_py_scalar_to_bytes(value, self->t.dtype, bytes) < 0)
         return -1;
     memcpy(dt_tensor_data(&self->t) + offset, bytes, (size_t)dt_tensor_itemsize(&self->t));
     return 1;
+}
+
+/* value is a 0-d CPU tensor of self's dtype: t[i, j] = t[k, l] stores its
+ * bytes as a Python scalar's (the element loops of NumPy programs). */
+static int same_dtype_element(const PyDtTensor *self, PyObject *value)
+{
+    if (!DtTensor_Check(value))
+        return 0;
+    const dt_tensor *v = &((const PyDtTensor *)value)->t;
+    return v->ndim == 0 && v->dtype == self->t.dtype && dt_tensor_device(v).type == DT_DEVICE_CPU;
 }
 
 /* 1 if src's shape broadcasts to dst's by NumPy's rules without dropping
@@ -601,7 +625,7 @@ static int assign_basic(PyDtTensor *self, const parsed_key *k, PyObject *value)
 {
     static PyObject *assign;
     dt_weak_kind kind;
-    if (dt_py_scalar_kind(value, &kind)) {
+    if (dt_py_scalar_kind(value, &kind) || same_dtype_element(self, value)) {
         int r = store_element(self, k, value);
         if (r != 0)
             return r < 0 ? -1 : 0;

@@ -464,6 +464,9 @@ PyObject *dt_py_ufunc_apply(dt_op op, PyObject *const *args)
 
 static PyObject *binary(PyObject *a, PyObject *b, dt_op op)
 {
+    PyObject *r;
+    if (dt_py_scalar_op(op, a, b, 0, &r)) /* Note [The 0-d fast path] */
+        return r;
     PyObject *args[2] = {a, b};
     return apply(op, args, NULL, -1, DT_CASTING_SAME_KIND, 1);
 }
@@ -473,12 +476,18 @@ static PyObject *inplace(PyObject *a, PyObject *b, dt_op op)
 {
     if (!DtTensor_Check(a))
         Py_RETURN_NOTIMPLEMENTED;
+    PyObject *r;
+    if (dt_py_scalar_op(op, a, b, 1, &r))
+        return r;
     PyObject *args[2] = {a, b};
     return apply(op, args, a, -1, DT_CASTING_SAME_KIND, 1);
 }
 
 static PyObject *unary(PyObject *a, dt_op op)
 {
+    PyObject *r;
+    if (dt_py_scalar_unary(op, a, &r)) /* Note [The 0-d fast path] */
+        return r;
     return apply(op, &a, NULL, -1, DT_CASTING_SAME_KIND, 1);
 }
 

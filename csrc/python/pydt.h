@@ -176,6 +176,11 @@ PyObject *dt_py_tensor_unsqueeze(PyDtTensor *self, PyObject *const *args, Py_ssi
 
 /* ---- indexing (index.c) ---- */
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key);
+/* self[i] for 0 <= i < len(self) of a tensor of at least one dimension. */
+PyObject *dt_py_tensor_row(PyDtTensor *self, int64_t i);
+/* ---- iteration (tensor_iter.c) ---- */
+PyObject *dt_py_tensor_iter(PyDtTensor *self); /* iter(t), Note [Iterating in C] */
+int dt_py_tensor_iter_init(void);
 int dt_py_tensor_ass_subscript(PyDtTensor *self, PyObject *key, PyObject *value);
 PyObject *dt_py_tensor_index_basic(PyDtTensor *self, PyObject *key);
 struct dt_index_item;
@@ -212,6 +217,13 @@ PyObject *dt_py_tensor_int(PyObject *self);
 PyObject *dt_py_tensor_float(PyObject *self);
 PyObject *dt_py_tensor_index(PyObject *self);
 int dt_py_tensor_bool(PyObject *self);
+
+/* ---- operators on one-element operands (scalar_ops.c) ---- */
+/* Note [The 0-d fast path]: 1 with *result (a new reference, or NULL with
+ * an exception) when a op b (x op= y when inplace) was computed here, 0
+ * when declined (nothing raised: the general path takes it). */
+int dt_py_scalar_op(dt_op op, PyObject *a, PyObject *b, int inplace, PyObject **result);
+int dt_py_scalar_unary(dt_op op, PyObject *a, PyObject **result); /* the same for op(a) */
 
 /* ---- NumPy interop (numpy_interop.c) ---- */
 /* A CPU tensor sharing arr's memory (arr must be native-endian, of a dtype

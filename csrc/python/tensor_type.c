@@ -806,6 +806,7 @@ PyTypeObject dt_py_tensor_base_type = {
     .tp_as_sequence = &tensor_as_sequence,
     .tp_as_mapping = &tensor_as_mapping,
     .tp_richcompare = dt_py_tensor_richcompare,
+    .tp_iter = (getiterfunc)dt_py_tensor_iter, /* tensor_iter.c */
     .tp_hash = tensor_hash,
     .tp_weaklistoffset = offsetof(PyDtTensor, weakreflist),
 };
@@ -858,7 +859,7 @@ static PyType_Spec tensor_spec = {
 
 int dt_py_tensor_init(PyObject *module)
 {
-    if (PyType_Ready(&dt_py_tensor_base_type) < 0)
+    if (PyType_Ready(&dt_py_tensor_base_type) < 0 || dt_py_tensor_iter_init() < 0)
         return -1;
     if (PyModule_AddObjectRef(module, "TensorBase", (PyObject *)&dt_py_tensor_base_type) < 0)
         return -1;

@@ -461,11 +461,8 @@ class _TensorMethods:
         from ._reductions import any as any_
         return bool(any_(self == value))
 
-    def __iter__(self):
-        """The subtensors along axis 0: views of rows, and for a 1-d tensor
-        0-d copies of its elements, as NumPy's scalars (Note [An element is
-        a copy] in csrc/python/index.c); a 0-d tensor is not iterable."""
-        return self._along_axis0(range(len(self._axis0())))
+    # iter(t) is C's (Note [Iterating in C] in csrc/python/tensor_iter.c):
+    # views of rows, and for a 1-d tensor 0-d copies of its elements
 
     def __reversed__(self):
         """__iter__'s subtensors, last first (NumPy's arrays reverse as sequences)."""
