@@ -273,6 +273,12 @@ def test_c_fast_paths_do_not_leak(device):
         "bad reshape": lambda: x.reshape(5), "float of many": lambda: float(m),
         "bad setitem": lambda: operator.setitem(m, (0, 9), s), "bad data": lambda: dt.tensor([1, "a"]),
         "uint64 index": lambda: m[np.uint64(2**64 - 1)],
+        # Note [The 0-d fast path], [Iterating in C], [A view's base]
+        "0-d ops": lambda: (x[1] * s, s - x[2], x[1] < x[2], -x[3], abs(x[3]), x[3] ** 2,
+                            dt.asarray(7) // 2, operator.iadd(x[1], s), operator.setitem(x, 0, x[1])),
+        "0-d errors": lambda: (operator.iadd(dt.asarray(3), s)),
+        "iteration": lambda: (list(x), list(m), [r for r in reversed(m)], next(iter(x))),
+        "bases": lambda: (m.base, m[1:].base, x.flags.owndata, m.T[0].base),
     }
     before = [rc(o) for o in objs]
     grown = {name: _grown(f) for name, f in cases.items()}

@@ -70,7 +70,11 @@ typedef struct {
     PyObject *base; /* the tensor whose memory this one views, or NULL (Note [A view's base]) */
 } PyDtTensor;
 extern PyTypeObject dt_py_tensor_base_type;       /* devtensor._C.TensorBase */
-#define DtTensor_Check(op) PyObject_TypeCheck(op, &dt_py_tensor_base_type)
+/* devtensor.Tensor (TensorBase until the module is set up): most tensors'
+ * type, tested first because a subtype test walks the type's MRO. */
+extern PyTypeObject *dt_py_tensor_exact_type;
+#define DtTensor_Check(op) \
+    (Py_IS_TYPE(op, dt_py_tensor_exact_type) || PyObject_TypeCheck(op, &dt_py_tensor_base_type))
 /* Wrap t in a new devtensor.Tensor, taking over t's storage and dims
  * (t is left empty); NULL with an exception on failure (t cleared). */
 PyObject *dt_py_tensor_wrap(dt_tensor *t);

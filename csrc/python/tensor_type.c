@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-static PyTypeObject *tensor_class = &dt_py_tensor_base_type; /* devtensor.Tensor once made */
+PyTypeObject *dt_py_tensor_exact_type = &dt_py_tensor_base_type; /* devtensor.Tensor once made */
+#define tensor_class dt_py_tensor_exact_type
 
 PyTypeObject *dt_py_tensor_class(void) { return tensor_class; }
 
