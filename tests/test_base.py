@@ -1,8 +1,8 @@
 """t.base and t.flags.owndata, NumPy's (Note [A view's base] in
 csrc/python/tensor_type.c): a view's base is the tensor that owns the
 memory it shares (never a chain of views), the owner lives as long as its
-views, copies own their memory, and memory lent by NumPy has the lender as
-its base and no owner among tensors."""
+views, copies own their memory, and a tensor over memory lent by NumPy has
+no base and owns that memory only when nothing else refers to the array."""
 import gc
 import sys
 import weakref
@@ -60,6 +60,17 @@ COPIES = {
     "astype": lambda a: a.astype(dt.float32),
     "sum": lambda a: a.sum(0),
     "flatten": lambda a: a.flatten(),
+    # copies made in another memory order (Tensor._own)
+    "copy('F')": lambda a: a.copy("F"),
+    "copy of a transposed": lambda a: dt.copy(a.T),
+    "copy('K') of a transposed": lambda a: a.T.copy("K"),
+    "asfortranarray": lambda a: dt.asfortranarray(a),
+    "astype of a transposed": lambda a: a.T.astype(dt.float32),
+    "array of a transposed": lambda a: dt.array(a.T),
+    "zeros_like of a transposed": lambda a: dt.zeros_like(a.T),
+    "zeros order F": lambda a: dt.zeros((3, 4), order="F", device=a.device),
+    "empty order F": lambda a: dt.empty((2, 3, 4), order="F", device=a.device),
+    "to(dtype) of a transposed": lambda a: a.T.to(dt.float32),
 }
 
 
@@ -69,6 +80,8 @@ def test_a_copy_owns_its_memory(device, make):
     c = make(a)
     assert c.base is None and c.flags.owndata
     assert c[None].base is c
+    if c.ndim > 1 and not c.is_contiguous():
+        assert c.T.is_contiguous()  # the Fortran order asked for, or kept
 
 
 def test_moves_own_their_memory_and_identity_moves_keep_the_base(device_pair):
@@ -166,6 +179,11 @@ def test_a_parameter_holding_its_own_view_is_collected():
 
 
 def test_require_copies_only_what_does_not_own_its_memory():
+    m = dt.zeros((3, 4))
+    for req in (["O"], ["F", "O"], ["C", "O"]):
+        r = dt.require(m.T, requirements=req)
+        assert r.flags.owndata and r.base is None
+    assert dt.require(m, requirements=["F", "O"]).flags.f_contiguous
     a = dt.arange(6.0)
     assert dt.require(a, requirements="O") is a
     v = a[::2]
@@ -187,3 +205,13 @@ def test_base_cannot_be_set():
         a.base = dt.zeros(3)
     with pytest.raises(AttributeError):
         a.flags.owndata = False
+
+
+def test_iteration_calls_a_subclass_getitem():
+    class Doubled(dt.Tensor):
+        def __getitem__(self, key):
+            return super().__getitem__(key) * 2
+
+    d = dt.arange(3.0)._alias_as(Doubled)
+    assert [x.item() for x in d] == [0.0, 2.0, 4.0]
+    assert [x.item() for x in reversed(d)] == [4.0, 2.0, 0.0]

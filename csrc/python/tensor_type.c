@@ -41,7 +41,8 @@ static int n_free;
  *     owns the memory (flags.owndata) only when the lender is a NumPy
  *     array owning it that nothing else refers to: the CPU results that
  *     NumPy computes for us, not a user's array, nor frombuffer's bytes.
- *   - A copy (t[i, j], t.copy(), a move to another device) owns its memory.
+ *   - A copy (t[i, j], t.copy(), a move to another device) owns its memory,
+ *     also one made in C order and permuted into another (Tensor._own).
  * The cost: a view takes one reference, and a dying owner one compare. */
 static void take_base(PyDtTensor *self, int may_own)
 {
@@ -265,6 +266,25 @@ static PyObject *get_element_copy(PyDtTensor *self, void *c)
 {
     (void)c;
     return PyBool_FromLong((self->t.flags & DT_TENSOR_ELEMENT_COPY) != 0);
+}
+
+/* _own(): self, made the owner of its memory when its base is a tensor
+ * that nothing else refers to and that has the same elements: a copy made
+ * in C order and then permuted into the order asked for (order='F', a
+ * transposed tensor's copy) is the copy the caller sees, as in NumPy. */
+static PyObject *tensor_own(PyDtTensor *self, PyObject *unused)
+{
+    (void)unused;
+    PyObject *base = self->base;
+    if (base != NULL && Py_REFCNT(base) == 1 && self->t.storage->wrapper == (void *)base) {
+        const dt_tensor *b = &((PyDtTensor *)base)->t;
+        if (b->numel == self->t.numel && b->dtype == self->t.dtype && b->offset == self->t.offset) {
+            self->t.storage->wrapper = self;
+            self->base = NULL;
+            Py_DECREF(base);
+        }
+    }
+    return Py_NewRef((PyObject *)self);
 }
 
 /* base and _owndata: Note [A view's base] */
@@ -706,6 +726,7 @@ static PyMethodDef tensor_methods[] = {
     {"_fill_", (PyCFunction)tensor_fill, METH_O, "fill with a Python scalar, in place"},
     {"_generate_", (PyCFunction)tensor_generate, METH_VARARGS, "fill a contiguous tensor (dt_gen)"},
     {"_part_view", (PyCFunction)tensor_part_view, METH_O, "real (0) or imaginary (1) part view"},
+    {"_own", (PyCFunction)tensor_own, METH_NOARGS, "self, owning its memory when its base is hidden"},
     {"to", (PyCFunction)(void (*)(void))dt_py_tensor_to, METH_FASTCALL | METH_KEYWORDS,
      "to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype), to(other): self when "
      "nothing changes, else a new tensor"},

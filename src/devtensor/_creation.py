@@ -100,9 +100,9 @@ def _new(shape, dtype, device, order="C"):
     of the tensor with its axes so permuted (Note [Index orders] in _views.py)."""
     if isinstance(order, tuple):
         inverse = tuple(sorted(range(len(order)), key=order.__getitem__))
-        return _C._empty(tuple(shape[a] for a in order), dtype, device).permute(inverse)
+        return _C._empty(tuple(shape[a] for a in order), dtype, device).permute(inverse)._own()
     if order != "C" and len(shape) > 1:
-        return _C._empty(tuple(shape)[::-1], dtype, device).T
+        return _C._empty(tuple(shape)[::-1], dtype, device).T._own()
     return _C._empty(tuple(shape), dtype, device)
 
 

@@ -543,7 +543,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if order == "C" and not result.is_contiguous():
         return result.copy()
     if order == "F" and not result.T.is_contiguous():
-        return result.T.copy().T
+        return result.T.copy().T._own()
     return result
 
 

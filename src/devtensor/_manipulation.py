@@ -490,7 +490,7 @@ def asfortranarray(a, dtype=None, *, like=None, device=None):
     if needed), NumPy's asfortranarray."""
     if isinstance(a, TensorBase) and dtype is None and device is None and a.ndim:
         rev = a.transpose()  # a Fortran-ordered tensor is the reverse of a C-ordered one
-        return a if rev.is_contiguous() else rev.copy().transpose()
+        return a if rev.is_contiguous() else rev.copy().transpose()._own()
     t = asarray(a, dtype=dtype, device=device, order="F")
     return reshape(t, (1,)) if t.ndim == 0 else t
 

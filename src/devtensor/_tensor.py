@@ -53,7 +53,7 @@ def _to_general(self, *args, **kwargs):
         order = _dense_axis_order(self)
         if order is not None:  # PyTorch's preserve_format on the tensor's own device
             inverse = sorted(range(self.ndim), key=order.__getitem__)
-            return self.permute(order)._to(device, dtype, non_blocking).permute(inverse)
+            return self.permute(order)._to(device, dtype, non_blocking).permute(inverse)._own()
     return self._to(device, dtype, non_blocking)
 
 
@@ -165,11 +165,11 @@ def astype_general(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     if not copy and dtype == self.dtype and laid_out:
         return self
     if fortran:
-        return self.T._to(self.device, dtype).T
+        return self.T._to(self.device, dtype).T._own()
     axes = _order_axes(self, "K") if order == "K" and self.ndim > 1 and not self.is_contiguous() else None
     if axes is not None and axes != tuple(range(self.ndim)):  # the memory order kept
         inverse = tuple(sorted(range(self.ndim), key=axes.__getitem__))
-        return self.permute(axes)._to(self.device, dtype).permute(inverse)
+        return self.permute(axes)._to(self.device, dtype).permute(inverse)._own()
     return self._to(self.device, dtype)
 
 

@@ -498,7 +498,7 @@ def copy_method(x, order="C"):
     if perm == tuple(range(x.ndim)):
         return x.copy()
     inverse = tuple(sorted(range(x.ndim), key=perm.__getitem__))
-    return x.transpose(perm).copy().transpose(inverse)
+    return x.transpose(perm).copy().transpose(inverse)._own()
 
 
 def squeeze(x, axis=None):
