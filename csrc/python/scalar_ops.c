@@ -77,29 +77,10 @@ static int is_comparison(dt_op op)
            op == DT_OP_NE;
 }
 
-static int compare_f64(dt_op op, double a, double b)
-{
-    switch (op) {
-    case DT_OP_LT: return a < b;
-    case DT_OP_LE: return a <= b;
-    case DT_OP_GT: return a > b;
-    case DT_OP_GE: return a >= b;
-    case DT_OP_EQ: return a == b;
-    default: return a != b;
-    }
-}
-
-static int compare_i64(dt_op op, int64_t a, int64_t b)
-{
-    switch (op) {
-    case DT_OP_LT: return a < b;
-    case DT_OP_LE: return a <= b;
-    case DT_OP_GT: return a > b;
-    case DT_OP_GE: return a >= b;
-    case DT_OP_EQ: return a == b;
-    default: return a != b;
-    }
-}
+/* a op b for a comparison op, of two values of one C type */
+#define COMPARE(op, a, b)                                                                        \
+    ((op) == DT_OP_LT ? (a) < (b) : (op) == DT_OP_LE ? (a) <= (b) : (op) == DT_OP_GT ? (a) > (b) \
+     : (op) == DT_OP_GE ? (a) >= (b) : (op) == DT_OP_EQ ? (a) == (b) : (a) != (b))
 
 /* a op b for int64 operands into *out (as *dtype); 0 when declined. */
 static int integer_op(dt_op op, int64_t a, int64_t b, dt_dtype *dtype, void *out)
@@ -221,9 +202,12 @@ int dt_py_scalar_op(dt_op op, PyObject *a, PyObject *b, int inplace, PyObject **
     } r;
     if (is_comparison(op)) {
         dtype = DT_BOOL;
-        r.b = (unsigned char)(x.is_float || y.is_float
-                                  ? compare_f64(op, x.is_float ? x.f : (double)x.i, y.is_float ? y.f : (double)y.i)
-                                  : compare_i64(op, x.i, y.i));
+        if (x.is_float || y.is_float) {
+            double fa = x.is_float ? x.f : (double)x.i, fb = y.is_float ? y.f : (double)y.i;
+            r.b = (unsigned char)COMPARE(op, fa, fb);
+        } else {
+            r.b = (unsigned char)COMPARE(op, x.i, y.i);
+        }
     } else if (x.is_float || y.is_float) {
         dtype = DT_FLOAT64;
         if (!float_op(op, x.is_float ? x.f : (double)x.i, y.is_float ? y.f : (double)y.i, &r))
