@@ -10,10 +10,11 @@
  * floats or ints that fit in int64 (with at least one tensor), and the
  * operator is + - * / // % or a comparison, the result is computed here
  * into a new 0-d tensor (for x op= y, into x); so are -x, +x, abs(x) and
- * the powers x ** 2, x ** -1 and x ** 0.5 of Note [Fast scalar powers].  The rules are the general
- * path's: NEP 50 (a Python number takes the tensor's kind, so int64 with a
- * Python float is float64), int64 arithmetic wraps, int64 / int64 is
- * float64, and neither path gives floating-point warnings.  Everything
+ * the powers x ** 2, x ** -1 and x ** 0.5 of Note [Fast scalar powers].
+ * The rules are the general path's: NEP 50 (a Python number takes the
+ * tensor's kind, so int64 with a Python float is float64), int64
+ * arithmetic wraps, int64 / int64 is float64, and neither path gives
+ * floating-point warnings.  Everything
  * else -- other dtypes, bools, NumPy scalars, devices, Python ints beyond
  * int64, integer // or % by zero (or INT64_MIN // -1), float // and %,
  * in-place ops whose result is not x's dtype -- is declined and takes the

@@ -276,7 +276,8 @@ static PyObject *tensor_own(PyDtTensor *self, PyObject *unused)
 {
     (void)unused;
     PyObject *base = self->base;
-    if (base != NULL && Py_REFCNT(base) == 1 && self->t.storage->wrapper == (void *)base) {
+    if (base != NULL && Py_REFCNT(base) == 1 && self->t.storage->wrapper == (void *)base &&
+        Py_IS_TYPE(self, tensor_class)) { /* owners are exact tensors (Note [A view's base]) */
         const dt_tensor *b = &((PyDtTensor *)base)->t;
         if (b->numel == self->t.numel && b->dtype == self->t.dtype && b->offset == self->t.offset) {
             self->t.storage->wrapper = self;
@@ -838,8 +839,9 @@ PyTypeObject dt_py_tensor_base_type = {
  * from a spec: a heap type without Py_TPFLAGS_HAVE_GC.  A class statement in
  * Python would make it garbage-collected, and tracking and untracking each
  * tensor costs about 25 ns per tensor made (a fifth of t[3]), for nothing: a
- * tensor refers to no Python object but its type and, for foreign memory,
- * the owner, neither of which can refer back to it.  devtensor/_tensor.py
+ * tensor refers to no Python object but its type, for foreign memory the
+ * owner, and for a view the tensor owning its memory (Note [A view's
+ * base]), none of which can refer back to it.  devtensor/_tensor.py
  * puts its Python methods on this type.  Subclasses made in Python are
  * garbage-collected as usual. */
 void dt_py_tensor_recycle(PyDtTensor *self)
