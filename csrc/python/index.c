@@ -201,12 +201,13 @@ static PyObject *cpu_element(PyDtTensor *self, int64_t offset)
 
 PyObject *dt_py_tensor_row(PyDtTensor *self, int64_t i)
 {
-    if (self->t.ndim == 1 && dt_tensor_device(&self->t).type == DT_DEVICE_CPU)
+    int own_getitem = Py_TYPE(self)->tp_as_mapping->mp_subscript == (binaryfunc)dt_py_tensor_subscript;
+    if (own_getitem && self->t.ndim == 1 && dt_tensor_device(&self->t).type == DT_DEVICE_CPU)
         return cpu_element(self, i * self->t.strides[0]);
     PyObject *key = PyLong_FromLongLong(i);
     if (key == NULL)
         return NULL;
-    PyObject *r = dt_py_tensor_subscript(self, key);
+    PyObject *r = PyObject_GetItem((PyObject *)self, key); /* a subclass's __getitem__ too */
     Py_DECREF(key);
     return r;
 }

@@ -180,7 +180,8 @@ PyObject *dt_py_tensor_unsqueeze(PyDtTensor *self, PyObject *const *args, Py_ssi
 
 /* ---- indexing (index.c) ---- */
 PyObject *dt_py_tensor_subscript(PyDtTensor *self, PyObject *key);
-/* self[i] for 0 <= i < len(self) of a tensor of at least one dimension. */
+/* self[i] for 0 <= i < len(self) of a tensor of at least one dimension
+ * (through a subclass's __getitem__ where it has one). */
 PyObject *dt_py_tensor_row(PyDtTensor *self, int64_t i);
 /* ---- iteration (tensor_iter.c) ---- */
 PyObject *dt_py_tensor_iter(PyDtTensor *self); /* iter(t), Note [Iterating in C] */

@@ -9,8 +9,8 @@
  * tensor is one element copy.  The length is read at each step, so an
  * nn.Parameter whose data is replaced meanwhile ends at its new length.
  * A subclass that defines __getitem__ is iterated through it, as NumPy's
- * subclasses are.  The iterator is garbage-collected: a tensor subclass's instance may hold
- * its own iterator.
+ * subclasses are.  The iterator is garbage-collected: a tensor subclass's
+ * instance may hold its own iterator.
  */
 #include "pydt.h"
 
@@ -43,13 +43,6 @@ static PyObject *iter_next(tensor_iter *it)
     if (t->t.ndim == 0 || it->next >= t->t.shape[0]) {
         Py_CLEAR(it->tensor);
         return NULL;
-    }
-    if (Py_TYPE(t)->tp_as_mapping->mp_subscript != (binaryfunc)dt_py_tensor_subscript) {
-        /* a subclass's __getitem__, as NumPy's iteration calls it */
-        PyObject *key = PyLong_FromLongLong(it->next++);
-        PyObject *r = key == NULL ? NULL : PyObject_GetItem((PyObject *)t, key);
-        Py_XDECREF(key);
-        return r;
     }
     return dt_py_tensor_row(t, it->next++);
 }
