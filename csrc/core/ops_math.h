@@ -271,13 +271,45 @@ DT_NEXTAFTER16(bf16, 0x8000u, 0x7f80u, dt_float_to_bf16, dt_bf16_to_float)
  * underflow and round nowhere that matters (a float's square is exact in
  * double), so sqrt gives hypot's double to within its last bit, and the
  * float result is hypot's but for a double rounding once in ~2^28 values;
- * no libm call, so about ten times faster than hypot on the CPU (19 ns an
- * element against NumPy's 0.5).  An infinite part gives inf, NaN or not. */
+ * no libm call, so the CPU loop vectorizes (10^6 values: 0.54 ms, NumPy's
+ * 0.52; hypotf took 19 ns an element).  An infinite part gives inf, NaN or
+ * not. */
 DT_FN double dt_abs_of_float_parts(double re, double im)
 {
-    if (isinf(re) || isinf(im))
-        return INFINITY;
-    return sqrt(re * re + im * im);
+    double h = sqrt(re * re + im * im);
+    return (fabs(re) == INFINITY || fabs(im) == INFINITY) ? INFINITY : h;
+}
+
+/* Note [abs of complex128]
+ * hypot from the C library cost 11 ms for 10^6 values (NumPy's SIMD loop:
+ * 1.7), and a libm call keeps the loop scalar (now 1.2-1.6 ms).  Instead:
+ * scale both parts by 2^-600 or 2^600 (exact) when the larger lies outside
+ * [2^-450, 2^450], h = sqrt(a^2 + b^2), then one Newton step h + (a^2 + b^2
+ * - h^2) / 2h with the residual from exact products (Dekker's split; no
+ * fma, so every compiler and nvcc's --fmad=false give the same bits: Note
+ * [Identical values]).  Over 2 * 10^7 values across the exponent range,
+ * 0.06% are not correctly rounded, none by more than 0.75 ulp (NumPy's
+ * larger * sqrt(1 + ratio^2): 27%, up to 2 ulp).  No branch and no call,
+ * so the CPU loop vectorizes.  An infinite part gives inf, NaN or not. */
+DT_FN double dt_exact_square_(double a, double *err)
+{
+    double c = 134217729.0 * a, hi = c - (c - a), lo = a - hi, p = a * a; /* 2^27 + 1 */
+    *err = ((hi * hi - p) + 2 * hi * lo) + lo * lo;
+    return p;
+}
+DT_FN double dt_abs_of_double_parts(double re, double im)
+{
+    double x = fabs(re), y = fabs(im);
+    double big = x > y ? x : y, small = x > y ? y : x; /* a NaN lands in one of them */
+    int down = big > 0x1p450, up = big < 0x1p-450;
+    double scale = down ? 0x1p-600 : up ? 0x1p600 : 1.0;
+    double unscale = down ? 0x1p600 : up ? 0x1p-600 : 1.0;
+    double a = big * scale, b = small * scale, ea, eb, eh;
+    double pa = dt_exact_square_(a, &ea), pb = dt_exact_square_(b, &eb);
+    double h = sqrt(pa + pb), ph = dt_exact_square_(h, &eh);
+    double residual = (((pa - ph) + pb) + (ea + eb)) - eh;
+    h = h + residual / (h > 0 ? 2 * h : 1.0);
+    return (x == INFINITY || y == INFINITY) ? INFINITY : h * unscale;
 }
 
 #define DT_COMPLEX_OPS(X, R)                                                                \
@@ -300,7 +332,7 @@ DT_FN double dt_abs_of_float_parts(double re, double im)
     DT_FN R dt_abs_##X(dt_C_##X a)                                                          \
     {                                                                                       \
         return sizeof(R) == sizeof(float) ? (R)dt_abs_of_float_parts(a.re, a.im)            \
-                                          : (R)hypot((double)a.re, (double)a.im);           \
+                                          : (R)dt_abs_of_double_parts(a.re, a.im);          \
     }                                                                                       \
     DT_FN dt_C_##X dt_square_##X(dt_C_##X a) { return dt_##X##_mul(a, a); }                 \
     /* NumPy's reciprocal: 1/a by Smith's scaling, in the dtype's precision */            \

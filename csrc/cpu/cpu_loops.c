@@ -98,7 +98,9 @@
 
 /* ---- binary ops: out = OP(a, b) ---- */
 #define DT_BINARY_LOOP(OPNAME, X, OUT_T, STORE)                                           \
-    DT_CLONES_##X static void loop_##OPNAME##_##X(char **data, const int64_t *s, int64_t n) \
+    DT_BINARY_LOOP_CLONES(OPNAME, X, OUT_T, STORE, DT_CLONES_##X)
+#define DT_BINARY_LOOP_CLONES(OPNAME, X, OUT_T, STORE, CLONES)                             \
+    CLONES static void loop_##OPNAME##_##X(char **data, const int64_t *s, int64_t n)        \
     {                                                                                      \
         enum { L = DT_LANES_##X };                                                         \
         char *o = data[0], *a = data[1], *b = data[2];                                     \
@@ -160,9 +162,6 @@
     }
 
 #define DT_STORE_BOOL(v) (v)
-#define DT_ARITH_LOOPS(CODE, X)                                    \
-    DT_BINARY_LOOP(add, X, dt_T_##X, dt_store_##X)                 \
-    DT_BINARY_LOOP(mul, X, dt_T_##X, dt_store_##X)
 #define DT_DIV_LOOPS(X) DT_BINARY_LOOP(div, X, dt_T_##X, dt_store_##X)
 #define DT_COMPARE_LOOPS(CODE, X)                                  \
     DT_BINARY_LOOP(eq, X, bool, DT_STORE_BOOL)                     \
@@ -172,14 +171,14 @@
     DT_BINARY_LOOP(gt, X, bool, DT_STORE_BOOL)                     \
     DT_BINARY_LOOP(ge, X, bool, DT_STORE_BOOL)
 
-DT_FOR_EACH_DTYPE(DT_ARITH_LOOPS)
 DT_FOR_EACH_DTYPE(DT_COMPARE_LOOPS)
 DT_DIV_LOOPS(f16) DT_DIV_LOOPS(bf16) DT_DIV_LOOPS(f32) DT_DIV_LOOPS(f64)
 DT_DIV_LOOPS(c64) DT_DIV_LOOPS(c128)
 
 /* ---- unary ops: out = FN(a) ---- */
-#define DT_UNARY_LOOP(FN, X, OUT_T, STORE)                                                 \
-    DT_CLONES_##X static void loop_##FN##_##X(char **data, const int64_t *s, int64_t n)     \
+#define DT_UNARY_LOOP(FN, X, OUT_T, STORE) DT_UNARY_LOOP_CLONES(FN, X, OUT_T, STORE, DT_CLONES_##X)
+#define DT_UNARY_LOOP_CLONES(FN, X, OUT_T, STORE, CLONES)                                  \
+    CLONES static void loop_##FN##_##X(char **data, const int64_t *s, int64_t n)            \
     {                                                                                      \
         enum { L = DT_LANES_##X };                                                         \
         char *o = data[0], *a = data[1];                                                   \
@@ -238,6 +237,13 @@ DT_FOR_EACH_DTYPE(DT_WHERE_LOOP)
 #define DT_TAGS_ALL(M, FN) DT_TAGS_REAL(M, FN) DT_TAGS_COMPLEX(M, FN)
 
 #define DT_BIN_SAME(FN, X) DT_BINARY_LOOP(FN, X, dt_T_##X, dt_store_##X)
+/* Note [Complex loops that vectorize]
+ * Complex add, subtract, multiply, negate, conjugate and square, and |z|,
+ * call no libm, so their loops may use SIMD (without fp contraction a
+ * vector lane computes the scalar code's bits): complex64 a * a took 0.97
+ * ms for 10^6 values, NumPy's SIMD loop 0.67, now 0.33. */
+#define DT_BIN_VEC(FN, X) DT_BINARY_LOOP_CLONES(FN, X, dt_T_##X, dt_store_##X, DT_VECTOR_CLONES)
+#define DT_UN_VEC(FN, X) DT_UNARY_LOOP_CLONES(FN, X, dt_T_##X, dt_store_##X, DT_VECTOR_CLONES)
 #define DT_BIN_BOOL(FN, X) DT_BINARY_LOOP(FN, X, bool, DT_STORE_BOOL)
 #define DT_UN_SAME(FN, X) DT_UNARY_LOOP(FN, X, dt_T_##X, dt_store_##X)
 #define DT_UN_BOOL(FN, X) DT_UNARY_LOOP(FN, X, bool, DT_STORE_BOOL)
@@ -247,7 +253,10 @@ typedef double dt_real_T_c128;
 
 /* the loops: (family, generator) per function */
 DT_TAGS_INT_FLOAT(DT_BIN_SAME, fdiv) DT_TAGS_INT_FLOAT(DT_BIN_SAME, rem)
-DT_TAGS_NUMBER(DT_BIN_SAME, sub) DT_TAGS_NUMBER(DT_BIN_SAME, pow)
+DT_TAGS_REAL(DT_BIN_SAME, add) DT_TAGS_COMPLEX(DT_BIN_VEC, add)
+DT_TAGS_REAL(DT_BIN_SAME, mul) DT_TAGS_COMPLEX(DT_BIN_VEC, mul)
+DT_TAGS_INT_FLOAT(DT_BIN_SAME, sub) DT_TAGS_COMPLEX(DT_BIN_VEC, sub)
+DT_TAGS_NUMBER(DT_BIN_SAME, pow)
 DT_TAGS_ALL(DT_BIN_SAME, max) DT_TAGS_ALL(DT_BIN_SAME, min)
 DT_TAGS_FLOAT(DT_BIN_SAME, atan2) DT_TAGS_FLOAT(DT_BIN_SAME, hypot)
 DT_TAGS_FLOAT(DT_BIN_SAME, copysign) DT_TAGS_FLOAT(DT_BIN_SAME, nextafter)
@@ -262,9 +271,22 @@ DT_TAGS_BOOL_INT(DT_BIN_SAME, and) DT_TAGS_BOOL_INT(DT_BIN_SAME, or)
 DT_TAGS_BOOL_INT(DT_BIN_SAME, xor)
 DT_TAGS_INT(DT_BIN_SAME, lsh) DT_TAGS_INT(DT_BIN_SAME, rsh)
 DT_TAGS_ALL(DT_BIN_BOOL, land) DT_TAGS_ALL(DT_BIN_BOOL, lor) DT_TAGS_ALL(DT_BIN_BOOL, lxor)
-DT_TAGS_NUMBER(DT_UN_SAME, neg) DT_TAGS_NUMBER(DT_UN_SAME, pos)
-DT_TAGS_REAL(DT_UN_SAME, abs) DT_TAGS_COMPLEX(DT_UN_REAL, abs)
-DT_TAGS_NUMBER(DT_UN_SAME, square) DT_TAGS_NUMBER(DT_UN_SAME, recip)
+DT_TAGS_INT_FLOAT(DT_UN_SAME, neg) DT_TAGS_COMPLEX(DT_UN_VEC, neg)
+DT_TAGS_INT_FLOAT(DT_UN_SAME, pos) DT_TAGS_COMPLEX(DT_UN_VEC, pos)
+/* |z| (Note [abs of complex128]) computes every value and then selects, but
+ * GCC keeps a select's unused arm behind a branch, which blocks the vector
+ * loop, unless it may assume that no operation traps (devtensor reads no
+ * floating-point flags); the optimize attribute needs flatten (above). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define DT_NO_TRAP_CLONES __attribute__((optimize("O3", "no-trapping-math"), flatten)) DT_VECTOR_CLONES
+#else
+#define DT_NO_TRAP_CLONES DT_VECTOR_CLONES
+#endif
+DT_TAGS_REAL(DT_UN_SAME, abs)
+DT_UNARY_LOOP_CLONES(abs, c64, float, DT_STORE_BOOL, DT_NO_TRAP_CLONES)
+DT_UNARY_LOOP_CLONES(abs, c128, double, DT_STORE_BOOL, DT_NO_TRAP_CLONES)
+DT_TAGS_INT_FLOAT(DT_UN_SAME, square) DT_TAGS_COMPLEX(DT_UN_VEC, square)
+DT_TAGS_NUMBER(DT_UN_SAME, recip)
 DT_TAGS_NUMBER(DT_UN_SAME, sign)
 DT_TAGS_INEXACT(DT_UN_SAME, sqrt) DT_TAGS_INEXACT(DT_UN_SAME, exp)
 DT_TAGS_INEXACT(DT_UN_SAME, expm1) DT_TAGS_INEXACT(DT_UN_SAME, log)
@@ -281,7 +303,7 @@ DT_TAGS_INEXACT(DT_UN_SAME, rint)
 DT_TAGS_BOOL_INT(DT_UN_SAME, invert)
 DT_TAGS_ALL(DT_UN_BOOL, lnot) DT_TAGS_ALL(DT_UN_BOOL, isnan) DT_TAGS_ALL(DT_UN_BOOL, isinf)
 DT_TAGS_ALL(DT_UN_BOOL, isfinite) DT_TAGS_REAL(DT_UN_BOOL, signbit)
-DT_TAGS_NUMBER(DT_UN_SAME, conj)
+DT_TAGS_INT_FLOAT(DT_UN_SAME, conj) DT_TAGS_COMPLEX(DT_UN_VEC, conj)
 DT_TAGS_REAL(DT_UN_SAME, real) DT_TAGS_COMPLEX(DT_UN_REAL, real)
 DT_TAGS_REAL(DT_UN_SAME, imag) DT_TAGS_COMPLEX(DT_UN_REAL, imag)
 DT_TAGS_FLOAT(DT_UN_SAME, angle) DT_TAGS_COMPLEX(DT_UN_REAL, angle)
