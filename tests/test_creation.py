@@ -1003,6 +1003,13 @@ def test_zero_d_integer_tensors_are_sizes(device):
     assert dt.arange(dt.asarray(2.5)).tolist() == [0.0, 1.0, 2.0]
     with pytest.raises(TypeError):
         dt.zeros(dt.asarray(2.0))  # a float is no size, as in NumPy
+    # and where NumPy code passes an element of an integer array as a shape
+    k = dt.asarray([2, 3], device=device)
+    v = dt.asarray([0.5, 1.5, 3.0], device=device)
+    assert dt.resize(v, k[0]).tolist() == [0.5, 1.5] and dt.resize(v, (k[0], k[1])).shape == (2, 3)
+    assert [int(i) for i in dt.unravel_index(2, k[1])] == [2] and int(dt.ravel_multi_index((1,), k[1])) == 1
+    mvn = dt.random.default_rng(0).multivariate_normal([0, 0], [[1, 0], [0, 1]], size=k[0], device=device)
+    assert mvn.shape == (2, 2)
 
 
 def test_bfloat16_from_scalars_keeps_their_shape(device):

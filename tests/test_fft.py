@@ -167,6 +167,17 @@ def test_out_and_errors_are_numpy_s(device):
             assert str(got.value) == str(expected.value)
 
 
+def test_axes_past_the_dimensions_are_numpy_s_index_error(device):
+    """fft2 of a vector, fftn with an axis past the array's: NumPy's IndexError
+    (its take of the shape), on every device."""
+    from helpers import same_error
+    for a, name, kw in ((np.arange(4.0), "fft2", {}), (np.arange(4.0), "rfft2", {}),
+                        (np.arange(4.0), "irfft2", {}), (np.ones((2, 2)), "fftn", {"axes": (0, 3)}),
+                        (np.ones((2, 2)), "rfftn", {"axes": (0, -3)}), (np.array(1.0), "fft2", {})):
+        x = dt.asarray(a, device=device)
+        same_error(lambda: getattr(np.fft, name)(a, **kw), lambda: getattr(dt.fft, name)(x, **kw))
+
+
 @pytest.mark.parametrize("device", CUDA_DEVICES)
 def test_transforms_of_empty_batches(device):
     a = np.zeros((0, 8), np.complex64)

@@ -135,3 +135,27 @@ def test_numpys_fallbacks_make_data_where_the_factories_do():
     assert all(t.device == gpu for t in made), [t.device for t in made]
     assert all(t.device == dt.device("cpu") for t in on_cpu), [t.device for t in on_cpu]
     assert to_np(made[3]).tolist() == [0.0, 0.0, 1.0]
+
+
+def test_typed_code_subscripts_ndarray_and_dtype():
+    """Annotations NumPy code writes, np.ndarray[Any, np.dtype[np.float64]],
+    evaluate (a generic alias, as NumPy's)."""
+    import types
+    import typing
+
+    def f(x: dt.ndarray[typing.Any, dt.dtype[dt.float64]]) -> dt.ndarray: ...
+    hint = typing.get_type_hints(f)["x"]
+    assert isinstance(hint, types.GenericAlias) and hint.__origin__ is dt.ndarray
+    assert typing.get_args(hint)[1] == types.GenericAlias(dt.dtype, (dt.float64,))
+    assert isinstance(dt.zeros(2), dt.ndarray) and dt.dtype("float32") is dt.float32
+
+
+def test_names_numpy_2_removed_keep_numpy_s_advice():
+    for name in ("float_", "NaN", "Inf", "cast"):
+        with pytest.raises(AttributeError) as want:
+            getattr(np, name)
+        with pytest.raises(AttributeError) as got:
+            getattr(dt, name)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(AttributeError, match="module 'devtensor' has no attribute 'nosuch'"):
+        dt.nosuch

@@ -415,6 +415,23 @@ def test_histogram_bin_edges(device):
     assert_same(dt.histogram_bin_edges([]), np.histogram_bin_edges([]))
 
 
+def test_histogram_counts_from_0d_tensors(device):
+    """bins=labels.max() + 1 is a count: a 0-d tensor (on the data's device)
+    counts as NumPy's 0-d array does, in every histogram function."""
+    x = np.array([0.5, 1.5, 3.0, 2.0, 4.5])
+    labels = np.array([0, 2, 1, 2, 4])
+    tx, tl = dt.asarray(x, device=device), dt.asarray(labels, device=device)
+    for got, want in zip(dt.histogram(tx, bins=tl.max() + 1), np.histogram(x, bins=labels.max() + 1)):
+        assert_same(got, want, exact=False, rtol=1e-15)
+    assert_same(dt.histogram_bin_edges(tx, tl[1]), np.histogram_bin_edges(x, labels[1]), exact=False, rtol=1e-15)
+    assert_same(dt.histogram2d(tx, tx, bins=tl[1])[0], np.histogram2d(x, x, bins=labels[1])[0])
+    assert_same(dt.histogram2d(tx, tx, bins=[tl[1], tl[2]])[0], np.histogram2d(x, x, bins=[2, 1])[0])
+    assert_same(dt.histogramdd(dt.stack([tx, tx], 1), bins=tl[1])[0],
+                np.histogramdd(np.stack([x, x], 1), bins=labels[1])[0])
+    with pytest.raises(ValueError, match="`bins` must be positive"):
+        dt.histogram_bin_edges(tx, tl[0])
+
+
 def test_histogram_estimator_errors(device):
     a = np.arange(10.0)
     ta, tw = dt.asarray(a, device=device), dt.asarray(np.ones(10), device=device)

@@ -324,6 +324,17 @@ def test_setitem_scalar_errors(device, dtype, value, exc, msg):
     assert x.tolist() == [0, 0, 0]
 
 
+def test_several_values_for_one_element_are_numpy_s_error(device):
+    """z[0] = [1, 2]: NumPy's 'setting an array element with a sequence.'"""
+    for target, key in ((dt.zeros(3, device=device), 0), (dt.zeros((2, 2), device=device), (0, 1)),
+                        (dt.zeros(3, device=device)[1], ...)):
+        with pytest.raises(ValueError, match="^setting an array element with a sequence.$"):
+            target[key] = [1.0, 2.0]
+        with pytest.raises(ValueError, match="^setting an array element with a sequence.$"):
+            np.zeros(3)[0] = [1.0, 2.0]
+        assert not dt.any(target)
+
+
 def test_setitem_shape_mismatch(device):
     x, a = pair((3, 4), device)
     with pytest.raises(ValueError) as np_err:

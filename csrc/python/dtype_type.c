@@ -284,6 +284,7 @@ static PyMethodDef dtype_methods[] = {
     {"__reduce__", (PyCFunction)dtype_reduce, METH_NOARGS, NULL},
     {"__instancecheck__", (PyCFunction)dtype_instancecheck, METH_O, "isinstance(v, dtype): v is of NumPy's scalar type"},
     {"__subclasscheck__", (PyCFunction)dtype_subclasscheck, METH_O, "issubclass(t, dtype): t is NumPy's scalar type or one of its subclasses"},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "dtype[float64]: a generic alias for annotations, as NumPy's"},
     {NULL, NULL, 0, NULL},
 };
 

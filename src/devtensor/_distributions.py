@@ -490,7 +490,8 @@ class Distributions:
         mean, cov = dt.asarray(mean, device=dev), dt.asarray(cov, device=dev)
         if mean.dtype.kind == "c" or cov.dtype.kind == "c":
             raise TypeError("mean and cov must not be complex")
-        shape = [] if size is None else [size] if isinstance(size, (int, np.integer)) else size
+        shape = [] if size is None else [size] if isinstance(size, (int, np.integer)) or getattr(
+            size, "ndim", None) == 0 else size
         if mean.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
         if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:

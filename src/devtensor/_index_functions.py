@@ -336,7 +336,7 @@ def choose(a, choices, out=None, mode="raise"):
 
 def _dims(shape):
     if type(shape) is not tuple:
-        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+        shape = (shape,) if isinstance(shape, (int, np.integer)) or getattr(shape, "ndim", None) == 0 else tuple(shape)
     dims = shape
     for n in shape:  # Python ints, the common case, as they are
         if type(n) is not int:

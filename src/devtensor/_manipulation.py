@@ -655,8 +655,8 @@ def resize(a, new_shape):
     """NumPy's resize: a's flattened values repeated (or cut) to fill new_shape
     (zeros when a is empty)."""
     a = _tensor(a)
-    if isinstance(new_shape, (int, np.integer)):
-        new_shape = (new_shape,)
+    if isinstance(new_shape, (int, np.integer)) or getattr(new_shape, "ndim", None) == 0:
+        new_shape = (new_shape,)  # a 0-d tensor too: np.resize(x, counts[0])
     new_shape = tuple(operator.index(n) for n in new_shape)
     size = 1
     for n in new_shape:

@@ -8,6 +8,8 @@ buffer=None, offset=0, strides=None, order=None): an uninitialised tensor
 (on the default device, or device=), or with a buffer a CPU tensor over
 that memory, with NumPy's checks of buffer, offset and strides.
 """
+import types
+
 import numpy as np
 
 from . import _C
@@ -28,6 +30,9 @@ class ndarray(metaclass=_TensorTypeCheck):
     """NumPy's ndarray for devtensor: every tensor is one, and
     ndarray(shape, dtype=float, buffer=None, offset=0, strides=None,
     order=None, *, device=None) makes one as NumPy's constructor does."""
+
+    # ndarray[Any, dtype[float64]] in annotations, as NumPy's
+    __class_getitem__ = classmethod(types.GenericAlias)
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None, *,
                 device=None):

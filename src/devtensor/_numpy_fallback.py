@@ -137,12 +137,14 @@ def module_getattr(name):
         return importlib.import_module("devtensor.testing")
     try:
         obj = getattr(np, name)
-    except AttributeError:
+    except AttributeError as e:
         if name in _AMBIGUOUS_TYPE_NAMES:
             torch, numpy1 = _AMBIGUOUS_TYPE_NAMES[name]
             raise AttributeError(f"module 'devtensor' has no attribute {name!r}: PyTorch's {name} is "
                                  f"{torch} and NumPy 1's was {numpy1}, so name the one you mean "
                                  f"(devtensor.{torch} or devtensor.{numpy1})") from None
+        if str(e).startswith("`np."):  # removed in NumPy 2: NumPy's advice (`np.float_` ... Use `np.float64`)
+            raise AttributeError(str(e)) from None
         raise AttributeError(f"module 'devtensor' has no attribute {name!r}") from None
     if name in ("c_", "r_", "mgrid", "ogrid"):
         return _wrapped.setdefault(name, _IndexHelper(obj))

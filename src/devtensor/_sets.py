@@ -490,6 +490,12 @@ def _bin_width(name, x, lo, hi):
     return ptp / best
 
 
+def _one_number(bins):
+    """Whether bins is a count rather than edges (NumPy's np.ndim(bins) == 0):
+    a 0-d tensor counts too (bins=labels.max() + 1)."""
+    return bins.ndim == 0 if isinstance(bins, TensorBase) else np.ndim(bins) == 0
+
+
 def _bin_edges(a, bins, range, weights):
     """NumPy's bin edges for the flattened data a: `bins` equal bins of the
     outer edges for a count or an estimator's name, else `bins` itself as
@@ -508,7 +514,7 @@ def _bin_edges(a, bins, range, weights):
                 width = 1
             count = int(np.ceil(_span(hi, lo) / width))
         return _equal_edges(a, lo, hi, count)
-    if np.ndim(bins) == 0 and not isinstance(bins, TensorBase):
+    if _one_number(bins):
         try:
             count = operator.index(bins)
         except TypeError:
@@ -562,7 +568,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     inside = uf.logical_and(uf.greater_equal(vals, e[0]), uf.less_equal(vals, e[-1]))
     vals = vals[inside]
     w = weights[inside] if weights is not None else None
-    if nb > 0 and np.ndim(bins) == 0 and not isinstance(bins, TensorBase):  # equal bins
+    if nb > 0 and _one_number(bins):  # equal bins
         which = _equal_bin_of(vals, e, nb)
     else:
         which = uf.subtract(srt.searchsorted(e, vals, side="right"), 1)
@@ -588,7 +594,7 @@ def _dd_edges(column, bins, rng, i):
     float32 data and no range, float64 for a range of Python floats)."""
     from ._creation import asarray
     cr, ix, man, red, srt, uf = _ops()
-    if np.ndim(bins) == 0 and not isinstance(bins, TensorBase):
+    if _one_number(bins):
         if bins < 1:
             raise ValueError(f"`bins[{i}]` must be positive, when an integer")
         lo, hi = _outer_edges(column, rng)

@@ -236,6 +236,8 @@ def _broadcast_value(value, shape):
         value = _view(value, value.shape[extra:], value.strides[extra:])
     strides = _broadcast_strides(value.shape, value.strides, shape)
     if strides is None:
+        if not shape:  # several values for one element: NumPy's words
+            raise ValueError("setting an array element with a sequence.")
         raise ValueError(f"could not broadcast input array from shape {_np_shape(value.shape)} "
                          f"into shape {_np_shape(shape)}")
     return _view(value, shape, strides)

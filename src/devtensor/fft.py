@@ -206,11 +206,21 @@ def _device_1d(name, x, n, axis, norm):
     return _raw(x, default if n is None else n, axis, _C.FFT_C2R, False, norm, name)
 
 
+def _sizes_along(x, axes):
+    """x's sizes along axes, with the IndexError of NumPy's take(x.shape, axes)."""
+    if x.ndim == 0 and len(axes):
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    for a in axes:
+        if not -x.ndim <= operator.index(a) < x.ndim:
+            raise IndexError(f"index {a} is out of bounds for axis 0 with size {x.ndim}")
+    return [x.shape[a] for a in axes]
+
+
 def _cook(x, s, axes, invreal=False):
     """numpy.fft's sizes and axes of an n-dimensional transform."""
     shapeless = s is None
     if s is None:
-        s = list(x.shape) if axes is None else [x.shape[a] for a in axes]
+        s = list(x.shape) if axes is None else _sizes_along(x, axes)
     s = list(s)
     if axes is None:
         if not shapeless:
