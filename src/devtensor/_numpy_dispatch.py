@@ -137,7 +137,10 @@ def _other_ufunc(ufunc, method, inputs, kwargs):
 # tensor (Tensor.__array_function__) and devtensor runs its own function of
 # the same name and module, so the result is a tensor on the operands'
 # device.  The look-up is by the NumPy function's module (numpy,
-# numpy.linalg, numpy.fft) and name, remembered per function object.
+# numpy.linalg, numpy.fft) and name, remembered per function object; once
+# found, a call whose arrays are all exact tensors goes from
+# Tensor.__array_function__ straight to it (np.sum(t): 0.97 -> 0.65 us, of
+# which NumPy's dispatch takes 0.58).
 # Functions devtensor lacks run NumPy's own implementation on zero-copy
 # views when every tensor involved is on the CPU, and NumPy arrays in the
 # result come back as tensors (zero-copy); a tensor on a device raises
@@ -151,6 +154,7 @@ _NAMESPACES = {"numpy": "devtensor", "numpy.linalg": "devtensor.linalg",
                "numpy.lib.scimath": "devtensor.emath"}
 _NOT_NUMPYS = frozenset()
 _implementations = {}
+direct_implementations = {}  # those called as they are: not like= creators (Tensor.__array_function__)
 
 
 def _implementation_of(func):
@@ -169,6 +173,8 @@ def _implementation_of(func):
         if not callable(impl) or isinstance(impl, type) or hasattr(impl, "_numpy_fallback"):
             impl = None
     _implementations[func] = impl
+    if impl is not None and not (func.__module__ == "numpy" and name in _LIKE_CREATORS):
+        direct_implementations[func] = impl
     return impl
 
 
@@ -291,11 +297,22 @@ def array_function(func, types, args, kwargs, like=None):
             return _created_like(impl, args, kwargs, like)
         try:
             return impl(*args, **kwargs)
-        except NotNumbers as e:  # Note [NumPy's answer for data that is not numbers]
-            if any(d.type != "cpu" for d in _devices((args, kwargs), set())):
-                raise NotNumbers(f"{e}; NumPy's own {func.__module__}.{func.__name__} takes such data, "
-                                 "but runs on host memory: pass the tensors' .cpu() copies "
-                                 "(matplotlib's bar() needs that too)") from None
+        except NotNumbers as e:
+            return numpy_s_for_not_numbers(func, args, kwargs, e)
+    return _numpy_s_on_host_views(func, args, kwargs)
+
+
+def numpy_s_for_not_numbers(func, args, kwargs, e):
+    """Note [NumPy's answer for data that is not numbers]: NumPy's own
+    function after devtensor's met data that is not numbers (NotNumbers e)."""
+    if any(d.type != "cpu" for d in _devices((args, kwargs), set())):
+        raise NotNumbers(f"{e}; NumPy's own {func.__module__}.{func.__name__} takes such data, "
+                         "but runs on host memory: pass the tensors' .cpu() copies "
+                         "(matplotlib's bar() needs that too)") from None
+    return _numpy_s_on_host_views(func, args, kwargs)
+
+
+def _numpy_s_on_host_views(func, args, kwargs):
     refuse_device_tensors(f"{func.__module__}.{func.__name__}", args, kwargs, ", or use a devtensor function")
     host = _walk(args, lambda t: t._host_view()), _walk(kwargs, lambda t: t._host_view())
     return _as_tensors(func._implementation(*host[0], **host[1]))

@@ -10,7 +10,10 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
-from ._numpy_dispatch import array_function as _array_function, array_ufunc as _array_ufunc
+from ._numpy_dispatch import (
+    NotNumbers as _NotNumbers, array_function as _array_function, array_ufunc as _array_ufunc,
+    direct_implementations as _direct_implementations, numpy_s_for_not_numbers as _numpy_s_for_not_numbers,
+)
 from . import _flatiter, _views
 from ._views import _order_axes
 from ._ndarray import ndarray as _ndarray
@@ -658,6 +661,12 @@ class _TensorMethods:
     def __array_function__(self, func, types, args, kwargs):
         """np.concatenate(...), np.sum(t), ...: devtensor's own function
         (Note [NumPy functions on tensors] in devtensor/_numpy_dispatch.py)."""
+        impl = _direct_implementations.get(func)
+        if impl is not None and types == _TENSOR_ONLY:  # the common call, found before
+            try:
+                return impl(*args, **kwargs)
+            except _NotNumbers as e:
+                return _numpy_s_for_not_numbers(func, args, kwargs, e)
         return _array_function(func, types, args, kwargs, self)
 
     # ---- copying and pickling ----
@@ -805,6 +814,7 @@ def _install_methods(cls, methods):
 
 
 Tensor = _C.Tensor
+_TENSOR_ONLY = (Tensor,)  # __array_function__'s types when every array is an exact tensor
 _install_methods(Tensor, _TensorMethods)
 del _TensorMethods
 
