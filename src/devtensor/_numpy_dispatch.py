@@ -58,6 +58,24 @@ def _ndarray_outs(ufunc, method, inputs, kwargs):
     return tuple(got if o is None else o for o, got in zip(outs, r))  # out=(q, None): a new second
 
 
+def _direct_ufunc_ops():
+    """NumPy's ufunc -> (devtensor's op, nin) for the ufuncs array_ufunc
+    below sends straight to _C._ufunc when called with no keywords."""
+    direct = {}
+    for name, op in _OPS.items():
+        f = getattr(np, name, None)
+        if isinstance(f, np.ufunc) and name not in _FUNCTION_UFUNCS and name not in _GUFUNCS:
+            direct[f] = (op, f.nin)
+    direct[np.degrees], direct[np.radians] = (_OPS["rad2deg"], 1), (_OPS["deg2rad"], 1)
+    return direct
+
+
+# np.exp(t), np.add(t, 1.0): Tensor.__array_ufunc__ calls _C._ufunc itself
+# for these when there are no keywords (1.66 -> 0.95 us; NumPy's override
+# machinery alone takes 0.74), else array_ufunc
+direct_ufunc_ops = _direct_ufunc_ops()
+
+
 def array_ufunc(ufunc, method, inputs, kwargs):
     out = kwargs.get("out")
     if out is not None and any(type(o) is np.ndarray for o in (out if isinstance(out, tuple) else (out,))):

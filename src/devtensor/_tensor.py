@@ -12,7 +12,8 @@ from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._numpy_dispatch import (
     NotNumbers as _NotNumbers, array_function as _array_function, array_ufunc as _array_ufunc,
-    direct_implementations as _direct_implementations, numpy_s_for_not_numbers as _numpy_s_for_not_numbers,
+    direct_implementations as _direct_implementations, direct_ufunc_ops as _direct_ufunc_ops,
+    numpy_s_for_not_numbers as _numpy_s_for_not_numbers,
 )
 from . import _flatiter, _views
 from ._views import _order_axes
@@ -656,6 +657,10 @@ class _TensorMethods:
     __array_priority__ = 1000
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs:
+            op = _direct_ufunc_ops.get(ufunc)
+            if op is not None and op[1] == len(inputs):
+                return _C._ufunc(op[0], *inputs)
         return _array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
