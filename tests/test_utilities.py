@@ -128,6 +128,28 @@ def test_copyto_tensors_and_where(device):
                                  dt.ones(3, device=device), casting="safe"))
 
 
+def test_copyto_one_value_under_a_mask_of_dst_s_shape(device):
+    """copyto(dst, number, where=mask) with mask shaped as dst (boolean
+    assignment underneath): NumPy's values and errors, for each dtype kind."""
+    rng = np.random.default_rng(4)
+    mask_np = rng.random((3, 4)) > 0.5
+    mask = dt.asarray(mask_np, device=device)
+    for dtype in ("uint8", "int32", "float32", "float64", "complex64", "bool"):
+        for value in (3, -1, 300, 2.5, 1 + 2j, True):
+            a = np.zeros((3, 4), dtype)
+            t = dt.zeros((3, 4), dtype=dtype, device=device)
+            try:
+                np.copyto(a, value, where=mask_np)
+            except Exception as e:
+                with pytest.raises(type(e)) as got:
+                    dt.copyto(t, value, where=mask)
+                assert str(got.value) == str(e) or "out of bounds" in str(e)
+                assert not to_np(t).any()  # nothing written
+                continue
+            dt.copyto(t, value, where=mask)
+            assert_same(t, a, device)
+
+
 @pytest.mark.parametrize("dst_shape, src_shape, mask_shape", [
     ((2, 3), None, (3, 2, 3)), ((2, 3), (4,), (2, 3)), ((3,), (1, 1, 3), (3,)), ((3,), (2, 1, 3), (3,)),
     ((3,), None, (1, 3)), ((3,), (), (3,)), ((), (3,), ()), ((2, 3), (2, 1), (1, 3))])

@@ -145,8 +145,10 @@ def copyto(dst, src, casting="same_kind", where=True):
         raise TypeError(f"copyto() argument 1 must be a devtensor.Tensor, not "
                         f"{type(dst).__name__}")
     if type(src) in _WEAK_TYPES and casting in _CASTINGS:  # the common call, checked cheaply
-        if casting != "unsafe" and not _C._can_cast(result_type(dst.dtype, src), dst.dtype, casting):
-            raise TypeError(f"Cannot cast scalar from dtype('{asarray(src).dtype}') to "
+        if casting == "same_kind" and dst.dtype.kind in _SAME_KIND_FOR[type(src)]:
+            pass  # a Python number of a kind dst holds: NEP 50 keeps dst's dtype
+        elif casting != "unsafe" and not _C._can_cast(result_type(dst.dtype, src), dst.dtype, casting):
+            raise TypeError(f"Cannot cast scalar from dtype('{result_type(dst.dtype, src)}') to "
                             f"dtype('{dst.dtype}') according to the rule '{casting}'")
         scalar = True
     elif np.isscalar(src) and not isinstance(src, (str, bytes)):
@@ -154,9 +156,9 @@ def copyto(dst, src, casting="same_kind", where=True):
         # raises OverflowError for a Python int out of dst's range
         # Python int, float and complex are weak (NEP 50); bool and NumPy scalars are not
         weak = isinstance(src, (int, float, complex)) and not isinstance(src, (bool, np.generic))
-        if not can_cast(result_type(dst.dtype, src) if weak else asarray(src).dtype, dst.dtype,
-                        casting):
-            raise TypeError(f"Cannot cast scalar from dtype('{asarray(src).dtype}') to "
+        from_dtype = result_type(dst.dtype, src) if weak else asarray(src).dtype
+        if not can_cast(from_dtype, dst.dtype, casting):
+            raise TypeError(f"Cannot cast scalar from dtype('{from_dtype}') to "
                             f"dtype('{dst.dtype}') according to the rule '{casting}'")
         scalar = True
     else:
@@ -174,6 +176,10 @@ def copyto(dst, src, casting="same_kind", where=True):
             value = src.real
     if where is True:
         dst[...] = value
+        return
+    if (scalar and type(where) is type(dst) and where.dtype is _C.bool and where.shape == dst.shape
+            and where.device == dst.device):
+        dst[where] = value  # a mask of dst's shape and one value: boolean assignment, a third of the time
         return
     # lists and scalars are read as bool, as NumPy does
     mask = _bool_mask(where if isinstance(where, (TensorBase, np.ndarray)) else np.asarray(where, dtype=bool),
@@ -198,6 +204,8 @@ def _check_broadcasts(shape, to, what):
 
 
 _WEAK_TYPES = (int, float, complex)
+# the dtype kinds a Python number keeps under NEP 50 (result_type(dst, number) == dst)
+_SAME_KIND_FOR = {int: "iufc", float: "fc", complex: "c"}
 _WHERE = _C.OPS["where"]
 
 
