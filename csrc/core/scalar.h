@@ -103,9 +103,14 @@ DT_FN dt_bf16 dt_double_to_bf16(double d) { return dt_float_to_bf16(dt_double_to
     DT_FN C C##_make(R re, R im) { C z; z.re = re; z.im = im; return z; }              \
     DT_FN C C##_add(C a, C b) { return C##_make(a.re + b.re, a.im + b.im); }         \
     DT_FN C C##_sub(C a, C b) { return C##_make(a.re - b.re, a.im - b.im); }         \
+    /* Note [Complex products without fma]: ac + (-b)d is ac - bd bit for bit,  \
+     * but GCC 12 does not see its complex-multiply pattern there, which it      \
+     * turns into a fused vfmaddsub on FMA and AVX-512 CPUs despite            \
+     * -ffp-contract=off (an element's product then depended on whether the   \
+     * vector loop or the scalar tail computed it, and differed from CUDA's) */ \
     DT_FN C C##_mul(C a, C b)                                                          \
     {                                                                                  \
-        return C##_make(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);         \
+        return C##_make(a.re * b.re + (-a.im) * b.im, a.re * b.im + a.im * b.re);      \
     }                                                                                  \
     /* Smith's algorithm, as NumPy's complex division */                              \
     DT_FN C C##_div(C a, C b)                                                          \

@@ -143,8 +143,9 @@ def module_getattr(name):
             raise AttributeError(f"module 'devtensor' has no attribute {name!r}: PyTorch's {name} is "
                                  f"{torch} and NumPy 1's was {numpy1}, so name the one you mean "
                                  f"(devtensor.{torch} or devtensor.{numpy1})") from None
-        if str(e).startswith("`np."):  # removed in NumPy 2: NumPy's advice (`np.float_` ... Use `np.float64`)
-            raise AttributeError(str(e)) from None
+        msg = str(e)  # removed in NumPy 2: NumPy's advice (`np.float_` ... Use `np.float64`)
+        if "`np." in msg:
+            raise AttributeError(msg.replace("module 'numpy'", "module 'devtensor'")) from None
         raise AttributeError(f"module 'devtensor' has no attribute {name!r}") from None
     if name in ("c_", "r_", "mgrid", "ogrid"):
         return _wrapped.setdefault(name, _IndexHelper(obj))

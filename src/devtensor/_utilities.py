@@ -175,12 +175,16 @@ def copyto(dst, src, casting="same_kind", where=True):
                           np.exceptions.ComplexWarning, stacklevel=2)
             value = src.real
     if where is True:
+        if not scalar and not dst.shape and value.size != 1:
+            _check_broadcasts(value.shape, dst.shape, "input array")  # NumPy's copyto words, not setitem's
         dst[...] = value
         return
-    if (scalar and type(where) is type(dst) and where.dtype is _C.bool and where.shape == dst.shape
-            and where.device == dst.device and not dst.is_cuda):
+    if (scalar and casting == "same_kind" and type(where) is type(dst) and where.dtype is _C.bool
+            and where.shape == dst.shape and where.device == dst.device and not dst.is_cuda):
         # a mask of dst's shape and one value on the CPU: NumPy's boolean assignment, in half the
-        # time (on a GPU, the where kernel below needs no count of the mask's elements)
+        # time (on a GPU, the where kernel below needs no count of the mask's elements).  Only
+        # same_kind: it stores a float into an integer element by int()'s rules, the where kernel
+        # (and NumPy's copyto) unsafely, which 'unsafe' asks for
         dst[where] = value
         return
     # lists and scalars are read as bool, as NumPy does

@@ -220,6 +220,8 @@ def assign(dst, value):
         from ._creation import asarray
         as_array = isinstance(value, np.ndarray)
         value = asarray(value, dtype=None if as_array else dst.dtype, device=dst.device)
+    if not dst.shape and value.size != 1:  # several values for one element (z[0] = [1, 2])
+        raise ValueError("setting an array element with a sequence.")  # NumPy's setitem words
     # an overlapping value (x[1:] = x[:-1]) is read first by the core's copy
     dst._copy_from(_broadcast_value(value, dst.shape))
 
@@ -236,8 +238,6 @@ def _broadcast_value(value, shape):
         value = _view(value, value.shape[extra:], value.strides[extra:])
     strides = _broadcast_strides(value.shape, value.strides, shape)
     if strides is None:
-        if not shape:  # several values for one element: NumPy's words
-            raise ValueError("setting an array element with a sequence.")
         raise ValueError(f"could not broadcast input array from shape {_np_shape(value.shape)} "
                          f"into shape {_np_shape(shape)}")
     return _view(value, shape, strides)
