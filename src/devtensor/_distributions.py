@@ -490,15 +490,14 @@ class Distributions:
         mean, cov = dt.asarray(mean, device=dev), dt.asarray(cov, device=dev)
         if mean.dtype.kind == "c" or cov.dtype.kind == "c":
             raise TypeError("mean and cov must not be complex")
-        shape = [] if size is None else [size] if isinstance(size, (int, np.integer)) or getattr(
-            size, "ndim", None) == 0 else size
+        shape = _shape(size) or ()
         if mean.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
         if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
             raise ValueError("cov must be 2 dimensional and square")
         if mean.shape[0] != cov.shape[0]:
             raise ValueError("mean and cov must have same length")
-        final_shape = tuple(list(shape[:]) + [mean.shape[0]])
+        final_shape = shape + (mean.shape[0],)
         z = self.standard_normal(final_shape, device=mean.device).reshape(-1, mean.shape[0])
         with dt.device("cpu"):  # factored on the cpu, whatever the default device: the same numbers everywhere
             factor = self._mvn_factor(cov.cpu().astype(_C.float64), method, check_valid, tol)
