@@ -128,6 +128,16 @@ def test_copyto_tensors_and_where(device):
                                  dt.ones(3, device=device), casting="safe"))
 
 
+def test_several_values_into_a_0d_tensor_are_numpy_s_broadcast_error(device):
+    """copyto and full into a 0-d tensor say NumPy's copyto words; only
+    setitem says 'setting an array element with a sequence.'"""
+    same_error(lambda: np.copyto(np.zeros(()), np.array([1.0, 2.0])),
+               lambda: dt.copyto(dt.zeros((), device=device), dt.asarray([1.0, 2.0], device=device)))
+    same_error(lambda: np.full((), [1, 2]), lambda: dt.full((), [1, 2], device=device))
+    same_error(lambda: np.zeros(3).__setitem__(0, [1, 2]),
+               lambda: dt.zeros(3, device=device).__setitem__(0, [1, 2]))
+
+
 def test_copyto_one_value_under_a_mask_of_dst_s_shape(device):
     """copyto(dst, number, where=mask) with mask shaped as dst (boolean
     assignment underneath): NumPy's values and errors, for each dtype kind."""
