@@ -863,6 +863,13 @@ def test_every_kernel_runs(device, dtype):
             assert got.dtype == ref.dtype and got.shape == ref.shape
             tol = {"float16": 2e-2, "bfloat16": 5e-2}.get(dtype, 1e-5)
             np.testing.assert_allclose(wide(got), wide(ref), rtol=tol, atol=tol)
+    for name in ("maximum", "minimum"):  # the MIN and MAX scans, exact (long: the CUDA chunk kernels)
+        for a, axis in [(small, 1), (long, 0)]:
+            t = dt.asarray(a).astype(dtype).to(device)
+            got, ref = getattr(dt, name).accumulate(t, axis=axis), getattr(dt, name).accumulate(t.cpu(), axis=axis)
+            assert got.dtype == ref.dtype and wide(got).tobytes() == wide(ref).tobytes()
+            if dtype != "bfloat16":
+                assert_same(got.cpu(), getattr(np, name).accumulate(a, axis=axis))
 
 
 def test_more_bad_arguments(device):
@@ -879,8 +886,10 @@ def test_more_bad_arguments(device):
         dt.sum(t, axis=0, out=(dt.empty(3, device=device), dt.empty(3, device=device)))
     with pytest.raises(TypeError, match="output must be a devtensor tensor"):
         dt.cumsum(t, out=np.empty(6))
-    with pytest.raises(ValueError, match="only sum and prod scan"):
-        dt._C._scan(2, t, 0, dt.empty((2, 3), device=device))
+    with pytest.raises(ValueError, match="only sum, prod, min and max scan, not argmin"):
+        dt._C._scan(dt._C.REDUCE_OPS.index("argmin"), t, 0, dt.empty((2, 3), device=device))
+    with pytest.raises(TypeError, match="scan: maximum does not give float32 from float64"):
+        dt._C._scan(dt._C.REDUCE_OPS.index("max"), t, 0, dt.empty((2, 3), dtype=dt.float32, device=device))
     with pytest.raises(ValueError, match="scan: the output overlaps the input"):
         dt._C._scan(0, t, 0, t)
     with pytest.raises(ValueError, match="reduce: the output overlaps the input"):

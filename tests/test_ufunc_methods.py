@@ -135,6 +135,114 @@ def test_accumulate_lengths_and_dtype(device):
         dt.add.accumulate(dt.asarray(1.0, device=device))
 
 
+def same_bits(got, want, device):
+    """got (a tensor) is want (a NumPy array) to the bit: dtype, shape, device,
+    and which NaN and which zero sits where."""
+    want = np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape and got.device == dt.device(device)
+    g, want = np.ascontiguousarray(to_np(got)), np.ascontiguousarray(want)
+    if want.dtype.kind == "c":
+        g, want = g.view(g.real.dtype), want.view(want.real.dtype)
+    assert g.view(np.uint8).tobytes() == want.view(np.uint8).tobytes(), (g, want)
+
+
+_TIES = [-2.0, -1.0, -0.0, 0.0, 1.0, np.nan]
+
+
+def _ties(dtype, shape, seed):
+    """values with many ties, signed zeros and (floats) NaNs of several kinds"""
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.random(shape) > 0.6
+    if dtype[0] in "iu":
+        return rng.integers(0, 4, shape).astype(dtype)
+    re = rng.choice(_TIES, shape)
+    return (re + 1j * rng.choice(_TIES, shape) if dtype[0] == "c" else re).astype(dtype)
+
+
+def _first_of_ties(name, x, axis):
+    """name.accumulate(x, axis) folded in order with devtensor's maximum and
+    minimum, which keep the first of equal values (-0.0 then 0.0 stays
+    -0.0) and the first NaN.  NumPy's float32 and float64 loops keep the
+    second of equal values (its float16 and complex loops the first): the
+    README says so; its other bits are NumPy's."""
+    if x.dtype.kind != "f":
+        return getattr(np, name).accumulate(x, axis=axis)
+    y = np.moveaxis(x, axis, 0).copy()
+    for i in range(1, y.shape[0]):
+        a, b = y[i - 1], y[i]
+        keep = (a >= b if name == "maximum" else a <= b) | np.isnan(a)
+        y[i] = np.where(keep, a, b)
+    return np.moveaxis(y, 0, axis)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32", "float64",
+                                   "complex64", "complex128"])
+def test_extreme_scans(device, dtype):
+    """minimum/maximum.accumulate are the backend's MIN and MAX scans: the
+    in-order fold of devtensor's minimum and maximum to the bit (the first
+    NaN, the first of -0.0 and 0.0) on every layout and axis, directly and
+    through NumPy's ufuncs; NumPy's result but for the sign of tied zeros."""
+    a = _ties(dtype, (4, 5, 33), 2)
+    base = dt.asarray(a, device=device)
+    for x, t in ((a, base), (a[:, ::-1, 1::2], base[:, ::-1, 1::2]), (a.transpose(2, 0, 1), base.permute(2, 0, 1))):
+        for name in ("maximum", "minimum"):
+            for axis in (0, 1, 2, -1):
+                want = _first_of_ties(name, x, axis)
+                got = getattr(dt, name).accumulate(t, axis=axis)
+                same_bits(got, want, device)
+                same_bits(getattr(np, name).accumulate(t, axis=axis), want, device)
+                np.testing.assert_array_equal(to_np(got), getattr(np, name).accumulate(x, axis=axis), strict=True)
+    if dtype == "float32":  # bfloat16 holds these values exactly
+        b = base.astype("bfloat16")
+        same_bits(dt.maximum.accumulate(b, axis=2).astype("float32"), _first_of_ties("maximum", a, 2), device)
+        assert dt.minimum.accumulate(b).dtype == dt.bfloat16
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_long_extreme_scans(device, dtype):
+    """Rows longer than a CUDA chunk (4096) and, on the CPU with two threads,
+    cut in parts (Note [Scans on the CPU]): a part's or chunk's total keeps
+    the first of a tie and the first NaN, so every later element shows it.
+    Positions 5 and 257 fall to threads 5 and 1 of a chunk's 256."""
+    n = (1 << 17) + 13 if device == "cpu" else 3 * 4096 + 7
+    early, late = (-0.0, 0.0) if dtype[0] == "f" else (complex(np.nan, 1), complex(1, np.nan))
+    a = np.full(n, -1.0, dtype=dtype)
+    a[5], a[257], a[n // 2] = early, late, late
+    b = np.full(n, 1.0, dtype=dtype)
+    b[5], b[257], b[n // 2] = (late, early, early) if dtype[0] == "c" else (0.0, -0.0, -0.0)
+    before = dt.get_num_threads()
+    try:
+        for threads in ((1, 2) if device == "cpu" else (before,)):
+            dt.set_num_threads(threads)
+            same_bits(dt.maximum.accumulate(dt.asarray(a, device=device)), _first_of_ties("maximum", a, 0), device)
+            same_bits(dt.minimum.accumulate(dt.asarray(b, device=device)), _first_of_ties("minimum", b, 0), device)
+            rows = np.stack([a, b, a[::-1]])
+            same_bits(dt.maximum.accumulate(dt.asarray(rows, device=device), axis=1),
+                      _first_of_ties("maximum", rows, 1), device)
+    finally:
+        dt.set_num_threads(before)
+
+
+def test_extreme_scan_arguments(device):
+    """dtype= casts first, out= receives the result, an empty axis gives an
+    empty result, and a scalar still refuses, as NumPy."""
+    a = np.array([[3, 1, 4], [1, 5, 9]], np.int16)
+    t = dt.asarray(a, device=device)
+    same_bits(dt.maximum.accumulate(t, dtype="float64"), np.maximum.accumulate(a, dtype=np.float64), device)
+    out = dt.zeros((2, 3), dtype=dt.int16, device=device)
+    assert dt.minimum.accumulate(t, axis=1, out=out) is out
+    same_bits(out, np.minimum.accumulate(a, axis=1), device)
+    e = np.zeros((0, 3))
+    same_bits(dt.maximum.accumulate(dt.asarray(e, device=device)), np.maximum.accumulate(e), device)
+    same_bits(dt.maximum.accumulate(dt.asarray(e, device=device), axis=1), np.maximum.accumulate(e, axis=1),
+              device)
+    for call in (lambda m, x: m.maximum.accumulate(x[0, 0]),
+                 lambda m, x: m.maximum.accumulate(x, axis=2),
+                 lambda m, x: m.minimum.accumulate(x, axis=None)):
+        same_error(lambda: call(np, a), lambda: call(dt, t))
+
+
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "bitwise_or"])
 def test_reduceat(device, name):
     a = np.arange(1, 17, dtype=np.int64).reshape(2, 8)

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 12
+#define DT_BACKEND_ABI_VERSION 13
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -243,14 +243,17 @@ typedef struct dt_reduce_loop {
     int64_t red_shape[DT_MAX_NDIM], red_strides[DT_MAX_NDIM];
 } dt_reduce_loop;
 
-/* Scans (ABI version 4): out[o, i] = the op (DT_REDUCE_SUM or PROD) of
+/* Scans (ABI version 4; MIN and MAX since 13): out[o, i] = the op of
  * in[o, 0..i] along one axis of len >= 1 elements, for every o of the
  * other axes (n_rows >= 1, coalesced, C order; outer_ndim may be 0).
- * Accumulators and dtypes as SUM's and PROD's in dt_reduce_loop; each
- * output is the running accumulator stored as out_dtype.  in and out do
- * not overlap.  work: DT_REDUCE_WORK_BYTES of device memory. */
+ * SUM and PROD: accumulators and dtypes as in dt_reduce_loop, each output
+ * the running accumulator stored as out_dtype.  MIN and MAX: out_dtype is
+ * in_dtype, and out[o, i] is ops_math.h's dt_min/dt_max folded in order
+ * (NumPy's minimum/maximum.accumulate: the first NaN wins, and of equal
+ * values the earlier, so -0.0 then 0.0 stays -0.0).  in and out do not
+ * overlap.  work: DT_REDUCE_WORK_BYTES of device memory. */
 typedef struct dt_scan_loop {
-    int op;                    /* DT_REDUCE_SUM or DT_REDUCE_PROD */
+    int op;                    /* DT_REDUCE_SUM, PROD, MIN or MAX */
     int device_index;
     void *stream;
     dt_dtype in_dtype, out_dtype;
@@ -519,7 +522,7 @@ typedef struct dt_backend_iface {
     /* -- index kernels (ABI version 3) -- */
     dt_status (*run_index)(const dt_index_loop *loop, dt_error *err);
 
-    /* -- reductions, scans and binary search (ABI version 4) -- */
+    /* -- reductions, scans and binary search (ABI version 4; scans of MIN and MAX: 13) -- */
     dt_status (*run_reduce)(const dt_reduce_loop *loop, dt_error *err);
     dt_status (*run_scan)(const dt_scan_loop *loop, dt_error *err);
     dt_status (*run_search)(const dt_search_loop *loop, dt_error *err);

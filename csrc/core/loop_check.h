@@ -49,8 +49,10 @@ static DT_INLINE dt_status dt_scan_loop_check(const dt_scan_loop *l, dt_error *e
     int64_t rows;
     if (l == NULL)
         return dt_error_set(err, DT_ERR_VALUE, "run_scan: no loop");
-    if ((l->op != DT_REDUCE_SUM && l->op != DT_REDUCE_PROD) || !dt_dtype_is_valid(l->in_dtype) ||
-        !dt_dtype_is_valid(l->out_dtype) || l->len < 1 || l->in == NULL || l->out == NULL)
+    int extreme = l->op == DT_REDUCE_MIN || l->op == DT_REDUCE_MAX;
+    if ((l->op != DT_REDUCE_SUM && l->op != DT_REDUCE_PROD && !extreme) || !dt_dtype_is_valid(l->in_dtype) ||
+        !dt_dtype_is_valid(l->out_dtype) || (extreme && l->out_dtype != l->in_dtype) || l->len < 1 ||
+        l->in == NULL || l->out == NULL)
         return dt_error_set(err, DT_ERR_VALUE, "run_scan: a bad loop");
     if (!dt_loop_dims_count(l->outer_ndim, l->outer_shape, &rows) || rows != l->n_rows)
         return dt_error_set(err, DT_ERR_VALUE, "run_scan: the rows do not match their shape");

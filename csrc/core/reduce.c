@@ -305,8 +305,9 @@ dt_status dt_reduce(dt_reduce_op op, const dt_tensor *src, uint64_t axes, dt_ten
 
 dt_status dt_scan(dt_reduce_op op, const dt_tensor *src, int axis, dt_tensor *out, dt_error *err)
 {
-    if (op != DT_REDUCE_SUM && op != DT_REDUCE_PROD)
-        return dt_error_set(err, DT_ERR_VALUE, "scan: only sum and prod scan, not %s", dt_reduce_name(op));
+    if (op != DT_REDUCE_SUM && op != DT_REDUCE_PROD && op != DT_REDUCE_MIN && op != DT_REDUCE_MAX)
+        return dt_error_set(err, DT_ERR_VALUE, "scan: only sum, prod, min and max scan, not %s",
+                            dt_reduce_name(op));
     if (axis < 0 || axis >= src->ndim)
         return dt_error_set(err, DT_ERR_VALUE, "scan: axis %d out of range", axis);
     if (out->ndim != src->ndim)

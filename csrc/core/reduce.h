@@ -33,9 +33,10 @@ int dt_reduce_takes(dt_reduce_op op, dt_dtype in, dt_dtype out);
  * have none and raise NumPy's ValueError. */
 dt_status dt_reduce(dt_reduce_op op, const dt_tensor *src, uint64_t axes, dt_tensor *out, dt_error *err);
 
-/* out = the running op (DT_REDUCE_SUM: cumsum, DT_REDUCE_PROD: cumprod)
- * of src along `axis`; out has src's shape, a dtype dt_reduce_takes for the
- * op, src's device, and does not overlap src. */
+/* out = the running op (DT_REDUCE_SUM: cumsum, DT_REDUCE_PROD: cumprod,
+ * DT_REDUCE_MIN/MAX: minimum/maximum.accumulate) of src along `axis`; out
+ * has src's shape, a dtype dt_reduce_takes for the op, src's device, and
+ * does not overlap src. */
 dt_status dt_scan(dt_reduce_op op, const dt_tensor *src, int axis, dt_tensor *out, dt_error *err);
 
 /* NumPy's name of op (its ufunc's, or argmin/argmax). */

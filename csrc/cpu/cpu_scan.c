@@ -1,6 +1,6 @@
 /* cpu_scan.c - the CPU backend's scans (backend.h's dt_scan_loop): running
- * sums and products along one axis for every dtype, with the accumulators
- * of csrc/core/reduce_ops.h.
+ * sums, products, minima and maxima along one axis for every dtype, with
+ * the accumulators of csrc/core/reduce_ops.h and ops_math.h's dt_min/dt_max.
  *
  * Note [Scans on the CPU]
  * Each row is scanned in order, the running accumulator stored after each
@@ -64,8 +64,8 @@ typedef struct scanner {
     void (*identity)(void *acc);
 } scanner;
 
-#define SCAN(NAME, X, OPF, IDF)                                                                   \
-    typedef DT_ACC_T(X) NAME##_acc_##X;                                                           \
+#define SCAN(NAME, X, ACC_T, LOADF, STOREF, NARROWF, OPF, IDF, CHAINS)                            \
+    typedef ACC_T NAME##_acc_##X;                                                                 \
     static void NAME##_scan_##X(void *acc, int fresh, const char *in, int64_t n, int64_t is,      \
                                 char *out, int64_t os, dt_dtype o)                                \
     {                                                                                             \
@@ -73,8 +73,8 @@ typedef struct scanner {
         dt_T_##X v;                                                                               \
         if (fresh && n > 0) { /* Note [A scan starts at its first element] */                     \
             memcpy(&v, in, sizeof v);                                                             \
-            a = DT_ACC_LOAD(X, v);                                                                \
-            DT_RPASTE(dt_store_wide_, DT_ACC_##X)(out, a, o);                                     \
+            a = LOADF(X, v);                                                                      \
+            STOREF(X, out, a, o);                                                                 \
             in += is;                                                                             \
             out += os;                                                                            \
             n--;                                                                                  \
@@ -84,14 +84,14 @@ typedef struct scanner {
             const dt_T_##X *q = (const dt_T_##X *)in;                                             \
             dt_T_##X *r = (dt_T_##X *)out;                                                        \
             for (int64_t i = 0; i < n; i++) {                                                     \
-                a = OPF(a, DT_ACC_LOAD(X, q[i]));                                                 \
-                r[i] = DT_CAST_PASTE(DT_ACC_##X, X)(a);                                           \
+                a = OPF(a, LOADF(X, q[i]));                                                       \
+                r[i] = NARROWF(X, a);                                                             \
             }                                                                                     \
         } else {                                                                                  \
             for (int64_t i = 0; i < n; i++) {                                                     \
                 memcpy(&v, in + i * is, sizeof v);                                                \
-                a = OPF(a, DT_ACC_LOAD(X, v));                                                    \
-                DT_RPASTE(dt_store_wide_, DT_ACC_##X)(out + i * os, a, o);                        \
+                a = OPF(a, LOADF(X, v));                                                          \
+                STOREF(X, out + i * os, a, o);                                                    \
             }                                                                                     \
         }                                                                                         \
         *(NAME##_acc_##X *)acc = a;                                                               \
@@ -102,18 +102,18 @@ typedef struct scanner {
         dt_T_##X v;                                                                               \
         if (n > 0) { /* Note [A scan starts at its first element] */                              \
             memcpy(&v, in, sizeof v);                                                             \
-            a = DT_ACC_LOAD(X, v);                                                                \
+            a = LOADF(X, v);                                                                      \
         }                                                                                         \
         int64_t i = 1;                                                                            \
-        if (n > 2 * TOTAL_CHAINS && is == (int64_t)sizeof v && ALIGNED(in, dt_T_##X)) {           \
+        if (CHAINS && n > 2 * TOTAL_CHAINS && is == (int64_t)sizeof v && ALIGNED(in, dt_T_##X)) { \
             /* Note [A part's total in independent chains] */                                     \
             const dt_T_##X *q = (const dt_T_##X *)in;                                             \
             NAME##_acc_##X c[TOTAL_CHAINS];                                                       \
             for (int k = 0; k < TOTAL_CHAINS; k++)                                                \
-                c[k] = DT_ACC_LOAD(X, q[1 + k]);                                                  \
+                c[k] = LOADF(X, q[1 + k]);                                                        \
             for (i = 1 + TOTAL_CHAINS; i + TOTAL_CHAINS <= n; i += TOTAL_CHAINS)                  \
                 for (int k = 0; k < TOTAL_CHAINS; k++)                                            \
-                    c[k] = OPF(c[k], DT_ACC_LOAD(X, q[i + k]));                                   \
+                    c[k] = OPF(c[k], LOADF(X, q[i + k]));                                         \
             for (int w = 1; w < TOTAL_CHAINS; w *= 2)                                             \
                 for (int k = 0; k + w < TOTAL_CHAINS; k += 2 * w)                                 \
                     c[k] = OPF(c[k], c[k + w]);                                                   \
@@ -121,7 +121,7 @@ typedef struct scanner {
         }                                                                                         \
         for (; i < n; i++) {                                                                      \
             memcpy(&v, in + i * is, sizeof v);                                                    \
-            a = OPF(a, DT_ACC_LOAD(X, v));                                                        \
+            a = OPF(a, LOADF(X, v));                                                              \
         }                                                                                         \
         *(NAME##_acc_##X *)acc = a;                                                               \
     }                                                                                             \
@@ -132,15 +132,43 @@ typedef struct scanner {
     static void NAME##_identity_##X(void *acc) { *(NAME##_acc_##X *)acc = IDF(); }
 
 
+/* SUM and PROD: the wide accumulators of reduce_ops.h, stored as out_dtype */
+#define WIDE_LOAD(X, v) DT_ACC_LOAD(X, v)
+#define WIDE_STORE(X, p, a, o) DT_RPASTE(dt_store_wide_, DT_ACC_##X)(p, a, o)
+#define WIDE_NARROW(X, a) DT_CAST_PASTE(DT_ACC_##X, X)(a)
+/* MIN and MAX: the compute type, stored back as the input's dtype (out_dtype
+ * is in_dtype); a part's total in order, not in chains, whose merging would
+ * change which NaN or which of -0.0 and 0.0 comes first */
+#define SAME_LOAD(X, v) dt_load_##X(v)
+#define SAME_STORE(X, p, a, o)                                                                    \
+    do {                                                                                          \
+        dt_T_##X s_ = dt_store_##X(a);                                                            \
+        (void)(o);                                                                                \
+        memcpy(p, &s_, sizeof s_);                                                                \
+    } while (0)
+#define SAME_NARROW(X, a) dt_store_##X(a)
+
 #define SCANNERS(CODE, X)                                                                         \
-    SCAN(sum, X, DT_RPASTE(dt_acc_add_, DT_ACC_##X), DT_RPASTE(dt_acc_zero_, DT_ACC_##X))         \
-    SCAN(prod, X, DT_RPASTE(dt_acc_mul_, DT_ACC_##X), DT_RPASTE(dt_acc_one_, DT_ACC_##X))
+    static inline dt_C_##X extreme_start_##X(void)                                                \
+    {                                                                                             \
+        dt_C_##X z;                                                                               \
+        memset(&z, 0, sizeof z);                                                                  \
+        return z;                                                                                 \
+    }                                                                                             \
+    SCAN(sum, X, DT_ACC_T(X), WIDE_LOAD, WIDE_STORE, WIDE_NARROW, DT_RPASTE(dt_acc_add_, DT_ACC_##X), \
+         DT_RPASTE(dt_acc_zero_, DT_ACC_##X), 1)                                                  \
+    SCAN(prod, X, DT_ACC_T(X), WIDE_LOAD, WIDE_STORE, WIDE_NARROW, DT_RPASTE(dt_acc_mul_, DT_ACC_##X), \
+         DT_RPASTE(dt_acc_one_, DT_ACC_##X), 1)                                                   \
+    SCAN(min, X, dt_C_##X, SAME_LOAD, SAME_STORE, SAME_NARROW, dt_min_##X, extreme_start_##X, 0)  \
+    SCAN(max, X, dt_C_##X, SAME_LOAD, SAME_STORE, SAME_NARROW, dt_max_##X, extreme_start_##X, 0)
 DT_FOR_EACH_DTYPE(SCANNERS)
 
-#define SCAN_ENTRIES(CODE, X)                                                                     \
-    {{sum_scan_##X, sum_total_##X, sum_combine_##X, sum_identity_##X},                            \
-     {prod_scan_##X, prod_total_##X, prod_combine_##X, prod_identity_##X}},
-static const scanner scanners[DT_NUM_DTYPES][2] = {DT_FOR_EACH_DTYPE(SCAN_ENTRIES)};
+#define SCAN_ENTRY(NAME, X) {NAME##_scan_##X, NAME##_total_##X, NAME##_combine_##X, NAME##_identity_##X}
+#define SCAN_ENTRIES(CODE, X) {SCAN_ENTRY(sum, X), SCAN_ENTRY(prod, X), SCAN_ENTRY(min, X), SCAN_ENTRY(max, X)},
+/* indexed by dtype and by op: DT_REDUCE_SUM, PROD, MIN, MAX */
+static const scanner scanners[DT_NUM_DTYPES][4] = {DT_FOR_EACH_DTYPE(SCAN_ENTRIES)};
+_Static_assert(DT_REDUCE_SUM == 0 && DT_REDUCE_PROD == 1 && DT_REDUCE_MIN == 2 && DT_REDUCE_MAX == 3,
+               "scanners[] is indexed by the op");
 
 typedef struct {
     const dt_scan_loop *l;
@@ -226,7 +254,7 @@ dt_status dt_cpu_run_scan(const dt_scan_loop *l, dt_error *err)
     DT_TRY(dt_scan_loop_check(l, err));
     scan_job j;
     j.l = l;
-    j.s = &scanners[l->in_dtype][l->op == DT_REDUCE_PROD];
+    j.s = &scanners[l->in_dtype][l->op];
     int threads = dt_cpu_get_num_threads();
     if (threads > 1 && l->len >= SPLIT_FROM && l->n_rows < threads)
         split_rows(&j);

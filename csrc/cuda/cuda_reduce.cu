@@ -435,10 +435,42 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
  * each thread scans a run of chunks in order, then the runs' totals are
  * scanned in shared memory), then k_scan_chunks (a block per chunk, as
  * k_scan_rows from its start).
- * The accumulators are SUM's and PROD's, uncompensated.  Each element
- * enters the tile as itself (Op::first), and a row's first tile and first
- * chunk have no carry: a row starts at its first element, as NumPy's
- * accumulate (Note [A scan starts at its first element] in cpu_scan.c). */
+ * The accumulators are SUM's and PROD's, uncompensated, or MIN's and MAX's
+ * (ExtremeScanOp).  Each element enters the tile as itself (Op::first),
+ * and a row's first tile and first chunk have no carry: a row starts at its
+ * first element, as NumPy's accumulate (Note [A scan starts at its first
+ * element] in cpu_scan.c).  Every merge takes the earlier part on its left,
+ * and parts merged are adjacent, except in the chunk totals of SUM and
+ * PROD (a thread's elements strided, for coalesced loads: only the
+ * rounding changes); MIN and MAX total each thread's contiguous run and
+ * merge neighbours (ScanInOrder), since their merge keeps the earlier of a
+ * tie (-0.0 before 0.0) and the first NaN. */
+/* MIN and MAX scans: ops_math.h's dt_min/dt_max in the compute type,
+ * stored as the input's dtype; init is a placeholder that the kernels never
+ * merge into a stored value (padding after a row's end, a missing carry) */
+template <class T, bool MAX>
+struct ExtremeScanOp {
+    typedef typename T::C Acc;
+    static __device__ Acc init(const char *, int64_t)
+    {
+        Acc z;
+        memset(&z, 0, sizeof z);
+        return z;
+    }
+    static __device__ Acc first(const char *p) { return T::load(p); }
+    static __device__ Acc merge(Acc a, Acc b) { return MAX ? T::vmax(a, b) : T::vmin(a, b); }
+    static __device__ void store(char *p, Acc a, int) { T::store(p, a); }
+};
+
+template <class Op>
+struct ScanInOrder {
+    static constexpr bool value = false;
+};
+template <class T, bool MAX>
+struct ScanInOrder<ExtremeScanOp<T, MAX>> {
+    static constexpr bool value = true;
+};
+
 struct ScanArgs {
     const char *in;
     char *out;
@@ -529,14 +561,28 @@ __global__ void __launch_bounds__(kThreads) k_scan_totals(ScanArgs a)
     int64_t in_off, out_off;
     scan_row_offsets(a, row, &in_off, &out_off);
     Maybe acc = {Op::init(nullptr, 0), false};
-    for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x)
-        acc = merge_maybe<Op>(acc, Maybe{Op::first(a.in + in_off + r * a.in_stride), true});
-    fold[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned w = kThreads / 2; w > 0; w /= 2) {
-        if (threadIdx.x < w)
-            fold[threadIdx.x] = merge_maybe<Op>(fold[threadIdx.x], fold[threadIdx.x + w]);
+    if (ScanInOrder<Op>::value) { /* each thread's run in order, neighbours merged (Note [Scan kernels]) */
+        int64_t per = (r1 - r0 + kThreads - 1) / kThreads, lo = r0 + threadIdx.x * per;
+        int64_t hi = lo + per < r1 ? lo + per : r1;
+        for (int64_t r = lo; r < hi; r++)
+            acc = merge_maybe<Op>(acc, Maybe{Op::first(a.in + in_off + r * a.in_stride), true});
+        fold[threadIdx.x] = acc;
         __syncthreads();
+        for (unsigned w = 1; w < kThreads; w *= 2) {
+            if (threadIdx.x % (2 * w) == 0)
+                fold[threadIdx.x] = merge_maybe<Op>(fold[threadIdx.x], fold[threadIdx.x + w]);
+            __syncthreads();
+        }
+    } else {
+        for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x)
+            acc = merge_maybe<Op>(acc, Maybe{Op::first(a.in + in_off + r * a.in_stride), true});
+        fold[threadIdx.x] = acc;
+        __syncthreads();
+        for (unsigned w = kThreads / 2; w > 0; w /= 2) {
+            if (threadIdx.x < w)
+                fold[threadIdx.x] = merge_maybe<Op>(fold[threadIdx.x], fold[threadIdx.x + w]);
+            __syncthreads();
+        }
     }
     if (threadIdx.x == 0)
         ((Acc *)a.work)[blockIdx.x] = fold[0].v;
@@ -601,24 +647,27 @@ ScanKernels scan_kernels_of()
     return k;
 }
 
-const ScanKernels &scan_kernels_for(int prod, dt_dtype d)
+/* the kernels of op (DT_REDUCE_SUM, PROD, MIN or MAX) for dtype d */
+const ScanKernels &scan_kernels_for(int op, dt_dtype d)
 {
-    static ScanKernels table[DT_NUM_DTYPES][2];
+    static ScanKernels table[DT_NUM_DTYPES][4];
     static bool ready = [] {
-#define DT_SCAN_ROW(CODE, X)                                                   \
-    table[CODE][0] = scan_kernels_of<SumOp<Red_##X, false>>();                 \
-    table[CODE][1] = scan_kernels_of<ProdOp<Red_##X>>();
+#define DT_SCAN_ROW(CODE, X)                                                                    \
+    table[CODE][DT_REDUCE_SUM] = scan_kernels_of<SumOp<Red_##X, false>>();                      \
+    table[CODE][DT_REDUCE_PROD] = scan_kernels_of<ProdOp<Red_##X>>();                           \
+    table[CODE][DT_REDUCE_MIN] = scan_kernels_of<ExtremeScanOp<Red_##X, false>>();              \
+    table[CODE][DT_REDUCE_MAX] = scan_kernels_of<ExtremeScanOp<Red_##X, true>>();
         DT_FOR_EACH_DTYPE(DT_SCAN_ROW)
 #undef DT_SCAN_ROW
         return true;
     }();
     (void)ready;
-    return table[d][prod];
+    return table[d][op];
 }
 
 dt_status scan_launch(const dt_scan_loop *l, cudaStream_t stream, dt_error *err)
 {
-    const ScanKernels &k = scan_kernels_for(l->op == DT_REDUCE_PROD, l->in_dtype);
+    const ScanKernels &k = scan_kernels_for(l->op, l->in_dtype);
     ScanArgs a;
     memset(&a, 0, sizeof a);
     a.in = l->in;
@@ -636,7 +685,8 @@ dt_status scan_launch(const dt_scan_loop *l, cudaStream_t stream, dt_error *err)
         a.outer_out[d] = l->outer_out_strides[d];
     }
     void *args[] = {&a};
-    const char *name = l->op == DT_REDUCE_PROD ? "cumprod" : "cumsum";
+    static const char *const names[] = {"cumsum", "cumprod", "minimum.accumulate", "maximum.accumulate"};
+    const char *name = names[l->op];
     int64_t chunk = (int64_t)kThreads * 16, chunks = (l->len + chunk - 1) / chunk;
     int64_t max_parts = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size);
     if (chunks < 2 || l->n_rows * chunks > max_parts) {

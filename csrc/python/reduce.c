@@ -246,7 +246,8 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  * axis (an int, negative counting from the end; None for a tensor of at
  * most one dimension) in NumPy's result dtype, or None when Python must
  * handle the arguments (another axis form, a flattening, a 0-d src) and
- * raise NumPy's errors: cumsum's and cumprod's per-call path. */
+ * raise NumPy's errors: the per-call path of cumsum, cumprod and
+ * add/multiply/minimum/maximum.accumulate. */
 static PyObject *scan_fast(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -255,8 +256,8 @@ static PyObject *scan_fast(PyObject *module, PyObject *const *args, Py_ssize_t n
     long op = PyLong_AsLong(args[0]);
     if (op == -1 && PyErr_Occurred())
         return NULL;
-    if (op != DT_REDUCE_SUM && op != DT_REDUCE_PROD)
-        return PyErr_Format(PyExc_ValueError, "_scan_fast: op %ld is not a sum or a product", op);
+    if (op != DT_REDUCE_SUM && op != DT_REDUCE_PROD && op != DT_REDUCE_MIN && op != DT_REDUCE_MAX)
+        return PyErr_Format(PyExc_ValueError, "_scan_fast: op %ld is not a sum, product, minimum or maximum", op);
     if (!DtTensor_Check(args[1]))
         Py_RETURN_NONE;
     const dt_tensor *src = &((PyDtTensor *)args[1])->t;
@@ -606,7 +607,7 @@ PyMethodDef dt_py_reduce_methods[] = {
     {"_search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
      "_search(sorted, values, right, out): where values go in the sorted 1-d tensor (csrc/core/search.h)"},
     {"_scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,
-     "_scan(op, src, axis, out): out = the running sum or product of src along axis"},
+     "_scan(op, src, axis, out): out = the running sum, product, minimum or maximum of src along axis"},
     {"_scan_fast", (PyCFunction)(void (*)(void))scan_fast, METH_FASTCALL,
      "_scan_fast(op, src, axis): a new tensor, or None for Python to handle the arguments"},
     {"_count_nonzero_fast", (PyCFunction)(void (*)(void))count_nonzero_fast, METH_FASTCALL,

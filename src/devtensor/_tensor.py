@@ -13,6 +13,7 @@ from ._C import TensorBase, device as _device_type, dtype as _dtype_type
 from ._numpy_dispatch import (
     NotNumbers as _NotNumbers, array_function as _array_function, array_ufunc as _array_ufunc,
     direct_implementations as _direct_implementations, direct_ufunc_ops as _direct_ufunc_ops,
+    direct_scan_ops as _direct_scan_ops,
     numpy_s_for_not_numbers as _numpy_s_for_not_numbers,
 )
 from . import _flatiter, _views
@@ -661,6 +662,12 @@ class _TensorMethods:
             op = _direct_ufunc_ops.get(ufunc)
             if op is not None and op[1] == len(inputs):
                 return _C._ufunc(op[0], *inputs)
+        elif method == "accumulate" and not kwargs and len(inputs) == 1:
+            op = _direct_scan_ops.get(ufunc)
+            if op is not None:
+                r = _C._scan_fast(op, inputs[0], 0)
+                if r is not None:
+                    return r
         return _array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):

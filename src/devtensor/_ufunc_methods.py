@@ -5,7 +5,9 @@ NumPy's ufuncs through __array_ufunc__ (np.add.reduce(t)), on every device.
 Note [ufunc methods]
 Methods with a reduction or scan of their own go there: add.reduce is
 sum, multiply.reduce prod, maximum/minimum.reduce max/min,
-logical_and/or.reduce all/any, add/multiply.accumulate cumsum/cumprod.
+logical_and/or.reduce all/any, add/multiply.accumulate cumsum/cumprod,
+minimum/maximum.accumulate the backend's MIN and MAX scans (one pass, in
+order, NumPy's results to the bit on every device).
 Other binary ufuncs fold with their own elementwise call: the reorderable
 ones (NumPy's list: those with an identity, and maximum and minimum) in a
 tree of halves (log2(n) calls; reduce) or by Hillis-Steele doubling
@@ -47,7 +49,8 @@ from ._operands import _two_devices, numpy_call, numpy_views
 
 _NO_VALUE = object()
 _NUMPY_UFUNCS = {}  # name -> NumPy's ufunc of the same name, filled by install()
-_SCANS = {"add": _C.REDUCE_OPS.index("sum"), "multiply": _C.REDUCE_OPS.index("prod")}
+_SCANS = {"add": _C.REDUCE_OPS.index("sum"), "multiply": _C.REDUCE_OPS.index("prod"),
+          "minimum": _C.REDUCE_OPS.index("min"), "maximum": _C.REDUCE_OPS.index("max")}
 IDENTITY = {"add": 0, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0,
             "hypot": 0, "logaddexp": -math.inf, "logaddexp2": -math.inf, "gcd": 0}
@@ -161,7 +164,7 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
     name = ufunc.__name__
     if dtype is None and out is None:
         op = _SCANS.get(name)
-        if op is not None:  # add/multiply: cumsum's and cumprod's per-call path, or None
+        if op is not None:  # add/multiply/minimum/maximum: the scans' per-call path, or None
             r = _C._scan_fast(op, array, axis)
             if r is not None:
                 return r
@@ -188,6 +191,8 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
         return scan(a, axis=axis, dtype=dtype, out=out)
     if dtype is not None:
         a = a.astype(dtype)
+    if name in ("minimum", "maximum"):  # the backend's MIN and MAX scans
+        return _write_out(_C._scan_fast(_SCANS[name], a, axis), out, name)
     x = dt.moveaxis(a, axis, 0)
     n = x.shape[0]
     if n == 0:
