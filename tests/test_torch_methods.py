@@ -297,6 +297,52 @@ def test_topk_against_a_stable_sort(device, shape, dim, k):
     np.testing.assert_array_equal(to_np(masked), np.where(np.isnan(a), -1, a))
 
 
+def _torch_running_extreme(a, dim, largest):
+    """PyTorch's cummax/cummin, element by element: x replaces the running
+    value when it is NaN, or when the running value is not NaN and x >= it
+    (<= for cummin), so the later of equal values and the last NaN win."""
+    x = np.moveaxis(a, dim, 0)
+    values, indices = x.copy(), np.zeros(x.shape, np.int64)
+    for i in range(1, x.shape[0]):
+        prev = values[i - 1]
+        take = np.isnan(x[i]) | (~np.isnan(prev) & (x[i] >= prev if largest else x[i] <= prev)) \
+            if x.dtype.kind == "f" else (x[i] >= prev if largest else x[i] <= prev)
+        values[i] = np.where(take, x[i], prev)
+        indices[i] = np.where(take, i, indices[i - 1])
+    return np.moveaxis(values, 0, dim), np.moveaxis(indices, 0, dim)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "uint8", "bool"])
+def test_cummax_and_cummin(device, dtype):
+    """PyTorch's cummax and cummin (Note [Running extremes and their
+    positions]): values and indices of its element-by-element rule, to the
+    bit (which of -0.0 and 0.0), along every dim, as functions and methods."""
+    rng = np.random.default_rng(6)
+    a = rng.choice([-1.0, -0.0, 0.0, 2.0, 3.0, np.nan] if dtype[0] == "f" else [0, 1, 2, 3], (4, 6, 5))
+    a = a.astype(dtype)
+    t = dt.asarray(a, device=device)
+    for dim in (0, 1, 2, -1):
+        for largest, f in ((True, dt.cummax), (False, dt.cummin)):
+            want_v, want_i = _torch_running_extreme(a, dim, largest)
+            got = f(t, dim) if dim != 1 else getattr(t, f.__name__)(dim=dim)
+            assert type(got).__name__ == f.__name__ and got.values.dtype == t.dtype
+            assert got.values.device == t.device and got.indices.dtype == dt.int64
+            np.testing.assert_array_equal(to_np(got.indices), want_i)
+            assert to_np(got.values).tobytes() == want_v.tobytes()
+    z = dt.cummax(dt.asarray(2.5, device=device), 0)
+    assert z.values.shape == z.indices.shape == () and z.values.item() == 2.5 and z.indices.item() == 0
+    e = dt.cummin(dt.zeros((2, 0), device=device), 1)
+    assert e.values.shape == e.indices.shape == (2, 0)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-3, 2\], but got 3\)"):
+        dt.cummax(t, 3)
+    with pytest.raises(TypeError, match="cummin\\(\\): argument 'input' \\(position 1\\) must be Tensor, not list"):
+        dt.cummin([1, 2], 0)
+    with pytest.raises(RuntimeError, match="cummax does not support complex tensors"):
+        dt.cummax(dt.asarray([1j], device=device), 0)
+    with pytest.raises(TypeError):
+        t.cummax()  # dim is required, as PyTorch's
+
+
 def test_selection_refusals(device):
     """The selection family's remaining refusals, with their types and words."""
     t = dt.arange(6.0, device=device).reshape(2, 3)

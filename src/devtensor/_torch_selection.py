@@ -1,7 +1,7 @@
 """PyTorch's selection and splitting along a dimension: gather, scatter,
 scatter_add, index_select, masked_fill, masked_select, topk, kthvalue,
-narrow, chunk, split (the method), unbind, movedim, as Tensor methods and
-(but split) as functions, on the tensor's device.
+cummax, cummin, narrow, chunk, split (the method), unbind, movedim, as
+Tensor methods and (but split) as functions, on the tensor's device.
 
 Note [PyTorch's selection functions]
     NumPy has no functions of these names, so PyTorch code that calls them
@@ -31,6 +31,8 @@ from ._operands import _two_devices
 
 topk_result = collections.namedtuple("topk", ["values", "indices"])
 kthvalue_result = collections.namedtuple("kthvalue", ["values", "indices"])
+cummax_result = collections.namedtuple("cummax", ["values", "indices"])
+cummin_result = collections.namedtuple("cummin", ["values", "indices"])
 
 
 def _dt():
@@ -229,6 +231,44 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     return kthvalue_result(values, index)
 
 
+def cummax(input, dim):
+    """PyTorch's cummax: the running maximum along dim and where it was
+    found, the later of equal values (and the last NaN, which wins)."""
+    return cummax_result(*_running_extreme("cummax", input, dim, True))
+
+
+def cummin(input, dim):
+    """PyTorch's cummin: the running minimum along dim and where it was
+    found, the later of equal values (and the last NaN, which wins)."""
+    return cummin_result(*_running_extreme("cummin", input, dim, False))
+
+
+def _running_extreme(name, input, dim, largest):
+    """(values, indices) of cummax or cummin.  Note [Running extremes and
+    their positions]: m = maximum.accumulate(x) (one scan) changes only where
+    x[i] is a new maximum, so the last j <= i with x[j] == m[i] (NaN matching
+    NaN) is the last j <= i where x[j] == m[j]: a second scan, of those
+    positions.  The values are x at them, PyTorch's bits (-0.0 and 0.0 tie,
+    the later wins)."""
+    _input_tensor(name, input)
+    dt = _dt()
+    x = input.reshape(1) if input.ndim == 0 else input
+    dim = _dim(dim, x.ndim)
+    if x.dtype.kind == "c":
+        raise RuntimeError(f"{name} does not support complex tensors ({x.dtype}), as PyTorch's")
+    m = (dt.maximum if largest else dt.minimum).accumulate(x, axis=dim)
+    hit = dt.equal(x, m)
+    if x.dtype.kind == "f":
+        hit |= dt.isnan(x) & dt.isnan(m)
+    n = x.shape[dim]
+    positions = dt.arange(n, dtype=dt.int64, device=x.device).reshape((n,) + (1,) * (x.ndim - dim - 1))
+    indices = dt.maximum.accumulate(dt.where(hit, positions, 0), axis=dim)
+    values = dt.take_along_axis(x, indices, axis=dim)
+    if input.ndim == 0:
+        values, indices = values.reshape(()), indices.reshape(())
+    return values, indices
+
+
 def narrow(input, dim, start, length):
     """A view of length elements of input from start (negative: from the
     end) along dim."""
@@ -329,6 +369,8 @@ class _SelectionMethods:
     masked_select = masked_select
     topk = topk
     kthvalue = kthvalue
+    cummax = cummax
+    cummin = cummin
     narrow = narrow
     chunk = chunk
     split = split_method
@@ -369,5 +411,5 @@ class _SelectionMethods:
         return self.clone().scatter_add_(dim, index, src)
 
 
-__all__ = ["gather", "index_select", "masked_fill", "masked_select", "topk", "kthvalue", "narrow", "chunk",
-           "unbind", "movedim"]
+__all__ = ["gather", "index_select", "masked_fill", "masked_select", "topk", "kthvalue", "cummax", "cummin",
+           "narrow", "chunk", "unbind", "movedim"]
