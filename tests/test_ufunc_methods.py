@@ -467,3 +467,93 @@ def test_at_with_a_python_scalar(device, dtype, value):
         assert_same(t, a, device, exact=False, rtol=1e-3, atol=0)
     else:
         close(t, a, device)
+
+
+# (call, arrays): call(m, *arrays) with m numpy or devtensor and the arrays
+# NumPy's or tensors on the device under test
+LOOP_CASES = [
+    ("subtract where initial", lambda m, a, w: m.subtract.reduce(a, where=w, initial=100),
+     (np.array([10, 1, 2]), np.array([True, False, True]))),
+    ("bitwise_xor where initial", lambda m, a, w: m.bitwise_xor.reduce(a, where=w, initial=8),
+     (np.array([1, 2, 4]), np.array([True, False, True]))),
+    ("bitwise_or uint16 where", lambda m, a, w: m.bitwise_or.reduce(a, where=w, initial=8),
+     (np.array([1, 2, 4], np.uint16), np.array([True, False, True]))),
+    ("fmod where initial", lambda m, a, w: m.fmod.reduce(a, where=w, initial=100.0),
+     (np.array([10.0, 3.0, 4.0]), np.array([True, False, True]))),
+    ("hypot all masked", lambda m, a, w: m.hypot.reduce(a, where=w, initial=-1.0),
+     (np.array([3.0]), np.array([False]))),
+    ("hypot rows where", lambda m, a, w: m.hypot.reduce(a, axis=1, where=w),
+     (np.array([[3.0, -4.0], [-5.0, 12.0]]), np.array([[True, False], [True, True]]))),
+    ("less where bool", lambda m, a, w: m.less.reduce(a, where=w, initial=False),
+     (np.array([True, False, True]), np.array([True, False, True]))),
+    ("hypot from the identity", lambda m, a: m.hypot.reduce(a), (np.array([-3.0]),)),
+    ("gcd from the identity", lambda m, a: m.gcd.reduce(a), (np.array([-4, -6]),)),
+    ("divide bools", lambda m, a: m.divide.reduce(a, initial=2), (np.array([True, True]),)),
+    ("floor_divide bools", lambda m, a: m.floor_divide.reduce(a, initial=3), (np.array([True, True]),)),
+    ("power bools", lambda m, a: m.power.reduce(a, initial=2), (np.array([True, True]),)),
+    ("left_shift bools", lambda m, a: m.left_shift.reduce(a, initial=3), (np.array([True, True]),)),
+    ("copysign bools", lambda m, a: m.copysign.reduce(a, initial=-2), (np.array([True, False]),)),
+    ("logical_xor floats", lambda m, a: m.logical_xor.reduce(a, initial=5), (np.array([1.0, 0.0, 2.0]),)),
+    ("bitwise_and empty uint8", lambda m, a: m.bitwise_and.reduce(a), (np.array([], np.uint8),)),
+    ("bitwise_and empty axis", lambda m, a: m.bitwise_and.reduce(a, axis=0), (np.zeros((0, 3), np.uint8),)),
+    ("bitwise_and uint64 masked", lambda m, a, w: m.bitwise_and.reduce(a, where=w),
+     (np.array([3, 5], np.uint64), np.array([False, False]))),
+    ("initial None", lambda m, a: m.subtract.reduce(a, initial=None), (np.array([1, 2]),)),
+    ("divide accumulate", lambda m, a: m.divide.accumulate(a), (np.array([1, 2, 4]),)),
+    ("divide accumulate bools", lambda m, a: m.divide.accumulate(a), (np.array([True, True]),)),
+    ("divide reduceat", lambda m, a: m.divide.reduceat(a, [0, 4]), (np.arange(1, 6),)),
+    ("divide reduceat 3", lambda m, a: m.divide.reduceat(a, [0, 2, 4]), (np.arange(1, 6),)),
+    ("hypot reduceat single", lambda m, a: m.hypot.reduceat(a, [0, 2]), (np.array([-3.0, 4.0, -5.0]),)),
+    ("hypot reduceat lengths", lambda m, a: m.hypot.reduceat(a, [0, 1, 3, 4]), (np.array([-3.0, 4.0, -5.0, 6.0, -2.0]),)),
+    ("divide dtype float32", lambda m, a: m.divide.reduce(a, dtype=m.float32), (np.array([True, True]),)),
+    ("subtract int8 dtype int64", lambda m, a: m.subtract.reduce(a, dtype=m.int64, initial=1000), (np.array([1, 2], np.int8),)),
+    ("float_power reduce", lambda m, a: m.float_power.reduce(a, axis=1), (np.array([[2, 3, 2], [1, 5, 2]]),)),
+    ("float_power accumulate", lambda m, a: m.float_power.accumulate(a), (np.array([2.0, 3.0, 0.5]),)),
+    ("float_power reduceat", lambda m, a: m.float_power.reduceat(a, [0, 2]), (np.array([2.0, 3.0, 0.5]),)),
+]
+LOOP_ERRORS = [
+    ("subtract int8 initial 1000", lambda m, a: m.subtract.reduce(a, initial=1000), (np.array([1, 2], np.int8),)),
+    ("less of floats", lambda m, a: m.less.reduce(a), (np.array([1.0, 2.0, 3.0]),)),
+    ("subtract where without initial", lambda m, a, w: m.subtract.reduce(a, where=w),
+     (np.array([10, 1, 2]), np.array([True, False, True]))),
+    ("greater accumulate floats", lambda m, a: m.greater.accumulate(a), (np.array([1.0, 2.0, 0.5]),)),
+    ("equal reduceat ints", lambda m, a: m.equal.reduceat(a, [0, 2]), (np.array([1, 1, 2]),)),
+    ("subtract at bools", lambda m, a: m.subtract.at(a, [0], True), (np.array([True, False]),)),
+    ("complex initial", lambda m, a: m.hypot.reduce(a, initial=1j), (np.array([3.0, 4.0]),)),
+    ("bitwise_and dtype float64", lambda m, a: m.bitwise_and.reduce(a, dtype=m.float64), (np.array([1, 3]),)),
+    ("equal axis None", lambda m, a: m.equal.reduce(a, axis=None), (np.ones((2, 2), np.int64),)),
+    ("divmod reduce", lambda m, a: m.divmod.reduce(a), (np.array([1, 2]),)),
+    ("divmod at", lambda m, a: m.divmod.at(a, [0], 1), (np.array([1, 2]),)),
+    ("spacing reduce", lambda m, a: m.spacing.reduce(a), (np.array([1.0]),)),
+]
+
+
+@pytest.mark.parametrize("name,call,arrays", LOOP_CASES, ids=[c[0] for c in LOOP_CASES])
+def test_reductions_in_the_loop_dtype(device, name, call, arrays):
+    """Note [The loop of a reduction]: NumPy's loop dtype for the input (divide
+    of bools in float64), initial and the identity as values of it, where=
+    skipping elements whatever initial is, the fold from the identity (reduce)
+    or from each segment's first element (reduceat), on every device."""
+    want = call(np, *arrays)
+    got = call(dt, *[dt.asarray(x, device=device) for x in arrays])
+    assert_same(got, want, device, exact=np.asarray(want).dtype.kind != "f", rtol=1e-15)
+
+
+@pytest.mark.parametrize("name,call,arrays", LOOP_ERRORS, ids=[c[0] for c in LOOP_ERRORS])
+def test_reduction_loop_errors(device, name, call, arrays):
+    """NumPy's errors where the reduction has no loop or initial no value of
+    it, on every device; at() refuses before it writes anything."""
+    tensors = [dt.asarray(x, device=device) for x in arrays]
+    same_error(lambda: call(np, *arrays), lambda: call(dt, *tensors))
+    np.testing.assert_array_equal(to_np(tensors[0]), arrays[0])
+
+
+def test_function_ufuncs_at(device):
+    """float_power, ldexp and spacing (FunctionUfunc) have at(), unbuffered."""
+    for call in (lambda m, a: m.float_power.at(a, [0, 0, 2], 2.0), lambda m, a: m.ldexp.at(a, [0, 0], 3),
+                 lambda m, a: m.spacing.at(a, [1])):
+        a = np.array([1.5, 2.0, -3.0])
+        t = dt.asarray(a, device=device)
+        call(np, a)
+        call(dt, t)
+        assert_same(t, a, device)

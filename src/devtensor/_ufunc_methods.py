@@ -84,6 +84,87 @@ def _write_out(result, out, name):
     return out
 
 
+def _loop_dtype(ufunc, dtype, device, requested=None):
+    """The dtype in which NumPy's reduce, accumulate and reduceat of ufunc
+    work on input of dtype, and return, or with dtype=requested (Note [The
+    loop of a reduction]); NumPy's TypeError where it has none (less.reduce
+    of floats)."""
+    np_ufunc = _NUMPY_UFUNCS.get(ufunc.__name__)
+    requested = None if requested is None else _C.dtype(requested)
+    if np_ufunc is not None and _C.bfloat16 not in (dtype, requested):
+        npd = np.dtype(dtype.name)
+        signature = (None if requested is None else np.dtype(requested.name), None, None)
+        try:
+            return _C.dtype(np_ufunc.resolve_dtypes((None, npd, None), signature=signature, reduction=True)[2])
+        except TypeError as e:
+            if requested is not None:
+                raise TypeError(str(e)) from None
+            try:  # NumPy's own words, which for some ufuncs (ldexp) are not resolve_dtypes'
+                np_ufunc.reduce(np.zeros(1, npd))
+            except TypeError as real:
+                raise TypeError(str(real)) from None
+            raise TypeError(str(e)) from None
+    if requested is not None:
+        dtype = requested
+    e = _dt().empty(0, dtype=dtype, device=device)
+    loop = ufunc(e, e).dtype
+    if loop != dtype and not (dtype == _C.bool and loop.kind in "iuf"):
+        raise TypeError(f"No loop matching the specified signature and casting was found for ufunc "
+                        f"{ufunc.__name__}")
+    return loop
+
+
+# Note [The loop of a reduction]
+# NumPy picks the loop of a reduction from the input's dtype alone
+# (resolve_dtypes((None, dtype, None), reduction=True); dtype=D asks for the
+# loop whose first operand is D): the loop's output must take the input's
+# place, so divide of bools works in float64 and greater of floats has no
+# loop.  The input is cast to the loop's dtype
+# first, and initial and the identity are values of that dtype (bitwise_and's
+# -1 is 255 in uint8; initial=1000 for int8 is NumPy's OverflowError).
+
+
+def _identity(ufunc, loop):
+    """ufunc's identity as a value of the loop's dtype, or None."""
+    identity = IDENTITY.get(ufunc.__name__)
+    if identity is None:
+        return None
+    if loop.kind == "u" and identity == -1:
+        return int(_dt().iinfo(loop).max)  # all bits set, as NumPy's cast of -1
+    return bool(identity) if loop == _C.bool else identity
+
+
+def _initial(initial, loop):
+    """initial as a value of the loop's dtype, with NumPy's errors."""
+    if isinstance(initial, TensorBase):
+        initial = initial.item()
+    if loop == _C.bfloat16:
+        return initial
+    return np.asarray(initial, dtype=np.dtype(loop.name)).item()
+
+
+def _masked_fold(ufunc, x, mask, start, identity):
+    """ufunc folded over axis 0 of x from start, skipping the elements where
+    mask is False.  Where identity is exact (x op e == x for every x), the
+    masked elements become it and the fold is _fold's; otherwise each step
+    keeps the running value where the mask is False (n calls)."""
+    dt = _dt()
+    first = dt.full((1,) + tuple(x.shape[1:]), start, dtype=x.dtype, device=x.device)
+    if identity is not None and ufunc.__name__ in _EXACT_IDENTITY:
+        x = dt.where(mask, x, dt.asarray(identity, dtype=x.dtype, device=x.device))
+        return _fold(ufunc, dt.concatenate([first, x]))
+    acc = first[0]
+    for i in range(x.shape[0]):
+        acc = dt.where(mask[i], ufunc(acc, x[i]), acc)
+    return acc
+
+
+# identities e with x op e == x for every x of every dtype (hypot's 0 and
+# gcd's 0 turn a negative x into |x|)
+_EXACT_IDENTITY = {"add", "multiply", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+                   "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2"}
+
+
 def _fold(ufunc, x):
     """ufunc folded over axis 0 of x (at least one element there)."""
     if ufunc.__name__ in REORDERABLE:
@@ -113,9 +194,6 @@ def reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
     name = ufunc.__name__
     a = _tensor(array)
     axes = tuple(range(a.ndim)) if axis is None else normalize_axis_tuple(axis, a.ndim)
-    if len(axes) > 1 and name not in REORDERABLE:
-        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
-                         f"axis may be specified")
     kwargs = dict(axis=axes, out=out, keepdims=keepdims, where=where)
     if initial is not _NO_VALUE:
         kwargs["initial"] = initial
@@ -128,31 +206,31 @@ def reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
         return fast[name](a, **kwargs)
     if name in ("logical_and", "logical_or") and dtype is None and initial is _NO_VALUE:
         return (dt.all if name == "logical_and" else dt.any)(a, **kwargs)
-    if dtype is not None:
-        a = a.astype(dtype)
+    loop = _loop_dtype(ufunc, a.dtype, a.device, dtype)
+    if len(axes) > 1 and name not in REORDERABLE:
+        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
+                         f"axis may be specified")
     kept = [d for d in range(a.ndim) if d not in axes]
-    x = dt.permute_dims(a, axes + tuple(kept))
+    x = dt.permute_dims(a, axes + tuple(kept)).astype(loop, copy=False)
     rest = tuple(a.shape[d] for d in kept)
     x = x.reshape((-1,) + rest)
-    identity = IDENTITY.get(name)
+    identity = _identity(ufunc, loop)
+    start = identity if initial is _NO_VALUE or initial is None else _initial(initial, loop)
     if where is not True:
-        fill = initial if initial is not _NO_VALUE else identity
-        if fill is None:
+        if start is None:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
                              f"use a where mask one has to specify 'initial'")
         mask = dt.broadcast_to(_tensor(where, a.device), a.shape)
         mask = dt.permute_dims(mask, axes + tuple(kept)).reshape(x.shape)
-        x = dt.where(mask, x, fill).astype(x.dtype)
-    if x.shape[0] == 0:
-        start = initial if initial is not _NO_VALUE else identity
+        result = _masked_fold(ufunc, x, mask, start, identity)
+    elif x.shape[0] == 0:
         if start is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no "
                              f"identity")
-        result = dt.full(rest, start, dtype=ufunc(x[:0], x[:0]).dtype, device=a.device)
-    else:
-        if initial is not _NO_VALUE:  # the fold's first element: ((initial op x0) op x1) ...
-            x = dt.concatenate([dt.full((1,) + rest, initial, dtype=x.dtype, device=a.device),
-                                x])
+        result = dt.full(rest, start, dtype=loop, device=a.device)
+    else:  # NumPy's fold starts at initial, else at the identity: hypot.reduce([-3.]) is 3.0
+        if start is not None:
+            x = dt.concatenate([dt.full((1,) + rest, start, dtype=loop, device=a.device), x])
         result = _fold(ufunc, x)
     if keepdims:
         result = result.reshape(tuple(1 if d in axes else n for d, n in enumerate(a.shape)))
@@ -189,8 +267,7 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
     if name in ("add", "multiply"):
         scan = dt.cumsum if name == "add" else dt.cumprod
         return scan(a, axis=axis, dtype=dtype, out=out)
-    if dtype is not None:
-        a = a.astype(dtype)
+    a = a.astype(_loop_dtype(ufunc, a.dtype, a.device, dtype), copy=False)  # Note [The loop of a reduction]
     if name in ("minimum", "maximum"):  # the backend's MIN and MAX scans
         return _write_out(_C._scan_fast(_SCANS[name], a, axis), out, name)
     x = dt.moveaxis(a, axis, 0)
@@ -242,7 +319,8 @@ def reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     if view is not _NO_VALUE:  # a CPU tensor: NumPy's reduceat, as at() (Note [at() on the CPU])
         return _write_out(_C._from_numpy(np.asarray(np_ufunc.reduceat(view, starts, axis=axis))), out,
                           ufunc.__name__)
-    x = dt.moveaxis(a if dtype is None else a.astype(dtype), axis, 0)
+    x = dt.moveaxis(a, axis, 0)
+    x = x.astype(_loop_dtype(ufunc, x.dtype, x.device, dtype), copy=False)  # Note [The loop of a reduction]
     if not starts.size:  # no segments: NumPy's empty result, of the reduction's dtype where it has an identity
         empty = reduce(ufunc, x[:0], axis=0, keepdims=True)[:0] if ufunc.identity is not None else x[:0]
         return _write_out(dt.moveaxis(empty, 0, axis), out, ufunc.__name__)
@@ -287,13 +365,13 @@ def _reduce_segments(ufunc, x, starts, lengths):
         if name not in _IDEMPOTENT:
             inside = (step < lengths_dev[:, None]).reshape(rows.shape + (1,) * (x.ndim - 1))
             block = dt.where(inside, block, dt.asarray(_RIGHT_IDENTITY[name], dtype=block.dtype, device=device))
-        return reduce(ufunc, block, axis=1)
+        return _fold(ufunc, dt.moveaxis(block, 1, 0))  # from each segment's first element, not the identity
     out = None
     for k in np.unique(lengths).tolist():
         segs = np.flatnonzero(lengths == k)
         segs_dev = dt.asarray(segs, device=device)
         rows = dt.take(starts_dev, segs_dev)[:, None] + dt.arange(k, device=device)
-        red = reduce(ufunc, dt.take(x, rows, axis=0), axis=1)
+        red = _fold(ufunc, dt.moveaxis(dt.take(x, rows, axis=0), 1, 0))
         if out is None:
             out = dt.empty((starts.shape[0],) + tuple(red.shape[1:]), dtype=red.dtype, device=device)
         out[segs_dev] = red
@@ -332,11 +410,16 @@ def at(ufunc, a, indices, b=None):
     targets = dt.arange(a.size, device=a.device).reshape(a.shape)[indices]
     values = None
     if ufunc.nin == 2:
-        weak = type(b) in _WEAK_KINDS and a.dtype.kind in _WEAK_KINDS[type(b)] and (
+        weak = type(b) in _WEAK_KINDS and a.dtype.kind in _WEAK_KINDS[type(b)] and ufunc.__name__ != "ldexp" and (
             type(b) is not int or a.dtype.kind not in "iu" or dt.iinfo(a.dtype).min <= b <= dt.iinfo(a.dtype).max)
         src = dt.asarray(b, dtype=a.dtype, device=a.device) if weak else _tensor(b, a.device)
         values = dt.broadcast_to(src, targets.shape).reshape(-1)
     targets = targets.reshape(-1)
+    empty = a.reshape(-1)[:0]
+    if values is None:  # NumPy's TypeError for a loop the ufunc lacks (subtract of bools), before any write
+        ufunc(empty)
+    else:
+        ufunc(empty, values[:0])
     if not targets.shape[0]:
         return
     work = a if a.is_contiguous() else a.copy()
@@ -353,7 +436,8 @@ def at(ufunc, a, indices, b=None):
 
 # A Python scalar value takes the array's dtype where NumPy's (NEP 50) weak
 # scalar would, so that at() need not cast at each application (an int out
-# of an integer dtype's range stays int64: NumPy's at() wraps it)
+# of an integer dtype's range stays int64: NumPy's at() wraps it; ldexp's
+# power stays an integer)
 _WEAK_KINDS = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
 
 
@@ -468,6 +552,13 @@ def _rounds(ufunc, flat, targets, values):
         else:
             result = ufunc(flat[where], dt.take(values, sel))
         flat[where] = result  # cast as NumPy's at() does: unsafely
+
+
+def know(ufunc):
+    """Note NumPy's ufunc of ufunc's name (FunctionUfunc's methods)."""
+    np_ufunc = getattr(np, ufunc.__name__, None)
+    if isinstance(np_ufunc, np.ufunc):
+        _NUMPY_UFUNCS.setdefault(ufunc.__name__, np_ufunc)
 
 
 def install(ufuncs):

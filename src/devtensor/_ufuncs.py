@@ -11,6 +11,7 @@ import builtins
 import math
 import operator
 import re
+import types
 
 import numpy as np
 
@@ -389,8 +390,9 @@ class FunctionUfunc:
     """NumPy's ufuncs that devtensor computes as functions of its core ones
     (divmod, modf, float_power here; ldexp, frexp, spacing, bitwise_count in
     _bits.py): NumPy's attributes nin, nout, nargs, identity and __name__,
-    and outer for two inputs (the function of a[..., None, ...] and b), on
-    the operands' device.  They have no reduce, accumulate or at."""
+    outer for two inputs (the function of a[..., None, ...] and b), and
+    reduce, accumulate, reduceat and at (_ufunc_methods.py's, which call the
+    function) for one output, on the operands' device."""
 
     def __init__(self, fn, nin, nout):
         import functools
@@ -414,6 +416,8 @@ class FunctionUfunc:
     def __getattr__(self, name):
         if name == "outer" and self.nin == 2:
             return self._outer
+        if name in ("reduce", "accumulate", "reduceat", "at"):
+            return types.MethodType(_function_ufunc_method, (self, name))
         raise AttributeError(f"'ufunc' object {self.__name__!r} has no attribute {name!r}")
 
     def _outer(self, a, b, /, **kwargs):
@@ -421,6 +425,17 @@ class FunctionUfunc:
         device = operands_device(a, b)
         a, b = as_tensor(a, device), as_tensor(b, device)
         return self._fn(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+
+
+def _function_ufunc_method(bound, *args, **kwargs):
+    """ufunc.reduce(...) and the like of a FunctionUfunc: NumPy's ValueError for
+    two outputs, else _ufunc_methods' method with the function as the ufunc."""
+    ufunc, name = bound
+    if ufunc.nout != 1:
+        raise ValueError("Only single output ufuncs supported at this time" if name == "at" else
+                         f"{name} only supported for functions returning a single value")
+    _ufunc_methods.know(ufunc)
+    return getattr(_ufunc_methods, name)(ufunc, *args, **kwargs)
 
 
 divmod = FunctionUfunc(divmod, 2, 2)
