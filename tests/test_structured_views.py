@@ -323,6 +323,13 @@ def test_flat_iteration(device):
     assert it.index == 2 and it.coords == (0, 2)
     assert [x.item() for x in dt.tensor(5.0, device=device).flat] == [5.0]
     assert list(dt.zeros((2, 0), device=device).flat) == []
+    for u in (on(np.arange(6.0).reshape(2, 3), device), t):  # contiguous (a 1-d view) and not
+        it = u.flat
+        first = next(it)
+        u[0, 1] = 50.0  # the iteration reads the tensor as it is now, as NumPy's
+        assert next(it).item() == 50.0 and first.ndim == 0 and first.device == u.device
+        first += 1  # items are copies
+        assert u[0, 0].item() != first.item()
 
 
 def test_flat_errors():

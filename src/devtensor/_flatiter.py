@@ -19,11 +19,12 @@ from . import _views
 class flatiter:
     """A flat iterator over a tensor (NumPy's numpy.flatiter)."""
 
-    __slots__ = ("base", "_pos")
+    __slots__ = ("base", "_pos", "_line")
 
     def __init__(self, base):
         self.base = base
         self._pos = 0
+        self._line = None
 
     def __len__(self):
         return self.base.size
@@ -44,7 +45,10 @@ class flatiter:
     def __next__(self):
         if self._pos >= self.base.size:
             raise StopIteration
-        item = self._element(self._pos).copy()
+        if self._line is None:  # a 1-d view in C order where there is one: t[i]'s C path per item
+            x = self.base
+            self._line = x if x.ndim == 1 else x.reshape(-1) if x.is_contiguous() else False
+        item = self._line[self._pos] if self._line is not False else self.base[_unravel(self._pos, self.base.shape)]
         self._pos += 1
         return item
 
