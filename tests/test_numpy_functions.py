@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, to_np
+from helpers import assert_same, same_error, to_np
 
 
 def pair(shape, device, seed=0):
@@ -275,6 +275,11 @@ def test_clip_takes_numpys_bound_keywords(device):
             np.clip(a, *bounds, out=np.zeros(6, dtype=np.int64))
         with pytest.raises(TypeError, match=re.escape(str(want.value))):
             dt.clip(t, *bounds, out=dt.zeros(6, dtype=dt.int64, device=device))
+    b = np.ones((3, 4))
+    for bounds in [(np.ones(3), 5), ([1, 2, 3], np.ones((2, 1, 1)))]:  # NumPy names the three shapes
+        same_error(lambda: np.clip(b, *bounds),
+                   lambda: dt.clip(dt.asarray(b, device=device),
+                                   *[dt.asarray(v, device=device) if isinstance(v, np.ndarray) else v for v in bounds]))
 
 
 def test_function_ufuncs_take_outputs_by_position(device):

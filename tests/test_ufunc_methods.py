@@ -525,6 +525,7 @@ LOOP_ERRORS = [
     ("divmod reduce", lambda m, a: m.divmod.reduce(a), (np.array([1, 2]),)),
     ("divmod at", lambda m, a: m.divmod.at(a, [0], 1), (np.array([1, 2]),)),
     ("spacing reduce", lambda m, a: m.spacing.reduce(a), (np.array([1.0]),)),
+    ("add at not broadcastable", lambda m, a: m.add.at(a, [0, 1], [1.0, 2.0, 3.0]), (np.zeros(3),)),
 ]
 
 

@@ -440,7 +440,10 @@ def at(ufunc, a, indices, b=None):
         weak = type(b) in _WEAK_KINDS and a.dtype.kind in _WEAK_KINDS[type(b)] and ufunc.__name__ != "ldexp" and (
             type(b) is not int or a.dtype.kind not in "iu" or dt.iinfo(a.dtype).min <= b <= dt.iinfo(a.dtype).max)
         src = dt.asarray(b, dtype=a.dtype, device=a.device) if weak else _tensor(b, a.device)
-        values = dt.broadcast_to(src, targets.shape).reshape(-1)
+        try:
+            values = dt.broadcast_to(src, targets.shape).reshape(-1)
+        except ValueError:
+            raise ValueError("array is not broadcastable to correct shape") from None  # NumPy's at()
     targets = targets.reshape(-1)
     empty = a.reshape(-1)[:0]
     if values is None:  # NumPy's TypeError for a loop the ufunc lacks (subtract of bools), before any write

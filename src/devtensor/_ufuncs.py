@@ -231,7 +231,18 @@ def clip(x, /, min=None, max=None, out=None, *, a_min=_UNSET, a_max=_UNSET):
             raise TypeError(re.sub(r"^Cannot cast ufunc '(maximum|minimum)'", "Cannot cast ufunc 'clip'",
                                    str(e))) from None
         raise
+    except ValueError as e:  # NumPy's clip broadcasts its three operands at once and names them all
+        if min is not None and max is not None and str(e).startswith("operands could not be broadcast"):
+            shapes = " ".join(_shape_text(v.shape if isinstance(v, TensorBase) else np.shape(v))
+                              for v in (x, min, max))
+            raise ValueError(f"operands could not be broadcast together with shapes {shapes} ") from None
+        raise
     return r
+
+
+def _shape_text(shape):
+    """A shape as NumPy's broadcast messages write it: (3,4), (3,), ()."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _power_of_ten(n):
