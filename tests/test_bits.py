@@ -160,6 +160,28 @@ def test_bitwise_count_bool_and_errors(device):
     same_error(lambda: np.bitwise_count(np.array([1.0])), lambda: dt.bitwise_count(T([1.0], device)))
 
 
+def test_bitwise_count_is_a_ufunc(device):
+    """bitwise_count is a core op (uint8 out): where=, out=, dtype=uint8, a
+    strided operand, at() and NumPy's ufunc on a tensor, NumPy's refusals."""
+    a = np.array([[7, -3, 255], [0, -128, 1023]], dtype=np.int16)
+    w = np.array([True, False, True])
+    t = T(a, device)
+    out, want = T(np.zeros((2, 3), np.uint8), device), np.zeros((2, 3), np.uint8)
+    np.bitwise_count(a, where=w, out=want)
+    assert dt.bitwise_count(t, where=T(w, device), out=out) is out
+    assert_same(out, want, device)
+    assert_same(np.bitwise_count(t[:, ::-2]), np.bitwise_count(a[:, ::-2]), device)
+    assert_same(dt.bitwise_count(t, dtype=np.uint8), np.bitwise_count(a, dtype=np.uint8), device)
+    u = T(a, device)
+    np.bitwise_count.at(u, ([0, 1], [0, 2]))  # (NumPy 2.4's own at() counts 2 bits in 7 here)
+    b = a.copy()
+    b[0, 0], b[1, 2] = 3, 10
+    assert_same(u, b, device)
+    for call in (lambda m, x: m.bitwise_count(x, dtype=m.int16), lambda m, x: m.bitwise_count.reduce(x),
+                 lambda m, x: m.bitwise_count(x.astype(m.float32))):
+        same_error(lambda: call(np, a), lambda: call(dt, t))
+
+
 @pytest.mark.parametrize("axis", [None, 0, 1, -1])
 @pytest.mark.parametrize("bitorder", ["big", "little"])
 def test_packbits(device, axis, bitorder):
@@ -214,14 +236,15 @@ def test_numpys_ufuncs_reach_them(device):
 
 
 def test_function_ufuncs_have_numpys_attributes_and_outer(device):
-    """ldexp, frexp, spacing, bitwise_count, divmod, modf and float_power are
-    functions of the core ufuncs with NumPy's nin, nout, nargs and identity,
-    and outer for two inputs (also through NumPy's ufunc methods)."""
+    """ldexp, frexp, spacing, divmod, modf and float_power are functions of the
+    core ufuncs with NumPy's nin, nout, nargs and identity, and outer for two
+    inputs (also through NumPy's ufunc methods); bitwise_count is a core
+    ufunc with NumPy's attributes."""
     for name in ("ldexp", "frexp", "spacing", "bitwise_count", "divmod", "modf", "float_power"):
         ours, numpys = getattr(dt, name), getattr(np, name)
         assert (ours.nin, ours.nout, ours.nargs, ours.identity, ours.__name__) == \
             (numpys.nin, numpys.nout, numpys.nargs, numpys.identity, numpys.__name__)
-        assert hasattr(ours, "outer") == (numpys.nin == 2)
+        assert hasattr(ours, "outer") == (numpys.nin == 2) or isinstance(ours, dt._C.ufunc)
     a, n = np.array([0.5, 1.5, -2.0]), np.array([1, -3])
     for got in (dt.ldexp.outer(T(a, device), T(n, device)), np.ldexp.outer(T(a, device), T(n, device))):
         assert_same(got, np.ldexp.outer(a, n), device)

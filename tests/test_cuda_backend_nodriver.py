@@ -74,7 +74,7 @@ OPS = [
     ("GCD", "gcd", 2), ("LCM", "lcm", 2), ("HEAVISIDE", "heaviside", 2),
     ("LOGADDEXP2", "logaddexp2", 2), ("EXP2", "exp2", 1), ("CBRT", "cbrt", 1),
     ("DEG2RAD", "deg2rad", 1), ("RAD2DEG", "rad2deg", 1), ("FABS", "fabs", 1),
-    ("LDEXP", "ldexp", 2),
+    ("LDEXP", "ldexp", 2), ("BITWISE_COUNT", "bitwise_count", 1),
 ]
 OP = {ident: i for i, (ident, _, _) in enumerate(OPS)}
 OP_NAME = {i: name for i, (_, name, _) in enumerate(OPS)}
@@ -347,6 +347,8 @@ def _out_dtype(op, d):
         return "bool"
     if op in REAL_OF_COMPLEX_OPS and d.startswith("complex"):
         return {"complex64": "float32", "complex128": "float64"}[d]
+    if op == OP["BITWISE_COUNT"]:
+        return "uint8"
     return d
 
 

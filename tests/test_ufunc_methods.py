@@ -1,6 +1,8 @@
 """reduce, accumulate, reduceat, outer and at of devtensor's ufuncs (Note [ufunc
 methods]), called directly and through NumPy's ufuncs (__array_ufunc__), against
 NumPy on every device."""
+import re
+
 import numpy as np
 import pytest
 
@@ -545,8 +547,21 @@ def test_reduction_loop_errors(device, name, call, arrays):
     """NumPy's errors where the reduction has no loop or initial no value of
     it, on every device; at() refuses before it writes anything."""
     tensors = [dt.asarray(x, device=device) for x in arrays]
-    same_error(lambda: call(np, *arrays), lambda: call(dt, *tensors))
+    with pytest.raises(Exception) as want:
+        call(np, *arrays)
+    if re.match(_NO_LOOP_WORDS, str(want.value)):  # NumPy's words here change with its dispatch cache
+        with pytest.raises(TypeError, match=_NO_LOOP_WORDS):
+            call(dt, *tensors)
+    else:
+        same_error(lambda: call(np, *arrays), lambda: call(dt, *tensors))
     np.testing.assert_array_equal(to_np(tensors[0]), arrays[0])
+
+
+# NumPy says one or the other for a ufunc without the loop, by what it ran
+# before (np.equal.reduce of ints: the first until np.equal has compared
+# bools with ints in the process, the second after)
+_NO_LOOP_WORDS = (r"No loop matching the specified signature and casting was found for ufunc|"
+                  r"ufunc '\w+' did not contain a loop with signature matching types")
 
 
 def test_function_ufuncs_at(device):

@@ -332,8 +332,9 @@ static const char *const casting_names[] = {"no", "equiv", "safe", "same_kind", 
  *   WHERE      bool condition, promoted values
  * A loop missing for the resolved dtype (floor of complex, bitwise of
  * float) is NumPy's TypeError.  The output is the loop dtype, except bool
- * for comparisons, logical ops and predicates, and the real dtype for
- * absolute/real/imag/angle of complex. */
+ * for comparisons, logical ops and predicates, the real dtype for
+ * absolute/real/imag/angle of complex, and uint8 for bitwise_count (whose
+ * bool input computes in int8). */
 typedef enum { RULE_PROMOTE, RULE_TRUE_DIV, RULE_INT8_BOOL, RULE_FLOAT, RULE_ANGLE, RULE_WHERE } dt_rule;
 
 static dt_rule op_rule(dt_op op)
@@ -342,7 +343,7 @@ static dt_rule op_rule(dt_op op)
     case DT_OP_DIV: return RULE_TRUE_DIV;
     case DT_OP_FLOOR_DIVIDE: case DT_OP_REMAINDER: case DT_OP_POW: case DT_OP_LEFT_SHIFT:
     case DT_OP_RIGHT_SHIFT: case DT_OP_SQUARE: case DT_OP_RECIPROCAL: case DT_OP_CONJ:
-    case DT_OP_FMOD:
+    case DT_OP_FMOD: case DT_OP_BITWISE_COUNT:
         return RULE_INT8_BOOL;
     case DT_OP_HEAVISIDE: case DT_OP_LOGADDEXP2: case DT_OP_EXP2: case DT_OP_CBRT: case DT_OP_DEG2RAD:
     case DT_OP_RAD2DEG: case DT_OP_FABS: case DT_OP_LDEXP:
@@ -403,7 +404,7 @@ static int has_loop(dt_op op, dt_dtype d)
         return f;
     case DT_OP_BITWISE_AND: case DT_OP_BITWISE_OR: case DT_OP_BITWISE_XOR: case DT_OP_INVERT:
         return b || i;
-    case DT_OP_LEFT_SHIFT: case DT_OP_RIGHT_SHIFT: return i;
+    case DT_OP_LEFT_SHIFT: case DT_OP_RIGHT_SHIFT: case DT_OP_BITWISE_COUNT: return i;
     case DT_OP_FLOOR: case DT_OP_CEIL: case DT_OP_TRUNC: case DT_OP_SIGNBIT: return !c;
     default:
         return op_rule(op) == RULE_FLOAT || op_rule(op) == RULE_ANGLE ? f || c : 1;
@@ -471,7 +472,10 @@ dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting 
         if (op_returns_bool(op) ? forced != DT_BOOL : 0)
             return dt_error_set(err, DT_ERR_TYPE, "ufunc '%s' returns bool; dtype=%s is not "
                                 "possible", op_names[op], dt_dtype_get_info((dt_dtype)forced)->name);
-        if (!op_returns_bool(op))
+        if (op == DT_OP_BITWISE_COUNT && forced != DT_UINT8) /* NumPy's loops all end in uint8 */
+            return dt_error_set(err, DT_ERR_TYPE, "No loop matching the specified signature and casting "
+                                "was found for ufunc bitwise_count");
+        if (!op_returns_bool(op) && op != DT_OP_BITWISE_COUNT)
             d = (dt_dtype)forced;
     }
     /* every input is cast to the loop dtype under the casting rule */
@@ -492,6 +496,8 @@ dt_status dt_ufunc_resolve(dt_op op, const dt_dtype *in, int forced, dt_casting 
         *out = DT_BOOL;
     else if (op == DT_OP_ABS || op == DT_OP_REAL || op == DT_OP_IMAG || op == DT_OP_ANGLE)
         *out = real_of(d);
+    else if (op == DT_OP_BITWISE_COUNT)
+        *out = DT_UINT8;
     else
         *out = d;
     return DT_OK;

@@ -80,6 +80,31 @@ DT_SIGNED_OPS(i32, uint32_t, 32) DT_SIGNED_OPS(i64, uint64_t, 64)
     }
 DT_UNSIGNED_OPS(u8, 8) DT_UNSIGNED_OPS(u16, 16) DT_UNSIGNED_OPS(u32, 32) DT_UNSIGNED_OPS(u64, 64)
 
+/* NumPy's bitwise_count: the 1 bits of |a| in a's own width (|-128| of
+ * int8 is 128, one bit): the population count instruction on a GPU
+ * (__popcll) and where the CPU loop's clone has one (cpu_loops.c), else
+ * libgcc's or a count by halves, nibbles and bytes */
+DT_FN uint8_t dt_popcount64(uint64_t x)
+{
+#if defined(__CUDA_ARCH__)
+    return (uint8_t)__popcll(x);
+#elif defined(__GNUC__)
+    return (uint8_t)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (uint8_t)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+#define DT_BCOUNT_SIGNED(X, UT)                                                             \
+    DT_FN uint8_t dt_bcount_##X(dt_C_##X a) { return dt_popcount64(a < 0 ? (UT)(0 - (UT)a) : (UT)a); }
+#define DT_BCOUNT_UNSIGNED(X)                                                               \
+    DT_FN uint8_t dt_bcount_##X(dt_C_##X a) { return dt_popcount64(a); }
+DT_BCOUNT_SIGNED(i8, uint8_t) DT_BCOUNT_SIGNED(i16, uint16_t)
+DT_BCOUNT_SIGNED(i32, uint32_t) DT_BCOUNT_SIGNED(i64, uint64_t)
+DT_BCOUNT_UNSIGNED(u8) DT_BCOUNT_UNSIGNED(u16) DT_BCOUNT_UNSIGNED(u32) DT_BCOUNT_UNSIGNED(u64)
+
 /* shared by all integers (and bool where NumPy has the loop) */
 #define DT_INT_COMMON(X)                                                                    \
     DT_FN dt_C_##X dt_pos_##X(dt_C_##X a) { return a; }                                     \

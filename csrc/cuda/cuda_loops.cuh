@@ -420,6 +420,7 @@ inline KernelSet swapped(KernelSet k)
  *   UN_SAME   out = store(FN(load a))
  *   UN_BOOL   out = FN(load a)                      out dtype = bool
  *   UN_REAL   out = FN(a), complex -> its real dtype
+ *   UN_U8     out = FN(load a)                      out dtype = uint8
  *   RAW       no kernel: the op is the identity on the stored bits
  *   SWAP      no kernel: B's kernel with the inputs swapped */
 #define DT_CU_DEF_BIN_SAME(OPID, FN, X)                                                          \
@@ -465,6 +466,12 @@ inline KernelSet swapped(KernelSet k)
         }                                                                                        \
     };                                                                                           \
     }
+#define DT_CU_DEF_UN_U8(OPID, FN, X)                                                             \
+    namespace {                                                                                  \
+    struct Op_##OPID##_##X : OpTypes<uint8_t, dt_T_##X, dt_T_##X, dt_T_##X, 1, DT_UINT8> {        \
+        static __device__ __forceinline__ uint8_t apply(dt_T_##X a) { return dt_##FN##_##X(dt_load_##X(a)); } \
+    };                                                                                           \
+    }
 #define DT_CU_DEF_RAW(OPID, FN, X)
 #define DT_CU_DEF_SWAP(OPID, FROM, X)
 
@@ -475,6 +482,7 @@ inline KernelSet swapped(KernelSet k)
 #define DT_CU_REG_UN_SAME DT_CU_REG_KERNELS
 #define DT_CU_REG_UN_BOOL DT_CU_REG_KERNELS
 #define DT_CU_REG_UN_REAL DT_CU_REG_KERNELS
+#define DT_CU_REG_UN_U8 DT_CU_REG_KERNELS
 #define DT_CU_REG_RAW(OPID, FN, X) r.ops[DT_OP_##OPID][Tag_##X::code] = raw_entry(Tag_##X::code, sizeof(dt_T_##X));
 #define DT_CU_REG_SWAP(OPID, FROM, X) \
     r.ops[DT_OP_##OPID][Tag_##X::code] = swapped(kernels_of<Op_##FROM##_##X>());

@@ -1,8 +1,8 @@
 /* cuda_loops_arith.cu - elementwise kernels of the arithmetic family:
  * + - * /, floor_divide, remainder, integer power, maximum, minimum,
  * bitwise ops and shifts, negative, positive, absolute, square,
- * reciprocal, sign (real), floor, ceil, trunc, rint, invert, conjugate,
- * real, imag.
+ * reciprocal, sign (real), floor, ceil, trunc, rint, invert, bitwise_count,
+ * conjugate, real, imag.
  *
  * Only the op list lives here: the kernels are cuda_loops.cuh's templates
  * over the scalar functions of ops.h / ops_math.h (the ones the CPU loops
@@ -39,7 +39,7 @@
     M(CEIL, ceil, BOOL_INT, RAW) M(CEIL, ceil, FLOAT, UN_SAME)                              \
     M(TRUNC, trunc, BOOL_INT, RAW) M(TRUNC, trunc, FLOAT, UN_SAME)                          \
     M(RINT, rint, INEXACT, UN_SAME)                                                         \
-    M(INVERT, invert, BOOL_INT, UN_SAME)                                                    \
+    M(INVERT, invert, BOOL_INT, UN_SAME) M(BITWISE_COUNT, bcount, INT, UN_U8)                \
     M(CONJ, conj, INT, RAW) M(CONJ, conj, FLOAT3264, RAW) M(CONJ, conj, FLOAT16, UN_SAME)   \
     M(CONJ, conj, COMPLEX, UN_SAME)                                                         \
     M(REAL, real, EXACT, RAW) M(REAL, real, FLOAT16, UN_SAME) M(REAL, real, COMPLEX, UN_REAL) \

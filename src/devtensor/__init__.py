@@ -63,7 +63,7 @@ from ._polynomials import *  # noqa: F401,F403  (polyfit, polyval, roots, polyde
 from . import _windows
 from ._windows import *  # noqa: F401,F403  (i0, hanning, kaiser, ...)
 from . import _bits
-from ._bits import *  # noqa: F401,F403  (ldexp, frexp, spacing, bitwise_count, packbits, unpackbits)
+from ._bits import *  # noqa: F401,F403  (ldexp, frexp, spacing, packbits, unpackbits)
 from . import _torch_selection
 from ._torch_selection import *  # noqa: F401,F403  (gather, index_select, topk, chunk, ...: PyTorch's)
 from . import _einsum

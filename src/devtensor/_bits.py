@@ -1,5 +1,5 @@
 """NumPy's functions of the bits of numbers: ldexp, frexp and spacing (a
-float's exponent and ulp), bitwise_count, packbits and unpackbits, with
+float's exponent and ulp), packbits and unpackbits, with
 NumPy's dtypes, values and errors, on every device.
 
 ldexp is a core op (exact: C's ldexp in each backend); the others are
@@ -133,33 +133,6 @@ def spacing(x, /, out=None):
     return _into(r, out)
 
 
-# ---- bitwise_count ----
-
-def bitwise_count(x, /, out=None):
-    """The number of 1 bits in |x| (NumPy's bitwise_count: integers and bool,
-    uint8 result), by the parallel bit count in the unsigned type."""
-    dt = _dt()
-    if not isinstance(x, TensorBase):
-        x = dt.asarray(x)
-    kind = x.dtype.kind
-    if kind not in "biu":
-        raise TypeError(_NO_LOOP.format("bitwise_count"))
-    if kind == "b":
-        return _into(x.astype(dt.uint8), out)
-    bits = 8 * x.dtype.itemsize
-    v = (dt.abs(x) if kind == "i" else x).astype(getattr(dt, f"uint{bits}"))
-
-    def repeat(byte):
-        return int.from_bytes(bytes([byte]) * (bits // 8), "little")
-
-    v = v - ((v >> 1) & repeat(0x55))
-    v = (v & repeat(0x33)) + ((v >> 2) & repeat(0x33))
-    v = (v + (v >> 4)) & repeat(0x0F)
-    if bits > 8:
-        v = (v * repeat(0x01)) >> (bits - 8)
-    return _into(v.astype(dt.uint8), out)
-
-
 # ---- packbits, unpackbits ----
 
 def _bit_axis(a, axis):
@@ -245,6 +218,5 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
 ldexp = FunctionUfunc(ldexp, 2, 1)
 frexp = FunctionUfunc(frexp, 1, 2)
 spacing = FunctionUfunc(spacing, 1, 1)
-bitwise_count = FunctionUfunc(bitwise_count, 1, 1)
 
-__all__ = ["ldexp", "frexp", "spacing", "bitwise_count", "packbits", "unpackbits"]
+__all__ = ["ldexp", "frexp", "spacing", "packbits", "unpackbits"]

@@ -16,7 +16,7 @@ _OPS = _C.OPS
 
 
 # devtensor's functions of its ufuncs (_ufuncs.py, _bits.py)
-_FUNCTION_UFUNCS = {"divmod", "modf", "float_power", "ldexp", "frexp", "spacing", "bitwise_count"}
+_FUNCTION_UFUNCS = {"divmod", "modf", "float_power", "ldexp", "frexp", "spacing"}
 
 
 # NumPy's gufuncs: devtensor's functions of the matrix product (_products.py)
@@ -93,7 +93,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if isinstance(out, tuple) and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
         return getattr(_products, name)(*inputs, **kwargs)
-    if name in _FUNCTION_UFUNCS and method in ("__call__", "outer") and not set(kwargs) - {"out"}:
+    if name in _FUNCTION_UFUNCS and (method in ("__call__", "outer") and not set(kwargs) - {"out"} or
+                                     method in ("reduce", "accumulate", "reduceat", "at")):
         import devtensor
         out = kwargs.get("out")
         if isinstance(out, tuple) and len(out) == 1:
@@ -120,14 +121,13 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if len(out) != 1:
             return NotImplemented
         out = out[0]
-    if kwargs.pop("subok", True) is not True:
-        return NotImplemented
-    kwargs.pop("order", None)
+    order, subok = kwargs.pop("order", "K"), kwargs.pop("subok", True)
     if set(kwargs) - {"dtype", "casting", "where"}:
         return NotImplemented
-    if kwargs.get("where", True) is not True:  # devtensor's ufunc has where=
+    if kwargs.get("where", True) is not True or order != "K" or subok is not True:
+        # devtensor's ufunc has where=, order= and subok=
         import devtensor
-        return getattr(devtensor, name)(*inputs, out=out, **kwargs)
+        return getattr(devtensor, name)(*inputs, out=out, order=order, subok=subok, **kwargs)
     return _C._ufunc(op, *inputs, out=out, **kwargs)
 
 

@@ -104,8 +104,9 @@ def _numpy_reduce(ufunc, a, axes, dtype, keepdims, initial, where):
 
 # NumPy 2.4's reduce of a contiguous row is wrong for these: power and
 # arctan2 (float32, float64) give f(first, last), float16 divide another
-# value than its left fold; the folds below give the left fold
-_NUMPY_REDUCE_WRONG = {"power", "arctan2", "divide"}
+# value than its left fold; the folds below give the left fold.  ldexp's
+# reduce (of integers, which NumPy takes) is refused on every device.
+_NUMPY_REDUCE_WRONG = {"power", "arctan2", "divide", "ldexp"}
 
 
 def _loop_dtype(ufunc, dtype, device, requested=None):

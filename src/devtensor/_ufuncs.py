@@ -114,22 +114,27 @@ def _make(numpy_name, public_name):
     nin = 2 if numpy_name not in _UNARY else 1
 
     if nin == 1:
-        def fn(x, /, out=None, *, where=True, dtype=None, casting="same_kind"):
+        def fn(x, /, out=None, *, where=True, dtype=None, casting="same_kind", order="K", subok=True):
             if not isinstance(x, TensorBase):
                 r = _override(numpy_name, (x,), {"out": out, "dtype": dtype})
                 if r is not NotImplemented:
                     return r
                 (x,) = _first_tensor((x,))
+            if order != "K" or subok is not True:
+                return _laid_out(fn, (x,), dict(out=out, where=where, dtype=dtype, casting=casting), order, subok)
             if where is not True:
                 return _masked(op, (x,), out, where, dtype, casting)
             return _ufunc(op, x, out=out, dtype=dtype, casting=casting)
     else:
-        def fn(x1, x2, /, out=None, *, where=True, dtype=None, casting="same_kind"):
+        def fn(x1, x2, /, out=None, *, where=True, dtype=None, casting="same_kind", order="K", subok=True):
             if not (isinstance(x1, TensorBase) and isinstance(x2, TensorBase)):
                 r = _override(numpy_name, (x1, x2), {"out": out, "dtype": dtype})
                 if r is not NotImplemented:
                     return r
                 x1, x2 = _first_tensor((x1, x2))
+            if order != "K" or subok is not True:
+                return _laid_out(fn, (x1, x2), dict(out=out, where=where, dtype=dtype, casting=casting), order,
+                                 subok)
             if where is not True:
                 return _masked(op, (x1, x2), out, where, dtype, casting)
             return _ufunc(op, x1, x2, out=out, dtype=dtype, casting=casting)
@@ -143,8 +148,32 @@ def _make(numpy_name, public_name):
     fn.__doc__ = (f"{public_name}(...): NumPy's {numpy_name}, elementwise, on the operands' "
                   "device.\n\nKeywords: out= (a tensor written in place), where= (a bool mask: out "
                   "keeps its values where it is False), dtype= (the loop's dtype), casting= (NumPy's "
-                  "casting rule, default 'same_kind').")
+                  "casting rule, default 'same_kind'), order= (the new result's layout: 'K' as the "
+                  "inputs, 'C', 'F', or 'A'), subok= (accepted: results are tensors).")
     return fn
+
+
+def _laid_out(fn, inputs, kwargs, order, subok):
+    """fn(*inputs, **kwargs) with NumPy's order= and subok= checked; a new
+    result laid out in order ('A': F where every tensor input is F-contiguous
+    and not C-contiguous, else C); out= is written as it is laid out."""
+    if not isinstance(subok, builtins.bool):
+        raise TypeError("'subok' must be a boolean")
+    if order is None:
+        order = "K"
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() not in ("K", "A", "C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order.upper()
+    r = fn(*inputs, **kwargs)
+    if kwargs["out"] is not None or order == "K":
+        return r
+    if order == "A":
+        tensors = [x for x in inputs if isinstance(x, TensorBase)]
+        order = "F" if tensors and all(x.flags.f_contiguous and not x.flags.c_contiguous for x in tensors) else "C"
+    from ._manipulation import ascontiguousarray, asfortranarray
+    return ascontiguousarray(r) if order == "C" else asfortranarray(r)
 
 
 _UNARY = {name for name, op in _OPS.items() if name not in {
@@ -399,8 +428,7 @@ def float_power(x1, x2, /, out=None):
 
 class FunctionUfunc:
     """NumPy's ufuncs that devtensor computes as functions of its core ones
-    (divmod, modf, float_power here; ldexp, frexp, spacing, bitwise_count in
-    _bits.py): NumPy's attributes nin, nout, nargs, identity and __name__,
+    (divmod, modf, float_power here; ldexp, frexp and spacing in _bits.py): NumPy's attributes nin, nout, nargs, identity and __name__,
     outer for two inputs (the function of a[..., None, ...] and b), and
     reduce, accumulate, reduceat and at (_ufunc_methods.py's, which call the
     function) for one output, on the operands' device."""
