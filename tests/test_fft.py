@@ -178,6 +178,17 @@ def test_axes_past_the_dimensions_are_numpy_s_index_error(device):
         same_error(lambda: getattr(np.fft, name)(a, **kw), lambda: getattr(dt.fft, name)(x, **kw))
 
 
+def test_real_input_transforms_refuse_complex_as_numpy(device):
+    """rfft and its kin of complex data: NumPy's TypeError, which names its
+    ufunc of the transform length's parity, on every device."""
+    from helpers import same_error
+    for a, name, kw in ((np.array([1j, 2, 3]), "rfft", {}), (np.array([1j, 2, 3]), "rfft", {"n": 4}),
+                        (np.ones((2, 2)) * 1j, "rfftn", {}), (np.array([1j, 2]), "ihfft", {}),
+                        (np.ones((3, 3)) * 1j, "rfft2", {})):
+        x = dt.asarray(a, device=device)
+        same_error(lambda: getattr(np.fft, name)(a, **kw), lambda: getattr(dt.fft, name)(x, **kw))
+
+
 @pytest.mark.parametrize("device", CUDA_DEVICES)
 def test_transforms_of_empty_batches(device):
     a = np.zeros((0, 8), np.complex64)

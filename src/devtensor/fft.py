@@ -115,11 +115,14 @@ def _complex_input(x):
     return x.astype(_COMPLEX64 if d in _SINGLE else _COMPLEX128)
 
 
-def _real_input(x, name):
+def _real_input(x, n):
+    """x for an n-point real-input transform; complex x is NumPy's TypeError,
+    which names its ufunc of n's parity."""
     d = str(x.dtype)
     if d.startswith("complex"):
-        raise TypeError(f"devtensor.fft.{name}: a real-input transform of {d} data (numpy.fft "
-                        f"refuses complex input here too; take .real, or use fft)")
+        raise TypeError(f"ufunc 'rfft_n_{'even' if n % 2 == 0 else 'odd'}' not supported for the input types, "
+                        f"and the inputs could not be safely coerced to any supported types according to the "
+                        f"casting rule ''safe''")
     return x if d in ("float32", "float64") else x.astype(_FLOAT32 if d in _SINGLE else _FLOAT64)
 
 
@@ -156,7 +159,7 @@ def _raw(x, n, axis, kind, forward, norm, name):
     axis = normalize_axis_index(axis, x.ndim)
     real = _real_dtype(x.dtype)
     if kind == _C.FFT_R2C:
-        x = _resize(_real_input(x, name), n, axis)
+        x = _resize(_real_input(x, n), n, axis)
     else:
         x = _resize(_complex_input(x), n // 2 + 1 if kind == _C.FFT_C2R else n, axis)
     moved = axis != x.ndim - 1
