@@ -231,6 +231,13 @@ def bench_cpu(table, quick):
     if hasattr(dt, "where"):
         cases.append(("where(c, a, b)  10^7 float64", lambda: dt.where(cond, x, 0.0 - x),
                       lambda: np.where(cond_np, a, 0.0 - a), True))
+    # the MIN/MAX scans (running maximum: drawdowns) and the popcount op
+    cases.append(("maximum.accumulate(a)  10^7 float64", lambda: dt.maximum.accumulate(x),
+                  lambda: np.maximum.accumulate(a), True))
+    ints = rng.integers(-2 ** 62, 2 ** 62, n)
+    tints = dt.asarray(ints)
+    cases.append(("bitwise_count(a)  10^7 int64", lambda: dt.bitwise_count(tints), lambda: np.bitwise_count(ints),
+                  True))
     ft = a.reshape(4000, 2500).T  # Note [Results in the inputs' order]: F-ordered operands
     xt = x.reshape(4000, 2500).T
     cases.append(("a.T + 1  2500x4000 float64 (F order)", lambda: xt + 1, lambda: ft + 1, True))
@@ -1097,6 +1104,22 @@ def bench_gpu_ufunc_methods(table, reps, dsync, cp, csync, torch, tsync, n=1 << 
     if rows == 0:
         table.add("gpu", label, "-", t_at, "none", None)
         table.add("gpu", label_r, "-", t_red, "none", None)
+    # maximum.accumulate: the backend's MAX scan (PyTorch's cummax also finds the positions)
+    label_s = f"maximum.accumulate {n} float32"
+    t_scan = median_time(lambda: dt.maximum.accumulate(vals), reps, sync=dsync)
+    rows = 0
+    if cp is not None and hasattr(cp.maximum, "accumulate"):
+        cv = cp.asarray(vals_h)
+        table.add("gpu", label_s, "-", t_scan, "cupy", median_time(lambda: cp.maximum.accumulate(cv), reps,
+                                                                    sync=csync))
+        rows += 1
+    if torch is not None:
+        tv = torch.as_tensor(vals_h, device="cuda")
+        table.add("gpu", label_s, "-", t_scan, "torch", median_time(lambda: torch.cummax(tv, 0), reps, sync=tsync),
+                  "PyTorch's cummax returns the positions too")
+        rows += 1
+    if rows == 0:
+        table.add("gpu", label_s, "-", t_scan, "none", None)
 
 
 def bench_gpu(table, quick, allow_emulated=False):

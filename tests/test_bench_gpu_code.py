@@ -47,6 +47,7 @@ def test_gpu_product_and_fft_rows_run():
     assert "fft 2^10 complex64" in cases and "rfft of 8 rows of 64 float32" in cases, cases
     assert "linalg.svd 3 x (4x4) float32, batched" in cases, cases
     assert "add.at 256 float32 into 8 bins" in cases and "add.reduceat 256 float32, 8 segments" in cases, cases
+    assert "maximum.accumulate 256 float32" in cases, cases
 
 
 def test_gpu_nn_rows_run():
