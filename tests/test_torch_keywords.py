@@ -74,6 +74,14 @@ def test_max_and_min_with_dim_give_values_and_indices(device, name):
         assert_same(r.indices, arg(A, axis=0, keepdims=True))
     assert_same(getattr(t, name)(1), getattr(np, name)(A, axis=1))  # positional: NumPy's values only
     assert_same(getattr(t, name)(keepdim=True), getattr(np, name)(A, keepdims=True))
+    for r in (getattr(t, name)(1, keepdim=True), getattr(dt, name)(t, -1, keepdim=False)):  # keepdim=: PyTorch's
+        assert type(r).__name__ == name
+        assert_same(r.indices, arg(A, axis=1, keepdims=r.values.ndim == 2))
+    b = np.full_like(A, A.mean())  # PyTorch's max(input, other): elementwise
+    want = getattr(np, {"max": "maximum", "min": "minimum"}[name])(A, b)
+    assert_same(getattr(dt, name)(t, dt.asarray(b, device=device)), want, device)
+    assert_same(getattr(t, name)(dt.asarray(b, device=device)), want, device)
+    assert_same(getattr(t, name)(dt.asarray(1, device=device)), getattr(np, name)(A, axis=1))  # a 0-d int: an axis
     with pytest.raises(TypeError, match=r"takes one dimension, as PyTorch's"):
         getattr(t, name)(dim=(0, 1))
     with pytest.raises(TypeError, match=r"returns \(values, indices\): out=, initial= and where= are not supported"):

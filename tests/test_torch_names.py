@@ -84,3 +84,33 @@ def test_cat_is_concatenate_along_dim(device):
         if other != device:
             with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
                 dt.cat([a, dt.ones((2, 3), device=other)])
+
+
+def test_randint_takes_pytorchs_high_and_size(device):
+    """devtensor.randint(high, size) is PyTorch's (the shape second);
+    devtensor.random.randint keeps NumPy's array high."""
+    dt.manual_seed(3)
+    r = dt.randint(5, (6,), device=device)
+    assert r.shape == (6,) and r.dtype == dt.int64 and r.device == dt.device(device)
+    assert 0 <= int(r.min()) and int(r.max()) < 5
+    assert dt.randint(2, [2, 3], device=device).shape == (2, 3)
+    assert dt.randint(3, 7, (4,), device=device).shape == (4,)
+    n = dt.random.randint(5, [6, 7], device=device)  # NumPy's: high per element
+    assert n.shape == (2,) and n[0].item() == 5 and n[1].item() in (5, 6)
+
+
+def test_transpose_swaps_two_dims_as_pytorchs(device):
+    """Note [PyTorch's transpose]: two dims of a tensor of other than two
+    dimensions, dim0=/dim1=, and the function form transpose(x, 1, 2) swap;
+    a matrix's transpose(0, 1) stays NumPy's."""
+    a = np.arange(120.0).reshape(2, 3, 4, 5)
+    x = dt.asarray(a, device=device)
+    for got in (x.transpose(1, 2), x.transpose(dim0=1, dim1=2), dt.transpose(x, 1, 2),
+                dt.transpose(x, dim0=-3, dim1=2)):
+        np.testing.assert_array_equal(to_np(got), np.swapaxes(a, 1, 2))
+    assert x.transpose(1, 2)._same_storage(x)
+    np.testing.assert_array_equal(to_np(dt.transpose(x, (3, 2, 1, 0))), np.transpose(a, (3, 2, 1, 0)))
+    m = dt.asarray(a[0, 0], device=device)
+    np.testing.assert_array_equal(to_np(m.transpose(0, 1)), a[0, 0])
+    with pytest.raises(TypeError, match="dim0= and dim1= together"):
+        x.transpose(1, dim0=2)

@@ -22,7 +22,7 @@ from ._structured import (  # noqa: F401
 )
 from ._flatiter import flatiter  # noqa: F401
 from . import backends, cuda, random  # noqa: F401
-from .random import rand, randint, randn  # noqa: F401
+from .random import rand, randn  # noqa: F401
 from ._C import _get_num_threads as get_num_threads  # noqa: F401
 from ._C import _set_num_threads as set_num_threads  # noqa: F401
 from ._d2l import num_gpus, try_all_gpus, try_gpu  # noqa: F401
@@ -31,7 +31,7 @@ from ._creation import NotNumbers  # noqa: F401  (the TypeError for data that is
 from ._torch_names import (  # noqa: F401  (PyTorch's names NumPy has none of)
     as_tensor, cat, enable_grad, inference_mode, is_grad_enabled, is_tensor, manual_seed, no_grad, randperm,
     set_grad_enabled, clamp, sigmoid, relu, softmax, log_softmax, logsumexp, unsqueeze, flatten, permute, div,
-    mul, sub, rsqrt, eq, ne, gt, ge, lt, le, rand_like, randn_like,
+    mul, sub, rsqrt, eq, ne, gt, ge, lt, le, rand_like, randn_like, randint,
 )
 from . import _ufuncs
 from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)

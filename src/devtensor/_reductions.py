@@ -234,8 +234,14 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
     """NumPy's max: NaN propagates; an empty reduction needs `initial`.  With
-    PyTorch's dim=, PyTorch's (values, indices) (Note [PyTorch's keywords])."""
+    PyTorch's dim= or keepdim=, PyTorch's (values, indices), and with a tensor
+    as the second argument PyTorch's elementwise max (Note [PyTorch's
+    keywords])."""
+    if _tk.is_other_tensor(axis):
+        from ._ufuncs import maximum
+        return maximum(a, axis, out=out)
     if dim is not None or keepdim is not None:
+        axis, dim = _tk.axis_as_dim(axis, dim, keepdim)
         keepdims = _tk.keep("max", keepdims, keepdim)
         if dim is not None:
             _tk.axis("max", axis, dim)
@@ -249,8 +255,14 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=No
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
     """NumPy's min: NaN propagates; an empty reduction needs `initial`.  With
-    PyTorch's dim=, PyTorch's (values, indices) (Note [PyTorch's keywords])."""
+    PyTorch's dim= or keepdim=, PyTorch's (values, indices), and with a tensor
+    as the second argument PyTorch's elementwise min (Note [PyTorch's
+    keywords])."""
+    if _tk.is_other_tensor(axis):
+        from ._ufuncs import minimum
+        return minimum(a, axis, out=out)
     if dim is not None or keepdim is not None:
+        axis, dim = _tk.axis_as_dim(axis, dim, keepdim)
         keepdims = _tk.keep("min", keepdims, keepdim)
         if dim is not None:
             _tk.axis("min", axis, dim)

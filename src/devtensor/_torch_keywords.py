@@ -37,6 +37,22 @@ def axis(name, axis, dim):
     return dim
 
 
+def axis_as_dim(axis, dim, keepdim):
+    """(axis, dim) of max/min: PyTorch's x.max(1, keepdim=True) is its
+    max(dim=1, keepdim=True), (values, indices) (one int dim, with keepdim=)."""
+    if dim is None and keepdim is not None and axis is not None and not isinstance(axis, (tuple, list)):
+        return None, axis
+    return axis, dim
+
+
+def is_other_tensor(axis):
+    """Whether max/min's second argument is PyTorch's `other` tensor
+    (torch.max(a, b): elementwise), not an axis: a tensor that is not a 0-d
+    integer one."""
+    from ._C import TensorBase
+    return isinstance(axis, TensorBase) and (axis.ndim != 0 or axis.dtype.kind not in "iu")
+
+
 def axis_with_default(name, axis, default, dim):
     """The axis of a call whose NumPy axis has a default (sort's -1, stack's
     0) and that passed PyTorch's dim=."""

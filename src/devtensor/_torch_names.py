@@ -169,6 +169,17 @@ def le(input, other):
     return _input_tensor("le", input) <= other
 
 
+def randint(low, high=None, size=None, dtype=None, device=None):
+    """Integers in [low, high) (in [0, low) when high is None): NumPy's
+    random.randint, and PyTorch's torch.randint(high, size), whose second
+    argument is a shape (a tuple or list) where NumPy's would be high.
+    devtensor.random.randint is NumPy's alone."""
+    from . import random
+    if size is None and isinstance(high, (tuple, list)):
+        low, high, size = 0, low, tuple(high)
+    return random.randint(low, high, size, dtype=dtype, device=device)
+
+
 def rand_like(input, *, dtype=None, device=None):
     """Uniform [0, 1) draws of input's shape, dtype and device (PyTorch's rand_like)."""
     from .random import rand

@@ -549,16 +549,37 @@ def _permute_dims(x, axes):
     return _view(x, [x.shape[a] for a in axes], [x.strides[a] for a in axes])
 
 
-def transpose(x, axes=None):
-    """NumPy's transpose: axes reversed, or permuted by axes."""
+def transpose(x, axes=None, *dims, dim0=None, dim1=None):
+    """NumPy's transpose: axes reversed, or permuted by axes; PyTorch's
+    transpose(x, dim0, dim1) swaps two dims (Note [PyTorch's transpose])."""
     x = _tensor(x)
+    if len(dims) > 1:
+        raise TypeError(f"transpose() takes from 1 to 2 positional arguments but {2 + len(dims)} were given")
+    if dims:
+        return transpose_method(x, axes, dims[0]) if dim0 is None and dim1 is None else \
+            transpose_method(x, axes, dims[0], dim0=dim0)
+    if dim0 is not None or dim1 is not None:
+        return transpose_method(x, dim0=dim0, dim1=dim1)
     if axes is None:
         return x.transpose()
     return x.transpose(axes) if isinstance(axes, (tuple, list)) else _permute_dims(x, axes)
 
 
-def transpose_method(x, *axes):
-    """Tensor.transpose for the arguments its C path leaves to Python."""
+def transpose_method(x, *axes, dim0=None, dim1=None):
+    """Tensor.transpose for the arguments its C path leaves to Python.
+
+    Note [PyTorch's transpose]
+        NumPy's transpose(1, 0) permutes every axis; PyTorch's transpose(dim0,
+        dim1) swaps two.  Two dims of a tensor that has other than two
+        dimensions (where NumPy's call is an error) and dim0=/dim1= are
+        PyTorch's swap: attention code's x.transpose(1, 2) of a 4-d tensor.
+        Of a matrix, t.transpose(0, 1) stays NumPy's (t itself; README)."""
+    if dim0 is not None or dim1 is not None:
+        if axes or dim0 is None or dim1 is None:
+            raise TypeError("transpose() takes dim0= and dim1= together, without positional dims")
+        return _swapaxes(x, operator.index(dim0), operator.index(dim1))
+    if len(axes) == 2 and x.ndim != 2 and all(isinstance(a, int) for a in axes):
+        return _swapaxes(x, axes[0], axes[1])
     axes = axes_arg(axes)
     return _permute_dims(x, range(x.ndim)[::-1] if axes is None else axes)
 
