@@ -1006,3 +1006,55 @@ def test_fuzzed_arguments_are_clear_errors_that_change_nothing(device):
     for bad in ("a", None, 1.5):
         with pytest.raises(TypeError, match="ignore_index must be an int"):
             F.cross_entropy(logits, target, ignore_index=bad)
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_more_activations_and_losses_against_their_definitions(device):
+    """leaky_relu, silu, softplus, one_hot, normalize, l1_loss, nll_loss and
+    binary_cross_entropy_with_logits (and their modules) against PyTorch's
+    documented formulas, computed here in NumPy, on every device."""
+    a = np.array([[-2.0, -0.5, 0.0, 1.5], [3.0, -1.0, 30.0, -30.0]])
+    x = dt.asarray(a, device=device)
+    close = lambda got, want: np.testing.assert_allclose(to_np(got), want, rtol=1e-12, atol=1e-15)  # noqa: E731
+    close(F.leaky_relu(x), np.where(a > 0, a, 0.01 * a))
+    close(nn.LeakyReLU(0.2)(x), np.where(a > 0, a, 0.2 * a))
+    close(F.silu(x), a * _sigmoid(a))
+    close(nn.SiLU()(x), a * _sigmoid(a))
+    close(F.softplus(x), np.log1p(np.exp(a)))
+    close(nn.Softplus(beta=2.0, threshold=5.0)(x), np.where(2 * a > 5, a, np.log1p(np.exp(2 * a)) / 2))
+    y = x.copy()
+    assert F.leaky_relu(y, inplace=True) is y and F.silu(y, inplace=True) is y
+    assert_same(F.one_hot(dt.asarray([0, 2, 1], device=device)), np.eye(3, dtype=np.int64)[[0, 2, 1]], device)
+    assert F.one_hot(dt.asarray([[1], [0]], device=device), 4).shape == (2, 1, 4)
+    close(F.normalize(x), a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12))
+    close(F.normalize(x, p=1.0, dim=0), a / np.maximum(np.abs(a).sum(0, keepdims=True), 1e-12))
+    t = dt.zeros_like(x)
+    close(F.l1_loss(x, t), np.abs(a).mean())
+    close(nn.L1Loss(reduction="sum")(x, t), np.abs(a).sum())
+    logp = F.log_softmax(x, 1)
+    target = np.array([1, 3])
+    lp = to_np(logp)
+    close(F.nll_loss(logp, dt.asarray(target, device=device)), -lp[[0, 1], target].mean())
+    close(nn.NLLLoss(reduction="none")(logp, dt.asarray(target, device=device)), -lp[[0, 1], target])
+    close(F.nll_loss(logp, dt.asarray([1, -100], device=device)), -lp[0, 1])  # ignore_index
+    close(F.cross_entropy(x, dt.asarray(target, device=device)), -lp[[0, 1], target].mean())
+    labels = (a > 0).astype(np.float64)
+    want = -(labels * np.log(_sigmoid(a)) + (1 - labels) * np.log(1 - _sigmoid(a)))
+    got = F.binary_cross_entropy_with_logits(x, dt.asarray(labels, device=device), reduction="none")
+    np.testing.assert_allclose(to_np(got), want, rtol=1e-9, atol=1e-12)
+    pw = np.array([2.0, 1.0, 3.0, 1.0])
+    want_pw = -(pw * labels * np.log(_sigmoid(a)) + (1 - labels) * np.log(1 - _sigmoid(a)))
+    got = nn.BCEWithLogitsLoss(pos_weight=dt.asarray(pw, device=device))(x, dt.asarray(labels, device=device))
+    np.testing.assert_allclose(got.item(), want_pw.mean(), rtol=1e-9)
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
+        F.one_hot(dt.asarray([0, 3], device=device), 3)
+    with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor"):
+        F.one_hot(x, 3)
+    with pytest.raises(ValueError, match=r"Target size \(\(2, 3\)\) must be the same as input size \(\(2, 4\)\)"):
+        F.binary_cross_entropy_with_logits(x, dt.zeros((2, 3), device=device))
+    with pytest.raises(RuntimeError, match="expected target of an integer dtype"):
+        F.nll_loss(logp, x)
+    assert repr(nn.LeakyReLU(0.1)) == "LeakyReLU(negative_slope=0.1)"

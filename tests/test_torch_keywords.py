@@ -147,3 +147,28 @@ def test_review_corners(device):
     assert to_np(y).tolist() == [3.0, 1.0, 2.0]  # left as it is
     assert to_np(dt.asarray(A, device=device).sort(0, descending=False).values).tolist() == np.sort(A, 0).tolist()
     assert_same(x.var(unbiased=np.True_), np.var(A, ddof=1), exact=False, rtol=1e-14)
+
+
+def test_more_pytorch_keywords(device):
+    """squeeze(dim=) (a dim of another length stays, as PyTorch's), flip(dims=),
+    roll(shifts=, dims=), tril/triu(diagonal=), linspace(steps=), and the
+    functions is_floating_point, is_complex and numel."""
+    a = np.arange(12.0).reshape(1, 3, 4)
+    x = dt.asarray(a, device=device)
+    assert x.squeeze(dim=0).shape == dt.squeeze(x, dim=0).shape == (3, 4)
+    assert x.squeeze(dim=1).shape == (1, 3, 4) and dt.squeeze(x, dim=(0, 1)).shape == (3, 4)
+    assert_same(dt.flip(x, dims=[1, 2]), np.flip(a, (1, 2)))
+    assert_same(x.flip(dims=(2,)), np.flip(a, 2))
+    assert_same(dt.roll(x, shifts=1, dims=2), np.roll(a, 1, 2))
+    assert_same(x.roll(shifts=(1, -1), dims=(1, 2)), np.roll(a, (1, -1), (1, 2)))
+    assert_same(dt.tril(x[0], diagonal=-1), np.tril(a[0], -1))
+    assert_same(dt.triu(x[0], diagonal=1), np.triu(a[0], 1))
+    assert_same(dt.linspace(0, 1, steps=5, device=device), np.linspace(0, 1, 5))
+    assert dt.is_floating_point(x) and not dt.is_complex(x) and dt.numel(x) == 12
+    assert dt.is_complex(dt.asarray([1j], device=device)) and not dt.is_floating_point(dt.arange(3))
+    with pytest.raises(TypeError, match="roll\\(\\) got both shift and shifts"):
+        dt.roll(x, 1, shifts=2)
+    with pytest.raises(TypeError, match="squeeze\\(\\) got both axis and dim"):
+        dt.squeeze(x, 0, dim=0)
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out"):
+        x.squeeze(1)  # positional: NumPy's

@@ -31,7 +31,7 @@ from ._creation import NotNumbers  # noqa: F401  (the TypeError for data that is
 from ._torch_names import (  # noqa: F401  (PyTorch's names NumPy has none of)
     as_tensor, cat, enable_grad, inference_mode, is_grad_enabled, is_tensor, manual_seed, no_grad, randperm,
     set_grad_enabled, clamp, sigmoid, relu, softmax, log_softmax, logsumexp, unsqueeze, flatten, permute, div,
-    mul, sub, rsqrt, eq, ne, gt, ge, lt, le, rand_like, randn_like, randint,
+    mul, sub, rsqrt, eq, ne, gt, ge, lt, le, rand_like, randn_like, randint, is_floating_point, is_complex, numel,
 )
 from . import _ufuncs
 from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)

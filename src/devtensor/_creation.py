@@ -822,10 +822,12 @@ def _arange_general(*args, like=None, **kwargs):
     return t
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None, steps=None):
     """num evenly spaced values from start to stop (NumPy's linspace): real
     or complex bounds, or arrays of them (a sequence along axis); retstep
-    also returns the spacing."""
+    also returns the spacing.  PyTorch's steps= names num."""
+    if steps is not None:
+        num = steps
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")

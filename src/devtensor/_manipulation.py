@@ -386,10 +386,12 @@ def unstack(x, /, *, axis=0):
 _REVERSED = slice(None, None, -1)
 
 
-def flip(m, axis=None):
+def flip(m, axis=None, *, dims=None):
     """m reversed along axis (all axes when None; an int or a tuple): a view
-    with negative strides, as NumPy's."""
+    with negative strides, as NumPy's.  PyTorch's dims= names the axes."""
     m = _tensor(m)
+    if dims is not None:
+        axis = _tk.axis("flip", axis, dims)
     if type(axis) is int or axis is None and m.ndim:  # the common calls: a reversing slice in C
         if axis is None:
             return m[(_REVERSED,) * m.ndim]
@@ -675,13 +677,21 @@ def resize(a, new_shape):
     return reshape(out, new_shape)
 
 
-def roll(a, shift, axis=None):
-    """a's elements shifted along axis (cyclically; of the flattened a when None).
+def roll(a, shift=None, axis=None, *, shifts=None, dims=None):
+    """a's elements shifted along axis (cyclically; of the flattened a when
+    None); PyTorch's shifts= and dims= name shift and axis.
 
     Note [roll as slice copies]
         Along each rolled axis the result is two slices of a, so a roll over
         k axes is at most 2**k copies of slice views into a new tensor."""
     a = _tensor(a)
+    if shifts is not None:
+        if shift is not None:
+            raise TypeError("roll() got both shift and shifts (NumPy's and PyTorch's name for the same argument)")
+        shift = shifts
+    if shift is None:
+        raise TypeError("roll() missing required argument 'shift'")
+    axis = _tk.axis("roll", axis, dims)
     if axis is None:
         return reshape(roll(reshape(a, (-1,)), shift, 0), a.shape)
     axis = normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)

@@ -83,14 +83,16 @@ def _triangle(m, k, lower):
     return where(_tri_mask(N, M, k - 1, m.device), zero, m)
 
 
-def tril(m, k=0):
-    """m with the elements above the k-th diagonal zeroed (on its last two axes)."""
-    return _triangle(m, k, True)
+def tril(m, k=0, *, diagonal=None):
+    """m with the elements above the k-th diagonal zeroed (on its last two
+    axes); PyTorch's diagonal= names k."""
+    return _triangle(m, k if diagonal is None else diagonal, True)
 
 
-def triu(m, k=0):
-    """m with the elements below the k-th diagonal zeroed (on its last two axes)."""
-    return _triangle(m, k, False)
+def triu(m, k=0, *, diagonal=None):
+    """m with the elements below the k-th diagonal zeroed (on its last two
+    axes); PyTorch's diagonal= names k."""
+    return _triangle(m, k if diagonal is None else diagonal, False)
 
 
 # ---- diagonals ----

@@ -341,8 +341,12 @@ class _TorchMethods:
             return linalg.norm(self, ord="nuc", axis=dim, keepdims=keepdim)
         return linalg.vector_norm(self, ord=2 if p == "fro" else p, axis=dim, keepdims=keepdim)
 
-    def flip(self, *dims):
-        """flip(0, 1) or flip((0, 1)), PyTorch's forms."""
+    def flip(self, *dims, **kwargs):
+        """flip(0, 1), flip((0, 1)) or flip(dims=(0, 1)), PyTorch's forms."""
+        if kwargs:
+            if dims or set(kwargs) != {"dims"}:
+                raise TypeError(f"flip() takes the dims positionally or as dims=, not {sorted(kwargs)}")
+            return _dt().flip(self, dims=kwargs["dims"])
         return _dt().flip(self, dims[0] if len(dims) == 1 else dims)
 
     def roll(self, shifts, dims=None):

@@ -180,6 +180,21 @@ def randint(low, high=None, size=None, dtype=None, device=None):
     return random.randint(low, high, size, dtype=dtype, device=device)
 
 
+def is_floating_point(input):
+    """Whether input's dtype is a floating one (PyTorch's is_floating_point)."""
+    return _input_tensor("is_floating_point", input).is_floating_point()
+
+
+def is_complex(input):
+    """Whether input's dtype is complex (PyTorch's is_complex)."""
+    return _input_tensor("is_complex", input).dtype.is_complex
+
+
+def numel(input):
+    """The number of elements (PyTorch's numel)."""
+    return _input_tensor("numel", input).size
+
+
 def rand_like(input, *, dtype=None, device=None):
     """Uniform [0, 1) draws of input's shape, dtype and device (PyTorch's rand_like)."""
     from .random import rand

@@ -503,12 +503,19 @@ def copy_method(x, order="C"):
     return x.transpose(perm).copy().transpose(inverse)._own()
 
 
-def squeeze(x, axis=None):
-    """x without length-1 axes (all of them, or those in axis)."""
-    return _tensor(x).squeeze(axis)
+def squeeze(x, axis=None, *, dim=None):
+    """x without length-1 axes (all of them, or those in axis).  With PyTorch's
+    dim=, PyTorch's: a dim of another length is left as it is."""
+    x = _tensor(x)
+    return x.squeeze(axis) if dim is None else _squeeze(x, axis, dim=dim)
 
 
-def _squeeze(x, axis=None):
+def _squeeze(x, axis=None, *, dim=None):
+    if dim is not None:  # PyTorch's keyword (Note [PyTorch's keywords]): only the dims of length 1 go
+        from ._torch_keywords import axis as _torch_axis
+        axis = _torch_axis("squeeze", axis, dim)
+        if axis is not None:
+            axis = tuple(i for i in normalize_axis_tuple(axis, x.ndim) if x.shape[i] == 1)
     if axis is None:
         drop = {i for i, n in enumerate(x.shape) if n == 1}
     else:

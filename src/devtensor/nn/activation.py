@@ -1,4 +1,5 @@
-"""Activation modules: ReLU, Sigmoid, Tanh, GELU, Softmax, LogSoftmax."""
+"""Activation modules: ReLU, LeakyReLU, SiLU, Softplus, Sigmoid, Tanh, GELU,
+Softmax, LogSoftmax."""
 from . import functional as F
 from .module import Module
 
@@ -13,6 +14,42 @@ class ReLU(Module):
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope, self.inplace = negative_slope, inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class SiLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Softplus(Module):
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f"beta={self.beta}, threshold={self.threshold}"
 
 
 class Sigmoid(Module):
@@ -61,4 +98,4 @@ class LogSoftmax(Module):
         return f"dim={self.dim}"
 
 
-__all__ = ["ReLU", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax"]

@@ -61,6 +61,34 @@ def tanh(input):
     return _ufuncs.tanh(_tensor(input))
 
 
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """input where it is positive, negative_slope * input elsewhere; NaN stays NaN."""
+    _tensor(input)
+    r = _ufuncs.where(input > 0, input, input * negative_slope)
+    if inplace:
+        input[...] = r
+        return input
+    return r.astype(input.dtype, copy=False)
+
+
+def silu(input, inplace=False):
+    """input * sigmoid(input) (PyTorch's SiLU, also called swish)."""
+    r = _tensor(input) * sigmoid(input)
+    if inplace:
+        input[...] = r
+        return input
+    return r
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold
+    (PyTorch's softplus), computed without overflow."""
+    _tensor(input)
+    bx = input * beta
+    smooth = (_ufuncs.maximum(bx, 0) + _ufuncs.log1p(_ufuncs.exp(-_ufuncs.abs(bx)))) / beta
+    return _ufuncs.where(bx > threshold, input, smooth).astype(input.dtype, copy=False)
+
+
 def _normal_cdf(x):
     """Phi(x) = erfc(-x / sqrt(2)) / 2 in float64, from elementwise operations.
 
@@ -237,7 +265,63 @@ def flatten(input, start_dim=0, end_dim=-1):
     return input.reshape(shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
 
 
+def one_hot(tensor, num_classes=-1):
+    """int64 rows of zeros with a 1 at each value of tensor (PyTorch's one_hot:
+    num_classes=-1 takes the largest value + 1)."""
+    _tensor(tensor, "tensor")
+    if tensor.dtype.kind not in "iu":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    num_classes = operator.index(num_classes)
+    if tensor.size and bool(_reductions.any(tensor < 0)):
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not tensor.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(_reductions.max(tensor)) + 1
+    elif tensor.size and int(_reductions.max(tensor)) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    from .._creation import arange
+    return (tensor[..., None] == arange(num_classes, device=tensor.device)).astype(_C.int64)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    """input / max(||input||_p along dim, eps) (PyTorch's normalize)."""
+    _tensor(input)
+    from .. import linalg
+    norm = linalg.vector_norm(input, ord=p, axis=_dim(dim, input.ndim), keepdims=True)
+    return input / _ufuncs.maximum(norm, eps)
+
+
 # ---- losses ----
+def l1_loss(input, target, reduction="mean"):
+    """|input - target|, reduced by 'mean', 'sum' or 'none'."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    _same_device(input, target)
+    return _reduce(_ufuncs.abs(input - target), reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
+    """-[p t log sigmoid(x) + (1 - t) log(1 - sigmoid(x))] (p: pos_weight, 1 by
+    default), from the logits without overflow: log sigmoid(x) is
+    -(max(-x, 0) + log1p(exp(-|x|)))."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    _same_device(input, target, weight, pos_weight)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({tuple(target.shape)}) must be the same as input size "
+                         f"({tuple(input.shape)})")
+    log_sig_neg = -(_ufuncs.maximum(input, 0) + _ufuncs.log1p(_ufuncs.exp(-_ufuncs.abs(input))))  # log(1 - s)
+    log_sig = log_sig_neg + input  # log s
+    pos = target if pos_weight is None else target * pos_weight
+    loss = -(pos * log_sig + (1 - target) * log_sig_neg)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
 def mse_loss(input, target, reduction="mean"):
     """(input - target)^2, reduced by 'mean', 'sum' or 'none'."""
     _check_reduction(reduction)
@@ -276,9 +360,34 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
                 for t in (target, weight)]
         return cross_entropy(input.astype(_C.float32), wide[0], wide[1], ignore_index, reduction,
                              label_smoothing).astype(input.dtype)
-    class_dim = 0 if input.ndim == 1 else 1
-    n_classes = input.shape[class_dim]
-    logp = log_softmax(input, class_dim)
+    logp = log_softmax(input, 0 if input.ndim == 1 else 1)
+    return _from_log_probs(logp, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """PyTorch's nll_loss: -input[n, target[n]] (input holds log-probabilities
+    with the classes along dim 1, dim 0 for one sample), weighted, with
+    ignore_index left out."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    if input.ndim == 0:
+        raise RuntimeError("nll_loss: the input must have at least one dimension (the classes)")
+    if weight is not None:
+        _tensor(weight, "weight")
+    if isinstance(ignore_index, bool) or not hasattr(type(ignore_index), "__index__"):
+        raise TypeError(f"nll_loss(): ignore_index must be an int, not {type(ignore_index).__name__}")
+    _same_device(input, target, weight)
+    if target.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target of an integer dtype (class indices), got {target.dtype}")
+    return _from_log_probs(input, target, weight, operator.index(ignore_index), reduction, 0.0)
+
+
+def _from_log_probs(logp, target, weight, ignore_index, reduction, label_smoothing):
+    """cross_entropy and nll_loss from the log-probabilities logp."""
+    class_dim = 0 if logp.ndim == 1 else 1
+    n_classes = logp.shape[class_dim]
+    input = logp  # (the input's shape, for the checks and messages below)
     w_shape = [1] * input.ndim
     w_shape[class_dim] = n_classes
     if weight is not None:
@@ -340,5 +449,6 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     return (1 - label_smoothing) * nll_total + smooth_total * (label_smoothing / n_classes)
 
 
-__all__ = ["relu", "sigmoid", "tanh", "gelu", "softmax", "log_softmax", "linear", "dropout",
-           "flatten", "mse_loss", "cross_entropy"]
+__all__ = ["relu", "sigmoid", "tanh", "gelu", "leaky_relu", "silu", "softplus", "softmax", "log_softmax",
+           "linear", "dropout", "flatten", "one_hot", "normalize", "mse_loss", "l1_loss", "cross_entropy",
+           "nll_loss", "binary_cross_entropy_with_logits"]

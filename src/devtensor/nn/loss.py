@@ -1,4 +1,4 @@
-"""Loss modules: MSELoss and CrossEntropyLoss."""
+"""Loss modules: MSELoss, L1Loss, CrossEntropyLoss, NLLLoss and BCEWithLogitsLoss."""
 from . import functional as F
 from .module import Module
 
@@ -11,6 +11,42 @@ class MSELoss(Module):
 
     def forward(self, input, target):
         return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class L1Loss(Module):
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        F._check_reduction(reduction)
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(Module):
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+        super().__init__()
+        F._check_reduction(reduction)
+        self.register_buffer("weight", weight)
+        self.ignore_index = ignore_index
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(Module):
+    def __init__(self, weight=None, reduction="mean", pos_weight=None):
+        super().__init__()
+        F._check_reduction(reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)
 
 
 class CrossEntropyLoss(Module):
@@ -27,4 +63,4 @@ class CrossEntropyLoss(Module):
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
-__all__ = ["MSELoss", "CrossEntropyLoss"]
+__all__ = ["MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss"]
