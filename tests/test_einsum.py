@@ -10,7 +10,7 @@ import pytest
 
 import devtensor as dt
 from devtensor import _C
-from helpers import ALL_DEVICES, assert_same, given, settings, st
+from helpers import ALL_DEVICES, assert_same, given, settings, st, to_np
 
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64",
           "complex64", "complex128"]
@@ -420,3 +420,12 @@ def test_one_operand_views_and_errors(device):
             dt.einsum(spec, on(make((2, 3)), device))
     with pytest.raises(ValueError, match="too many subscripts"):
         dt.einsum("ijk", x)
+
+
+def test_einsum_takes_pytorchs_operand_list(device):
+    """PyTorch's einsum(subscripts, [a, b]) is einsum(subscripts, a, b)."""
+    rng = np.random.default_rng(5)
+    a, b = rng.random((2, 3)), rng.random((3, 4))
+    x, y = dt.asarray(a, device=device), dt.asarray(b, device=device)
+    np.testing.assert_allclose(to_np(dt.einsum("ij,jk->ik", [x, y])), np.einsum("ij,jk->ik", a, b), rtol=1e-12)
+    np.testing.assert_allclose(to_np(dt.einsum("ij->j", (x,))), a.sum(0), rtol=1e-12)

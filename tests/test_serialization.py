@@ -444,3 +444,13 @@ def test_fuzzed_files_and_paths(tmp_path):
     with pytest.raises(ValueError, match="the file ends inside entry 'tensor'"):
         dt.load(NegativeReads(b.getvalue()))
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".devtensor-save-")]
+
+
+def test_save_into_a_missing_folder_names_the_path(tmp_path):
+    """The error of a save that cannot create its file is open()'s, naming the
+    path asked for (not the hidden temporary file beside it)."""
+    target = tmp_path / "missing" / "x.safetensors"
+    with pytest.raises(FileNotFoundError) as e:
+        dt.save({"x": dt.ones(2)}, target)
+    assert e.value.filename == str(target)
+    assert not (tmp_path / "missing").exists()

@@ -489,7 +489,11 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
 
     dtype= is the dtype computed in (each operand cast to it by `casting`),
     out= receives the result (cast by `casting`), order= asks a C or F
-    layout of a computed result."""
+    layout of a computed result.  PyTorch's einsum(subscripts, [op0, op1, ...])
+    takes the operands as one list."""
+    if len(operands) == 2 and type(operands[0]) is str and isinstance(operands[1], (list, tuple)) and \
+            operands[1] and all(isinstance(o, TensorBase) for o in operands[1]):
+        operands = (operands[0],) + tuple(operands[1])
     if (out is None and dtype is None and order == "K" and casting == "safe" and
             type(operands[0] if operands else None) is str):
         if len(operands) == 3:

@@ -173,6 +173,8 @@ def _new_file_beside(path):
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
         except FileExistsError:
             continue
+        except OSError as e:  # a missing folder, no permission: open()'s error, naming the path asked for
+            raise type(e)(e.errno, e.strerror, path) from None
     raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
 
 
