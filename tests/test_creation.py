@@ -4,6 +4,8 @@ import array
 import operator
 import re
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -750,7 +752,13 @@ def test_astype_matches_numpy(src, dst):
     with np.errstate(all="ignore"), _nowarn():
         expected = a.astype(dst)
     t = dt.asarray(a)
-    r = t.astype(dst)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = t.astype(dst)
+        t.T.astype(dst, order="F")  # astype_general's path
+    complex_dropped = a.dtype.kind == "c" and np.dtype(dst).kind != "c"
+    kinds = [w.category for w in caught]
+    assert kinds == ([np.exceptions.ComplexWarning] * 2 if complex_dropped else []), kinds  # NumPy's warning
     assert r is not t
     assert_same(r, expected)
 

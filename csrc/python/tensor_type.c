@@ -676,6 +676,16 @@ static PyObject *tensor_copy(PyDtTensor *self, PyObject *const *args, Py_ssize_t
  * float, 'f4', np.float32; NumPy's defaults casting="unsafe" and
  * copy=True) in C; every other form goes to devtensor._tensor
  * .astype_general, with NumPy's rules and errors. */
+/* NumPy's ComplexWarning for a cast of complex values to a real dtype
+ * (devtensor._tensor.astype_general warns the same) */
+static int warn_complex_discarded(void)
+{
+    static PyObject *category;
+    if (dt_py_lazy_function("numpy.exceptions", "ComplexWarning", &category) == NULL)
+        return -1;
+    return PyErr_WarnEx(category, "Casting complex values to real discards the imaginary part", 1);
+}
+
 static PyObject *tensor_astype(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static PyObject *general;
@@ -692,6 +702,8 @@ static PyObject *tensor_astype(PyDtTensor *self, PyObject *const *args, Py_ssize
     if (code >= 0) {
         dt_tensor out;
         dt_error err;
+        if (dt_dtype_is_complex(self->t.dtype) && !dt_dtype_is_complex((dt_dtype)code) && warn_complex_discarded() < 0)
+            return NULL;
         if (dt_py_same_device_copy(&self->t, (dt_dtype)code, &out, &err) != DT_OK)
             return dt_py_raise(&err);
         return dt_py_tensor_wrap(&out);

@@ -164,6 +164,10 @@ def astype_general(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     if not _C._can_cast(self.dtype, dtype, casting):
         raise TypeError(f"Cannot cast array data from dtype('{self.dtype}') to "
                         f"dtype('{dtype}') according to the rule '{casting}'")
+    if self.dtype.is_complex and not dtype.is_complex:  # NumPy's warning (TensorBase.astype's too)
+        import warnings
+        warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
+                      stacklevel=2)
     fortran = order == "F" or (order in ("K", "A") and self.ndim > 1 and not self.is_contiguous()
                                and self.T.is_contiguous())
     laid_out = self.T.is_contiguous() if fortran else (order != "C" or self.is_contiguous())
