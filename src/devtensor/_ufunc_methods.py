@@ -144,9 +144,9 @@ def _loop_dtype(ufunc, dtype, device, requested=None):
 # (resolve_dtypes((None, dtype, None), reduction=True); dtype=D asks for the
 # loop whose first operand is D): the loop's output must take the input's
 # place, so divide of bools works in float64 and greater of floats has no
-# loop.  The input is cast to the loop's dtype
-# first, and initial and the identity are values of that dtype (bitwise_and's
-# -1 is 255 in uint8; initial=1000 for int8 is NumPy's OverflowError).
+# loop.  The input is cast to the loop's dtype first, and initial and the
+# identity are values of that dtype (bitwise_and's -1 is 255 in uint8;
+# initial=1000 for int8 is NumPy's OverflowError).
 
 
 def _identity(ufunc, loop):
@@ -393,17 +393,30 @@ def _reduce_segments(ufunc, x, starts, lengths):
         if name not in _IDEMPOTENT:
             inside = (step < lengths_dev[:, None]).reshape(rows.shape + (1,) * (x.ndim - 1))
             block = dt.where(inside, block, dt.asarray(_RIGHT_IDENTITY[name], dtype=block.dtype, device=device))
-        return _fold(ufunc, dt.moveaxis(block, 1, 0))  # from each segment's first element, not the identity
+        return _segment_reduce(ufunc, block)
     out = None
     for k in np.unique(lengths).tolist():
         segs = np.flatnonzero(lengths == k)
         segs_dev = dt.asarray(segs, device=device)
         rows = dt.take(starts_dev, segs_dev)[:, None] + dt.arange(k, device=device)
-        red = _fold(ufunc, dt.moveaxis(dt.take(x, rows, axis=0), 1, 0))
+        red = _segment_reduce(ufunc, dt.take(x, rows, axis=0))
         if out is None:
             out = dt.empty((starts.shape[0],) + tuple(red.shape[1:]), dtype=red.dtype, device=device)
         out[segs_dev] = red
     return out
+
+
+def _segment_reduce(ufunc, block):
+    """block reduced over axis 1 (each segment's elements): one reduction
+    kernel for the ufuncs that have one (add: sum), else the fold from each
+    segment's first element (not from the identity: hypot.reduceat keeps a
+    lone -5.0)."""
+    if ufunc.__name__ in _ONE_KERNEL:
+        return reduce(ufunc, block, axis=1)
+    return _fold(ufunc, _dt().moveaxis(block, 1, 0))
+
+
+_ONE_KERNEL = {"add", "multiply", "maximum", "minimum", "logical_and", "logical_or"}
 
 
 def _host(x):
