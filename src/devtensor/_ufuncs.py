@@ -428,9 +428,10 @@ def float_power(x1, x2, /, out=None):
 
 class FunctionUfunc:
     """NumPy's ufuncs that devtensor computes as functions of its core ones
-    (divmod, modf, float_power here; ldexp, frexp and spacing in _bits.py): NumPy's attributes nin, nout, nargs, identity and __name__,
-    outer for two inputs (the function of a[..., None, ...] and b), and
-    reduce, accumulate, reduceat and at (_ufunc_methods.py's, which call the
+    (divmod, modf, float_power here; ldexp, frexp and spacing in _bits.py):
+    NumPy's attributes nin, nout, nargs, identity and __name__, outer for two
+    inputs (the function of a[..., None, ...] and b), and reduce,
+    accumulate, reduceat and at (_ufunc_methods.py's, which call the
     function) for one output, on the operands' device."""
 
     def __init__(self, fn, nin, nout):
