@@ -111,6 +111,7 @@ def test_transpose_swaps_two_dims_as_pytorchs(device):
     assert x.transpose(1, 2)._same_storage(x)
     np.testing.assert_array_equal(to_np(dt.transpose(x, (3, 2, 1, 0))), np.transpose(a, (3, 2, 1, 0)))
     m = dt.asarray(a[0, 0], device=device)
-    np.testing.assert_array_equal(to_np(m.transpose(0, 1)), a[0, 0])
+    np.testing.assert_array_equal(to_np(m.transpose(0, 1)), a[0, 0])  # the method: NumPy's permutation
+    np.testing.assert_array_equal(to_np(dt.transpose(m, 0, 1)), a[0, 0].T)  # the function: PyTorch's swap
     with pytest.raises(TypeError, match="dim0= and dim1= together"):
         x.transpose(1, dim0=2)

@@ -562,9 +562,10 @@ def transpose(x, axes=None, *dims, dim0=None, dim1=None):
     x = _tensor(x)
     if len(dims) > 1:
         raise TypeError(f"transpose() takes from 1 to 2 positional arguments but {2 + len(dims)} were given")
-    if dims:
-        return transpose_method(x, axes, dims[0]) if dim0 is None and dim1 is None else \
-            transpose_method(x, axes, dims[0], dim0=dim0)
+    if dims:  # NumPy's function takes no third argument: PyTorch's transpose(input, dim0, dim1)
+        if dim0 is not None or dim1 is not None:
+            raise TypeError("transpose() takes dim0= and dim1= together, without positional dims")
+        return _swapaxes(x, operator.index(axes), operator.index(dims[0]))
     if dim0 is not None or dim1 is not None:
         return transpose_method(x, dim0=dim0, dim1=dim1)
     if axes is None:
@@ -580,7 +581,9 @@ def transpose_method(x, *axes, dim0=None, dim1=None):
         dim1) swaps two.  Two dims of a tensor that has other than two
         dimensions (where NumPy's call is an error) and dim0=/dim1= are
         PyTorch's swap: attention code's x.transpose(1, 2) of a 4-d tensor.
-        Of a matrix, t.transpose(0, 1) stays NumPy's (t itself; README)."""
+        So is the function form transpose(x, 0, 1) (NumPy's takes no third
+        argument).  Of a matrix, the method t.transpose(0, 1) stays NumPy's
+        (t itself; README)."""
     if dim0 is not None or dim1 is not None:
         if axes or dim0 is None or dim1 is None:
             raise TypeError("transpose() takes dim0= and dim1= together, without positional dims")
