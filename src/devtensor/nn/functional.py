@@ -347,14 +347,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     target = _tensor(target, "target")
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    if input.ndim == 0:
-        raise RuntimeError("cross_entropy: the input must have at least one dimension (the classes)")
-    if weight is not None:
-        _tensor(weight, "weight")
-    if isinstance(ignore_index, bool) or not hasattr(type(ignore_index), "__index__"):
-        raise TypeError(f"cross_entropy(): ignore_index must be an int, not {type(ignore_index).__name__}")
-    ignore_index = operator.index(ignore_index)
-    _same_device(input, target, weight)
+    ignore_index = _class_loss_args("cross_entropy", input, target, weight, ignore_index)
     if input.dtype in _HALF:  # Note [Half precision computes in float32]
         wide = [None if t is None else t.astype(_C.float32) if t.dtype in _HALF else t
                 for t in (target, weight)]
@@ -371,16 +364,24 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     _check_reduction(reduction)
     _tensor(input)
     target = _tensor(target, "target")
+    ignore_index = _class_loss_args("nll_loss", input, target, weight, ignore_index)
+    if target.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target of an integer dtype (class indices), got {target.dtype}")
+    return _from_log_probs(input, target, weight, ignore_index, reduction, 0.0)
+
+
+def _class_loss_args(name, input, target, weight, ignore_index):
+    """cross_entropy's and nll_loss's checks of their classes, weight,
+    ignore_index and devices; ignore_index as an int."""
     if input.ndim == 0:
-        raise RuntimeError("nll_loss: the input must have at least one dimension (the classes)")
+        raise RuntimeError(f"{name}: the input must have at least one dimension (the classes)")
     if weight is not None:
         _tensor(weight, "weight")
     if isinstance(ignore_index, bool) or not hasattr(type(ignore_index), "__index__"):
-        raise TypeError(f"nll_loss(): ignore_index must be an int, not {type(ignore_index).__name__}")
+        raise TypeError(f"{name}(): ignore_index must be an int, not {type(ignore_index).__name__}")
+    ignore_index = operator.index(ignore_index)
     _same_device(input, target, weight)
-    if target.dtype.kind not in "iu":
-        raise RuntimeError(f"expected target of an integer dtype (class indices), got {target.dtype}")
-    return _from_log_probs(input, target, weight, operator.index(ignore_index), reduction, 0.0)
+    return ignore_index
 
 
 def _from_log_probs(logp, target, weight, ignore_index, reduction, label_smoothing):
