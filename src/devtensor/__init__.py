@@ -66,6 +66,9 @@ from . import _bits
 from ._bits import *  # noqa: F401,F403  (ldexp, frexp, spacing, packbits, unpackbits)
 from . import _torch_selection
 from ._torch_selection import *  # noqa: F401,F403  (gather, index_select, topk, chunk, ...: PyTorch's)
+from . import _torch_math, _torch_shapes
+from ._torch_math import *  # noqa: F401,F403  (std_mean, addmm, cdist, multinomial, ...: PyTorch's)
+from ._torch_shapes import *  # noqa: F401,F403  (tensor_split, block_diag, diag_embed, ...: PyTorch's)
 from . import _einsum
 from ._einsum import einsum, einsum_path  # noqa: F401
 from . import linalg  # noqa: F401  (numpy.linalg and the array API's linalg extension)
@@ -123,7 +126,7 @@ __all__ = [
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "emath", "nn", "save", "load", "savez", "savez_compressed", "savetxt",
     "array2string", "array_repr", "array_str", "astype", "transfer_guard",
     "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
-] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__ + _torch_math.__all__ + _torch_shapes.__all__
 
 
 def _star_names(own):

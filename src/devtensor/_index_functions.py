@@ -43,9 +43,12 @@ def _values_like(x, values, dtype):
 _positions = _C._nonzero_positions
 
 
-def nonzero(a):
-    """The indices of a's non-zero elements, one int64 tensor per axis."""
+def nonzero(a, *, as_tuple=True):
+    """The indices of a's non-zero elements, one int64 tensor per axis
+    (as_tuple=False, PyTorch's default: one row per element, argwhere)."""
     a = _tensor(a)
+    if not as_tuple:
+        return argwhere(a)
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")

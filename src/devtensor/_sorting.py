@@ -58,11 +58,18 @@ from ._operands import (SMALL_CPU_WORK, as_tensor as _tensor, numpy_call, numpy_
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted", "digitize", "sort_complex"]
 
 
-def searchsorted(a, v, side="left", sorter=None):
+def searchsorted(a, v, side="left", sorter=None, *, right=None, out_int32=False):
     """NumPy's searchsorted: where the values v go in the 1-d sorted a to keep
     it sorted (before equal elements for side='left', after for 'right');
     sorter, the argsort of an unsorted a.  An int64 tensor of v's shape on
-    a's device."""
+    a's device.  PyTorch's keywords: right=True is side='right', out_int32
+    an int32 result."""
+    if right is not None or out_int32:
+        if right is False and side == "right":  # side='left', the default, yields to right=True
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                               "right while right was False")
+        r = searchsorted(a, v, "right" if right else side, sorter)
+        return r.astype(_C.int32) if out_int32 else r
     if sorter is None and (side == "left" or side == "right"):  # the per-call path, or None
         r = _C._search_fast(a, v, side == "right")
         if r is not None:

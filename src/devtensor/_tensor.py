@@ -532,10 +532,11 @@ class _TensorMethods:
         from ._manipulation import repeat
         return repeat(self, repeats, axis)
 
-    def nonzero(self):
-        """The indices of the non-zero elements, one int64 tensor per axis."""
+    def nonzero(self, *, as_tuple=True):
+        """The indices of the non-zero elements, one int64 tensor per axis
+        (as_tuple=False, PyTorch's default: one row per element)."""
         from ._index_functions import nonzero
-        return nonzero(self)
+        return nonzero(self, as_tuple=as_tuple)
 
     def take(self, indices, axis=None, out=None, mode="raise"):
         from ._index_functions import take
@@ -840,10 +841,14 @@ def _install_reductions():
     from ._sorting import _SortingMethods
     from ._torch_methods import _TorchMethods
     from ._torch_selection import _SelectionMethods
+    from ._torch_math import _MathMethods
+    from ._torch_shapes import _ShapeMethods
     _install_methods(Tensor, _ReductionMethods)
     _install_methods(Tensor, _SortingMethods)
     _install_methods(Tensor, _TorchMethods)  # Note [PyTorch's methods]
     _install_methods(Tensor, _SelectionMethods)  # Note [PyTorch's selection functions]
+    _install_methods(Tensor, _MathMethods)  # Note [PyTorch's numerical functions]
+    _install_methods(Tensor, _ShapeMethods)
 
 
 _install_reductions()

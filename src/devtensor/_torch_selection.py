@@ -1,7 +1,8 @@
 """PyTorch's selection and splitting along a dimension: gather, scatter,
-scatter_add, index_select, masked_fill, masked_select, topk, kthvalue,
-cummax, cummin, narrow, chunk, split (the method), unbind, movedim, as
-Tensor methods and (but split) as functions, on the tensor's device.
+scatter_add, index_select, index_add, index_fill, index_copy, masked_fill,
+masked_select, topk, kthvalue, cummax, cummin, narrow, chunk, split (the
+method), unbind, movedim, as Tensor methods and (but split) as functions,
+on the tensor's device.
 
 Note [PyTorch's selection functions]
     NumPy has no functions of these names, so PyTorch code that calls them
@@ -410,6 +411,80 @@ class _SelectionMethods:
     def scatter_add(self, dim, index, src):
         return self.clone().scatter_add_(dim, index, src)
 
+    def index_add_(self, dim, index, source, *, alpha=1):
+        """self's slices at index along dim += alpha * source's slices in
+        order, every repeat added (PyTorch's index_add_)."""
+        target, where, source = _index_slices(self, dim, index, source, "index_add_")
+        _dt().add.at(target, where, source if alpha == 1 else source * alpha)
+        return self
 
-__all__ = ["gather", "index_select", "masked_fill", "masked_select", "topk", "kthvalue", "cummax", "cummin",
+    def index_add(self, dim, index, source, *, alpha=1):
+        return self.clone().index_add_(dim, index, source, alpha=alpha)
+
+    def index_copy_(self, dim, index, source):
+        """self's slices at index along dim = source's slices in order
+        (PyTorch's index_copy_; of repeated positions one write wins)."""
+        target, where, source = _index_slices(self, dim, index, source, "index_copy_")
+        target[where] = source
+        return self
+
+    def index_copy(self, dim, index, source):
+        return self.clone().index_copy_(dim, index, source)
+
+    def index_fill_(self, dim, index, value):
+        """value in self's slices at index along dim (PyTorch's index_fill_)."""
+        target, where, _ = _index_slices(self, dim, index, None, "index_fill_")
+        target[where] = _fill_value(value, "index_fill_", "index_fill_ only supports a 0-dimensional value tensor, "
+                                                        "but got tensor with {} dimension(s).")
+        return self
+
+    def index_fill(self, dim, index, value):
+        return self.clone().index_fill_(dim, index, value)
+
+
+def _index_slices(self, dim, index, source, name):
+    """The tensor to write (self, or a 1-d view of a 0-d self), the index of
+    its slices at the 1-d (or 0-d) index along dim, and source checked to
+    hold one slice per index (its other dims self's)."""
+    dim = _dim(dim, self.ndim)
+    index = _integer_index(index, self, name)
+    if index.ndim > 1:
+        raise IndexError(f"{name}(): Index is supposed to be a vector")
+    index = index.reshape(-1)
+    target = self if self.ndim else self.reshape(1)
+    if source is not None:
+        if not isinstance(source, TensorBase):
+            raise TypeError(f"{name}(): argument 'source' must be Tensor, not {type(source).__name__}")
+        _same_device(self, source)
+        want = target.shape[:dim] + (index.size,) + target.shape[dim + 1:]
+        if source.shape != want and source.size == index.size and source.ndim <= 1 and target.ndim == 1:
+            source = source.reshape(want)  # a 0-d source for one index, as PyTorch's
+        if source.shape != want:
+            raise RuntimeError(f"{name}(): source tensor shape {list(source.shape)} must match self tensor shape "
+                               f"{list(self.shape)}, excluding the specified dimension {dim}, with one slice per "
+                               f"index ({index.size})")
+    return target, (slice(None),) * dim + (index,), source
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    return _input_tensor("index_add", input).index_add(dim, index, source, alpha=alpha)
+
+
+def index_copy(input, dim, index, source):
+    return _input_tensor("index_copy", input).index_copy(dim, index, source)
+
+
+def index_fill(input, dim, index, value):
+    return _input_tensor("index_fill", input).index_fill(dim, index, value)
+
+
+def scatter(input, dim, index, src=None, *, value=None):
+    return _input_tensor("scatter", input).scatter(dim, index, src, value=value)
+
+
+def scatter_add(input, dim, index, src):
+    return _input_tensor("scatter_add", input).scatter_add(dim, index, src)
+
+
+__all__ = ["gather", "index_select", "index_add", "index_copy", "index_fill", "scatter", "scatter_add", "masked_fill", "masked_select", "topk", "kthvalue", "cummax", "cummin",
            "narrow", "chunk", "unbind", "movedim"]
