@@ -5,15 +5,18 @@ devtensor has no autograd yet: modules compute forward passes, parameters
 carry a requires_grad flag, and zero_grad() does nothing (see Module).
 """
 from . import functional, init  # noqa: F401
-from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, SiLU, Sigmoid, Softmax, Softplus, Tanh  # noqa: F401
-from .container import ModuleList, Sequential  # noqa: F401
-from .linear import Identity, LazyLinear, Linear  # noqa: F401
-from .loss import BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss  # noqa: F401
+from . import activation, container, distance, linear, loss, normalization, shape, sparse
+from .activation import *  # noqa: F401,F403
+from .container import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
+from .linear import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
 from .module import Module  # noqa: F401
+from .normalization import *  # noqa: F401,F403
 from .parameter import Parameter, UninitializedParameter  # noqa: F401
-from .shape import Dropout, Flatten  # noqa: F401
+from .shape import *  # noqa: F401,F403
+from .sparse import *  # noqa: F401,F403
 
-__all__ = ["Module", "Parameter", "UninitializedParameter", "Linear", "LazyLinear", "Identity",
-           "Sequential", "ModuleList", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU",
-           "Softmax", "LogSoftmax", "Flatten", "Dropout", "MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss",
-           "BCEWithLogitsLoss", "functional", "init"]
+__all__ = (["Module", "Parameter", "UninitializedParameter", "functional", "init"] + activation.__all__ +
+           container.__all__ + distance.__all__ + linear.__all__ + loss.__all__ + normalization.__all__ +
+           shape.__all__ + sparse.__all__)

@@ -1,5 +1,8 @@
 """Activation modules: ReLU, LeakyReLU, SiLU, Softplus, Sigmoid, Tanh, GELU,
-Softmax, LogSoftmax."""
+Softmax, LogSoftmax, Softmin, GLU, and the ones whose forward is one
+nn.functional call with its settings (ELU, SELU, CELU, Hardtanh, ReLU6,
+Hardsigmoid, Hardswish, LogSigmoid, Mish, Softsign, Tanhshrink,
+Hardshrink, Softshrink, Threshold)."""
 from . import functional as F
 from .module import Module
 
@@ -98,4 +101,60 @@ class LogSoftmax(Module):
         return f"dim={self.dim}"
 
 
-__all__ = ["ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax"]
+class _Settings(Module):
+    """A module whose forward is F.<_function>(input, *its settings), with
+    PyTorch's names for the settings (in _fields, their order in the call;
+    _defaults those of the last ones) and repr."""
+    _function = None
+    _fields = ()
+    _defaults = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        if len(args) > len(self._fields):
+            raise TypeError(f"{type(self).__name__}() takes at most {len(self._fields)} arguments")
+        values = dict(zip(self._fields[len(self._fields) - len(self._defaults):], self._defaults))
+        values.update(zip(self._fields, args))
+        for key, value in kwargs.items():
+            if key not in self._fields:
+                raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument '{key}'")
+            values[key] = value
+        missing = [f for f in self._fields if f not in values]
+        if missing:
+            raise TypeError(f"{type(self).__name__}.__init__() missing required argument '{missing[0]}'")
+        for key in self._fields:
+            setattr(self, key, values[key])
+
+    def forward(self, input):
+        return getattr(F, self._function)(input, *(getattr(self, f) for f in self._fields))
+
+    def extra_repr(self):
+        return ", ".join(f"{f}={getattr(self, f)}" for f in self._fields if not (f == "inplace" and
+                                                                                 not self.inplace))
+
+
+def _settings(name, function, fields=(), defaults=()):
+    return type(name, (_Settings,), {"_function": function, "_fields": fields, "_defaults": defaults,
+                                     "__module__": __name__, "__doc__": f"F.{function} as a module."})
+
+
+ELU = _settings("ELU", "elu", ("alpha", "inplace"), (1.0, False))
+SELU = _settings("SELU", "selu", ("inplace",), (False,))
+CELU = _settings("CELU", "celu", ("alpha", "inplace"), (1.0, False))
+Hardtanh = _settings("Hardtanh", "hardtanh", ("min_val", "max_val", "inplace"), (-1.0, 1.0, False))
+ReLU6 = _settings("ReLU6", "relu6", ("inplace",), (False,))
+Hardsigmoid = _settings("Hardsigmoid", "hardsigmoid", ("inplace",), (False,))
+Hardswish = _settings("Hardswish", "hardswish", ("inplace",), (False,))
+Mish = _settings("Mish", "mish", ("inplace",), (False,))
+LogSigmoid = _settings("LogSigmoid", "logsigmoid")
+Softsign = _settings("Softsign", "softsign")
+Tanhshrink = _settings("Tanhshrink", "tanhshrink")
+Hardshrink = _settings("Hardshrink", "hardshrink", ("lambd",), (0.5,))
+Softshrink = _settings("Softshrink", "softshrink", ("lambd",), (0.5,))
+Threshold = _settings("Threshold", "threshold", ("threshold", "value", "inplace"), (False,))
+Softmin = _settings("Softmin", "softmin", ("dim",), (None,))
+GLU = _settings("GLU", "glu", ("dim",), (-1,))
+
+
+__all__ = ["ELU", "SELU", "CELU", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "LogSigmoid", "Softsign",
+           "Tanhshrink", "Hardshrink", "Softshrink", "Threshold", "Softmin", "GLU", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax"]

@@ -1,4 +1,4 @@
-"""Sequential and ModuleList."""
+"""Sequential, ModuleList, ModuleDict, ParameterList and ParameterDict."""
 import collections
 import operator
 
@@ -114,4 +114,142 @@ class ModuleList(_ModuleSequence):
         return self._modules[self._key(idx)]
 
 
-__all__ = ["Sequential", "ModuleList"]
+class ModuleDict(Module):
+    """An ordered dict of modules, registered under their keys; no forward."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def values(self):
+        return self._modules.values()
+
+    def items(self):
+        return self._modules.items()
+
+    def clear(self):
+        self._modules.clear()
+
+    def pop(self, key):
+        module = self[key]
+        del self[key]
+        return module
+
+    def update(self, modules):
+        pairs = modules.items() if hasattr(modules, "items") else modules
+        for key, module in pairs:
+            self[key] = module
+
+
+class ParameterList(Module):
+    """A list of parameters, registered as '0', '1', ...; tensors given are
+    made Parameters."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        if values is not None:
+            self.extend(values)
+
+    def _key(self, idx):
+        return str(_index(idx, len(self._parameters), "ParameterList"))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)(list(self._parameters.values())[idx])
+        return self._parameters[self._key(idx)]
+
+    def __setitem__(self, idx, param):
+        self.register_parameter(self._key(idx), _as_parameter(param))
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters.values())
+
+    def append(self, value):
+        self.register_parameter(str(len(self)), _as_parameter(value))
+        return self
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
+        return self
+
+
+class ParameterDict(Module):
+    """An ordered dict of parameters, registered under their keys; tensors
+    given are made Parameters."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        return self._parameters[key]
+
+    def __setitem__(self, key, value):
+        self.register_parameter(key, _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._parameters[key]
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def __contains__(self, key):
+        return key in self._parameters
+
+    def keys(self):
+        return self._parameters.keys()
+
+    def values(self):
+        return self._parameters.values()
+
+    def items(self):
+        return self._parameters.items()
+
+    def update(self, parameters):
+        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, value in pairs:
+            self[key] = value
+
+
+def _as_parameter(value):
+    from .._C import Tensor
+    from .parameter import Parameter
+    if value is None or isinstance(value, Parameter):
+        return value
+    if isinstance(value, Tensor):
+        return Parameter(value)
+    raise TypeError(f"cannot assign '{type(value).__name__}' object to a parameter (devtensor.nn.Parameter, a "
+                    f"tensor or None required)")
+
+
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]

@@ -450,6 +450,221 @@ def _from_log_probs(logp, target, weight, ignore_index, reduction, label_smoothi
     return (1 - label_smoothing) * nll_total + smooth_total * (label_smoothing / n_classes)
 
 
+# ---- more activations (PyTorch's formulas; results keep input's dtype) ----
+def _result(input, r, inplace):
+    """r in input's dtype, written into input (and input returned) when inplace."""
+    if inplace:
+        input[...] = r
+        return input
+    return r.astype(input.dtype, copy=False)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """input where positive, alpha * (exp(input) - 1) elsewhere."""
+    _tensor(input)
+    return _result(input, _ufuncs.where(input > 0, input, _ufuncs.expm1(input) * alpha), inplace)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    """scale * elu(input, alpha), with the self-normalising constants."""
+    _tensor(input)
+    r = _ufuncs.where(input > 0, input, _ufuncs.expm1(input) * _SELU_ALPHA) * _SELU_SCALE
+    return _result(input, r, inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    _tensor(input)
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return _result(input, _ufuncs.where(input > 0, input, _ufuncs.expm1(input / alpha) * alpha), inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """input clipped to [min_val, max_val]."""
+    _tensor(input)
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _result(input, _ufuncs.clip(input, min_val, max_val), inplace)
+
+
+def relu6(input, inplace=False):
+    """input clipped to [0, 6]."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(x + 3) / 6."""
+    _tensor(input)
+    return _result(input, _ufuncs.clip(input + 3, 0, 6) / 6, inplace)
+
+
+def hardswish(input, inplace=False):
+    """x * relu6(x + 3) / 6."""
+    _tensor(input)
+    return _result(input, input * (_ufuncs.clip(input + 3, 0, 6) / 6), inplace)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), without overflow."""
+    _tensor(input)
+    r = _ufuncs.minimum(input, 0) - _ufuncs.log1p(_ufuncs.exp(-_ufuncs.abs(input)))
+    return r.astype(input.dtype, copy=False)
+
+
+def mish(input, inplace=False):
+    """x * tanh(softplus(x))."""
+    _tensor(input)
+    return _result(input, input * _ufuncs.tanh(softplus(input)), inplace)
+
+
+def softsign(input):
+    """x / (1 + |x|)."""
+    _tensor(input)
+    return input / (1 + _ufuncs.abs(input))
+
+
+def tanhshrink(input):
+    """x - tanh(x)."""
+    return _tensor(input) - _ufuncs.tanh(input)
+
+
+def hardshrink(input, lambd=0.5):
+    """x where |x| > lambd, 0 elsewhere."""
+    _tensor(input)
+    return _ufuncs.where(_ufuncs.abs(input) > lambd, input, 0).astype(input.dtype, copy=False)
+
+
+def softshrink(input, lambd=0.5):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between."""
+    _tensor(input)
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    r = _ufuncs.where(input > lambd, input - lambd, _ufuncs.where(input < -lambd, input + lambd, 0))
+    return r.astype(input.dtype, copy=False)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """x where x > threshold, value elsewhere."""
+    _tensor(input)
+    return _result(input, _ufuncs.where(input > threshold, input, value), inplace)
+
+
+def softmin(input, dim=None, dtype=None):
+    """softmax(-input) along dim."""
+    if dim is None:
+        dim = _softmax_dim("softmin", _tensor(input).ndim)
+    return softmax(-_tensor(input), dim, dtype)
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b), a and b the two halves of input along dim."""
+    _tensor(input)
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    axis = _dim(dim, input.ndim)
+    n = input.shape[axis]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size {n}")
+    a = input[(slice(None),) * axis + (slice(0, n // 2),)]
+    b = input[(slice(None),) * axis + (slice(n // 2, n),)]
+    return a * sigmoid(b)
+
+
+def _same_size(name, input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({tuple(target.shape)}) that is different to the "
+                      f"input size ({tuple(input.shape)}). This will likely lead to incorrect "
+                      f"results due to broadcasting. Please ensure they have the same size.",
+                      UserWarning, stacklevel=3)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """0.5 d^2 where |d| < delta, delta (|d| - delta / 2) elsewhere (d = input - target)."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    _same_device(input, target, weight)
+    _same_size("huber_loss", input, target)
+    if not delta > 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    d = _ufuncs.abs(input - target)
+    loss = _ufuncs.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    """0.5 d^2 / beta where |d| < beta, |d| - beta / 2 elsewhere (|d| for beta 0)."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    _same_device(input, target)
+    _same_size("smooth_l1_loss", input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    d = _ufuncs.abs(input - target)
+    if beta == 0:
+        return _reduce(d, reduction)
+    return _reduce(_ufuncs.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def kl_div(input, target, reduction="mean", log_target=False):
+    """target * (log(target) - input), input the log-probabilities (0 where
+    target is 0); with log_target, exp(target) * (target - input).
+    reduction='batchmean' divides the sum by the batch size (the first dim)."""
+    if reduction not in _REDUCTIONS + ("batchmean",):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _tensor(input)
+    target = _tensor(target, "target")
+    _same_device(input, target)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    if log_target:
+        loss = _ufuncs.exp(target) * (target - input)
+    else:
+        from .._torch_math import xlogy
+        loss = xlogy(target, target) - target * input
+    if reduction == "batchmean":
+        total = _reductions.sum(loss)
+        return total / input.shape[0] if input.ndim else total
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    """-(t log(x) + (1 - t) log(1 - x)), each log at least -100 (PyTorch's
+    clamp), for probabilities x in [0, 1]."""
+    _check_reduction(reduction)
+    _tensor(input)
+    target = _tensor(target, "target")
+    _same_device(input, target, weight)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
+                         f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
+    if input.size and bool(_reductions.any((input < 0) | (input > 1) | _ufuncs.isnan(input))):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    log_x = _ufuncs.maximum(_ufuncs.log(input), -100)
+    log_1mx = _ufuncs.maximum(_ufuncs.log1p(-input), -100)
+    loss = -(target * log_x + (1 - target) * log_1mx)
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
 __all__ = ["relu", "sigmoid", "tanh", "gelu", "leaky_relu", "silu", "softplus", "softmax", "log_softmax",
            "linear", "dropout", "flatten", "one_hot", "normalize", "mse_loss", "l1_loss", "cross_entropy",
-           "nll_loss", "binary_cross_entropy_with_logits"]
+           "nll_loss", "binary_cross_entropy_with_logits", "elu", "selu", "celu", "hardtanh", "relu6",
+           "hardsigmoid", "hardswish", "logsigmoid", "mish", "softsign", "tanhshrink", "hardshrink", "softshrink",
+           "threshold", "softmin", "glu", "huber_loss", "smooth_l1_loss", "kl_div", "binary_cross_entropy"]
+
+from ._layer_functions import (  # noqa: E402  (after the names they use)
+    batch_norm, cosine_similarity, embedding, group_norm, layer_norm, pad, pairwise_distance, rms_norm,
+    scaled_dot_product_attention,
+)
+
+__all__ += ["batch_norm", "cosine_similarity", "embedding", "group_norm", "layer_norm", "pad", "pairwise_distance",
+            "rms_norm", "scaled_dot_product_attention"]

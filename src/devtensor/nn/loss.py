@@ -1,4 +1,5 @@
-"""Loss modules: MSELoss, L1Loss, CrossEntropyLoss, NLLLoss and BCEWithLogitsLoss."""
+"""Loss modules: MSELoss, L1Loss, HuberLoss, SmoothL1Loss, KLDivLoss, BCELoss,
+CrossEntropyLoss, NLLLoss and BCEWithLogitsLoss."""
 from . import functional as F
 from .module import Module
 
@@ -63,4 +64,46 @@ class CrossEntropyLoss(Module):
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
-__all__ = ["MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss"]
+class HuberLoss(Module):
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__()
+        F._check_reduction(reduction)
+        self.reduction, self.delta = reduction, delta
+
+    def forward(self, input, target):
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class SmoothL1Loss(Module):
+    def __init__(self, reduction="mean", beta=1.0):
+        super().__init__()
+        F._check_reduction(reduction)
+        self.reduction, self.beta = reduction, beta
+
+    def forward(self, input, target):
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class KLDivLoss(Module):
+    def __init__(self, reduction="mean", log_target=False):
+        super().__init__()
+        if reduction not in F._REDUCTIONS + ("batchmean",):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        self.reduction, self.log_target = reduction, log_target
+
+    def forward(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class BCELoss(Module):
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__()
+        F._check_reduction(reduction)
+        self.register_buffer("weight", weight)
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
+
+
+__all__ = ["HuberLoss", "SmoothL1Loss", "KLDivLoss", "BCELoss", "MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss"]

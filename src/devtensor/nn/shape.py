@@ -1,4 +1,4 @@
-"""Flatten and Dropout: modules that reshape or mask their input."""
+"""Flatten, Unflatten and Dropout: modules that reshape or mask their input."""
 from . import functional as F
 from .module import Module
 
@@ -16,6 +16,20 @@ class Flatten(Module):
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Splits dim into unflattened_size (PyTorch's Unflatten)."""
+
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        self.dim, self.unflattened_size = dim, tuple(unflattened_size)
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 class Dropout(Module):
@@ -36,4 +50,4 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
-__all__ = ["Flatten", "Dropout"]
+__all__ = ["Flatten", "Unflatten", "Dropout"]

@@ -1,0 +1,65 @@
+"""Embedding: a lookup table of num_embeddings rows of embedding_dim, with
+PyTorch's N(0, 1) initialisation, padding_idx (a zero row) and
+from_pretrained."""
+import operator
+
+from .. import _C
+from .._C import Tensor
+from .._creation import empty
+from . import functional as F, init
+from .module import Module
+from .parameter import Parameter
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings = operator.index(num_embeddings)
+        self.embedding_dim = operator.index(embedding_dim)
+        if padding_idx is not None:
+            padding_idx = operator.index(padding_idx)
+            if not -self.num_embeddings <= padding_idx < self.num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx %= self.num_embeddings
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            self.weight = Parameter(empty((self.num_embeddings, self.embedding_dim),
+                                          dtype=_C.float32 if dtype is None else dtype, device=device),
+                                    requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            if tuple(_weight.shape) != (self.num_embeddings, self.embedding_dim):
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self):
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            self.weight.data[self.padding_idx] = 0
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
+                        scale_grad_by_freq=False, sparse=False):
+        """An Embedding whose weight is embeddings (a 2-d tensor, shared)."""
+        if not isinstance(embeddings, Tensor) or embeddings.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
+                   _freeze=freeze)
+
+    def extra_repr(self):
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        return s
+
+
+__all__ = ["Embedding"]

@@ -1,0 +1,299 @@
+"""nn's activations beyond the basic ones, the regression and divergence
+losses, normalisation, embedding, pad, distances and attention
+(nn/functional.py, nn/_layer_functions.py and their modules), on every
+device, against NumPy computations of PyTorch's documented formulas."""
+import math
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+import devtensor.nn as nn
+import devtensor.nn.functional as F
+from helpers import to_np
+
+RNG = np.random.default_rng(11)
+V = np.array([-30.0, -3.0, -1.0, -0.25, 0.0, 0.25, 1.0, 3.0, 30.0])
+SELU = (1.6732632423543772848170429916717, 1.0507009873554804934193349852946)
+
+ACTIVATIONS = {
+    "elu": (lambda x: np.where(x > 0, x, np.expm1(x)), {}),
+    "selu": (lambda x: SELU[1] * np.where(x > 0, x, SELU[0] * np.expm1(x)), {}),
+    "celu": (lambda x: np.where(x > 0, x, 2 * np.expm1(x / 2)), {"alpha": 2.0}),
+    "hardtanh": (lambda x: np.clip(x, -2, 0.5), {"min_val": -2, "max_val": 0.5}),
+    "relu6": (lambda x: np.clip(x, 0, 6), {}),
+    "hardsigmoid": (lambda x: np.clip(x + 3, 0, 6) / 6, {}),
+    "hardswish": (lambda x: x * np.clip(x + 3, 0, 6) / 6, {}),
+    "logsigmoid": (lambda x: -np.logaddexp(0, -x), {}),
+    "mish": (lambda x: x * np.tanh(np.logaddexp(0, x)), {}),
+    "softsign": (lambda x: x / (1 + np.abs(x)), {}),
+    "tanhshrink": (lambda x: x - np.tanh(x), {}),
+    "hardshrink": (lambda x: np.where(np.abs(x) > 1, x, 0), {"lambd": 1.0}),
+    "softshrink": (lambda x: np.where(x > 0.5, x - 0.5, np.where(x < -0.5, x + 0.5, 0)), {}),
+    "threshold": (lambda x: np.where(x > 0.25, x, -7), {"threshold": 0.25, "value": -7}),
+}
+
+
+def close(t, expected, device, rtol=1e-12, atol=1e-12):
+    assert isinstance(t, dt.Tensor) and t.device == dt.device(device)
+    np.testing.assert_allclose(to_np(t), expected, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+def test_activations(device, name):
+    formula, kwargs = ACTIVATIONS[name]
+    x = dt.asarray(V, device=device)
+    close(getattr(F, name)(x, **kwargs), formula(V), device, rtol=1e-13, atol=1e-15)
+    r32 = getattr(F, name)(x.astype(dt.float32), **kwargs)
+    assert r32.dtype == dt.float32
+    close(r32, formula(V.astype(np.float32).astype(np.float64)), device, rtol=2e-6, atol=2e-6)
+    module = getattr(nn, {"elu": "ELU", "selu": "SELU", "celu": "CELU", "hardtanh": "Hardtanh", "relu6": "ReLU6",
+                          "hardsigmoid": "Hardsigmoid", "hardswish": "Hardswish", "logsigmoid": "LogSigmoid",
+                          "mish": "Mish", "softsign": "Softsign", "tanhshrink": "Tanhshrink",
+                          "hardshrink": "Hardshrink", "softshrink": "Softshrink", "threshold": "Threshold"}[name])
+    close(module(**kwargs)(x), formula(V), device, rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["elu", "selu", "celu", "hardtanh", "relu6", "hardsigmoid", "hardswish", "mish"])
+def test_in_place_activations(device, name):
+    x = dt.asarray(V.copy(), device=device)  # a CPU tensor would view V itself
+    assert getattr(F, name)(x, inplace=True) is x
+    close(x, ACTIVATIONS[name][0](V) if name not in ("celu", "hardtanh") else
+          {"celu": lambda v: np.where(v > 0, v, np.expm1(v)), "hardtanh": lambda v: np.clip(v, -1, 1)}[name](V),
+          device, rtol=1e-13, atol=1e-15)
+
+
+def test_softmin_glu_and_module_settings(device):
+    x = dt.asarray(RNG.standard_normal((2, 6)), device=device)
+    e = np.exp(-to_np(x))
+    close(F.softmin(x, dim=1), e / e.sum(1, keepdims=True), device)
+    close(nn.Softmin(0)(x), np.exp(-to_np(x)) / np.exp(-to_np(x)).sum(0), device)
+    a, b = to_np(x)[:, :3], to_np(x)[:, 3:]
+    close(F.glu(x), a / (1 + np.exp(-b)), device)
+    close(nn.GLU(0)(x), to_np(x)[:1] / (1 + np.exp(-to_np(x)[1:])), device)
+    with pytest.raises(RuntimeError, match="Halving dimension must be even, but dimension 1 is size 3"):
+        F.glu(dt.ones((2, 3), device=device))
+    assert repr(nn.Hardtanh(-2, 2)) == "Hardtanh(min_val=-2, max_val=2)"
+    assert repr(nn.ELU(inplace=True)) == "ELU(alpha=1.0, inplace=True)"
+    with pytest.raises(TypeError, match="missing required argument 'threshold'"):
+        nn.Threshold()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'beta'"):
+        nn.ELU(beta=1)
+    with pytest.raises(ValueError, match="min_val cannot be greater than max_val"):
+        F.hardtanh(x, 1, -1)
+
+
+def test_regression_losses(device):
+    a, b = RNG.standard_normal(20) * 2, RNG.standard_normal(20)
+    x, y = dt.asarray(a, device=device), dt.asarray(b, device=device)
+    d = np.abs(a - b)
+    huber = np.where(d < 0.7, 0.5 * d * d, 0.7 * (d - 0.35))
+    close(F.huber_loss(x, y, delta=0.7), huber.mean(), device)
+    close(nn.HuberLoss(reduction="sum", delta=0.7)(x, y), huber.sum(), device)
+    smooth = np.where(d < 0.5, 0.5 * d * d / 0.5, d - 0.25)
+    close(F.smooth_l1_loss(x, y, beta=0.5, reduction="none"), smooth, device)
+    close(nn.SmoothL1Loss(beta=0.0)(x, y), d.mean(), device)
+    with pytest.raises(RuntimeError, match="non-positive values for delta"):
+        F.huber_loss(x, y, delta=0)
+    with pytest.warns(UserWarning, match="different to the input size"):
+        F.huber_loss(x, y[:1])
+
+
+def test_kl_div_and_binary_cross_entropy(device):
+    p = RNG.random((4, 5))
+    p /= p.sum(1, keepdims=True)
+    q = RNG.random((4, 5))
+    q /= q.sum(1, keepdims=True)
+    p[0, 0] = 0.0  # a zero target contributes 0
+    logq = np.log(q)
+    lq, tp = dt.asarray(logq, device=device), dt.asarray(p, device=device)
+    pointwise = np.where(p > 0, p * (np.log(np.where(p > 0, p, 1)) - logq), 0)
+    close(F.kl_div(lq, tp, reduction="batchmean"), pointwise.sum() / 4, device)
+    close(F.kl_div(lq, tp, reduction="sum"), pointwise.sum(), device)
+    close(nn.KLDivLoss(reduction="none", log_target=True)(lq, dt.asarray(np.log(q[::-1]), device=device)),
+          q[::-1] * (np.log(q[::-1]) - logq), device)
+    with pytest.warns(UserWarning, match="'batchmean' divides only by the batch size"):
+        F.kl_div(lq, tp)
+    probs = np.array([0.0, 0.2, 0.5, 1.0])
+    target = np.array([0.0, 1.0, 0.3, 0.0])
+    with np.errstate(divide="ignore"):
+        expected = -(target * np.maximum(np.log(probs), -100) + (1 - target) * np.maximum(np.log(1 - probs), -100))
+    close(F.binary_cross_entropy(dt.asarray(probs, device=device), dt.asarray(target, device=device),
+                                 reduction="none"), expected, device, rtol=1e-12, atol=1e-12)
+    assert float(F.binary_cross_entropy(dt.asarray([1.0], device=device), dt.asarray([0.0], device=device))) == 100
+    w = dt.asarray([1.0, 2.0, 0.0, 1.0], device=device)
+    close(nn.BCELoss(weight=w, reduction="sum")(dt.asarray(probs, device=device), dt.asarray(target, device=device)),
+          (expected * to_np(w)).sum(), device)
+    with pytest.raises(RuntimeError, match="all elements of input should be between 0 and 1"):
+        F.binary_cross_entropy(dt.asarray([1.5], device=device), dt.asarray([1.0], device=device))
+    with pytest.raises(ValueError, match="is deprecated. Please ensure they have the same size"):
+        F.binary_cross_entropy(dt.asarray([0.5, 0.5], device=device), dt.asarray([1.0], device=device))
+
+
+def _norm(x, axes, eps):
+    m = x.mean(axis=axes, keepdims=True)
+    return (x - m) / np.sqrt(x.var(axis=axes, keepdims=True) + eps)
+
+
+def test_layer_norm_and_rms_norm(device):
+    a = RNG.standard_normal((2, 3, 4)) * 3 + 1
+    w, b = RNG.standard_normal(4), RNG.standard_normal(4)
+    x = dt.asarray(a, device=device)
+    close(F.layer_norm(x, (4,), dt.asarray(w, device=device), dt.asarray(b, device=device)),
+          _norm(a, -1, 1e-5) * w + b, device)
+    close(F.layer_norm(x, [3, 4], eps=0.1), _norm(a, (1, 2), 0.1), device)
+    close(F.rms_norm(x, 4), a / np.sqrt((a * a).mean(-1, keepdims=True) + np.finfo(np.float64).eps), device)
+    m = nn.LayerNorm(4).to(device)
+    assert list(m.state_dict()) == ["weight", "bias"] and m.weight.tolist() == [1, 1, 1, 1]
+    close(m(x), _norm(a, -1, 1e-5), device)
+    assert nn.RMSNorm([3, 4], eps=1e-6).weight.shape == (3, 4)
+    h = x.astype(dt.float16)
+    r = F.layer_norm(h, (4,))
+    assert r.dtype == dt.float16
+    close(r.astype(dt.float64), _norm(a.astype(np.float16).astype(np.float64), -1, 1e-5), device, rtol=2e-3, atol=2e-3)
+    with pytest.raises(RuntimeError, match="expected input with shape \\[\\*, 5\\], but got input of size\\[2, 3, 4\\]"):
+        F.layer_norm(x, 5)
+    with pytest.raises(RuntimeError, match="Expected weight to be of same shape as normalized_shape"):
+        F.layer_norm(x, 4, dt.ones(3, device=device))
+
+
+def test_group_norm(device):
+    a = RNG.standard_normal((2, 6, 5))
+    x = dt.asarray(a, device=device)
+    w, b = RNG.standard_normal(6), RNG.standard_normal(6)
+    expected = _norm(a.reshape(2, 3, 10), 2, 1e-5).reshape(2, 6, 5) * w[:, None] + b[:, None]
+    close(F.group_norm(x, 3, dt.asarray(w, device=device), dt.asarray(b, device=device)), expected, device)
+    g = nn.GroupNorm(2, 6).to(device)
+    close(g(x), _norm(a.reshape(2, 2, 15), 2, 1e-5).reshape(2, 6, 5), device)
+    with pytest.raises(RuntimeError, match="divisible by num_groups, but got input of shape \\[2, 6, 5\\] and "
+                                           "num_groups=4"):
+        F.group_norm(x, 4)
+    with pytest.raises(ValueError, match="num_channels must be divisible by num_groups"):
+        nn.GroupNorm(4, 6)
+
+
+def test_batch_norm_training_and_eval(device):
+    a = RNG.standard_normal((4, 3, 5)) * 2 + 1
+    x = dt.asarray(a, device=device)
+    bn = nn.BatchNorm1d(3, dtype=dt.float64).to(device)
+    close(bn(x), _norm(a, (0, 2), 1e-5), device)
+    mean, var = a.mean(axis=(0, 2)), a.var(axis=(0, 2), ddof=1)
+    close(bn.running_mean, 0.1 * mean, device)
+    close(bn.running_var, 0.9 + 0.1 * var, device)
+    assert int(bn.num_batches_tracked) == 1
+    assert list(bn.state_dict()) == ["weight", "bias", "running_mean", "running_var", "num_batches_tracked"]
+    bn.eval()
+    close(bn(x), (a - 0.1 * mean[:, None]) / np.sqrt(0.9 + 0.1 * var[:, None] + 1e-5), device)
+    cumulative = nn.BatchNorm2d(3, momentum=None).to(device).double()
+    b1, b2 = RNG.standard_normal((2, 3, 2, 2)), RNG.standard_normal((2, 3, 2, 2))
+    cumulative(dt.asarray(b1, device=device))
+    cumulative(dt.asarray(b2, device=device))
+    close(cumulative.running_mean, (b1.mean(axis=(0, 2, 3)) + b2.mean(axis=(0, 2, 3))) / 2, device)
+    untracked = nn.BatchNorm1d(3, track_running_stats=False, affine=False).eval()
+    close(untracked(dt.asarray(a)), _norm(a, (0, 2), 1e-5), "cpu")
+    with pytest.raises(ValueError, match="expected 4D input \\(got 3D input\\)"):
+        nn.BatchNorm2d(3)(dt.ones((2, 3, 4)))
+    with pytest.raises(ValueError, match="Expected more than 1 value per channel when training"):
+        nn.BatchNorm1d(3)(dt.ones((1, 3)))
+
+
+def test_embedding(device):
+    w = RNG.standard_normal((6, 3))
+    W = dt.asarray(w, device=device)
+    idx = dt.asarray([[0, 5], [2, 2]], device=device)
+    close(F.embedding(idx, W), w[[[0, 5], [2, 2]]], device)
+    e = nn.Embedding.from_pretrained(W, padding_idx=1)
+    assert e.weight.requires_grad is False and dt.shares_memory(e.weight, W)
+    close(e(idx), w[[[0, 5], [2, 2]]], device)
+    m = nn.Embedding(10, 4, padding_idx=-1).to(device)
+    assert m.padding_idx == 9 and to_np(m.weight)[9].tolist() == [0.0] * 4 and repr(m) == \
+        "Embedding(10, 4, padding_idx=9)"
+    W2 = dt.asarray(w * 10, device=device)
+    F.embedding(dt.asarray([1], device=device), W2, max_norm=1.0)
+    norms = np.linalg.norm(to_np(W2), axis=1)
+    assert abs(norms[1] - 1) < 1e-6 and np.allclose(to_np(W2)[0], w[0] * 10)  # only looked-up rows rescaled
+    with pytest.raises(RuntimeError, match="'indices' to have one of the following scalar types: Long, Int"):
+        F.embedding(dt.ones(2, device=device), W)
+    with pytest.raises(IndexError):
+        F.embedding(dt.asarray([6], device=device), W)
+
+
+def test_pad(device):
+    a = np.arange(10.0).reshape(2, 5)
+    x = dt.asarray(a, device=device)
+    close(F.pad(x, (1, 2)), np.pad(a, ((0, 0), (1, 2))), device)
+    close(F.pad(x, (1, 0, 0, 1), value=-1), np.pad(a, ((0, 1), (1, 0)), constant_values=-1), device)
+    close(F.pad(x, (-1, 2)), np.pad(a[:, 1:], ((0, 0), (0, 2))), device)
+    close(F.pad(x, (2, 1), mode="reflect"), np.pad(a, ((0, 0), (2, 1)), "reflect"), device)
+    close(F.pad(x, (2, 1, 1, 1), mode="replicate"), np.pad(a, ((1, 1), (2, 1)), "edge"), device)
+    close(F.pad(x, (3, 1), mode="circular"), np.pad(a, ((0, 0), (3, 1)), "wrap"), device)
+    with pytest.raises(RuntimeError, match="Padding length must be divisible by 2"):
+        F.pad(x, (1,))
+    with pytest.raises(RuntimeError, match="Padding size should be less than the corresponding input dimension"):
+        F.pad(x, (5, 0), mode="reflect")
+    with pytest.raises(RuntimeError, match="doesn't take in value argument"):
+        F.pad(x, (1, 1), mode="reflect", value=0)
+    with pytest.raises(NotImplementedError, match="Unrecognised padding mode"):
+        F.pad(x, (1, 1), mode="symmetric")
+    with pytest.raises(RuntimeError, match="resulted in a negative output size"):
+        F.pad(x, (-3, -3))
+
+
+def test_distances(device):
+    a, b = RNG.standard_normal((4, 3)), RNG.standard_normal((4, 3))
+    x, y = dt.asarray(a, device=device), dt.asarray(b, device=device)
+    cos = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    close(F.cosine_similarity(x, y), cos, device)
+    close(nn.CosineSimilarity(dim=0)(x, y), (a * b).sum(0) / (np.linalg.norm(a, axis=0) * np.linalg.norm(b, axis=0)),
+          device)
+    close(F.cosine_similarity(x, dt.zeros(3, device=device)), np.zeros(4), device)  # eps keeps it finite
+    close(F.pairwise_distance(x, y), np.linalg.norm(a - b + 1e-6, axis=1), device)
+    close(nn.PairwiseDistance(p=1, keepdim=True)(x, y), np.abs(a - b + 1e-6).sum(1, keepdims=True), device)
+
+
+def test_scaled_dot_product_attention(device):
+    q, k, v = RNG.standard_normal((2, 3, 4, 8)), RNG.standard_normal((2, 3, 5, 8)), RNG.standard_normal((2, 3, 5, 6))
+    Q, K, Vt = (dt.asarray(t, device=device) for t in (q, k, v))
+
+    def reference(scores):
+        w = np.exp(scores - scores.max(-1, keepdims=True))
+        return (w / w.sum(-1, keepdims=True)) @ v
+
+    s = q @ np.swapaxes(k, -1, -2) / math.sqrt(8)
+    close(F.scaled_dot_product_attention(Q, K, Vt), reference(s), device)
+    close(F.scaled_dot_product_attention(Q, K, Vt, scale=0.5), reference(q @ np.swapaxes(k, -1, -2) * 0.5), device)
+    causal = np.tril(np.ones((4, 5), bool))
+    close(F.scaled_dot_product_attention(Q, K, Vt, is_causal=True), reference(np.where(causal, s, -np.inf)), device)
+    mask = RNG.random((4, 5)) > 0.3
+    mask[:, 0] = True
+    close(F.scaled_dot_product_attention(Q, K, Vt, attn_mask=dt.asarray(mask, device=device)),
+          reference(np.where(mask, s, -np.inf)), device)
+    bias = RNG.standard_normal((4, 5))
+    close(F.scaled_dot_product_attention(Q, K, Vt, attn_mask=dt.asarray(bias, device=device)), reference(s + bias),
+          device)
+    k1, v1 = k[:, :1], v[:, :1]
+    close(F.scaled_dot_product_attention(Q, dt.asarray(k1, device=device), dt.asarray(v1, device=device),
+                                         enable_gqa=True),
+          F.scaled_dot_product_attention(Q, dt.asarray(np.repeat(k1, 3, 1), device=device),
+                                         dt.asarray(np.repeat(v1, 3, 1), device=device)).cpu().numpy(), device)
+    with pytest.raises(RuntimeError, match="Explicit attn_mask should not be set when is_causal=True"):
+        F.scaled_dot_product_attention(Q, K, Vt, attn_mask=dt.asarray(mask, device=device), is_causal=True)
+
+
+def test_containers():
+    d = nn.ModuleDict({"a": nn.Linear(2, 3), "b": nn.ReLU()})
+    d["c"] = nn.Tanh()
+    assert list(d) == ["a", "b", "c"] and "b" in d and len(d) == 3
+    assert [k for k, _ in d.named_parameters()] == ["a.weight", "a.bias"]
+    assert isinstance(d.pop("b"), nn.ReLU) and list(d.keys()) == ["a", "c"]
+    pl = nn.ParameterList([dt.ones(2), nn.Parameter(dt.zeros(3))])
+    pl.append(dt.ones(1))
+    assert [k for k, _ in pl.named_parameters()] == ["0", "1", "2"]
+    assert all(isinstance(p, nn.Parameter) for p in pl) and pl[-1].shape == (1,)
+    pd = nn.ParameterDict({"w": dt.ones(2)})
+    pd["b"] = dt.zeros(1)
+    assert list(pd.state_dict()) == ["w", "b"] and isinstance(pd["b"], nn.Parameter)
+    with pytest.raises(TypeError, match="cannot assign 'list' object to a parameter"):
+        pd["x"] = [1.0]
+    net = nn.Sequential(nn.Linear(4, 4), nn.Unflatten(1, (2, 2)))
+    assert net(dt.ones((3, 4))).shape == (3, 2, 2)
