@@ -297,3 +297,63 @@ def test_containers():
         pd["x"] = [1.0]
     net = nn.Sequential(nn.Linear(4, 4), nn.Unflatten(1, (2, 2)))
     assert net(dt.ones((3, 4))).shape == (3, 2, 2)
+
+
+def _mha_reference(m, q, k, v, attn_mask=None, key_padding_mask=None):
+    """PyTorch's multi-head attention, batch-first, from m's parameters, in NumPy."""
+    E, H = m.embed_dim, m.num_heads
+    d = E // H
+    w, b = to_np(m.in_proj_weight), to_np(m.in_proj_bias)
+    proj = [x @ w[i * E:(i + 1) * E].T + b[i * E:(i + 1) * E] for i, x in enumerate((q, k, v))]
+    N, L, S = q.shape[0], q.shape[1], k.shape[1]
+    Q, K, Vv = (p.reshape(N, -1, H, d).transpose(0, 2, 1, 3) for p in proj)
+    s = Q @ K.transpose(0, 1, 3, 2) / math.sqrt(d)
+    if attn_mask is not None:
+        s = s + np.where(attn_mask, -np.inf, 0) if attn_mask.dtype == bool else s + attn_mask
+    if key_padding_mask is not None:
+        s = s + np.where(key_padding_mask, -np.inf, 0)[:, None, None, :]
+    e = np.exp(s - s.max(-1, keepdims=True))
+    a = e / e.sum(-1, keepdims=True)
+    out = (a @ Vv).transpose(0, 2, 1, 3).reshape(N, L, E)
+    return out @ to_np(m.out_proj.weight).T + to_np(m.out_proj.bias), a
+
+
+def test_multihead_attention(device):
+    m = nn.MultiheadAttention(8, 2, batch_first=True, dtype=dt.float64).to(device)
+    m.in_proj_bias[...] = dt.asarray(RNG.standard_normal(24), device=device)
+    assert list(m.state_dict()) == ["in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias"]
+    q, k = RNG.standard_normal((3, 4, 8)), RNG.standard_normal((3, 5, 8))
+    Q, K = dt.asarray(q, device=device), dt.asarray(k, device=device)
+    out, w = m(Q, K, K)
+    ref, a = _mha_reference(m, q, k, k)
+    close(out, ref, device)
+    close(w, a.mean(1), device)
+    mask = RNG.random((4, 5)) > 0.5
+    mask[:, 0] = False
+    pad = np.zeros((3, 5), bool)
+    pad[1, 3:] = True
+    out, w = m(Q, K, K, key_padding_mask=dt.asarray(pad, device=device), attn_mask=dt.asarray(mask, device=device),
+               average_attn_weights=False)
+    ref, a = _mha_reference(m, q, k, k, mask, pad)
+    close(out, ref, device)
+    close(w, a, device)
+    seq_first = nn.MultiheadAttention(8, 2, dtype=dt.float64).to(device)
+    seq_first.load_state_dict(m.state_dict())
+    out2, none = seq_first(Q.swapaxes(0, 1), K.swapaxes(0, 1), K.swapaxes(0, 1), need_weights=False)
+    assert none is None
+    close(out2.swapaxes(0, 1), _mha_reference(m, q, k, k)[0], device)
+    close(m(Q[0], K[0], K[0])[0], _mha_reference(m, q[:1], k[:1], k[:1])[0][0], device)  # unbatched
+    with pytest.raises(RuntimeError, match="Need attn_mask if specifying the is_causal hint"):
+        m(Q, K, K, is_causal=True)
+    with pytest.raises(RuntimeError, match="The shape of the 2D attn_mask is \\(4, 4\\), but should be \\(4, 5\\)"):
+        m(Q, K, K, attn_mask=dt.zeros((4, 4), dtype=dt.bool, device=device))
+    with pytest.raises(AssertionError, match="embed_dim must be divisible by num_heads"):
+        nn.MultiheadAttention(8, 3)
+    kv = nn.MultiheadAttention(8, 2, kdim=3, vdim=5)
+    assert kv.in_proj_weight is None and kv.k_proj_weight.shape == (8, 3)
+    out, _ = kv(dt.ones((4, 2, 8), dtype=dt.float32), dt.ones((6, 2, 3), dtype=dt.float32),
+                dt.ones((6, 2, 5), dtype=dt.float32))
+    assert out.shape == (4, 2, 8)
+    with pytest.raises(AssertionError, match="must have the same batch size and sequence length of key"):
+        kv(dt.ones((4, 2, 8), dtype=dt.float32), dt.ones((6, 3, 3), dtype=dt.float32),
+           dt.ones((6, 2, 5), dtype=dt.float32))

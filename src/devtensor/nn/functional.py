@@ -666,5 +666,13 @@ from ._layer_functions import (  # noqa: E402  (after the names they use)
     scaled_dot_product_attention,
 )
 
+from ._conv_functions import (  # noqa: E402
+    adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d, avg_pool2d,
+    avg_pool3d, conv1d, conv2d, conv3d, interpolate, max_pool1d, max_pool2d, max_pool3d,
+)
+
+__all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool1d",
+            "avg_pool2d", "avg_pool3d", "conv1d", "conv2d", "conv3d", "interpolate", "max_pool1d", "max_pool2d",
+            "max_pool3d"]
 __all__ += ["batch_norm", "cosine_similarity", "embedding", "group_norm", "layer_norm", "pad", "pairwise_distance",
             "rms_norm", "scaled_dot_product_attention"]

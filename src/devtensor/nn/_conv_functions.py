@@ -1,0 +1,387 @@
+"""nn.functional's convolutions and pooling: conv1d/2d/3d, max_pool1d/2d/3d
+(return_indices, ceil_mode), avg_pool1d/2d/3d (count_include_pad,
+divisor_override), adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d, and
+interpolate (nearest, nearest-exact, linear, bilinear, trilinear), with
+PyTorch's arguments, shapes and errors, on the input's device.
+
+Note [Convolution as a matrix product]
+    A convolution reads every window of the (padded) input through one
+    strided view, (N, C, *out, *kernel), copies it once into rows of
+    C/groups * prod(kernel) values (im2col) and multiplies them by the
+    weight reshaped to a matrix, one product per group (a batched matmul:
+    BLAS on the CPU, cuBLAS on CUDA).  Pooling reduces the same window view
+    with amax or sum, without the copy.  Memory is prod(kernel) times the
+    output's, as in every im2col convolution.
+"""
+import math
+import operator
+
+from .. import _C
+from .functional import _same_device, _tensor
+
+
+def _dt():
+    import devtensor
+    return devtensor
+
+
+def _tuple(value, n, name):
+    if isinstance(value, (tuple, list)):
+        if len(value) == 1:
+            value = tuple(value) * n
+        if len(value) != n:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match "
+                               f"the convolution dimensions, but got {name}={list(value)}")
+        return tuple(operator.index(v) for v in value)
+    return (operator.index(value),) * n
+
+
+def _batched(name, input, n):
+    """input with a batch dim (and whether it had one): (C, *spatial) is one sample."""
+    _tensor(input)
+    if input.ndim == n + 1:
+        return input[None], False
+    if input.ndim != n + 2:
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input of "
+                           f"size: {list(input.shape)}")
+    return input, True
+
+
+def _windows(x, kernel, stride, dilation):
+    """The view (N, C, *out, *kernel) of every window of the contiguous x."""
+    n = len(kernel)
+    spatial = x.shape[2:]
+    out = tuple((spatial[d] - dilation[d] * (kernel[d] - 1) - 1) // stride[d] + 1 for d in range(n))
+    st = x.strides
+    shape = x.shape[:2] + out + tuple(kernel)
+    strides = st[:2] + tuple(st[2 + d] * stride[d] for d in range(n)) + tuple(st[2 + d] * dilation[d]
+                                                                               for d in range(n))
+    return x._as_strided(shape, strides, 0), out
+
+
+def _pad_spatial(x, pads, value):
+    """x padded by pads[d] = (before, after) on each spatial dim, with value."""
+    if not any(lo or hi for lo, hi in pads):
+        return _dt().ascontiguousarray(x)
+    return _dt().pad(x, ((0, 0), (0, 0)) + tuple(pads), constant_values=value)
+
+
+def _conv(n, input, weight, bias, stride, padding, dilation, groups):
+    name = f"conv{n}d"
+    dt = _dt()
+    x, batched = _batched(name, input, n)
+    _tensor(weight, "weight")
+    _same_device(x, weight, bias)
+    if weight.ndim != n + 2:
+        raise RuntimeError(f"weight of {name} must be {n + 2}-dimensional, got {list(weight.shape)}")
+    if weight.dtype != x.dtype or (bias is not None and bias.dtype != x.dtype):
+        other = weight if weight.dtype != x.dtype else bias
+        raise RuntimeError(f"Input type ({x.dtype}) and {'weight' if other is weight else 'bias'} type "
+                           f"({other.dtype}) should be the same")
+    groups = operator.index(groups)
+    out_channels, per_group = weight.shape[:2]
+    if groups <= 0 or out_channels % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                           f"but got weight of size {list(weight.shape)} instead" if groups > 0 else
+                           "non-positive groups is not supported")
+    if x.shape[1] != per_group * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+                           f"{list(x.shape if batched else x.shape[1:])} to have {per_group * groups} channels, but "
+                           f"got {x.shape[1]} channels instead")
+    if bias is not None and tuple(bias.shape) != (out_channels,):
+        raise RuntimeError(f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
+                           f"{out_channels} elements, but got bias of size {list(bias.shape)} instead")
+    kernel = weight.shape[2:]
+    stride, dilation = _tuple(stride, n, "stride"), _tuple(dilation, n, "dilation")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = ((0, 0),) * n
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = [dilation[d] * (kernel[d] - 1) for d in range(n)]
+            pads = tuple((t // 2, t - t // 2) for t in total)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        p = _tuple(padding, n, "padding")
+        if any(v < 0 for v in p):
+            raise RuntimeError("negative padding is not supported")
+        pads = tuple((v, v) for v in p)
+    padded = tuple(x.shape[2 + d] + sum(pads[d]) for d in range(n))
+    if any(padded[d] < dilation[d] * (kernel[d] - 1) + 1 for d in range(n)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                           f"size: ({' x '.join(str(dilation[d] * (kernel[d] - 1) + 1) for d in range(n))}). "
+                           f"Kernel size can't be greater than actual input size")
+    windows, out = _windows(_pad_spatial(x, pads, 0), kernel, stride, dilation)
+    batch = x.shape[0]
+    positions, taps = math.prod(out), per_group * math.prod(kernel)
+    # (N, g, C/g, *out, *k) -> (g, N, *out, C/g, *k): each row one window of one group
+    w = windows.reshape((batch, groups, per_group) + out + tuple(kernel))
+    order = (1, 0) + tuple(range(3, 3 + n)) + (2,) + tuple(range(3 + n, 3 + 2 * n))
+    rows = dt.ascontiguousarray(dt.permute_dims(w, order)).reshape(groups, batch * positions, taps)
+    mats = weight.reshape(groups, out_channels // groups, taps)
+    y = dt.matmul(rows, dt.swapaxes(mats, -1, -2))  # (g, N * P, O/g)
+    y = y.reshape((groups, batch) + out + (out_channels // groups,))
+    y = dt.permute_dims(y, (1, 0, n + 2) + tuple(range(2, 2 + n))).reshape((batch, out_channels) + out)
+    if bias is not None:
+        y = y + bias.reshape((out_channels,) + (1,) * n)
+    y = dt.ascontiguousarray(y)
+    return y if batched else y[0]
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 1-d cross-correlation of input (N, C, L) with weight (O, C/groups, k)."""
+    return _conv(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 2-d cross-correlation of input (N, C, H, W) with weight (O, C/groups, kh, kw)."""
+    return _conv(2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 3-d cross-correlation of input (N, C, D, H, W) with weight (O, C/groups, kd, kh, kw)."""
+    return _conv(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+# ---- pooling ----
+def _pool_geometry(n, name, x, kernel_size, stride, padding, dilation, ceil_mode):
+    """kernel, stride, dilation, the (before, after) pads (after grown for
+    ceil_mode) and the output's spatial shape of a pooling."""
+    kernel = _tuple(kernel_size, n, "kernel_size")
+    stride = kernel if stride is None or (isinstance(stride, (tuple, list)) and not stride) else \
+        _tuple(stride, n, "stride")
+    pad = _tuple(padding, n, "padding")
+    dilation = _tuple(dilation, n, "dilation")
+    if any(k <= 0 for k in kernel):
+        raise RuntimeError(f"{name}: kernel_size must be greater than zero, but got {list(kernel)}")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError(f"{name}: stride must be greater than zero, but got {list(stride)}")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"{name}: dilation must be greater than zero, but got {list(dilation)}")
+    pads, out = [], []
+    for d in range(n):
+        effective = dilation[d] * (kernel[d] - 1) + 1
+        if pad[d] > kernel[d] // 2 or pad[d] < 0:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={pad[d]}, "
+                               f"kernel_size={kernel[d]} and dilation={dilation[d]}")
+        length = x.shape[2 + d]
+        span = length + 2 * pad[d] - effective
+        o = (-(-span // stride[d]) if ceil_mode else span // stride[d]) + 1
+        if ceil_mode and (o - 1) * stride[d] >= length + pad[d]:
+            o -= 1  # the last window must start inside the input or the left padding
+        if o <= 0:
+            raise RuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[1:]))}). Calculated output size: "
+                               f"({'x'.join(str(v) for v in (x.shape[1],) + tuple(out) + (o,))}). Output size is "
+                               f"too small")
+        after = max((o - 1) * stride[d] + effective - length - pad[d], pad[d])
+        pads.append((pad[d], after))
+        out.append(o)
+    return kernel, stride, dilation, tuple(pads), tuple(out)
+
+
+def _crop(windows, out):
+    """windows cut to the output's positions (the view may hold one more)."""
+    n = len(out)
+    return windows[(slice(None), slice(None)) + tuple(slice(0, o) for o in out) + (Ellipsis,)] \
+        if windows.shape[2:2 + n] != out else windows
+
+
+def _max_pool(n, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    name = f"max_pool{n}d"
+    dt = _dt()
+    x, batched = _batched(name, input, n)
+    kernel, stride, dilation, pads, out = _pool_geometry(n, name, x, kernel_size, stride, padding, dilation,
+                                                         ceil_mode)
+    if x.dtype.is_complex:
+        raise RuntimeError(f"{name}: complex input is not supported")
+    low = -math.inf if x.dtype.is_floating_point else (False if x.dtype == _C.bool else int(dt.iinfo(x.dtype).min))
+    windows, _ = _windows(_pad_spatial(x, pads, low), kernel, stride, dilation)
+    windows = _crop(windows, out)
+    flat = windows.reshape(x.shape[:2] + out + (-1,))
+    values = dt.amax(flat, axis=-1)
+    if not return_indices:
+        return values if batched else values[0]
+    arg = dt.argmax(flat, axis=-1)  # the first maximum, NaN first
+    index = dt.zeros(arg.shape, dtype=_C.int64, device=x.device)
+    taps = dt.unravel_index(arg, kernel)
+    for d in range(n):
+        at = dt.arange(out[d], device=x.device).reshape((out[d],) + (1,) * (n - 1 - d)) * stride[d] - pads[d][0]
+        index = index * x.shape[2 + d] + (at + taps[d] * dilation[d])
+    return (values, index) if batched else (values[0], index[0])
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each window of input (N, C, L); return_indices adds
+    each maximum's position in its channel."""
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each window of input (N, C, H, W); return_indices adds
+    each maximum's flat position in its channel's H x W."""
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _avg_pool(n, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    name = f"avg_pool{n}d"
+    dt = _dt()
+    x, batched = _batched(name, input, n)
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError(f"\"{name}\" not implemented for '{x.dtype}'")
+    kernel, stride, _, pads, out = _pool_geometry(n, name, x, kernel_size, stride, padding, 1, ceil_mode)
+    ones = (1,) * n
+    windows, _ = _windows(_pad_spatial(x, pads, 0), kernel, stride, ones)
+    sums = dt.sum(_crop(windows, out).reshape(x.shape[:2] + out + (-1,)), axis=-1)
+    if divisor_override:
+        y = sums / divisor_override
+    else:
+        # each window's divisor: its elements inside the input, and inside the
+        # padding too with count_include_pad (never the ceil_mode extension)
+        inside = dt.ones((1, 1) + x.shape[2:], dtype=x.dtype, device=x.device)
+        if count_include_pad:
+            inside = dt.pad(inside, ((0, 0), (0, 0)) + tuple((lo, lo) for lo, _ in pads), constant_values=1)
+            extra = tuple((0, hi - lo) for lo, hi in pads)
+        else:
+            extra = pads
+        counts, _ = _windows(_pad_spatial(inside, extra, 0), kernel, stride, ones)
+        y = sums / dt.sum(_crop(counts, out).reshape((1, 1) + out + (-1,)), axis=-1)
+    y = y.astype(x.dtype, copy=False)
+    return y if batched else y[0]
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """The mean of each window of input (N, C, L)."""
+    return _avg_pool(1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each window of input (N, C, H, W)."""
+    return _avg_pool(2, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def _adaptive(n, name, input, output_size, reduce):
+    """input's spatial dims each cut into output_size ranges [floor(i L / o),
+    ceil((i + 1) L / o)) and reduced, one dim at a time (both reductions
+    are separable)."""
+    dt = _dt()
+    x, batched = _batched(name, input, n)
+    sizes = _tuple(tuple(x.shape[2 + d] if s is None else s for d, s in enumerate(output_size))
+                   if isinstance(output_size, (tuple, list)) else output_size, n, "output_size")
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to 0 but received "
+                           f"{list(sizes)}")
+    for d, o in enumerate(sizes):
+        axis, length = 2 + d, x.shape[2 + d]
+        if length == 0 and o > 0:
+            raise RuntimeError(f"{name}: input's spatial dimensions must be non-empty, got {list(x.shape)}")
+        parts = []
+        for i in range(o):
+            lo, hi = (i * length) // o, -(-((i + 1) * length) // o)
+            parts.append(reduce(x[(slice(None),) * axis + (slice(lo, hi),)], axis))
+        x = dt.concatenate(parts, axis=axis) if parts else x[(slice(None),) * axis + (slice(0, 0),)]
+    return x if batched else x[0]
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _adaptive(1, "adaptive_avg_pool1d", input, output_size,
+                     lambda part, axis: _dt().mean(part, axis=axis, keepdims=True))
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The mean of output_size[0] x output_size[1] nearly equal ranges of input's H x W."""
+    return _adaptive(2, "adaptive_avg_pool2d", input, output_size,
+                     lambda part, axis: _dt().mean(part, axis=axis, keepdims=True))
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    if return_indices:
+        raise NotImplementedError("adaptive_max_pool1d(return_indices=True) is not implemented in devtensor")
+    return _adaptive(1, "adaptive_max_pool1d", input, output_size,
+                     lambda part, axis: _dt().amax(part, axis=axis, keepdims=True))
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    if return_indices:
+        raise NotImplementedError("adaptive_max_pool2d(return_indices=True) is not implemented in devtensor")
+    return _adaptive(2, "adaptive_max_pool2d", input, output_size,
+                     lambda part, axis: _dt().amax(part, axis=axis, keepdims=True))
+
+
+# ---- interpolate ----
+_LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """input (N, C, *spatial) resized to size (or by scale_factor): nearest,
+    nearest-exact, or linear/bilinear/trilinear interpolation, with
+    PyTorch's index arithmetic (align_corners=False maps pixel centres)."""
+    dt = _dt()
+    _tensor(input)
+    n = input.ndim - 2
+    if n < 1:
+        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
+                         f"modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact")
+    if mode not in ("nearest", "nearest-exact") + tuple(_LINEAR):
+        raise NotImplementedError(f"interpolate: mode '{mode}' is not implemented in devtensor (nearest, "
+                                  f"nearest-exact, linear, bilinear and trilinear are)")
+    if mode in _LINEAR and _LINEAR[mode] != n:
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_LINEAR[mode] + 2}D input")
+    if align_corners is not None and mode not in _LINEAR:
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear "
+                         "| bicubic | trilinear")
+    if mode in _LINEAR and not input.dtype.is_floating_point:
+        raise RuntimeError(f"\"upsample_{mode}{n}d\" is not implemented for '{input.dtype}'")
+    if antialias:
+        raise NotImplementedError("interpolate(antialias=True) is not implemented in devtensor")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined")
+    spatial = input.shape[2:]
+    if size is not None:
+        out = _tuple(size, n, "size")
+        scales = [spatial[d] / out[d] if out[d] else 0.0 for d in range(n)]
+    else:
+        factors = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * n
+        if len(factors) != n:
+            raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got "
+                             f"input with spatial dimensions of {list(spatial)} and scale_factor of shape "
+                             f"{list(factors)}.")
+        out = tuple(int(math.floor(spatial[d] * factors[d])) for d in range(n))
+        scales = [spatial[d] / out[d] if recompute_scale_factor and out[d] else 1.0 / factors[d] for d in range(n)]
+    x = input
+    for d in range(n):
+        axis, length, o = 2 + d, spatial[d], out[d]
+        dst = dt.arange(o, dtype=_C.float64, device=input.device)
+        if mode in ("nearest", "nearest-exact"):
+            src = dt.floor((dst + 0.5) * scales[d]) if mode == "nearest-exact" else dt.floor(dst * scales[d])
+            x = dt.take(x, dt.minimum(src.astype(_C.int64), length - 1), axis=axis)
+            continue
+        if align_corners:
+            src = dst * ((length - 1) / (o - 1)) if o > 1 else dst * 0
+        else:
+            src = dt.maximum((dst + 0.5) * scales[d] - 0.5, 0)
+        lo = dt.minimum(dt.floor(src).astype(_C.int64), length - 1)
+        hi = dt.minimum(lo + 1, length - 1)
+        frac = (src - lo).astype(x.dtype)
+        shape = (o,) + (1,) * (n - 1 - d)
+        frac = frac.reshape(shape)
+        a, b = dt.take(x, lo, axis=axis), dt.take(x, hi, axis=axis)
+        x = (a + (b - a) * frac).astype(input.dtype, copy=False)
+    return x
+

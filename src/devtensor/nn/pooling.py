@@ -1,0 +1,128 @@
+"""Pooling and resizing modules: MaxPool1d/2d/3d, AvgPool1d/2d/3d,
+AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d and Upsample, each one
+nn.functional call with its settings and PyTorch's repr."""
+from . import functional as F
+from .module import Module
+
+
+class _MaxPoolNd(Module):
+    _n = 0
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def forward(self, input):
+        return getattr(F, f"max_pool{self._n}d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                                 ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(_MaxPoolNd):
+    _n = 1
+
+
+class MaxPool2d(_MaxPoolNd):
+    _n = 2
+
+
+class MaxPool3d(_MaxPoolNd):
+    _n = 3
+
+
+class _AvgPoolNd(Module):
+    _n = 0
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def forward(self, input):
+        from ._conv_functions import _avg_pool
+        return _avg_pool(self._n, input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                         self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool1d(_AvgPoolNd):
+    _n = 1
+
+
+class AvgPool2d(_AvgPoolNd):
+    _n = 2
+
+
+class AvgPool3d(_AvgPoolNd):
+    _n = 3
+
+
+class _Adaptive(Module):
+    _function = None
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        if self.return_indices:
+            return getattr(F, self._function)(input, self.output_size, True)
+        return getattr(F, self._function)(input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_Adaptive):
+    _function = "adaptive_avg_pool1d"
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
+class AdaptiveAvgPool2d(_Adaptive):
+    _function = "adaptive_avg_pool2d"
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
+class AdaptiveMaxPool1d(_Adaptive):
+    _function = "adaptive_max_pool1d"
+
+
+class AdaptiveMaxPool2d(_Adaptive):
+    _function = "adaptive_max_pool2d"
+
+
+class Upsample(Module):
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.recompute_scale_factor)
+
+    def extra_repr(self):
+        info = f"size={self.size}" if self.size is not None else f"scale_factor={float(self.scale_factor)}" \
+            if not isinstance(self.scale_factor, tuple) else f"scale_factor={self.scale_factor}"
+        return info + f", mode='{self.mode}'"
+
+
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Upsample"]

@@ -1,0 +1,229 @@
+"""nn's convolutions, pooling and interpolate (nn/_conv_functions.py,
+conv.py, pooling.py) on every device, against direct loops over the
+output positions written here from PyTorch's definitions."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import devtensor as dt
+import devtensor.nn as nn
+import devtensor.nn.functional as F
+from helpers import to_np
+
+RNG = np.random.default_rng(21)
+
+
+def close(t, expected, device, rtol=1e-12, atol=1e-12):
+    assert isinstance(t, dt.Tensor) and t.device == dt.device(device)
+    np.testing.assert_allclose(to_np(t), expected, rtol=rtol, atol=atol)
+
+
+def reference_conv(x, w, b, stride, pads, dilation, groups):
+    """PyTorch's cross-correlation, one output position at a time."""
+    n = w.ndim - 2
+    x = np.pad(x, ((0, 0), (0, 0)) + tuple(pads))
+    batch, channels = x.shape[:2]
+    out_ch, per_group = w.shape[0], channels // groups
+    og = out_ch // groups
+    out = tuple((x.shape[2 + d] - dilation[d] * (w.shape[2 + d] - 1) - 1) // stride[d] + 1 for d in range(n))
+    y = np.zeros((batch, out_ch) + out)
+    for pos in itertools.product(*[range(o) for o in out]):
+        window = tuple(slice(pos[d] * stride[d], pos[d] * stride[d] + dilation[d] * (w.shape[2 + d] - 1) + 1,
+                             dilation[d]) for d in range(n))
+        for g in range(groups):
+            patch = x[(slice(None), slice(g * per_group, (g + 1) * per_group)) + window]
+            y[(slice(None), slice(g * og, (g + 1) * og)) + pos] = np.tensordot(
+                patch, w[g * og:(g + 1) * og], axes=(list(range(1, n + 2)), list(range(1, n + 2))))
+    return y if b is None else y + b.reshape((out_ch,) + (1,) * n)
+
+
+CONVS = [  # (input shape, weight shape, stride, padding, dilation, groups)
+    ((2, 3, 9), (4, 3, 3), (1,), 0, (1,), 1),
+    ((2, 4, 9), (6, 2, 2), (2,), 1, (3,), 2),
+    ((2, 4, 7, 6), (6, 2, 3, 2), (2, 1), 1, (1, 2), 2),
+    ((1, 3, 5, 5), (2, 3, 1, 1), (1, 1), 0, (1, 1), 1),
+    ((1, 2, 4, 5, 3), (2, 1, 2, 3, 2), (1, 2, 1), (1, 0, 1), (1, 1, 1), 2),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CONVS)))
+def test_conv_against_direct_loops(device, case):
+    xs, ws, stride, padding, dilation, groups = CONVS[case]
+    n = len(ws) - 2
+    x, w, b = RNG.standard_normal(xs), RNG.standard_normal(ws), RNG.standard_normal(ws[0])
+    pads = tuple((p, p) for p in (padding if isinstance(padding, tuple) else (padding,) * n))
+    conv = getattr(F, f"conv{n}d")
+    r = conv(dt.asarray(x, device=device), dt.asarray(w, device=device), dt.asarray(b, device=device), stride,
+             padding, dilation, groups)
+    close(r, reference_conv(x, w, b, stride, pads, dilation, groups), device)
+    unbatched = conv(dt.asarray(x[0], device=device), dt.asarray(w, device=device), None, stride, padding, dilation,
+                     groups)
+    close(unbatched, reference_conv(x[:1], w, None, stride, pads, dilation, groups)[0], device)
+
+
+def test_conv_same_padding_and_modules(device):
+    x, w = RNG.standard_normal((2, 3, 8)), RNG.standard_normal((2, 3, 4))
+    r = F.conv1d(dt.asarray(x, device=device), dt.asarray(w, device=device), padding="same", dilation=2)
+    assert r.shape == (2, 2, 8)
+    close(r, reference_conv(x, w, None, (1,), ((3, 3),), (2,), 1), device)  # total 6 split evenly
+    r = F.conv1d(dt.asarray(x, device=device), dt.asarray(w[..., :2], device=device), padding="same")
+    close(r, reference_conv(x, w[..., :2], None, (1,), ((0, 1),), (1,), 1), device)  # the extra one on the right
+    m = nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect", dtype=dt.float64).to(device)
+    x2 = RNG.standard_normal((1, 3, 5, 6))
+    expected = reference_conv(np.pad(x2, ((0, 0), (0, 0), (1, 1), (1, 1)), "reflect"), to_np(m.weight),
+                              to_np(m.bias), (1, 1), ((0, 0), (0, 0)), (1, 1), 1)
+    close(m(dt.asarray(x2, device=device)), expected, device)
+    assert list(m.state_dict()) == ["weight", "bias"] and m.weight.shape == (4, 3, 3, 3)
+    assert repr(m) == "Conv2d(3, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1), padding_mode=reflect)"
+    bound = 1 / math.sqrt(3 * 9)
+    assert float(dt.abs(m.weight).max()) <= bound and float(dt.abs(m.bias).max()) <= bound
+    c = nn.Conv1d(4, 2, 3, groups=2, bias=False)
+    assert c.weight.shape == (2, 2, 3) and c.bias is None and c(dt.ones((4, 5), dtype=dt.float32)).shape == (2, 3)
+
+
+def test_conv_refusals():
+    x, w = dt.ones((1, 4, 5, 5)), dt.ones((2, 3, 3, 3))
+    with pytest.raises(RuntimeError, match="expected input\\[1, 4, 5, 5\\] to have 3 channels, but got 4"):
+        F.conv2d(x, w)
+    with pytest.raises(RuntimeError, match="Expected 3D \\(unbatched\\) or 4D \\(batched\\) input to conv2d"):
+        F.conv2d(dt.ones((5, 5)), w)
+    with pytest.raises(RuntimeError, match="Kernel size can't be greater than actual input size"):
+        F.conv2d(dt.ones((1, 3, 2, 2)), w)
+    with pytest.raises(RuntimeError, match="Input type \\(float64\\) and weight type \\(float32\\)"):
+        F.conv2d(dt.ones((1, 3, 5, 5), dtype=dt.float64), w.astype(dt.float32))
+    with pytest.raises(RuntimeError, match="padding='same' is not supported for strided convolutions"):
+        F.conv2d(dt.ones((1, 3, 5, 5)), w, padding="same", stride=2)
+    with pytest.raises(RuntimeError, match="expected bias to be 1-dimensional with 2 elements"):
+        F.conv2d(dt.ones((1, 3, 5, 5)), w, dt.ones(3))
+    with pytest.raises(ValueError, match="in_channels must be divisible by groups"):
+        nn.Conv2d(3, 4, 3, groups=2)
+    with pytest.raises(ValueError, match="padding_mode must be one of"):
+        nn.Conv2d(3, 4, 3, padding_mode="edge")
+
+
+def reference_pool(x, k, s, p, reduce, fill, ceil_mode=False, dil=(1, 1)):
+    """Windows of x (N, C, H, W) padded by p with fill, reduced by reduce."""
+    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0] + k[0]), (p[1], p[1] + k[1])), constant_values=fill)
+    out = []
+    for d in range(2):
+        span = x.shape[2 + d] + 2 * p[d] - dil[d] * (k[d] - 1) - 1
+        o = (-(-span // s[d]) if ceil_mode else span // s[d]) + 1
+        if ceil_mode and (o - 1) * s[d] >= x.shape[2 + d] + p[d]:
+            o -= 1
+        out.append(o)
+    y = np.zeros(x.shape[:2] + tuple(out))
+    for i, j in itertools.product(range(out[0]), range(out[1])):
+        win = xp[:, :, i * s[0]:i * s[0] + dil[0] * (k[0] - 1) + 1:dil[0], j * s[1]:j * s[1] + dil[1] * (k[1] - 1) + 1:dil[1]]
+        y[:, :, i, j] = reduce(win, i, j)
+    return y
+
+
+@pytest.mark.parametrize("k, s, p, ceil_mode, dil", [((3, 3), (2, 2), (1, 1), False, (1, 1)),
+                                                    ((2, 3), (2, 1), (0, 1), True, (1, 1)),
+                                                    ((3, 2), (3, 2), (1, 0), True, (1, 1)),
+                                                    ((2, 2), (1, 1), (0, 0), False, (2, 1))])
+def test_max_pool(device, k, s, p, ceil_mode, dil):
+    x = RNG.standard_normal((2, 3, 7, 6))
+    expected = reference_pool(x, k, s, p, lambda w, i, j: w.max(axis=(2, 3)), -np.inf, ceil_mode, dil)
+    v, idx = F.max_pool2d(dt.asarray(x, device=device), k, s, p, dil, ceil_mode, return_indices=True)
+    close(v, expected, device)
+    flat = x.reshape(2, 3, -1)
+    assert np.array_equal(np.take_along_axis(flat, to_np(idx).reshape(2, 3, -1), 2).reshape(v.shape), expected)
+    assert idx.dtype == dt.int64
+    m = nn.MaxPool2d(k, s, p, dil, ceil_mode=ceil_mode)
+    close(m(dt.asarray(x, device=device)), expected, device)
+
+
+def test_max_pool_1d_3d_and_errors(device):
+    x = RNG.standard_normal((2, 3, 8))
+    close(F.max_pool1d(dt.asarray(x, device=device), 3, 2), np.stack([x[..., i:i + 3].max(-1) for i in (0, 2, 4)], -1),
+          device)
+    x3 = RNG.standard_normal((1, 2, 4, 4, 4))
+    close(nn.MaxPool3d(2)(dt.asarray(x3, device=device)), x3.reshape(1, 2, 2, 2, 2, 2, 2, 2).max(axis=(3, 5, 7)),
+          device)
+    with pytest.raises(RuntimeError, match="pad should be at most half of effective kernel size"):
+        F.max_pool2d(dt.ones((1, 1, 4, 4)), 2, padding=2)
+    with pytest.raises(RuntimeError, match="Output size is too small"):
+        F.max_pool2d(dt.ones((1, 1, 1, 1)), 3)
+
+
+@pytest.mark.parametrize("k, s, p, ceil_mode, include", [((3, 3), (2, 2), (1, 1), False, True),
+                                                        ((3, 3), (2, 2), (1, 1), False, False),
+                                                        ((2, 3), (2, 2), (1, 1), True, True),
+                                                        ((2, 3), (2, 2), (1, 1), True, False)])
+def test_avg_pool(device, k, s, p, ceil_mode, include):
+    x = RNG.standard_normal((2, 3, 7, 6))
+    H, W = x.shape[2:]
+
+    def mean(w, i, j):
+        rows = [r for r in range(i * s[0] - p[0], i * s[0] - p[0] + k[0])]
+        cols = [c for c in range(j * s[1] - p[1], j * s[1] - p[1] + k[1])]
+        lo_r, lo_c = (-p[0], -p[1]) if include else (0, 0)
+        hi_r, hi_c = (H + p[0], W + p[1]) if include else (H, W)
+        count = sum(lo_r <= r < hi_r for r in rows) * sum(lo_c <= c < hi_c for c in cols)
+        return w.sum(axis=(2, 3)) / count
+
+    expected = reference_pool(x, k, s, p, mean, 0.0, ceil_mode)
+    r = F.avg_pool2d(dt.asarray(x, device=device), k, s, p, ceil_mode, include)
+    close(r, expected, device)
+    close(nn.AvgPool2d(k, s, p, ceil_mode, include)(dt.asarray(x, device=device)), expected, device)
+    close(F.avg_pool2d(dt.asarray(x, device=device), k, s, p, ceil_mode, include, divisor_override=2),
+          reference_pool(x, k, s, p, lambda w, i, j: w.sum(axis=(2, 3)) / 2, 0.0, ceil_mode), device)
+
+
+def test_avg_pool_refuses_integers():
+    with pytest.raises(RuntimeError, match="\"avg_pool2d\" not implemented for 'int64'"):
+        F.avg_pool2d(dt.ones((1, 1, 4, 4), dtype=dt.int64), 2)
+
+
+def test_adaptive_pools(device):
+    x = RNG.standard_normal((2, 3, 7, 5))
+    t = dt.asarray(x, device=device)
+
+    def ranges(L, o):
+        return [(i * L // o, -(-(i + 1) * L // o)) for i in range(o)]
+
+    for (oh, ow) in ((3, 2), (1, 1), (7, 5), (4, 9)):
+        avg = np.array([[x[:, :, a:b, c:d].mean(axis=(2, 3)) for (c, d) in ranges(5, ow)] for (a, b) in ranges(7, oh)])
+        close(F.adaptive_avg_pool2d(t, (oh, ow)), avg.transpose(2, 3, 0, 1), device)
+        mx = np.array([[x[:, :, a:b, c:d].max(axis=(2, 3)) for (c, d) in ranges(5, ow)] for (a, b) in ranges(7, oh)])
+        close(nn.AdaptiveMaxPool2d((oh, ow))(t), mx.transpose(2, 3, 0, 1), device)
+    close(nn.AdaptiveAvgPool2d((None, 1))(t), x.mean(axis=3, keepdims=True), device)
+    close(F.adaptive_avg_pool1d(dt.asarray(x[:, :, 0], device=device), 1), x[:, :, 0].mean(-1, keepdims=True), device)
+    with pytest.raises(NotImplementedError, match="return_indices=True"):
+        F.adaptive_max_pool2d(t, 2, return_indices=True)
+
+
+def test_interpolate(device):
+    x = RNG.standard_normal((1, 2, 3, 4))
+    t = dt.asarray(x, device=device)
+    close(F.interpolate(t, scale_factor=2), x.repeat(2, axis=2).repeat(2, axis=3), device)
+    close(F.interpolate(t, size=(2, 3)), x[:, :, [0, 1]][:, :, :, [0, 1, 2]], device)  # floor(i * 3/2), floor(j * 4/3)
+    close(F.interpolate(t, size=(2, 3), mode="nearest-exact"), x[:, :, [0, 2]][:, :, :, [0, 2, 3]], device)
+    line = dt.arange(4.0, device=device).reshape(1, 1, 4)
+    close(F.interpolate(line, scale_factor=2, mode="linear"), [[[0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3]]], device)
+    close(F.interpolate(line, size=7, mode="linear", align_corners=True), [[np.linspace(0, 3, 7)]], device)
+    r = F.interpolate(t, size=(5, 7), mode="bilinear", align_corners=True)
+    ys, xs = np.linspace(0, 2, 5), np.linspace(0, 3, 7)
+    rows = np.array([[np.interp(xs, np.arange(4), x[0, c, i]) for i in range(3)] for c in range(2)])
+    expected = np.array([[np.interp(ys, np.arange(3), rows[c][:, j]) for j in range(7)] for c in range(2)])
+    close(r, expected.transpose(0, 2, 1)[None], device)
+    close(nn.Upsample(scale_factor=2, mode="bilinear")(t), to_np(F.interpolate(t, scale_factor=2, mode="bilinear")),
+          device)
+    with pytest.raises(ValueError, match="only one of size or scale_factor should be defined"):
+        F.interpolate(t)
+    with pytest.raises(ValueError, match="align_corners option can only be set with the interpolating modes"):
+        F.interpolate(t, scale_factor=2, align_corners=True)
+    with pytest.raises(NotImplementedError, match="mode 'bicubic' is not implemented in devtensor"):
+        F.interpolate(t, scale_factor=2, mode="bicubic")
+
+
+def test_a_small_cnn_runs(device):
+    net = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(4, 8, 3), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 10))
+    net = net.to(device).eval()
+    out = net(dt.ones((5, 1, 12, 12), dtype=dt.float32, device=device))
+    assert out.shape == (5, 10) and out.dtype == dt.float32 and out.device == dt.device(device)
+    assert np.allclose(to_np(out), to_np(out)[0])  # equal inputs, equal outputs
