@@ -352,3 +352,127 @@ def test_in_place_forms(device):
     with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
         t.addcmul_(dt.ones((2, 3), device=device), dt.ones(3, device=device))
     assert t.tolist() == [2.0, 4.0, 8.0]  # nothing written
+
+
+def test_median_with_dim_is_pytorchs(device):
+    x = dt.asarray([[1.0, 5.0, 3.0, 2.0], [4.0, float("nan"), 0.0, 1.0]], device=device)
+    r = dt.median(x, dim=1)
+    assert type(r).__name__ == "median" and to_np(r.values)[0] == 2.0 and int(r.indices[0]) == 3  # lower middle
+    assert np.isnan(to_np(r.values)[1]) and int(r.indices[1]) == 1  # NaN wins, at its place
+    r = dt.nanmedian(x, dim=1, keepdim=True)
+    assert r.values.shape == (2, 1) and to_np(r.values).ravel().tolist() == [2.0, 1.0]
+    assert int(r.indices[1, 0]) == 3
+    assert float(x[:1].median()) == 2.0 and float(dt.median(x[:1])) == 2.5  # method PyTorch's, function NumPy's
+    v = dt.asarray([3, 1, 2, 2], device=device)
+    assert v.median(0).values.tolist() == 2 and v.median(0).indices.tolist() in (2, 3)
+    assert float(dt.asarray([float("nan")] * 3, device=device).nanmedian()) != 0  # NaN: nothing to take
+    with pytest.raises(IndexError, match="Expected reduction dim 1 to have non-zero size"):
+        dt.median(dt.zeros((2, 0), device=device), dim=1)
+
+
+def test_mode(device):
+    x = dt.asarray([[1.0, 5, 3, 3, 9, 1], [2, 2, 7, 7, 7, 0]], device=device)
+    r = dt.mode(x)
+    assert r.values.tolist() == [1.0, 7.0] and r.indices.tolist() == [5, 4]
+    r = x.mode(0, keepdim=True)
+    assert r.values.tolist() == [[1, 2, 3, 3, 7, 0]] and r.indices.tolist() == [[0, 1, 0, 0, 1, 1]]
+    big = RNG.integers(0, 5, (7, 50))
+    r = dt.mode(dt.asarray(big, device=device), 1)
+    for row, value, index in zip(big, to_np(r.values), to_np(r.indices)):
+        counts = np.bincount(row, minlength=5)
+        assert value == np.argmax(counts) and row[index] == value and index == np.flatnonzero(row == value)[-1]
+
+
+def test_pytorch_keywords_on_numpy_names(device):
+    a = RNG.standard_normal((3, 5))
+    x = dt.asarray(a, device=device)
+    close(dt.quantile(x, 0.3, dim=1, keepdim=True), np.quantile(a, 0.3, axis=1, keepdims=True), device)
+    close(x.quantile(0.3, dim=0, interpolation="lower"), np.quantile(a, 0.3, axis=0, method="lower"), device)
+    close(x.nanquantile(dt.asarray([0.1, 0.9], device=device)), np.quantile(a, [0.1, 0.9]), device)
+    close(dt.linalg.vector_norm(x, dim=1, keepdim=True), np.linalg.norm(a, axis=1, keepdims=True), device)
+    close(dt.linalg.vector_norm(x, ord=1, dim=(0, 1)), np.abs(a).sum(), device)
+    close(dt.linalg.norm(x, dim=0), np.linalg.norm(a, axis=0), device)
+    close(dt.linalg.matrix_norm(x[None], dim=(1, 2), keepdim=True), np.linalg.norm(a, keepdims=True)[None], device)
+    assert dt.unique(dt.asarray([[1, 2], [1, 2], [0, 1]], device=device), dim=0).tolist() == [[0, 1], [1, 2]]
+    vals, counts = dt.asarray([3, 1, 3], device=device).unique(return_counts=True)
+    assert vals.tolist() == [1, 3] and counts.tolist() == [1, 2]
+    close(dt.diff(x, dim=0, prepend=None), np.diff(a, axis=0), device)
+    close(dt.trapezoid(x, dim=0), np.trapezoid(a, axis=0), device)
+    assert [p.shape for p in dt.split(x, [1, 4], dim=1)] == [(3, 1), (3, 4)]  # sizes, PyTorch's meaning
+    assert [p.shape for p in dt.split(x, 2, dim=1)] == [(3, 2), (3, 2), (3, 1)]
+    close(dt.tensordot(x, x, dims=([1], [1])), a @ a.T, device)
+    close(x.diagonal(dim1=1, dim2=0), np.diagonal(a, 0, 1, 0), device)
+    close(dt.fft.fft(x, dim=0), np.fft.fft(a, axis=0), device, rtol=1e-12, atol=1e-12)
+    close(dt.fft.rfftn(x, dim=(0, 1)), np.fft.rfftn(a, axes=(0, 1)), device, rtol=1e-12, atol=1e-12)
+    with pytest.raises(TypeError, match="got both axis and dim"):
+        dt.quantile(x, 0.5, axis=0, dim=1)
+
+
+def test_pytorch_top_level_aliases(device):
+    a = RNG.standard_normal((3, 4))
+    x = dt.asarray(a, device=device)
+    c = dt.clone(x)
+    assert not dt.shares_memory(c, x) and c.tolist() == x.tolist()
+    assert dt.t(x).shape == (4, 3) and dt.swapdims(x, 0, 1).shape == (4, 3) and x.swapdims(1, 0).shape == (4, 3)
+    assert x.moveaxis(0, -1).shape == (4, 3)
+    z = dt.asarray([3 + 4j, 0, -2j], device=device)
+    close(dt.sgn(z), [0.6 + 0.8j, 0, -1j], device)
+    close(dt.sgn(x), np.sign(a), device)
+    i = dt.asarray([[0], [3], [1]], device=device)
+    close(dt.take_along_dim(x, i, dim=1), np.take_along_axis(a, to_np(i), 1), device)
+    close(dt.take_along_dim(x, dt.asarray([0, 11], device=device)), a.ravel()[[0, 11]], device)
+    close(dt.msort(x), np.sort(a, axis=0), device)
+    assert dt.is_nonzero(dt.asarray([2], device=device)) and not dt.is_nonzero(dt.asarray(0.0, device=device))
+    with pytest.raises(RuntimeError, match="more than one value is ambiguous"):
+        dt.is_nonzero(x)
+    assert dt.is_same_size(x, x) and not dt.is_same_size(x, x.T)
+    close(dt.logcumsumexp(dt.asarray([-1000.0, 0.0, 1.0], device=device), 0),
+          [-1000.0, np.logaddexp(-1000, 0), np.logaddexp(0, 1)], device)
+    close(x.logcumsumexp(1), np.logaddexp.accumulate(a, axis=1), device)
+    assert x.floor_divide(2).tolist() == np.floor_divide(a, 2).tolist()
+    assert x.true_divide(2).tolist() == (a / 2).tolist()
+    assert dt.arange(3, device=device).bitwise_not().tolist() == [-1, -2, -3]
+    assert x.equal(x.clone()) is True and x.equal(x[:2]) is False
+
+
+def test_pytorch_linear_algebra_names(device):
+    m = RNG.standard_normal((3, 3))
+    spd = m @ m.T + 3 * np.eye(3)
+    A = dt.asarray(spd, device=device)
+    close(dt.det(A), np.linalg.det(spd), device, rtol=1e-10)
+    close(A.inverse(), np.linalg.inv(spd), device, rtol=1e-10, atol=1e-12)
+    close(dt.logdet(A), np.log(np.linalg.det(spd)), device, rtol=1e-10)
+    neg = dt.asarray(np.diag([-1.0, 2.0]), device=device)
+    assert np.isnan(to_np(dt.logdet(neg))) and np.isneginf(to_np(dt.logdet(dt.zeros((2, 2), device=device))))
+    L = np.linalg.cholesky(spd)
+    close(dt.cholesky(A), L, device, rtol=1e-10, atol=1e-12)
+    close(dt.cholesky(A, upper=True), L.T, device, rtol=1e-10, atol=1e-12)
+    close(dt.pinverse(A), np.linalg.pinv(spd), device, rtol=1e-9, atol=1e-12)
+    r = RNG.standard_normal((4, 2))
+    U, S, V = dt.svd(dt.asarray(r, device=device))
+    assert U.shape == (4, 2) and V.shape == (2, 2)
+    close(U @ (S[:, None] * V.T), r, device, rtol=1e-10, atol=1e-12)  # V, not V^H
+    U, S, V = dt.svd(dt.asarray(r, device=device), some=False)
+    assert U.shape == (4, 4)
+    assert float(dt.abs(dt.svd(dt.asarray(r, device=device), compute_uv=False).U).max()) == 0
+
+
+def test_pytorch_random_forms(device):
+    dt.manual_seed(2)
+    n = dt.normal(2.0, 3.0, (4000,))
+    assert n.dtype == dt.float32 and abs(float(n.mean()) - 2) < 0.2 and abs(float(n.std()) - 3) < 0.2
+    m = dt.normal(dt.zeros(3, device=device), dt.asarray([1.0, 0.0, 2.0], device=device))
+    assert m.device == dt.device(device) and float(m[1]) == 0.0
+    b = dt.bernoulli(dt.asarray([0.0, 1.0] * 50, device=device))
+    assert b.tolist() == [0.0, 1.0] * 50 and b.device == dt.device(device)
+    assert 300 < int(dt.bernoulli(dt.zeros(1000, device=device), p=0.4).sum()) < 500
+    p = dt.poisson(dt.full((2000,), 4.0, device=device))
+    assert p.dtype == dt.float64 and abs(float(p.mean()) - 4) < 0.3
+    r = dt.randint_like(dt.zeros((50,), dtype=dt.int32, device=device), 3, 6)
+    assert r.dtype == dt.int32 and int(r.min()) >= 3 and int(r.max()) <= 5
+    with pytest.raises(RuntimeError, match="normal expects std >= 0.0"):
+        dt.normal(0.0, -1.0, (2,))
+    with pytest.raises(RuntimeError, match="Expected p_in >= 0 && p_in <= 1"):
+        dt.bernoulli(dt.asarray([1.5], device=device))
+    with pytest.raises(RuntimeError, match="expected rate to be non-negative"):
+        dt.poisson(dt.asarray([-1.0], device=device))

@@ -32,6 +32,8 @@ from ._torch_names import (  # noqa: F401  (PyTorch's names NumPy has none of)
     as_tensor, cat, enable_grad, inference_mode, is_grad_enabled, is_tensor, manual_seed, no_grad, randperm,
     set_grad_enabled, clamp, sigmoid, relu, softmax, log_softmax, logsumexp, unsqueeze, flatten, permute, div,
     mul, sub, rsqrt, eq, ne, gt, ge, lt, le, rand_like, randn_like, randint, is_floating_point, is_complex, numel,
+    clone, t, swapdims, sgn, take_along_dim, msort, is_nonzero, is_same_size, logcumsumexp, normal, bernoulli,
+    poisson, randint_like, det, inverse, pinverse, logdet, cholesky, svd,
 )
 from . import _ufuncs
 from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)
@@ -114,7 +116,9 @@ __all__ = [
     "linspace", "eye", "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus",
     "num_gpus", "get_default_device", "set_default_device", "as_tensor", "cat", "enable_grad",
     "inference_mode", "is_grad_enabled", "is_tensor", "manual_seed", "no_grad", "randperm",
-    "set_grad_enabled", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "set_grad_enabled", "clone", "t", "swapdims", "sgn", "take_along_dim", "msort", "is_nonzero", "is_same_size",
+    "logcumsumexp", "normal", "bernoulli", "poisson", "randint_like", "det", "inverse", "pinverse", "logdet",
+    "cholesky", "svd", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "set_num_threads",
     "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype", "issubdtype",
     "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",

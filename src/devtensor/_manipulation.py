@@ -334,8 +334,13 @@ def array_split(ary, indices_or_sections, axis=0):
     return [_along(ary, axis_n, slice(a, b)) for a, b in zip(points[:-1], points[1:])]
 
 
-def split(ary, indices_or_sections, axis=0):
-    """array_split that requires an equal division for an integer count."""
+def split(ary, indices_or_sections, axis=0, *, dim=None):
+    """array_split that requires an equal division for an integer count.
+    With PyTorch's dim=, PyTorch's split: pieces of a size, or of the given
+    sizes (Note [PyTorch's keywords])."""
+    if dim is not None:
+        from ._torch_selection import split_method
+        return split_method(ary, indices_or_sections, _tk.axis_with_default("split", axis, 0, dim))
     try:
         len(indices_or_sections)
     except TypeError:

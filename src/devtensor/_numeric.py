@@ -332,9 +332,12 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     return outvals[0] if len(axes) == 1 else tuple(outvals)
 
 
-def trapezoid(y, x=None, dx=1.0, axis=-1):
+def trapezoid(y, x=None, dx=1.0, axis=-1, *, dim=None):
     """NumPy's trapezoid rule along axis, with sample points x (1-d, or y's
-    shape) or a uniform spacing dx."""
+    shape) or a uniform spacing dx (PyTorch's dim= is axis)."""
+    if dim is not None:
+        from ._torch_keywords import axis_with_default
+        axis = axis_with_default("trapezoid", axis, -1, dim)
     dt = _dt()
     y = _tensor(y)
     nd = y.ndim

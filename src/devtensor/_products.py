@@ -402,11 +402,13 @@ def _axis_list(axes):
         return [axes]
 
 
-def tensordot(a, b, axes=2):
+def tensordot(a, b, axes=2, *, dims=None):
     """NumPy's tensordot: the sum over a's axes axes[0] and b's axes[1]
     (an int n: a's last n axes and b's first n); the result has a's other
     axes then b's.  One matrix product of the operands permuted (and copied
-    only where their strides do not allow a reshape)."""
+    only where their strides do not allow a reshape).  PyTorch's dims= is axes."""
+    if dims is not None:
+        axes = dims.tolist() if isinstance(dims, TensorBase) else dims
     try:
         axes_a, axes_b = axes
     except TypeError:  # an int
@@ -559,11 +561,16 @@ def kron(a, b):
     return reshape(multiply(a, b), [m * n for m, n in zip(sa, sb)])
 
 
-def diagonal(a, offset=0, axis1=0, axis2=1):
+def diagonal(a, offset=0, axis1=0, axis2=1, *, dim1=None, dim2=None):
     """NumPy's diagonal: the diagonal of axes axis1 and axis2 (offset above
     or below it) as the last axis after the others, a view that is not
     writeable, as NumPy 2's (Note [diag of a matrix is a read-only view] in
-    _structured.py: its writeable flag may be set to True)."""
+    _structured.py: its writeable flag may be set to True).  PyTorch's dim1=
+    and dim2= are axis1 and axis2."""
+    if dim1 is not None or dim2 is not None:
+        from ._torch_keywords import axis_with_default
+        axis1 = axis1 if dim1 is None else axis_with_default("diagonal", axis1, 0, dim1)
+        axis2 = axis2 if dim2 is None else axis_with_default("diagonal", axis2, 1, dim2)
     a = _as_tensors((a,))[0]
     d = _diagonal(a, operator.index(offset), axis1, axis2)
     d._writeable = False
@@ -724,9 +731,9 @@ class _ProductMethods:
         """NumPy's ndarray.dot."""
         return dot(self, b, out)
 
-    def diagonal(self, offset=0, axis1=0, axis2=1):
-        """NumPy's ndarray.diagonal: a read-only view."""
-        return diagonal(self, offset, axis1, axis2)
+    def diagonal(self, offset=0, axis1=0, axis2=1, *, dim1=None, dim2=None):
+        """NumPy's ndarray.diagonal: a read-only view (PyTorch's dim1=, dim2= too)."""
+        return diagonal(self, offset, axis1, axis2, dim1=dim1, dim2=dim2)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         """NumPy's ndarray.trace."""

@@ -44,6 +44,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _C
+from . import _torch_keywords as _tk
 from ._C import TensorBase
 from ._operands import numpy_call, small_cpu_views
 
@@ -264,9 +265,12 @@ def _q(q, scale, name):
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-             weights=None):
+             weights=None, dim=None, keepdim=None, interpolation=None):
     """NumPy's quantile: the q-th quantiles (0 <= q <= 1) over axis, by
     NumPy's methods (linear by default)."""
+    if dim is not None or keepdim is not None or interpolation is not None:  # PyTorch's keywords
+        axis, keepdims = _tk.axis("quantile", axis, dim), _tk.keep("quantile", keepdims, keepdim)
+        method = interpolation or method
     views = small_cpu_views(a, q, weights) if out is None else None
     if views is not None:  # Note [Small CPU work through NumPy's functions]
         return numpy_call(np.quantile, views[:2], axis=axis, method=method, keepdims=keepdims,
@@ -285,9 +289,12 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-                weights=None):
+                weights=None, dim=None, keepdim=None, interpolation=None):
     """NumPy's nanquantile: quantile of the non-NaN elements (NaN for an
     empty a, as NumPy's nanmean)."""
+    if dim is not None or keepdim is not None or interpolation is not None:  # PyTorch's keywords
+        axis, keepdims = _tk.axis("nanquantile", axis, dim), _tk.keep("nanquantile", keepdims, keepdim)
+        method = interpolation or method
     views = small_cpu_views(a, q, weights) if out is None else None
     if views is not None:  # Note [Small CPU work through NumPy's functions]
         return numpy_call(np.nanquantile, views[:2], axis=axis, method=method, keepdims=keepdims,
@@ -347,12 +354,21 @@ def _median(a, axis, out, keepdims, skip_nan):
     return _finish(res, (), kept_shape, keep, keepdims, out, skip_nan)
 
 
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False, *, dim=None, keepdim=None):
     """NumPy's median: the middle element of the sorted axis, or the mean of
-    the middle two; NaN where a slice holds NaN."""
-    return _median(a, axis, out, keepdims, False)
+    the middle two; NaN where a slice holds NaN.  With PyTorch's dim=, its
+    median: (values, indices), the lower of the middle two (Note [PyTorch's
+    keywords])."""
+    if dim is not None:
+        from ._torch_math import lower_median
+        return lower_median("median", a, _tk.axis("median", axis, dim), bool(keepdim), out, False)
+    return _median(a, axis, out, _tk.keep("median", keepdims, keepdim), False)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """NumPy's nanmedian: the median of the non-NaN elements."""
-    return _median(a, axis, out, keepdims, True)
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False, *, dim=None, keepdim=None):
+    """NumPy's nanmedian: the median of the non-NaN elements (PyTorch's
+    (values, indices) with dim=, as median's)."""
+    if dim is not None:
+        from ._torch_math import lower_median
+        return lower_median("nanmedian", a, _tk.axis("nanmedian", axis, dim), bool(keepdim), out, True)
+    return _median(a, axis, out, _tk.keep("nanmedian", keepdims, keepdim), True)

@@ -844,9 +844,14 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     return cumprod(x, axis, dtype, out)
 
 
-def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
+def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue, *, dim=None):
     """NumPy's diff: the n-th discrete difference along axis (not_equal for
-    bool), with values put before or after first (prepend, append)."""
+    bool), with values put before or after first (prepend, append).  With
+    PyTorch's dim=, a prepend or append of None is none, as PyTorch's."""
+    if dim is not None:
+        axis = _tk.axis_with_default("diff", axis, -1, dim)
+        prepend = np._NoValue if prepend is None else prepend
+        append = np._NoValue if append is None else append
     if n == 0:
         return _tensor(a)
     if n < 0:

@@ -108,10 +108,14 @@ _NUMPY_UNIQUE_BELOW = 1024
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
-           equal_nan=True, sorted=True):
+           equal_nan=True, sorted=True, dim=None):
     """NumPy's unique: the sorted distinct elements (rows, along axis), and
     optionally the first positions, the inverse (of ar's shape for
-    axis=None) and the counts.  equal_nan: all NaN count as one."""
+    axis=None) and the counts.  equal_nan: all NaN count as one.  PyTorch's
+    dim= is axis."""
+    if dim is not None:
+        from ._torch_keywords import axis as _torch_axis
+        axis = _torch_axis("unique", axis, dim)
     if (axis is None and isinstance(ar, TensorBase) and ar.size < _NUMPY_UNIQUE_BELOW
             and ar.device.type == "cpu" and ar.dtype != _C.bfloat16):  # Note [Small sets through NumPy]
         res = np.unique(ar.numpy(), return_index, return_inverse, return_counts, equal_nan=equal_nan)

@@ -26,10 +26,13 @@ from ._C import TensorBase
 from ._torch_selection import _dim, _input_tensor
 
 aminmax_result = collections.namedtuple("aminmax", ["min", "max"])
+median_result = collections.namedtuple("median", ["values", "indices"])
+nanmedian_result = collections.namedtuple("nanmedian", ["values", "indices"])
+mode_result = collections.namedtuple("mode", ["values", "indices"])
 
 __all__ = ["std_mean", "var_mean", "aminmax", "histc", "bucketize", "addmm", "addbmm", "baddbmm", "addmv",
            "addr", "lerp", "addcmul", "addcdiv", "logit", "xlogy", "frac", "clamp_min", "clamp_max", "cdist",
-           "multinomial"]
+           "multinomial", "mode"]
 
 
 def _dt():
@@ -104,6 +107,76 @@ def aminmax(input, *, dim=None, keepdim=False):
     if axis is not None and input.ndim == 0:
         axis = None
     return aminmax_result(dt.amin(input, axis=axis, keepdims=keepdim), dt.amax(input, axis=axis, keepdims=keepdim))
+
+
+def lower_median(name, input, dim, keepdim, out, skip_nan):
+    """PyTorch's median (or nanmedian) along dim: (values, indices), the
+    lower of the two middle elements of an even count; a slice holding NaN
+    gives NaN and the place of one (median), or the median of its other
+    elements (nanmedian; NaN for none)."""
+    dt = _dt()
+    if out is not None:
+        raise TypeError(f"{name}(dim=) returns (values, indices): out= is not supported there")
+    _input_tensor(name, input)
+    if isinstance(dim, (tuple, list)):
+        raise TypeError(f"{name}(dim=) takes one dimension, as PyTorch's, not {dim!r}")
+    x = input.reshape(1) if input.ndim == 0 else input
+    axis = _dim(dim, x.ndim)
+    n = x.shape[axis]
+    if n == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+    order = dt.argsort(x, axis=axis, kind="stable")  # NaN sorts last
+    if x.dtype.is_floating_point:
+        nans = dt.sum(dt.isnan(x), axis=axis, keepdims=True)
+        valid = n - nans
+        if skip_nan:
+            k = dt.maximum(valid - 1, 0) // 2
+        else:
+            k = dt.where(nans > 0, valid, (n - 1) // 2)  # the first NaN, else the lower middle
+    else:
+        k = dt.full((1,) * x.ndim, (n - 1) // 2, dtype=_C.int64, device=x.device)
+    shape = list(x.shape)
+    shape[axis] = 1
+    k = dt.broadcast_to(k, tuple(shape))
+    indices = dt.take_along_axis(order, k, axis=axis)
+    values = dt.take_along_axis(x, indices, axis=axis)
+    if not keepdim:
+        values, indices = dt.squeeze(values, axis=axis), dt.squeeze(indices, axis=axis)
+    if input.ndim == 0:
+        values, indices = values.reshape(()), indices.reshape(())
+    result = median_result if name == "median" else nanmedian_result
+    return result(values, indices)
+
+
+def mode(input, dim=-1, keepdim=False):
+    """The most frequent value along dim (the smallest of those equally
+    frequent) and the position of its last occurrence (PyTorch's mode),
+    from one sort: each sorted element's run length so far is its
+    position minus its run's start (a running maximum of run starts)."""
+    dt = _dt()
+    _input_tensor("mode", input)
+    x = input.reshape(1) if input.ndim == 0 else input
+    axis = _dim(dim, x.ndim)
+    n = x.shape[axis]
+    if n == 0:
+        raise IndexError(f"mode(): Expected reduction dim {axis} to have non-zero size.")
+    rows = dt.moveaxis(x, axis, -1)
+    s = dt.sort(rows, axis=-1)
+    j = dt.arange(n, device=x.device)
+    starts = dt.concatenate([dt.ones(s.shape[:-1] + (1,), dtype=_C.bool, device=x.device),
+                             s[..., 1:] != s[..., :-1]], axis=-1)
+    run_start = dt.maximum.accumulate(dt.where(starts, j, 0), axis=-1)
+    length = j - run_start + 1
+    best = dt.argmax(length, axis=-1, keepdims=True)  # the end of the first (smallest) longest run
+    values = dt.take_along_axis(s, best, axis=-1)
+    hits = rows == values
+    last = (n - 1) - dt.argmax(hits[..., ::-1], axis=-1, keepdims=True)
+    values, last = dt.moveaxis(values, -1, axis), dt.moveaxis(last, -1, axis)
+    if not keepdim:
+        values, last = dt.squeeze(values, axis=axis), dt.squeeze(last, axis=axis)
+    if input.ndim == 0:
+        values, last = values.reshape(()), last.reshape(())
+    return mode_result(values, last)
 
 
 def histc(input, bins=100, min=0, max=0):
@@ -402,6 +475,56 @@ class _MathMethods:
 
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return multinomial(self, num_samples, replacement, generator=generator)
+
+    def mode(self, dim=-1, keepdim=False):
+        return mode(self, dim, keepdim)
+
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _dt().quantile(self, q, dim=dim, keepdim=keepdim, interpolation=interpolation)
+
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _dt().nanquantile(self, q, dim=dim, keepdim=keepdim, interpolation=interpolation)
+
+    def median(self, dim=None, keepdim=False):
+        """PyTorch's Tensor.median: the lower of the middle two of all
+        elements, or (values, indices) along dim (ndarray has no median)."""
+        if dim is None:
+            return lower_median("median", self.reshape(-1), 0, False, None, False).values
+        return lower_median("median", self, dim, keepdim, None, False)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        if dim is None:
+            return lower_median("nanmedian", self.reshape(-1), 0, False, None, True).values
+        return lower_median("nanmedian", self, dim, keepdim, None, True)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        """PyTorch's Tensor.unique (sorted distinct values; inverse, counts)."""
+        return _dt().unique(self, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+    def logcumsumexp(self, dim):
+        return _dt().logcumsumexp(self, dim)
+
+    def det(self):
+        return _dt().linalg.det(self)
+
+    def inverse(self):
+        return _dt().linalg.inv(self)
+
+    def logdet(self):
+        return _dt().logdet(self)
+
+    def floor_divide(self, other):
+        return _dt().floor_divide(self, other)
+
+    def true_divide(self, other):
+        return _dt().true_divide(self, other)
+
+    def bitwise_not(self):
+        return _dt().bitwise_not(self)
+
+    def equal(self, other):
+        """Whether other has self's shape and values (PyTorch's Tensor.equal: a bool)."""
+        return _dt().array_equal(self, other)
 
     def pow_(self, exponent):
         return _in_place(self, "pow_", _dt().power(self, exponent))

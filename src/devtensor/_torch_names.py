@@ -1,10 +1,13 @@
 """PyTorch's top-level names that code written for torch calls first and
 that NumPy has no function of the same name for: seeding, the autograd
 switches (no-ops: devtensor has no autograd), is_tensor, as_tensor,
-randperm, cat, and the functional forms of PyTorch's methods (clamp,
-sigmoid, relu, softmax, unsqueeze, flatten, eq, div, rand_like, ...).
-Each keeps PyTorch's signature and meaning.
+randperm, cat, the functional forms of PyTorch's methods (clamp,
+sigmoid, relu, softmax, unsqueeze, flatten, eq, div, rand_like, clone,
+t, swapdims, ...), PyTorch's random draws (normal, bernoulli, poisson,
+randint_like) and its top-level linear algebra (det, inverse, svd,
+cholesky, logdet, pinverse).  Each keeps PyTorch's signature and meaning.
 """
+import collections
 import contextlib
 
 from . import _C
@@ -207,3 +210,190 @@ def randn_like(input, *, dtype=None, device=None):
     from .random import randn
     _input_tensor("randn_like", input)
     return randn(*input.shape, dtype=dtype or input.dtype, device=device or input.device)
+
+
+def clone(input):
+    """A copy of input, on its device (PyTorch's clone)."""
+    return _input_tensor("clone", input).clone()
+
+
+def t(input):
+    """The transpose of a matrix; a 0-d or 1-d tensor as it is (PyTorch's t)."""
+    return _input_tensor("t", input).t()
+
+
+def swapdims(input, dim0, dim1):
+    """PyTorch's name of swapaxes."""
+    return _input_tensor("swapdims", input).swapaxes(dim0, dim1)
+
+
+def sgn(input):
+    """input / |input| for complex input (0 at 0), the sign for real (PyTorch's sgn)."""
+    from . import _ufuncs
+    x = _input_tensor("sgn", input)
+    if not x.dtype.is_complex:
+        return _ufuncs.sign(x)
+    a = _ufuncs.absolute(x)
+    return _ufuncs.where(a == 0, 0, x / _ufuncs.where(a == 0, 1, a)).astype(x.dtype, copy=False)
+
+
+def take_along_dim(input, indices, dim=None):
+    """PyTorch's take_along_dim: NumPy's take_along_axis (indices broadcast
+    against input but along dim), of the flattened input when dim is None."""
+    from ._index_functions import take_along_axis
+    x = _input_tensor("take_along_dim", input)
+    if dim is None:
+        return take_along_axis(x.reshape(-1), indices.reshape(-1), axis=0)
+    from ._torch_selection import _dim
+    return take_along_axis(x, indices, axis=_dim(dim, x.ndim))
+
+
+def msort(input):
+    """input sorted along its first dim (PyTorch's msort)."""
+    from ._sorting import sort
+    return sort(_input_tensor("msort", input), axis=0)
+
+
+def is_nonzero(input):
+    """Whether the one-element input is non-zero (PyTorch's is_nonzero)."""
+    x = _input_tensor("is_nonzero", input)
+    if x.size != 1:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous" if x.size == 0 else
+                           "Boolean value of Tensor with more than one value is ambiguous")
+    return bool(x.reshape(()))
+
+
+def is_same_size(input, other):
+    return tuple(_input_tensor("is_same_size", input).shape) == tuple(_input_tensor("is_same_size", other).shape)
+
+
+def logcumsumexp(input, dim):
+    """log(cumsum(exp(input))) along dim, without overflow or underflow
+    (logaddexp's running fold)."""
+    from . import _ufuncs
+    from ._torch_selection import _dim
+    x = _input_tensor("logcumsumexp", input)
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        x = x.astype(_C.float32)
+    if x.ndim == 0:
+        return x.copy()
+    return _ufuncs.logaddexp.accumulate(x, axis=_dim(dim, x.ndim))
+
+
+# ---- random draws of PyTorch's forms ----
+def _source(generator):
+    from . import random
+    if generator is not None and not isinstance(generator, random.Generator):
+        raise TypeError(f"generator must be a devtensor.random.Generator, not {type(generator).__name__}")
+    return generator or random
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None):
+    """PyTorch's normal: draws of N(mean, std^2), elementwise for tensors
+    of means or deviations (their broadcast shape, dtype and device), of
+    size for numbers (float32 by default, PyTorch's default dtype)."""
+    from ._manipulation import broadcast_shapes
+    src = _source(generator)
+    tensors = [v for v in (mean, std) if isinstance(v, _C.TensorBase)]
+    if tensors:
+        if size is not None:
+            raise RuntimeError("normal(): size is only taken with a number for mean and for std")
+        shape = broadcast_shapes(*(v.shape for v in tensors))
+        dev = tensors[0].device
+        kind = tensors[0].dtype if tensors[0].dtype.is_floating_point else _C.float32
+        if isinstance(std, (int, float)) and std < 0 or \
+                isinstance(std, _C.TensorBase) and std.size and bool((std < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        z = src.standard_normal(shape, device=dev).astype(kind)
+        return mean + std * z
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    if size is None:
+        raise TypeError("normal() with a number for mean and for std needs size")
+    size = (size,) if isinstance(size, int) else tuple(size)
+    return (mean + std * src.standard_normal(size, device=device)).astype(dtype or _C.float32)
+
+
+def bernoulli(input, p=None, *, generator=None):
+    """1 with probability input (or p), 0 otherwise, in input's dtype and
+    shape on its device (PyTorch's bernoulli)."""
+    x = _input_tensor("bernoulli", input)
+    prob = x if p is None else p
+    if p is None and not x.dtype.is_floating_point:
+        raise RuntimeError(f"bernoulli expects a floating-point probability tensor, got {x.dtype}")
+    if isinstance(prob, _C.TensorBase):
+        if prob.size and bool(((prob < 0) | (prob > 1)).any()):
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    elif not 0 <= prob <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={prob}")
+    u = _source(generator).random(x.shape, device=x.device)
+    return (u < prob).astype(x.dtype)
+
+
+def poisson(input, generator=None):
+    """Poisson draws with the rates in input, in its dtype and on its device."""
+    x = _input_tensor("poisson", input)
+    if x.size and bool((x < 0).any()):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    return _source(generator).poisson(x, device=x.device).astype(x.dtype)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, device=None):
+    """Integers in [low, high) of input's shape, dtype and device
+    (randint_like(input, high) or (input, low, high))."""
+    from . import random
+    x = _input_tensor("randint_like", input)
+    if high is None:
+        low, high = 0, low
+    r = random.randint(low, high, x.shape, device=device or x.device)
+    return r.astype(dtype or x.dtype)
+
+
+# ---- linear algebra under PyTorch's top-level names ----
+def det(input):
+    from . import linalg
+    return linalg.det(_input_tensor("det", input))
+
+
+def inverse(input):
+    from . import linalg
+    return linalg.inv(_input_tensor("inverse", input))
+
+
+def pinverse(input, rcond=1e-15):
+    from . import linalg
+    return linalg.pinv(_input_tensor("pinverse", input), rcond=rcond)
+
+
+def logdet(input):
+    """log(det(input)): NaN for a negative determinant, -inf for zero (PyTorch's logdet)."""
+    from . import _ufuncs, linalg
+    sign, logabs = linalg.slogdet(_input_tensor("logdet", input))
+    if sign.dtype.is_complex:
+        return _ufuncs.log(sign) + logabs
+    return _ufuncs.where(sign < 0, float("nan"), logabs).astype(logabs.dtype, copy=False)
+
+
+def cholesky(input, upper=False):
+    """The Cholesky factor L (L @ L^H = input), or U = L^H with upper=True (PyTorch's cholesky)."""
+    from . import linalg
+    lower = linalg.cholesky(_input_tensor("cholesky", input))
+    return lower.mT.conj() if upper and lower.dtype.is_complex else lower.mT if upper else lower
+
+
+svd_result = collections.namedtuple("svd", ["U", "S", "V"])
+
+
+def svd(input, some=True, compute_uv=True):
+    """PyTorch's svd: (U, S, V) with input = U diag(S) V^H, reduced when
+    some=True; V, not V^H (linalg.svd gives Vh)."""
+    from . import linalg
+    x = _input_tensor("svd", input)
+    if not compute_uv:
+        s = linalg.svd(x, compute_uv=False)
+        from ._creation import zeros
+        m, n = x.shape[-2:]
+        return svd_result(zeros(x.shape[:-2] + (m, m), dtype=x.dtype, device=x.device), s,
+                          zeros(x.shape[:-2] + (n, n), dtype=x.dtype, device=x.device))
+    u, s, vh = linalg.svd(x, full_matrices=not some)
+    return svd_result(u, s, vh.mT.conj() if vh.dtype.is_complex else vh.mT)

@@ -182,6 +182,12 @@ class _ShapeMethods:
         strides = self.strides[:d] + (self.strides[d] * step,) + self.strides[d + 1:] + (self.strides[d],)
         return self._as_strided(shape, strides, 0)
 
+    def swapdims(self, dim0, dim1):
+        return self.swapaxes(dim0, dim1)
+
+    def moveaxis(self, source, destination):
+        return _dt().moveaxis(self, source, destination)
+
     def ndimension(self):
         return self.ndim
 

@@ -294,14 +294,18 @@ def _transform(name):
 
     if multi:
         def transform(a, s=None, axes=(-2, -1) if name.endswith("2") else None, norm=None,
-                      out=None):
+                      out=None, *, dim=None):
+            if dim is not None:  # PyTorch's name of axes
+                axes = (dim,) if isinstance(dim, int) else tuple(dim)
             a = _tensor(a)
             if a.device.type != "cpu":
                 return _finish(_device_nd(name, a, s, axes, norm), out, name)
             r = fn(_host_view(a, name), s=s, axes=axes, norm=norm, out=_out_array(out, name))
             return out if out is not None else asarray(r, device="cpu")
     else:
-        def transform(a, n=None, axis=-1, norm=None, out=None):
+        def transform(a, n=None, axis=-1, norm=None, out=None, *, dim=None):
+            if dim is not None:  # PyTorch's name of axis
+                axis = dim
             a = _tensor(a)
             if a.device.type != "cpu":
                 return _finish(_device_1d(name, a, n, axis, norm), out, name)

@@ -531,10 +531,12 @@ def _abs2(x):
     return dt.real(x) ** 2 + dt.imag(x) ** 2 if _is_complex(x) else x * x
 
 
-def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2, dim=None, keepdim=None, dtype=None):
     """The array API's vector norm: over every axis (axis=None), one, or
-    several taken as one vector."""
-    x = _as_norm_input(x)
+    several taken as one vector (PyTorch's dim=, keepdim= and dtype= too)."""
+    from . import _torch_keywords as _tk
+    axis, keepdims = _tk.axis("vector_norm", axis, dim), _tk.keep("vector_norm", keepdims, keepdim)
+    x = _as_norm_input(x if dtype is None else _dt().asarray(x).astype(dtype))
     if axis is None:
         axes = tuple(range(x.ndim))
         out = _vector_norm(x.reshape(-1), ord, 0, False)
@@ -546,9 +548,10 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return out
 
 
-def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """The array API's matrix norm of the last two axes."""
-    return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+def matrix_norm(x, /, *, keepdims=False, ord="fro", dim=(-2, -1), keepdim=None):
+    """The array API's matrix norm of the last two axes (PyTorch's dim= the two others)."""
+    from . import _torch_keywords as _tk
+    return norm(x, ord=ord, axis=tuple(dim), keepdims=_tk.keep("matrix_norm", keepdims, keepdim))
 
 
 def _svd_norm(x, row, col, which):
@@ -592,9 +595,13 @@ def _matrix_norm(x, ord, axis, keepdims):
     return out
 
 
-def norm(x, ord=None, axis=None, keepdims=False):
+def norm(x, ord=None, axis=None, keepdims=False, *, dim=None, keepdim=None):
     """NumPy's norm: a vector norm over one axis, a matrix norm over two;
-    the 2-norm of everything flattened by default."""
+    the 2-norm of everything flattened by default (PyTorch's dim= and
+    keepdim= too)."""
+    if dim is not None or keepdim is not None:
+        from . import _torch_keywords as _tk
+        axis, keepdims = _tk.axis("norm", axis, dim), _tk.keep("norm", keepdims, keepdim)
     dt = _dt()
     if ord is None and axis is None and not keepdims and isinstance(x, _C.TensorBase) and \
             x.dtype in _REAL_FLOATS:
