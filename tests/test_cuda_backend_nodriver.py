@@ -21,6 +21,7 @@ The ctypes structures below must follow backend.h (Note [Backend ABI]).
 Skipped when devtensor._cuda was not built (no nvcc).
 """
 import ctypes
+import math
 import os
 import re
 import subprocess
@@ -39,7 +40,7 @@ _cuda = pytest.importorskip(MODULE, reason=f"{MODULE} was not built")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAPSULE_NAME = b"devtensor._cuda._BACKEND_API"
-EXPECTED_ABI = 13
+EXPECTED_ABI = 14
 
 # ---- backend.h, mirrored -------------------------------------------------
 
@@ -74,7 +75,8 @@ OPS = [
     ("GCD", "gcd", 2), ("LCM", "lcm", 2), ("HEAVISIDE", "heaviside", 2),
     ("LOGADDEXP2", "logaddexp2", 2), ("EXP2", "exp2", 1), ("CBRT", "cbrt", 1),
     ("DEG2RAD", "deg2rad", 1), ("RAD2DEG", "rad2deg", 1), ("FABS", "fabs", 1),
-    ("LDEXP", "ldexp", 2), ("BITWISE_COUNT", "bitwise_count", 1),
+    ("LDEXP", "ldexp", 2), ("BITWISE_COUNT", "bitwise_count", 1), ("ERF", "erf", 1), ("ERFC", "erfc", 1),
+    ("LGAMMA", "lgamma", 1),
 ]
 OP = {ident: i for i, (ident, _, _) in enumerate(OPS)}
 OP_NAME = {i: name for i, (_, name, _) in enumerate(OPS)}
@@ -1181,6 +1183,16 @@ def _inputs(op, d, n, rng):
     return out
 
 
+def _math_lgamma(v):
+    try:
+        return math.lgamma(v)
+    except ValueError:  # a pole
+        return math.inf
+
+
+_MATH_ONLY = {"erf": math.erf, "erfc": math.erfc, "lgamma": _math_lgamma}
+
+
 def _reference(op, d, vals):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -1188,6 +1200,8 @@ def _reference(op, d, vals):
             want = np.not_equal(*vals)  # ops.h: bool - is xor (NumPy refuses it)
         elif op == OP["LDEXP"]:  # NumPy's power is an int; the loop's is integer-valued
             want = np.ldexp(vals[0], vals[1].astype(np.int32))
+        elif OP_NAME[op] in _MATH_ONLY:  # no NumPy ufunc: Python's math, element by element
+            want = np.array([_MATH_ONLY[OP_NAME[op]](float(v)) for v in vals[0].astype(np.float64)])
         else:
             want = getattr(np, OP_NAME[op])(*vals)
         out = _out_dtype(op, d)

@@ -32,7 +32,7 @@
 
 DT_EXTERN_C_BEGIN
 
-#define DT_BACKEND_ABI_VERSION 13
+#define DT_BACKEND_ABI_VERSION 14
 #define DT_CUDA_CAPSULE_NAME "devtensor._cuda._BACKEND_API"
 #define DT_MAX_NDIM 64
 #define DT_MAX_OPERANDS 4
@@ -42,7 +42,7 @@ DT_EXTERN_C_BEGIN
  * dtype; inputs share it except COPY (any cast) and WHERE (a bool condition
  * first).  The output has the loop dtype, except: comparisons, logical ops
  * and predicates give bool; ABS, REAL, IMAG and ANGLE of complex give the
- * real dtype of the same precision; BITWISE_COUNT (ABI 13) gives uint8.  Semantics: ops.h.  Appending is ABI-
+ * real dtype of the same precision; BITWISE_COUNT (ABI 13) gives uint8; ERF, ERFC and LGAMMA (ABI 14) are real-float only.  Semantics: ops.h.  Appending is ABI-
  * compatible only with a version bump (backends index tables by the id). */
 #define DT_OP_LIST(X)                                                                         \
     X(COPY, "copy", 1) X(ADD, "add", 2) X(SUB, "subtract", 2) X(MUL, "multiply", 2)           \
@@ -71,7 +71,8 @@ DT_EXTERN_C_BEGIN
     X(GCD, "gcd", 2) X(LCM, "lcm", 2) X(HEAVISIDE, "heaviside", 2)                            \
     X(LOGADDEXP2, "logaddexp2", 2) X(EXP2, "exp2", 1) X(CBRT, "cbrt", 1)                      \
     X(DEG2RAD, "deg2rad", 1) X(RAD2DEG, "rad2deg", 1) X(FABS, "fabs", 1)                      \
-    X(LDEXP, "ldexp", 2) X(BITWISE_COUNT, "bitwise_count", 1)
+    X(LDEXP, "ldexp", 2) X(BITWISE_COUNT, "bitwise_count", 1)                                 \
+    X(ERF, "erf", 1) X(ERFC, "erfc", 1) X(LGAMMA, "lgamma", 1)
 
 typedef enum dt_op {
 #define DT_OP_ENUM_(ID, NAME, NIN) DT_OP_##ID,

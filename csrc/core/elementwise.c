@@ -346,7 +346,7 @@ static dt_rule op_rule(dt_op op)
     case DT_OP_FMOD: case DT_OP_BITWISE_COUNT:
         return RULE_INT8_BOOL;
     case DT_OP_HEAVISIDE: case DT_OP_LOGADDEXP2: case DT_OP_EXP2: case DT_OP_CBRT: case DT_OP_DEG2RAD:
-    case DT_OP_RAD2DEG: case DT_OP_FABS: case DT_OP_LDEXP:
+    case DT_OP_RAD2DEG: case DT_OP_FABS: case DT_OP_LDEXP: case DT_OP_ERF: case DT_OP_ERFC: case DT_OP_LGAMMA:
     case DT_OP_ATAN2: case DT_OP_HYPOT: case DT_OP_COPYSIGN: case DT_OP_NEXTAFTER:
     case DT_OP_LOGADDEXP: case DT_OP_SQRT: case DT_OP_EXP: case DT_OP_EXPM1: case DT_OP_LOG:
     case DT_OP_LOG1P: case DT_OP_LOG2: case DT_OP_LOG10: case DT_OP_SIN: case DT_OP_COS:
@@ -400,7 +400,7 @@ static int has_loop(dt_op op, dt_dtype d)
         return !b;
     case DT_OP_ATAN2: case DT_OP_HYPOT: case DT_OP_COPYSIGN: case DT_OP_NEXTAFTER:
     case DT_OP_LOGADDEXP: case DT_OP_HEAVISIDE: case DT_OP_LOGADDEXP2: case DT_OP_CBRT: case DT_OP_DEG2RAD:
-    case DT_OP_RAD2DEG: case DT_OP_FABS: case DT_OP_LDEXP:
+    case DT_OP_RAD2DEG: case DT_OP_FABS: case DT_OP_LDEXP: case DT_OP_ERF: case DT_OP_ERFC: case DT_OP_LGAMMA:
         return f;
     case DT_OP_BITWISE_AND: case DT_OP_BITWISE_OR: case DT_OP_BITWISE_XOR: case DT_OP_INVERT:
         return b || i;

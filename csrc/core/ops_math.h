@@ -407,7 +407,34 @@ DT_FN dt_c64 dt_rint_c64(dt_c64 a) { return dt_c64_make(rintf(a.re), rintf(a.im)
 DT_FN dt_c128 dt_rint_c128(dt_c128 a) { return dt_c128_make(rint(a.re), rint(a.im)); }
 
 /* ======== fmod, fmax, fmin, gcd, lcm, heaviside, logaddexp2, exp2, cbrt,
- * deg2rad, rad2deg, fabs, ldexp: NumPy's formulas (npy_math) ======== */
+ * deg2rad, rad2deg, fabs, ldexp: NumPy's formulas (npy_math); erf, erfc,
+ * lgamma: C's (SciPy's and PyTorch's names) ======== */
+
+/* lgamma without C lgamma's write to the global signgam, a data race
+ * between CPU threads: glibc's reentrant lgamma_r (declared here, since
+ * -std=c11 hides it; C++ compilers declare it); CUDA's lgamma writes nothing */
+#if !defined(__CUDA_ARCH__) && defined(__GLIBC__) && !defined(__cplusplus)
+double lgamma_r(double, int *);
+float lgammaf_r(float, int *);
+#endif
+DT_FN float dt_lgamma_f(float a)
+{
+#if !defined(__CUDA_ARCH__) && defined(__GLIBC__)
+    int sign;
+    return lgammaf_r(a, &sign);
+#else
+    return lgammaf(a);
+#endif
+}
+DT_FN double dt_lgamma_(double a)
+{
+#if !defined(__CUDA_ARCH__) && defined(__GLIBC__)
+    int sign;
+    return lgamma_r(a, &sign);
+#else
+    return lgamma(a);
+#endif
+}
 
 /* fmod of integers: C's truncated remainder, NumPy's 0 for x fmod 0 (and
  * for MIN fmod -1, which C leaves undefined); gcd of the magnitudes
@@ -478,6 +505,9 @@ DT_INT_EXTREMA(u8) DT_INT_EXTREMA(u16) DT_INT_EXTREMA(u32) DT_INT_EXTREMA(u64) D
     }                                                                                       \
     DT_FN dt_C_##X dt_exp2_##X(dt_C_##X a) { return DT_M_##X(exp2)(a); }                    \
     DT_FN dt_C_##X dt_cbrt_##X(dt_C_##X a) { return DT_M_##X(cbrt)(a); }                    \
+    DT_FN dt_C_##X dt_erf_##X(dt_C_##X a) { return DT_M_##X(erf)(a); }                      \
+    DT_FN dt_C_##X dt_erfc_##X(dt_C_##X a) { return DT_M_##X(erfc)(a); }                    \
+    DT_FN dt_C_##X dt_lgamma_##X(dt_C_##X a) { return DT_M_##X(dt_lgamma_)(a); }            \
     DT_FN dt_C_##X dt_fabs_##X(dt_C_##X a) { return DT_M_##X(fabs)(a); }                    \
     DT_FN dt_C_##X dt_deg2rad_##X(dt_C_##X a)                                               \
     {                                                                                       \

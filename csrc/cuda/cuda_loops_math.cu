@@ -3,7 +3,7 @@
  * log2, log10, the trigonometric and hyperbolic functions and their
  * inverses, power, arctan2, hypot, copysign, nextafter, logaddexp, angle,
  * and NumPy's further ufuncs fmod, fmax, fmin, gcd, lcm, heaviside,
- * logaddexp2, exp2, cbrt, fabs, deg2rad, rad2deg, ldexp (fmax and fmin of complex
+ * logaddexp2, exp2, cbrt, fabs, deg2rad, rad2deg, ldexp, erf, erfc, lgamma (fmax and fmin of complex
  * and exp2 of complex in cuda_loops_complex.cu).
  * The complex ones are in cuda_loops_complex.cu (they are the slowest to
  * compile: Note [Kernel files] in cuda_loops.cuh).
@@ -33,7 +33,8 @@
     M(HEAVISIDE, heaviside, FLOAT, BIN_SAME) M(LOGADDEXP2, logaddexp2, FLOAT, BIN_SAME)     \
     M(EXP2, exp2, FLOAT, UN_SAME) M(CBRT, cbrt, FLOAT, UN_SAME) M(FABS, fabs, FLOAT, UN_SAME) \
     M(DEG2RAD, deg2rad, FLOAT, UN_SAME) M(RAD2DEG, rad2deg, FLOAT, UN_SAME)                 \
-    M(LDEXP, ldexp, FLOAT, BIN_SAME)
+    M(LDEXP, ldexp, FLOAT, BIN_SAME)                                                        \
+    M(ERF, erf, FLOAT, UN_SAME) M(ERFC, erfc, FLOAT, UN_SAME) M(LGAMMA, lgamma, FLOAT, UN_SAME)
 
 DT_CU_LIST(DT_CU_DEFINE)
 
