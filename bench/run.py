@@ -412,10 +412,15 @@ def bench_per_call(table, rng, quick):
     import operator
     a = rng.random(16)
     x = dt.asarray(a)
+    m_np, positions = rng.random((50, 50)), np.arange(10)
+    m, i0, j0, i0_np, j0_np = dt.asarray(m_np.copy()), dt.arange(10)[2], dt.arange(10)[3], positions[2], positions[3]
     cases = [
         ("t[3]", lambda: x[3], lambda: a[3]),
         ("t[1:5]", lambda: x[1:5], lambda: a[1:5]),
         ("t[1] = 2", lambda: operator.setitem(x, 1, 2.0), lambda: operator.setitem(a, 1, 2.0)),
+        ("m[i, j]  (i, j 0-d int64 tensors)", lambda: m[i0, j0], lambda: m_np[i0_np, j0_np]),
+        ("m[i, j] += 1.0  (0-d keys)", lambda: m.__setitem__((i0, j0), m[i0, j0] + 1.0),
+         lambda: m_np.__setitem__((i0_np, j0_np), m_np[i0_np, j0_np] + 1.0)),
         ("float(t[0])", lambda: float(x[0]), lambda: float(a[0])),
         ("t.reshape(4, 4)", lambda: x.reshape(4, 4), lambda: a.reshape(4, 4)),
         ("asarray(ndarray)", lambda: dt.asarray(a), lambda: np.asarray(a)),

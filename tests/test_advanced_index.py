@@ -686,3 +686,33 @@ def _launches():
         family = name.split("::")[-1].split("<")[0]
         counts[family] = counts.get(family, 0) + n
     return counts
+
+
+def test_zero_d_integer_keys_are_integers(device):
+    """Note [0-d integer keys] (csrc/python/index.c): a 0-d integer CPU tensor
+    indexes as its value, in C, on a tensor of any device: views, element
+    copies, assignment and in-place updates as with Python ints, NumPy's
+    errors; 0-d tensors of other kinds keep their meaning."""
+    a = np.arange(24.0).reshape(4, 6)
+    t = dt.asarray(a.copy(), device=device)
+    idx = dt.arange(6)
+    i, j = idx[2], idx[3]  # 0-d int64 CPU tensors
+    assert float(t[i, j]) == a[2, 3] and t[i].shape == (6,) and dt.shares_memory(t[i], t)
+    assert t[i, j].shape == () and t[-idx[1], j].tolist() == a[-1, 3]
+    t[i, j] = -1.0
+    t[i, j] += 10.0
+    assert float(t[2, 3]) == 9.0
+    assert t[i, 1:j].tolist() == a[2, 1:3].tolist() and t[None, i].shape == (1, 6)
+    for dtype in (dt.uint8, dt.int16, dt.uint64):
+        assert t[dt.asarray(1, dtype=dtype), 0].tolist() == a[1, 0]
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 4"):
+        t[dt.asarray(7)]
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 4"):
+        t[np.int64(7)]
+    big = dt.asarray(2**64 - 1, dtype=dt.uint64)
+    with pytest.raises((IndexError, OverflowError)):
+        t[big]
+    assert t[dt.asarray(True)].shape == (1, 4, 6)  # a 0-d bool is a mask, as NumPy's
+    with pytest.raises(IndexError):
+        t[dt.asarray(1.0)]
+

@@ -700,6 +700,32 @@ def test_long_scans(device):
         dt.set_num_threads(before)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [7, 300, 257 * 3, 2 * 256 * 16 + 5])
+def test_cumsum_of_non_negative_values_never_goes_down(device, dtype, n):
+    """Note [Compensated float scans] (cuda_reduce.cu): a running sum of
+    non-negative values never decreases and a 0 element leaves it as it was,
+    on every device, across tiles and chunks (a probability's CDF, an Otsu
+    threshold's empty bins); on CUDA devices each value is the exact prefix
+    sum rounded once."""
+    from fractions import Fraction
+    rng = np.random.default_rng(n)
+    p = rng.random(n)
+    p[::3] = 0
+    p[n // 2:n // 2 + 40] = 0
+    p = (p / p.sum()).astype(dtype)
+    c = to_np(dt.cumsum(dt.asarray(p, device=device)))
+    assert (np.diff(c) >= 0).all()
+    zero = np.flatnonzero(p[1:] == 0) + 1
+    assert (c[zero] == c[zero - 1]).all()
+    if device != "cpu" and n <= 1000:
+        exact, want = Fraction(0), []
+        for v in p.astype(np.float64):
+            exact += Fraction(float(v))
+            want.append(float(exact))  # rounded once, to float64
+        np.testing.assert_array_equal(c, np.array(want).astype(dtype))
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int8", "uint64"])
 def test_split_scans_of_long_rows(dtype):
     """Note [Scans on the CPU] and Note [A part's total in independent

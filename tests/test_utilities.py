@@ -238,3 +238,16 @@ def test_print_options():
         dt.set_printoptions(sign="?")
     assert dt.get_printoptions()["precision"] == 8 and dt.get_printoptions()["sign"] == "-"
     assert np.get_printoptions()["precision"] == 8  # NumPy's own options are untouched
+
+
+def test_array_equal_of_data_that_is_not_numbers():
+    """NumPy string and datetime arrays are no tensors: array_equal and
+    array_equiv give NumPy's answer (they returned False, a silent wrong
+    answer, for equal strings)."""
+    s = np.array(["a", "b"])
+    assert dt.array_equal(s, s) is True and dt.array_equiv(s, s) is True
+    assert dt.array_equal(["x"], ["x"]) is True and dt.array_equal(s, np.array(["a", "c"])) is False
+    d = np.array(["2024-01-01"], dtype="datetime64[D]")
+    assert dt.array_equal(d, d) is True
+    assert dt.array_equal(s, dt.arange(2)) is False  # a tensor beside strings: not equal
+    assert dt.array_equiv([1, 2], [[1, 2]]) is True and dt.array_equal([1, 2], [1, 2, 3]) is False

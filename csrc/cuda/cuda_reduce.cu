@@ -9,7 +9,12 @@
  *   k_reduce_outer   a thread per output, walking its reduced elements in
  *                    order: chosen when a kept axis has the smallest stride
  *                    (sum(axis=0) of a C-order matrix), so neighbouring
- *                    threads read neighbouring elements.
+ *                    threads read neighbouring elements, and for short rows
+ *                    (at most kShortRow elements: the norm of 3-vectors),
+ *                    where a block per output would leave all but a few of
+ *                    its threads idle through a barrier per tree level (an
+ *                    N-body step's norms were 1000x slower than axis=0's
+ *                    under the emulation).
  * Few outputs of many elements would leave the GPU idle (one output: one
  * block; sum(axis=0) of 8192 x 8192: 8192 threads, 0.08x PyTorch's time on
  * an H200), so the reduced elements are cut in parts (grid.y) until about
@@ -350,6 +355,7 @@ constexpr int64_t kMinInnerPart = kThreads * 16;
 constexpr int64_t kMinOuterPart = 64;
 constexpr int64_t kMinSplitWork = 1 << 18; /* fewer elements: one launch costs less than two */
 constexpr int64_t kMaxParts = 65535; /* grid.y */
+constexpr int64_t kShortRow = 16;
 
 /* nparts parts of per_part reduced elements (the last may be shorter):
  * `want` of them, at most `most` (and grid.y's limit), at least one */
@@ -401,7 +407,8 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
     static const char *const names[] = {"sum", "prod", "min", "max", "argmin", "argmax", "any", "all"};
     const char *name = names[l->op];
     int64_t room = (int64_t)(DT_REDUCE_WORK_BYTES / k.acc_size) / l->n_out; /* parts the work memory holds */
-    if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
+    if (nk > 0 && l->n_red > 1 &&
+        (abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1]) || l->n_red <= kShortRow)) {
         int64_t want = l->n_out * l->n_red < kMinSplitWork ? 1 : (kTargetThreads + l->n_out - 1) / l->n_out;
         set_parts(&a, want, min64(l->n_red / kMinOuterPart, room));
         unsigned grid = grid_for(l->n_out, l->device_index);
@@ -435,7 +442,8 @@ dt_status launch(const dt_reduce_loop *l, cudaStream_t stream, dt_error *err)
  * each thread scans a run of chunks in order, then the runs' totals are
  * scanned in shared memory), then k_scan_chunks (a block per chunk, as
  * k_scan_rows from its start).
- * The accumulators are SUM's and PROD's, uncompensated, or MIN's and MAX's
+ * The accumulators are SUM's (compensated pairs for float32 and float64:
+ * Note [Compensated float scans]) and PROD's, or MIN's and MAX's
  * (ExtremeScanOp).  Each element enters the tile as itself (Op::first),
  * and a row's first tile and first chunk have no carry: a row starts at its
  * first element, as NumPy's accumulate (Note [A scan starts at its first
@@ -460,6 +468,62 @@ struct ExtremeScanOp {
     static __device__ Acc first(const char *p) { return T::load(p); }
     static __device__ Acc merge(Acc a, Acc b) { return MAX ? T::vmax(a, b) : T::vmin(a, b); }
     static __device__ void store(char *p, Acc a, int) { T::store(p, a); }
+};
+
+/* Note [Compensated float scans]
+ * A float32 or float64 running sum (a double accumulator) is kept as an
+ * unevaluated pair hi + lo, merged by TwoSum (the exact sum of two doubles
+ * is s + e) and renormalised, and rounded once when stored.  A
+ * Hillis-Steele tile adds each output's elements in another tree, and the
+ * chunk starts in yet another order, so plain doubles let neighbours round
+ * differently: a 0 element could change the stored total and a running sum
+ * of non-negative values go down by an ulp (an Otsu threshold's empty bins
+ * turned 0/0 into x/0; inverse-CDF sampling needs a sorted cumsum).  The
+ * pair keeps every prefix to about 2^-100 of its magnitude, so stored
+ * neighbours are the exact prefix sums rounded: equal when the element is
+ * 0, in order for non-negative data.  The error term is 0 at an inf or NaN
+ * (the plain sum goes on), and a sum whose error is 0 keeps its sign (-0.0
+ * + -0.0). */
+struct PairSum {
+    double hi, lo;
+};
+
+template <class T> /* T::add: the accumulator's plain double sum */
+__device__ inline PairSum pair_add(PairSum a, PairSum b)
+{
+    double s = T::add(a.hi, b.hi);
+    if (s - s != 0) /* inf or NaN */
+        return PairSum{s, 0.0};
+    double bb = s - a.hi;
+    double e = (a.hi - (s - bb)) + (b.hi - bb); /* TwoSum: a.hi + b.hi == s + e exactly */
+    e += a.lo + b.lo;
+    if (e == 0)
+        return PairSum{s, 0.0};
+    double hi = s + e;
+    return PairSum{hi, e - (hi - s)};
+}
+
+template <class T>
+struct PairSumOp {
+    typedef PairSum Acc;
+    static __device__ Acc init(const char *, int64_t) { return PairSum{0.0, 0.0}; }
+    static __device__ Acc first(const char *p) { return PairSum{(double)T::aload(p), 0.0}; }
+    static __device__ Acc merge(Acc a, Acc b) { return pair_add<T>(a, b); }
+    static __device__ void store(char *p, Acc a, int o) { T::store_acc(p, a.hi, o); }
+};
+
+/* the SUM scan's accumulator: pairs where it is a double */
+template <class T>
+struct ScanSumOf {
+    typedef SumOp<T, false> type;
+};
+template <>
+struct ScanSumOf<Red_f32> {
+    typedef PairSumOp<Red_f32> type;
+};
+template <>
+struct ScanSumOf<Red_f64> {
+    typedef PairSumOp<Red_f64> type;
 };
 
 template <class Op>
@@ -653,7 +717,7 @@ const ScanKernels &scan_kernels_for(int op, dt_dtype d)
     static ScanKernels table[DT_NUM_DTYPES][4];
     static bool ready = [] {
 #define DT_SCAN_ROW(CODE, X)                                                                    \
-    table[CODE][DT_REDUCE_SUM] = scan_kernels_of<SumOp<Red_##X, false>>();                      \
+    table[CODE][DT_REDUCE_SUM] = scan_kernels_of<ScanSumOf<Red_##X>::type>();                    \
     table[CODE][DT_REDUCE_PROD] = scan_kernels_of<ProdOp<Red_##X>>();                           \
     table[CODE][DT_REDUCE_MIN] = scan_kernels_of<ExtremeScanOp<Red_##X, false>>();              \
     table[CODE][DT_REDUCE_MAX] = scan_kernels_of<ExtremeScanOp<Red_##X, true>>();

@@ -8,7 +8,8 @@
  * common t[3], t[1:5], t[:, None] and t[1] = 2 cost about what NumPy's do.
  * An advanced key on a CPU tensor that NumPy would index as fast as our
  * kernels goes to NumPy from here (Note [Small advanced keys on the CPU]).
- * Every other key -- device tensors, 0-d tensors, other
+ * A 0-d integer CPU tensor is an integer here too (Note [0-d integer
+ * keys]).  Every other key -- device tensors, other 0-d tensors, other
  * objects with __index__, bad keys -- goes to devtensor._views,
  * which normalises what is basic (through _index_basic, so the rules live
  * once, in the core) and runs advanced indexing.  Assigning a Python
@@ -80,6 +81,29 @@ int dt_py_index_parse_item(PyObject *o, dt_index_item *it)
             return -1;
         it->kind = DT_INDEX_INTEGER;
         it->start = v;
+        return 1;
+    }
+    /* Note [0-d integer keys]
+     * NumPy indexes with a 0-d integer array as with its value (a basic
+     * index: K[i] is a view), and so did devtensor._views; but code such as
+     * K[tris[e, a], tris[e, b]] += Ke or dist[u] with u = argmin(...) paid
+     * 2-7 us of Python a call for it (18-24x NumPy's).  A CPU tensor's value
+     * is read here instead; a device tensor's needs a transfer, which the
+     * transfer guard governs, so it still goes to Python. */
+    if (DtTensor_Check(o)) {
+        const dt_tensor *t = &((PyDtTensor *)o)->t;
+        if (t->ndim != 0 || !dt_dtype_is_integral(t->dtype) || dt_tensor_device(t).type != DT_DEVICE_CPU)
+            return 0;
+        PyObject *v = dt_py_tensor_item((PyDtTensor *)o, NULL);
+        if (v == NULL)
+            return -1;
+        int overflow;
+        long long value = PyLong_AsLongLongAndOverflow(v, &overflow);
+        Py_DECREF(v);
+        if (overflow != 0) /* a uint64 past int64: Python's error path */
+            return 0;
+        it->kind = DT_INDEX_INTEGER;
+        it->start = value;
         return 1;
     }
     return 0;

@@ -67,10 +67,13 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def array_equal(a1, a2, equal_nan=False):
-    """True if both have the same shape and elements (NaNs equal with equal_nan)."""
+    """True if both have the same shape and elements (NaNs equal with equal_nan);
+    data that is not numbers (strings, datetimes) and no tensor: NumPy's answer."""
     try:
         x, y = _operands(a1, a2)
     except (TypeError, ValueError):
+        if not isinstance(a1, TensorBase) and not isinstance(a2, TensorBase):
+            return bool(np.array_equal(a1, a2, equal_nan=equal_nan))
         return False
     if x.shape != y.shape:
         return False
@@ -82,11 +85,17 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 def array_equiv(a1, a2):
-    """True if a1 and a2 broadcast to one shape and are equal there."""
+    """True if a1 and a2 broadcast to one shape and are equal there (NumPy's
+    answer for data that is not numbers, given no tensor)."""
     try:
         x, y = _operands(a1, a2)
-        np.broadcast_shapes(x.shape, y.shape)
     except (TypeError, ValueError):
+        if not isinstance(a1, TensorBase) and not isinstance(a2, TensorBase):
+            return bool(np.array_equiv(a1, a2))
+        return False
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
         return False
     return bool(all_(x == y))
 
