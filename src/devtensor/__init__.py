@@ -88,6 +88,7 @@ from ._transfer_guard import (  # noqa: F401  (Note [Implicit transfers])
 )
 from ._utilities import *  # noqa: F401,F403  (isclose, allclose, errstate, printoptions, ...)
 from . import nn  # noqa: F401  (PyTorch's module API)
+from . import utils  # noqa: F401  (PyTorch's utils.data: datasets and loaders)
 from . import lib  # noqa: F401  (numpy.lib's namespace: stride_tricks on tensors)
 from ._serialization import load, save, savetxt, savez, savez_compressed  # noqa: F401  (safetensors and NumPy's files)
 from ._printing import array2string, array_repr, array_str  # noqa: F401
