@@ -114,53 +114,63 @@ class ModuleList(_ModuleSequence):
         return self._modules[self._key(idx)]
 
 
-class ModuleDict(Module):
-    """An ordered dict of modules, registered under their keys; no forward."""
+class _Registry(Module):
+    """What ModuleDict and ParameterDict share: a dict view of one of the
+    module's registries (_modules or _parameters) under its keys."""
+    _registry = ""
 
-    def __init__(self, modules=None):
+    def __init__(self, values=None):
         super().__init__()
-        if modules is not None:
-            self.update(modules)
+        if values is not None:
+            self.update(values)
+
+    def _entries(self):
+        return self.__dict__[self._registry]
 
     def __getitem__(self, key):
-        return self._modules[key]
+        return self._entries()[key]
+
+    def __delitem__(self, key):
+        del self._entries()[key]
+
+    def __len__(self):
+        return len(self._entries())
+
+    def __iter__(self):
+        return iter(self._entries())
+
+    def __contains__(self, key):
+        return key in self._entries()
+
+    def keys(self):
+        return self._entries().keys()
+
+    def values(self):
+        return self._entries().values()
+
+    def items(self):
+        return self._entries().items()
+
+    def clear(self):
+        self._entries().clear()
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def update(self, values):
+        pairs = values.items() if hasattr(values, "items") else values
+        for key, value in pairs:
+            self[key] = value
+
+
+class ModuleDict(_Registry):
+    """An ordered dict of modules, registered under their keys; no forward."""
+    _registry = "_modules"
 
     def __setitem__(self, key, module):
         self.add_module(key, module)
-
-    def __delitem__(self, key):
-        del self._modules[key]
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules)
-
-    def __contains__(self, key):
-        return key in self._modules
-
-    def keys(self):
-        return self._modules.keys()
-
-    def values(self):
-        return self._modules.values()
-
-    def items(self):
-        return self._modules.items()
-
-    def clear(self):
-        self._modules.clear()
-
-    def pop(self, key):
-        module = self[key]
-        del self[key]
-        return module
-
-    def update(self, modules):
-        pairs = modules.items() if hasattr(modules, "items") else modules
-        for key, module in pairs:
-            self[key] = module
 
 
 class ParameterList(Module):
@@ -199,46 +209,13 @@ class ParameterList(Module):
         return self
 
 
-class ParameterDict(Module):
+class ParameterDict(_Registry):
     """An ordered dict of parameters, registered under their keys; tensors
     given are made Parameters."""
-
-    def __init__(self, parameters=None):
-        super().__init__()
-        if parameters is not None:
-            self.update(parameters)
-
-    def __getitem__(self, key):
-        return self._parameters[key]
+    _registry = "_parameters"
 
     def __setitem__(self, key, value):
         self.register_parameter(key, _as_parameter(value))
-
-    def __delitem__(self, key):
-        del self._parameters[key]
-
-    def __len__(self):
-        return len(self._parameters)
-
-    def __iter__(self):
-        return iter(self._parameters)
-
-    def __contains__(self, key):
-        return key in self._parameters
-
-    def keys(self):
-        return self._parameters.keys()
-
-    def values(self):
-        return self._parameters.values()
-
-    def items(self):
-        return self._parameters.items()
-
-    def update(self, parameters):
-        pairs = parameters.items() if hasattr(parameters, "items") else parameters
-        for key, value in pairs:
-            self[key] = value
 
 
 def _as_parameter(value):

@@ -7,8 +7,9 @@ import operator
 
 from .. import _C
 from .._creation import empty
-from . import functional as F, init
+from . import functional as F
 from ._conv_functions import _tuple
+from .linear import default_init
 from .module import Module
 from .parameter import Parameter
 
@@ -55,11 +56,7 @@ class _ConvNd(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))  # U(-1/sqrt(fan_in), 1/sqrt(fan_in))
-        if self.bias is not None:
-            fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        default_init(self.weight, self.bias, self.weight.shape[1] * math.prod(self.kernel_size))
 
     def forward(self, input):
         conv = getattr(F, f"conv{self._n}d")

@@ -19,6 +19,16 @@ def _features(value, name):
     return n
 
 
+def default_init(weight, bias, fan_in):
+    """PyTorch's initialisation of Linear and the convolutions: weight by
+    kaiming_uniform_ with a = sqrt(5), which is U(-1/sqrt(fan_in),
+    1/sqrt(fan_in)), and bias (if any) from the same range."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(bias, -bound, bound)
+
+
 class Identity(Module):
     """Returns its input (extra arguments are accepted and ignored)."""
 
@@ -85,12 +95,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        # kaiming_uniform_ with a = sqrt(5) is U(-1/sqrt(fan_in), 1/sqrt(fan_in))
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.weight.shape[1]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        default_init(self.weight, self.bias, self.weight.shape[1])
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)
