@@ -468,6 +468,12 @@ def bench_per_call(table, rng, quick):
             ("count_nonzero(t)", lambda: dt.count_nonzero(x), lambda: np.count_nonzero(a)),
             ("nonzero(t)", lambda: dt.nonzero(x), lambda: np.nonzero(a)),
         ]
+    if hasattr(dt, "bitwise_count"):
+        ints, ints_np = dt.arange(16), np.arange(16)
+        small_ops += [("bitwise_count(16 int64)", lambda: dt.bitwise_count(ints), lambda: np.bitwise_count(ints_np))]
+    if hasattr(dt, "median"):  # PyTorch's dim= forms beside NumPy's
+        small_ops += [("median(t, dim=0)  (PyTorch's (values, indices))", lambda: dt.median(x, dim=0),
+                       lambda: (np.partition(a, 7)[7], np.argpartition(a, 7)[7]))]
     if hasattr(dt, "frexp"):  # NumPy's names moved onto devices (2026-12-04): no target
         mask16, mask16_np, table3 = x > 0.5, a > 0.5, dt.asarray([0.25, 0.5, 0.75])
         small_ops += [

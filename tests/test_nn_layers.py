@@ -357,3 +357,43 @@ def test_multihead_attention(device):
     with pytest.raises(AssertionError, match="must have the same batch size and sequence length of key"):
         kv(dt.ones((4, 2, 8), dtype=dt.float32), dt.ones((6, 3, 3), dtype=dt.float32),
            dt.ones((6, 2, 5), dtype=dt.float32))
+
+
+def _layer_norm_ref(x, w, b, eps=1e-5):
+    return _norm(x, -1, eps) * w + b
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_transformer_encoder_layer(device, norm_first):
+    layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True, norm_first=norm_first,
+                                       activation="gelu", dtype=dt.float64).to(device).eval()
+    keys = list(layer.state_dict())
+    assert keys[:4] == ["self_attn.in_proj_weight", "self_attn.in_proj_bias", "self_attn.out_proj.weight",
+                        "self_attn.out_proj.bias"] and "linear1.weight" in keys and "norm2.bias" in keys
+    x = RNG.standard_normal((2, 5, 8))
+    p = {k: to_np(v) for k, v in layer.state_dict().items()}
+    n1 = lambda v: _layer_norm_ref(v, p["norm1.weight"], p["norm1.bias"])  # noqa: E731
+    n2 = lambda v: _layer_norm_ref(v, p["norm2.weight"], p["norm2.bias"])  # noqa: E731
+
+    def ff(v):
+        h = v @ p["linear1.weight"].T + p["linear1.bias"]
+        h = h * 0.5 * np.vectorize(math.erfc)(-h / math.sqrt(2))
+        return h @ p["linear2.weight"].T + p["linear2.bias"]
+
+    def sa(v):
+        return _mha_reference(layer.self_attn, v, v, v)[0]
+
+    if norm_first:
+        h = x + sa(n1(x))
+        expected = h + ff(n2(h))
+    else:
+        h = n1(x + sa(x))
+        expected = n2(h + ff(h))
+    close(layer(dt.asarray(x, device=device)), expected, device, rtol=1e-11, atol=1e-12)
+    enc = nn.TransformerEncoder(layer, num_layers=2, norm=nn.LayerNorm(8, dtype=dt.float64)).to(device)
+    assert "layers.1.linear2.weight" in enc.state_dict() and "norm.weight" in enc.state_dict()
+    assert enc.layers[0] is not layer and enc.layers[0].linear1.weight is not layer.linear1.weight
+    out = enc(dt.asarray(x, device=device), src_key_padding_mask=dt.asarray(np.eye(2, 5, dtype=bool), device=device))
+    assert out.shape == (2, 5, 8) and out.device == dt.device(device)
+    with pytest.raises(RuntimeError, match="activation should be relu/gelu, not tanh"):
+        nn.TransformerEncoderLayer(8, 2, activation="tanh")
