@@ -397,3 +397,20 @@ def test_transformer_encoder_layer(device, norm_first):
     assert out.shape == (2, 5, 8) and out.device == dt.device(device)
     with pytest.raises(RuntimeError, match="activation should be relu/gelu, not tanh"):
         nn.TransformerEncoderLayer(8, 2, activation="tanh")
+
+
+@pytest.mark.parametrize("name", ["sigmoid", "silu", "softplus", "gelu_tanh", "elu", "selu", "celu", "mish",
+                                  "logsigmoid", "hardswish", "softsign", "tanhshrink"])
+def test_half_precision_activations_compute_in_float32(device, name):
+    """Note [Half precision computes in float32]: the float16 result is the
+    float32 computation rounded once (sigmoid(-12) was 0 from exp(12)'s
+    float16 overflow; tanh-GELU erred by 2000 ulp)."""
+    v = np.array([-16.0, -12.0, -4.0, -3.0, -0.5, 0.0, 0.75, 3.0, 9.0])
+    fn = (lambda t: F.gelu(t, approximate="tanh")) if name == "gelu_tanh" else getattr(F, name)
+    for dtype in (dt.float16, dt.bfloat16):
+        t = dt.asarray(v, device=device).astype(dtype)
+        got = fn(t)
+        assert got.dtype == dtype
+        want = fn(t.astype(dt.float32)).astype(dtype)
+        assert to_np(got.astype(dt.float32)).tolist() == to_np(want.astype(dt.float32)).tolist()
+    assert float(F.sigmoid(dt.asarray(-12.0, device=device).astype(dt.float16))) > 6e-6

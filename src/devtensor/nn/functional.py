@@ -46,6 +46,21 @@ def _check_reduction(reduction):
 
 
 # ---- activations ----
+def _wide(input):
+    """input in float32 when it is float16 or bfloat16 (Note [Half precision
+    computes in float32]: sigmoid of float16 -12 was 0, exp(12) having
+    overflowed; tanh-GELU erred by 2000 ulp), else input itself."""
+    return input.astype(_C.float32) if input.dtype in (_C.float16, _C.bfloat16) else input
+
+
+def _narrow(input, r, inplace=False):
+    """r in input's dtype, written into input (and input returned) when inplace."""
+    if inplace:
+        input[...] = r
+        return input
+    return r.astype(input.dtype, copy=False)
+
+
 def relu(input, inplace=False):
     """max(input, 0); NaN stays NaN."""
     _tensor(input)
@@ -53,8 +68,9 @@ def relu(input, inplace=False):
 
 
 def sigmoid(input):
-    _tensor(input)
-    return 1 / (1 + _ufuncs.exp(-input))
+    x = _wide(_tensor(input))
+    r = 1 / (1 + _ufuncs.exp(-x))
+    return r if x is input else r.astype(input.dtype)
 
 
 def tanh(input):
@@ -73,20 +89,17 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 def silu(input, inplace=False):
     """input * sigmoid(input) (PyTorch's SiLU, also called swish)."""
-    r = _tensor(input) * sigmoid(input)
-    if inplace:
-        input[...] = r
-        return input
-    return r
+    x = _wide(_tensor(input))
+    return _narrow(input, x * sigmoid(x), inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold
     (PyTorch's softplus), computed without overflow."""
-    _tensor(input)
-    bx = input * beta
+    x = _wide(_tensor(input))
+    bx = x * beta
     smooth = (_ufuncs.maximum(bx, 0) + _ufuncs.log1p(_ufuncs.exp(-_ufuncs.abs(bx)))) / beta
-    return _ufuncs.where(bx > threshold, input, smooth).astype(input.dtype, copy=False)
+    return _ufuncs.where(bx > threshold, x, smooth).astype(input.dtype, copy=False)
 
 
 def _normal_cdf(x):
@@ -110,8 +123,9 @@ def gelu(input, approximate="none"):
     approximate='tanh' 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     _tensor(input)
     if approximate == "tanh":
-        inner = (input + 0.044715 * input * input * input) * math.sqrt(2 / math.pi)
-        return 0.5 * input * (1 + _ufuncs.tanh(inner))
+        x = _wide(input)
+        inner = (x + 0.044715 * x * x * x) * math.sqrt(2 / math.pi)
+        return (0.5 * x * (1 + _ufuncs.tanh(inner))).astype(input.dtype, copy=False)
     if approximate != "none":
         raise ValueError("approximate argument must be either none or tanh.")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
@@ -426,18 +440,10 @@ def _from_log_probs(logp, target, weight, ignore_index, reduction, label_smoothi
 
 
 # ---- more activations (PyTorch's formulas; results keep input's dtype) ----
-def _result(input, r, inplace):
-    """r in input's dtype, written into input (and input returned) when inplace."""
-    if inplace:
-        input[...] = r
-        return input
-    return r.astype(input.dtype, copy=False)
-
-
 def elu(input, alpha=1.0, inplace=False):
     """input where positive, alpha * (exp(input) - 1) elsewhere."""
-    _tensor(input)
-    return _result(input, _ufuncs.where(input > 0, input, _ufuncs.expm1(input) * alpha), inplace)
+    x = _wide(_tensor(input))
+    return _narrow(input, _ufuncs.where(x > 0, x, _ufuncs.expm1(x) * alpha), inplace)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -446,17 +452,16 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input, inplace=False):
     """scale * elu(input, alpha), with the self-normalising constants."""
-    _tensor(input)
-    r = _ufuncs.where(input > 0, input, _ufuncs.expm1(input) * _SELU_ALPHA) * _SELU_SCALE
-    return _result(input, r, inplace)
+    x = _wide(_tensor(input))
+    return _narrow(input, _ufuncs.where(x > 0, x, _ufuncs.expm1(x) * _SELU_ALPHA) * _SELU_SCALE, inplace)
 
 
 def celu(input, alpha=1.0, inplace=False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    _tensor(input)
+    x = _wide(_tensor(input))
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return _result(input, _ufuncs.where(input > 0, input, _ufuncs.expm1(input / alpha) * alpha), inplace)
+    return _narrow(input, _ufuncs.where(x > 0, x, _ufuncs.expm1(x / alpha) * alpha), inplace)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -464,7 +469,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     _tensor(input)
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _result(input, _ufuncs.clip(input, min_val, max_val), inplace)
+    return _narrow(input, _ufuncs.clip(input, min_val, max_val), inplace)
 
 
 def relu6(input, inplace=False):
@@ -474,38 +479,38 @@ def relu6(input, inplace=False):
 
 def hardsigmoid(input, inplace=False):
     """relu6(x + 3) / 6."""
-    _tensor(input)
-    return _result(input, _ufuncs.clip(input + 3, 0, 6) / 6, inplace)
+    x = _wide(_tensor(input))
+    return _narrow(input, _ufuncs.clip(x + 3, 0, 6) / 6, inplace)
 
 
 def hardswish(input, inplace=False):
     """x * relu6(x + 3) / 6."""
-    _tensor(input)
-    return _result(input, input * (_ufuncs.clip(input + 3, 0, 6) / 6), inplace)
+    x = _wide(_tensor(input))
+    return _narrow(input, x * (_ufuncs.clip(x + 3, 0, 6) / 6), inplace)
 
 
 def logsigmoid(input):
     """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), without overflow."""
-    _tensor(input)
-    r = _ufuncs.minimum(input, 0) - _ufuncs.log1p(_ufuncs.exp(-_ufuncs.abs(input)))
-    return r.astype(input.dtype, copy=False)
+    x = _wide(_tensor(input))
+    return (_ufuncs.minimum(x, 0) - _ufuncs.log1p(_ufuncs.exp(-_ufuncs.abs(x)))).astype(input.dtype, copy=False)
 
 
 def mish(input, inplace=False):
     """x * tanh(softplus(x))."""
-    _tensor(input)
-    return _result(input, input * _ufuncs.tanh(softplus(input)), inplace)
+    x = _wide(_tensor(input))
+    return _narrow(input, x * _ufuncs.tanh(softplus(x)), inplace)
 
 
 def softsign(input):
     """x / (1 + |x|)."""
-    _tensor(input)
-    return input / (1 + _ufuncs.abs(input))
+    x = _wide(_tensor(input))
+    return (x / (1 + _ufuncs.abs(x))).astype(input.dtype, copy=False)
 
 
 def tanhshrink(input):
     """x - tanh(x)."""
-    return _tensor(input) - _ufuncs.tanh(input)
+    x = _wide(_tensor(input))
+    return (x - _ufuncs.tanh(x)).astype(input.dtype, copy=False)
 
 
 def hardshrink(input, lambd=0.5):
@@ -526,7 +531,7 @@ def softshrink(input, lambd=0.5):
 def threshold(input, threshold, value, inplace=False):
     """x where x > threshold, value elsewhere."""
     _tensor(input)
-    return _result(input, _ufuncs.where(input > threshold, input, value), inplace)
+    return _narrow(input, _ufuncs.where(input > threshold, input, value), inplace)
 
 
 def softmin(input, dim=None, dtype=None):
