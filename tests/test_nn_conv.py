@@ -91,8 +91,8 @@ def test_conv_refusals():
         F.conv2d(dt.ones((5, 5)), w)
     with pytest.raises(RuntimeError, match="Kernel size can't be greater than actual input size"):
         F.conv2d(dt.ones((1, 3, 2, 2)), w)
-    with pytest.raises(RuntimeError, match="Input type \\(float64\\) and weight type \\(float32\\)"):
-        F.conv2d(dt.ones((1, 3, 5, 5), dtype=dt.float64), w.astype(dt.float32))
+    mixed = F.conv2d(dt.ones((1, 3, 5, 5), dtype=dt.float64), w.astype(dt.float32))  # promoted, as linear's
+    assert mixed.dtype == dt.float64 and float(mixed[0, 0, 0, 0]) == 27.0
     with pytest.raises(RuntimeError, match="padding='same' is not supported for strided convolutions"):
         F.conv2d(dt.ones((1, 3, 5, 5)), w, padding="same", stride=2)
     with pytest.raises(RuntimeError, match="expected bias to be 1-dimensional with 2 elements"):
@@ -212,6 +212,8 @@ def test_interpolate(device):
     close(r, expected.transpose(0, 2, 1)[None], device)
     close(nn.Upsample(scale_factor=2, mode="bilinear")(t), to_np(F.interpolate(t, scale_factor=2, mode="bilinear")),
           device)
+    ramp = dt.arange(26.0, device=device).astype(dt.float32).reshape(1, 1, 26)  # PyTorch's float32 index arithmetic
+    assert to_np(F.interpolate(ramp, size=22)).ravel()[10:13].tolist() == [11.0, 12.0, 14.0]
     with pytest.raises(ValueError, match="only one of size or scale_factor should be defined"):
         F.interpolate(t)
     with pytest.raises(ValueError, match="align_corners option can only be set with the interpolating modes"):

@@ -476,3 +476,16 @@ def test_pytorch_random_forms(device):
         dt.bernoulli(dt.asarray([1.5], device=device))
     with pytest.raises(RuntimeError, match="expected rate to be non-negative"):
         dt.poisson(dt.asarray([-1.0], device=device))
+
+
+def test_meshgrid_and_triangle_indices_in_pytorchs_forms(device):
+    a, b = dt.arange(2, device=device), dt.arange(3, device=device)
+    x, y = dt.meshgrid([a, b])  # PyTorch's form: one list, 'ij' by default
+    assert x.shape == (2, 3) and x.tolist() == [[0, 0, 0], [1, 1, 1]]
+    assert dt.meshgrid((a, b), indexing="xy")[0].shape == (3, 2)
+    assert dt.meshgrid(a, b)[0].shape == (3, 2)  # NumPy's form keeps NumPy's 'xy'
+    r = dt.triu_indices(3, 3, offset=1, device=device)
+    assert r.tolist() == [[0, 0, 1], [1, 2, 2]] and r.device == dt.device(device) and r.dtype == dt.int64
+    assert dt.tril_indices(3, 4, offset=-1, dtype=dt.int32).tolist() == [[1, 2, 2], [0, 0, 1]]
+    assert dt.tril_indices(3, 4, offset=-1, dtype=dt.int32).dtype == dt.int32
+    assert [t.tolist() for t in dt.triu_indices(3, 1)] == [list(v) for v in np.triu_indices(3, 1)]  # NumPy's

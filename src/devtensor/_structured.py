@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from . import _C
-from ._C import dtype as _dtype_type
+from ._C import TensorBase, dtype as _dtype_type
 from ._creation import arange, empty, zeros
 from ._views import _tensor, _view, broadcast_to, reshape
 
@@ -134,10 +134,17 @@ def diagflat(v, k=0):
 
 # ---- grids ----
 
-def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+def meshgrid(*xi, copy=True, sparse=False, indexing=None):
     """Coordinate tensors from 1-d coordinate vectors (NumPy's meshgrid: a
-    tuple; indexing 'xy' swaps the first two axes; sparse keeps length-1
-    axes; copy=False gives read-only broadcast views)."""
+    tuple; indexing 'xy', the default, swaps the first two axes; sparse
+    keeps length-1 axes; copy=False gives read-only broadcast views).
+    PyTorch's form, one list or tuple of tensors, defaults to 'ij' as
+    PyTorch's does; tensors passed one by one keep NumPy's 'xy'."""
+    if len(xi) == 1 and isinstance(xi[0], (list, tuple)) and xi[0] and \
+            all(isinstance(x, TensorBase) for x in xi[0]):
+        xi = tuple(xi[0])
+        indexing = "ij" if indexing is None else indexing
+    indexing = "xy" if indexing is None else indexing
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     xs = [_tensor(x) for x in xi]
@@ -182,15 +189,30 @@ def _tri_positions(n, k, m, lower, device):
     return nonzero(mask if lower else ~mask)
 
 
-def tril_indices(n, k=0, m=None, *, device=None):
+def tril_indices(n, k=0, m=None, *, device=None, offset=None, dtype=None):
     """NumPy's tril_indices: the (rows, columns) of the lower triangle of an
-    (n, m) array, in C order, as int64 tensors on device."""
-    return _tri_positions(n, k, m, True, device)
+    (n, m) array, in C order, as int64 tensors on device.  With PyTorch's
+    offset= or dtype=, PyTorch's tril_indices(row, col, offset): one
+    2 x N tensor (the positional forms are NumPy's: n, k, m)."""
+    return _tri_indices(n, k, m, True, device, offset, dtype)
 
 
-def triu_indices(n, k=0, m=None, *, device=None):
-    """NumPy's triu_indices: the (rows, columns) of the upper triangle."""
-    return _tri_positions(n, k, m, False, device)
+def triu_indices(n, k=0, m=None, *, device=None, offset=None, dtype=None):
+    """NumPy's triu_indices: the (rows, columns) of the upper triangle
+    (PyTorch's triu_indices(row, col, offset=...) as tril_indices')."""
+    return _tri_indices(n, k, m, False, device, offset, dtype)
+
+
+def _tri_indices(n, k, m, lower, device, offset, dtype):
+    if offset is None and dtype is None:
+        return _tri_positions(n, k, m, lower, device)
+    if m is not None:
+        raise TypeError("tril_indices/triu_indices take (row, col) with offset= or dtype= (PyTorch's form), "
+                        "or NumPy's (n, k, m) without them")
+    from ._manipulation import stack
+    rows, cols = _tri_positions(n, 0 if offset is None else offset, k, lower, device)
+    r = stack([rows, cols])
+    return r if dtype is None else r.astype(dtype)
 
 
 def _square_from(arr, name):

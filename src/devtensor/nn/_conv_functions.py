@@ -74,10 +74,9 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     _same_device(x, weight, bias)
     if weight.ndim != n + 2:
         raise RuntimeError(f"weight of {name} must be {n + 2}-dimensional, got {list(weight.shape)}")
-    if weight.dtype != x.dtype or (bias is not None and bias.dtype != x.dtype):
-        other = weight if weight.dtype != x.dtype else bias
-        raise RuntimeError(f"Input type ({x.dtype}) and {'weight' if other is weight else 'bias'} type "
-                           f"({other.dtype}) should be the same")
+    common = dt.result_type(*(t for t in (x, weight, bias) if t is not None))  # promoted, as linear's
+    x, weight = x.astype(common, copy=False), weight.astype(common, copy=False)
+    bias = None if bias is None else bias.astype(common, copy=False)
     groups = operator.index(groups)
     out_channels, per_group = weight.shape[:2]
     if groups <= 0 or out_channels % groups:
@@ -353,9 +352,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
     spatial = input.shape[2:]
+    import numpy as np
     if size is not None:
         out = _tuple(size, n, "size")
         scales = [spatial[d] / out[d] if out[d] else 0.0 for d in range(n)]
+        near = [np.float32(spatial[d]) / np.float32(out[d]) if out[d] else np.float32(0) for d in range(n)]
     else:
         factors = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * n
         if len(factors) != n:
@@ -364,14 +365,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                              f"{list(factors)}.")
         out = tuple(int(math.floor(spatial[d] * factors[d])) for d in range(n))
         scales = [spatial[d] / out[d] if recompute_scale_factor and out[d] else 1.0 / factors[d] for d in range(n)]
+        near = [np.float32(spatial[d]) / np.float32(out[d]) if recompute_scale_factor and out[d] else
+                np.float32(1.0 / factors[d]) for d in range(n)]
     x = input
     for d in range(n):
         axis, length, o = 2 + d, spatial[d], out[d]
-        dst = dt.arange(o, dtype=_C.float64, device=input.device)
-        if mode in ("nearest", "nearest-exact"):
-            src = dt.floor((dst + 0.5) * scales[d]) if mode == "nearest-exact" else dt.floor(dst * scales[d])
-            x = dt.take(x, dt.minimum(src.astype(_C.int64), length - 1), axis=axis)
+        if mode in ("nearest", "nearest-exact"):  # PyTorch's float32 index arithmetic, on the host
+            pos = np.arange(o, dtype=np.float32) + (np.float32(0.5) if mode == "nearest-exact" else np.float32(0))
+            src = np.minimum(np.floor(pos * near[d]).astype(np.int64), length - 1)
+            x = dt.take(x, dt.asarray(src, device=input.device), axis=axis)
             continue
+        dst = dt.arange(o, dtype=_C.float64, device=input.device)
         if align_corners:
             src = dst * ((length - 1) / (o - 1)) if o > 1 else dst * 0
         else:
