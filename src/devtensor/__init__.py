@@ -33,7 +33,7 @@ from ._torch_names import (  # noqa: F401  (PyTorch's names NumPy has none of)
     set_grad_enabled, clamp, sigmoid, relu, softmax, log_softmax, logsumexp, unsqueeze, flatten, permute, div,
     mul, sub, rsqrt, eq, ne, gt, ge, lt, le, rand_like, randn_like, randint, is_floating_point, is_complex, numel,
     clone, t, swapdims, sgn, take_along_dim, msort, is_nonzero, is_same_size, logcumsumexp, normal, bernoulli,
-    poisson, randint_like, det, inverse, pinverse, logdet, cholesky, svd,
+    poisson, randint_like, det, inverse, pinverse, logdet, cholesky, svd, neg, norm, dist,
 )
 from . import _ufuncs
 from ._ufuncs import *  # noqa: F401,F403  (the elementwise functions)
@@ -68,7 +68,9 @@ from . import _bits
 from ._bits import *  # noqa: F401,F403  (ldexp, frexp, spacing, packbits, unpackbits)
 from . import _torch_selection
 from ._torch_selection import *  # noqa: F401,F403  (gather, index_select, topk, chunk, ...: PyTorch's)
-from . import _torch_math, _torch_shapes
+from . import _torch_math, _torch_setup, _torch_shapes
+from ._torch_setup import *  # noqa: F401,F403  (Generator, Size, autocast, ...: PyTorch's setup names)
+from ._torch_setup import compile  # noqa: F401,A001  (not in __all__: Python's compile stays)
 from ._torch_math import *  # noqa: F401,F403  (std_mean, addmm, cdist, multinomial, ...: PyTorch's)
 from ._torch_shapes import *  # noqa: F401,F403  (tensor_split, block_diag, diag_embed, ...: PyTorch's)
 from . import _einsum
@@ -118,9 +120,9 @@ __all__ = [
     "linspace", "eye", "rand", "randn", "randint", "random", "cuda", "try_gpu", "try_all_gpus",
     "num_gpus", "get_default_device", "set_default_device", "as_tensor", "cat", "enable_grad",
     "inference_mode", "is_grad_enabled", "is_tensor", "manual_seed", "no_grad", "randperm",
-    "set_grad_enabled", "clone", "t", "swapdims", "sgn", "take_along_dim", "msort", "is_nonzero", "is_same_size",
+    "set_grad_enabled", "clone", "swapdims", "sgn", "take_along_dim", "msort", "is_nonzero", "is_same_size",
     "logcumsumexp", "normal", "bernoulli", "poisson", "randint_like", "det", "inverse", "pinverse", "logdet",
-    "cholesky", "svd", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "cholesky", "svd", "neg", "norm", "dist", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "set_num_threads",
     "get_num_threads", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "isdtype", "issubdtype",
     "reshape", "transpose", "permute_dims", "swapaxes", "squeeze", "expand_dims", "ravel",
@@ -132,7 +134,7 @@ __all__ = [
     "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "emath", "special", "nn", "save", "load", "savez", "savez_compressed", "savetxt",
     "array2string", "array_repr", "array_str", "astype", "transfer_guard",
     "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
-] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__ + _torch_math.__all__ + _torch_shapes.__all__
+] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__ + _torch_math.__all__ + _torch_shapes.__all__ + _torch_setup.__all__
 
 
 def _star_names(own):

@@ -601,13 +601,15 @@ def _cross_term(x, y, u, v):
 _NUMPY_REFUSES_2D_CROSS = np.lib.NumpyVersion(np.__version__) >= "2.5.0"
 
 
-def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None, *, dim=None):
     """NumPy's cross: the cross product of 3-element vectors along axisa
     of a and axisb of b (axisc of the result; axis= sets all three), the
     other axes broadcast.  With NumPy 2.0 to 2.4 installed, 2-element
     vectors count as having a zero third component, with their
     DeprecationWarning (two of them give the z component alone); NumPy 2.5
-    refuses them, and so does devtensor with it."""
+    refuses them, and so does devtensor with it.  PyTorch's dim= is axis."""
+    if dim is not None:
+        axis = dim
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _as_tensors((a, b))

@@ -20,6 +20,8 @@ Note [PyTorch's methods]
     topk, chunk, ...) is in _torch_selection.py.  There is no autograd:
     detach() is a view of the same memory.
 """
+import operator
+
 from . import _C
 from ._creation import _new
 from ._torch_selection import _dim, _fill_value
@@ -360,15 +362,51 @@ class _TorchMethods:
         _matrices("triu", self)
         return _dt().triu(self, diagonal)
 
+    def type(self, dtype=None, non_blocking=False):
+        """PyTorch's Tensor.type: with a dtype, self cast to it (self when it
+        already is); without, the tensor type's name ('devtensor.FloatTensor',
+        'devtensor.cuda.FloatTensor', ...)."""
+        if dtype is not None:
+            return self.to(dtype)
+        names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+                 "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                 "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+        kind = names.get(str(self.dtype), str(self.dtype).capitalize())
+        return f"devtensor.{'cuda.' if self.device.type == 'cuda' else ''}{kind}Tensor"
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def select(self, dim, index):
+        """The slice at index along dim, without dim (PyTorch's select: a view)."""
+        d = _dim(dim, self.ndim)
+        return self[(slice(None),) * d + (operator.index(index),)]
+
+    def diag(self, diagonal=0):
+        """PyTorch's Tensor.diag: NumPy's diag (a vector's matrix, a matrix's diagonal)."""
+        return _dt().diag(self, diagonal)
+
+    def fill_diagonal_(self, fill_value, wrap=False):
+        """fill_value on the main diagonal, in place (NumPy's fill_diagonal)."""
+        _dt().fill_diagonal(self, fill_value, wrap=wrap)
+        return self
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        """Fill with Exp(lambd) draws, in place."""
+        from . import random
+        src = generator if generator is not None else random
+        self[...] = src.exponential(1.0 / lambd, self.shape, device=self.device)
+        return self
+
     def repeat_interleave(self, repeats, dim=None):
         """Each element (or slice along dim) repeated: NumPy's repeat."""
         return _dt().repeat(self, repeats, dim)
 
-    def softmax(self, dim):
-        return _functional().softmax(self, dim)
+    def softmax(self, dim, dtype=None):
+        return _functional().softmax(self, dim, dtype)
 
-    def log_softmax(self, dim):
-        return _functional().log_softmax(self, dim)
+    def log_softmax(self, dim, dtype=None):
+        return _functional().log_softmax(self, dim, dtype)
 
     def relu(self):
         return _functional().relu(self)

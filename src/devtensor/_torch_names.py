@@ -104,12 +104,29 @@ def relu(input):
     return _input_tensor("relu", input).relu()
 
 
-def softmax(input, dim):
-    return _input_tensor("softmax", input).softmax(dim)
+def softmax(input, dim, dtype=None):
+    return _input_tensor("softmax", input).softmax(dim, dtype=dtype)
 
 
-def log_softmax(input, dim):
-    return _input_tensor("log_softmax", input).log_softmax(dim)
+def log_softmax(input, dim, dtype=None):
+    return _input_tensor("log_softmax", input).log_softmax(dim, dtype=dtype)
+
+
+def neg(input):
+    return -_input_tensor("neg", input)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """PyTorch's norm (Tensor.norm's): the Frobenius or p-norm over dim."""
+    x = _input_tensor("norm", input)
+    return (x if dtype is None else x.astype(dtype)).norm(p, dim, keepdim)
+
+
+def dist(input, other, p=2):
+    """The p-norm of input - other (PyTorch's dist)."""
+    from . import linalg
+    d = _input_tensor("dist", input) - other
+    return linalg.vector_norm(d, ord=p)
 
 
 def logsumexp(input, dim, keepdim=False):

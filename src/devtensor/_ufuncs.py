@@ -144,6 +144,14 @@ def _make(numpy_name, public_name):
         def fn(z, deg=False, *, out=None, where=True, dtype=None, casting="same_kind"):
             a = ufunc_call(z, out=out, where=where, dtype=dtype, casting=casting)
             return _ufunc(_OPS["multiply"], a, 180 / math.pi, out=a if out is not None else None) if deg else a
+    if numpy_name in ("add", "subtract"):  # PyTorch's add(input, other, alpha=): input + alpha * other
+        plain = fn
+
+        def fn(x1, x2, /, out=None, *, alpha=1, **kwargs):
+            if alpha != 1:
+                from ._torch_methods import _scaled
+                x2 = _scaled(x1, x2, alpha)
+            return plain(x1, x2, out, **kwargs)
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{public_name}(...): NumPy's {numpy_name}, elementwise, on the operands' "
                   "device.\n\nKeywords: out= (a tensor written in place), where= (a bool mask: out "

@@ -32,3 +32,33 @@ class _CudaSettings:
 
 
 cuda = _CudaSettings()
+
+
+class _CudnnSettings:
+    """devtensor.backends.cudnn: PyTorch's flags that seeding and setup code
+    sets.  devtensor calls no cuDNN: benchmark and deterministic are kept
+    and change nothing (its kernels pick no algorithm by timing, and runs
+    repeat: Note [Deterministic algorithms]); allow_tf32 is the matmul switch
+    (cuDNN's convolutions are devtensor's matrix products)."""
+    enabled = True
+    benchmark = False
+    deterministic = False
+
+    @property
+    def allow_tf32(self):
+        return _C._allow_tf32()
+
+    @allow_tf32.setter
+    def allow_tf32(self, value):
+        _C._allow_tf32(bool(value))
+
+    @staticmethod
+    def is_available():
+        return False
+
+    @staticmethod
+    def version():
+        return None
+
+
+cudnn = _CudnnSettings()

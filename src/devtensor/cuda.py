@@ -16,7 +16,7 @@ __all__ = [
     "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
     "reset_peak_memory_stats", "empty_cache", "mem_get_info", "memory_summary", "Stream",
     "Event", "current_stream", "default_stream", "stream", "smi", "OutOfMemoryError",
-    "manual_seed", "manual_seed_all",
+    "manual_seed", "manual_seed_all", "is_bf16_supported", "amp",
 ]
 
 
@@ -106,6 +106,24 @@ def get_device_name(device=None):
 def get_device_capability(device=None):
     p = get_device_properties(device)
     return (p.major, p.minor)
+
+
+def is_bf16_supported(including_emulation=True):
+    """Whether the current device computes in bfloat16: every CUDA device
+    devtensor runs on does (its bfloat16 kernels compute in float32, as
+    PyTorch's do where the hardware has no bfloat16 units); False without
+    a device, as PyTorch's."""
+    return is_available()
+
+
+class amp:
+    """devtensor.cuda.amp: PyTorch's autocast, changing nothing (devtensor
+    has no automatic mixed precision), for scripts that use it."""
+
+    @staticmethod
+    def autocast(enabled=True, dtype=None, cache_enabled=True):
+        from ._torch_setup import autocast
+        return autocast("cuda", dtype=dtype, enabled=enabled)
 
 
 def can_device_access_peer(device, peer_device):

@@ -43,6 +43,7 @@ Note [lstsq's rcond]
     NumPy finds.  float64 and complex128 use NumPy's cut-off exactly.
 """
 import builtins
+import collections
 import math
 import operator
 import warnings
@@ -455,6 +456,10 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     return dt.count_nonzero(S > tol, axis=-1)
 
 
+# NumPy's tuple (x, residuals, rank, s), with PyTorch's field names
+LstsqResult = collections.namedtuple("LstsqResult", ["solution", "residuals", "rank", "singular_values"])
+
+
 def lstsq(a, b, rcond=None):
     """NumPy's lstsq through the SVD: (x, residuals, rank, s); residuals
     only where a has full column rank and more rows than columns (Note
@@ -491,7 +496,7 @@ def lstsq(a, b, rcond=None):
         if rank == n and m > n:
             r = B - dt.matmul(a, x)
             residuals = dt.sum(dt.real(r * dt.conj(r)) if _is_complex(r) else r * r, axis=0)
-    return (x[:, 0] if vector else x), _cast(residuals, real), np.int32(rank), s  # NumPy's int32 rank
+    return LstsqResult(x[:, 0] if vector else x, _cast(residuals, real), np.int32(rank), s)  # NumPy's int32 rank
 
 
 # ---- norms ----

@@ -4,7 +4,7 @@ functional, init) on devtensor tensors, on every device.
 devtensor has no autograd yet: modules compute forward passes, parameters
 carry a requires_grad flag, and zero_grad() does nothing (see Module).
 """
-from . import functional, init  # noqa: F401
+from . import functional, init, utils  # noqa: F401
 from . import activation, attention, container, conv, distance, linear, loss, normalization, pooling, shape, sparse, transformer
 from .activation import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
@@ -21,6 +21,6 @@ from .shape import *  # noqa: F401,F403
 from .sparse import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 
-__all__ = (["Module", "Parameter", "UninitializedParameter", "functional", "init"] + activation.__all__ + attention.__all__ +
+__all__ = (["Module", "Parameter", "UninitializedParameter", "functional", "init", "utils"] + activation.__all__ + attention.__all__ +
            container.__all__ + conv.__all__ + distance.__all__ + linear.__all__ + loss.__all__ + normalization.__all__ +
            pooling.__all__ + shape.__all__ + sparse.__all__ + transformer.__all__)

@@ -308,6 +308,11 @@ def adaptive_avg_pool2d(input, output_size):
                      lambda part, axis: _dt().mean(part, axis=axis, keepdims=True))
 
 
+def adaptive_avg_pool3d(input, output_size):
+    return _adaptive(3, "adaptive_avg_pool3d", input, output_size,
+                     lambda part, axis: _dt().mean(part, axis=axis, keepdims=True))
+
+
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     if return_indices:
         raise NotImplementedError("adaptive_max_pool1d(return_indices=True) is not implemented in devtensor")
@@ -320,6 +325,54 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         raise NotImplementedError("adaptive_max_pool2d(return_indices=True) is not implemented in devtensor")
     return _adaptive(2, "adaptive_max_pool2d", input, output_size,
                      lambda part, axis: _dt().amax(part, axis=axis, keepdims=True))
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """PyTorch's unfold (im2col): every kernel_size window of input (N, C, H,
+    W) as a column of C * kh * kw values, (N, C * kh * kw, L) with L the
+    windows in row-major order."""
+    dt = _dt()
+    x, batched = _batched("unfold", input, 2)
+    kernel, stride = _tuple(kernel_size, 2, "kernel_size"), _tuple(stride, 2, "stride")
+    dilation, pad = _tuple(dilation, 2, "dilation"), _tuple(padding, 2, "padding")
+    windows, out = _windows(_pad_spatial(x, tuple((p, p) for p in pad), 0), kernel, stride, dilation)
+    if any(o <= 0 for o in out):
+        raise RuntimeError(f"Given input with spatial size {tuple(x.shape[2:])}, kernel_size={kernel}, "
+                           f"dilation={dilation}, padding={pad}, calculated shape of the array of sliding blocks "
+                           f"as {out}, but its components must be at least one.")
+    # (N, C, oh, ow, kh, kw) -> (N, C, kh, kw, oh, ow) -> (N, C * kh * kw, oh * ow)
+    cols = dt.ascontiguousarray(dt.permute_dims(windows, (0, 1, 4, 5, 2, 3)))
+    cols = cols.reshape(x.shape[0], x.shape[1] * kernel[0] * kernel[1], out[0] * out[1])
+    return cols if batched else cols[0]
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r), PyTorch's pixel_shuffle."""
+    _tensor(input)
+    r = operator.index(upscale_factor)
+    if input.ndim < 3 or input.shape[-3] % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
+                           f"of upscale_factor, but input.size(-3)={input.shape[-3] if input.ndim >= 3 else None} "
+                           f"is not divisible by {r * r}")
+    *lead, c, h, w = input.shape
+    x = input.reshape(tuple(lead) + (c // (r * r), r, r, h, w))
+    n = len(lead)
+    x = _dt().permute_dims(x, tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2))
+    return x.reshape(tuple(lead) + (c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W), pixel_shuffle's inverse."""
+    _tensor(input)
+    r = operator.index(downscale_factor)
+    *lead, c, h, w = input.shape
+    if h % r or w % r:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but got "
+                           f"{h} and {w} for downscale_factor={r}")
+    x = input.reshape(tuple(lead) + (c, h // r, r, w // r, r))
+    n = len(lead)
+    x = _dt().permute_dims(x, tuple(range(n)) + (n, n + 2, n + 4, n + 1, n + 3))
+    return x.reshape(tuple(lead) + (c * r * r, h // r, w // r))
 
 
 # ---- interpolate ----

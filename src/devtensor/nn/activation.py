@@ -156,5 +156,24 @@ Softmin = _settings("Softmin", "softmin", ("dim",), (None,))
 GLU = _settings("GLU", "glu", ("dim",), (-1,))
 
 
-__all__ = ["ELU", "SELU", "CELU", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "LogSigmoid", "Softsign",
+class PReLU(Module):
+    """max(0, x) + weight * min(0, x) with a learnable weight: one value, or
+    one per channel (num_parameters), starting at init."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        from .._creation import full
+        from .parameter import Parameter
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(full((num_parameters,), init, dtype="float32" if dtype is None else dtype,
+                                     device=device))
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+__all__ = ["PReLU", "ELU", "SELU", "CELU", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "LogSigmoid", "Softsign",
            "Tanhshrink", "Hardshrink", "Softshrink", "Threshold", "Softmin", "GLU", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax"]

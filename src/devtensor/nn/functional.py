@@ -647,12 +647,61 @@ from ._layer_functions import (  # noqa: E402  (after the names they use)
 )
 
 from ._conv_functions import (  # noqa: E402
-    adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d, avg_pool2d,
-    avg_pool3d, conv1d, conv2d, conv3d, interpolate, max_pool1d, max_pool2d, max_pool3d,
+    adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
+    avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d, interpolate, max_pool1d, max_pool2d, max_pool3d,
+    pixel_shuffle, pixel_unshuffle, unfold,
 )
 
-__all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool1d",
-            "avg_pool2d", "avg_pool3d", "conv1d", "conv2d", "conv3d", "interpolate", "max_pool1d", "max_pool2d",
-            "max_pool3d"]
+__all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+            "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "conv1d", "conv2d", "conv3d",
+            "interpolate", "max_pool1d", "max_pool2d", "max_pool3d", "pixel_shuffle", "pixel_unshuffle", "unfold",
+            "prelu", "dropout1d", "dropout2d", "dropout3d"]
+
+
+def prelu(input, weight):
+    """input where positive, weight * input elsewhere; weight has one value
+    or one per channel (dim 1), PyTorch's prelu."""
+    _tensor(input)
+    _tensor(weight, "weight")
+    _same_device(input, weight)
+    if weight.size != 1 and (input.ndim < 2 or weight.size != input.shape[1]):
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{weight.size} and channel size = {input.shape[1] if input.ndim >= 2 else 1}.")
+    w = weight.reshape(()) if weight.size == 1 else weight.reshape((-1,) + (1,) * (input.ndim - 2))
+    x = _wide(input)
+    return _ufuncs.where(x > 0, x, x * w).astype(input.dtype, copy=False)
+
+
+def _channel_dropout(name, n, input, p, training, inplace):
+    """Whole channels zeroed with probability p (the rest scaled by 1/(1-p)):
+    input (N, C, *spatial) with n spatial dims, or unbatched (C, *spatial)."""
+    _tensor(input)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"{name}: Expected {n + 1}D or {n + 2}D input, but received a {input.ndim}D input")
+    if not training or p == 0.0:
+        return input
+    keep_shape = input.shape[:input.ndim - n] + (1,) * n
+    dtype = input.dtype if input.dtype.is_floating_point else _C.float32
+    keep = _random().uniform(size=keep_shape, dtype=dtype, device=input.device) >= p
+    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
+    if inplace:
+        input *= keep
+        input *= scale
+        return input
+    return input * keep * scale
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout("dropout1d", 1, input, p, training, inplace)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout("dropout2d", 2, input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout("dropout3d", 3, input, p, training, inplace)
 __all__ += ["batch_norm", "cosine_similarity", "embedding", "group_norm", "layer_norm", "pad", "pairwise_distance",
             "rms_norm", "scaled_dot_product_attention"]

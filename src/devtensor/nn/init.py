@@ -5,6 +5,7 @@ import math
 import warnings
 
 from .. import random as _random
+from .. import _C
 from .._C import Tensor, float32
 
 _GAIN_ONE = {"linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -83,6 +84,26 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
     _no_generator(generator)
     return _fill_with(tensor, _random.normal(mean, std, size=tensor.shape,
                                              dtype=_draw_dtype(tensor), device=tensor.device))
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Fill with draws of N(mean, std^2) conditioned on [a, b] (a and b are
+    values, not deviations, as PyTorch's): draws outside are drawn again,
+    on the tensor's device, until none is left."""
+    _floating(tensor, "trunc_normal_")
+    _no_generator(generator)
+    if not a < b:
+        raise ValueError(f"trunc_normal_ needs a < b, got a={a} and b={b}")
+    from .. import _ufuncs, any as any_
+    x = _random.normal(mean, std, size=tensor.shape, dtype=_C.float64, device=tensor.device)
+    for _ in range(10000):
+        outside = (x < a) | (x > b)
+        if not bool(any_(outside)):
+            return _fill_with(tensor, x.astype(_draw_dtype(tensor)))
+        redraw = _random.normal(mean, std, size=tensor.shape, dtype=_C.float64, device=tensor.device)
+        x = _ufuncs.where(outside, redraw, x)
+    raise RuntimeError(f"trunc_normal_: [{a}, {b}] holds too little of N({mean}, {std}^2) to draw from by "
+                       f"rejection")
 
 
 def constant_(tensor, val):
@@ -183,4 +204,4 @@ def _no_generator(generator):
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
            "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_", "xavier_normal_", "eye_",
-           "orthogonal_"]
+           "orthogonal_", "trunc_normal_"]

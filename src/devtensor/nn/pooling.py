@@ -99,6 +99,13 @@ class AdaptiveAvgPool2d(_Adaptive):
         super().__init__(output_size)
 
 
+class AdaptiveAvgPool3d(_Adaptive):
+    _function = "adaptive_avg_pool3d"
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
 class AdaptiveMaxPool1d(_Adaptive):
     _function = "adaptive_max_pool1d"
 
@@ -125,4 +132,4 @@ class Upsample(Module):
 
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Upsample"]
+           "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Upsample"]

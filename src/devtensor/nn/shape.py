@@ -1,4 +1,5 @@
-"""Flatten, Unflatten and Dropout: modules that reshape or mask their input."""
+"""Flatten, Unflatten, PixelShuffle, PixelUnshuffle and the dropouts:
+modules that reshape or mask their input."""
 from . import functional as F
 from .module import Module
 
@@ -50,4 +51,49 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
-__all__ = ["Flatten", "Unflatten", "Dropout"]
+class _ChannelDropout(Dropout):
+    """Whole channels zeroed while training (F.dropout1d/2d/3d)."""
+    _function = ""
+
+    def forward(self, input):
+        return getattr(F, self._function)(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(_ChannelDropout):
+    _function = "dropout1d"
+
+
+class Dropout2d(_ChannelDropout):
+    _function = "dropout2d"
+
+
+class Dropout3d(_ChannelDropout):
+    _function = "dropout3d"
+
+
+class PixelShuffle(Module):
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input):
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self):
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input):
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self):
+        return f"downscale_factor={self.downscale_factor}"
+
+
+__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "PixelShuffle",
+           "PixelUnshuffle"]
