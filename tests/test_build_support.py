@@ -47,3 +47,17 @@ def test_a_bad_list_stops_the_build_saying_why(monkeypatch, bad):
     monkeypatch.setenv("DEVTENSOR_CUDA_ARCH", bad)
     with pytest.raises(SystemExit, match="DEVTENSOR_CUDA_ARCH"):
         cuda.cuda_arch_list()
+
+
+def test_every_package_is_in_pyproject():
+    """A subpackage missing from pyproject.toml's packages is left out of the
+    wheel, and `import devtensor` fails after pip install (nn.utils and
+    utils were, until the clean-clone CI caught it)."""
+    import pathlib
+    import tomllib
+    root = pathlib.Path(__file__).resolve().parents[1]
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    src = root / "src"
+    found = {".".join(p.parent.relative_to(src).parts) for p in (src / "devtensor").rglob("__init__.py")
+             if "__pycache__" not in p.parts}
+    assert found == listed, (found - listed, listed - found)
