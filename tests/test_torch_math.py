@@ -489,3 +489,22 @@ def test_meshgrid_and_triangle_indices_in_pytorchs_forms(device):
     assert dt.tril_indices(3, 4, offset=-1, dtype=dt.int32).tolist() == [[1, 2, 2], [0, 0, 1]]
     assert dt.tril_indices(3, 4, offset=-1, dtype=dt.int32).dtype == dt.int32
     assert [t.tolist() for t in dt.triu_indices(3, 1)] == [list(v) for v in np.triu_indices(3, 1)]  # NumPy's
+
+
+def test_unique_consecutive(device):
+    v = [1, 1, 2, 2, 3, 1, 1, 2]
+    x = dt.asarray(v, device=device)
+    assert dt.unique_consecutive(x).tolist() == [1, 2, 3, 1, 2]
+    out, inverse, counts = dt.unique_consecutive(x, return_inverse=True, return_counts=True)
+    assert inverse.tolist() == [0, 0, 1, 1, 2, 3, 3, 4] and counts.tolist() == [2, 2, 1, 2, 1]
+    assert out.device == dt.device(device) and to_np(out)[to_np(inverse)].tolist() == v
+    m = dt.asarray([[1, 1], [1, 1], [2, 3], [1, 1]], device=device)
+    rows, counts = m.unique_consecutive(return_counts=True, dim=0)
+    assert rows.tolist() == [[1, 1], [2, 3], [1, 1]] and counts.tolist() == [2, 1, 1]
+    assert dt.unique_consecutive(m.T, dim=1).tolist() == [[1, 2, 1], [1, 3, 1]]
+    nan = to_np(dt.unique_consecutive(dt.asarray([np.nan, np.nan, 1.0], device=device)))
+    assert np.isnan(nan[:2]).all() and nan.shape == (3,)  # NaN never equals NaN
+    empty = dt.unique_consecutive(dt.asarray([], dtype=dt.int64, device=device), return_counts=True)
+    assert empty[0].shape == (0,) and empty[1].shape == (0,)
+    grid = dt.asarray([[1, 1], [2, 2]], device=device)
+    assert dt.unique_consecutive(grid, return_inverse=True)[1].tolist() == [[0, 0], [1, 1]]

@@ -13,7 +13,7 @@ from ._C import TensorBase
 from ._torch_selection import _dim, _input_tensor, _same_device
 
 __all__ = ["tensor_split", "broadcast_tensors", "cartesian_prod", "combinations", "block_diag", "diag_embed",
-           "unflatten", "repeat_interleave"]
+           "unflatten", "repeat_interleave", "unique_consecutive"]
 
 
 def _dt():
@@ -158,11 +158,40 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return r
 
 
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """input with each run of equal consecutive elements (slices along dim)
+    kept once, PyTorch's unique_consecutive (NaN never equals NaN); with
+    return_inverse, each element's run number, with return_counts, each
+    run's length."""
+    dt = _dt()
+    _input_tensor("unique_consecutive", input)
+    x = input.reshape(-1) if dim is None else dt.moveaxis(input, _dim(dim, input.ndim), 0)
+    n = x.shape[0] if x.ndim else 1
+    if x.ndim == 0:
+        x = x.reshape(1)
+    differs = x[1:] != x[:-1]
+    if x.ndim > 1:
+        differs = dt.any(differs.reshape(n - 1 if n else 0, -1), axis=1)
+    starts = dt.concatenate([dt.ones(min(n, 1), dtype=_C.bool, device=x.device), differs])
+    out = x[starts]
+    if dim is not None:
+        out = dt.moveaxis(out, 0, _dim(dim, input.ndim))
+    extra = []
+    if return_inverse:
+        run = dt.cumsum(starts.astype(_C.int64)) - 1
+        extra.append(run.reshape(input.shape) if dim is None else run)
+    if return_counts:
+        first = dt.flatnonzero(starts)
+        extra.append(dt.diff(dt.concatenate([first, dt.asarray([n], device=x.device)])))
+    return (out, *extra) if extra else out
+
+
 class _ShapeMethods:
     """Installed on devtensor.Tensor."""
 
     tensor_split = tensor_split
     diag_embed = diag_embed
+    unique_consecutive = unique_consecutive
 
     def unfold(self, dimension, size, step):
         """A view of every window of size elements, step apart, along
