@@ -471,6 +471,18 @@ def bench_per_call(table, rng, quick):
     if hasattr(dt, "bitwise_count"):
         ints, ints_np = dt.arange(16), np.arange(16)
         small_ops += [("bitwise_count(16 int64)", lambda: dt.bitwise_count(ints), lambda: np.bitwise_count(ints_np))]
+    if hasattr(dt, "addmm"):  # PyTorch's functions beside the NumPy expressions they stand for
+        m16_np, c16_np = rng.random((16, 16)), rng.random((16, 16))
+        m16, c16 = dt.asarray(m16_np), dt.asarray(c16_np)
+        p6_np, q5_np = rng.random((6, 3)), rng.random((5, 3))
+        p6, q5 = dt.asarray(p6_np), dt.asarray(q5_np)
+        small_ops += [
+            ("addmm(C, A, B)  (16x16, PyTorch's)", lambda: dt.addmm(c16, m16, m16), lambda: c16_np + m16_np @ m16_np),
+            ("cdist(6x3, 5x3)  (PyTorch's)", lambda: dt.cdist(p6, q5),
+             lambda: np.sqrt(((p6_np[:, None] - q5_np[None]) ** 2).sum(-1))),
+            ("layer_norm(16x16, (16,))  (PyTorch's)", lambda: dt.nn.functional.layer_norm(m16, (16,)),
+             lambda: (m16_np - m16_np.mean(-1, keepdims=True)) / np.sqrt(m16_np.var(-1, keepdims=True) + 1e-5)),
+        ]
     if hasattr(dt, "median"):  # PyTorch's dim= forms beside NumPy's
         small_ops += [("median(t, dim=0)  (PyTorch's (values, indices))", lambda: dt.median(x, dim=0),
                        lambda: (np.partition(a, 7)[7], np.argpartition(a, 7)[7]))]

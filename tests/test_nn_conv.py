@@ -229,3 +229,52 @@ def test_a_small_cnn_runs(device):
     out = net(dt.ones((5, 1, 12, 12), dtype=dt.float32, device=device))
     assert out.shape == (5, 10) and out.dtype == dt.float32 and out.device == dt.device(device)
     assert np.allclose(to_np(out), to_np(out)[0])  # equal inputs, equal outputs
+
+
+def test_more_conv_and_pool_refusals():
+    x = dt.ones((1, 2, 5, 5))
+    w = dt.ones((2, 2, 3, 3))
+    with pytest.raises(RuntimeError, match="Invalid padding string: 'full'"):
+        F.conv2d(x, w, padding="full")
+    with pytest.raises(RuntimeError, match="negative padding is not supported"):
+        F.conv2d(x, w, padding=-1)
+    with pytest.raises(RuntimeError, match="non-positive stride is not supported"):
+        F.conv2d(x, w, stride=0)
+    with pytest.raises(RuntimeError, match="dilation should be greater than zero"):
+        F.conv2d(x, w, dilation=0)
+    with pytest.raises(RuntimeError, match="non-positive groups is not supported"):
+        F.conv2d(x, w, groups=0)
+    with pytest.raises(RuntimeError, match="weight of conv2d must be 4-dimensional"):
+        F.conv2d(x, dt.ones((2, 2, 3)))
+    with pytest.raises(RuntimeError, match="expected stride to be a single integer value or a list of 2 values"):
+        F.conv2d(x, w, stride=(1, 1, 1))
+    with pytest.raises(RuntimeError, match="kernel_size must be greater than zero"):
+        F.max_pool2d(x, 0)
+    with pytest.raises(RuntimeError, match="stride must be greater than zero"):
+        F.avg_pool2d(x, 2, stride=0)
+    with pytest.raises(RuntimeError, match="complex input is not supported"):
+        F.max_pool1d(dt.ones((1, 1, 4), dtype=dt.complex64), 2)
+    with pytest.raises(RuntimeError, match="elements of output_size must be greater than or equal to 0"):
+        F.adaptive_avg_pool2d(x, -1)
+    with pytest.raises(ValueError, match="Only 3D, 4D and 5D input Tensors supported \\(got 2D\\)"):
+        F.interpolate(dt.ones((2, 2)), scale_factor=2)
+    with pytest.raises(RuntimeError, match="\"upsample_bilinear2d\" is not implemented for 'int64'"):
+        F.interpolate(dt.ones((1, 1, 2, 2), dtype=dt.int64), scale_factor=2, mode="bilinear")
+    with pytest.raises(NotImplementedError, match="Got 3D input, but bilinear mode needs 4D input"):
+        F.interpolate(dt.ones((1, 1, 2)), scale_factor=2, mode="bilinear")
+    with pytest.raises(NotImplementedError, match="antialias=True"):
+        F.interpolate(x, scale_factor=2, mode="bilinear", antialias=True)
+    with pytest.raises(ValueError, match="Input and scale_factor must have the same number of spatial dimensions"):
+        F.interpolate(x, scale_factor=(2, 2, 2))
+    with pytest.raises(RuntimeError, match="divisible by the square of upscale_factor"):
+        F.pixel_shuffle(dt.ones((1, 3, 2, 2)), 2)
+    with pytest.raises(RuntimeError, match="pixel_unshuffle expects height and width to be divisible"):
+        F.pixel_unshuffle(dt.ones((1, 1, 3, 4)), 2)
+    with pytest.raises(RuntimeError, match="calculated shape of the array of sliding blocks"):
+        F.unfold(dt.ones((1, 1, 2, 2)), 3)
+    with pytest.raises(ValueError, match="Invalid padding string 'full'"):
+        nn.Conv2d(2, 2, 3, padding="full")
+    with pytest.raises(ValueError, match="padding='same' is not supported for strided convolutions"):
+        nn.Conv2d(2, 2, 3, padding="same", stride=2)
+    with pytest.raises(ValueError, match="groups must be a positive integer"):
+        nn.Conv1d(2, 2, 3, groups=0)

@@ -414,3 +414,59 @@ def test_half_precision_activations_compute_in_float32(device, name):
         want = fn(t.astype(dt.float32)).astype(dtype)
         assert to_np(got.astype(dt.float32)).tolist() == to_np(want.astype(dt.float32)).tolist()
     assert float(F.sigmoid(dt.asarray(-12.0, device=device).astype(dt.float16))) > 6e-6
+
+
+def test_more_layer_refusals():
+    x = dt.ones((2, 3, 4))
+    with pytest.raises(RuntimeError, match="'weight' must be 2-D"):
+        F.embedding(dt.asarray([0]), dt.ones(3))
+    with pytest.raises(RuntimeError, match="Negative padding is only supported in constant mode"):
+        F.pad(x, (-1, 1), mode="replicate")
+    with pytest.raises(RuntimeError, match="Padding value causes wrapping around more than once"):
+        F.pad(x, (5, 0), mode="circular")
+    with pytest.raises(RuntimeError, match="Padding length should be less than or equal to two times"):
+        F.pad(dt.ones(3), (1, 1, 1, 1))
+    with pytest.raises(RuntimeError, match="running_mean and running_var must be defined in evaluation mode"):
+        F.batch_norm(x, None, None)
+    with pytest.raises(ValueError, match="expected 2D or 3D input \\(got 1D input\\)"):
+        F.batch_norm(dt.ones(3), None, None, training=True)
+    with pytest.raises(RuntimeError, match="batch_norm: expected weight of shape \\[3\\], got \\[4\\]"):
+        F.batch_norm(x, dt.zeros(3), dt.ones(3), weight=dt.ones(4))
+    with pytest.raises(RuntimeError, match="Expected at least 2 dimensions for input tensor but received 1"):
+        F.group_norm(dt.ones(4), 2)
+    with pytest.raises(RuntimeError, match="Expected bias to be of same shape as normalized_shape"):
+        F.layer_norm(x, 4, bias=dt.ones(3))
+    with pytest.raises(RuntimeError, match="query must have at least 2 dimensions"):
+        F.scaled_dot_product_attention(dt.ones(3), x, x)
+    with pytest.raises(RuntimeError, match="query's last dim 4 differs from key's 3"):
+        F.scaled_dot_product_attention(x, dt.ones((2, 3, 3)), x)
+    with pytest.raises(RuntimeError, match="must divide the number of heads in query"):
+        F.scaled_dot_product_attention(dt.ones((1, 3, 2, 4)), dt.ones((1, 2, 2, 4)), dt.ones((1, 2, 2, 4)),
+                                       enable_gqa=True)
+    with pytest.raises(TypeError, match="attn_mask must be a devtensor.Tensor, not list"):
+        F.scaled_dot_product_attention(x, x, x, attn_mask=[[True]])
+    with pytest.raises(RuntimeError, match="lambda must be greater or equal to 0"):
+        F.softshrink(x, -1)
+    with pytest.raises(RuntimeError, match="alpha cannot be 0 for CELU"):
+        F.celu(x, 0)
+    with pytest.raises(RuntimeError, match="glu does not support scalars"):
+        F.glu(dt.asarray(1.0))
+    with pytest.raises(RuntimeError, match="smooth_l1_loss does not support negative values for beta"):
+        F.smooth_l1_loss(x, x, beta=-1)
+    with pytest.raises(ValueError, match="sum is not a valid value for reduction|bad is not a valid value"):
+        F.kl_div(x, x, reduction="bad")
+    m = nn.MultiheadAttention(4, 2, batch_first=True)
+    with pytest.raises(AssertionError, match="was expecting embedding dimension of 4, but got 3"):
+        m(dt.ones((1, 2, 3), dtype=dt.float32), dt.ones((1, 2, 3), dtype=dt.float32),
+          dt.ones((1, 2, 3), dtype=dt.float32))
+    with pytest.raises(RuntimeError, match="The shape of the 3D attn_mask is"):
+        q = dt.ones((1, 2, 4), dtype=dt.float32)
+        m(q, q, q, attn_mask=dt.zeros((3, 2, 2), dtype=dt.bool))
+    with pytest.raises(NotImplementedError, match="add_bias_kv=True or add_zero_attn=True"):
+        nn.MultiheadAttention(4, 2, add_bias_kv=True)
+    with pytest.raises(ValueError, match="embed_dim and num_heads must be greater than 0"):
+        nn.MultiheadAttention(0, 2)
+    with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
+        nn.Embedding(3, 2, padding_idx=5)
+    with pytest.raises(AssertionError, match="Embeddings parameter is expected to be 2-dimensional"):
+        nn.Embedding.from_pretrained(dt.ones(3))

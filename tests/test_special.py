@@ -83,6 +83,10 @@ def test_special_module(device):
     assert sp.expit(dt.arange(2, device=device)).dtype == dt.float32
     np.testing.assert_allclose(to_np(sp.softmax(t, 0)), np.exp(a - a.max()) / np.exp(a - a.max()).sum(), rtol=1e-14)
     assert sp.logit is dt.logit and sp.erf is dt.erf and sp.xlogy is dt.xlogy
+    with pytest.raises(TypeError, match=r"special.ndtr\(\): argument 'input' \(position 1\) must be Tensor, not list"):
+        sp.ndtr([1.0])
+    with pytest.raises(TypeError, match="expected a tensor for x or y"):
+        sp.xlog1py(1.0, 2.0)
 
 
 def test_gelu_uses_erfc_on_every_dtype(device):

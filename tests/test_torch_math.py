@@ -508,3 +508,50 @@ def test_unique_consecutive(device):
     assert empty[0].shape == (0,) and empty[1].shape == (0,)
     grid = dt.asarray([[1, 1], [2, 2]], device=device)
     assert dt.unique_consecutive(grid, return_inverse=True)[1].tolist() == [[0, 0], [1, 1]]
+
+
+def test_more_refusals():
+    """The remaining argument errors of the PyTorch functions: type and words."""
+    v = dt.arange(5.0)
+    with pytest.raises(TypeError, match="argument 'boundaries' must be Tensor, not list"):
+        dt.bucketize(v, [1.0, 2.0])
+    with pytest.raises(RuntimeError, match="complex input is not supported"):
+        dt.histc(dt.asarray([1j]))
+    with pytest.raises(RuntimeError, match="tensor_indices_or_sections to be a zero-dimensional or one-dimensional"):
+        dt.tensor_split(v, dt.asarray([1.5]))
+    with pytest.raises(RuntimeError, match="Expect a non-negative number, but got -1"):
+        dt.combinations(v, -1)
+    with pytest.raises(RuntimeError, match="torch.block_diag: Input tensors must have 2 or fewer dimensions"):
+        dt.block_diag(dt.ones(2), dt.ones((1, 1, 1)))
+    with pytest.raises(RuntimeError, match="size is -1 but must be >= 0"):
+        v.unfold(0, -1, 1)
+    with pytest.raises(TypeError, match="argument 'source' must be Tensor, not list"):
+        v.index_add_(0, dt.asarray([0]), [1.0])
+    with pytest.raises(IndexError, match="mode\\(\\): Expected reduction dim 0 to have non-zero size"):
+        dt.mode(dt.zeros(0))
+    with pytest.raises(TypeError, match="out= is not supported there"):
+        dt.median(v, dim=0, out=dt.zeros(()))
+    with pytest.raises(TypeError, match="takes one dimension"):
+        dt.median(v.reshape(1, 5), dim=(0, 1))
+    with pytest.raises(RuntimeError, match="size is only taken with a number for mean and for std"):
+        dt.normal(dt.zeros(2), 1.0, (2,))
+    with pytest.raises(TypeError, match="needs size"):
+        dt.normal(0.0, 1.0)
+    with pytest.raises(RuntimeError, match="bernoulli expects a floating-point probability tensor, got int64"):
+        dt.bernoulli(dt.arange(2))
+    with pytest.raises(RuntimeError, match="bernoulli_ expects p to be in \\[0, 1\\], but got p=2"):
+        dt.bernoulli(v, p=2)
+    with pytest.raises(TypeError, match="generator must be a devtensor.random.Generator, not int"):
+        dt.poisson(v, generator=3)
+    with pytest.raises(RuntimeError, match="is_nonzero|with no values is ambiguous"):
+        dt.is_nonzero(dt.zeros(0))
+    with pytest.raises(RuntimeError, match="mat1 must be a matrix, got 1-D tensor|vec must be a vector"):
+        dt.addmv(dt.zeros(2), dt.ones((2, 2)), dt.ones((2, 2)))
+    with pytest.raises(TypeError, match="tril_indices/triu_indices take \\(row, col\\) with offset="):
+        dt.tril_indices(3, 3, 2, offset=1)
+    with pytest.raises(RuntimeError, match="repeats must be a 0-dim or 1-dim tensor of integers"):
+        dt.repeat_interleave(dt.ones(3))
+    with pytest.raises(RuntimeError, match="output_size 5 does not match"):
+        dt.repeat_interleave(dt.arange(3), 2, output_size=5)
+    with pytest.raises(RuntimeError, match="Invalid precision 'low'"):
+        dt.set_float32_matmul_precision("low")

@@ -237,10 +237,12 @@ def _fused(name, input, product, beta, alpha):
         for v, w in ((beta, "beta"), (alpha, "alpha")):
             if isinstance(v, float) or isinstance(v, complex):
                 raise RuntimeError(f"For integral input tensors, argument {w} must not be a floating point number.")
-    try:
-        fits = dt.broadcast_shapes(input.shape, product.shape) == product.shape
-    except ValueError:
-        fits = False
+    fits = input.shape == product.shape
+    if not fits:  # input broadcast to the product's shape, never the other way
+        try:
+            fits = dt.broadcast_shapes(input.shape, product.shape) == product.shape
+        except ValueError:
+            pass
     if not fits:
         raise RuntimeError(f"The expanded size of the tensor ({list(product.shape)}) must match the existing size "
                            f"of input {list(input.shape)}")

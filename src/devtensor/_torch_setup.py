@@ -11,6 +11,10 @@ Note [Deterministic algorithms]
     the same device and thread count.  use_deterministic_algorithms(True)
     has nothing to switch: it is recorded and reported.
 """
+import functools
+import operator
+import os
+
 from . import _C
 from ._generator import Generator as _NumPyGenerator
 
@@ -34,7 +38,6 @@ class Generator(_NumPyGenerator):
 
     def manual_seed(self, seed):
         """Restart the stream from seed; returns the generator."""
-        import operator
         self._initial = operator.index(seed) % 2 ** 64
         _NumPyGenerator.__init__(self, self._initial)
         self._on = self.device
@@ -42,7 +45,6 @@ class Generator(_NumPyGenerator):
 
     def seed(self):
         """Restart from a fresh random seed, which it returns."""
-        import os
         self.manual_seed(int.from_bytes(os.urandom(8), "little"))
         return self._initial
 
@@ -114,8 +116,6 @@ class autocast:
         return False
 
     def __call__(self, fn):
-        import functools
-
         @functools.wraps(fn)
         def run(*args, **kwargs):
             with self:

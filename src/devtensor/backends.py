@@ -11,16 +11,17 @@ answers, as PyTorch's default is since 1.12.  The CPU ignores it.
 from . import _C
 
 
+def _get_tf32(self):
+    return _C._allow_tf32()
+
+
+def _set_tf32(self, value):
+    _C._allow_tf32(bool(value))
+
+
 class _MatmulSettings:
     """devtensor.backends.cuda.matmul"""
-
-    @property
-    def allow_tf32(self):
-        return _C._allow_tf32()
-
-    @allow_tf32.setter
-    def allow_tf32(self, value):
-        _C._allow_tf32(bool(value))
+    allow_tf32 = property(_get_tf32, _set_tf32)
 
     def __repr__(self):
         return f"<devtensor.backends.cuda.matmul allow_tf32={self.allow_tf32}>"
@@ -43,14 +44,7 @@ class _CudnnSettings:
     enabled = True
     benchmark = False
     deterministic = False
-
-    @property
-    def allow_tf32(self):
-        return _C._allow_tf32()
-
-    @allow_tf32.setter
-    def allow_tf32(self, value):
-        _C._allow_tf32(bool(value))
+    allow_tf32 = property(_get_tf32, _set_tf32)  # the matmul switch
 
     @staticmethod
     def is_available():

@@ -6,11 +6,11 @@ logsumexp, softmax, log_softmax) for code written against torch.special.
 """
 import math
 
-from . import _C
 from ._ufuncs import erf, erfc, exp2, expm1, log1p, round  # noqa: F401
 from ._numeric import sinc  # noqa: F401
 from ._ufuncs import lgamma as gammaln  # noqa: F401
-from ._torch_math import logit, xlogy  # noqa: F401
+from ._torch_math import _as_float, logit, xlogy  # noqa: F401
+from ._torch_selection import _input_tensor
 from ._torch_names import logsumexp  # noqa: F401
 from ._windows import i0  # noqa: F401
 
@@ -19,23 +19,22 @@ __all__ = ["erf", "erfc", "gammaln", "ndtr", "expit", "logit", "xlogy", "xlog1py
 
 
 def _floating(x, name):
-    from ._C import TensorBase
-    if not isinstance(x, TensorBase):
-        raise TypeError(f"special.{name}(): argument 'input' must be Tensor, not {type(x).__name__}")
-    return x if x.dtype.is_floating_point else x.astype(_C.float32)
+    """x, which must be a tensor, with integers and bools in float32."""
+    return _as_float(_input_tensor(f"special.{name}", x))
 
 
 def ndtr(x):
-    """The standard normal CDF, erfc(-x / sqrt(2)) / 2 (accurate in both tails' relative sense for x < 0)."""
+    """The standard normal CDF, erfc(-x / sqrt(2)) / 2, in float64 rounded to
+    x's dtype (GELU's: Note [GELU's erf]; accurate in the lower tail too)."""
+    from .nn.functional import _normal_cdf
     x = _floating(x, "ndtr")
-    return erfc(x * (-1 / math.sqrt(2))) * 0.5
+    return _normal_cdf(x).astype(x.dtype, copy=False)
 
 
 def expit(x):
-    """The logistic sigmoid 1 / (1 + exp(-x))."""
-    x = _floating(x, "expit")
-    from ._ufuncs import exp
-    return 1 / (1 + exp(-x))
+    """The logistic sigmoid 1 / (1 + exp(-x)) (nn.functional.sigmoid)."""
+    from .nn.functional import sigmoid
+    return sigmoid(_floating(x, "expit"))
 
 
 def xlog1py(x, y):
@@ -45,7 +44,7 @@ def xlog1py(x, y):
     if not isinstance(x, TensorBase) and not isinstance(y, TensorBase):
         raise TypeError("special.xlog1py(): expected a tensor for x or y")
     r = x * _ufuncs.log1p(_floating(y, "xlog1py") if isinstance(y, TensorBase) else y)
-    r = r if r.dtype.is_floating_point or r.dtype.is_complex else r.astype(_C.float32)
+    r = _as_float(r)
     return _ufuncs.where(_ufuncs.equal(x, 0) & ~_ufuncs.isnan(y), 0, r).astype(r.dtype, copy=False)
 
 

@@ -16,6 +16,8 @@ Note [Convolution as a matrix product]
 import math
 import operator
 
+import numpy as np
+
 from .. import _C
 from .functional import _same_device, _tensor
 
@@ -405,7 +407,6 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
     spatial = input.shape[2:]
-    import numpy as np
     if size is not None:
         out = _tuple(size, n, "size")
         scales = [spatial[d] / out[d] if out[d] else 0.0 for d in range(n)]

@@ -265,6 +265,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         _tensor(t, what)
         if t.ndim < 2:
             raise RuntimeError(f"scaled_dot_product_attention: {what} must have at least 2 dimensions")
+    if attn_mask is not None and not isinstance(attn_mask, Tensor):
+        raise TypeError(f"attn_mask must be a devtensor.Tensor, not {type(attn_mask).__name__}")
     _same_device(query, key, value, attn_mask)
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
@@ -287,8 +289,6 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if is_causal:
         attn_mask = tril(ones((L, S), dtype=_C.bool, device=query.device))
     if attn_mask is not None:
-        if not isinstance(attn_mask, Tensor):
-            raise TypeError(f"attn_mask must be a devtensor.Tensor, not {type(attn_mask).__name__}")
         if attn_mask.dtype == _C.bool:
             scores = _ufuncs.where(attn_mask, scores, -math.inf).astype(scores.dtype, copy=False)
         else:

@@ -225,11 +225,18 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
+    return _dropped(input, input.shape, p, inplace)
+
+
+def _dropped(input, keep_shape, p, inplace):
+    """input with the entries of a keep_shape mask (broadcast over input)
+    zeroed with probability p and the rest scaled by 1/(1-p): dropout's
+    (one entry an element) and the channel dropouts' (one a channel)."""
     if inplace and not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise TypeError(f"dropout(inplace=True) cannot write its scaled values into a tensor of "
                         f"{input.dtype} (a float result): use a floating-point tensor, or inplace=False")
     dtype = input.dtype if input.dtype.is_floating_point else _C.float32
-    keep = _random().uniform(size=input.shape, dtype=dtype, device=input.device) >= p
+    keep = _random().uniform(size=keep_shape, dtype=dtype, device=input.device) >= p
     scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
     if inplace:
         input *= keep
@@ -682,15 +689,7 @@ def _channel_dropout(name, n, input, p, training, inplace):
         raise RuntimeError(f"{name}: Expected {n + 1}D or {n + 2}D input, but received a {input.ndim}D input")
     if not training or p == 0.0:
         return input
-    keep_shape = input.shape[:input.ndim - n] + (1,) * n
-    dtype = input.dtype if input.dtype.is_floating_point else _C.float32
-    keep = _random().uniform(size=keep_shape, dtype=dtype, device=input.device) >= p
-    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
-    if inplace:
-        input *= keep
-        input *= scale
-        return input
-    return input * keep * scale
+    return _dropped(input, input.shape[:input.ndim - n] + (1,) * n, p, inplace)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
