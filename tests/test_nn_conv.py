@@ -278,3 +278,122 @@ def test_more_conv_and_pool_refusals():
         nn.Conv2d(2, 2, 3, padding="same", stride=2)
     with pytest.raises(ValueError, match="groups must be a positive integer"):
         nn.Conv1d(2, 2, 3, groups=0)
+
+
+def reference_conv_transpose(x, w, b, stride, padding, output_padding, dilation, groups):
+    """PyTorch's transposed convolution from its definition: every input value
+    times the kernel, added into the output at position * stride + tap *
+    dilation, then padding cropped from each side."""
+    n = w.ndim - 2
+    batch, channels = x.shape[:2]
+    per_group, og = channels // groups, w.shape[1]
+    full = tuple((x.shape[2 + d] - 1) * stride[d] + dilation[d] * (w.shape[2 + d] - 1) + 1 + output_padding[d]
+                 for d in range(n))
+    y = np.zeros((batch, og * groups) + full)
+    for pos in itertools.product(*[range(s) for s in x.shape[2:]]):
+        for tap in itertools.product(*[range(k) for k in w.shape[2:]]):
+            at = tuple(pos[d] * stride[d] + tap[d] * dilation[d] for d in range(n))
+            for c in range(channels):
+                g = c // per_group
+                y[(slice(None), slice(g * og, (g + 1) * og)) + at] += (
+                    x[(slice(None), c) + pos][:, None] * w[(c, slice(None)) + tap][None])
+    y = y[(slice(None), slice(None)) + tuple(slice(padding[d], full[d] - padding[d]) for d in range(n))]
+    return y if b is None else y + b.reshape((-1,) + (1,) * n)
+
+
+TRANSPOSED = [  # (input shape, weight shape, stride, padding, output_padding, dilation, groups)
+    ((2, 3, 5), (3, 2, 3), (1,), (0,), (0,), (1,), 1),
+    ((2, 4, 5), (4, 3, 4), (2,), (1,), (1,), (1,), 2),
+    ((2, 4, 4, 3), (4, 2, 3, 2), (2, 3), (1, 0), (1, 2), (1, 1), 1),
+    ((1, 2, 3, 4), (2, 3, 2, 3), (1, 2), (2, 1), (0, 1), (2, 2), 2),
+    ((1, 2, 2, 3, 2), (2, 1, 2, 2, 3), (2, 1, 2), (0, 0, 1), (1, 0, 0), (1, 1, 1), 1),
+]
+
+
+@pytest.mark.parametrize("case", range(len(TRANSPOSED)))
+def test_conv_transpose_against_its_definition(device, case):
+    xs, ws, stride, padding, extra, dilation, groups = TRANSPOSED[case]
+    n = len(ws) - 2
+    x, w, b = RNG.standard_normal(xs), RNG.standard_normal(ws), RNG.standard_normal(ws[1] * groups)
+    conv = getattr(F, f"conv_transpose{n}d")
+    r = conv(dt.asarray(x, device=device), dt.asarray(w, device=device), dt.asarray(b, device=device), stride,
+             padding, extra, groups, dilation)
+    close(r, reference_conv_transpose(x, w, b, stride, padding, extra, dilation, groups), device)
+    unbatched = conv(dt.asarray(x[0], device=device), dt.asarray(w, device=device), None, stride, padding, extra,
+                     groups, dilation)
+    close(unbatched, reference_conv_transpose(x[:1], w, None, stride, padding, extra, dilation, groups)[0], device)
+
+
+def test_conv_transpose_is_the_adjoint_of_conv(device):
+    # <conv2d(x), y> == <x, conv_transpose2d(y)> for the same weight and geometry
+    x, w = RNG.standard_normal((2, 3, 9, 8)), RNG.standard_normal((5, 3, 3, 3))
+    cx = F.conv2d(dt.asarray(x, device=device), dt.asarray(w, device=device), stride=2, padding=1)
+    y = RNG.standard_normal(cx.shape)
+    ty = F.conv_transpose2d(dt.asarray(y, device=device), dt.asarray(w, device=device), stride=2, padding=1,
+                            output_padding=(0, 1))
+    assert ty.shape == x.shape
+    assert math.isclose(float((to_np(cx) * y).sum()), float((x * to_np(ty)).sum()), rel_tol=1e-12)
+
+
+def test_conv_transpose_modules(device):
+    dt.manual_seed(3)
+    m = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, groups=2, device=device)
+    assert m.weight.shape == (4, 3, 3, 3) and m.bias.shape == (6,)
+    assert repr(m) == "ConvTranspose2d(4, 6, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), groups=2)"
+    bound = 1 / math.sqrt(3 * 9)  # fan_in is weight.shape[1] * kernel, as PyTorch's
+    assert float(m.weight.abs().max()) <= bound and float(m.bias.abs().max()) <= bound
+    x = dt.asarray(RNG.standard_normal((2, 4, 5, 5)), dtype=dt.float32, device=device)
+    assert m(x).shape == (2, 6, 9, 9)
+    assert m(x, output_size=(10, 10)).shape == (2, 6, 10, 10) == m(x, output_size=[2, 6, 10, 10]).shape
+    expected = F.conv_transpose2d(x, m.weight, m.bias, 2, 1, (1, 0), 2)
+    close(m(x, output_size=(10, 9)), to_np(expected), device, rtol=0, atol=0)
+    with pytest.raises(ValueError, match=r"requested an output size of \[12, 12\], but valid sizes range from "
+                                         r"\[9, 9\] to \[10, 10\] \(for an input of \[5, 5\]\)"):
+        m(x, output_size=(12, 12))
+    m1 = nn.ConvTranspose1d(3, 2, 4, stride=2, output_padding=1, bias=False)
+    assert repr(m1) == "ConvTranspose1d(3, 2, kernel_size=(4,), stride=(2,), output_padding=(1,), bias=False)"
+    assert m1(dt.ones((3, 7), dtype=dt.float32)).shape == (2, 17)
+    assert nn.ConvTranspose3d(2, 2, 2, stride=2, device=device)(
+        dt.ones((1, 2, 3, 3, 3), dtype=dt.float32, device=device)).shape == (1, 2, 6, 6, 6)
+    with pytest.raises(ValueError, match='Only "zeros" padding mode is supported for ConvTranspose2d'):
+        nn.ConvTranspose2d(2, 2, 3, padding_mode="reflect")
+
+
+def test_conv_transpose_refusals():
+    x, w = dt.ones((1, 4, 3, 3)), dt.ones((4, 2, 3, 3))
+    with pytest.raises(RuntimeError, match="output padding must be smaller than either stride or dilation"):
+        F.conv_transpose2d(x, w, stride=2, output_padding=2)
+    with pytest.raises(RuntimeError, match="expected weight to be divisible by 3 at dimension 0"):
+        F.conv_transpose2d(x, w, groups=3)
+    with pytest.raises(RuntimeError, match=r"expected input\[1, 3, 3, 3\] to have 4 channels, but got 3"):
+        F.conv_transpose2d(dt.ones((1, 3, 3, 3)), w)
+    with pytest.raises(RuntimeError, match="expected bias to be 1-dimensional with 2 elements"):
+        F.conv_transpose2d(x, w, dt.ones(3))
+    with pytest.raises(RuntimeError, match="negative padding is not supported"):
+        F.conv_transpose2d(x, w, padding=-1)
+    with pytest.raises(RuntimeError, match="Output size is too small"):
+        F.conv_transpose2d(x, dt.ones((4, 2, 1, 1)), padding=2)
+    with pytest.raises(RuntimeError, match=r"Expected 3D \(unbatched\) or 4D \(batched\) input to "
+                                           r"conv_transpose2d"):
+        F.conv_transpose2d(dt.ones((4, 3)), w)
+
+
+def test_fold_is_the_adjoint_of_unfold(device):
+    x = RNG.standard_normal((2, 3, 7, 6))
+    geometry = dict(kernel_size=(3, 2), padding=1, stride=(2, 1), dilation=(1, 2))
+    cols = F.unfold(dt.asarray(x, device=device), **geometry)
+    y = RNG.standard_normal(cols.shape)
+    folded = F.fold(dt.asarray(y, device=device), (7, 6), **geometry)
+    assert folded.shape == x.shape
+    assert math.isclose(float((to_np(cols) * y).sum()), float((x * to_np(folded)).sum()), rel_tol=1e-12)
+    # fold(unfold(x)) is x times the number of windows covering each position
+    counts = F.fold(F.unfold(dt.ones((1, 1, 7, 6), dtype=dt.float64, device=device), **geometry), (7, 6),
+                    **geometry)
+    close(F.fold(cols, (7, 6), **geometry), x * to_np(counts), device)
+    close(nn.Fold((7, 6), **geometry)(cols[0]), (x * to_np(counts))[0], device)
+    assert repr(nn.Unfold(2)) == "Unfold(kernel_size=2, dilation=1, padding=0, stride=1)"
+    with pytest.raises(RuntimeError, match=r"expected size of input's dimension 2 to match the calculated number "
+                                           r"of sliding blocks 4 \* 6 = 24, but got input.size\(2\)=17"):
+        F.fold(dt.ones((1, 6, 17)), (7, 6), **geometry)
+    with pytest.raises(RuntimeError, match="divisible by the product of kernel_size"):
+        F.fold(dt.ones((1, 5, 24)), (7, 6), **geometry)

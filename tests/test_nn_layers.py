@@ -197,6 +197,36 @@ def test_batch_norm_training_and_eval(device):
         nn.BatchNorm1d(3)(dt.ones((1, 3)))
 
 
+def test_instance_norm(device):
+    a = RNG.standard_normal((4, 3, 5, 2)) * 2 + 1
+    x = dt.asarray(a, device=device)
+    close(F.instance_norm(x), _norm(a, (2, 3), 1e-5), device)
+    w, b = RNG.standard_normal(3), RNG.standard_normal(3)
+    close(F.instance_norm(x, weight=dt.asarray(w, device=device), bias=dt.asarray(b, device=device), eps=0.1),
+          _norm(a, (2, 3), 0.1) * w[:, None, None] + b[:, None, None], device)
+    m = nn.InstanceNorm2d(3, affine=True, track_running_stats=True, dtype=dt.float64).to(device)
+    assert repr(m) == "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)"
+    close(m(x), _norm(a, (2, 3), 1e-5), device)
+    # the running statistics average the instances' mean and unbiased variance over the batch
+    mean, var = a.mean(axis=(2, 3)).mean(0), a.var(axis=(2, 3), ddof=1).mean(0)
+    close(m.running_mean, 0.1 * mean, device)
+    close(m.running_var, 0.9 + 0.1 * var, device)
+    m.eval()
+    close(m(x), (a - 0.1 * mean[:, None, None]) / np.sqrt(0.9 + 0.1 * var[:, None, None] + 1e-5), device)
+    plain = nn.InstanceNorm1d(3)
+    assert list(plain.state_dict()) == [] and plain.weight is None
+    close(plain.to(device)(dt.asarray(a[0, :, :, 0], device=device)), _norm(a[:1, :, :, 0], (2,), 1e-5)[0],
+          device)  # (C, L): one unbatched sample
+    with pytest.raises(ValueError, match="expected 2D or 3D input \\(got 4D input\\)"):
+        plain(x)
+    with pytest.raises(ValueError, match=r"expected input's size at dim=1 to match num_features \(4\), but got: 3"):
+        nn.InstanceNorm2d(4, affine=True).to(device)(x)
+    with pytest.raises(ValueError, match="Expected more than 1 spatial element when training"):
+        F.instance_norm(dt.ones((2, 3, 1)))
+    with pytest.raises(RuntimeError, match=r"instance_norm: expected weight of shape \[3\], got \[2\]"):
+        F.instance_norm(dt.ones((2, 3, 4)), weight=dt.ones(2))
+
+
 def test_embedding(device):
     w = RNG.standard_normal((6, 3))
     W = dt.asarray(w, device=device)

@@ -1,4 +1,5 @@
-"""nn.functional's convolutions and pooling: conv1d/2d/3d, max_pool1d/2d/3d
+"""nn.functional's convolutions and pooling: conv1d/2d/3d,
+conv_transpose1d/2d/3d, fold, max_pool1d/2d/3d
 (return_indices, ceil_mode), avg_pool1d/2d/3d (count_include_pad,
 divisor_override), adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d, and
 interpolate (nearest, nearest-exact, linear, bilinear, trilinear), with
@@ -12,7 +13,16 @@ Note [Convolution as a matrix product]
     BLAS on the CPU, cuBLAS on CUDA).  Pooling reduces the same window view
     with amax or sum, without the copy.  Memory is prod(kernel) times the
     output's, as in every im2col convolution.
+
+Note [Transposed convolution]
+    A transposed convolution (and fold) is the adjoint: one matrix product
+    gives every input position's contribution to each kernel tap, (N, O,
+    *kernel, *input), and col2im adds each tap's slab into the output
+    through one strided view, prod(kernel) in-place adds in all.  No zeros
+    are stuffed between inputs, so a stride-s layer does no s^n-fold
+    wasted multiplications; padding crops the full result.
 """
+import itertools
 import math
 import operator
 
@@ -148,6 +158,95 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """The 3-d cross-correlation of input (N, C, D, H, W) with weight (O, C/groups, kd, kh, kw)."""
     return _conv(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _col2im(cols, kernel, blocks, stride, dilation, full):
+    """The sum, into zeros (N, C, *full), of cols (N, C, *kernel, *blocks):
+    tap t of block b lands at b * stride + t * dilation.  One strided
+    in-place add per kernel tap (Note [Transposed convolution])."""
+    out = _dt().zeros(cols.shape[:2] + tuple(full), dtype=cols.dtype, device=cols.device)
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        where = (slice(None), slice(None)) + tuple(
+            slice(t * d, t * d + (b - 1) * s + 1, s) for t, d, b, s in zip(tap, dilation, blocks, stride))
+        view = out[where]
+        view += cols[(slice(None), slice(None)) + tap]
+    return out
+
+
+def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    name = f"conv_transpose{n}d"
+    dt = _dt()
+    x, batched = _batched(name, input, n)
+    _tensor(weight, "weight")
+    _same_device(x, weight, bias)
+    if weight.ndim != n + 2:
+        raise RuntimeError(f"weight of {name} must be {n + 2}-dimensional, got {list(weight.shape)}")
+    common = dt.result_type(*(t for t in (x, weight, bias) if t is not None))
+    x, weight = x.astype(common, copy=False), weight.astype(common, copy=False)
+    bias = None if bias is None else bias.astype(common, copy=False)
+    groups = operator.index(groups)
+    in_channels, per_group = weight.shape[:2]
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if in_channels % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                           f"but got weight of size {list(weight.shape)} instead")
+    if x.shape[1] != in_channels:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
+                           f"{list(x.shape if batched else x.shape[1:])} to have {in_channels} channels, but got "
+                           f"{x.shape[1]} channels instead")
+    out_channels = per_group * groups
+    if bias is not None and tuple(bias.shape) != (out_channels,):
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected bias to be "
+                           f"1-dimensional with {out_channels} elements, but got bias of size {list(bias.shape)} "
+                           f"instead")
+    kernel = weight.shape[2:]
+    stride, dilation = _tuple(stride, n, "stride"), _tuple(dilation, n, "dilation")
+    pad, extra = _tuple(padding, n, "padding"), _tuple(output_padding, n, "output_padding")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if any(p < 0 for p in pad):
+        raise RuntimeError("negative padding is not supported")
+    if any(e < 0 or (e >= s and e >= d) for e, s, d in zip(extra, stride, dilation)):
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got "
+                           f"output_padding={extra}, stride={stride}, dilation={dilation}")
+    blocks = tuple(x.shape[2:])
+    full = tuple((b - 1) * s + d * (k - 1) + 1 + e for b, s, d, k, e in zip(blocks, stride, dilation, kernel, extra))
+    out = tuple(f - 2 * p for f, p in zip(full, pad))
+    if any(o <= 0 for o in out):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, blocks))}). Calculated output "
+                           f"size per channel: ({' x '.join(map(str, out))}). Output size is too small")
+    batch, positions, taps = x.shape[0], math.prod(blocks), math.prod(kernel)
+    # (N, g, C/g, P) -> (g, N * P, C/g) times (g, C/g, O/g * K) -> (N, O, *K, *blocks)
+    rows = dt.permute_dims(x.reshape(batch, groups, in_channels // groups, positions), (1, 0, 3, 2))
+    rows = rows.reshape(groups, batch * positions, in_channels // groups)
+    cols = dt.matmul(rows, weight.reshape(groups, in_channels // groups, per_group * taps))
+    cols = cols.reshape((groups, batch) + blocks + (per_group,) + tuple(kernel))
+    order = (1, 0, n + 2) + tuple(range(n + 3, 2 * n + 3)) + tuple(range(2, n + 2))
+    cols = dt.permute_dims(cols, order).reshape((batch, out_channels) + tuple(kernel) + blocks)
+    y = _col2im(cols, kernel, blocks, stride, dilation, full)
+    y = y[(slice(None), slice(None)) + tuple(slice(p, f - p) for p, f in zip(pad, full))]
+    if bias is not None:
+        y = y + bias.reshape((out_channels,) + (1,) * n)
+    y = dt.ascontiguousarray(y)
+    return y if batched else y[0]
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The 1-d transposed convolution of input (N, C, L) with weight (C, O/groups, k)."""
+    return _conv_transpose(1, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The 2-d transposed convolution of input (N, C, H, W) with weight (C, O/groups, kh, kw)."""
+    return _conv_transpose(2, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The 3-d transposed convolution of input (N, C, D, H, W) with weight (C, O/groups, kd, kh, kw)."""
+    return _conv_transpose(3, input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
 # ---- pooling ----
@@ -346,6 +445,38 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     cols = dt.ascontiguousarray(dt.permute_dims(windows, (0, 1, 4, 5, 2, 3)))
     cols = cols.reshape(x.shape[0], x.shape[1] * kernel[0] * kernel[1], out[0] * out[1])
     return cols if batched else cols[0]
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """PyTorch's fold (col2im), unfold's adjoint: columns (N, C * kh * kw, L)
+    summed into (N, C, *output_size), overlapping windows adding up."""
+    _tensor(input)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
+                           f"non-zero dimensions for input, but got: {list(input.shape)}")
+    batched = input.ndim == 3
+    x = input if batched else input[None]
+    size, kernel = _tuple(output_size, 2, "output_size"), _tuple(kernel_size, 2, "kernel_size")
+    dilation, pad = _tuple(dilation, 2, "dilation"), _tuple(padding, 2, "padding")
+    stride = _tuple(stride, 2, "stride")
+    if any(v <= 0 for v in kernel + dilation + stride) or any(p < 0 for p in pad):
+        raise RuntimeError(f"fold: kernel_size, dilation and stride must be positive and padding non-negative, "
+                           f"got kernel_size={kernel}, dilation={dilation}, padding={pad}, stride={stride}")
+    taps = kernel[0] * kernel[1]
+    if x.shape[1] % taps:
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+                           f"but got input.size(1)={x.shape[1]} and kernel_size={kernel}")
+    full = tuple(o + 2 * p for o, p in zip(size, pad))
+    blocks = tuple((f - d * (k - 1) - 1) // s + 1 for f, d, k, s in zip(full, dilation, kernel, stride))
+    if any(b <= 0 for b in blocks) or blocks[0] * blocks[1] != x.shape[2]:
+        raise RuntimeError(f"Given output_size={size}, kernel_size={kernel}, dilation={dilation}, padding={pad}, "
+                           f"stride={stride}, expected size of input's dimension 2 to match the calculated number "
+                           f"of sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
+                           f"input.size(2)={x.shape[2]}.")
+    cols = x.reshape((x.shape[0], x.shape[1] // taps) + kernel + blocks)
+    y = _col2im(cols, kernel, blocks, stride, dilation, full)
+    y = _dt().ascontiguousarray(y[:, :, pad[0]:pad[0] + size[0], pad[1]:pad[1] + size[1]])
+    return y if batched else y[0]
 
 
 def pixel_shuffle(input, upscale_factor):

@@ -1,5 +1,5 @@
 """nn.functional's layer functions beyond activations and losses:
-normalisation (layer_norm, rms_norm, group_norm, batch_norm), embedding,
+normalisation (layer_norm, rms_norm, group_norm, batch_norm, instance_norm), embedding,
 pad, distances (cosine_similarity, pairwise_distance) and
 scaled_dot_product_attention, with PyTorch's arguments, results and
 errors, computed with devtensor's operations on the input's device.
@@ -152,6 +152,45 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         mean, var = running_mean, running_var
         centred = wide - mean.reshape(per_channel)
     y = centred / _ufuncs.sqrt(var.reshape(per_channel) + eps)
+    return _affine(y, None if weight is None else weight.reshape(per_channel),
+                   None if bias is None else bias.reshape(per_channel), input.dtype)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """input (N, C, *spatial) normalised per sample and channel over its
+    spatial dims (PyTorch's instance_norm).  With use_input_stats and
+    running statistics, those are updated with the batch's average of the
+    per-instance mean and unbiased variance; without use_input_stats the
+    running statistics normalise, as batch_norm's in eval mode."""
+    _tensor(input)
+    if input.ndim < 3:
+        raise ValueError(f"Expected at least 3D input (got {input.ndim}D input)")
+    c = input.shape[1]
+    for t, what in ((running_mean, "running_mean"), (running_var, "running_var"), (weight, "weight"),
+                    (bias, "bias")):
+        if t is not None:
+            _tensor(t, what)
+        _channels("instance_norm", t, c, what)
+    _same_device(input, running_mean, running_var, weight, bias)
+    if not use_input_stats:
+        return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
+    spatial = math.prod(input.shape[2:])
+    if spatial <= 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {list(input.shape)}")
+    axes = tuple(range(2, input.ndim))
+    wide = input.astype(_C.float32) if input.dtype in _HALF else input
+    mean = _reductions.mean(wide, axis=axes, keepdims=True)
+    centred = wide - mean
+    var = _reductions.mean(centred * centred, axis=axes, keepdims=True)
+    if running_mean is not None:
+        batch_mean = _reductions.mean(mean.reshape(input.shape[:2]), 0)
+        running_mean[...] = running_mean * (1 - momentum) + batch_mean * momentum
+    if running_var is not None:
+        unbiased = _reductions.mean(var.reshape(input.shape[:2]), 0) * (spatial / (spatial - 1))
+        running_var[...] = running_var * (1 - momentum) + unbiased * momentum
+    y = centred / _ufuncs.sqrt(var + eps)
+    per_channel = (c,) + (1,) * (input.ndim - 2)
     return _affine(y, None if weight is None else weight.reshape(per_channel),
                    None if bias is None else bias.reshape(per_channel), input.dtype)
 

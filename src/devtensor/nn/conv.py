@@ -1,7 +1,9 @@
 """Convolution modules: Conv1d, Conv2d and Conv3d, with PyTorch's
 parameters (weight (out, in / groups, *kernel), bias), default
 initialisation, padding modes (zeros, reflect, replicate, circular) and
-repr (Note [Convolution as a matrix product] in _conv_functions.py)."""
+repr (Note [Convolution as a matrix product] in _conv_functions.py); the
+transposed ConvTranspose1d/2d/3d (weight (in, out / groups, *kernel),
+output_size= on the call); Fold and Unfold."""
 import math
 import operator
 
@@ -18,6 +20,7 @@ _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 class _ConvNd(Module):
     _n = 0
+    _transposed = False
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
@@ -47,8 +50,11 @@ class _ConvNd(Module):
             self.padding = _tuple(padding, n, "padding")
         self.padding_mode = padding_mode
         dtype = _C.float32 if dtype is None else dtype
-        self.weight = Parameter(empty((self.out_channels, self.in_channels // self.groups) + self.kernel_size,
-                                      dtype=dtype, device=device))
+        if self._transposed:
+            leading = (self.in_channels, self.out_channels // self.groups)
+        else:
+            leading = (self.out_channels, self.in_channels // self.groups)
+        self.weight = Parameter(empty(leading + self.kernel_size, dtype=dtype, device=device))
         if bias:
             self.bias = Parameter(empty(self.out_channels, dtype=dtype, device=device))
         else:
@@ -77,6 +83,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
         if self.dilation != (1,) * self._n:
             s += f", dilation={self.dilation}"
+        if self._transposed and self.output_padding != (0,) * self._n:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
@@ -98,4 +106,89 @@ class Conv3d(_ConvNd):
     _n = 3
 
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d"]
+class _ConvTransposeNd(_ConvNd):
+    """y = the adjoint of a convolution with the same arguments, plus bias;
+    output_padding (or output_size= on the call) picks among the output
+    sizes that convolve back to the input's."""
+    _transposed = True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        if isinstance(padding, str):
+            raise ValueError(f"padding='{padding}' is not supported for {type(self).__name__}")
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+        self.output_padding = _tuple(output_padding, self._n, "output_padding")
+
+    def _output_padding(self, input, output_size):
+        n = self._n
+        if output_size is None:
+            return self.output_padding
+        size = [operator.index(v) for v in output_size]
+        if len(size) == n + 2 or (len(size) == n + 1 and input.ndim == n + 1):
+            size = size[len(size) - n:]
+        if len(size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.ndim}D input, output_size must have {n} or "
+                             f"{n + 2} elements (got {len(output_size)})")
+        spatial = input.shape[input.ndim - n:]
+        least = [(spatial[d] - 1) * self.stride[d] - 2 * self.padding[d]
+                 + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        most = [least[d] + self.stride[d] - 1 for d in range(n)]
+        if not all(least[d] <= size[d] <= most[d] for d in range(n)):
+            raise ValueError(f"requested an output size of {size}, but valid sizes range from {least} to {most} "
+                             f"(for an input of {list(spatial)})")
+        extra = [size[d] - least[d] for d in range(n)]
+        return tuple(extra)
+
+    def forward(self, input, output_size=None):
+        conv = getattr(F, f"conv_transpose{self._n}d")
+        return conv(input, self.weight, self.bias, self.stride, self.padding,
+                    self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _n = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _n = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    _n = 3
+
+
+class Fold(Module):
+    """Sums columns (N, C * prod(kernel_size), L) into (N, C, *output_size)."""
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.output_size, self.kernel_size = output_size, kernel_size
+        self.dilation, self.padding, self.stride = dilation, padding, stride
+
+    def forward(self, input):
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self):
+        return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, dilation={self.dilation}, "
+                f"padding={self.padding}, stride={self.stride}")
+
+
+class Unfold(Module):
+    """Every kernel_size window of (N, C, H, W) as a column: (N, C * kh * kw, L)."""
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
+
+    def forward(self, input):
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, "
+                f"stride={self.stride}")
+
+
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold"]

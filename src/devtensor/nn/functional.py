@@ -649,20 +649,21 @@ __all__ = ["relu", "sigmoid", "tanh", "gelu", "leaky_relu", "silu", "softplus", 
            "threshold", "softmin", "glu", "huber_loss", "smooth_l1_loss", "kl_div", "binary_cross_entropy"]
 
 from ._layer_functions import (  # noqa: E402  (after the names they use)
-    batch_norm, cosine_similarity, embedding, group_norm, layer_norm, pad, pairwise_distance, rms_norm,
-    scaled_dot_product_attention,
+    batch_norm, cosine_similarity, embedding, group_norm, instance_norm, layer_norm, pad, pairwise_distance,
+    rms_norm, scaled_dot_product_attention,
 )
 
 from ._conv_functions import (  # noqa: E402
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
-    avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d, interpolate, max_pool1d, max_pool2d, max_pool3d,
+    avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d,
+    conv_transpose3d, fold, interpolate, max_pool1d, max_pool2d, max_pool3d,
     pixel_shuffle, pixel_unshuffle, unfold,
 )
 
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
             "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "conv1d", "conv2d", "conv3d",
-            "interpolate", "max_pool1d", "max_pool2d", "max_pool3d", "pixel_shuffle", "pixel_unshuffle", "unfold",
-            "prelu", "dropout1d", "dropout2d", "dropout3d"]
+            "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "interpolate", "max_pool1d",
+            "max_pool2d", "max_pool3d", "pixel_shuffle", "pixel_unshuffle", "unfold", "prelu", "dropout1d", "dropout2d", "dropout3d"]
 
 
 def prelu(input, weight):
@@ -702,5 +703,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
     return _channel_dropout("dropout3d", 3, input, p, training, inplace)
-__all__ += ["batch_norm", "cosine_similarity", "embedding", "group_norm", "layer_norm", "pad", "pairwise_distance",
-            "rms_norm", "scaled_dot_product_attention"]
+
+
+__all__ += ["batch_norm", "cosine_similarity", "embedding", "group_norm", "instance_norm", "layer_norm", "pad",
+            "pairwise_distance", "rms_norm", "scaled_dot_product_attention"]

@@ -1,5 +1,5 @@
-"""Normalisation modules: LayerNorm, RMSNorm, GroupNorm and BatchNorm1d/2d/3d,
-with PyTorch's parameters, buffers (running_mean, running_var,
+"""Normalisation modules: LayerNorm, RMSNorm, GroupNorm, BatchNorm1d/2d/3d
+and InstanceNorm1d/2d/3d, with PyTorch's parameters, buffers (running_mean, running_var,
 num_batches_tracked: PyTorch's state-dict keys), defaults and repr."""
 from .. import _C
 from .._creation import ones, tensor, zeros
@@ -135,5 +135,43 @@ class BatchNorm3d(_BatchNorm):
     _dims = (5,)
 
 
+class _InstanceNorm(_BatchNorm):
+    """Instance normalisation: each sample's channels normalised over their
+    spatial dims.  PyTorch's defaults differ from batch norm's (affine and
+    track_running_stats False); an input without a batch dim is one sample."""
+    _spatial = 0
 
-__all__ = ["LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
+                 dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def forward(self, input):
+        n = self._spatial
+        if input.ndim not in (n + 1, n + 2):
+            raise ValueError(f"expected {n + 1}D or {n + 2}D input (got {input.ndim}D input)")
+        batched = input.ndim == n + 2
+        x = input if batched else input[None]
+        if x.shape[1] != self.num_features and self.affine:
+            raise ValueError(f"expected input's size at dim={1 if batched else 0} to match num_features "
+                             f"({self.num_features}), but got: {x.shape[1]}.")
+        use_input_stats = self.training or not self.track_running_stats
+        momentum = 0.1 if self.momentum is None else self.momentum
+        y = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias, use_input_stats,
+                            momentum, self.eps)
+        return y if batched else y[0]
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _spatial = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _spatial = 2
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _spatial = 3
+
+
+__all__ = ["LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d"]
