@@ -470,3 +470,70 @@ def test_in_place_methods_on_an_element_copy_warn(device):
         x = m[0, 0]
         x += 1  # NumPy code: rebinding a scalar, no warning
     assert to_np(m).tolist() == [[2.0, 2.0], [1.0, 3.0]] and float(s) == 9.0
+
+
+def reference_scatter_reduce(base, dim, index, src, reduce, include_self):
+    """PyTorch's scatter_reduce from its definition, one element at a time."""
+    out = base.copy()
+    values = {}
+    for pos in np.ndindex(*index.shape):
+        target = pos[:dim] + (index[pos],) + pos[dim + 1:]
+        values.setdefault(target, [base[target]] if include_self else []).append(src[pos])
+    for target, vs in values.items():
+        vs = np.array(vs, dtype=base.dtype)
+        if reduce == "mean":
+            out[target] = vs.sum() / len(vs) if base.dtype.kind == "f" else vs.sum() // len(vs)
+        else:
+            out[target] = {"sum": np.sum, "prod": np.prod, "amax": np.max, "amin": np.min}[reduce](vs)
+    return out
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dtype", ["float64", "int64"])
+def test_scatter_reduce_against_its_definition(device, reduce, include_self, dtype):
+    rng = np.random.default_rng(5)
+    base = rng.integers(-5, 6, (4, 5)).astype(dtype)
+    src = rng.integers(-5, 6, (3, 5)).astype(dtype)
+    index = rng.integers(0, 4, (3, 4))  # repeats; src wider than index, and index narrower than base
+    expected = reference_scatter_reduce(base, 0, index, src, reduce, include_self)
+    t = dt.tensor(base, device=device)  # a copy: asarray would share base's memory on the CPU
+    got = t.scatter_reduce(0, dt.asarray(index, device=device), dt.asarray(src, device=device), reduce,
+                           include_self=include_self)
+    assert got.dtype == t.dtype and got.device == t.device
+    np.testing.assert_allclose(to_np(got), expected, rtol=1e-12)
+    assert to_np(t).tolist() == base.tolist()  # the out-of-place form copies
+    same = t.scatter_reduce_(0, dt.asarray(index, device=device), dt.asarray(src, device=device), reduce,
+                             include_self=include_self)
+    assert same is t and np.allclose(to_np(t), expected)
+    along = dt.scatter_reduce(dt.asarray(base.T, device=device), 1, dt.asarray(index.T, device=device),
+                              dt.asarray(src.T, device=device), reduce, include_self=include_self)
+    np.testing.assert_allclose(to_np(along), expected.T, rtol=1e-12)
+
+
+def test_scatter_reduce_keyword_and_masked_scatter(device):
+    z = dt.zeros((2, 3), device=device)
+    idx = dt.asarray([[0, 0], [2, 1]], device=device)
+    assert z.scatter(1, idx, dt.ones((2, 2), device=device) * 2, reduce="add").tolist() == [[4, 0, 0], [0, 2, 2]]
+    assert (z + 3).scatter(1, idx, 2.0, reduce="multiply").tolist() == [[12, 3, 3], [3, 6, 6]]
+    nan = dt.asarray([1.0, 2.0], device=device).scatter_reduce(0, dt.asarray([0, 0, 1], device=device),
+                                                                 dt.asarray([np.nan, 5.0, 0.0], device=device),
+                                                                 "amax")
+    assert np.isnan(to_np(nan)[0]) and to_np(nan)[1] == 2  # NaN propagates, as PyTorch's
+    x = dt.zeros((2, 3), device=device)
+    mask = dt.asarray([[True, False, True], [False, True, False]], device=device)
+    source = dt.arange(10.0, device=device)
+    assert x.masked_scatter(mask, source).tolist() == [[0, 0, 1], [0, 2, 0]] and not x.any()
+    assert dt.masked_scatter(x, mask[0], source).tolist() == [[0, 0, 1], [2, 0, 3]]  # the mask broadcasts
+    assert x.masked_scatter_(mask, source) is x and x.tolist() == [[0, 0, 1], [0, 2, 0]]
+    with pytest.raises(RuntimeError, match="expected source to have at least as many elements as the mask's "
+                                           r"True values \(3\), got 2"):
+        x.masked_scatter(mask, source[:2])
+    with pytest.raises(RuntimeError, match="expected self and source to have same dtypes"):
+        x.masked_scatter(mask, source.long())
+    with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean, amax or amin, got max"):
+        x.scatter_reduce(0, idx, x, "max")
+    with pytest.raises(RuntimeError, match="reduce argument must be either add or multiply, got sum"):
+        x.scatter(1, idx, 1.0, reduce="sum")
+    with pytest.raises(TypeError, match="argument 'src' must be Tensor, not float"):
+        x.scatter_reduce(0, idx, 1.0, "sum")

@@ -21,6 +21,7 @@ Note [PyTorch's selection functions]
     too).
 """
 import collections
+import math
 import numbers
 import operator
 
@@ -386,19 +387,82 @@ class _SelectionMethods:
         _dt().copyto(self, value, casting="unsafe", where=mask)
         return self
 
-    def scatter_(self, dim, index, src=None, *, value=None):
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         """self[index[i][j]][j] = src[i][j] along dim (PyTorch's scatter_; a
-        number for src, or value=, fills); for repeated positions one write wins."""
+        number for src, or value=, fills); for repeated positions one write
+        wins.  reduce='add' or 'multiply' combines every write instead."""
         dim = _dim(dim, self.ndim)
         index = _integer_index(index, self, "scatter")
         if (src is None) == (value is None):
             raise TypeError("scatter_() takes src or value=, one of them")
+        if reduce not in (None, "add", "multiply"):
+            raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
         _along(self, dim, index, "scatter")
-        self[_positions(index, dim)] = _source(src if value is None else value, index, self, "scatter")
+        values = _source(src if value is None else value, index, self, "scatter")
+        if reduce is None:
+            self[_positions(index, dim)] = values
+        else:
+            (_dt().add if reduce == "add" else _dt().multiply).at(self, _positions(index, dim), values)
         return self
 
-    def scatter(self, dim, index, src=None, *, value=None):
-        return self.clone().scatter_(dim, index, src, value=value)
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        return self.clone().scatter_(dim, index, src, value=value, reduce=reduce)
+
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        """Every src[i][j] combined into self[index[i][j]][j] along dim with
+        reduce ('sum', 'prod', 'mean', 'amax', 'amin'); include_self=False
+        leaves self's own value out of the positions written (Note
+        [scatter_reduce])."""
+        dt = _dt()
+        dim = _dim(dim, self.ndim)
+        index = _integer_index(index, self, "scatter_reduce")
+        if reduce not in _SCATTER_REDUCE:
+            raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+        if not isinstance(src, TensorBase):
+            raise TypeError(f"scatter_reduce(): argument 'src' must be Tensor, not {type(src).__name__}")
+        _along(self, dim, index, "scatter_reduce")
+        values = _source(src, index, self, "scatter_reduce")
+        where = _positions(index, dim)
+        if not include_self:
+            self[where] = _identity(reduce, self.dtype)
+        if reduce != "mean":
+            with np.errstate(all="ignore"):  # PyTorch does not warn of NaN (NumPy's at() on the CPU would)
+                _SCATTER_REDUCE[reduce]().at(self, where, values)
+            return self
+        count = dt.full(self.shape, 1 if include_self else 0, dtype=self.dtype, device=self.device)
+        with np.errstate(all="ignore"):
+            dt.add.at(self, where, values)
+        dt.add.at(count, where, 1)
+        count[count == 0] = 1
+        if self.dtype.is_floating_point or self.dtype.is_complex:
+            self /= count
+        else:
+            self //= count
+        return self
+
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        return self.clone().scatter_reduce_(dim, index, src, reduce, include_self=include_self)
+
+    def masked_scatter_(self, mask, source):
+        """source's first elements, in order, where the bool mask (broadcast
+        to self) is True, in place (PyTorch's masked_scatter_)."""
+        mask = _bool_mask(mask, self, "masked_scatter_")
+        if not isinstance(source, TensorBase):
+            raise TypeError(f"masked_scatter_(): argument 'source' must be Tensor, not {type(source).__name__}")
+        _same_device(self, source)
+        if source.dtype != self.dtype:
+            raise RuntimeError(f"masked_scatter_: expected self and source to have same dtypes but got "
+                               f"{self.dtype} and {source.dtype}")
+        mask = _dt().broadcast_to(mask, self.shape)
+        count = int(_dt().count_nonzero(mask))
+        if count > source.size:
+            raise RuntimeError(f"masked_scatter_: expected source to have at least as many elements as the "
+                               f"mask's True values ({count}), got {source.size}")
+        self[mask] = source.reshape(-1)[:count]
+        return self
+
+    def masked_scatter(self, mask, source):
+        return self.clone().masked_scatter_(mask, source)
 
     def scatter_add_(self, dim, index, src):
         """self[index[i][j]][j] += src[i][j] along dim, every repeat added."""
@@ -440,6 +504,35 @@ class _SelectionMethods:
 
     def index_fill(self, dim, index, value):
         return self.clone().index_fill_(dim, index, value)
+
+
+# Note [scatter_reduce]
+#     Each reduction is its ufunc's unbuffered at() on the positions that
+#     scatter writes, so repeated positions combine every value on every
+#     device.  include_self=False first overwrites the written positions with
+#     the reduction's identity; 'mean' sums and counts the values (self's
+#     own counted once when included) and divides, rounding down for
+#     integers, as PyTorch's does.
+def _scatter_ufunc(name):
+    return lambda: getattr(_dt(), name)
+
+
+_SCATTER_REDUCE = {"sum": _scatter_ufunc("add"), "prod": _scatter_ufunc("multiply"), "mean": None,
+                   "amax": _scatter_ufunc("maximum"), "amin": _scatter_ufunc("minimum")}
+
+
+def _identity(reduce, dtype):
+    """The value that reduce leaves unchanged, in dtype."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype == _C.bool:
+        return reduce == "amin"
+    if dtype.is_floating_point:
+        return -math.inf if reduce == "amax" else math.inf
+    info = _dt().iinfo(dtype)
+    return info.min if reduce == "amax" else info.max
 
 
 def _index_slices(self, dim, index, source, name):
@@ -486,5 +579,14 @@ def scatter_add(input, dim, index, src):
     return _input_tensor("scatter_add", input).scatter_add(dim, index, src)
 
 
-__all__ = ["gather", "index_select", "index_add", "index_copy", "index_fill", "scatter", "scatter_add", "masked_fill", "masked_select", "topk", "kthvalue", "cummax", "cummin",
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    return _input_tensor("scatter_reduce", input).scatter_reduce(dim, index, src, reduce, include_self=include_self)
+
+
+def masked_scatter(input, mask, source):
+    return _input_tensor("masked_scatter", input).masked_scatter(mask, source)
+
+
+__all__ = ["gather", "index_select", "index_add", "index_copy", "index_fill", "scatter", "scatter_add",
+           "scatter_reduce", "masked_scatter", "masked_fill", "masked_select", "topk", "kthvalue", "cummax", "cummin",
            "narrow", "chunk", "unbind", "movedim"]
