@@ -192,8 +192,23 @@ def test_adaptive_pools(device):
         close(nn.AdaptiveMaxPool2d((oh, ow))(t), mx.transpose(2, 3, 0, 1), device)
     close(nn.AdaptiveAvgPool2d((None, 1))(t), x.mean(axis=3, keepdims=True), device)
     close(F.adaptive_avg_pool1d(dt.asarray(x[:, :, 0], device=device), 1), x[:, :, 0].mean(-1, keepdims=True), device)
-    with pytest.raises(NotImplementedError, match="return_indices=True"):
-        F.adaptive_max_pool2d(t, 2, return_indices=True)
+    for n, shape, size in ((1, (2, 3, 7), 3), (2, (2, 3, 7, 5), (3, 2)), (3, (2, 2, 5, 4, 3), (2, 3, 2))):
+        a = RNG.standard_normal(shape)
+        a[0, 0].flat[0] = np.nan  # NaN wins, as PyTorch's
+        pool = getattr(F, f"adaptive_max_pool{n}d")
+        values, where = pool(dt.asarray(a, device=device), size, return_indices=True)
+        close(values, to_np(pool(dt.asarray(a, device=device), size)), device, rtol=0, atol=0)
+        assert where.dtype == dt.int64 and where.device == values.device
+        picked = np.take_along_axis(a.reshape(shape[:2] + (-1,)), to_np(where).reshape(shape[:2] + (-1,)), 2)
+        np.testing.assert_array_equal(picked.reshape(values.shape), to_np(values))
+        inside = [ranges(length, o) for length, o in zip(shape[2:], values.shape[2:])]
+        for cell in np.ndindex(*values.shape[2:]):  # each index lies in its own window
+            coords = np.unravel_index(to_np(where)[(slice(None), slice(None)) + cell], shape[2:])
+            assert all(((inside[d][cell[d]][0] <= coords[d]) & (coords[d] < inside[d][cell[d]][1])).all()
+                       for d in range(n))
+    unbatched, where = nn.AdaptiveMaxPool3d(1, return_indices=True)(dt.asarray(x[0, :, :, :, None], device=device))
+    assert unbatched.shape == (3, 1, 1, 1) and to_np(where).ravel().tolist() == [
+        int(np.argmax(x[0, c])) for c in range(3)]
 
 
 def test_interpolate(device):
@@ -218,8 +233,53 @@ def test_interpolate(device):
         F.interpolate(t)
     with pytest.raises(ValueError, match="align_corners option can only be set with the interpolating modes"):
         F.interpolate(t, scale_factor=2, align_corners=True)
-    with pytest.raises(NotImplementedError, match="mode 'bicubic' is not implemented in devtensor"):
-        F.interpolate(t, scale_factor=2, mode="bicubic")
+    with pytest.raises(NotImplementedError, match="mode 'lanczos' is not implemented in devtensor"):
+        F.interpolate(t, scale_factor=2, mode="lanczos")
+    with pytest.raises(NotImplementedError, match="Got 3D input, but bicubic mode needs 4D input"):
+        F.interpolate(line, scale_factor=2, mode="bicubic")
+    with pytest.raises(RuntimeError, match="\"upsample_area"):
+        F.interpolate(dt.ones((1, 1, 4), dtype=dt.int32), size=2, mode="area")
+
+
+def reference_bicubic(image, size, align_corners):
+    """PyTorch's upsample_bicubic2d, one output pixel at a time: Keys' cubic
+    convolution (a = -0.75) over the 4 x 4 neighbours, clamped at the edges."""
+    def near(v):
+        return (1.25 * v - 2.25) * v * v + 1
+
+    def far(v):
+        return ((-0.75 * v + 3.75) * v - 6) * v + 3
+
+    def source(i, length, o):
+        if align_corners:
+            return i * (length - 1) / (o - 1) if o > 1 else 0.0
+        return (i + 0.5) * length / o - 0.5
+
+    out = np.zeros(size)
+    h, w = image.shape
+    for i, j in np.ndindex(*size):
+        ry, rx = source(i, h, size[0]), source(j, w, size[1])
+        fy, fx = math.floor(ry), math.floor(rx)
+        ty, tx = ry - fy, rx - fx
+        wy, wx = (far(ty + 1), near(ty), near(1 - ty), far(2 - ty)), (far(tx + 1), near(tx), near(1 - tx), far(2 - tx))
+        out[i, j] = sum(wy[a] * wx[b] * image[min(max(fy - 1 + a, 0), h - 1), min(max(fx - 1 + b, 0), w - 1)]
+                        for a in range(4) for b in range(4))
+    return out
+
+
+def test_interpolate_bicubic_and_area(device):
+    square = dt.arange(1.0, 5.0, device=device).reshape(1, 1, 2, 2)
+    close(F.interpolate(square, scale_factor=2, mode="bicubic")[0, 0, 0],  # PyTorch's documented-by-use output
+          [0.68359375, 1.015625, 1.5625, 1.89453125], device)
+    image = RNG.standard_normal((2, 5, 7))
+    t = dt.asarray(image[None], device=device)
+    for size, corners in (((9, 4), False), ((3, 13), True), ((12, 12), False), ((5, 7), False)):
+        r = F.interpolate(t, size=size, mode="bicubic", align_corners=corners)
+        close(r, np.stack([reference_bicubic(image[c], size, corners) for c in range(2)])[None], device)
+    half = F.interpolate(t.astype(dt.float16), scale_factor=1.5, mode="bicubic")
+    assert half.dtype == dt.float16 and half.shape == (1, 2, 7, 10)
+    close(F.interpolate(t, size=(2, 3), mode="area"), to_np(F.adaptive_avg_pool2d(t, (2, 3))), device)
+    close(F.interpolate(t, scale_factor=0.5, mode="area"), to_np(F.adaptive_avg_pool2d(t, (2, 3))), device)
 
 
 def test_a_small_cnn_runs(device):

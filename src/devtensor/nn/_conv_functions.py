@@ -1,8 +1,9 @@
 """nn.functional's convolutions and pooling: conv1d/2d/3d,
 conv_transpose1d/2d/3d, fold, max_pool1d/2d/3d
 (return_indices, ceil_mode), avg_pool1d/2d/3d (count_include_pad,
-divisor_override), adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d, and
-interpolate (nearest, nearest-exact, linear, bilinear, trilinear), with
+divisor_override), adaptive_avg_pool1d/2d/3d, adaptive_max_pool1d/2d/3d
+(return_indices), and interpolate (nearest, nearest-exact, linear,
+bilinear, bicubic, trilinear, area), with
 PyTorch's arguments, shapes and errors, on the input's device.
 
 Note [Convolution as a matrix product]
@@ -414,18 +415,55 @@ def adaptive_avg_pool3d(input, output_size):
                      lambda part, axis: _dt().mean(part, axis=axis, keepdims=True))
 
 
-def adaptive_max_pool1d(input, output_size, return_indices=False):
+def _adaptive_max_with_indices(n, name, input, output_size):
+    """The maxima of adaptive max pooling and their positions in the
+    flattened spatial dims of input, one output cell at a time."""
+    dt = _dt()
+    x, batched = _batched(name, input, n)
+    sizes = _tuple(tuple(x.shape[2 + d] if s is None else s for d, s in enumerate(output_size))
+                   if isinstance(output_size, (tuple, list)) else output_size, n, "output_size")
+    spatial = x.shape[2:]
+    if any(s <= 0 for s in sizes) or any(v == 0 for v in spatial):
+        raise RuntimeError(f"{name}: output_size and input's spatial dimensions must be positive to return "
+                           f"indices, got output_size={list(sizes)} and input of size {list(x.shape)}")
+    values, indices = [], []
+    for cell in itertools.product(*(range(o) for o in sizes)):
+        ranges = [((i * length) // o, -(-((i + 1) * length) // o)) for i, length, o in zip(cell, spatial, sizes)]
+        part = x[(slice(None), slice(None)) + tuple(slice(lo, hi) for lo, hi in ranges)]
+        flat = part.reshape(part.shape[:2] + (-1,))
+        local = dt.argmax(flat, axis=2)
+        values.append(dt.take_along_axis(flat, local[..., None], axis=2)[..., 0])
+        index, rest = 0, local  # local's row-major position in the window, as one in the whole input
+        for d in range(n):
+            widths = [hi - lo for lo, hi in ranges]
+            inner = math.prod(widths[d + 1:])
+            index = index * spatial[d] + (rest // inner + ranges[d][0])
+            rest = rest % inner
+        indices.append(index)
+    shape = x.shape[:2] + sizes
+    y, where = dt.stack(values, axis=-1).reshape(shape), dt.stack(indices, axis=-1).reshape(shape)
+    return (y, where) if batched else (y[0], where[0])
+
+
+def _adaptive_max(n, input, output_size, return_indices):
+    name = f"adaptive_max_pool{n}d"
     if return_indices:
-        raise NotImplementedError("adaptive_max_pool1d(return_indices=True) is not implemented in devtensor")
-    return _adaptive(1, "adaptive_max_pool1d", input, output_size,
-                     lambda part, axis: _dt().amax(part, axis=axis, keepdims=True))
+        return _adaptive_max_with_indices(n, name, input, output_size)
+    return _adaptive(n, name, input, output_size, lambda part, axis: _dt().amax(part, axis=axis, keepdims=True))
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    return _adaptive_max(1, input, output_size, return_indices)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
-    if return_indices:
-        raise NotImplementedError("adaptive_max_pool2d(return_indices=True) is not implemented in devtensor")
-    return _adaptive(2, "adaptive_max_pool2d", input, output_size,
-                     lambda part, axis: _dt().amax(part, axis=axis, keepdims=True))
+    """The maxima of output_size[0] x output_size[1] nearly equal ranges of
+    input's H x W (with return_indices, and their positions in H * W)."""
+    return _adaptive_max(2, input, output_size, return_indices)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    return _adaptive_max(3, input, output_size, return_indices)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
@@ -509,29 +547,59 @@ def pixel_unshuffle(input, downscale_factor):
 
 
 # ---- interpolate ----
-_LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
+_LINEAR = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+_CUBIC_A = -0.75  # PyTorch's (and OpenCV's) cubic convolution parameter
+
+
+def _cubic_weights(t):
+    """The weights of the taps at floor(src) - 1 .. floor(src) + 2 for the
+    fraction t (Keys' cubic convolution with a = -0.75)."""
+    a = _CUBIC_A
+
+    def near(v):  # |v| <= 1
+        return ((a + 2) * v - (a + 3)) * v * v + 1
+
+    def far(v):  # 1 < |v| < 2
+        return ((a * v - 5 * a) * v + 8 * a) * v - 4 * a
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+
+def _cubic_along(x, axis, length, src, shape):
+    """x resampled along axis at the float64 positions src, the four taps
+    clamped to the edge as PyTorch's bicubic upsampling does."""
+    dt = _dt()
+    base = dt.floor(src)
+    weights = _cubic_weights(src - base)
+    base = base.astype(_C.int64)
+    wide = x.astype(_C.float32) if x.dtype in (_C.float16, _C.bfloat16) else x
+    total = None
+    for k, w in zip(range(-1, 3), weights):
+        tap = dt.take(wide, dt.clip(base + k, 0, length - 1), axis=axis) * w.astype(wide.dtype).reshape(shape)
+        total = tap if total is None else total + tap
+    return total
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """input (N, C, *spatial) resized to size (or by scale_factor): nearest,
-    nearest-exact, or linear/bilinear/trilinear interpolation, with
-    PyTorch's index arithmetic (align_corners=False maps pixel centres)."""
+    nearest-exact, linear/bilinear/trilinear or bicubic interpolation, with
+    PyTorch's index arithmetic (align_corners=False maps pixel centres), or
+    area (adaptive average pooling to the new size)."""
     dt = _dt()
     _tensor(input)
     n = input.ndim - 2
     if n < 1:
         raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
                          f"modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact")
-    if mode not in ("nearest", "nearest-exact") + tuple(_LINEAR):
+    if mode not in ("nearest", "nearest-exact", "area") + tuple(_LINEAR):
         raise NotImplementedError(f"interpolate: mode '{mode}' is not implemented in devtensor (nearest, "
-                                  f"nearest-exact, linear, bilinear and trilinear are)")
+                                  f"nearest-exact, linear, bilinear, bicubic, trilinear and area are)")
     if mode in _LINEAR and _LINEAR[mode] != n:
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_LINEAR[mode] + 2}D input")
     if align_corners is not None and mode not in _LINEAR:
         raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear "
                          "| bicubic | trilinear")
-    if mode in _LINEAR and not input.dtype.is_floating_point:
+    if mode in tuple(_LINEAR) + ("area",) and not input.dtype.is_floating_point:
         raise RuntimeError(f"\"upsample_{mode}{n}d\" is not implemented for '{input.dtype}'")
     if antialias:
         raise NotImplementedError("interpolate(antialias=True) is not implemented in devtensor")
@@ -552,6 +620,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scales = [spatial[d] / out[d] if recompute_scale_factor and out[d] else 1.0 / factors[d] for d in range(n)]
         near = [np.float32(spatial[d]) / np.float32(out[d]) if recompute_scale_factor and out[d] else
                 np.float32(1.0 / factors[d]) for d in range(n)]
+    if mode == "area":
+        return _adaptive(n, f"adaptive_avg_pool{n}d", input, out,
+                         lambda part, axis: dt.mean(part, axis=axis, keepdims=True))
     x = input
     for d in range(n):
         axis, length, o = 2 + d, spatial[d], out[d]
@@ -563,8 +634,13 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         dst = dt.arange(o, dtype=_C.float64, device=input.device)
         if align_corners:
             src = dst * ((length - 1) / (o - 1)) if o > 1 else dst * 0
+        elif mode == "bicubic":
+            src = (dst + 0.5) * scales[d] - 0.5
         else:
             src = dt.maximum((dst + 0.5) * scales[d] - 0.5, 0)
+        if mode == "bicubic":
+            x = _cubic_along(x, axis, length, src, (o,) + (1,) * (n - 1 - d)).astype(input.dtype, copy=False)
+            continue
         lo = dt.minimum(dt.floor(src).astype(_C.int64), length - 1)
         hi = dt.minimum(lo + 1, length - 1)
         frac = (src - lo).astype(x.dtype)

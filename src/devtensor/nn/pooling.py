@@ -114,6 +114,10 @@ class AdaptiveMaxPool2d(_Adaptive):
     _function = "adaptive_max_pool2d"
 
 
+class AdaptiveMaxPool3d(_Adaptive):
+    _function = "adaptive_max_pool3d"
+
+
 class Upsample(Module):
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
                  recompute_scale_factor=None):
@@ -132,4 +136,5 @@ class Upsample(Module):
 
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Upsample"]
+           "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+           "Upsample"]
