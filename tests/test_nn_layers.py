@@ -429,6 +429,58 @@ def test_transformer_encoder_layer(device, norm_first):
         nn.TransformerEncoderLayer(8, 2, activation="tanh")
 
 
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_transformer_decoder_layer_and_transformer(device, norm_first):
+    layer = nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True, norm_first=norm_first,
+                                       dtype=dt.float64).to(device).eval()
+    keys = list(layer.state_dict())
+    assert keys[4:6] == ["multihead_attn.in_proj_weight", "multihead_attn.in_proj_bias"] and keys[-2:] == [
+        "norm3.weight", "norm3.bias"]
+    tgt, memory = RNG.standard_normal((2, 4, 8)), RNG.standard_normal((2, 6, 8))
+    p = {k: to_np(v) for k, v in layer.state_dict().items()}
+    norms = [lambda v, i=i: _layer_norm_ref(v, p[f"norm{i}.weight"], p[f"norm{i}.bias"]) for i in (1, 2, 3)]
+    causal = np.triu(np.ones((4, 4), bool), 1)
+
+    def ff(v):
+        h = np.maximum(v @ p["linear1.weight"].T + p["linear1.bias"], 0)
+        return h @ p["linear2.weight"].T + p["linear2.bias"]
+
+    def sa(v):
+        return _mha_reference(layer.self_attn, v, v, v, causal)[0]
+
+    def ca(v):
+        return _mha_reference(layer.multihead_attn, v, memory, memory)[0]
+
+    if norm_first:
+        h = tgt + sa(norms[0](tgt))
+        h = h + ca(norms[1](h))
+        expected = h + ff(norms[2](h))
+    else:
+        h = norms[0](tgt + sa(tgt))
+        h = norms[1](h + ca(h))
+        expected = norms[2](h + ff(h))
+    mask = nn.Transformer.generate_square_subsequent_mask(4, device=device, dtype=dt.float64)
+    assert to_np(mask).tolist() == np.where(causal, -np.inf, 0).tolist()
+    got = layer(dt.asarray(tgt, device=device), dt.asarray(memory, device=device), tgt_mask=mask, tgt_is_causal=True)
+    close(got, expected, device, rtol=1e-11, atol=1e-12)
+    dec = nn.TransformerDecoder(layer, 2).to(device)
+    assert "layers.1.multihead_attn.out_proj.bias" in dec.state_dict()
+    # the full model: the encoder's memory feeds every decoder layer
+    model = nn.Transformer(8, 2, 1, 2, 16, dropout=0.0, batch_first=True, norm_first=norm_first,
+                           dtype=dt.float64).to(device).eval()
+    assert len(model.state_dict()) == 12 + 2 + 2 * 18 + 2
+    src = dt.asarray(RNG.standard_normal((2, 5, 8)), device=device)
+    out = model(src, dt.asarray(tgt, device=device), tgt_mask=mask)
+    by_parts = model.decoder(dt.asarray(tgt, device=device), model.encoder(src), tgt_mask=mask)
+    close(out, to_np(by_parts), device, rtol=0, atol=0)
+    weights = [to_np(v) for k, v in model.state_dict().items() if v.ndim > 1]
+    assert all(np.abs(w).max() <= math.sqrt(6 / sum(w.shape)) for w in weights)  # xavier_uniform_
+    with pytest.raises(RuntimeError, match="the batch number of src and tgt must be equal"):
+        model(src, dt.asarray(tgt[:1], device=device))
+    with pytest.raises(RuntimeError, match="the feature number of src and tgt must be equal to d_model"):
+        model(src, dt.ones((2, 4, 6), dtype=dt.float64, device=device))
+
+
 @pytest.mark.parametrize("name", ["sigmoid", "silu", "softplus", "gelu_tanh", "elu", "selu", "celu", "mish",
                                   "logsigmoid", "hardswish", "softsign", "tanhshrink"])
 def test_half_precision_activations_compute_in_float32(device, name):
