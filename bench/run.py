@@ -827,6 +827,7 @@ def bench_nn(table, device, reps, dsync, torch, tsync, side=1024, batch=64, quic
                 t_dt, t_torch = paired_times(lambda: lin(X), lambda: tlin(tX), reps, warmup=3,
                                              inner=inner, sync_a=dsync, sync_b=tsync)
             table.add(section, case, "-", t_dt, "torch (no_grad)", t_torch)
+    _bench_lstm(table, section, device, reps, dsync, torch, tsync)
     rows = _exercises.exercise3(dt.device(device), quick, d2l)
     host, kept = rows[0][3] / 1e3, rows[1][3] / 1e3
     steps = 100 if quick else 1000
@@ -834,6 +835,48 @@ def bench_nn(table, device, reps, dsync, torch, tsync, side=1024, batch=64, quic
               f"device",
               "-", kept, "norm to the host each step", host,
               "on the CPU both do the same work (there is no transfer)" if device == "cpu" else "")
+
+
+def _numpy_lstm(x, w_ih, w_hh, b_ih, b_hh):
+    """The LSTM's equations as a plain NumPy loop: the baseline for nn.LSTM on the CPU."""
+    steps, batch, hidden = x.shape[0], x.shape[1], w_hh.shape[1]
+    projected = (x.reshape(steps * batch, -1) @ w_ih.T + b_ih).reshape(steps, batch, -1)
+    h = np.zeros((batch, hidden), x.dtype)
+    c = np.zeros((batch, hidden), x.dtype)
+    out = []
+    for t in range(steps):
+        g = projected[t] + h @ w_hh.T + b_hh
+        i, f = 1 / (1 + np.exp(-g[:, :hidden])), 1 / (1 + np.exp(-g[:, hidden:2 * hidden]))
+        cell, o = np.tanh(g[:, 2 * hidden:3 * hidden]), 1 / (1 + np.exp(-g[:, 3 * hidden:]))
+        c = f * c + i * cell
+        h = o * np.tanh(c)
+        out.append(h)
+    return np.stack(out), h, c
+
+
+def _bench_lstm(table, section, device, reps, dsync, torch, tsync, steps=32, batch=16, size=128):
+    """nn.LSTM's forward pass (Note [Recurrence]: one product for the inputs,
+    one per step) against the same equations in NumPy on the CPU, and
+    against PyTorch's LSTM (cuDNN on a GPU) where PyTorch is installed."""
+    from devtensor import nn
+    lstm = nn.LSTM(size, size, device=device)
+    x_np = np.random.default_rng(0).standard_normal((steps, batch, size)).astype(np.float32)
+    x = dt.asarray(x_np, device=device)
+    case = f"nn.LSTM({size}, {size})(x) {steps} steps, batch {batch}, float32"
+    if device == "cpu":
+        w = [p.numpy() for p in (lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0, lstm.bias_hh_l0)]
+        got, expected = lstm(x)[0].numpy(), _numpy_lstm(x_np, *w)[0]
+        assert np.allclose(got, expected, rtol=1e-4, atol=1e-5), "nn.LSTM differs from its equations"
+        t_dt, t_np = paired_times(lambda: lstm(x), lambda: _numpy_lstm(x_np, *w), reps, warmup=2)
+        table.add(section, case, "-", t_dt, "numpy loop", t_np, "no target")
+    if torch is not None:
+        tdev = "cuda" if device != "cpu" else "cpu"
+        tlstm = torch.nn.LSTM(size, size, device=tdev)
+        tx = torch.from_numpy(x_np).to(tdev)
+        with torch.no_grad():
+            t_dt, t_torch = paired_times(lambda: lstm(x), lambda: tlstm(tx), reps, warmup=2, sync_a=dsync,
+                                         sync_b=tsync)
+        table.add(section, case, "-", t_dt, "torch (no_grad)", t_torch, "no target")
 
 
 def _try_import(name):
