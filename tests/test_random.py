@@ -121,6 +121,28 @@ def test_uniform_normal_shape_forms(device):
     assert dt.random.normal(0, 1, size=(3,), device=device).shape == (3,)
 
 
+def test_uniform_and_normal_broadcast_array_parameters(device):
+    # the legacy functions broadcast arrays of parameters, as NumPy's do (noise added to a signal)
+    dt.random.seed(9)
+    signal = dt.linspace(0, 1, 5, device=device)
+    noisy = dt.random.normal(signal, 0.1)
+    assert noisy.shape == (5,) and noisy.device == dt.device(device)
+    assert float(abs(noisy - signal).max()) < 1.0
+    spread = to_np(dt.random.normal(0, [1.0, 100.0], size=(4000, 2), device=device))
+    assert abs(spread[:, 0].std() - 1) < 0.1 and abs(spread[:, 1].std() - 100) < 10
+    zero = to_np(dt.random.normal(dt.asarray([3.0, -2.0], device=device), 0.0))
+    assert zero.tolist() == [3.0, -2.0]
+    u = to_np(dt.random.uniform(dt.asarray([0.0, 10.0], device=device), [1.0, 20.0], size=(3000, 2)))
+    assert u[:, 0].min() >= 0 and u[:, 0].max() < 1 and u[:, 1].min() >= 10 and u[:, 1].max() < 20
+    backwards = to_np(dt.random.uniform(2.0, np.array([1.0, 1.5]), size=(1000, 2)))  # high < low: NumPy's legacy
+    assert backwards[:, 0].min() > 1.0 and backwards[:, 0].max() <= 2.0
+    assert dt.random.normal([0.0, 1.0], 1.0, dtype=dt.float32).dtype == dt.float32
+    with pytest.raises(ValueError, match="scale < 0"):
+        dt.random.normal(0, [1.0, -1.0])
+    with pytest.raises(ValueError, match="shape mismatch"):
+        dt.random.normal(0, [1.0, 1.0], size=3)
+
+
 @pytest.mark.parametrize("low,high", [(0, 10), (-5, 5), (100, 103), (0, 2), (-(2 ** 40), 2 ** 40)])
 def test_randint_range(low, high, device):
     dt.random.seed(4)

@@ -460,7 +460,8 @@ def test_pytorch_linear_algebra_names(device):
 def test_pytorch_random_forms(device):
     dt.manual_seed(2)
     n = dt.normal(2.0, 3.0, (4000,))
-    assert n.dtype == dt.float32 and abs(float(n.mean()) - 2) < 0.2 and abs(float(n.std()) - 3) < 0.2
+    assert n.dtype == dt.float64 == dt.randn(2).dtype and dt.normal(0.0, 1.0, (2,), dtype=dt.float32).dtype == dt.float32
+    assert abs(float(n.mean()) - 2) < 0.2 and abs(float(n.std()) - 3) < 0.2
     m = dt.normal(dt.zeros(3, device=device), dt.asarray([1.0, 0.0, 2.0], device=device))
     assert m.device == dt.device(device) and float(m[1]) == 0.0
     b = dt.bernoulli(dt.asarray([0.0, 1.0] * 50, device=device))

@@ -9,7 +9,7 @@ import pytest
 
 import devtensor as dt
 from devtensor import nn
-from helpers import CUDA_DEVICES, to_np
+from helpers import CUDA_DEVICES, requires_devices, to_np
 
 
 def test_counting_and_properties(device):
@@ -537,3 +537,124 @@ def test_scatter_reduce_keyword_and_masked_scatter(device):
         x.scatter(1, idx, 1.0, reduce="sum")
     with pytest.raises(TypeError, match="argument 'src' must be Tensor, not float"):
         x.scatter_reduce(0, idx, 1.0, "sum")
+
+
+def test_masked_fill_refuses_floats_an_integer_tensor_cannot_hold(device):
+    m = dt.asarray([True, False, True], device=device)
+    for value, error in ((float("nan"), ValueError), (float("inf"), OverflowError), (np.float64(-np.inf), OverflowError)):
+        t = dt.arange(3, device=device)
+        with pytest.raises(error):
+            t.masked_fill(m, value)
+        with pytest.raises(error):
+            t.masked_fill_(m, value)
+        assert t.tolist() == [0, 1, 2]  # nothing written
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        dt.arange(3, dtype=dt.int8, device=device).masked_fill(m, 3.9e9)
+    assert dt.arange(3, dtype=dt.int8, device=device).masked_fill(m, 2.5).tolist() == [2, 1, 2]  # truncates
+    assert dt.arange(3.0, device=device).masked_fill(m, float("nan")).isnan().tolist() == [True, False, True]
+    assert dt.zeros(3, dtype=dt.bool, device=device).masked_fill(m, float("nan")).tolist() == [True, False, True]
+
+
+def test_type_takes_tensor_type_names(device):
+    x = dt.ones(2, dtype=dt.float32, device=device)
+    assert x.type(x.type()) is x
+    assert x.type("torch.LongTensor").dtype == dt.int64 and x.type("torch.LongTensor").device == dt.device("cpu")
+    half = x.type("devtensor.HalfTensor")
+    assert half.dtype == dt.float16 and half.device.type == "cpu"
+    for bad in ("torch.FooTensor", "numpy.FloatTensor", "torch.cpu.FloatTensor"):
+        with pytest.raises(ValueError, match=f"invalid type: '{bad}'"):
+            x.type(bad)
+
+
+@requires_devices(1)
+def test_type_name_moves_to_cuda():
+    x = dt.ones(2, dtype=dt.float32)
+    moved = x.type("devtensor.cuda.DoubleTensor")
+    assert moved.device == dt.device("cuda:0") and moved.dtype == dt.float64
+    on = dt.ones(2, device="cuda:1") if len(CUDA_DEVICES) > 1 else dt.ones(2, device="cuda:0")
+    assert on.type("torch.cuda.FloatTensor").device == on.device  # a CUDA tensor stays on its device
+
+
+def test_data_is_a_view_and_only_parameters_replace_it(device):
+    t = dt.arange(6.0, device=device).reshape(2, 3)
+    d = t.data
+    assert type(d) is dt.Tensor and d.shape == t.shape and d.device == t.device
+    d[0, 0] = 9
+    assert float(t[0, 0]) == 9
+    with pytest.raises(TypeError, match="only the data of a Tensor subclass such as devtensor.nn.Parameter"):
+        t.data = dt.ones(4, device=device)
+    p = nn.Parameter(dt.ones(2, device=device))
+    p.data = dt.zeros(3, device=device)
+    assert p.shape == (3,) and not p.any()
+
+
+def test_random_fills(device):
+    dt.manual_seed(4)
+    ints = dt.zeros(4000, dtype=dt.int64, device=device).random_(3)
+    assert sorted(set(ints.tolist())) == [0, 1, 2]
+    floats = dt.zeros(4000, device=device).random_(5, 7)
+    assert sorted(set(floats.tolist())) == [5.0, 6.0]
+    assert int(dt.zeros(1000, dtype=dt.uint8, device=device).random_().max()) > 200
+    assert float(dt.zeros(1000, dtype=dt.float32, device=device).random_().max()) > 2 ** 23
+    g = dt.Generator().manual_seed(1)
+    a = dt.zeros(5, dtype=dt.int64, device=device).random_(0, 100, generator=g)
+    g.manual_seed(1)
+    assert a.tolist() == dt.zeros(5, dtype=dt.int64, device=device).random_(0, 100, generator=g).tolist()
+    with pytest.raises(RuntimeError, match="random_ expects 'from' to be less than 'to'"):
+        dt.zeros(2, device=device).random_(3, 3)
+    b = dt.zeros(4000, device=device).bernoulli_(0.25)
+    assert set(b.tolist()) == {0.0, 1.0} and 0.2 < float(b.mean()) < 0.3
+    assert dt.zeros(3, dtype=dt.int64, device=device).bernoulli_(1.0).tolist() == [1, 1, 1]
+
+
+def test_generator_keyword_on_factories_and_fills(device):
+    g = dt.Generator().manual_seed(7)
+    draws = [dt.rand(2, 3, generator=g, device=device), dt.randn((4,), generator=g, device=device),
+             dt.randint(10, (5,), generator=g, device=device), dt.randint(3, 6, (5,), generator=g, device=device),
+             dt.empty(3, device=device).normal_(generator=g), dt.empty(3, device=device).uniform_(2, 3, generator=g)]
+    g.manual_seed(7)
+    again = [dt.rand(2, 3, generator=g, device=device), dt.randn(4, generator=g, device=device),
+             dt.randint(10, (5,), generator=g, device=device), dt.randint(3, 6, (5,), generator=g, device=device),
+             dt.empty(3, device=device).normal_(generator=g), dt.empty(3, device=device).uniform_(2, 3, generator=g)]
+    for a, b in zip(draws, again):
+        assert a.device == dt.device(device) and a.tolist() == b.tolist()
+    assert dt.rand(2, generator=g, dtype=dt.float16).dtype == dt.float16
+    assert set(draws[3].tolist()) <= {3, 4, 5} and 2 <= float(draws[5].min()) and float(draws[5].max()) < 3
+    with pytest.raises(TypeError, match="generator must be a devtensor.random.Generator"):
+        dt.randn(2, generator=3)
+    with pytest.raises(TypeError, match="generator must be a devtensor.random.Generator"):
+        nn.init.normal_(dt.empty(2), generator="seed")
+
+
+def test_pytorch_methods_over_numpy_functions(device):
+    t = dt.asarray([[np.nan, np.inf, 1.0], [-np.inf, 2.0, 3.0]], device=device)
+    assert t.nan_to_num(posinf=9.0, neginf=-9.0).tolist() == [[0, 9, 1], [-9, 2, 3]]
+    assert t.clone().nan_to_num_(nan=1.0).isfinite().all()
+    x = dt.asarray([1.0, 4.0, 9.0, 16.0], device=device)
+    assert x.diff().tolist() == [3, 5, 7] and x.diff(n=2, prepend=dt.zeros(1, device=device)).tolist() == [2, 2, 2]
+    assert x.outer(x[:2]).shape == (4, 2)
+    a, b = dt.ones((2, 3), device=device), dt.arange(6.0, device=device).reshape(2, 3)
+    assert a.cross(b).tolist() == np.cross(np.ones((2, 3)), np.arange(6.0).reshape(2, 3)).tolist()
+    tall = np.arange(6.0).reshape(3, 2)
+    assert a.T.cross(dt.asarray(tall, device=device)).tolist() == np.cross(np.ones((3, 2)), tall, axis=0).tolist()
+    with pytest.raises(RuntimeError, match="no dimension of size 3"):
+        dt.ones(2, device=device).cross(dt.ones(2, device=device))
+    rows = np.arange(1.0, 4.0)[:, None] * np.ones((3, 4))  # row norms 2, 4, 6
+    r = dt.asarray(rows, device=device).renorm(2, 0, 3.0)
+    np.testing.assert_allclose(np.linalg.norm(to_np(r), axis=1), [2, 3, 3], rtol=1e-6)
+    assert dt.asarray(rows, device=device).renorm_(1, 1, 100.0).tolist() == rows.tolist()
+    z = dt.zeros(5, device=device)
+    assert z.index_put_((dt.asarray([0, 0, 2], device=device),), dt.asarray(1.0, device=device),
+                        accumulate=True) is z and z.tolist() == [2, 0, 1, 0, 0]
+    assert z.index_put((dt.asarray([4], device=device),), dt.asarray([7.0], device=device)).tolist()[4] == 7
+    assert z.put_(dt.asarray([1, 1, -1], device=device), dt.asarray([5.0, 6.0, 7.0], device=device),
+                  accumulate=True).tolist() == [2, 11, 1, 0, 7]
+    grid = dt.zeros((2, 2), device=device).put_(dt.asarray([3, 0], device=device), dt.asarray([1.0, 2.0], device=device))
+    assert grid.tolist() == [[2, 0], [0, 1]]
+    with pytest.raises(IndexError, match="put_\\(\\): index out of range for a tensor of 4 elements"):
+        grid.put_(dt.asarray([4], device=device), dt.asarray([1.0], device=device))
+    squares = dt.arange(4.0).apply_(lambda v: v * v)
+    assert squares.tolist() == [0, 1, 4, 9]
+    if device != "cpu":
+        with pytest.raises(TypeError, match="apply_ is only implemented on CPU tensors"):
+            dt.zeros(2, device=device).apply_(abs)

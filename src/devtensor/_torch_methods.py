@@ -41,6 +41,11 @@ def _cast(name, dtype):
     return cast
 
 
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+               "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+               "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
 def _size_args(size):
     """new_zeros((2, 3)) and new_zeros(2, 3): the shape."""
     if len(size) == 1 and not isinstance(size[0], int):
@@ -189,6 +194,19 @@ class _TorchMethods:
     def detach(self):
         """A view of the same memory (no autograd in devtensor: nothing to detach from)."""
         return self[...]
+
+    @property
+    def data(self):
+        """PyTorch's Tensor.data: a tensor viewing the same memory (NumPy's
+        ndarray.data, a memoryview, is memoryview(t) on the CPU).  Only an
+        nn.Parameter's data can be replaced by assignment."""
+        return self[...]
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, _C.TensorBase):
+            raise TypeError(f"data must be a devtensor.Tensor, got {type(value).__name__}")
+        self._set_data_(value)
 
     def type_as(self, other):
         """self in other's tensor type (itself when it already is): other's
@@ -366,13 +384,28 @@ class _TorchMethods:
         """PyTorch's Tensor.type: with a dtype, self cast to it (self when it
         already is); without, the tensor type's name ('devtensor.FloatTensor',
         'devtensor.cuda.FloatTensor', ...)."""
-        if dtype is not None:
-            return self.to(dtype)
-        names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-                 "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-                 "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
-        kind = names.get(str(self.dtype), str(self.dtype).capitalize())
-        return f"devtensor.{'cuda.' if self.device.type == 'cuda' else ''}{kind}Tensor"
+        if dtype is None:
+            kind = _TYPE_NAMES.get(str(self.dtype), str(self.dtype).capitalize())
+            return f"devtensor.{'cuda.' if self.device.type == 'cuda' else ''}{kind}Tensor"
+        if isinstance(dtype, str) and dtype.endswith("Tensor"):
+            return self._to_type_name(dtype)
+        return self.to(dtype)
+
+    def _to_type_name(self, name):
+        """self in the tensor type name ('devtensor.cuda.LongTensor', or
+        PyTorch's 'torch.FloatTensor'): its dtype, and CUDA (the tensor's own
+        device, or the current one) or the CPU."""
+        parts = name.split(".")
+        if len(parts) not in (2, 3) or parts[0] not in ("devtensor", "torch") or (len(parts) == 3 and
+                                                                                   parts[1] != "cuda"):
+            raise ValueError(f"invalid type: '{name}'")
+        dtypes = {kind + "Tensor": dtype for dtype, kind in _TYPE_NAMES.items()}
+        if parts[-1] not in dtypes:
+            raise ValueError(f"invalid type: '{name}'")
+        dtype = dtypes[parts[-1]]
+        if len(parts) == 3:
+            return (self if self.device.type == "cuda" else self.cuda()).to(dtype)
+        return self.to("cpu", dtype)
 
     def reshape_as(self, other):
         return self.reshape(other.shape)
@@ -396,6 +429,116 @@ class _TorchMethods:
         from . import random
         src = generator if generator is not None else random
         self[...] = src.exponential(1.0 / lambd, self.shape, device=self.device)
+        return self
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 1 (probability p, a number or a tensor) or 0, in place."""
+        from ._torch_names import bernoulli
+        self[...] = bernoulli(self, p=p, generator=generator)
+        return self
+
+    def random_(self, *bounds, generator=None, **named):
+        """Fill with integers drawn uniformly from [from, to), in place:
+        random_(to), random_(from, to), or random_() over [0, 2^mantissa]
+        for floats and [0, max] for integers (PyTorch's Tensor.random_)."""
+        from ._torch_names import _source
+        if "from" in named:
+            bounds = (named.pop("from"),) + bounds
+        if "to" in named:
+            bounds = bounds + (named.pop("to"),)
+        if named or len(bounds) > 2:
+            raise TypeError("random_() takes from and to, at most")
+        if len(bounds) == 2:
+            low, high = bounds
+        elif len(bounds) == 1:
+            low, high = 0, bounds[0]
+        elif self.dtype.is_floating_point:
+            low, high = 0, 2 ** (_dt().finfo(self.dtype).nmant + 1) + 1
+        elif self.dtype == _C.bool:
+            low, high = 0, 2
+        else:
+            low, high = 0, int(_dt().iinfo(self.dtype).max) + 1
+        if high is None or not low < high:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        kind = self.dtype if not (self.dtype.is_floating_point or self.dtype.is_complex) else _C.int64
+        if generator is None:
+            self[...] = _dt().random.randint(low, high, self.shape, dtype=kind, device=self.device)
+        else:
+            self[...] = _source(generator).integers(low, high, self.shape, dtype=kind, device=self.device)
+        return self
+
+    def apply_(self, callable):
+        """callable applied to each element, in place (on CPU tensors only, as PyTorch's)."""
+        if self.device.type != "cpu":
+            raise TypeError("apply_ is only implemented on CPU tensors")
+        flat = self.reshape(-1) if self.flags.c_contiguous else self.flatten()
+        values = [callable(v) for v in flat.tolist()]
+        self[...] = _dt().asarray(values, dtype=self.dtype).reshape(self.shape)
+        return self
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return _dt().nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        self[...] = _dt().nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf)
+        return self
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        """PyTorch's Tensor.diff: the n-th differences along dim."""
+        return _dt().diff(self, n, dim=dim, prepend=prepend, append=append)
+
+    def outer(self, vec2):
+        return _dt().outer(self, vec2)
+
+    def cross(self, other, dim=None):
+        """The cross product along dim (without dim, the first dimension of
+        size 3, as PyTorch's Tensor.cross)."""
+        if dim is None:
+            sizes = _dt().broadcast_shapes(self.shape, getattr(other, "shape", ()))
+            dim = next((d for d, n in enumerate(sizes) if n == 3), None)
+            if dim is None:
+                raise RuntimeError(f"no dimension of size 3 in input: {list(sizes)}")
+        return _dt().cross(self, other, dim=dim)
+
+    def renorm(self, p, dim, maxnorm):
+        """Each slice along dim whose p-norm exceeds maxnorm scaled down to it."""
+        dt = _dt()
+        dim = _dim(dim, self.ndim)
+        axes = tuple(d for d in range(self.ndim) if d != dim)
+        norms = dt.linalg.vector_norm(self, ord=p, axis=axes, keepdims=True)
+        return self * dt.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0).astype(self.dtype, copy=False)
+
+    def renorm_(self, p, dim, maxnorm):
+        self[...] = self.renorm(p, dim, maxnorm)
+        return self
+
+    def index_put_(self, indices, values, accumulate=False):
+        """self[indices] = values (indices a tuple of index tensors); with
+        accumulate, every repeat of a position adds (PyTorch's index_put_)."""
+        key = tuple(indices)
+        if accumulate:
+            _dt().add.at(self, key, values)
+        else:
+            self[key] = values
+        return self
+
+    def index_put(self, indices, values, accumulate=False):
+        return self.clone().index_put_(indices, values, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        """source's values at the flat (row-major) positions index of self, in
+        place; with accumulate, repeats add (PyTorch's Tensor.put_)."""
+        dt = _dt()
+        index = dt.asarray(index, device=self.device).reshape(-1)
+        index = dt.where(index < 0, index + self.size, index)  # negative positions count from the end
+        if index.size and (bool((index < 0).any()) or bool((index >= self.size).any())):
+            raise IndexError(f"put_(): index out of range for a tensor of {self.size} elements")
+        where = dt.unravel_index(index, self.shape)
+        flat = (source if hasattr(source, "reshape") else dt.asarray(source)).reshape(-1)
+        if accumulate:
+            dt.add.at(self, where, flat)
+        else:
+            self[where] = flat
         return self
 
     def repeat_interleave(self, repeats, dim=None):

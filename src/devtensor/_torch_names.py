@@ -189,14 +189,20 @@ def le(input, other):
     return _input_tensor("le", input) <= other
 
 
-def randint(low, high=None, size=None, dtype=None, device=None):
+def randint(low, high=None, size=None, dtype=None, device=None, *, generator=None):
     """Integers in [low, high) (in [0, low) when high is None): NumPy's
     random.randint, and PyTorch's torch.randint(high, size), whose second
-    argument is a shape (a tuple or list) where NumPy's would be high.
-    devtensor.random.randint is NumPy's alone."""
+    argument is a shape (a tuple or list) where NumPy's would be high;
+    generator= draws from that Generator's stream.  devtensor.random.randint
+    is NumPy's alone."""
     from . import random
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, tuple(high)
+    if generator is not None:
+        if high is None:
+            low, high = 0, low
+        return _source(generator).integers(low, high, size, dtype=_C.int64 if dtype is None else dtype,
+                                           device=device)
     return random.randint(low, high, size, dtype=dtype, device=device)
 
 
@@ -308,7 +314,8 @@ def _source(generator):
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None):
     """PyTorch's normal: draws of N(mean, std^2), elementwise for tensors
     of means or deviations (their broadcast shape, dtype and device), of
-    size for numbers (float32 by default, PyTorch's default dtype)."""
+    size for numbers (float64 by default: devtensor's default float dtype,
+    as randn's, where PyTorch's is float32)."""
     from ._manipulation import broadcast_shapes
     src = _source(generator)
     tensors = [v for v in (mean, std) if isinstance(v, _C.TensorBase)]
@@ -328,7 +335,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None)
     if size is None:
         raise TypeError("normal() with a number for mean and for std needs size")
     size = (size,) if isinstance(size, int) else tuple(size)
-    return (mean + std * src.standard_normal(size, device=device)).astype(dtype or _C.float32)
+    return (mean + std * src.standard_normal(size, device=device)).astype(dtype or _C.float64, copy=False)
 
 
 def bernoulli(input, p=None, *, generator=None):

@@ -142,6 +142,15 @@ def index_select(input, dim, index):
     return _dt().take(input, index.reshape(-1), axis=dim)
 
 
+def _representable(value, dtype):
+    """NumPy's error (as t[mask] = value gives) for a float that an integer
+    dtype cannot hold: NaN, infinity or out of range.  where() casts
+    unsafely, which would store garbage."""
+    if isinstance(value, (float, np.floating)) and not (dtype.is_floating_point or dtype.is_complex
+                                                          or dtype == _C.bool):
+        _C.empty((), dtype=dtype)[()] = value
+
+
 def masked_fill(input, mask, value):
     """A copy of input, broadcast with the bool mask, with value where the
     mask is True."""
@@ -150,6 +159,7 @@ def masked_fill(input, mask, value):
     mask = _bool_mask(mask, input, "masked_fill")
     shape = input.shape if mask.shape == input.shape else tuple(dt.broadcast_shapes(input.shape, mask.shape))
     if type(value) in (int, float, bool):  # the common call: one pass of the core's where
+        _representable(value, input.dtype)
         out = _C.empty(shape, dtype=input.dtype, device=input.device)
         return _C._ufunc(_WHERE, mask, value, input, out=out, casting="unsafe")
     out = input.clone() if shape == input.shape else dt.broadcast_to(input, shape).copy()
@@ -384,6 +394,7 @@ class _SelectionMethods:
         mask = _bool_mask(mask, self, "masked_fill_")
         _fill_value(value, "masked_fill_", "masked_fill_ only supports a 0-dimensional value tensor, but got "
                                            "tensor with {} dimension(s).")
+        _representable(value, self.dtype)
         _dt().copyto(self, value, casting="unsafe", where=mask)
         return self
 

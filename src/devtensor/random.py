@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _C
 from ._C import dtype as _dtype_type
-from ._random_params import _count
+from ._random_params import _count, _device_of, _float_param, _is_array, _result_shape
 
 
 class _Stream:
@@ -104,29 +104,56 @@ def _draw(kind, shape, dtype, device, a, b, stream=_GLOBAL):
 
 
 def uniform(low=0.0, high=1.0, size=None, dtype=None, device=None):
-    """Uniform samples in [low, high)."""
+    """Uniform samples in [low, high) (low and high may be arrays, which
+    broadcast; as NumPy's legacy function, high < low is allowed)."""
     dtype = _floating(dtype, "uniform")
-    return _draw(_C.GEN_UNIFORM, _shape_of(size), dtype, device, float(low), float(high))
+    if not _is_array(low) and not _is_array(high):
+        return _draw(_C.GEN_UNIFORM, _shape_of(size), dtype, device, float(low), float(high))
+    device = _device_of(device, low, high)
+    lo, hi = _float_param(low, device), _float_param(high, device)
+    shape = _result_shape(None if size is None else _shape_of(size), lo, hi)
+    return (lo + (hi - lo) * _draw(_C.GEN_UNIFORM, shape, _C.float64, device, 0.0, 1.0)).astype(dtype, copy=False)
 
 
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, device=None):
-    """Normal samples with mean loc and standard deviation scale."""
-    if scale < 0:
-        raise ValueError("scale < 0")
+    """Normal samples with mean loc and standard deviation scale (arrays
+    broadcast, as NumPy's)."""
     dtype = _floating(dtype, "normal")
-    return _draw(_C.GEN_NORMAL, _shape_of(size), dtype, device, float(loc), float(scale))
+    if not _is_array(loc) and not _is_array(scale):
+        if scale < 0:
+            raise ValueError("scale < 0")
+        return _draw(_C.GEN_NORMAL, _shape_of(size), dtype, device, float(loc), float(scale))
+    device = _device_of(device, loc, scale)
+    mu, sigma = _float_param(loc, device), _float_param(scale, device)
+    if bool((sigma < 0).any()):
+        raise ValueError("scale < 0")
+    shape = _result_shape(None if size is None else _shape_of(size), mu, sigma)
+    return (mu + sigma * _draw(_C.GEN_NORMAL, shape, _C.float64, device, 0.0, 1.0)).astype(dtype, copy=False)
 
 
-def rand(*shape, dtype=None, device=None):
-    """Uniform samples in [0, 1): rand(2, 3) or rand((2, 3))."""
+def rand(*shape, dtype=None, device=None, generator=None):
+    """Uniform samples in [0, 1): rand(2, 3) or rand((2, 3)); from a
+    Generator's stream with generator= (PyTorch's keyword)."""
     dtype = _floating(dtype, "rand")
+    if generator is not None:
+        return _generator(generator).random(_varargs_shape(shape), device=device).astype(dtype, copy=False)
     return _draw(_C.GEN_UNIFORM, _varargs_shape(shape), dtype, device, 0.0, 1.0)
 
 
-def randn(*shape, dtype=None, device=None):
-    """Standard normal samples: randn(2, 3) or randn((2, 3))."""
+def randn(*shape, dtype=None, device=None, generator=None):
+    """Standard normal samples: randn(2, 3) or randn((2, 3)); from a
+    Generator's stream with generator= (PyTorch's keyword)."""
     dtype = _floating(dtype, "randn")
+    if generator is not None:
+        return _generator(generator).standard_normal(_varargs_shape(shape), device=device).astype(dtype, copy=False)
     return _draw(_C.GEN_NORMAL, _varargs_shape(shape), dtype, device, 0.0, 1.0)
+
+
+def _generator(generator):
+    if not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a devtensor.random.Generator (devtensor.Generator), not "
+                        f"{type(generator).__name__}")
+    return generator
 
 
 def randint(low, high=None, size=None, dtype=None, device=None):

@@ -1,6 +1,7 @@
 """devtensor.nn.init: PyTorch's in-place initialisers, drawing on the
-tensor's own device from devtensor.random (Note [Reproducible on every
-device]: one seed gives the same values on every device)."""
+tensor's own device from devtensor.random, or from the Generator passed as
+generator= (Note [Reproducible on every device]: one seed gives the same
+values on every device)."""
 import math
 import warnings
 
@@ -73,17 +74,15 @@ def uniform_(tensor, a=0.0, b=1.0, generator=None):
     to the tensor's dtype, which can reach b in float32, as NumPy's and
     PyTorch's can)."""
     _floating(tensor, "uniform_")
-    _no_generator(generator)
-    return _fill_with(tensor, _random.uniform(a, b, size=tensor.shape, dtype=_draw_dtype(tensor),
-                                              device=tensor.device))
+    return _fill_with(tensor, _draws(generator).uniform(a, b, size=tensor.shape, dtype=_draw_dtype(tensor),
+                                                        device=tensor.device))
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     """Fill with values drawn from N(mean, std^2)."""
     _floating(tensor, "normal_")
-    _no_generator(generator)
-    return _fill_with(tensor, _random.normal(mean, std, size=tensor.shape,
-                                             dtype=_draw_dtype(tensor), device=tensor.device))
+    return _fill_with(tensor, _draws(generator).normal(mean, std, size=tensor.shape, dtype=_draw_dtype(tensor),
+                                                       device=tensor.device))
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
@@ -91,16 +90,16 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     values, not deviations, as PyTorch's): draws outside are drawn again,
     on the tensor's device, until none is left."""
     _floating(tensor, "trunc_normal_")
-    _no_generator(generator)
+    source = _draws(generator)
     if not a < b:
         raise ValueError(f"trunc_normal_ needs a < b, got a={a} and b={b}")
     from .. import _ufuncs, any as any_
-    x = _random.normal(mean, std, size=tensor.shape, dtype=_C.float64, device=tensor.device)
+    x = source.normal(mean, std, size=tensor.shape, dtype=_C.float64, device=tensor.device)
     for _ in range(10000):
         outside = (x < a) | (x > b)
         if not bool(any_(outside)):
             return _fill_with(tensor, x.astype(_draw_dtype(tensor)))
-        redraw = _random.normal(mean, std, size=tensor.shape, dtype=_C.float64, device=tensor.device)
+        redraw = source.normal(mean, std, size=tensor.shape, dtype=_C.float64, device=tensor.device)
         x = _ufuncs.where(outside, redraw, x)
     raise RuntimeError(f"trunc_normal_: [{a}, {b}] holds too little of N({mean}, {std}^2) to draw from by "
                        f"rejection")
@@ -176,7 +175,6 @@ def orthogonal_(tensor, gain=1, generator=None):
     """PyTorch's orthogonal_: the Q of a normal matrix's QR (signs made R's
     diagonal positive), of the tensor's first dim by the rest, times gain."""
     _floating(tensor, "orthogonal_")
-    _no_generator(generator)
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.size == 0:
@@ -185,7 +183,8 @@ def orthogonal_(tensor, gain=1, generator=None):
     from .._ufuncs import sign, where
     rows = tensor.shape[0]
     cols = tensor.size // rows
-    flat = _random.normal(0.0, 1.0, size=(rows, cols), dtype=_draw_dtype(tensor), device=tensor.device)
+    flat = _draws(generator).normal(0.0, 1.0, size=(rows, cols), dtype=_draw_dtype(tensor),
+                                    device=tensor.device)
     if rows < cols:
         flat = flat.T
     q, r = linalg.qr(flat)
@@ -196,10 +195,28 @@ def orthogonal_(tensor, gain=1, generator=None):
     return _fill_with(tensor, (q * gain).reshape(tensor.shape))
 
 
-def _no_generator(generator):
-    if generator is not None:
-        raise TypeError("devtensor.nn.init draws from devtensor.random's global generator; seed "
-                        "it with devtensor.random.seed() instead of passing generator=")
+class _FromGenerator:
+    """A devtensor.random.Generator's draws with devtensor.random's signature
+    (dtype=): the initialisers' generator= argument, as PyTorch's."""
+
+    def __init__(self, generator):
+        self.generator = generator
+
+    def uniform(self, a, b, size, dtype, device):
+        return self.generator.uniform(a, b, size, device=device).astype(dtype, copy=False)
+
+    def normal(self, mean, std, size, dtype, device):
+        return self.generator.normal(mean, std, size, device=device).astype(dtype, copy=False)
+
+
+def _draws(generator):
+    """What draws: the global stream, or the Generator given."""
+    if generator is None:
+        return _random
+    if not isinstance(generator, _random.Generator):
+        raise TypeError(f"generator must be a devtensor.random.Generator (devtensor.Generator), not "
+                        f"{type(generator).__name__}")
+    return _FromGenerator(generator)
 
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
