@@ -276,7 +276,8 @@ def test_selection_functions(device):
 
 @pytest.mark.parametrize("shape, dim, k", [((300000,), 0, 5), ((700, 100), 0, 3), ((100, 700), 1, 30),
                                            ((2000, 3), 0, 7), ((40, 30), 1, 0), ((7,), 0, 7),
-                                           ((70000,), 0, 20000), ((3, 1), 0, 2)])
+                                           ((70000,), 0, 20000), ((3, 1), 0, 2), ((700, 100), 0, 1),
+                                           ((100, 70), 1, 1), ((200, 60), 1, 4)])
 def test_topk_against_a_stable_sort(device, shape, dim, k):
     """topk's values are the first k of a sort (NaN the largest), whether it
     sorts (small tensors, devices) or partitions first (big CPU tensors)."""
@@ -295,6 +296,13 @@ def test_topk_against_a_stable_sort(device, shape, dim, k):
         np.testing.assert_array_equal(np.take_along_axis(a, to_np(indices), axis=dim), want)
     masked = dt.asarray(a, device=device).masked_fill(dt.asarray(np.isnan(a), device=device), -1)
     np.testing.assert_array_equal(to_np(masked), np.where(np.isnan(a), -1, a))
+    if k:  # integers (k = 1 takes argmin for the smallest, where floats sort)
+        ints = (a * 100).astype(np.int64) if not np.isnan(a).any() else np.nan_to_num(a * 100).astype(np.int64)
+        for largest in (True, False):
+            values, indices = dt.asarray(ints, device=device).topk(k, dim=dim, largest=largest)
+            s = -np.sort(-ints, axis=dim) if largest else np.sort(ints, axis=dim)
+            np.testing.assert_array_equal(to_np(values), np.take(s, np.arange(k), axis=dim))
+            np.testing.assert_array_equal(np.take_along_axis(ints, to_np(indices), axis=dim), to_np(values))
 
 
 def _torch_running_extreme(a, dim, largest):

@@ -199,7 +199,12 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     n = x.shape[dim]
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
-    if 0 < 4 * k < n and n >= _PARTITION_FROM and x.device.type == "cpu":
+    if k == 1 and (largest or not (x.dtype.is_floating_point or x.dtype.is_complex)) and not x.dtype.is_complex:
+        # one reduction: argmax's first NaN or first maximum is the stable sort's first (argmin's
+        # NaN rule differs from topk's, so the smallest float goes through the sort)
+        indices = (dt.argmax if largest else dt.argmin)(x, axis=dim, keepdims=True)
+        values = dt.take_along_axis(x, indices, axis=dim)
+    elif 0 < 4 * k < n and (n >= _PARTITION_FROM or x.size >= _PARTITION_TOTAL) and x.device.type == "cpu":
         # the k (unordered) by a partition, then ordered: less work than a sort
         part = dt.argpartition(x, n - k if largest else k - 1, axis=dim)
         part = part[_upto(dim, slice(n - k, n) if largest else slice(0, k))]
@@ -218,7 +223,11 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     return topk_result(values, indices)
 
 
-_PARTITION_FROM = 1024  # elements along dim: below, topk sorts (a partition and a sort cost more calls)
+# Below _PARTITION_FROM elements along dim, and _PARTITION_TOTAL in all, topk sorts: a partition
+# and a sort cost more calls.  Many short rows partition (4096 rows of 1000 float32, k = 5:
+# 17 ms against 102 ms sorting; 100 rows of 200: 0.22 ms against 0.73 ms).
+_PARTITION_FROM = 1024
+_PARTITION_TOTAL = 8192
 
 
 def _upto(dim, part):
