@@ -45,6 +45,9 @@ CONVS = [  # (input shape, weight shape, stride, padding, dilation, groups)
     ((2, 4, 7, 6), (6, 2, 3, 2), (2, 1), 1, (1, 2), 2),
     ((1, 3, 5, 5), (2, 3, 1, 1), (1, 1), 0, (1, 1), 1),
     ((1, 2, 4, 5, 3), (2, 1, 2, 3, 2), (1, 2, 1), (1, 0, 1), (1, 1, 1), 2),
+    # depthwise (one input channel per group: Note [Depthwise convolution]), with a channel multiplier
+    ((2, 3, 8, 7), (6, 1, 3, 3), (2, 1), 1, (1, 2), 3),
+    ((2, 4, 9), (4, 1, 3), (1,), 2, (2,), 4),
 ]
 
 

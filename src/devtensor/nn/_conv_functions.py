@@ -15,6 +15,13 @@ Note [Convolution as a matrix product]
     with amax or sum, without the copy.  Memory is prod(kernel) times the
     output's, as in every im2col convolution.
 
+Note [Depthwise convolution]
+    With one input channel per group (MobileNet's depthwise layers) the
+    per-group products are (N * P) x K times K x m: too thin for a matrix
+    product to pay for the im2col copy.  Instead each kernel tap multiplies
+    its strided slice of the window view by its per-channel weights and adds
+    into the output: prod(kernel) elementwise passes, no copy.
+
 Note [Transposed convolution]
     A transposed convolution (and fold) is the adjoint: one matrix product
     gives every input position's contribution to each kernel tap, (N, O,
@@ -129,6 +136,15 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
                            f"size: ({' x '.join(str(dilation[d] * (kernel[d] - 1) + 1) for d in range(n))}). "
                            f"Kernel size can't be greater than actual input size")
+    if per_group == 1 and groups > 1:  # half precision adds in float32, as the matrix products do
+        wide = common in (_C.float16, _C.bfloat16)
+        windows, out = _windows(_pad_spatial(x.astype(_C.float32) if wide else x, pads, 0), kernel, stride,
+                                dilation)
+        y = _depthwise(windows, weight.astype(_C.float32) if wide else weight, kernel, out)
+        if bias is not None:
+            y = y + bias.reshape((out_channels,) + (1,) * n)
+        y = y.astype(common, copy=False)
+        return y if batched else y[0]
     windows, out = _windows(_pad_spatial(x, pads, 0), kernel, stride, dilation)
     batch = x.shape[0]
     positions, taps = math.prod(out), per_group * math.prod(kernel)
@@ -144,6 +160,25 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups):
         y = y + bias.reshape((out_channels,) + (1,) * n)
     y = dt.ascontiguousarray(y)
     return y if batched else y[0]
+
+
+def _depthwise(windows, weight, kernel, out):
+    """A depthwise convolution (one input channel per group, m outputs
+    each) from the window view (N, C, *out, *kernel): one multiply-add per
+    kernel tap over the whole output (Note [Depthwise convolution])."""
+    batch, channels = windows.shape[:2]
+    n = len(kernel)
+    m = weight.shape[0] // channels
+    taps = weight.reshape((channels, m, math.prod(kernel)))
+    y = None
+    for t, tap in enumerate(itertools.product(*(range(k) for k in kernel))):
+        x = windows[(slice(None), slice(None)) + (slice(None),) * n + tap]  # (N, C, *out), strided
+        term = x[:, :, None] * taps[:, :, t].reshape((channels, m) + (1,) * n)
+        if y is None:
+            y = term
+        else:
+            y += term
+    return y.reshape((batch, channels * m) + tuple(out))
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -164,7 +199,14 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 def _col2im(cols, kernel, blocks, stride, dilation, full):
     """The sum, into zeros (N, C, *full), of cols (N, C, *kernel, *blocks):
     tap t of block b lands at b * stride + t * dilation.  One strided
-    in-place add per kernel tap (Note [Transposed convolution])."""
+    in-place add per kernel tap (Note [Depthwise convolution]
+    With one input channel per group (MobileNet's depthwise layers) the
+    per-group products are (N * P) x K times K x m: too thin for a matrix
+    product to pay for the im2col copy.  Instead each kernel tap multiplies
+    its strided slice of the window view by its per-channel weights and adds
+    into the output: prod(kernel) elementwise passes, no copy.
+
+Note [Transposed convolution])."""
     out = _dt().zeros(cols.shape[:2] + tuple(full), dtype=cols.dtype, device=cols.device)
     for tap in itertools.product(*(range(k) for k in kernel)):
         where = (slice(None), slice(None)) + tuple(
