@@ -5,7 +5,7 @@ devtensor has no autograd yet: modules compute forward passes, parameters
 carry a requires_grad flag, and zero_grad() does nothing (see Module).
 """
 from . import functional, init, utils  # noqa: F401
-from . import activation, attention, container, conv, distance, linear, loss, normalization, pooling, rnn, shape, sparse, transformer
+from . import activation, attention, container, conv, distance, linear, loss, normalization, padding, pooling, rnn, shape, sparse, transformer
 from .activation import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
@@ -16,6 +16,7 @@ from .loss import *  # noqa: F401,F403
 from .module import Module  # noqa: F401
 from .normalization import *  # noqa: F401,F403
 from .parameter import Parameter, UninitializedParameter  # noqa: F401
+from .padding import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
@@ -24,4 +25,4 @@ from .transformer import *  # noqa: F401,F403
 
 __all__ = (["Module", "Parameter", "UninitializedParameter", "functional", "init", "utils"] + activation.__all__ + attention.__all__ +
            container.__all__ + conv.__all__ + distance.__all__ + linear.__all__ + loss.__all__ + normalization.__all__ +
-           pooling.__all__ + rnn.__all__ + shape.__all__ + sparse.__all__ + transformer.__all__)
+           padding.__all__ + pooling.__all__ + rnn.__all__ + shape.__all__ + sparse.__all__ + transformer.__all__)
