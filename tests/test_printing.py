@@ -127,3 +127,32 @@ def test_print_options_are_per_thread():
     worker.join()
     assert (mine, seen) == ("tensor([1.2])", ["tensor([1.23456])"])
     assert repr(dt.asarray([1.23456])) == "tensor([1.23456])"  # restored after the block
+
+
+def test_pytorch_print_options():
+    saved = dt.get_printoptions()
+    try:
+        wide = dt.asarray([1e-9, 1e6])
+        dt.set_printoptions(sci_mode=False)  # fixed point: NumPy's suppress
+        assert repr(wide) == "tensor([      0., 1000000.])"
+        dt.set_printoptions(sci_mode=None)  # automatic again
+        assert repr(wide) == "tensor([1.e-09, 1.e+06])"
+        plain = dt.asarray([1.5, 2.25])
+        dt.set_printoptions(sci_mode=True, precision=3)
+        assert repr(plain) == "tensor([1.500e+00, 2.250e+00])"
+        dt.set_printoptions(precision=4)  # a call without sci_mode drops its formatter, as without formatter=
+        assert repr(plain) == "tensor([1.5 , 2.25])"
+        with dt.printoptions(sci_mode=True):
+            assert str(plain) == "tensor([1.5000e+00, 2.2500e+00])"
+            assert repr(dt.arange(3)) == "tensor([0, 1, 2])"  # integers keep their form
+        assert repr(plain) == "tensor([1.5 , 2.25])"
+        dt.set_printoptions(profile="short")
+        assert repr(dt.arange(3000.0)) == "tensor([0.e+00, 1.e+00, ..., 3.e+03, 3.e+03])"  # precision 2, edgeitems 2
+        dt.set_printoptions(profile="full")
+        assert "..." not in repr(dt.arange(3000))
+        dt.set_printoptions(profile="default")
+        assert dt.get_printoptions() == np.get_printoptions()
+        with pytest.raises(ValueError, match="profile must be 'default', 'short' or 'full', got 'long'"):
+            dt.set_printoptions(profile="long")
+    finally:
+        dt.set_printoptions(**saved)

@@ -15,6 +15,7 @@ import cmath
 import contextlib
 import contextvars
 import operator
+import sys
 import warnings
 
 import numpy as np
@@ -288,23 +289,48 @@ def get_printoptions():
     return dict(_print_options.get())
 
 
+_UNSET = object()  # set_printoptions' sci_mode not given (None given means automatic)
+_PROFILES = {  # PyTorch's set_printoptions(profile=); 'default' is devtensor's default, NumPy's
+    "default": dict(np.get_printoptions()),
+    "short": dict(precision=2, threshold=1000, edgeitems=2, linewidth=80),
+    "full": dict(threshold=sys.maxsize),
+}
+
+
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
                      suppress=None, nanstr=None, infstr=None, formatter=None, sign=None,
-                     floatmode=None, *, legacy=None, override_repr=None):
+                     floatmode=None, *, legacy=None, override_repr=None, profile=None, sci_mode=_UNSET):
     """NumPy's set_printoptions, for tensors (NumPy's own arrays keep theirs);
     override_repr, NumPy's hook for its arrays' repr, is kept and handed back
-    (set_printoptions(**get_printoptions()) restores), tensors print their way."""
+    (set_printoptions(**get_printoptions()) restores), tensors print their way.
+    PyTorch's keywords too: profile ('default': NumPy's defaults, 'short',
+    'full': no summarising), applied first, and sci_mode (False: fixed
+    point, NumPy's suppress; True: every float in scientific notation;
+    None, given: chosen per tensor, NumPy's default)."""
     given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
                  linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
                  formatter=formatter, sign=sign, floatmode=floatmode, legacy=legacy,
                  override_repr=override_repr)
     new = dict(_print_options.get())
+    if profile is not None:
+        if profile not in _PROFILES:
+            raise ValueError(f"profile must be 'default', 'short' or 'full', got {profile!r}")
+        new.update(_PROFILES[profile])
+    if sci_mode is not _UNSET and suppress is None:
+        given["suppress"] = sci_mode is False
+    if sci_mode is True and formatter is None:
+        given["formatter"] = {"float_kind": _scientific}
     new.update({k: v for k, v in given.items() if v is not None})
-    if formatter is None and "formatter" in given:
+    if given["formatter"] is None:  # NumPy's rule: a call without a formatter removes it (sci_mode's too)
         new["formatter"] = None
     with np.printoptions(**_numpy_form(new)):  # NumPy validates every value
         checked = dict(np.get_printoptions())
     _print_options.set(checked)
+
+
+def _scientific(x):
+    """A float in scientific notation at the current precision (sci_mode=True)."""
+    return f"{x:.{_print_options.get()['precision']}e}"
 
 
 def _numpy_form(options):
