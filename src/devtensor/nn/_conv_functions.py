@@ -671,7 +671,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if mode in ("nearest", "nearest-exact"):  # PyTorch's float32 index arithmetic, on the host
             pos = np.arange(o, dtype=np.float32) + (np.float32(0.5) if mode == "nearest-exact" else np.float32(0))
             src = np.minimum(np.floor(pos * near[d]).astype(np.int64), length - 1)
-            x = dt.take(x, dt.asarray(src, device=input.device), axis=axis)
+            if length and o % length == 0 and np.array_equal(src, np.arange(o) // (o // length)):
+                x = dt.repeat(x, o // length, axis=axis)  # an integer upscale: each element repeated, no gather
+            else:
+                x = dt.take(x, dt.asarray(src, device=input.device), axis=axis)
             continue
         dst = dt.arange(o, dtype=_C.float64, device=input.device)
         if align_corners:
