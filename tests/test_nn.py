@@ -1058,3 +1058,14 @@ def test_more_activations_and_losses_against_their_definitions(device):
     with pytest.raises(RuntimeError, match="expected target of an integer dtype"):
         F.nll_loss(logp, x)
     assert repr(nn.LeakyReLU(0.1)) == "LeakyReLU(negative_slope=0.1)"
+
+
+def test_to_empty_and_type(device):
+    m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    weight = m[0].weight
+    assert m.to_empty(device=device) is m
+    assert m[0].weight is weight and weight.device == dt.device(device) and weight.shape == (3, 2)
+    assert m[1].running_mean.device == dt.device(device) and m[1].num_batches_tracked.dtype == dt.int64
+    assert m.type(dt.float64) is m
+    assert m[0].weight.dtype == dt.float64 and m[1].num_batches_tracked.dtype == dt.float64  # all, as PyTorch's
+    assert m[0].weight is weight

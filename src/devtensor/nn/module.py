@@ -388,6 +388,21 @@ class Module:
     def cpu(self):
         return self.to("cpu")
 
+    def to_empty(self, *, device, recurse=True):
+        """Parameters and buffers moved to device without their values
+        (uninitialised memory of the same shapes and dtypes), as PyTorch's;
+        returns self."""
+        device = _C._resolve_device(device if isinstance(device, _C.device) else _C.device(device))
+        if not recurse:
+            raise NotImplementedError("to_empty(recurse=False) is not implemented in devtensor")
+        return self._convert(lambda t: _C.empty(t.shape, dtype=t.dtype, device=device))
+
+    def type(self, dst_type):
+        """Every parameter and buffer cast to dst_type (all of them, as
+        PyTorch's Module.type; to() casts only floating ones)."""
+        dst_type = _dtype_type(dst_type)
+        return self._convert(lambda t: t.to(dtype=dst_type))
+
     def _cast_floating(self, dtype):
         return self._convert(lambda t: t.to(dtype=dtype) if t.dtype.is_floating_point else t)
 
