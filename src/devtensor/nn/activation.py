@@ -89,6 +89,15 @@ class Softmax(Module):
         return f"dim={self.dim}"
 
 
+class Softmax2d(Module):
+    """Softmax over the channels (dim -3) of (N, C, H, W) or (C, H, W)."""
+
+    def forward(self, input):
+        if input.ndim not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D instead")
+        return F.softmax(input, -3)
+
+
 class LogSoftmax(Module):
     def __init__(self, dim=None):
         super().__init__()
@@ -176,4 +185,5 @@ class PReLU(Module):
 
 
 __all__ = ["PReLU", "ELU", "SELU", "CELU", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "LogSigmoid", "Softsign",
-           "Tanhshrink", "Hardshrink", "Softshrink", "Threshold", "Softmin", "GLU", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax"]
+           "Tanhshrink", "Hardshrink", "Softshrink", "Threshold", "Softmin", "GLU", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax",
+           "Softmax2d"]

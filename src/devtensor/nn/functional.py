@@ -667,6 +667,17 @@ __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
             "dropout1d", "dropout2d", "dropout3d"]
 
 
+from ._loss_functions import (  # noqa: E402
+    bilinear, cosine_embedding_loss, gaussian_nll_loss, gumbel_softmax, hinge_embedding_loss, local_response_norm,
+    margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pdist, poisson_nll_loss, soft_margin_loss,
+    triplet_margin_loss,
+)
+
+__all__ += ["bilinear", "cosine_embedding_loss", "gaussian_nll_loss", "gumbel_softmax", "hinge_embedding_loss",
+            "local_response_norm", "margin_ranking_loss", "multi_margin_loss", "multilabel_soft_margin_loss", "pdist",
+            "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss"]
+
+
 def prelu(input, weight):
     """input where positive, weight * input elsewhere; weight has one value
     or one per channel (dim 1), PyTorch's prelu."""

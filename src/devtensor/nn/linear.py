@@ -1,4 +1,4 @@
-"""Identity, Linear and LazyLinear, with PyTorch's default initialisation."""
+"""Identity, Linear, LazyLinear and Bilinear, with PyTorch's default initialisation."""
 import math
 import operator
 
@@ -163,4 +163,37 @@ class LazyLinear(Linear):
             self.__class__ = Linear
 
 
-__all__ = ["Identity", "Linear", "LazyLinear"]
+class Bilinear(Module):
+    """y = x1^T W_k x2 + b_k, W of shape (out_features, in1_features,
+    in2_features); W and b start U(-1/sqrt(in1_features), 1/sqrt(in1_features)),
+    as in PyTorch."""
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in1_features = _features(in1_features, "in1_features")
+        self.in2_features = _features(in2_features, "in2_features")
+        self.out_features = _features(out_features, "out_features")
+        dtype = _C.float32 if dtype is None else dtype
+        self.weight = Parameter(empty((self.out_features, self.in1_features, self.in2_features), dtype=dtype,
+                                      device=device))
+        if bias:
+            self.bias = Parameter(empty(self.out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.in1_features) if self.in1_features else 0
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+__all__ = ["Identity", "Linear", "LazyLinear", "Bilinear"]

@@ -1,5 +1,8 @@
 """Loss modules: MSELoss, L1Loss, HuberLoss, SmoothL1Loss, KLDivLoss, BCELoss,
-CrossEntropyLoss, NLLLoss and BCEWithLogitsLoss."""
+CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, and the margin, embedding and
+likelihood losses (MarginRankingLoss, HingeEmbeddingLoss, SoftMarginLoss,
+CosineEmbeddingLoss, TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss,
+MultiLabelSoftMarginLoss, MultiMarginLoss)."""
 from . import functional as F
 from .module import Module
 
@@ -106,4 +109,93 @@ class BCELoss(Module):
         return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
-__all__ = ["HuberLoss", "SmoothL1Loss", "KLDivLoss", "BCELoss", "MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss"]
+class _Loss(Module):
+    """A loss module holding its reduction (checked) and its other options."""
+
+    def __init__(self, reduction="mean", **options):
+        super().__init__()
+        F._check_reduction(reduction)
+        self.reduction = reduction
+        for name, value in options.items():
+            setattr(self, name, value)
+
+
+class MarginRankingLoss(_Loss):
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(reduction, margin=margin)
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    def __init__(self, margin=1.0, reduction="mean"):
+        super().__init__(reduction, margin=margin)
+
+    def forward(self, input, target):
+        return F.hinge_embedding_loss(input, target, self.margin, self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    def forward(self, input, target):
+        return F.soft_margin_loss(input, target, self.reduction)
+
+
+class CosineEmbeddingLoss(_Loss):
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(reduction, margin=margin)
+
+    def forward(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, self.margin, self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, reduction="mean"):
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        super().__init__(reduction, margin=margin, p=p, eps=eps, swap=swap)
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_loss(anchor, positive, negative, self.margin, self.p, self.eps, self.swap,
+                                     self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    def __init__(self, log_input=True, full=False, eps=1e-8, reduction="mean"):
+        super().__init__(reduction, log_input=log_input, full=full, eps=eps)
+
+    def forward(self, log_input, target):
+        return F.poisson_nll_loss(log_input, target, self.log_input, self.full, eps=self.eps,
+                                  reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(reduction, full=full, eps=eps)
+
+    def forward(self, input, target, var):
+        return F.gaussian_nll_loss(input, target, var, self.full, self.eps, self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_Loss):
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+
+    def forward(self, input, target):
+        return F.multilabel_soft_margin_loss(input, target, self.weight, self.reduction)
+
+
+class MultiMarginLoss(_Loss):
+    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean"):
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        super().__init__(reduction, p=p, margin=margin)
+        self.register_buffer("weight", weight)
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, self.p, self.margin, self.weight, self.reduction)
+
+
+__all__ = ["MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
+           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "HuberLoss", "SmoothL1Loss", "KLDivLoss", "BCELoss", "MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss"]
