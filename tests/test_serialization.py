@@ -144,12 +144,16 @@ def test_we_read_safetensors_files(tmp_path):
 
 # ---- saving errors ----
 def test_save_errors(tmp_path):
-    with pytest.raises(TypeError, match="save\\(\\) takes a tensor, a list or tuple"):
+    with pytest.raises(TypeError, match="save\\(\\) takes a tensor, or lists, tuples and dicts of tensors"):
         dt.save(np.ones(3), tmp_path / "x")
-    with pytest.raises(TypeError, match="entry 'a' is a ndarray, not a tensor"):
+    with pytest.raises(TypeError, match="entry 'a' is a ndarray; save\\(\\) stores tensors, numbers, strings"):
         dt.save({"a": np.ones(3)}, tmp_path / "x")
-    with pytest.raises(TypeError, match="dict keys must be str, got int"):
-        dt.save({1: dt.ones(1)}, tmp_path / "x")
+    with pytest.raises(TypeError, match="entry 'b.0' is a object"):
+        dt.save({"b": [object()]}, tmp_path / "x")
+    with pytest.raises(TypeError, match="dict keys must be str or int, got float: 1.5 in 'c'"):
+        dt.save({"c": {1.5: dt.ones(1)}}, tmp_path / "x")
+    with pytest.raises(ValueError, match="two tensors .* under the name 'a.b'"):
+        dt.save({"a.b": dt.ones(1), "a": {"b": dt.ones(1)}}, tmp_path / "x")
     with pytest.raises(ValueError, match="'__metadata__' is reserved"):
         dt.save({"__metadata__": dt.ones(1)}, tmp_path / "x")
     with pytest.raises(TypeError, match="metadata must be a dict of str to str"):
@@ -157,6 +161,38 @@ def test_save_errors(tmp_path):
     with pytest.raises(ValueError, match="'devtensor' is devtensor's own"):
         dt.save(dt.ones(1), tmp_path / "x", metadata={"devtensor": "x"})
     assert os.listdir(tmp_path) == []
+
+
+def test_checkpoints_round_trip(device, tmp_path):
+    net = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)).to(device)
+    checkpoint = {"epoch": 3, "model": net.state_dict(), "loss": 0.25, "history": [1.0, float("inf")],
+                  "name": "run-1", "done": False, "note": None, "shape": (2, 3), "step": np.float32(1.5),
+                  "optimizer": {"state": {0: {"step": dt.asarray(2.0, device=device)}},
+                                "param_groups": [{"lr": 0.1, "params": [0, 1]}]}}
+    path = tmp_path / "checkpoint.safetensors"
+    dt.save(checkpoint, path)
+    back = dt.load(path)
+    assert list(back) == list(checkpoint)
+    assert {k: back[k] for k in ("epoch", "loss", "history", "name", "done", "note", "shape", "step")} == {
+        "epoch": 3, "loss": 0.25, "history": [1.0, float("inf")], "name": "run-1", "done": False, "note": None,
+        "shape": (2, 3), "step": 1.5}
+    assert type(back["shape"]) is tuple and type(back["epoch"]) is int
+    for key, value in net.state_dict().items():
+        same(back["model"][key], value)
+    assert back["optimizer"]["param_groups"] == [{"lr": 0.1, "params": [0, 1]}]
+    same(back["optimizer"]["state"][0]["step"], dt.asarray(2.0, device=device))  # an int key stays an int
+    fresh = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    fresh.load_state_dict(dt.load(path, map_location="cpu")["model"])
+    assert fresh[1].num_batches_tracked.device == dt.device("cpu")
+    # other readers see the tensors under their dotted paths
+    stored = safetensors_numpy.load_file(str(path))
+    assert sorted(stored) == sorted(["model.0.weight", "model.0.bias", "model.1.weight", "model.1.bias",
+                                     "model.1.running_mean", "model.1.running_var", "model.1.num_batches_tracked",
+                                     "optimizer.state.0.step"])
+    dt.save({"epoch": 7}, path)  # no tensor at all
+    assert dt.load(path) == {"epoch": 7}
+    dt.save({1: dt.ones(1, device=device)}, path)  # int keys go through the tree
+    assert list(dt.load(path)) == [1]
 
 
 def test_failed_save_keeps_the_old_file(tmp_path, monkeypatch):
@@ -183,6 +219,22 @@ def write_raw(path, header, data=b"", length=None):
 
 def entry(dtype="F32", shape=(2,), offsets=(0, 8)):
     return {"dtype": dtype, "shape": list(shape), "data_offsets": list(offsets)}
+
+
+def tree(description):
+    """A header of one entry 'a' whose metadata describes a checkpoint by
+    the tree given, and its data."""
+    ours = {"kind": "tree", "devices": {}, "complex128": []}
+    if description is not None:
+        ours["tree"] = description
+    return {"a": entry(), "__metadata__": {"devtensor": json.dumps(ours)}}, b"\0" * 8
+
+
+def nested_tree(depth):
+    node = {"t": "a"}
+    for _ in range(depth):
+        node = {"l": [node]}
+    return node
 
 
 HOSTILE = [
@@ -230,6 +282,18 @@ HOSTILE = [
     ("complex128 marker on F32", {"a": entry(), "__metadata__": {"devtensor": json.dumps(
         {"kind": "dict", "devices": {}, "complex128": ["a"]})}}, b"\0" * 8,
      "marked complex128 but is not F64"),
+    # checkpoints' trees (Note [Checkpoints])
+    ("tree names a missing entry", *tree({"d": [["x", {"t": "zz"}]]}), "names entry 'zz' that is not in the file"),
+    ("tree names an entry twice", *tree({"l": [{"t": "a"}, {"t": "a"}]}), "names entry 'a' that is not in the "
+                                                                         "file, or twice"),
+    ("tree leaves an entry out", *tree({"v": 1}), "leaves some of the file's entries out"),
+    ("tree with an unknown node", *tree({"p": "os.system"}), "unknown checkpoint tree node 'p'"),
+    ("tree node with two keys", *tree({"t": "a", "v": 1}), "must be an object with one key"),
+    ("tree value not a scalar", *tree({"u": [{"t": "a"}, {"v": [1]}]}), "must be a number, a string"),
+    ("tree dict with a float key", *tree({"d": [[1.5, {"t": "a"}]]}), "[str or int key, value] pairs"),
+    ("tree list not an array", *tree({"l": {"t": "a"}}), "must be a JSON array"),
+    ("tree too deep", *tree(nested_tree(150)), "nests more than 100 deep"),
+    ("tree missing", *tree(None), "must be an object with one key"),
 ]
 
 

@@ -1,5 +1,6 @@
 """devtensor.save and devtensor.load: tensors, lists, tuples and dicts of
-tensors (state dicts) in the safetensors format, which never runs code.
+tensors (state dicts), and checkpoints nesting them with numbers and
+strings, in the safetensors format, which never runs code.
 
 Note [Files in the safetensors format]
 A file is an 8-byte little-endian header length N, N bytes of JSON, then
@@ -13,6 +14,16 @@ tensors that were not on the cpu, and which tensors were complex128:
 safetensors has no complex128, so those are stored as F64 with a trailing
 axis of 2 (real, imaginary), which is what other readers see.  Sharing
 between tensors is not kept: each is written whole.
+
+Note [Checkpoints]
+PyTorch's checkpoint, {"epoch": 3, "model": model.state_dict(), "loss":
+0.25}, nests state dicts in a dict beside numbers.  Such an object is
+stored as its tensors, named by their dotted paths ("model.0.weight"), and
+a JSON tree in our metadata: {"d": [[key, node], ...]} for a dict (str or
+int keys), {"l": [...]} or {"u": [...]} for a list or tuple, {"t": name}
+for a tensor and {"v": value} for a number, string, bool or None.  Loading
+rebuilds the object from the tree, which must name every entry exactly
+once; a file is still only data: the tree holds no types beyond these.
 
 Note [Reading files we do not trust]
 A file is only data to load: its header is parsed as JSON and nothing else
@@ -55,10 +66,94 @@ _TO_CODE = {name: code for code, (name, _) in _FROM_CODE.items()}
 _TO_CODE["complex128"] = "F64"
 
 
-def _entries(obj):
-    """(kind, [(name, tensor)]) for a tensor, a list/tuple or a dict of tensors."""
+def _flat_kind(obj):
+    """Whether obj is one of the flat forms (a tensor, or a list, tuple or
+    dict of str to tensors), stored with its keys as the entry names."""
     if isinstance(obj, Tensor):
-        return "tensor", [("tensor", obj)]
+        return True
+    if isinstance(obj, dict):
+        return all(isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items())
+    return isinstance(obj, (list, tuple)) and all(isinstance(v, Tensor) for v in obj)
+
+
+_SCALARS = (bool, int, float, str, type(None))
+
+
+def _tree(node, path, items):
+    """The JSON description of a nested object (Note [Checkpoints]), its
+    tensors appended to items as (dotted path, tensor)."""
+    where = ".".join(path)
+    if isinstance(node, Tensor):
+        name = where or "tensor"
+        if name == "__metadata__" or any(name == n for n, _ in items):
+            raise ValueError(f"save(): two tensors (or one and the format's '__metadata__') would be stored "
+                             f"under the name {name!r}")
+        items.append((name, node))
+        return {"t": name}
+    if isinstance(node, dict):
+        pairs = []
+        for key, value in node.items():
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                raise TypeError(f"save(): dict keys must be str or int, got {type(key).__name__}: {key!r}"
+                                f"{' in ' + repr(where) if where else ''}")
+            pairs.append([key, _tree(value, path + [str(key)], items)])
+        return {"d": pairs}
+    if isinstance(node, (list, tuple)):
+        return {"l" if isinstance(node, list) else "u": [_tree(v, path + [str(i)], items)
+                                                         for i, v in enumerate(node)]}
+    if isinstance(node, np.generic) and node.dtype.kind in "biuf":
+        node = node.item()
+    if isinstance(node, _SCALARS):
+        return {"v": node}
+    raise TypeError(f"save(): entry {where!r} is a {type(node).__name__}; save() stores tensors, numbers, "
+                    f"strings and None, in lists, tuples and dicts")
+
+
+_MAX_DEPTH = 100  # of a checkpoint's nesting
+
+
+def _rebuild(node, values, used, depth=0):
+    """The object a tree description stands for, every tensor it names
+    taken from values once; ValueError for anything malformed."""
+    if depth > _MAX_DEPTH:
+        raise _bad(f"the checkpoint's tree nests more than {_MAX_DEPTH} deep")
+    if not isinstance(node, dict) or len(node) != 1:
+        raise _bad("a checkpoint's tree node must be an object with one key")
+    (kind, body), = node.items()
+    if kind == "t":
+        if not isinstance(body, str) or body not in values or body in used:
+            raise _bad(f"the checkpoint's tree names entry {body!r} that is not in the file, or twice")
+        used.add(body)
+        return values[body]
+    if kind == "v":
+        if not isinstance(body, _SCALARS):
+            raise _bad("a checkpoint's value must be a number, a string, a bool or null")
+        return body
+    if kind in ("l", "u"):
+        if not isinstance(body, list):
+            raise _bad("a checkpoint's list must be a JSON array")
+        items = [_rebuild(v, values, used, depth + 1) for v in body]
+        return items if kind == "l" else tuple(items)
+    if kind == "d":
+        if not isinstance(body, list) or not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], (str, int))
+                                                 and not isinstance(p[0], bool) for p in body):
+            raise _bad("a checkpoint's dict must be a JSON array of [str or int key, value] pairs")
+        return {key: _rebuild(value, values, used, depth + 1) for key, value in body}
+    raise _bad(f"unknown checkpoint tree node {kind!r}")
+
+
+def _entries(obj):
+    """(kind, [(name, tensor)], tree) for a tensor, a list/tuple or a dict of
+    tensors (tree None), or for a nested checkpoint (Note [Checkpoints])."""
+    if not _flat_kind(obj):
+        if not isinstance(obj, (dict, list, tuple)):
+            raise TypeError(f"save() takes a tensor, or lists, tuples and dicts of tensors, numbers, strings "
+                            f"and None (a state dict, a checkpoint), got {type(obj).__name__}")
+        items = []
+        tree = _tree(obj, [], items)
+        return "tree", items, tree
+    if isinstance(obj, Tensor):
+        return "tensor", [("tensor", obj)], None
     if isinstance(obj, (list, tuple)):
         kind, items = type(obj).__name__, [(str(i), t) for i, t in enumerate(obj)]
     elif isinstance(obj, dict):
@@ -69,13 +164,7 @@ def _entries(obj):
                                 f"{name!r}")
             if name == "__metadata__":
                 raise ValueError("save(): '__metadata__' is reserved by the safetensors format")
-    else:
-        raise TypeError(f"save() takes a tensor, a list or tuple of tensors, or a dict of str to "
-                        f"tensors (a state dict), got {type(obj).__name__}")
-    for name, t in items:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"save(): entry {name!r} is a {type(t).__name__}, not a tensor")
-    return kind, items
+    return kind, items, None
 
 
 def _host_bytes(t):
@@ -106,7 +195,7 @@ def save(obj, f, metadata=None, *, allow_pickle=True, fix_imports=True):
     if (isinstance(obj, (str, os.PathLike)) or hasattr(obj, "write")) and \
             not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write") and metadata is None:
         return _save_npy(obj, f)
-    kind, items = _entries(obj)
+    kind, items, tree = _entries(obj)
     if metadata is not None:
         if not isinstance(metadata, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
@@ -126,6 +215,8 @@ def save(obj, f, metadata=None, *, allow_pickle=True, fix_imports=True):
         if t.dtype == _C.complex128:
             complex128.append(name)
     ours = {"kind": kind, "devices": devices, "complex128": complex128}
+    if tree is not None:
+        ours["tree"] = tree
     header["__metadata__"] = dict(metadata or {}, **{_META_KEY: json.dumps(ours)})
     text = json.dumps(header, separators=(",", ":")).encode("utf-8")
     text += b" " * (-len(text) % 8)  # the data starts 8-byte aligned
@@ -305,7 +396,7 @@ def _our_metadata(header, names):
         ours = json.loads(meta[_META_KEY])
     except (json.JSONDecodeError, RecursionError):
         raise _bad(f"the {_META_KEY!r} metadata is not JSON (or nests too deeply)") from None
-    ok = (isinstance(ours, dict) and ours.get("kind") in ("tensor", "list", "tuple", "dict") and
+    ok = (isinstance(ours, dict) and ours.get("kind") in ("tensor", "list", "tuple", "dict", "tree") and
           isinstance(ours.get("devices"), dict) and isinstance(ours.get("complex128"), list) and
           all(isinstance(k, str) and k in names and isinstance(v, str)
               for k, v in ours["devices"].items()) and
@@ -342,7 +433,17 @@ def _target_device(saved, map_location):
 def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII",
          max_header_size=None, weights_only=True):
     """Read what devtensor.save (or any safetensors writer) wrote, from a path
-    or a binary file, checking it first (Note [Reading files we do not trust]).
+    or a binary file, checking it first (Note [Checkpoints]
+PyTorch's checkpoint, {"epoch": 3, "model": model.state_dict(), "loss":
+0.25}, nests state dicts in a dict beside numbers.  Such an object is
+stored as its tensors, named by their dotted paths ("model.0.weight"), and
+a JSON tree in our metadata: {"d": [[key, node], ...]} for a dict (str or
+int keys), {"l": [...]} or {"u": [...]} for a list or tuple, {"t": name}
+for a tensor and {"v": value} for a number, string, bool or None.  Loading
+rebuilds the object from the tree, which must name every entry exactly
+once; a file is still only data: the tree holds no types beyond these.
+
+Note [Reading files we do not trust]).
     Tensors go back to the devices they were saved from, or as map_location
     says: a device or its name, a dict {saved device name: device}, or a
     function (cpu_tensor, saved device name) -> tensor.  Returns what was
@@ -538,8 +639,14 @@ def _load(f, map_location):
         host = buffer.view(stored).reshape(shape)
         values[name] = _to_tensor(host, dtype_name, name in complex128, devices.get(name, "cpu"),
                                   targets[name])
-    result = [values[name] for name in names]
     kind = ours["kind"] if ours else "dict"
+    if kind == "tree":
+        used = set()
+        obj = _rebuild(ours.get("tree"), values, used)
+        if used != set(names):
+            raise _bad("the checkpoint's tree leaves some of the file's entries out")
+        return obj
+    result = [values[name] for name in names]
     if kind == "tensor":
         return result[0]
     if kind == "list":
