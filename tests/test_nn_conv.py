@@ -460,3 +460,15 @@ def test_fold_is_the_adjoint_of_unfold(device):
         F.fold(dt.ones((1, 6, 17)), (7, 6), **geometry)
     with pytest.raises(RuntimeError, match="divisible by the product of kernel_size"):
         F.fold(dt.ones((1, 5, 24)), (7, 6), **geometry)
+
+
+def test_pools_with_indices_of_empty_batches_and_string_padding(device):
+    for pool, x, size in ((F.adaptive_max_pool2d, dt.zeros((0, 3, 5, 5), device=device), 2),
+                          (F.adaptive_max_pool1d, dt.zeros((2, 0, 5), device=device), 2),
+                          (F.max_pool2d, dt.zeros((0, 2, 4, 4), device=device), 2)):
+        values, where = pool(x, size, return_indices=True)
+        assert values.size == 0 and values.shape == where.shape and where.dtype == dt.int64
+    assert F.max_pool2d(dt.zeros((0, 2, 4, 4), device=device), 2, return_indices=True)[1].shape == (0, 2, 2, 2)
+    with pytest.raises(TypeError, match="conv_transpose2d: padding must be an int or a tuple of ints"):
+        F.conv_transpose2d(dt.ones((1, 2, 3, 3), device=device), dt.ones((2, 2, 3, 3), device=device),
+                           padding="same")

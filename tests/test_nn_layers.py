@@ -221,6 +221,9 @@ def test_instance_norm(device):
         plain(x)
     with pytest.raises(ValueError, match=r"expected input's size at dim=1 to match num_features \(4\), but got: 3"):
         nn.InstanceNorm2d(4, affine=True).to(device)(x)
+    frozen = nn.InstanceNorm1d(3, momentum=None, track_running_stats=True).to(device)
+    frozen(x[:, :, :, 0])
+    assert not frozen.running_mean.any() and frozen.running_var.tolist() == [1, 1, 1]  # momentum None: 0, as PyTorch's
     with pytest.raises(ValueError, match="Expected more than 1 spatial element when training"):
         F.instance_norm(dt.ones((2, 3, 1)))
     with pytest.raises(RuntimeError, match=r"instance_norm: expected weight of shape \[3\], got \[2\]"):

@@ -102,12 +102,15 @@ def test_input_dimension_checks(device):
     with pytest.raises(ValueError, match=r"expected 4D or 5D input \(got 2D input\)"):
         nn.CircularPad3d(1)(x2)
     for module in (nn.ReflectionPad2d(1), nn.ReplicationPad2d(1)):
-        with pytest.raises(NotImplementedError, match="Only 2D, 3D, 4D, 5D padding with non-constant padding"):
+        name = type(module).__name__
+        with pytest.raises(ValueError, match=name + r": expected 3D or 4D input \(got 2D input\)"):
             module(x2)
-        with pytest.raises(NotImplementedError, match="Only 2D, 3D, 4D, 5D padding"):
+        with pytest.raises(ValueError, match=name + r": expected 3D or 4D input \(got 5D input\)"):
             module(x5)
-    with pytest.raises(NotImplementedError, match="Only 2D, 3D, 4D, 5D padding"):
+    with pytest.raises(ValueError, match=r"ReflectionPad1d: expected 2D or 3D input \(got 1D input\)"):
         nn.ReflectionPad1d(1)(dt.ones((4,), device=device))
+    with pytest.raises(NotImplementedError, match="Only 2D, 3D, 4D, 5D padding with non-constant padding"):
+        nn.ReflectionPad2d((1,) * 8)(dt.ones((1, 2, 3, 3), device=device))  # 8 widths
     # constant padding takes any input with enough dims
     assert nn.ZeroPad2d(1)(x2).shape == (5, 5) and nn.ConstantPad1d(1, 2.0)(x5).shape == (1, 1, 2, 2, 4)
     with pytest.raises(RuntimeError, match="Padding length should be less than or equal to two times"):

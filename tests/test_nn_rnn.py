@@ -160,6 +160,7 @@ def test_parameters_initialisation_and_repr():
     assert [n for n, _ in gru.named_parameters()] == ["weight_ih_l0", "weight_hh_l0"]
     assert repr(gru) == "GRU(3, 4, bias=False, batch_first=True)"
     m.flatten_parameters()
+    assert [p.shape for p in m._flat_weights[:2]] == [(24, 5), (24, 2)] and len(m._flat_weights) == 20
     # a float64 input with float32 parameters computes in float64, as Linear does
     out, _ = nn.RNN(3, 4)(dt.ones((2, 1, 3)))
     assert out.dtype == dt.float64
@@ -204,6 +205,13 @@ def test_recurrent_refusals():
         nn.LSTM(5, 6, dropout=1.5)
     with pytest.raises(ValueError, match="hidden_size must be greater than zero"):
         nn.GRU(5, 0)
+    with pytest.raises(RuntimeError, match="input must have the type float32, got type int64 \\(an integer "
+                                           "sequence needs an nn.Embedding first\\)"):
+        nn.LSTM(4, 8)(dt.zeros((3, 2, 4), dtype=dt.int64))
+    with pytest.raises(RuntimeError, match="Expected sequence length to be larger than 0 in RNN"):
+        nn.LSTM(4, 8)(dt.zeros((0, 2, 4), dtype=dt.float32))
+    with pytest.raises(RuntimeError, match="input must have the type float32, got type int32"):
+        nn.GRUCell(4, 3)(dt.zeros((2, 4), dtype=dt.int32))
     with pytest.raises(RuntimeError, match="input has inconsistent input_size: got 5 expected 3"):
         nn.LSTMCell(3, 4)(dt.ones((2, 5)))
     with pytest.raises(RuntimeError, match=r"hidden has inconsistent hidden_size: got \[3, 4\], expected \[2, 4\]"):
@@ -249,3 +257,5 @@ def test_packed_sequence_moves():
     moved = packed.to("cuda:0")
     assert moved.is_cuda and not packed.is_cuda and moved.batch_sizes.device == dt.device("cpu")
     assert packed.to("cpu") is packed and moved.cpu().data.device == dt.device("cpu")
+    assert moved.double().data.dtype == dt.float64 and moved.double().is_cuda and not moved.is_pinned()
+    assert packed.long().data.dtype == dt.int64 and packed.half().batch_sizes is packed.batch_sizes

@@ -666,3 +666,36 @@ def test_pytorch_methods_over_numpy_functions(device):
     if device != "cpu":
         with pytest.raises(TypeError, match="apply_ is only implemented on CPU tensors"):
             dt.zeros(2, device=device).apply_(abs)
+
+
+def test_round_eleven_method_checks(device):
+    with pytest.raises(RuntimeError, match="random_: \\[0, 100000\\) is out of bounds for float16"):
+        dt.empty(4, dtype=dt.float16, device=device).random_(100000)
+    assert int(dt.zeros(200, dtype=dt.int8, device=device).random_(100, None).min()) >= 100  # from 100 to the max
+    for call, words in ((lambda: dt.ones((2, 3), device=device).renorm(0, 0, 1.0), "non-positive norm"),
+                        (lambda: dt.ones((2, 3), device=device).renorm(2, 0, -1.0), "expected maxnorm to be >= 0"),
+                        (lambda: dt.asarray([3, 4], device=device).renorm(2, 0, 1), "floating point or complex")):
+        with pytest.raises(RuntimeError, match=words):
+            call()
+    with pytest.raises(ValueError, match="invalid type: 'torch.float32'"):
+        dt.ones(2, device=device).type("torch.float32")
+    assert dt.ones(2, device=device).type("float32").dtype == dt.float32
+
+
+@requires_devices(1)
+def test_index_put_and_put_take_values_on_the_tensors_device():
+    z = dt.zeros(4, device="cuda:0")
+    z.index_put_((dt.asarray([0, 1]),), dt.asarray(2.0))  # CPU indices and a 0-d CPU value are fine
+    z.index_put_((dt.asarray([0, 0]),), dt.asarray([1.0, 1.0], device="cuda:0"), accumulate=True)
+    assert z.tolist() == [4, 2, 0, 0]
+    same = "Expected all tensors to be on the same device"
+    with pytest.raises(RuntimeError, match=same):
+        z.index_put_((dt.asarray([0]),), dt.asarray([5.0]))
+    with pytest.raises(RuntimeError, match=same):
+        z.put_(dt.asarray([0]), dt.asarray([1.0], device="cuda:0"))
+    with pytest.raises(RuntimeError, match=same):
+        z.put_(dt.asarray([0], device="cuda:0"), dt.asarray([1.0]))
+    assert z.tolist() == [4, 2, 0, 0]
+    g = dt.Generator(device="cuda:0")  # the draws go to the default device, not the generator's
+    assert dt.rand(3, generator=g).device == dt.device("cpu") == dt.randint(5, (2,), generator=g).device
+    assert dt.randn(2, generator=g, device="cuda:0").device == dt.device("cuda:0")

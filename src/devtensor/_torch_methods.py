@@ -24,7 +24,7 @@ import operator
 
 from . import _C
 from ._creation import _new
-from ._torch_selection import _dim, _fill_value
+from ._torch_selection import _dim, _fill_value, _same_device
 
 
 def _dt():
@@ -387,9 +387,9 @@ class _TorchMethods:
         if dtype is None:
             kind = _TYPE_NAMES.get(str(self.dtype), str(self.dtype).capitalize())
             return f"devtensor.{'cuda.' if self.device.type == 'cuda' else ''}{kind}Tensor"
-        if isinstance(dtype, str) and dtype.endswith("Tensor"):
+        if isinstance(dtype, str) and (dtype.endswith("Tensor") or dtype.startswith(("torch.", "devtensor."))):
             return self._to_type_name(dtype)
-        return self.to(dtype)
+        return self.to(dtype=dtype)
 
     def _to_type_name(self, name):
         """self in the tensor type name ('devtensor.cuda.LongTensor', or
@@ -448,18 +448,18 @@ class _TorchMethods:
             bounds = bounds + (named.pop("to"),)
         if named or len(bounds) > 2:
             raise TypeError("random_() takes from and to, at most")
-        if len(bounds) == 2:
-            low, high = bounds
-        elif len(bounds) == 1:
-            low, high = 0, bounds[0]
-        elif self.dtype.is_floating_point:
-            low, high = 0, 2 ** (_dt().finfo(self.dtype).nmant + 1) + 1
-        elif self.dtype == _C.bool:
-            low, high = 0, 2
-        else:
-            low, high = 0, int(_dt().iinfo(self.dtype).max) + 1
-        if high is None or not low < high:
+        low, high = (0, bounds[0]) if len(bounds) == 1 else bounds if len(bounds) == 2 else (0, None)
+        if high is None:  # up to 2^mantissa for floats, the largest value for integers
+            if self.dtype.is_floating_point:
+                high = 2 ** (_dt().finfo(self.dtype).nmant + 1) + 1
+            else:
+                high = 2 if self.dtype == _C.bool else int(_dt().iinfo(self.dtype).max) + 1
+        if not low < high:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        if self.dtype.is_floating_point:
+            info = _dt().finfo(self.dtype)
+            if low < float(info.min) or high - 1 > float(info.max):
+                raise RuntimeError(f"random_: [{low}, {high}) is out of bounds for {self.dtype}")
         kind = self.dtype if not (self.dtype.is_floating_point or self.dtype.is_complex) else _C.int64
         if generator is None:
             self[...] = _dt().random.randint(low, high, self.shape, dtype=kind, device=self.device)
@@ -503,6 +503,12 @@ class _TorchMethods:
     def renorm(self, p, dim, maxnorm):
         """Each slice along dim whose p-norm exceeds maxnorm scaled down to it."""
         dt = _dt()
+        if not (self.dtype.is_floating_point or self.dtype.is_complex):
+            raise RuntimeError(f"renorm: input needs to be floating point or complex, got {self.dtype}")
+        if not p > 0:
+            raise RuntimeError(f"renorm: non-positive norm not supported, got p={p}")
+        if maxnorm < 0:
+            raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
         dim = _dim(dim, self.ndim)
         axes = tuple(d for d in range(self.ndim) if d != dim)
         norms = dt.linalg.vector_norm(self, ord=p, axis=axes, keepdims=True)
@@ -515,9 +521,14 @@ class _TorchMethods:
     def index_put_(self, indices, values, accumulate=False):
         """self[indices] = values (indices a tuple of index tensors); with
         accumulate, every repeat of a position adds (PyTorch's index_put_)."""
-        key = tuple(indices)
+        dt = _dt()
+        key = tuple(dt.asarray(i, device=self.device) if isinstance(i, _C.TensorBase) else i for i in indices)
+        if isinstance(values, _C.TensorBase):
+            if values.ndim == 0:
+                values = values.to(self.device)  # a 0-d value goes with any device, as in operators
+            _same_device(self, values)  # the indices may be on the CPU, as for t[idx]
         if accumulate:
-            _dt().add.at(self, key, values)
+            dt.add.at(self, key, values)
         else:
             self[key] = values
         return self
@@ -529,6 +540,9 @@ class _TorchMethods:
         """source's values at the flat (row-major) positions index of self, in
         place; with accumulate, repeats add (PyTorch's Tensor.put_)."""
         dt = _dt()
+        for t in (index, source):
+            if isinstance(t, _C.TensorBase):
+                _same_device(self, t)
         index = dt.asarray(index, device=self.device).reshape(-1)
         index = dt.where(index < 0, index + self.size, index)  # negative positions count from the end
         if index.size and (bool((index < 0).any()) or bool((index >= self.size).any())):

@@ -202,7 +202,7 @@ def randint(low, high=None, size=None, dtype=None, device=None, *, generator=Non
         if high is None:
             low, high = 0, low
         return _source(generator).integers(low, high, size, dtype=_C.int64 if dtype is None else dtype,
-                                           device=device)
+                                           device=random._placed(device))
     return random.randint(low, high, size, dtype=dtype, device=device)
 
 

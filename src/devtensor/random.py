@@ -136,7 +136,7 @@ def rand(*shape, dtype=None, device=None, generator=None):
     Generator's stream with generator= (PyTorch's keyword)."""
     dtype = _floating(dtype, "rand")
     if generator is not None:
-        return _generator(generator).random(_varargs_shape(shape), device=device).astype(dtype, copy=False)
+        return _generator(generator).random(_varargs_shape(shape), device=_placed(device)).astype(dtype, copy=False)
     return _draw(_C.GEN_UNIFORM, _varargs_shape(shape), dtype, device, 0.0, 1.0)
 
 
@@ -145,7 +145,8 @@ def randn(*shape, dtype=None, device=None, generator=None):
     Generator's stream with generator= (PyTorch's keyword)."""
     dtype = _floating(dtype, "randn")
     if generator is not None:
-        return _generator(generator).standard_normal(_varargs_shape(shape), device=device).astype(dtype, copy=False)
+        return _generator(generator).standard_normal(_varargs_shape(shape), device=_placed(device)).astype(
+            dtype, copy=False)
     return _draw(_C.GEN_NORMAL, _varargs_shape(shape), dtype, device, 0.0, 1.0)
 
 
@@ -154,6 +155,14 @@ def _generator(generator):
         raise TypeError(f"generator must be a devtensor.random.Generator (devtensor.Generator), not "
                         f"{type(generator).__name__}")
     return generator
+
+
+def _placed(device):
+    """The device a factory's draws go to: the one given, else the default
+    device, never the generator's own (its stream is the same on every
+    device: Note [Reproducible on every device])."""
+    from ._default_device import get_default_device
+    return device if device is not None else get_default_device()
 
 
 def randint(low, high=None, size=None, dtype=None, device=None):

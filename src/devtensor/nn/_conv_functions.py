@@ -244,6 +244,9 @@ def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, gro
                            f"1-dimensional with {out_channels} elements, but got bias of size {list(bias.shape)} "
                            f"instead")
     kernel = weight.shape[2:]
+    if isinstance(padding, str):
+        raise TypeError(f"{name}: padding must be an int or a tuple of ints ('same' and 'valid' are "
+                        f"conv{n}d's), got {padding!r}")
     stride, dilation = _tuple(stride, n, "stride"), _tuple(dilation, n, "dilation")
     pad, extra = _tuple(padding, n, "padding"), _tuple(output_padding, n, "output_padding")
     if any(s <= 0 for s in stride):
@@ -346,7 +349,7 @@ def _max_pool(n, input, kernel_size, stride, padding, dilation, ceil_mode, retur
     low = -math.inf if x.dtype.is_floating_point else (False if x.dtype == _C.bool else int(dt.iinfo(x.dtype).min))
     windows, _ = _windows(_pad_spatial(x, pads, low), kernel, stride, dilation)
     windows = _crop(windows, out)
-    flat = windows.reshape(x.shape[:2] + out + (-1,))
+    flat = windows.reshape(x.shape[:2] + out + (math.prod(kernel),))  # not -1: the batch may be empty
     values = dt.amax(flat, axis=-1)
     if not return_indices:
         return values if batched else values[0]
@@ -472,7 +475,7 @@ def _adaptive_max_with_indices(n, name, input, output_size):
     for cell in itertools.product(*(range(o) for o in sizes)):
         ranges = [((i * length) // o, -(-((i + 1) * length) // o)) for i, length, o in zip(cell, spatial, sizes)]
         part = x[(slice(None), slice(None)) + tuple(slice(lo, hi) for lo, hi in ranges)]
-        flat = part.reshape(part.shape[:2] + (-1,))
+        flat = part.reshape(part.shape[:2] + (math.prod(part.shape[2:]),))  # not -1: the batch may be empty
         local = dt.argmax(flat, axis=2)
         values.append(dt.take_along_axis(flat, local[..., None], axis=2)[..., 0])
         index, rest = 0, local  # local's row-major position in the window, as one in the whole input

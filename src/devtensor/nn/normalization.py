@@ -155,7 +155,7 @@ class _InstanceNorm(_BatchNorm):
             raise ValueError(f"expected input's size at dim={1 if batched else 0} to match num_features "
                              f"({self.num_features}), but got: {x.shape[1]}.")
         use_input_stats = self.training or not self.track_running_stats
-        momentum = 0.1 if self.momentum is None else self.momentum
+        momentum = 0.0 if self.momentum is None else self.momentum  # PyTorch's: None leaves the statistics
         y = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias, use_input_stats,
                             momentum, self.eps)
         return y if batched else y[0]

@@ -3,12 +3,12 @@ and CircularPad in 1, 2 and 3 dimensions, PyTorch's, over functional.pad.
 
 padding is an int (the same width on every side of the last n dims) or a
 tuple of (left, right) pairs from the last dim backwards, kept as given, as
-PyTorch keeps it (its length is checked by pad when the module runs).  As
-PyTorch's, the CircularPad modules check the input's dimension themselves
-(ValueError), and reflection, replication and circular padding take 2, 4
-or 6 widths of an input with one or no batch dim beyond them
-(NotImplementedError otherwise, PyTorch's pad's message); constant padding
-takes any input of at least len(padding) / 2 dims.
+PyTorch keeps it (its length is checked by pad when the module runs).  The
+reflection, replication and circular modules take an input of n + 1 or
+n + 2 dims (ValueError naming the module otherwise, as PyTorch's
+CircularPad modules say) and 2, 4 or 6 widths (NotImplementedError
+otherwise, PyTorch's pad's message); constant padding takes any input of
+at least len(padding) / 2 dims.
 """
 import collections.abc
 
@@ -102,7 +102,9 @@ class _PadNd(Module):
         self.padding = _widths(padding, 2 * self._n)
 
     def _check_input_dim(self, input):
-        pass
+        if input.ndim not in (self._n + 1, self._n + 2):
+            raise ValueError(f"{type(self).__name__}: expected {self._n + 1}D or {self._n + 2}D input (got "
+                             f"{input.ndim}D input)")
 
     def forward(self, input):
         self._check_input_dim(input)
@@ -146,10 +148,6 @@ class ReplicationPad3d(_PadNd):
 class _CircularPadNd(_PadNd):
     """Pads with the values of the other end (wrapping around at most once)."""
     _mode = "circular"
-
-    def _check_input_dim(self, input):
-        if input.ndim not in (self._n + 1, self._n + 2):
-            raise ValueError(f"expected {self._n + 1}D or {self._n + 2}D input (got {input.ndim}D input)")
 
 
 class CircularPad1d(_CircularPadNd):

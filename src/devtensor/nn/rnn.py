@@ -143,6 +143,11 @@ class RNNBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -bound, bound)
 
+    @property
+    def _flat_weights(self):
+        """The parameters in PyTorch's order (third-party code reads this)."""
+        return [getattr(self, name) for name in self._flat_weights_names]
+
     def flatten_parameters(self):
         """A no-op: there is no cuDNN weight buffer to compact."""
 
@@ -150,8 +155,8 @@ class RNNBase(Module):
     def all_weights(self):
         """The parameters of each layer and direction, as lists in PyTorch's order."""
         per = len(self._flat_weights_names) // (self.num_layers * (2 if self.bidirectional else 1))
-        names = self._flat_weights_names
-        return [[getattr(self, n) for n in names[i:i + per]] for i in range(0, len(names), per)]
+        weights = self._flat_weights
+        return [weights[i:i + per] for i in range(0, len(weights), per)]
 
     def _weights(self, layer, direction, dtype):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
@@ -185,6 +190,12 @@ class RNNBase(Module):
             x, sizes = seq.reshape(steps * batch, seq.shape[2]), [batch] * steps
         first = self.weight_ih_l0
         _same_device(x, first)
+        if not (x.dtype.is_floating_point or x.dtype.is_complex):
+            raise RuntimeError(f"input must have the type {first.dtype}, got type {x.dtype} (an integer "
+                               f"sequence needs an nn.Embedding first)")
+        if not sizes or not sizes[0]:
+            raise RuntimeError(f"Expected sequence length to be larger than 0 in RNN, got input of size "
+                               f"{list(input.data.shape if packed else input.shape)}")
         if x.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                                f"{x.shape[-1]}")
@@ -338,6 +349,8 @@ class RNNCellBase(Module):
         _same_device(x, self.weight_ih)
         if x.shape[1] != self.input_size:
             raise RuntimeError(f"input has inconsistent input_size: got {x.shape[1]} expected {self.input_size}")
+        if not (x.dtype.is_floating_point or x.dtype.is_complex):
+            raise RuntimeError(f"input must have the type {self.weight_ih.dtype}, got type {x.dtype}")
         dtype = _dt().result_type(x, self.weight_ih)
         x = x.astype(dtype, copy=False)
         cast = (lambda t: None if t is None else t.astype(dtype, copy=False))

@@ -38,12 +38,47 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs):
-        """The same packing with data (and the indices) moved or cast; batch_sizes stays on the CPU."""
+        """The same packing with data (and the indices) moved, or data cast;
+        batch_sizes stays on the CPU."""
         data = self.data.to(*args, **kwargs)
         if data is self.data:
             return self
         move = (lambda t: None if t is None else t.to(data.device))
         return type(self)(data, self.batch_sizes, move(self.sorted_indices), move(self.unsorted_indices))
+
+    def _cast(self, dtype):
+        return self.to(dtype=dtype)
+
+    def float(self):
+        return self._cast(_dt().float32)
+
+    def double(self):
+        return self._cast(_dt().float64)
+
+    def half(self):
+        return self._cast(_dt().float16)
+
+    def bfloat16(self):
+        return self._cast(_dt().bfloat16)
+
+    def long(self):
+        return self._cast(_dt().int64)
+
+    def int(self):
+        return self._cast(_dt().int32)
+
+    def short(self):
+        return self._cast(_dt().int16)
+
+    def char(self):
+        return self._cast(_dt().int8)
+
+    def byte(self):
+        return self._cast(_dt().uint8)
+
+    def is_pinned(self):
+        """False: devtensor has no pinned host memory."""
+        return False
 
     def cuda(self, *args, **kwargs):
         return self.to(self.data.cuda(*args, **kwargs).device)
