@@ -472,3 +472,28 @@ def test_pools_with_indices_of_empty_batches_and_string_padding(device):
     with pytest.raises(TypeError, match="conv_transpose2d: padding must be an int or a tuple of ints"):
         F.conv_transpose2d(dt.ones((1, 2, 3, 3), device=device), dt.ones((2, 2, 3, 3), device=device),
                            padding="same")
+
+
+def test_max_unpool_inverts_max_pool_where_the_maxima_were(device):
+    for n, shape in ((1, (2, 3, 7)), (2, (2, 3, 6, 5)), (3, (1, 2, 4, 4, 6))):
+        a = RNG.standard_normal(shape)
+        x = dt.asarray(a, device=device)
+        values, where = getattr(F, f"max_pool{n}d")(x, 2, return_indices=True)
+        back = getattr(F, f"max_unpool{n}d")(values, where, 2, output_size=shape)
+        assert back.shape == shape and back.device == x.device
+        b = to_np(back)
+        kept = b != 0
+        np.testing.assert_array_equal(b[kept], a[kept])  # each maximum in its place
+        assert kept.sum() == values.size  # zeros everywhere else
+        flat = b.reshape(shape[:2] + (-1,))
+        np.testing.assert_array_equal(np.take_along_axis(flat, to_np(where).reshape(shape[:2] + (-1,)), 2),
+                                      to_np(values).reshape(shape[:2] + (-1,)))
+    m = nn.MaxUnpool2d(2)
+    assert repr(m) == "MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))"
+    x = dt.asarray(RNG.standard_normal((2, 3, 4, 6)), device=device)
+    values, where = nn.MaxPool2d(2, return_indices=True)(x)
+    assert m(values, where).shape == (2, 3, 4, 6) and m(values[0], where[0]).shape == (3, 4, 6)
+    with pytest.raises(RuntimeError, match="found an invalid max index"):
+        m(values, where * 100)
+    with pytest.raises(RuntimeError, match="expected indices of the input's shape"):
+        m(values, where[:, :1])

@@ -556,3 +556,29 @@ def test_more_refusals():
         dt.repeat_interleave(dt.arange(3), 2, output_size=5)
     with pytest.raises(RuntimeError, match="Invalid precision 'low'"):
         dt.set_float32_matmul_precision("low")
+
+
+def test_generator_states_and_fork_rng():
+    dt.manual_seed(3)
+    state = dt.get_rng_state()
+    assert state.dtype == dt.uint8 and state.shape == (16,) and state.device == dt.device("cpu")
+    a = dt.rand(3)
+    dt.set_rng_state(state)
+    assert dt.rand(3).tolist() == a.tolist()
+    g = dt.Generator().manual_seed(1)
+    mark = g.get_state()
+    x = dt.randn(4, generator=g)
+    assert g.set_state(mark) is g and dt.randn(4, generator=g).tolist() == x.tolist()
+    dt.default_generator.manual_seed(5)
+    c = dt.rand(2)
+    dt.manual_seed(5)
+    assert dt.rand(2).tolist() == c.tolist() and dt.default_generator.initial_seed() == 5 == dt.initial_seed()
+    dt.manual_seed(0)
+    before = dt.rand(2)
+    dt.manual_seed(0)
+    with dt.random.fork_rng():
+        dt.rand(7)
+    assert dt.rand(2).tolist() == before.tolist()  # the block's draws did not advance the stream
+    with pytest.raises(TypeError, match="16-element uint8 tensor"):
+        g.set_state(dt.zeros(3))
+    assert dt.renorm(dt.ones((2, 3)) * 3, 2, 0, 1.0).tolist() == (dt.ones((2, 3)) * 3).renorm(2, 0, 1.0).tolist()

@@ -32,7 +32,7 @@ mode_result = collections.namedtuple("mode", ["values", "indices"])
 
 __all__ = ["std_mean", "var_mean", "aminmax", "histc", "bucketize", "addmm", "addbmm", "baddbmm", "addmv",
            "addr", "lerp", "addcmul", "addcdiv", "logit", "xlogy", "frac", "clamp_min", "clamp_max", "cdist",
-           "multinomial", "mode"]
+           "multinomial", "mode", "renorm"]
 
 
 def _dt():
@@ -563,3 +563,8 @@ def _in_place(self, name, result):
         raise RuntimeError(f"result type {result.dtype} can't be cast to the desired output type {self.dtype}")
     _dt().copyto(self, result, casting="same_kind")
     return self
+
+
+def renorm(input, p, dim, maxnorm):
+    """Each slice of input along dim whose p-norm exceeds maxnorm scaled down to it (PyTorch's renorm)."""
+    return _input_tensor("renorm", input).renorm(p, dim, maxnorm)

@@ -1,5 +1,6 @@
 """PyTorch's setup and configuration names that scripts call before any
-tensor work: Generator (a seeded stream object), initial_seed, Size,
+tensor work: Generator (a seeded stream object, with its state),
+default_generator, initial_seed, get_rng_state, set_rng_state, Size,
 use_deterministic_algorithms, set_float32_matmul_precision, autocast and
 compile.  Each does what it can honestly do in devtensor, as its
 docstring says.
@@ -14,12 +15,13 @@ Note [Deterministic algorithms]
 import functools
 import operator
 import os
+import struct
 
 from . import _C
 from ._generator import Generator as _NumPyGenerator
 
 # compile is not in __all__: `from devtensor import *` must not shadow Python's compile
-__all__ = ["Generator", "initial_seed", "Size", "use_deterministic_algorithms",
+__all__ = ["Generator", "default_generator", "initial_seed", "get_rng_state", "set_rng_state", "Size", "use_deterministic_algorithms",
            "are_deterministic_algorithms_enabled", "set_float32_matmul_precision", "get_float32_matmul_precision",
            "autocast"]
 
@@ -51,14 +53,81 @@ class Generator(_NumPyGenerator):
     def initial_seed(self):
         return self._initial
 
+    def get_state(self):
+        """The stream's position as a uint8 CPU tensor (Note [Generator states]),
+        for set_state to replay the draws that follow."""
+        with self._stream.lock:
+            return _state_tensor(self._stream.seed, self._stream.offset)
+
+    def set_state(self, new_state):
+        seed, offset = _state_values(new_state)
+        with self._stream.lock:
+            self._stream.seed, self._stream.offset = seed, offset
+        return self
+
     def __repr__(self):
         return f"Generator(device='{self.device}') [devtensor]"
+
+
+# Note [Generator states]
+#     PyTorch's get_state/get_rng_state give a uint8 tensor that set_state takes
+#     back.  A devtensor stream is a Philox key and a counter, so its state is
+#     their 16 little-endian bytes; any other tensor is refused.
+def _state_tensor(seed, offset):
+    from ._creation import tensor
+    return tensor(list(struct.pack("<QQ", seed, offset)), dtype=_C.uint8)
+
+
+def _state_values(state):
+    if not isinstance(state, _C.TensorBase) or state.dtype != _C.uint8 or state.shape != (16,):
+        raise TypeError(f"a generator state is the 16-element uint8 tensor get_state() returns, got "
+                        f"{getattr(state, 'shape', type(state).__name__)}")
+    return struct.unpack("<QQ", bytes(state.tolist()))
+
+
+class _DefaultGenerator(Generator):
+    """default_generator: the Generator interface to devtensor.random's
+    global stream (what manual_seed seeds and the module's functions draw)."""
+
+    def __init__(self):
+        from . import random
+        self.device = _C.device("cpu")
+        _NumPyGenerator.__init__(self, 0)
+        self._bit_generator._stream = self._stream = random._GLOBAL
+
+    def manual_seed(self, seed):
+        from . import random
+        random.seed(operator.index(seed) % 2 ** 64)
+        return self
+
+    def seed(self):
+        from . import random
+        random.seed()
+        return self.initial_seed()
+
+    def initial_seed(self):
+        return self._stream.seed
+
+    def __repr__(self):
+        return "devtensor default_generator (the global stream)"
+
+
+default_generator = _DefaultGenerator()
 
 
 def initial_seed():
     """The seed of the global stream (manual_seed's, or the random one at import)."""
     from . import random
     return random.get_state()[0]
+
+
+def get_rng_state():
+    """The global stream's state, a uint8 tensor (Note [Generator states])."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
 
 
 class Size(tuple):

@@ -11,6 +11,7 @@ a function of (seed, offset + i) alone, and each draw advances the offset
 by its size, so one seed gives the same numbers on the cpu, on emulated
 devices and on a GPU, however the work is split.
 """
+import contextlib
 import operator
 import os
 import threading
@@ -69,6 +70,20 @@ def set_state(state):
     with _GLOBAL.lock:
         _GLOBAL.seed = int(s)
         _GLOBAL.offset = int(offset)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices", device_type="cuda"):
+    """PyTorch's fork_rng: the global stream's state restored on leaving
+    the block (devtensor has one stream for every device)."""
+    if not enabled:
+        yield
+        return
+    state = get_state()
+    try:
+        yield
+    finally:
+        set_state(state)
 
 
 def _shape_of(size):

@@ -1,7 +1,7 @@
 """nn.functional's convolutions and pooling: conv1d/2d/3d,
 conv_transpose1d/2d/3d, fold, max_pool1d/2d/3d
 (return_indices, ceil_mode), avg_pool1d/2d/3d (count_include_pad,
-divisor_override), adaptive_avg_pool1d/2d/3d, adaptive_max_pool1d/2d/3d
+divisor_override), max_unpool1d/2d/3d, adaptive_avg_pool1d/2d/3d, adaptive_max_pool1d/2d/3d
 (return_indices), and interpolate (nearest, nearest-exact, linear,
 bilinear, bicubic, trilinear, area), with
 PyTorch's arguments, shapes and errors, on the input's device.
@@ -376,6 +376,52 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _max_unpool(n, input, indices, kernel_size, stride, padding, output_size):
+    """max_pool's partial inverse: input's values placed at indices (their
+    positions in the flattened spatial dims of the output, as max_pool's
+    return_indices gives), zeros elsewhere."""
+    name = f"max_unpool{n}d"
+    dt = _dt()
+    x, batched = _batched(name, input, n)
+    _tensor(indices, "indices")
+    _same_device(x, indices)
+    where = indices if batched else indices[None]
+    if tuple(where.shape) != tuple(x.shape) or where.dtype != _C.int64:
+        raise RuntimeError(f"{name}: expected indices of the input's shape {list(input.shape)} and dtype int64, "
+                           f"got {list(indices.shape)} and {indices.dtype}")
+    kernel = _tuple(kernel_size, n, "kernel_size")
+    stride = kernel if stride is None else _tuple(stride, n, "stride")
+    pad = _tuple(padding, n, "padding")
+    if output_size is None:
+        out = tuple((x.shape[2 + d] - 1) * stride[d] - 2 * pad[d] + kernel[d] for d in range(n))
+    else:
+        out = tuple(operator.index(v) for v in output_size)[-n:]
+        if len(out) != n:
+            raise ValueError(f"{name}: output_size must have {n} or {n + 2} elements, got {list(output_size)}")
+    total = math.prod(out)
+    flat_index = where.reshape(x.shape[:2] + (math.prod(x.shape[2:]),))
+    if flat_index.size and (bool((flat_index < 0).any()) or bool((flat_index >= total).any())):
+        raise RuntimeError(f"{name}: found an invalid max index (an index outside the output of size "
+                           f"{list(out)})")
+    y = dt.zeros(x.shape[:2] + (total,), dtype=x.dtype, device=x.device)
+    dt.put_along_axis(y, flat_index, x.reshape(flat_index.shape), axis=2)
+    y = y.reshape(x.shape[:2] + out)
+    return y if batched else y[0]
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The (N, C, H, W) tensor of zeros with input's values at indices (max_pool2d's)."""
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
 
 
 def _avg_pool(n, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):

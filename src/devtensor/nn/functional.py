@@ -656,14 +656,15 @@ from ._layer_functions import (  # noqa: E402  (after the names they use)
 from ._conv_functions import (  # noqa: E402
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
     adaptive_max_pool3d, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d, conv_transpose1d,
-    conv_transpose2d, conv_transpose3d, fold, interpolate, max_pool1d, max_pool2d, max_pool3d, pixel_shuffle,
-    pixel_unshuffle, unfold,
+    conv_transpose2d, conv_transpose3d, fold, interpolate, max_pool1d, max_pool2d, max_pool3d, max_unpool1d,
+    max_unpool2d, max_unpool3d, pixel_shuffle, pixel_unshuffle, unfold,
 )
 
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
             "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "conv1d",
             "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "interpolate",
-            "max_pool1d", "max_pool2d", "max_pool3d", "pixel_shuffle", "pixel_unshuffle", "unfold", "prelu",
+            "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+            "pixel_shuffle", "pixel_unshuffle", "unfold", "prelu",
             "dropout1d", "dropout2d", "dropout3d"]
 
 

@@ -1,7 +1,9 @@
-"""Pooling and resizing modules: MaxPool1d/2d/3d, AvgPool1d/2d/3d,
-AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d and Upsample, each one
-nn.functional call with its settings and PyTorch's repr."""
+"""Pooling and resizing modules: MaxPool1d/2d/3d, MaxUnpool1d/2d/3d,
+AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d and
+Upsample, each one nn.functional call with its settings and PyTorch's
+repr."""
 from . import functional as F
+from ._conv_functions import _tuple
 from .module import Module
 
 
@@ -33,6 +35,35 @@ class MaxPool2d(_MaxPoolNd):
 
 
 class MaxPool3d(_MaxPoolNd):
+    _n = 3
+
+
+class _MaxUnpoolNd(Module):
+    _n = 0
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _tuple(kernel_size, self._n, "kernel_size")
+        self.stride = self.kernel_size if stride is None else _tuple(stride, self._n, "stride")
+        self.padding = _tuple(padding, self._n, "padding")
+
+    def forward(self, input, indices, output_size=None):
+        unpool = getattr(F, f"max_unpool{self._n}d")
+        return unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _n = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _n = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
     _n = 3
 
 
@@ -135,6 +166,7 @@ class Upsample(Module):
         return info + f", mode='{self.mode}'"
 
 
-__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "AvgPool1d",
+           "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
            "Upsample"]
