@@ -433,17 +433,7 @@ def _target_device(saved, map_location):
 def load(f, map_location=None, *, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII",
          max_header_size=None, weights_only=True):
     """Read what devtensor.save (or any safetensors writer) wrote, from a path
-    or a binary file, checking it first (Note [Checkpoints]
-PyTorch's checkpoint, {"epoch": 3, "model": model.state_dict(), "loss":
-0.25}, nests state dicts in a dict beside numbers.  Such an object is
-stored as its tensors, named by their dotted paths ("model.0.weight"), and
-a JSON tree in our metadata: {"d": [[key, node], ...]} for a dict (str or
-int keys), {"l": [...]} or {"u": [...]} for a list or tuple, {"t": name}
-for a tensor and {"v": value} for a number, string, bool or None.  Loading
-rebuilds the object from the tree, which must name every entry exactly
-once; a file is still only data: the tree holds no types beyond these.
-
-Note [Reading files we do not trust]).
+    or a binary file, checking it first (Note [Reading files we do not trust]).
     Tensors go back to the devices they were saved from, or as map_location
     says: a device or its name, a dict {saved device name: device}, or a
     function (cpu_tensor, saved device name) -> tensor.  Returns what was

@@ -86,17 +86,24 @@ def _pad_spatial(x, pads, value):
     return _dt().pad(x, ((0, 0), (0, 0)) + tuple(pads), constant_values=value)
 
 
-def _conv(n, input, weight, bias, stride, padding, dilation, groups):
-    name = f"conv{n}d"
-    dt = _dt()
+def _operands(name, n, input, weight, bias):
+    """A convolution's input (with a batch dim), whether it had one, and the
+    three operands in their common dtype (promoted, as linear's), checked
+    to be tensors on one device."""
     x, batched = _batched(name, input, n)
     _tensor(weight, "weight")
     _same_device(x, weight, bias)
     if weight.ndim != n + 2:
         raise RuntimeError(f"weight of {name} must be {n + 2}-dimensional, got {list(weight.shape)}")
-    common = dt.result_type(*(t for t in (x, weight, bias) if t is not None))  # promoted, as linear's
-    x, weight = x.astype(common, copy=False), weight.astype(common, copy=False)
+    common = _dt().result_type(*(t for t in (x, weight, bias) if t is not None))
     bias = None if bias is None else bias.astype(common, copy=False)
+    return x.astype(common, copy=False), batched, weight.astype(common, copy=False), bias, common
+
+
+def _conv(n, input, weight, bias, stride, padding, dilation, groups):
+    name = f"conv{n}d"
+    dt = _dt()
+    x, batched, weight, bias, common = _operands(name, n, input, weight, bias)
     groups = operator.index(groups)
     out_channels, per_group = weight.shape[:2]
     if groups <= 0 or out_channels % groups:
@@ -199,14 +206,7 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 def _col2im(cols, kernel, blocks, stride, dilation, full):
     """The sum, into zeros (N, C, *full), of cols (N, C, *kernel, *blocks):
     tap t of block b lands at b * stride + t * dilation.  One strided
-    in-place add per kernel tap (Note [Depthwise convolution]
-    With one input channel per group (MobileNet's depthwise layers) the
-    per-group products are (N * P) x K times K x m: too thin for a matrix
-    product to pay for the im2col copy.  Instead each kernel tap multiplies
-    its strided slice of the window view by its per-channel weights and adds
-    into the output: prod(kernel) elementwise passes, no copy.
-
-Note [Transposed convolution])."""
+    in-place add per kernel tap (Note [Transposed convolution])."""
     out = _dt().zeros(cols.shape[:2] + tuple(full), dtype=cols.dtype, device=cols.device)
     for tap in itertools.product(*(range(k) for k in kernel)):
         where = (slice(None), slice(None)) + tuple(
@@ -219,14 +219,7 @@ Note [Transposed convolution])."""
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups, dilation):
     name = f"conv_transpose{n}d"
     dt = _dt()
-    x, batched = _batched(name, input, n)
-    _tensor(weight, "weight")
-    _same_device(x, weight, bias)
-    if weight.ndim != n + 2:
-        raise RuntimeError(f"weight of {name} must be {n + 2}-dimensional, got {list(weight.shape)}")
-    common = dt.result_type(*(t for t in (x, weight, bias) if t is not None))
-    x, weight = x.astype(common, copy=False), weight.astype(common, copy=False)
-    bias = None if bias is None else bias.astype(common, copy=False)
+    x, batched, weight, bias, _ = _operands(name, n, input, weight, bias)
     groups = operator.index(groups)
     in_channels, per_group = weight.shape[:2]
     if groups <= 0:

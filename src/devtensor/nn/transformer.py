@@ -103,10 +103,7 @@ class TransformerDecoderLayer(Module):
         self.activation = activation
         self.batch_first = batch_first
 
-    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
-                           is_causal=is_causal)[0]
-        return self.dropout1(x)
+    _sa_block = TransformerEncoderLayer._sa_block  # self-attention, then dropout1: the same in both
 
     def _mha_block(self, x, memory, attn_mask, key_padding_mask, is_causal):
         x = self.multihead_attn(x, memory, memory, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
