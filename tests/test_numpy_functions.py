@@ -198,26 +198,24 @@ def test_interp_is_numpys(device):
         dt.interp(dx, dxp, dfp, period=0)
 
 
-@pytest.mark.parametrize("n", [(1 << 16) - 1, 1 << 16])
-def test_interp_either_side_of_numpy_threshold(n):
-    """Note [Small interpolations through NumPy]: a CPU interp of fewer
-    than 2**16 points is NumPy's own, from 2**16 the device form; both give
-    NumPy's values (left/right, complex fp, NaN and infinities)."""
-    from devtensor import _interp
-    assert _interp._NUMPY_INTERP_BELOW == 1 << 16
+@pytest.mark.parametrize("n", [100, 1 << 16])
+def test_interp_through_numpy_and_the_device_form(device, n):
+    """Note [Interpolations on the CPU through NumPy]: a CPU interp is
+    NumPy's own, a device's the device form; both give NumPy's values
+    (left/right, complex fp, NaN and infinities), small and large."""
     rng = np.random.default_rng(n)
     xp = np.sort(rng.uniform(0, 10, 40))
     fp = rng.standard_normal(40)
     x = rng.uniform(-2, 12, n)
     x[:3] = [np.nan, np.inf, -np.inf]
-    dx, dxp, dfp = dt.asarray(x), dt.asarray(xp), dt.asarray(fp)
+    dx, dxp, dfp = dt.asarray(x, device=device), dt.asarray(xp, device=device), dt.asarray(fp, device=device)
     for kw in ({}, {"left": -5.0, "right": 7.0}):
         with np.errstate(invalid="ignore"):
-            np.testing.assert_array_equal(dt.interp(dx, dxp, dfp, **kw).numpy(), np.interp(x, xp, fp, **kw))
-    c = dt.interp(dx, dxp, dt.asarray(fp + 1j * fp[::-1]))
-    assert c.dtype == dt.complex128
+            np.testing.assert_array_equal(to_np(dt.interp(dx, dxp, dfp, **kw)), np.interp(x, xp, fp, **kw))
+    c = dt.interp(dx, dxp, dt.asarray(fp + 1j * fp[::-1], device=device))
+    assert c.dtype == dt.complex128 and c.device == dt.device(device)
     with np.errstate(invalid="ignore"):
-        np.testing.assert_allclose(c.numpy(), np.interp(x, xp, fp + 1j * fp[::-1]), rtol=1e-15, atol=1e-15)
+        np.testing.assert_allclose(to_np(c), np.interp(x, xp, fp + 1j * fp[::-1]), rtol=1e-15, atol=1e-15)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int64", "float32", "float64", "complex128", "bool"])
