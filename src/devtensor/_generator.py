@@ -437,7 +437,7 @@ class Generator(Distributions):
         n = _count(x)
         if n is not None:
             dev = self._device_for(device)
-            return _take(dt.arange(n, device=dev), dt.argsort(self._keys((n,), dev)))
+            return dt.argsort(self._keys((n,), dev))  # arange(n) taken in this order is the order itself
         a = dt.asarray(x, device=self._device_for(device, x))
         from numpy.lib.array_utils import normalize_axis_index
         axis = normalize_axis_index(axis, a.ndim)
