@@ -582,3 +582,12 @@ def test_generator_states_and_fork_rng():
     with pytest.raises(TypeError, match="16-element uint8 tensor"):
         g.set_state(dt.zeros(3))
     assert dt.renorm(dt.ones((2, 3)) * 3, 2, 0, 1.0).tolist() == (dt.ones((2, 3)) * 3).renorm(2, 0, 1.0).tolist()
+
+
+def test_default_dtype_is_float64_and_says_so():
+    assert dt.get_default_dtype() == dt.float64 == dt.randn(2).dtype == dt.tensor([1.0]).dtype
+    dt.set_default_dtype(dt.float64)  # the default already: accepted
+    with pytest.raises(NotImplementedError, match="default float dtype is float64 \\(NumPy's\\) and cannot be "
+                                                  "changed; pass dtype=float32"):
+        dt.set_default_dtype(dt.float32)
+    assert dt.zeros(1).dtype == dt.float64

@@ -1,6 +1,7 @@
 """PyTorch's setup and configuration names that scripts call before any
 tensor work: Generator (a seeded stream object, with its state),
 default_generator, initial_seed, get_rng_state, set_rng_state, Size,
+get_default_dtype and set_default_dtype (float64 only),
 use_deterministic_algorithms, set_float32_matmul_precision, autocast and
 compile.  Each does what it can honestly do in devtensor, as its
 docstring says.
@@ -21,7 +22,8 @@ from . import _C
 from ._generator import Generator as _NumPyGenerator
 
 # compile is not in __all__: `from devtensor import *` must not shadow Python's compile
-__all__ = ["Generator", "default_generator", "initial_seed", "get_rng_state", "set_rng_state", "Size", "use_deterministic_algorithms",
+__all__ = ["Generator", "default_generator", "initial_seed", "get_rng_state", "set_rng_state", "Size",
+           "get_default_dtype", "set_default_dtype", "use_deterministic_algorithms",
            "are_deterministic_algorithms_enabled", "set_float32_matmul_precision", "get_float32_matmul_precision",
            "autocast"]
 
@@ -142,6 +144,23 @@ class Size(tuple):
 
     def __repr__(self):
         return f"devtensor.Size({list(self)})"
+
+
+def get_default_dtype():
+    """float64: devtensor's default floating dtype is NumPy's, everywhere
+    (zeros, randn, tensor([1.0]), the nn layers' draws take dtype=)."""
+    return _C.float64
+
+
+def set_default_dtype(d):
+    """Only float64, the default already, is accepted: every factory follows
+    NumPy's float64, and changing that behind NumPy code's back is not
+    offered.  Pass dtype= (or .float() on modules) for float32."""
+    from ._C import dtype as _dtype_type
+    if _dtype_type(d) != _C.float64:
+        raise NotImplementedError(f"set_default_dtype({_dtype_type(d)}): devtensor's default float dtype is "
+                                  f"float64 (NumPy's) and cannot be changed; pass dtype={_dtype_type(d)} to the "
+                                  f"factories, or call .to({_dtype_type(d)}) on tensors and modules")
 
 
 _deterministic = {"mode": False, "warn_only": False}
