@@ -716,3 +716,27 @@ def test_zero_d_integer_keys_are_integers(device):
     with pytest.raises(IndexError):
         t[dt.asarray(1.0)]
 
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "sliced", "strided"])
+def test_masks_over_mergeable_and_other_axes(device, layout):
+    """Note [Masks over mergeable axes]: a mask of several axes, over axes
+    that merge (one flat index) or not (a coordinate per axis), reads and
+    writes NumPy's elements in NumPy's order."""
+    rng = np.random.default_rng(17)
+    base = rng.standard_normal((4, 5, 6))
+    view = {"contiguous": lambda b: b, "transposed": lambda b: b.transpose(2, 0, 1),
+            "sliced": lambda b: b[1:, :, 1:5], "strided": lambda b: b[:, ::2, :]}[layout]
+    a, t = view(base.copy()), view(dt.asarray(base, device=device))
+    whole, tail, head = a > 0.3, a[0] > 0, a[:, :, 0] > 0  # over all axes, the last two, the first two
+    for key in ((whole,), (slice(None), tail), (slice(1, 3), tail), (Ellipsis, tail), (head,), (head, 1)):
+        dkey = tuple(dt.asarray(k, device=device) if isinstance(k, np.ndarray) else k for k in key)
+        np.testing.assert_array_equal(to_np(t[dkey]), a[key])
+        copy_t, copy_a = t.copy(), a.copy()
+        copy_t[dkey] = -1.0
+        copy_a[key] = -1.0
+        np.testing.assert_array_equal(to_np(copy_t), copy_a)
+        values = np.arange(a[key].size, dtype=float).reshape(a[key].shape)
+        copy_t[dkey] = dt.asarray(values, device=device)
+        copy_a[key] = values
+        np.testing.assert_array_equal(to_np(copy_t), copy_a)

@@ -157,6 +157,34 @@ def _mask_coordinates(mask):
     return coords[::-1]
 
 
+def _one_merged_mask(x, v, advs):
+    """_resolve's result for a key whose one advanced item is a mask tensor
+    over V axes that merge into one (C-ordered among themselves, as a whole
+    contiguous tensor's are): V viewed with those axes as one, indexed by
+    the mask's flat positions.
+
+    Note [Masks over mergeable axes]
+        M[B] with B of M's shape is the commonest mask of all.  Its general
+        form turns the mask's flat positions into one coordinate tensor per
+        axis (a division and a remainder each) and gathers with all of them;
+        over axes that merge, the flat positions index the merged axis
+        directly (1000 x 1000 float64 on the CPU: 4.6 ms -> about NumPy's
+        1.2)."""
+    if len(advs) != 1 or advs[0].kind != "mask" or advs[0].ndim < 2 or not isinstance(advs[0].value, TensorBase):
+        return None
+    a = advs[0]
+    lo, hi = a.v_axis, a.v_axis + a.ndim
+    if any(v.strides[d] != v.strides[d + 1] * v.shape[d + 1] for d in range(lo, hi - 1)):
+        return None
+    span = 1
+    for n in v.shape[lo:hi]:
+        span *= n
+    flat = v._as_strided(v.shape[:lo] + (span,) + v.shape[hi:], v.strides[:lo] + (v.strides[hi - 1],) +
+                         v.strides[hi:], 0)
+    pos = _device_int64(_C._nonzero_positions(a.value), x.device)
+    return flat, [(lo, a.arr_axis)], [pos], tuple(pos.shape)
+
+
 def _resolve(x, key):
     """(V, advanced items each with .value an int64 device tensor, B) for a device x."""
     basic, advs = _parse(x, key)
@@ -164,6 +192,9 @@ def _resolve(x, key):
     for a in advs:  # NumPy checks every mask's shape before any integer's bounds
         if a.kind == "mask":
             _check_mask_shape(a.value, v.shape[a.v_axis:a.v_axis + a.ndim], a)
+    merged = _one_merged_mask(x, v, advs)
+    if merged is not None:
+        return merged
     axes, indices = [], []
     for a in advs:
         if a.kind == "int":
