@@ -610,7 +610,8 @@ def norm(x, ord=None, axis=None, keepdims=False, *, dim=None, keepdim=None):
     dt = _dt()
     if ord is None and axis is None and not keepdims and isinstance(x, _C.TensorBase) and \
             x.dtype in _REAL_FLOATS:
-        return dt.sqrt(dt.sum(x * x))  # x * x is C-ordered: its sum is the flat one's
+        flat = x.reshape(-1)
+        return dt.sqrt(dt.dot(flat, flat))  # NumPy's own sqrt(x . x): BLAS, no x * x temporary
     x = _as_norm_input(x)
     if axis is None:
         nd = x.ndim
