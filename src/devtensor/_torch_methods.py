@@ -44,6 +44,7 @@ def _cast(name, dtype):
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
                "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
                "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+_TYPE_DTYPES = {kind + "Tensor": dtype for dtype, kind in _TYPE_NAMES.items()}  # 'FloatTensor' -> 'float32'
 
 
 def _size_args(size):
@@ -399,10 +400,9 @@ class _TorchMethods:
         if len(parts) not in (2, 3) or parts[0] not in ("devtensor", "torch") or (len(parts) == 3 and
                                                                                    parts[1] != "cuda"):
             raise ValueError(f"invalid type: '{name}'")
-        dtypes = {kind + "Tensor": dtype for dtype, kind in _TYPE_NAMES.items()}
-        if parts[-1] not in dtypes:
+        if parts[-1] not in _TYPE_DTYPES:
             raise ValueError(f"invalid type: '{name}'")
-        dtype = dtypes[parts[-1]]
+        dtype = _TYPE_DTYPES[parts[-1]]
         if len(parts) == 3:
             return (self if self.device.type == "cuda" else self.cuda()).to(dtype)
         return self.to("cpu", dtype)
@@ -471,8 +471,7 @@ class _TorchMethods:
         """callable applied to each element, in place (on CPU tensors only, as PyTorch's)."""
         if self.device.type != "cpu":
             raise TypeError("apply_ is only implemented on CPU tensors")
-        flat = self.reshape(-1) if self.flags.c_contiguous else self.flatten()
-        values = [callable(v) for v in flat.tolist()]
+        values = [callable(v) for v in self.reshape(-1).tolist()]
         self[...] = _dt().asarray(values, dtype=self.dtype).reshape(self.shape)
         return self
 
@@ -734,9 +733,10 @@ for _name, _ufunc in (("abs_", "absolute"), ("neg_", "negative"), ("exp_", "exp"
     setattr(_TorchMethods, _name, _in_place(_name, _ufunc))
 del _name, _ufunc
 
-# the casts: float(), double(), half(), bfloat16(), long(), int(), ...
-for _name, _dtype in (("float", _C.float32), ("double", _C.float64), ("half", _C.float16),
-                      ("bfloat16", _C.bfloat16), ("long", _C.int64), ("int", _C.int32),
-                      ("short", _C.int16), ("char", _C.int8), ("byte", _C.uint8), ("bool", _C.bool)):
+# the casts: float(), double(), half(), bfloat16(), long(), int(), ... (PackedSequence's too)
+CASTS = (("float", _C.float32), ("double", _C.float64), ("half", _C.float16), ("bfloat16", _C.bfloat16),
+         ("long", _C.int64), ("int", _C.int32), ("short", _C.int16), ("char", _C.int8), ("byte", _C.uint8),
+         ("bool", _C.bool))
+for _name, _dtype in CASTS:
     setattr(_TorchMethods, _name, _cast(_name, _dtype))
 del _name, _dtype

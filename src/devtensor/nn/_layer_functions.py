@@ -95,6 +95,18 @@ def _channels(name, t, c, what):
         raise RuntimeError(f"{name}: expected {what} of shape [{c}], got {list(t.shape)}")
 
 
+def _per_channel_operands(name, input, running_mean, running_var, weight, bias):
+    """batch_norm's and instance_norm's check: each of the four given is a
+    tensor of one value per channel of input, all on input's device."""
+    c = input.shape[1]
+    for t, what in ((running_mean, "running_mean"), (running_var, "running_var"), (weight, "weight"),
+                    (bias, "bias")):
+        if t is not None:
+            _tensor(t, what)
+        _channels(name, t, c, what)
+    _same_device(input, running_mean, running_var, weight, bias)
+
+
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """input (N, C, *) normalised within each of num_groups groups of
     channels, then weight and bias per channel (PyTorch's group_norm)."""
@@ -125,12 +137,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if input.ndim < 2:
         raise ValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
     c = input.shape[1]
-    for t, what in ((running_mean, "running_mean"), (running_var, "running_var"), (weight, "weight"),
-                    (bias, "bias")):
-        if t is not None:
-            _tensor(t, what)
-        _channels("batch_norm", t, c, what)
-    _same_device(input, running_mean, running_var, weight, bias)
+    _per_channel_operands("batch_norm", input, running_mean, running_var, weight, bias)
     axes = (0,) + tuple(range(2, input.ndim))
     per_channel = (c,) + (1,) * (input.ndim - 2)
     wide = input.astype(_C.float32) if input.dtype in _HALF else input
@@ -167,12 +174,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if input.ndim < 3:
         raise ValueError(f"Expected at least 3D input (got {input.ndim}D input)")
     c = input.shape[1]
-    for t, what in ((running_mean, "running_mean"), (running_var, "running_var"), (weight, "weight"),
-                    (bias, "bias")):
-        if t is not None:
-            _tensor(t, what)
-        _channels("instance_norm", t, c, what)
-    _same_device(input, running_mean, running_var, weight, bias)
+    _per_channel_operands("instance_norm", input, running_mean, running_var, weight, bias)
     if not use_input_stats:
         return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
     spatial = math.prod(input.shape[2:])

@@ -15,6 +15,8 @@ Note [Packed sequences]
 """
 from collections import namedtuple
 
+from ..._torch_methods import CASTS as _CASTS, _cast
+
 __all__ = ["PackedSequence", "pack_padded_sequence", "pad_packed_sequence", "pack_sequence", "unpack_sequence",
            "pad_sequence", "unpad_sequence"]
 
@@ -46,36 +48,6 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
         move = (lambda t: None if t is None else t.to(data.device))
         return type(self)(data, self.batch_sizes, move(self.sorted_indices), move(self.unsorted_indices))
 
-    def _cast(self, dtype):
-        return self.to(dtype=dtype)
-
-    def float(self):
-        return self._cast(_dt().float32)
-
-    def double(self):
-        return self._cast(_dt().float64)
-
-    def half(self):
-        return self._cast(_dt().float16)
-
-    def bfloat16(self):
-        return self._cast(_dt().bfloat16)
-
-    def long(self):
-        return self._cast(_dt().int64)
-
-    def int(self):
-        return self._cast(_dt().int32)
-
-    def short(self):
-        return self._cast(_dt().int16)
-
-    def char(self):
-        return self._cast(_dt().int8)
-
-    def byte(self):
-        return self._cast(_dt().uint8)
-
     def is_pinned(self):
         """False: devtensor has no pinned host memory."""
         return False
@@ -89,6 +61,11 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
     @property
     def is_cuda(self):
         return self.data.device.type == "cuda"
+
+
+for _name, _dtype in _CASTS:  # float(), double(), long(), ...: data cast, as a tensor's methods
+    setattr(PackedSequence, _name, _cast(_name, _dtype))
+del _name, _dtype
 
 
 def _inverse(permutation):
