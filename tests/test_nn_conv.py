@@ -497,3 +497,14 @@ def test_max_unpool_inverts_max_pool_where_the_maxima_were(device):
         m(values, where * 100)
     with pytest.raises(RuntimeError, match="expected indices of the input's shape"):
         m(values, where[:, :1])
+
+
+def test_fold_and_unpool_argument_refusals():
+    with pytest.raises(RuntimeError, match="fold: kernel_size, dilation and stride must be positive"):
+        F.fold(dt.ones((1, 4, 4)), (3, 3), 2, stride=0)
+    with pytest.raises(RuntimeError, match="Expected 2D or 3D \\(batch mode\\) tensor for input"):
+        F.fold(dt.ones(4), (3, 3), 2)
+    with pytest.raises(ValueError, match="max_unpool2d: output_size must have 2 or 4 elements, got \\[5\\]"):
+        F.max_unpool2d(dt.ones((1, 1, 2, 2)), dt.zeros((1, 1, 2, 2), dtype=dt.int64), 2, output_size=[5])
+    with pytest.raises(ValueError, match="ConvTranspose2D: for 4D input, output_size must have 2 or 4 elements"):
+        nn.ConvTranspose2d(1, 1, 2)(dt.ones((1, 1, 2, 2), dtype=dt.float32), output_size=[3])

@@ -139,3 +139,26 @@ def test_pdist_gumbel_softmax_lrn_and_softmax2d(device):
     close(nn.Softmax2d()(dt.asarray(a, device=device)), e / e.sum(1, keepdims=True), device)
     with pytest.raises(ValueError, match="Softmax2d: expected input to be 3D or 4D, got 2D instead"):
         nn.Softmax2d()(dt.ones((2, 2), device=device))
+
+
+def test_loss_and_layer_function_refusals():
+    one, two = dt.ones(3), dt.ones((3, 2))
+    with pytest.raises(RuntimeError, match="margin_ranking_loss : All input tensors should have same dimension"):
+        F.margin_ranking_loss(one, two, one)
+    with pytest.raises(RuntimeError, match="expected input1 and input2 of the same 1-D or 2-D shape"):
+        F.cosine_embedding_loss(two, dt.ones((3, 3)), one)
+    with pytest.raises(RuntimeError, match="1D target tensor expected, 2D target tensor given"):
+        F.cosine_embedding_loss(two, two, two)
+    with pytest.raises(RuntimeError, match="anchor, positive, and negative tensors are expected to have the same "
+                                           "number of dimensions"):
+        F.triplet_margin_loss(two, two, one)
+    with pytest.raises(ValueError, match="expected margin to be greater than 0, got 0"):
+        nn.TripletMarginLoss(margin=0)
+    with pytest.raises(RuntimeError, match="pdist only supports non-negative p values"):
+        F.pdist(two, p=-1)
+    with pytest.raises(RuntimeError, match="bilinear: input1 and input2 must have the same leading dims"):
+        F.bilinear(dt.ones((3, 2)), dt.ones((4, 2)), dt.ones((1, 2, 2)))
+    with pytest.raises(ValueError, match="Expected 3D or higher dimensionality input \\(got 2 dimensions\\)"):
+        F.local_response_norm(two, 2)
+    with pytest.raises(ValueError, match="is not a valid value for reduction"):
+        nn.SoftMarginLoss(reduction="avg")

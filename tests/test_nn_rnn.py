@@ -259,3 +259,21 @@ def test_packed_sequence_moves():
     assert packed.to("cpu") is packed and moved.cpu().data.device == dt.device("cpu")
     assert moved.double().data.dtype == dt.float64 and moved.double().is_cuda and not moved.is_pinned()
     assert packed.long().data.dtype == dt.int64 and packed.half().batch_sizes is packed.batch_sizes
+
+
+def test_cell_and_packing_refusals():
+    with pytest.raises(ValueError, match="LSTMCell: Expected input to be 1D or 2D, got 3D instead"):
+        nn.LSTMCell(3, 4)(dt.ones((1, 2, 3), dtype=dt.float32))
+    with pytest.raises(RuntimeError, match="GRUCell: Expected hidden to be 2D, got 1D instead"):
+        nn.GRUCell(3, 4)(dt.ones((2, 3), dtype=dt.float32), dt.ones(4, dtype=dt.float32))
+    with pytest.raises(TypeError, match="LSTMCell's hx must be a tuple"):
+        nn.LSTMCell(3, 4)(dt.ones((2, 3), dtype=dt.float32), dt.ones((2, 4), dtype=dt.float32))
+    with pytest.raises(ValueError, match="Unknown nonlinearity: gelu"):
+        nn.RNNCell(3, 4, nonlinearity="gelu")
+    with pytest.raises(ValueError, match="proj_size argument is only supported for LSTM"):
+        nn.RNNBase("GRU", 3, 4, proj_size=2)
+    with pytest.raises(TypeError, match="PackedSequence needs batch_sizes"):
+        rnn_utils.PackedSequence(dt.ones(3))
+    with pytest.raises(RuntimeError, match="Expected sequence length to be at most the padded length 2, but found "
+                                           "a length of 3"):
+        rnn_utils.pack_padded_sequence(dt.ones((2, 1)), [3])
