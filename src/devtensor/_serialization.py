@@ -205,6 +205,9 @@ def save(obj, f, metadata=None, *, allow_pickle=True, fix_imports=True):
     arrays, header, offset = [], {}, 0
     devices, complex128 = {}, []
     for name, t in items:
+        if getattr(t, "_uninitialized", False):  # a lazy module's (Note [Lazy modules] in nn/lazy.py)
+            raise RuntimeError(f"save(): {name!r} is an uninitialised parameter or buffer of a lazy module, "
+                               f"which has no values yet: call the module once first")
         h, shape = _host_bytes(t)
         header[name] = {"dtype": _TO_CODE[t.dtype.name], "shape": shape,
                         "data_offsets": [offset, offset + h.nbytes]}

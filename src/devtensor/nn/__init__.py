@@ -13,9 +13,10 @@ from .conv import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
+from .lazy import LazyModuleMixin  # noqa: F401
 from .module import Module  # noqa: F401
 from .normalization import *  # noqa: F401,F403
-from .parameter import Parameter, UninitializedParameter  # noqa: F401
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .padding import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
@@ -23,6 +24,6 @@ from .shape import *  # noqa: F401,F403
 from .sparse import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 
-__all__ = (["Module", "Parameter", "UninitializedParameter", "functional", "init", "utils"] + activation.__all__ + attention.__all__ +
+__all__ = (["Module", "Parameter", "UninitializedParameter", "UninitializedBuffer", "LazyModuleMixin", "functional", "init", "utils"] + activation.__all__ + attention.__all__ +
            container.__all__ + conv.__all__ + distance.__all__ + linear.__all__ + loss.__all__ + normalization.__all__ +
            padding.__all__ + pooling.__all__ + rnn.__all__ + shape.__all__ + sparse.__all__ + transformer.__all__)

@@ -3,17 +3,18 @@ parameters (weight (out, in / groups, *kernel), bias), default
 initialisation, padding modes (zeros, reflect, replicate, circular) and
 repr (Note [Convolution as a matrix product] in _conv_functions.py); the
 transposed ConvTranspose1d/2d/3d (weight (in, out / groups, *kernel),
-output_size= on the call); Fold and Unfold."""
+output_size= on the call); their lazy forms; Fold and Unfold."""
 import math
 import operator
 
 from .. import _C
 from .._creation import empty
 from . import functional as F
-from ._conv_functions import _tuple
+from ._conv_functions import _batched, _tuple
 from .linear import default_init
 from .module import Module
-from .parameter import Parameter
+from .lazy import LazyModuleMixin
+from .parameter import Parameter, UninitializedParameter
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -160,6 +161,60 @@ class ConvTranspose3d(_ConvTransposeNd):
     _n = 3
 
 
+class _LazyConvNd(LazyModuleMixin):
+    """A convolution whose in_channels is read from its first input
+    (dim 1, or dim 0 of an unbatched one): PyTorch's LazyConv*d and
+    LazyConvTranspose*d take the eager module's arguments without
+    in_channels (Note [Lazy modules] in lazy.py)."""
+    _lazy_attr = "in_channels"
+
+    def __init__(self, out_channels, kernel_size, *args, **kwargs):
+        self.cls_to_become.__init__(self, 0, out_channels, kernel_size, *args, **kwargs)
+        for name, p in list(self._parameters.items()):
+            if p is not None:
+                setattr(self, name, UninitializedParameter(device=p.device, dtype=p.dtype))
+
+    def _lazy_size(self, input):
+        n = self._n
+        x, batched = _batched(f"{self._get_name()}", input, n)
+        size = x.shape[1]
+        if size % self.groups:
+            raise ValueError(f"in_channels ({size}, from the input's dim {1 if batched else 0}) must be divisible "
+                             f"by groups ({self.groups})")
+        return size
+
+    def _lazy_template(self, name):
+        if name == "bias":
+            return (self.out_channels,)
+        if self._transposed:
+            return (None, self.out_channels // self.groups) + self.kernel_size
+        return (self.out_channels, None) + self.kernel_size
+
+
+class LazyConv1d(_LazyConvNd, Conv1d):
+    cls_to_become, _lazy_per_group = Conv1d, True
+
+
+class LazyConv2d(_LazyConvNd, Conv2d):
+    cls_to_become, _lazy_per_group = Conv2d, True
+
+
+class LazyConv3d(_LazyConvNd, Conv3d):
+    cls_to_become, _lazy_per_group = Conv3d, True
+
+
+class LazyConvTranspose1d(_LazyConvNd, ConvTranspose1d):
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvNd, ConvTranspose2d):
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvNd, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
+
+
 class Fold(Module):
     """Sums columns (N, C * prod(kernel_size), L) into (N, C, *output_size)."""
 
@@ -191,4 +246,6 @@ class Unfold(Module):
                 f"stride={self.stride}")
 
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold",
+           "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
+           "LazyConvTranspose3d"]

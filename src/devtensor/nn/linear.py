@@ -6,6 +6,7 @@ from .. import _C
 from .._creation import empty
 from . import functional as F, init
 from .module import Module, _registered
+from .lazy import LazyModuleMixin
 from .parameter import Parameter, UninitializedParameter
 
 
@@ -105,11 +106,13 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-class LazyLinear(Linear):
+class LazyLinear(LazyModuleMixin, Linear):
     """A Linear whose in_features is taken from its first input: its weight
     and bias are made then, on the input's device (with the dtype and
     requires_grad they were given, or that Module.to() set), initialised as
-    Linear's, and the module becomes a Linear."""
+    Linear's, and the module becomes a Linear (Note [Lazy modules])."""
+    cls_to_become = Linear
+    _lazy_attr = "in_features"
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
         Module.__init__(self)
@@ -121,46 +124,13 @@ class LazyLinear(Linear):
         else:
             self.register_parameter("bias", None)
 
-    def has_uninitialized_params(self):
-        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
-
-    def reset_parameters(self):
-        if not self.has_uninitialized_params() and self.in_features != 0:
-            super().reset_parameters()
-
-    def initialize_parameters(self, input):
-        if not isinstance(input, _C.Tensor):
-            raise TypeError(f"LazyLinear's input must be a devtensor.Tensor, got "
-                            f"{type(input).__name__}")
+    def _lazy_size(self, input):
         if input.ndim == 0:
-            raise RuntimeError("LazyLinear needs an input with at least one dimension (the "
-                               "features)")
-        self.in_features = input.shape[-1]
-        self.weight.materialize((self.out_features, self.in_features), device=input.device)
-        if self.bias is not None:
-            self.bias.materialize((self.out_features,), device=input.device)
-        self.reset_parameters()
-        self.__class__ = Linear
+            raise RuntimeError("LazyLinear needs an input with at least one dimension (the features)")
+        return input.shape[-1]
 
-    def forward(self, input):
-        if self.has_uninitialized_params():
-            self.initialize_parameters(input)
-        return F.linear(input, self.weight, self.bias)
-
-    def _lazy_shape_error(self, name, shape, key):
-        """Why a loaded tensor of this shape cannot become the parameter
-        `name` (state-dict key `key`), or None if it can: PyTorch's
-        size-mismatch check, made before anything is materialised."""
-        want = f"({self.out_features}, in_features)" if name == "weight" else f"({self.out_features},)"
-        if len(shape) != (2 if name == "weight" else 1) or shape[0] != self.out_features:
-            return (f"size mismatch for {key}: copying a param with shape {tuple(shape)} from checkpoint, "
-                    f"LazyLinear({self.out_features}) needs shape {want}")
-        return None
-
-    def _after_load_state_dict(self):
-        if not self.has_uninitialized_params():
-            self.in_features = self.weight.shape[1]
-            self.__class__ = Linear
+    def _lazy_template(self, name):
+        return (self.out_features, None) if name == "weight" else (self.out_features,)
 
 
 class Bilinear(Module):

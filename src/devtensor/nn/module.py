@@ -26,7 +26,7 @@ import itertools
 from .. import _C
 from .._C import Tensor, dtype as _dtype_type
 from .._tensor import _parse_to_args
-from .parameter import Parameter, UninitializedParameter
+from .parameter import Parameter, is_uninitialized
 
 _DEVICE_ERROR = "Expected all tensors to be on the same device"
 
@@ -422,7 +422,8 @@ class Module:
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
         """name -> tensor for every parameter and persistent buffer, with
         PyTorch's dotted names ('0.weight').  The tensors share the module's
-        memory (parameters as plain tensors unless keep_vars)."""
+        memory (parameters as plain tensors unless keep_vars; a lazy module's
+        uninitialised ones as they are, which save() refuses)."""
         if destination is None:
             destination = collections.OrderedDict()
         for module_prefix, module in self.named_modules(prefix=prefix.rstrip("."),
@@ -430,7 +431,7 @@ class Module:
             head = module_prefix + "." if module_prefix else ""
             for name, p in module._parameters.items():
                 if p is not None:
-                    destination[head + name] = p if keep_vars else p.data
+                    destination[head + name] = p if keep_vars or is_uninitialized(p) else p.data
             for name, b in module._buffers.items():
                 if b is not None and name not in module._non_persistent_buffers:
                     destination[head + name] = b
@@ -472,7 +473,7 @@ class Module:
                 errors.append(f'While copying the parameter named "{key}", expected '
                               f'devtensor.Tensor from checkpoint but received {type(value)}')
                 continue
-            lazy = isinstance(current, UninitializedParameter)
+            lazy = is_uninitialized(current)
             check = getattr(module, "_lazy_shape_error", None) if lazy else None
             refused = check(name, tuple(value.shape), key) if check is not None else None
             if refused is not None:
@@ -496,8 +497,10 @@ class Module:
                 else:
                     module._buffers[name] = value
                 continue
-            if lazy:
+            if lazy and registry == "_parameters":
                 current.materialize(value.shape)
+            elif lazy:
+                current = module._buffers[name] = current.materialize(value.shape)
             current._copy_from(value.to(current.device))
         for module in self.modules():
             after = getattr(module, "_after_load_state_dict", None)

@@ -1,12 +1,13 @@
 """Normalisation modules: LayerNorm, RMSNorm, GroupNorm, BatchNorm1d/2d/3d
-and InstanceNorm1d/2d/3d, with PyTorch's parameters, buffers (running_mean, running_var,
-num_batches_tracked: PyTorch's state-dict keys), defaults and repr."""
+and InstanceNorm1d/2d/3d (and their lazy forms), with PyTorch's parameters, buffers
+(running_mean, running_var, num_batches_tracked: PyTorch's state-dict keys), defaults and repr."""
 from .. import _C
 from .._creation import ones, tensor, zeros
 from . import functional as F
 from ._layer_functions import _shape
 from .module import Module
-from .parameter import Parameter
+from .lazy import LazyModuleMixin
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
 
 def _dtype(dtype):
@@ -105,10 +106,21 @@ class _BatchNorm(Module):
             self.running_var[...] = 1
             self.num_batches_tracked[...] = 0
 
-    def forward(self, input):
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            self.weight[...] = 1
+            self.bias[...] = 0
+
+    def _check_input_dim(self, input):
+        """The dim holding the channels, after checking input's dims."""
         if input.ndim not in self._dims:
             want = " or ".join(f"{d}D" for d in self._dims)
             raise ValueError(f"expected {want} input (got {input.ndim}D input)")
+        return 1
+
+    def forward(self, input):
+        self._check_input_dim(input)
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             self.num_batches_tracked += 1
@@ -145,11 +157,14 @@ class _InstanceNorm(_BatchNorm):
                  dtype=None):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
-    def forward(self, input):
+    def _check_input_dim(self, input):
         n = self._spatial
         if input.ndim not in (n + 1, n + 2):
             raise ValueError(f"expected {n + 1}D or {n + 2}D input (got {input.ndim}D input)")
-        batched = input.ndim == n + 2
+        return 1 if input.ndim == n + 2 else 0
+
+    def forward(self, input):
+        batched = self._check_input_dim(input) == 1
         x = input if batched else input[None]
         if x.shape[1] != self.num_features and self.affine:
             raise ValueError(f"expected input's size at dim={1 if batched else 0} to match num_features "
@@ -173,6 +188,54 @@ class InstanceNorm3d(_InstanceNorm):
     _spatial = 3
 
 
+class _LazyNorm(LazyModuleMixin):
+    """A batch or instance norm whose num_features is read from its first
+    input's channel dim (Note [Lazy modules] in lazy.py); PyTorch's
+    arguments without num_features."""
+    _lazy_attr = "num_features"
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=None, track_running_stats=None, device=None, dtype=None):
+        flags = {k: v for k, v in (("affine", affine), ("track_running_stats", track_running_stats)) if v is not None}
+        self.cls_to_become.__init__(self, 0, eps, momentum, device=device, dtype=dtype, **flags)
+        for name, p in list(self._parameters.items()):
+            if p is not None:
+                setattr(self, name, UninitializedParameter(device=p.device, dtype=p.dtype))
+        for name in ("running_mean", "running_var"):
+            b = self._buffers[name]
+            if b is not None:
+                self._buffers[name] = UninitializedBuffer(device=b.device, dtype=b.dtype)
+
+    def _lazy_size(self, input):
+        return input.shape[self._check_input_dim(input)]
+
+    def _lazy_template(self, name):
+        return () if name == "num_batches_tracked" else (None,)
+
+
+class LazyBatchNorm1d(_LazyNorm, BatchNorm1d):
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNorm, BatchNorm2d):
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNorm, BatchNorm3d):
+    cls_to_become = BatchNorm3d
+
+
+class LazyInstanceNorm1d(_LazyNorm, InstanceNorm1d):
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNorm, InstanceNorm2d):
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNorm, InstanceNorm3d):
+    cls_to_become = InstanceNorm3d
+
+
 class LocalResponseNorm(Module):
     """Each channel divided by (k + alpha / size * the sum of squares of size
     neighbouring channels)^beta (PyTorch's LocalResponseNorm)."""
@@ -189,4 +252,5 @@ class LocalResponseNorm(Module):
 
 
 __all__ = ["LocalResponseNorm", "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
-           "InstanceNorm2d", "InstanceNorm3d"]
+           "InstanceNorm2d", "InstanceNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+           "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"]

@@ -86,6 +86,7 @@ def _rebuild_parameter(cls, values, dtype_name, device, requires_grad):
 class UninitializedParameter(Parameter):
     """The parameter of a lazy module before its first call: no data yet, but
     a device and dtype (which Module.to() changes) and requires_grad."""
+    _uninitialized = True
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         from .._creation import empty
@@ -104,6 +105,8 @@ class UninitializedParameter(Parameter):
     def __repr__(self):
         return "<UninitializedParameter>"
 
+    __str__ = __repr__
+
     def __reduce_ex__(self, protocol):
         raise RuntimeError("cannot pickle an uninitialised parameter: call the module once first")
 
@@ -113,4 +116,44 @@ class UninitializedParameter(Parameter):
         return result
 
 
-__all__ = ["Parameter", "UninitializedParameter"]
+class UninitializedBuffer(Tensor):
+    """A lazy module's buffer before its first call (Note [Lazy modules] in
+    lazy.py): no data yet, but a device and dtype, which Module.to()
+    changes.  materialize() returns the buffer to register in its place (a
+    plain tensor: PyTorch's turns into one in place)."""
+    _uninitialized = True
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None):
+        from .._creation import empty
+        return empty(0, dtype=dtype or "float32", device=device)._alias_as(cls)
+
+    def materialize(self, shape, device=None, dtype=None):
+        """A new tensor of `shape` (uninitialised values) on `device`
+        (default: this one's) with `dtype` (default: this one's)."""
+        from .._creation import empty
+        return empty(tuple(shape), dtype=dtype or self.dtype, device=self.device if device is None else device)
+
+    def to(self, *args, **kwargs):
+        moved = Tensor.to(self, *args, **kwargs)
+        return self if moved is self else UninitializedBuffer(device=moved.device, dtype=moved.dtype)
+
+    def __repr__(self):
+        return "<UninitializedBuffer>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        raise RuntimeError("cannot pickle an uninitialised buffer: call the module once first")
+
+    def __deepcopy__(self, memo):
+        result = UninitializedBuffer(device=self.device, dtype=self.dtype)
+        memo[id(self)] = result
+        return result
+
+
+def is_uninitialized(t):
+    """Whether t is a lazy module's parameter or buffer without values yet."""
+    return getattr(t, "_uninitialized", False)
+
+
+__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer"]
