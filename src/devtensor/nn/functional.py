@@ -718,5 +718,9 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return _channel_dropout("dropout3d", 3, input, p, training, inplace)
 
 
+from ._sampling_functions import affine_grid, grid_sample  # noqa: E402
+
+__all__ += ["affine_grid", "grid_sample"]
+
 __all__ += ["batch_norm", "cosine_similarity", "embedding", "group_norm", "instance_norm", "layer_norm", "pad",
             "pairwise_distance", "rms_norm", "scaled_dot_product_attention"]
