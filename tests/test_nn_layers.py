@@ -555,3 +555,102 @@ def test_more_layer_refusals():
         nn.Embedding(3, 2, padding_idx=5)
     with pytest.raises(AssertionError, match="Embeddings parameter is expected to be 2-dimensional"):
         nn.Embedding.from_pretrained(dt.ones(3))
+
+
+# ---- alpha dropout, rrelu, lp pooling, the upsampling aliases ----
+def test_alpha_dropout_keeps_mean_and_variance(device):
+    x = dt.asarray(RNG.standard_normal(200_000), device=device)
+    assert F.alpha_dropout(x, 0.3) is x and F.alpha_dropout(x, 0.0, training=True) is x  # eval: the input
+    y = F.alpha_dropout(x, 0.3, training=True)
+    a = ((1 - 0.3) * (1 + 0.3 * 1.7580993408473766 ** 2)) ** -0.5
+    b = a * 1.7580993408473766 * 0.3
+    xs, ys = to_np(x), to_np(y)
+    kept = np.isclose(ys, a * xs + b, rtol=1e-12, atol=1e-12)
+    dropped = np.isclose(ys, a * -1.7580993408473766 + b, rtol=1e-12)
+    assert (kept | dropped).all() and abs(dropped.mean() - 0.3) < 0.01
+    assert abs(ys.mean()) < 0.02 and abs(ys.std() - 1) < 0.02  # SELU's fixed point kept
+    np.testing.assert_array_equal(to_np(F.alpha_dropout(x, 1.0, training=True)), np.zeros(200_000))
+    f = F.feature_alpha_dropout(dt.asarray(RNG.standard_normal((400, 50, 6)), device=device), 0.5, training=True)
+    per_channel = to_np(f).reshape(400 * 50, 6)
+    a2 = (0.5 * (1 + 0.5 * 1.7580993408473766 ** 2)) ** -0.5
+    dropped = np.isclose(per_channel, a2 * -1.7580993408473766 + a2 * 1.7580993408473766 * 0.5, rtol=1e-12)
+    assert set(dropped.sum(axis=1)) == {0, 6} and abs(dropped[:, 0].mean() - 0.5) < 0.02  # whole channels
+    m = nn.AlphaDropout(0.2)
+    assert repr(m) == "AlphaDropout(p=0.2, inplace=False)" and repr(nn.FeatureAlphaDropout()) == \
+        "FeatureAlphaDropout(p=0.5, inplace=False)"
+    assert m.eval()(x) is x
+    z = x.copy()
+    assert F.alpha_dropout(z, 0.5, training=True, inplace=True) is z and not np.array_equal(to_np(z), xs)
+    with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1, but got 1.5"):
+        F.alpha_dropout(x, 1.5, training=True)
+    with pytest.raises(TypeError, match="alpha_dropout\\(\\) needs a floating point input, got int64"):
+        F.alpha_dropout(dt.arange(4, device=device), 0.5, training=True)
+    with pytest.raises(RuntimeError, match="Expected an input of at least 2 dimensions"):
+        F.feature_alpha_dropout(x, 0.5, training=True)
+
+
+def test_rrelu(device):
+    x = dt.asarray(np.r_[-RNG.uniform(0.5, 2, 50_000), RNG.uniform(0, 2, 10), np.nan], device=device)
+    xs = to_np(x)
+    np.testing.assert_array_equal(to_np(F.rrelu(x)), np.where(xs >= 0, xs, xs * (1 / 8 + 1 / 3) / 2))
+    y = to_np(F.rrelu(x, 0.1, 0.3, training=True))
+    slopes = y[:50_000] / xs[:50_000]
+    assert slopes.min() >= 0.1 and slopes.max() < 0.3 and len(np.unique(slopes)) > 40_000  # one draw an element
+    assert abs(slopes.mean() - 0.2) < 0.005
+    np.testing.assert_array_equal(y[50_000:-1], xs[50_000:-1])
+    assert np.isnan(y[-1])
+    m = nn.RReLU(0.1, 0.3)
+    assert repr(m) == "RReLU(lower=0.1, upper=0.3)" and repr(nn.RReLU()) == "RReLU(lower=0.125, upper=0.3333333333333333)"
+    np.testing.assert_array_equal(to_np(m.eval()(x)), np.where(xs >= 0, xs, xs * 0.2))
+    h = dt.asarray([-2.0, 1.0], dtype=dt.float16, device=device)
+    assert F.rrelu_(h) is h and to_np(h).tolist() == [np.float16(-2 * (1 / 8 + 1 / 3) / 2), 1.0]
+    with pytest.raises(ValueError, match="lower bound 0.5 should be less than or equal to upper bound 0.1"):
+        F.rrelu(x, 0.5, 0.1)
+    with pytest.raises(TypeError, match="rrelu\\(\\) needs a floating point input, got int64"):
+        F.rrelu(dt.arange(3, device=device))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_lp_pool(n, device):
+    x = RNG.standard_normal((2, 3) + (7,) * n)
+    t = dt.asarray(x, device=device)
+    for p, kernel, stride in ((2.0, 2, None), (3.0, 3, 2), (1.0, 2, 1)):
+        got = getattr(F, f"lp_pool{n}d")(t, p, kernel, stride)
+        # the reference: every window's (sum x^p)^(1/p) by explicit loops (NaN for a negative sum, as PyTorch's)
+        s = stride or kernel
+        out = (7 - kernel) // s + 1
+        want = np.empty((2, 3) + (out,) * n)
+        for pos in np.ndindex(*(out,) * n):
+            window = x[(slice(None), slice(None)) + tuple(slice(i * s, i * s + kernel) for i in pos)]
+            total = (window ** p).reshape(2, 3, -1).sum(axis=-1)
+            with np.errstate(invalid="ignore"):
+                want[(slice(None), slice(None)) + pos] = total ** (1 / p)
+        got_np = to_np(got)
+        finite = ~np.isnan(want)
+        np.testing.assert_allclose(got_np[finite], want[finite], rtol=1e-10, atol=1e-12)
+        assert np.isnan(got_np[~finite]).all()
+    m = getattr(nn, f"LPPool{n}d")(2, 3, stride=2)
+    assert repr(m) == f"LPPool{n}d(norm_type=2, kernel_size=3, stride=2, ceil_mode=False)"
+    np.testing.assert_allclose(to_np(m(t)), to_np(getattr(F, f"lp_pool{n}d")(t, 2.0, 3, 2)))
+    with pytest.raises(RuntimeError, match=f'"lp_pool{n}d" not implemented for \'int64\''):
+        getattr(F, f"lp_pool{n}d")(dt.ones((1, 1) + (4,) * n, dtype=dt.int64, device=device), 2, 2)
+
+
+def test_upsampling_aliases(device):
+    x = dt.asarray(RNG.standard_normal((1, 2, 3, 4)), device=device)
+    with pytest.warns(UserWarning, match="`nn.functional.upsample_bilinear` is deprecated"):
+        got = F.upsample_bilinear(x, scale_factor=2)
+    np.testing.assert_array_equal(to_np(got), to_np(F.interpolate(x, scale_factor=2, mode="bilinear",
+                                                                  align_corners=True)))
+    with pytest.warns(UserWarning, match="`nn.functional.upsample_nearest` is deprecated"):
+        np.testing.assert_array_equal(to_np(F.upsample_nearest(x, size=(6, 8))),
+                                      to_np(F.interpolate(x, size=(6, 8))))
+    with pytest.warns(UserWarning, match="`nn.functional.upsample` is deprecated"):
+        np.testing.assert_array_equal(to_np(F.upsample(x, size=5, mode="bicubic")),
+                                      to_np(F.interpolate(x, size=5, mode="bicubic")))
+    b = nn.UpsamplingBilinear2d(scale_factor=2)
+    assert repr(b) == "UpsamplingBilinear2d(scale_factor=2.0, mode='bilinear')"
+    np.testing.assert_array_equal(to_np(b(x)), to_np(got))
+    assert repr(nn.UpsamplingNearest2d(size=4)) == "UpsamplingNearest2d(size=4, mode='nearest')"
+    np.testing.assert_array_equal(to_np(nn.UpsamplingNearest2d(scale_factor=2)(x)), to_np(dt.repeat(
+        dt.repeat(x, 2, axis=2), 2, axis=3)))

@@ -33,6 +33,7 @@ Note [Transposed convolution]
 import itertools
 import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -460,6 +461,31 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
+def _lp_pool(n, input, norm_type, kernel_size, stride, ceil_mode):
+    """(sum of x^p over each window)^(1/p): the window mean of x^p times the
+    window size, the sign kept where an odd p gives a negative sum
+    (PyTorch's lp_pool)."""
+    dt = _dt()
+    _tensor(input)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"\"lp_pool{n}d\" not implemented for '{input.dtype}'")
+    kernel = _tuple(kernel_size, n, "kernel_size")
+    out = _avg_pool(n, dt.power(input, norm_type), kernel, stride, 0, ceil_mode, True, None)
+    return (dt.sign(out) * dt.maximum(dt.abs(out), 0) * math.prod(kernel)) ** (1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
+
+
 def _adaptive(n, name, input, output_size, reduce):
     """input's spatial dims each cut into output_size ranges [floor(i L / o),
     ceil((i + 1) L / o)) and reduced, one dim at a time (both reductions
@@ -737,3 +763,26 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         x = (a + (b - a) * frac).astype(input.dtype, copy=False)
     return x
 
+
+
+def _deprecated(name):
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=3)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    """interpolate's old name (deprecated in PyTorch, with a warning)."""
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """interpolate(mode='nearest') (deprecated in PyTorch, with a warning)."""
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """interpolate(mode='bilinear', align_corners=True) (deprecated in
+    PyTorch, with a warning)."""
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

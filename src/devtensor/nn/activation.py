@@ -31,6 +31,21 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
+class RReLU(Module):
+    """Randomized leaky ReLU (F.rrelu): a slope drawn from U(lower, upper)
+    per element while training, their mean in eval mode."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+
+
 class SiLU(Module):
     def __init__(self, inplace=False):
         super().__init__()
@@ -185,5 +200,5 @@ class PReLU(Module):
 
 
 __all__ = ["PReLU", "ELU", "SELU", "CELU", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "LogSigmoid", "Softsign",
-           "Tanhshrink", "Hardshrink", "Softshrink", "Threshold", "Softmin", "GLU", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax",
+           "Tanhshrink", "Hardshrink", "Softshrink", "Threshold", "Softmin", "GLU", "ReLU", "LeakyReLU", "RReLU", "SiLU", "Softplus", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax",
            "Softmax2d"]

@@ -228,6 +228,68 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _dropped(input, input.shape, p, inplace)
 
 
+_SELU_SATURATION = -1.7580993408473766  # -scale * alpha of SELU: where SELU's output tends for -inf
+
+
+def _alpha_dropped(name, input, keep_shape, p, training, inplace):
+    """Alpha dropout (Klambauer et al., 2017): entries of a keep_shape mask
+    dropped with probability p are set to SELU's saturation value, and the
+    result rescaled by a, shifted by b so that a zero-mean, unit-variance
+    input keeps its mean and variance."""
+    _tensor(input)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if not input.dtype.is_floating_point:
+        raise TypeError(f"{name}() needs a floating point input, got {input.dtype}")
+    if p == 1.0:  # PyTorch's: everything dropped is zero
+        return _narrow(input, input * 0, inplace)
+    keep = _random().uniform(size=keep_shape, dtype=input.dtype, device=input.device) >= p
+    a = ((1 - p) * (1 + p * _SELU_SATURATION ** 2)) ** -0.5
+    b = -a * _SELU_SATURATION * p
+    x = _wide(input)
+    return _narrow(input, _ufuncs.where(keep, x, _SELU_SATURATION) * a + b, inplace)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of each element (for SELU networks), the input itself
+    unless training."""
+    return _alpha_dropped("alpha_dropout", input, getattr(input, "shape", ()), p, training, inplace)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of whole channels: one draw per (sample, channel) of an
+    input (N, C, *spatial)."""
+    _tensor(input)
+    if input.ndim < 2:
+        raise RuntimeError(f"feature_alpha_dropout: Expected an input of at least 2 dimensions (N, C, ...), got "
+                           f"{input.ndim}D")
+    return _alpha_dropped("feature_alpha_dropout", input, input.shape[:2] + (1,) * (input.ndim - 2), p, training,
+                          inplace)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU: negative inputs times a slope drawn from
+    U(lower, upper) for each element while training, times (lower + upper)
+    / 2 otherwise."""
+    _tensor(input)
+    if not input.dtype.is_floating_point:
+        raise TypeError(f"rrelu() needs a floating point input, got {input.dtype}")
+    if lower > upper:
+        raise ValueError(f"rrelu: lower bound {lower} should be less than or equal to upper bound {upper}")
+    x = _wide(input)
+    if training:
+        slope = _random().uniform(lower, upper, size=input.shape, dtype=x.dtype, device=input.device)
+    else:
+        slope = (lower + upper) / 2
+    return _narrow(input, _ufuncs.where(x >= 0, x, x * slope), inplace)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def _dropped(input, keep_shape, p, inplace):
     """input with the entries of a keep_shape mask (broadcast over input)
     zeroed with probability p and the rest scaled by 1/(1-p): dropout's
@@ -646,7 +708,8 @@ __all__ = ["relu", "sigmoid", "tanh", "gelu", "leaky_relu", "silu", "softplus", 
            "linear", "dropout", "flatten", "one_hot", "normalize", "mse_loss", "l1_loss", "cross_entropy",
            "nll_loss", "binary_cross_entropy_with_logits", "elu", "selu", "celu", "hardtanh", "relu6",
            "hardsigmoid", "hardswish", "logsigmoid", "mish", "softsign", "tanhshrink", "hardshrink", "softshrink",
-           "threshold", "softmin", "glu", "huber_loss", "smooth_l1_loss", "kl_div", "binary_cross_entropy"]
+           "threshold", "softmin", "glu", "huber_loss", "smooth_l1_loss", "kl_div", "binary_cross_entropy",
+           "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_"]
 
 from ._layer_functions import (  # noqa: E402  (after the names they use)
     batch_norm, cosine_similarity, embedding, group_norm, instance_norm, layer_norm, pad, pairwise_distance,
@@ -657,14 +720,16 @@ from ._conv_functions import (  # noqa: E402
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
     adaptive_max_pool3d, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d, conv_transpose1d,
     conv_transpose2d, conv_transpose3d, fold, interpolate, max_pool1d, max_pool2d, max_pool3d, max_unpool1d,
-    max_unpool2d, max_unpool3d, pixel_shuffle, pixel_unshuffle, unfold,
+    max_unpool2d, max_unpool3d, pixel_shuffle, pixel_unshuffle, unfold, lp_pool1d, lp_pool2d, lp_pool3d,
+    upsample, upsample_bilinear, upsample_nearest,
 )
 
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
             "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "conv1d",
             "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "interpolate",
             "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
-            "pixel_shuffle", "pixel_unshuffle", "unfold", "prelu",
+            "pixel_shuffle", "pixel_unshuffle", "unfold", "prelu", "lp_pool1d", "lp_pool2d", "lp_pool3d",
+            "upsample", "upsample_bilinear", "upsample_nearest",
             "dropout1d", "dropout2d", "dropout3d"]
 
 

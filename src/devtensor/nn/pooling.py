@@ -99,6 +99,35 @@ class AvgPool3d(_AvgPoolNd):
     _n = 3
 
 
+class _LPPoolNd(Module):
+    """The p-norm of each window (F.lp_pool1d/2d/3d)."""
+    _n = 0
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def forward(self, input):
+        return getattr(F, f"lp_pool{self._n}d")(input, float(self.norm_type), self.kernel_size, self.stride,
+                                                self.ceil_mode)
+
+    def extra_repr(self):
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    _n = 1
+
+
+class LPPool2d(_LPPoolNd):
+    _n = 2
+
+
+class LPPool3d(_LPPoolNd):
+    _n = 3
+
+
 class _Adaptive(Module):
     _function = None
 
@@ -166,7 +195,21 @@ class Upsample(Module):
         return info + f", mode='{self.mode}'"
 
 
+class UpsamplingNearest2d(Upsample):
+    """Upsample(mode='nearest') of 4-D inputs (PyTorch's older name)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Upsample(mode='bilinear', align_corners=True) of 4-D inputs (PyTorch's older name)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "AvgPool1d",
            "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
-           "Upsample"]
+           "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "LPPool1d", "LPPool2d", "LPPool3d"]

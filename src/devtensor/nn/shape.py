@@ -71,6 +71,20 @@ class Dropout3d(_ChannelDropout):
     _function = "dropout3d"
 
 
+class AlphaDropout(Dropout):
+    """Alpha dropout (F.alpha_dropout) while training, for SELU networks."""
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training, self.inplace)
+
+
+class FeatureAlphaDropout(Dropout):
+    """Alpha dropout of whole channels (F.feature_alpha_dropout) while training."""
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training, self.inplace)
+
+
 class PixelShuffle(Module):
     def __init__(self, upscale_factor):
         super().__init__()
@@ -95,5 +109,5 @@ class PixelUnshuffle(Module):
         return f"downscale_factor={self.downscale_factor}"
 
 
-__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "PixelShuffle",
-           "PixelUnshuffle"]
+__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+           "FeatureAlphaDropout", "PixelShuffle", "PixelUnshuffle"]
