@@ -654,3 +654,76 @@ def test_upsampling_aliases(device):
     assert repr(nn.UpsamplingNearest2d(size=4)) == "UpsamplingNearest2d(size=4, mode='nearest')"
     np.testing.assert_array_equal(to_np(nn.UpsamplingNearest2d(scale_factor=2)(x)), to_np(dt.repeat(
         dt.repeat(x, 2, axis=2), 2, axis=3)))
+
+
+# ---- embedding_bag ----
+def _bags_reference(weight, flat, starts, end, mode, padding_idx=None, psw=None):
+    out = []
+    bounds = list(starts) + [end]
+    for b in range(len(starts)):
+        rows = [weight[flat[i]] * (1 if psw is None else psw[i]) for i in range(bounds[b], bounds[b + 1])
+                if flat[i] != padding_idx]
+        if not rows:
+            out.append(np.zeros(weight.shape[1]))
+        elif mode == "sum":
+            out.append(np.sum(rows, axis=0))
+        elif mode == "mean":
+            out.append(np.mean(rows, axis=0))
+        else:
+            out.append(np.max(rows, axis=0))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag(mode, device):
+    w = RNG.standard_normal((10, 3))
+    flat = np.array([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7])
+    starts = [0, 4, 4, 8]  # an empty bag
+    wt, it = dt.asarray(w, device=device), dt.asarray(flat, device=device)
+    got = F.embedding_bag(it, wt, dt.asarray(starts, device=device), mode=mode)
+    np.testing.assert_allclose(to_np(got), _bags_reference(w, flat, starts, 11, mode), rtol=1e-12)
+    # padding_idx left out (of the mean's count too), include_last_offset ending before the input does
+    got = F.embedding_bag(it, wt, dt.asarray(starts + [10], device=device), mode=mode, padding_idx=-1,
+                          include_last_offset=True)
+    np.testing.assert_allclose(to_np(got), _bags_reference(w, flat, starts, 10, mode, padding_idx=9), rtol=1e-12)
+    rows = dt.asarray(flat[:10].reshape(2, 5), device=device)  # 2-D: a bag a row
+    np.testing.assert_allclose(to_np(F.embedding_bag(rows, wt, mode=mode)),
+                               _bags_reference(w, flat[:10], [0, 5], 10, mode), rtol=1e-12)
+    if mode == "sum":
+        psw = RNG.uniform(0.5, 2, 11)
+        np.testing.assert_allclose(
+            to_np(F.embedding_bag(it, wt, dt.asarray(starts, device=device), mode="sum",
+                                  per_sample_weights=dt.asarray(psw, device=device))),
+            _bags_reference(w, flat, starts, 11, "sum", psw=psw), rtol=1e-12)
+    m = nn.EmbeddingBag.from_pretrained(wt.float(), mode=mode)
+    assert repr(m) == f"EmbeddingBag(10, 3, mode='{mode}')" and m.weight.requires_grad is False
+    assert m(rows).dtype == dt.float32 and m(rows).device == dt.device(device)
+    fresh = nn.EmbeddingBag(5, 2, mode=mode, padding_idx=0).to(device)
+    assert fresh.weight.shape == (5, 2) and (to_np(fresh.weight)[0] == 0).all()
+
+
+def test_embedding_bag_errors(device):
+    w = dt.ones((5, 2), device=device)
+    i = dt.asarray([0, 1, 2], device=device)
+    with pytest.raises(ValueError, match="offsets has to be a 1D Tensor but got None"):
+        F.embedding_bag(i, w)
+    with pytest.raises(ValueError, match="if input is 2D, then offsets has to be None"):
+        F.embedding_bag(i.reshape(1, 3), w, dt.asarray([0], device=device))
+    with pytest.raises(RuntimeError, match="offsets\\[0\\] has to be 0.*However, got 1"):
+        F.embedding_bag(i, w, dt.asarray([1], device=device))
+    with pytest.raises(RuntimeError, match="offsets\\[-1\\] can not be greater than input's length 3, but got 4"):
+        F.embedding_bag(i, w, dt.asarray([0, 4], device=device))
+    with pytest.raises(RuntimeError, match="offsets must be non-decreasing"):
+        F.embedding_bag(i, w, dt.asarray([0, 2, 1], device=device))
+    with pytest.raises(ValueError, match="mode has to be one of sum, mean or max"):
+        F.embedding_bag(i, w, dt.asarray([0], device=device), mode="min")
+    with pytest.raises(NotImplementedError, match="per_sample_weights is only supported for mode='sum'"):
+        F.embedding_bag(i, w, dt.asarray([0], device=device), per_sample_weights=dt.ones(3, device=device))
+    with pytest.raises(ValueError, match="must have the same shape as the input"):
+        F.embedding_bag(i, w, dt.asarray([0], device=device), mode="sum", per_sample_weights=dt.ones(2, device=device))
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
+        F.embedding_bag(dt.asarray([0, 7], device=device), w, dt.asarray([0], device=device))
+    with pytest.raises(RuntimeError, match="'indices' to have one of the following scalar types: Long, Int"):
+        F.embedding_bag(dt.ones(3, device=device), w, dt.asarray([0], device=device))
+    with pytest.raises(ValueError, match="padding_idx must be within the number of embeddings"):
+        F.embedding_bag(i, w, dt.asarray([0], device=device), padding_idx=5)

@@ -162,3 +162,151 @@ def test_loss_and_layer_function_refusals():
         F.local_response_norm(two, 2)
     with pytest.raises(ValueError, match="is not a valid value for reduction"):
         nn.SoftMarginLoss(reduction="avg")
+
+
+# ---- multilabel_margin_loss, triplet_margin_with_distance_loss ----
+def _multilabel_reference(x, y):
+    """Explicit loops over each sample's listed targets and other classes."""
+    x, y = np.atleast_2d(x), np.atleast_2d(y)
+    out = []
+    for xs, ys in zip(x, y):
+        listed = []
+        for v in ys:
+            if v < 0:
+                break
+            listed.append(v)
+        total = sum(max(0.0, 1 - (xs[j] - xs[i])) for j in listed for i in range(len(xs)) if i not in listed)
+        out.append(total / len(xs))
+    return np.array(out)
+
+
+def test_multilabel_margin_loss(device):
+    x = RNG.standard_normal((5, 6))
+    y = np.array([[3, 0, -1, 1, 1, 1], [5, 4, 3, 2, 1, 0], [-1, 2, 2, 2, 2, 2], [2, 2, -5, 0, 0, 0],
+                  [0, 1, 2, -1, 9, 9]])  # a repeated target, all classes, none, a later -5, junk after -1
+    want = _multilabel_reference(x, y)
+    t, yt = dt.asarray(x, device=device), dt.asarray(y, device=device)
+    close(F.multilabel_margin_loss(t, yt, reduction="none"), want, device)
+    close(F.multilabel_margin_loss(t, yt), want.mean(), device)
+    close(nn.MultiLabelMarginLoss(reduction="sum")(t, yt), want.sum(), device)
+    close(F.multilabel_margin_loss(t[0], yt[0], reduction="none"), want[0], device)
+    # PyTorch's documented example: 0.85
+    close(F.multilabel_margin_loss(dt.asarray([[0.1, 0.2, 0.4, 0.8]], device=device),
+                                   dt.asarray([[3, 0, -1, 1]], device=device)), 0.85, device)
+    f32 = F.multilabel_margin_loss(t.float(), yt, reduction="none")
+    assert f32.dtype == dt.float32
+    with pytest.raises(IndexError, match="multilabel_margin_loss: target out of range for 6 classes"):
+        F.multilabel_margin_loss(t, dt.asarray([[6, -1, 0, 0, 0, 0]] * 5, device=device))
+    with pytest.raises(RuntimeError, match="expected a 1-D or 2-D input and a target of its shape"):
+        F.multilabel_margin_loss(t, yt[:, :3])
+    with pytest.raises(TypeError, match="target must hold integer class indices, got float64"):
+        F.multilabel_margin_loss(t, t)
+
+
+def test_triplet_margin_with_distance_loss(device):
+    a, p, n = (dt.asarray(RNG.standard_normal((7, 4)), device=device) for _ in range(3))
+    default = F.triplet_margin_with_distance_loss(a, p, n)
+    np.testing.assert_allclose(to_np(default), to_np(F.triplet_margin_loss(a, p, n)), rtol=1e-12)
+
+    def cosine(x1, x2):
+        return 1.0 - F.cosine_similarity(x1, x2)
+    an, pn, nn_ = to_np(a), to_np(p), to_np(n)
+
+    def cos_np(u, v):
+        return 1 - (u * v).sum(1) / np.maximum(np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1), 1e-8)
+    far = np.minimum(cos_np(an, nn_), cos_np(pn, nn_))
+    want = np.maximum(0.5 + cos_np(an, pn) - far, 0)
+    m = nn.TripletMarginWithDistanceLoss(distance_function=cosine, margin=0.5, swap=True, reduction="none")
+    assert repr(m) == "TripletMarginWithDistanceLoss()"
+    close(m(a, p, n), want, device, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="expected margin to be greater than 0, got 0 instead"):
+        nn.TripletMarginWithDistanceLoss(margin=0)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        F.triplet_margin_with_distance_loss(a, p, n[0])
+
+
+# ---- ctc_loss ----
+def _ctc_brute_force(lp, steps, target, blank):
+    """-log of the summed probability of every path of `steps` frames that
+    collapses (repeats merged, blanks dropped) to target."""
+    import itertools
+    total = 0.0
+    for path in itertools.product(range(lp.shape[1]), repeat=steps):
+        collapsed, prev = [], None
+        for c in path:
+            if c != prev and c != blank:
+                collapsed.append(c)
+            prev = c
+        if collapsed == list(target):
+            total += math.exp(sum(lp[t, c] for t, c in enumerate(path)))
+    return -math.log(total) if total > 0 else math.inf
+
+
+def test_ctc_loss_against_every_path(device):
+    frames, batch, classes = 5, 5, 4
+    x = RNG.standard_normal((frames, batch, classes))
+    lp = x - np.log(np.exp(x).sum(-1, keepdims=True))
+    targets = np.array([[1, 2, 0], [3, 3, 9], [1, 9, 9], [2, 1, 2], [9, 9, 9]])  # 9: padding, never read
+    target_lengths, input_lengths = [2, 2, 1, 3, 0], [5, 4, 3, 2, 5]  # sample 3: too short, infinite
+    want = np.array([_ctc_brute_force(lp[:, n], input_lengths[n], targets[n, :target_lengths[n]], 0)
+                     for n in range(batch)])
+    assert np.isinf(want[3]) and np.isfinite(want[[0, 1, 2, 4]]).all()
+    t = dt.asarray(lp, device=device)
+    got = F.ctc_loss(t, dt.asarray(targets, device=device), input_lengths, target_lengths, reduction="none")
+    close(got, want, device, rtol=1e-10)
+    close(F.ctc_loss(t, dt.asarray(targets, device=device), dt.asarray(input_lengths, device=device),
+                     dt.asarray(target_lengths, device=device), reduction="sum", zero_infinity=True),
+          want[np.isfinite(want)].sum(), device, rtol=1e-10)
+    finite = np.where(np.isinf(want), 0, want)
+    close(nn.CTCLoss(zero_infinity=True)(t, dt.asarray(targets, device=device), input_lengths, target_lengths),
+          np.mean(finite / np.maximum(target_lengths, 1)), device, rtol=1e-10)
+    # the concatenated form of the targets
+    flat = dt.asarray([1, 2, 3, 3, 1, 2, 1, 2], device=device)
+    close(F.ctc_loss(t, flat, input_lengths, target_lengths, reduction="none"), want, device, rtol=1e-10)
+    # another blank, float32, and one unbatched sample
+    other = F.ctc_loss(t.float(), dt.asarray(targets % 3, device=device), input_lengths, target_lengths,
+                       blank=3, reduction="none")
+    want3 = [_ctc_brute_force(lp[:, n], input_lengths[n], (targets % 3)[n, :target_lengths[n]], 3)
+             for n in range(batch)]
+    assert other.dtype == dt.float32
+    np.testing.assert_allclose(to_np(other), want3, rtol=1e-5)
+    close(F.ctc_loss(t[:, 0], dt.asarray([1, 2], device=device), 5, 2, reduction="none"), want[0], device,
+          rtol=1e-10)
+
+
+def test_ctc_loss_long_sequences_stay_finite(device):
+    """Log-space recursion: 400 frames of near-uniform probabilities."""
+    frames, classes = 400, 30
+    lp = np.full((frames, 2, classes), -np.log(classes))
+    targets = RNG.integers(1, classes, (2, 50))
+    got = to_np(F.ctc_loss(dt.asarray(lp, device=device), dt.asarray(targets, device=device), [400, 300], [50, 50],
+                           reduction="none"))
+    # every path has probability classes^-T: the loss is T log C - log(number of valid paths) > 0, finite
+    assert np.isfinite(got).all() and (got > 0).all() and (got < [400 * np.log(classes), 300 * np.log(classes)]).all()
+
+
+def test_ctc_loss_errors(device):
+    lp = dt.zeros((4, 2, 3), device=device)
+    tg = dt.asarray([[1, 2], [1, 1]], device=device)
+    with pytest.raises(RuntimeError, match="blank must be in label range"):
+        F.ctc_loss(lp, tg, [4, 4], [2, 2], blank=3)
+    with pytest.raises(RuntimeError, match="input_lengths must be of size batch_size"):
+        F.ctc_loss(lp, tg, [4], [2, 2])
+    with pytest.raises(RuntimeError, match="target_lengths must be of size batch_size"):
+        F.ctc_loss(lp, tg, [4, 4], [2, 2, 2])
+    with pytest.raises(RuntimeError, match="Expected input_lengths to have value at most 4, but got value 5"):
+        F.ctc_loss(lp, tg, [5, 4], [2, 2])
+    with pytest.raises(RuntimeError, match="Expected tensor to have size at least 3 at dimension 1, but got size 2"):
+        F.ctc_loss(lp, tg, [4, 4], [3, 2])
+    with pytest.raises(IndexError, match=r"a target lies outside the label range \[0, 3\)"):
+        F.ctc_loss(lp, dt.asarray([[1, 3], [1, 1]], device=device), [4, 4], [2, 2])
+    with pytest.raises(RuntimeError, match="must not be negative"):
+        F.ctc_loss(lp, tg, [4, -1], [2, 2])
+    with pytest.raises(RuntimeError, match="the target lengths add up to 5, more than the 4 concatenated targets"):
+        F.ctc_loss(lp, tg.reshape(-1), [4, 4], [2, 3])
+    with pytest.raises(RuntimeError, match="targets must hold integer class indices, got float64"):
+        F.ctc_loss(lp, tg.double(), [4, 4], [2, 2])
+    with pytest.raises(RuntimeError, match="log_probs must be"):
+        F.ctc_loss(lp[0, 0], tg, [4, 4], [2, 2])
+    with pytest.raises(ValueError, match="is not a valid value for reduction"):
+        nn.CTCLoss(reduction="avg")

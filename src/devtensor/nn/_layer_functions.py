@@ -1,6 +1,6 @@
 """nn.functional's layer functions beyond activations and losses:
 normalisation (layer_norm, rms_norm, group_norm, batch_norm, instance_norm), embedding,
-pad, distances (cosine_similarity, pairwise_distance) and
+embedding_bag, pad, distances (cosine_similarity, pairwise_distance) and
 scaled_dot_product_attention, with PyTorch's arguments, results and
 errors, computed with devtensor's operations on the input's device.
 
@@ -19,6 +19,11 @@ from .._C import Tensor
 from .. import _reductions, _ufuncs
 from .._torch_selection import _dim
 from .functional import _HALF, _same_device, _tensor, dropout, softmax
+
+
+def _dt():
+    import devtensor
+    return devtensor
 
 
 def _normalized(x, axes, eps):
@@ -218,6 +223,100 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         scale = _ufuncs.where(norms > max_norm, max_norm / (norms + 1e-7), 1)
         weight[rows] = weight[rows] * scale
     return weight[input]
+
+
+def _bag_offsets(input, offsets, include_last_offset):
+    """(flat indices, bag starts (B,), end): a 2-D input is one bag a row."""
+    dt = _dt()
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences")
+        bags, length = input.shape
+        return input.reshape(-1), dt.arange(bags, device=input.device) * length, input.size
+    if input.ndim != 1:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    _tensor(offsets, "offsets")
+    _same_device(input, offsets)
+    if offsets.ndim != 1:
+        raise ValueError("offsets has to be a 1D Tensor")
+    if offsets.dtype.kind not in "iu":
+        raise RuntimeError(f"offsets must hold integers, got {offsets.dtype}")
+    offsets = offsets.astype(_C.int64, copy=False)
+    if include_last_offset and offsets.size == 0:
+        raise RuntimeError("include_last_offset: number of offsets should be at least 1")
+    if offsets.size:
+        first, last = (int(v) for v in dt.stack([offsets[0], offsets[-1]]).tolist())
+        if first != 0:
+            raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                               f"from position 0. However, got {first}")
+        if last > input.size:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {input.size}, but got {last}")
+        if offsets.size > 1 and bool((offsets[1:] < offsets[:-1]).any()):
+            raise RuntimeError("offsets must be non-decreasing")
+    if include_last_offset:
+        return input, offsets[:-1], int(offsets[-1])
+    return input, offsets, input.size
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """The sum, mean or max of the embedding rows of each bag of indices:
+    the rows of a 2-D input, or input[offsets[b]:offsets[b + 1]] of a 1-D
+    one.  Indices equal to padding_idx are left out (of the count too);
+    an empty bag gives zeros; per_sample_weights scale the rows (mode
+    'sum')."""
+    dt = _dt()
+    _tensor(input)
+    _tensor(weight, "weight")
+    _same_device(input, weight)
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError(f"mode has to be one of sum, mean or max, got {mode!r}")
+    if per_sample_weights is not None:
+        _tensor(per_sample_weights, "per_sample_weights")
+        _same_device(input, per_sample_weights)
+        if mode != "sum":
+            raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                      f"supported for mode='sum' (got mode='{mode}')")
+        if per_sample_weights.shape != input.shape:
+            raise ValueError(f"embedding_bag: If per_sample_weights ({list(per_sample_weights.shape)}) is not None, "
+                             f"then it must have the same shape as the input ({list(input.shape)})")
+    if input.dtype.kind not in "iu":
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding_bag)")
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if padding_idx is not None:
+        padding_idx = operator.index(padding_idx)
+        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+            raise ValueError(f"padding_idx must be within the number of embeddings ({weight.shape[0]}), got "
+                             f"{padding_idx}")
+        padding_idx %= weight.shape[0]
+    flat, starts, end = _bag_offsets(input, offsets, include_last_offset)
+    rows = embedding(flat, weight, None, max_norm, norm_type)  # (M, D), out-of-range indices refused
+    bags, positions = starts.size, dt.arange(flat.size, device=input.device)
+    bag = dt.searchsorted(starts, positions, side="right") - 1
+    keep = positions < end
+    if padding_idx is not None:
+        keep = keep & (flat != padding_idx)
+    bag = dt.where(keep, bag, bags)  # left-out entries go to a bag past the last, dropped below
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.reshape((-1, 1))
+    counts = dt.zeros(bags + 1, dtype=_C.int64, device=input.device)
+    dt.add.at(counts, bag, 1)
+    counts = counts[:bags]
+    if mode == "max":
+        result = dt.full((bags + 1, weight.shape[1]), -dt.inf, dtype=rows.dtype, device=input.device)
+        dt.maximum.at(result, bag, rows)
+        return dt.where(counts[:, None] > 0, result[:bags], 0).astype(rows.dtype, copy=False)
+    result = dt.zeros((bags + 1, weight.shape[1]), dtype=rows.dtype, device=input.device)
+    dt.add.at(result, bag, rows)
+    result = result[:bags]
+    if mode == "mean":
+        result = (result / dt.maximum(counts, 1)[:, None]).astype(rows.dtype, copy=False)
+    return result
 
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}

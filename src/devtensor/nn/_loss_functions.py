@@ -1,8 +1,9 @@
 """nn.functional's margin, embedding and likelihood losses and a few
 layer functions PyTorch programs call beside them: margin_ranking_loss,
 hinge_embedding_loss, soft_margin_loss, cosine_embedding_loss,
-triplet_margin_loss, poisson_nll_loss, gaussian_nll_loss,
-multilabel_soft_margin_loss, multi_margin_loss; bilinear, pdist,
+triplet_margin_loss, triplet_margin_with_distance_loss, poisson_nll_loss,
+gaussian_nll_loss, multilabel_soft_margin_loss, multi_margin_loss,
+multilabel_margin_loss; bilinear, pdist,
 gumbel_softmax and local_response_norm.  Each follows the formula in
 PyTorch's documentation with its arguments, defaults and errors, and is
 computed with devtensor's operations on the input's device.
@@ -177,6 +178,61 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     own = dt.arange(classes, device=x.device)[None] == y[:, None]
     loss = _reductions.sum(dt.where(own, 0, gap), axis=1) / classes
     return _reduce(loss if input.ndim == 2 else loss[0], reduction)
+
+
+def multilabel_margin_loss(input, target, reduction="mean"):
+    """Per sample, the sum over its target classes j (target's entries
+    before the first negative one) and its other classes i of max(0, 1 -
+    (input[j] - input[i])), over the number of classes."""
+    _check_reduction(reduction)
+    _pair("multilabel_margin_loss", input, target)
+    if input.ndim not in (1, 2) or target.shape != input.shape:
+        raise RuntimeError(f"multilabel_margin_loss: expected a 1-D or 2-D input and a target of its shape, got "
+                           f"input {list(input.shape)} and target {list(target.shape)}")
+    if target.dtype.is_floating_point or target.dtype.is_complex or target.dtype == _C.bool:
+        raise TypeError(f"multilabel_margin_loss: target must hold integer class indices, got {target.dtype}")
+    dt = _dt()
+    x = _wide(input if input.ndim == 2 else input[None])
+    y = (target if target.ndim == 2 else target[None]).astype(_C.int64)
+    classes = x.shape[1]
+    listed = dt.cumprod(y >= 0, axis=1).astype(_C.bool)  # the entries before the first negative one
+    if bool((listed & (y >= classes)).any()):
+        raise IndexError(f"multilabel_margin_loss: target out of range for {classes} classes")
+    slots = int(listed.sum(axis=1).max()) if y.size else 0
+    rows = x.shape[0]
+    # is_target: a column past the classes takes the writes of unlisted entries
+    is_target = dt.zeros((rows, classes + 1), dtype=_C.bool, device=x.device)
+    dt.put_along_axis(is_target, dt.where(listed, y, classes), True, axis=1)
+    others = ~is_target[:, :classes]
+    y, listed = y[:, :slots], listed[:, :slots]
+    right = dt.take_along_axis(x, dt.where(listed, y, 0), axis=1)  # (N, slots)
+    gaps = _ufuncs.maximum(1 - right[:, :, None] + x[:, None, :], 0)  # (N, slots, C)
+    gaps = dt.where(listed[:, :, None] & others[:, None, :], gaps, 0)
+    loss = (_reductions.sum(gaps, axis=(1, 2)) / classes).astype(input.dtype, copy=False)
+    return _reduce(loss if input.ndim == 2 else loss[0], reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+                                      swap=False, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)) for any
+    distance function d (pairwise_distance by default); with swap, the
+    nearer of the negative to the anchor and to the positive."""
+    _check_reduction(reduction)
+    for t, what in ((anchor, "anchor"), (positive, "positive"), (negative, "negative")):
+        _tensor(t, what)
+    _same_device(anchor, positive, negative)
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} "
+                         f"instead")
+    if not (anchor.ndim == positive.ndim == negative.ndim):
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and negative "
+                           f"{negative.ndim}D inputs")
+    distance = pairwise_distance if distance_function is None else distance_function
+    near, far = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        far = _ufuncs.minimum(far, distance(positive, negative))
+    return _reduce(_ufuncs.maximum(margin + near - far, 0), reduction)
 
 
 def bilinear(input1, input2, weight, bias=None):

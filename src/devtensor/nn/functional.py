@@ -712,7 +712,7 @@ __all__ = ["relu", "sigmoid", "tanh", "gelu", "leaky_relu", "silu", "softplus", 
            "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_"]
 
 from ._layer_functions import (  # noqa: E402  (after the names they use)
-    batch_norm, cosine_similarity, embedding, group_norm, instance_norm, layer_norm, pad, pairwise_distance,
+    batch_norm, cosine_similarity, embedding, embedding_bag, group_norm, instance_norm, layer_norm, pad, pairwise_distance,
     rms_norm, scaled_dot_product_attention,
 )
 
@@ -736,12 +736,13 @@ __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
 from ._loss_functions import (  # noqa: E402
     bilinear, cosine_embedding_loss, gaussian_nll_loss, gumbel_softmax, hinge_embedding_loss, local_response_norm,
     margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pdist, poisson_nll_loss, soft_margin_loss,
-    triplet_margin_loss,
+    triplet_margin_loss, multilabel_margin_loss, triplet_margin_with_distance_loss,
 )
 
 __all__ += ["bilinear", "cosine_embedding_loss", "gaussian_nll_loss", "gumbel_softmax", "hinge_embedding_loss",
             "local_response_norm", "margin_ranking_loss", "multi_margin_loss", "multilabel_soft_margin_loss", "pdist",
-            "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss"]
+            "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss", "multilabel_margin_loss",
+            "triplet_margin_with_distance_loss"]
 
 
 def prelu(input, weight):
@@ -784,8 +785,9 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 
 from ._sampling_functions import affine_grid, grid_sample  # noqa: E402
+from ._ctc import ctc_loss  # noqa: E402
 
-__all__ += ["affine_grid", "grid_sample"]
+__all__ += ["affine_grid", "grid_sample", "ctc_loss"]
 
-__all__ += ["batch_norm", "cosine_similarity", "embedding", "group_norm", "instance_norm", "layer_norm", "pad",
+__all__ += ["batch_norm", "cosine_similarity", "embedding", "embedding_bag", "group_norm", "instance_norm", "layer_norm", "pad",
             "pairwise_distance", "rms_norm", "scaled_dot_product_attention"]

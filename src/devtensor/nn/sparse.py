@@ -1,6 +1,6 @@
 """Embedding: a lookup table of num_embeddings rows of embedding_dim, with
 PyTorch's N(0, 1) initialisation, padding_idx (a zero row) and
-from_pretrained."""
+from_pretrained; EmbeddingBag, its sums, means or maxes over bags."""
 import operator
 
 from .. import _C
@@ -62,4 +62,64 @@ class Embedding(Module):
         return s
 
 
-__all__ = ["Embedding"]
+class EmbeddingBag(Module):
+    """The sum, mean or max of the embedding rows of each bag of indices
+    (F.embedding_bag), with Embedding's N(0, 1) initialisation."""
+
+    def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+                 mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None, device=None,
+                 dtype=None):
+        super().__init__()
+        self.num_embeddings = operator.index(num_embeddings)
+        self.embedding_dim = operator.index(embedding_dim)
+        if mode not in ("sum", "mean", "max"):
+            raise ValueError(f"mode has to be one of sum, mean or max, got {mode!r}")
+        if padding_idx is not None:
+            padding_idx = operator.index(padding_idx)
+            if not -self.num_embeddings <= padding_idx < self.num_embeddings:
+                raise AssertionError("padding_idx must be within num_embeddings")
+            padding_idx %= self.num_embeddings
+        self.max_norm, self.norm_type, self.scale_grad_by_freq = max_norm, norm_type, scale_grad_by_freq
+        self.mode, self.sparse, self.include_last_offset, self.padding_idx = mode, sparse, include_last_offset, \
+            padding_idx
+        if _weight is None:
+            self.weight = Parameter(empty((self.num_embeddings, self.embedding_dim),
+                                          dtype=_C.float32 if dtype is None else dtype, device=device))
+            self.reset_parameters()
+        else:
+            if tuple(_weight.shape) != (self.num_embeddings, self.embedding_dim):
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = Parameter(_weight)
+
+    reset_parameters = Embedding.reset_parameters
+
+    def forward(self, input, offsets=None, per_sample_weights=None):
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,
+                               self.mode, self.sparse, per_sample_weights, self.include_last_offset,
+                               self.padding_idx)
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+                        mode="mean", sparse=False, include_last_offset=False, padding_idx=None):
+        """An EmbeddingBag whose weight is embeddings (a 2-d tensor, shared)."""
+        if not isinstance(embeddings, Tensor) or embeddings.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        bag = cls(rows, cols, max_norm, norm_type, scale_grad_by_freq, mode, sparse, embeddings, include_last_offset,
+                  padding_idx)
+        bag.weight.requires_grad = not freeze
+        return bag
+
+    def extra_repr(self):
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type}"
+        s += f", mode={self.mode!r}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        return s
+
+
+__all__ = ["Embedding", "EmbeddingBag"]
