@@ -19,7 +19,10 @@
  * float32 summation, at no cost where memory is the limit.  The result
  * differs from NumPy's only where NumPy rounds or overflows mid-way
  * ([3e38, 3e38, -3e38] sums to 3e38, NumPy's gives inf).  float64 sums are
- * pairwise on the CPU and compensated (Kahan) per thread on a GPU.
+ * pairwise on the CPU and compensated (Kahan) per thread on a GPU.  A
+ * float16 product whose factors overflow float mid-way is inf, or NaN
+ * with a zero factor, by the order of its multiplications (lanes here,
+ * NumPy's sequence there): only the sign of an infinity is certain.
  */
 #ifndef DT_REDUCE_OPS_H
 #define DT_REDUCE_OPS_H
