@@ -395,6 +395,33 @@ def test_delete(device, obj, axis):
     check(lambda x: dt.delete(x, obj, axis), lambda x: np.delete(x, obj, axis), [a], device)
 
 
+def test_insert_delete_many_runs(device):
+    """Past _FEW_RUNS runs of kept indices, one gather (Note [insert and delete
+    by host index arithmetic]); CPU tensors this large skip NumPy's own."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(70_000)
+    t = on(a, device)
+    mask = rng.random(70_000) < 0.4
+    np.testing.assert_array_equal(to_np(dt.delete(t, on(mask, device))), np.delete(a, mask))
+    np.testing.assert_array_equal(to_np(dt.delete(t, slice(None, None, 3))), np.delete(a, slice(None, None, 3)))
+    where = np.arange(0, 70_000, 7)
+    np.testing.assert_array_equal(to_np(dt.insert(t, where, 2.5)), np.insert(a, where, 2.5))
+    vals = rng.integers(-9, 9, where.size)  # int values into a float tensor
+    np.testing.assert_array_equal(to_np(dt.insert(t, where, on(vals, device))), np.insert(a, where, vals))
+    m = rng.integers(-100, 100, (300, 250)).astype(np.int32)
+    rows = rng.random(300) < 0.5
+    np.testing.assert_array_equal(to_np(dt.delete(on(m, device), on(rows, device), axis=0)),
+                                  np.delete(m, rows, axis=0))
+    np.testing.assert_array_equal(to_np(dt.insert(on(m, device), [0, 5, 5, 9, 17, 40, 41, 100, 120, 121, 130,
+                                                                  150, 160, 170, 180, 200, 210, 250, 299],
+                                                  [[7.9] * 250], axis=0)),  # float rows into int32: cast
+                                  np.insert(m, [0, 5, 5, 9, 17, 40, 41, 100, 120, 121, 130, 150, 160, 170, 180,
+                                                200, 210, 250, 299], [[7.9] * 250], axis=0))
+    got = dt.insert(on(m, device), slice(None), -1, axis=1)
+    assert got.dtype == dt.int32 and got.device == dt.device(device)
+    np.testing.assert_array_equal(to_np(got), np.insert(m, slice(None), -1, axis=1))
+
+
 def test_insert_delete_errors(device):
     a = make((3, 2))
     t = on(a, device)
