@@ -89,13 +89,15 @@ def test_shape_helpers(device):
 
 
 @pytest.mark.parametrize("value", [5, 1000, -129, 2.5, 3j, True, [1.5, 2, 3], [1, 2],
-                                   [[1, 2, 3]] * 2, np.float64(2.5), np.int16(7)])
+                                   [[1, 2, 3]] * 2, np.float64(2.5), np.int16(7), -1.5, 300.7, 1e20,
+                                   np.float32(-200.5), float("nan"), -7.5 + 1j])
 @pytest.mark.parametrize("casting", ["same_kind", "unsafe", "safe", "no"])
 def test_copyto_against_numpy(device, value, casting):
     a = np.zeros(3, np.int8)
     t = dt.zeros(3, dtype=dt.int8, device=device)
     try:
-        np.copyto(a, value, casting=casting)
+        with np.errstate(invalid="ignore"):  # NumPy's warning for NaN and 1e20 into int8
+            np.copyto(a, value, casting=casting)
     except Exception:
         same_error(lambda: np.copyto(np.zeros(3, np.int8), value, casting=casting),
                    lambda: dt.copyto(t, value, casting=casting))
@@ -103,6 +105,13 @@ def test_copyto_against_numpy(device, value, casting):
         return
     dt.copyto(t, value, casting=casting)
     assert_same(t, a, device)
+    if casting == "unsafe":  # under a mask too (an out-of-range float wraps as NumPy's C cast does)
+        mask = np.array([True, False, True])
+        a2, t2 = np.zeros(3, np.int8), dt.zeros(3, dtype=dt.int8, device=device)
+        with np.errstate(invalid="ignore"):
+            np.copyto(a2, value, casting=casting, where=mask)
+        dt.copyto(t2, value, casting=casting, where=dt.asarray(mask, device=device))
+        assert_same(t2, a2, device)
 
 
 def test_copyto_tensors_and_where(device):

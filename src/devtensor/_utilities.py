@@ -184,6 +184,9 @@ def copyto(dst, src, casting="same_kind", where=True):
             warnings.warn("Casting complex values to real discards the imaginary part",
                           np.exceptions.ComplexWarning, stacklevel=2)
             value = src.real
+        if casting == "unsafe" and dst.dtype.kind in "iub" and isinstance(value, (float, np.floating)):
+            # an array's C cast, as NumPy's (-1.5 into uint8 is 255); setitem's int() rule refuses it
+            value, scalar = asarray(value, dtype=_C.float64, device=dst.device), False
     if where is True:
         if not scalar and not dst.shape and value.size != 1:
             _check_broadcasts(value.shape, dst.shape, "input array")  # NumPy's copyto words, not setitem's
