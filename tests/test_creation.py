@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import ALL_DTYPE_NAMES, CUDA_DEVICES, NUMPY_DTYPE_NAMES, assert_same, to_np
+from helpers import ALL_DTYPE_NAMES, CUDA_DEVICES, NUMPY_DTYPE_NAMES, assert_same, requires_devices, to_np
 
 
 # ------------------------------------------------------------------ tensor()
@@ -1063,3 +1063,22 @@ def test_argument_errors_name_the_public_function():
     for name, call in calls:
         with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'foo'$"):
             call()
+
+
+@requires_devices(2)
+def test_range_factories_take_the_device_of_0d_tensor_bounds():
+    """arange, linspace, logspace and geomspace given 0-d tensors make their
+    values on those tensors' device; a 0-d CPU tensor goes with a device
+    one (as in operations); two devices are PyTorch's error."""
+    g = dt.asarray([0.5, 2.0, 3.5], device="cuda:0")
+    c = dt.arange(3.0)
+    assert dt.arange(g.min(), g.max(), 0.5).device == dt.device("cuda:0")
+    np.testing.assert_array_equal(to_np(dt.arange(g.min(), g.max(), 0.5)), np.arange(0.5, 3.5, 0.5))
+    assert dt.arange(g[2]).device == dt.device("cuda:0") and dt.arange(c[1], 5).device == dt.device("cpu")
+    assert dt.arange(g[0], 3, device="cpu").device == dt.device("cpu")  # device= wins
+    for make in (lambda a, b: dt.linspace(a, b, 3), lambda a, b: dt.logspace(a, b, 3),
+                 lambda a, b: dt.geomspace(a, b, 3), lambda a, b: dt.arange(a, b)):
+        assert make(c[1], g[2]).device == dt.device("cuda:0")  # the CPU scalar goes with cuda:0
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            make(g[0], dt.asarray(3.0, device="cuda:1"))
+    np.testing.assert_allclose(to_np(dt.geomspace(c[1], g[2], 3)), np.geomspace(1.0, 3.5, 3), rtol=1e-15)

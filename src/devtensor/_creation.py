@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _C
 from ._C import TensorBase, device as _device_type, dtype as _dtype_type
+from ._operands import operands_device
 from ._views import _order_axes
 from ._order import order_letter
 
@@ -772,6 +773,8 @@ def _arange_general(*args, like=None, **kwargs):
         start = 0
     if step is None:
         step = 1
+    if device is None:  # bounds that are 0-d tensors: their device, as linspace's
+        device = operands_device(start, stop, step)
     start, stop, step = (int(v) if isinstance(v, (bool, np.bool_)) else
                          v.item() if isinstance(v, TensorBase) and v.ndim == 0 and v.dtype.kind in "biuf" else v
                          for v in (start, stop, step))
@@ -859,7 +862,7 @@ def _linspace_general(start, stop, num, div, endpoint, retstep, dtype, axis, dev
     from ._reductions import any as any_
     from ._ufuncs import floor
     if device is None:
-        device = next((x.device for x in (start, stop) if isinstance(x, TensorBase)), None)
+        device = operands_device(start, stop)
     from ._dtype_api import result_type
     # NumPy's float type of the bounds: Python numbers are weak (float32
     # bounds and a float stop stay float32), integers give float64
@@ -977,11 +980,11 @@ def _is_host_real_scalar(x):
 
 
 def _bounds_as_tensors(values, device):
-    """Tensors of logspace/geomspace's array bounds on one device (the first
-    tensor's, or device=), each with the broadcast number of dimensions, as
-    NumPy's ndmin."""
+    """Tensors of logspace/geomspace's array bounds on one device (the
+    tensors', a 0-d CPU one going with the others; or device=), each with
+    the broadcast number of dimensions, as NumPy's ndmin."""
     if device is None:
-        device = next((v.device for v in values if isinstance(v, TensorBase)), None)
+        device = operands_device(*values)
     values = [asarray(v, device=device) for v in values]
     ndim = builtins.max(v.ndim for v in values)
     return [v.reshape((1,) * (ndim - v.ndim) + v.shape) for v in values]
