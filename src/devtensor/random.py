@@ -33,6 +33,14 @@ class _Stream:
         self.seed = seed
         self.offset = 0
 
+    def __getstate__(self):  # pickle and copy a stream's key and counter (Generators, RandomState), not its lock
+        with self.lock:
+            return {"seed": self.seed, "offset": self.offset}
+
+    def __setstate__(self, state):
+        self.lock = threading.Lock()
+        self.seed, self.offset = state["seed"], state["offset"]
+
     def take(self, n):
         """Reserve n counters; returns (seed, first offset)."""
         with self.lock:
