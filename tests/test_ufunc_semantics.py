@@ -937,3 +937,36 @@ def test_two_output_ufuncs_and_float_power(device):
             q, r = np.divmod(x, y)  # NumPy's ufunc on tensors: devtensor's
             assert isinstance(q, dt.Tensor) and isinstance(r, dt.Tensor)
             assert isinstance(np.float_power(x, 2), dt.Tensor)
+
+
+SCALARS = [1, 2.5, True, 1j, np.float32(2), np.int8(3), np.float16(1.5), np.uint8(200), np.complex64(1j),
+           np.int64(4)]
+
+
+@pytest.mark.parametrize("name", ["add", "maximum", "multiply", "true_divide", "power", "arctan2"])
+def test_scalar_only_calls_follow_nep50(name):
+    """Scalars only: a NumPy scalar stays strong and a Python number weak
+    (maximum(1.0, float32(2)) is float32), as NumPy's results; a 0-d CPU
+    tensor comes back."""
+    import itertools
+    import warnings
+    for a, b in itertools.product(SCALARS, repeat=2):
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                want = np.asarray(getattr(np, name)(a, b))
+            except TypeError:
+                with pytest.raises(TypeError):
+                    getattr(dt, name)(a, b)
+                continue
+            got = getattr(dt, name)(a, b)
+        assert isinstance(got, dt.Tensor) and got.ndim == 0 and got.device == dt.device("cpu")
+        assert np.dtype(str(got.dtype)) == want.dtype, (name, a, b)
+        # NumPy's complex64 power rounds in complex64 (1j ** uint8(200): 1 + 6e-6j there, 1 + 2e-15j here, Python's)
+        rtol = 1e-3 if want.dtype == np.float16 else 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-15
+        np.testing.assert_allclose(to_np(got), want, rtol=rtol, atol=rtol)
+    for a in SCALARS:
+        want = np.asarray(np.sqrt(a))
+        got = dt.sqrt(a)
+        assert np.dtype(str(got.dtype)) == want.dtype
+        np.testing.assert_allclose(to_np(got), want, rtol=1e-3 if want.dtype == np.float16 else 1e-6)

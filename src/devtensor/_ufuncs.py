@@ -24,6 +24,9 @@ _ufunc = _C._ufunc
 _OPS = _C.OPS
 
 
+_PYTHON_NUMBERS = (int, float, complex, builtins.bool)
+
+
 def _first_tensor(args):
     """NumPy's functions accept plain data: nested sequences become tensors on
     the device of the tensor operands; with no tensor at all, every array
@@ -37,13 +40,17 @@ def _first_tensor(args):
     else:
         if tensor:
             return args
+        if all(type(a) in _PYTHON_NUMBERS for a in args):  # dt.sqrt(2.0): the first a 0-d tensor, the rest weak
+            return (_C.asarray(args[0]),) + args[1:]
     from ._creation import asarray
     device = next((a.device for a in args if isinstance(a, TensorBase)), None)
     data = (list, tuple) if device is not None else (list, tuple, np.ndarray)
     args = tuple(asarray(a, device=device) if isinstance(a, data) else a for a in args)
     if any(isinstance(a, TensorBase) for a in args):
         return args
-    return (asarray(args[0]),) + args[1:]
+    # scalars only: the first that is not a Python number (NEP 50's weak ones) becomes the tensor
+    i = next((k for k, a in enumerate(args) if type(a) not in _PYTHON_NUMBERS), 0)
+    return args[:i] + (asarray(args[i]),) + args[i + 1:]
 
 
 # Note [Operands that override ufuncs]
