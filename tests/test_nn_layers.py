@@ -600,7 +600,8 @@ def test_rrelu(device):
     np.testing.assert_array_equal(y[50_000:-1], xs[50_000:-1])
     assert np.isnan(y[-1])
     m = nn.RReLU(0.1, 0.3)
-    assert repr(m) == "RReLU(lower=0.1, upper=0.3)" and repr(nn.RReLU()) == "RReLU(lower=0.125, upper=0.3333333333333333)"
+    assert repr(m) == "RReLU(lower=0.1, upper=0.3)"
+    assert repr(nn.RReLU()) == "RReLU(lower=0.125, upper=0.3333333333333333)"
     np.testing.assert_array_equal(to_np(m.eval()(x)), np.where(xs >= 0, xs, xs * 0.2))
     h = dt.asarray([-2.0, 1.0], dtype=dt.float16, device=device)
     assert F.rrelu_(h) is h and to_np(h).tolist() == [np.float16(-2 * (1 / 8 + 1 / 3) / 2), 1.0]

@@ -54,7 +54,8 @@ def test_lazy_convolutions_become_the_eager_module(lazy_cls, eager_cls, n, devic
 @pytest.mark.parametrize("lazy_cls, eager_cls, n", CONVS[:3], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_lazy_convolution_refuses_inputs_and_stays_lazy(lazy_cls, eager_cls, n, device):
     m = lazy_cls(4, 3, groups=2)
-    with pytest.raises(ValueError, match=r"in_channels \(3, from the input's dim 1\) must be divisible by groups \(2\)"):
+    with pytest.raises(ValueError,
+                       match=r"in_channels \(3, from the input's dim 1\) must be divisible by groups \(2\)"):
         m(dt.ones((1, 3) + (5,) * n, device=device))
     with pytest.raises(RuntimeError, match=rf"Expected {n + 1}D \(unbatched\) or {n + 2}D \(batched\) input"):
         m(dt.ones((5,) * (n + 3), device=device))

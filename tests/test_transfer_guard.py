@@ -68,6 +68,35 @@ def test_implicit_transfers(what, call):
     assert logged and logged[0].filename == __file__  # the call site, this file
 
 
+INTERNAL_READS = [  # functions whose implementation reads a scalar (a NaN check, a count, a bound)
+    lambda g: dt.nanmean(g), lambda g: dt.nanmax(g), lambda g: dt.nanargmax(g), lambda g: dt.average(g, weights=g),
+    lambda g: dt.isin(g, [1.0]), lambda g: dt.intersect1d(g, g), lambda g: dt.setdiff1d(g, g[:2]),
+    lambda g: dt.digitize(g, g[:2]), lambda g: dt.histogram(g, bins=3),
+    lambda g: dt.bincount(g.astype(dt.int64)), lambda g: dt.unravel_index(g.astype(dt.int64), (2, 3)),
+    lambda g: dt.linalg.svd(dt.eye(3, device=g.device)), lambda g: dt.linalg.pinv(dt.eye(2, device=g.device)),
+    lambda g: dt.linalg.matrix_rank(dt.eye(2, device=g.device)),
+    lambda g: dt.linalg.lstsq(dt.eye(3, device=g.device), g[:3]),
+    lambda g: dt.polyfit(g, g * 2, 1), lambda g: dt.roots(g[1:4]),
+    lambda g: dt.random.default_rng(0).normal(loc=g), lambda g: dt.split(g, g[:2].astype(dt.int64)),
+]
+
+
+@requires_devices(1)
+@pytest.mark.parametrize("call", INTERNAL_READS, ids=range(len(INTERNAL_READS)))
+def test_devtensor_own_scalar_reads_pass_the_guard(call):
+    """Note [Implicit transfers]: the scalar reads inside devtensor's
+    functions are their synchronisations (as unique's count) and pass; the
+    user's own stay guarded, and devtensor's whole-tensor ones too."""
+    g = dt.arange(5.0, device="cuda:0")
+    with dt.transfer_guard("disallow"), warnings.catch_warnings():
+        warnings.simplefilter("error", dt.TransferWarning)
+        call(g)
+        with pytest.raises(dt.TransferGuardError, match="by bool"):
+            bool(g[0])
+        with pytest.raises(dt.TransferGuardError, match="by __array__"):
+            dt.vectorize(lambda x: x + 1)(g)  # a whole tensor through NumPy: guarded
+
+
 @requires_devices(1)
 @pytest.mark.parametrize("call", EXPLICIT, ids=range(len(EXPLICIT)))
 def test_explicit_transfers_always_work(call):

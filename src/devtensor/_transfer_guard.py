@@ -11,10 +11,15 @@ always work: t.cpu(), t.to("cpu"), t.get(), t.numpy(force=True), t.item(),
 t.tolist().  CPU tensors are never affected.  The mode is a context
 variable: `with devtensor.transfer_guard("disallow"):` applies to this
 thread (and task) only; devtensor.set_transfer_guard(mode) sets the default
-that every thread starts from.
+that every thread starts from.  The scalar reads of devtensor's own code
+(bool(), int(), float() of a count or a NaN check inside nanmean, svd,
+isin, ...) are its functions' synchronisations, as the counts inside unique
+and boolean indexing are, and pass; a whole tensor that devtensor itself
+sends to NumPy (np.asarray, as vectorize does) is still guarded.
 """
 import contextlib
 import contextvars
+import sys
 import warnings
 
 _MODES = ("allow", "log", "disallow")
@@ -66,6 +71,8 @@ def check(tensor, what, stacklevel=1):
     mode = get_transfer_guard()
     if mode == "allow":
         return
+    if stacklevel == 1 and sys._getframe(1).f_globals.get("__name__", "").startswith("devtensor."):
+        return  # a scalar read by devtensor's own code (the Note)
     text = (f"implicit transfer of a tensor on {tensor.device} to the host by {what}; make it "
             f"explicit with .cpu(), .item() or .numpy(force=True)")
     if mode == "log":

@@ -712,8 +712,8 @@ __all__ = ["relu", "sigmoid", "tanh", "gelu", "leaky_relu", "silu", "softplus", 
            "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_"]
 
 from ._layer_functions import (  # noqa: E402  (after the names they use)
-    batch_norm, cosine_similarity, embedding, embedding_bag, group_norm, instance_norm, layer_norm, pad, pairwise_distance,
-    rms_norm, scaled_dot_product_attention,
+    batch_norm, cosine_similarity, embedding, embedding_bag, group_norm, instance_norm, layer_norm, pad,
+    pairwise_distance, rms_norm, scaled_dot_product_attention,
 )
 
 from ._conv_functions import (  # noqa: E402
