@@ -789,5 +789,6 @@ from ._ctc import ctc_loss  # noqa: E402
 
 __all__ += ["affine_grid", "grid_sample", "ctc_loss"]
 
-__all__ += ["batch_norm", "cosine_similarity", "embedding", "embedding_bag", "group_norm", "instance_norm", "layer_norm", "pad",
+__all__ += ["batch_norm", "cosine_similarity", "embedding", "embedding_bag", "group_norm", "instance_norm",
+            "layer_norm", "pad",
             "pairwise_distance", "rms_norm", "scaled_dot_product_attention"]
