@@ -273,6 +273,34 @@ def test_numpy_arrays_as_out(device):
         np.add(t, t, out=ro)
 
 
+def test_numpy_functions_write_numpy_arrays_and_take_them_beside_out_tensors(device):
+    """Note [NumPy arrays as out=]: np.sum(t, out=a), np.copyto(a, t) write
+    the array in place (CPU tensors), np.add(a, 1, out=t) computes from the
+    array; a device tensor is a clear TypeError and nothing is written."""
+    t = dt.asarray([1.0, 2.0, 3.0], device=device)
+    buf, s = np.zeros(3), np.zeros(())
+    if device != "cpu":
+        for call in (lambda: np.copyto(buf, t), lambda: np.sum(t, out=s), lambda: np.cumsum(t, out=buf)):
+            with pytest.raises(TypeError, match=f"the destination is a NumPy array in host memory and a tensor "
+                                                f"is on {device}"):
+                call()
+        with pytest.raises(TypeError, match=f"add: the inputs are in host memory and out= is on {device}"):
+            np.add(np.ones(3), 1, out=t)
+        assert not buf.any() and not s.any() and t.tolist() == [1, 2, 3]
+        return
+    assert np.copyto(buf, t) is None and buf.tolist() == [1, 2, 3]
+    assert np.sum(t, out=s) is s and float(s) == 6.0
+    assert np.mean(t, out=s) is s and float(s) == 2.0
+    assert np.cumsum(t, out=buf) is buf and buf.tolist() == [1, 3, 6]
+    assert np.clip(t, 1.5, 2.5, out=buf) is buf and buf.tolist() == [1.5, 2.0, 2.5]
+    np.copyto(buf, t, where=np.array([True, False, True]))
+    assert buf.tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(TypeError, match="Cannot cast"):
+        np.copyto(np.zeros(3, dtype=np.int64), t)
+    assert np.add(np.ones(3), 1, out=t) is t and t.tolist() == [2, 2, 2]
+    assert np.multiply(np.ones(3), np.arange(3.0), out=(t,)) is t and t.tolist() == [0, 1, 2]
+
+
 def test_host_copy_of_a_device_view_keeps_its_neighbours(device):
     """Note [A device view's host copy keeps its neighbours]: NumPy's
     as_strided on np.asarray(vals[2:]) reads vals before the slice, as SciPy's

@@ -35,6 +35,10 @@ _GUFUNCS = {"matmul": {"out", "dtype", "casting", "order", "subok"},
 # memory with is refused), devtensor's ufunc writes through them, and the
 # arrays themselves are returned, as NumPy returns its out=.  A tensor on a
 # device cannot write into host memory in place: TypeError, saying so.
+# NumPy's functions do the same with an array as out= (np.sum(t, out=a)) or
+# as copyto's destination (np.copyto(a, t)); a ufunc whose inputs are
+# arrays and numbers, with a tensor as out=, computes on zero-copy views of
+# the arrays when out is on the CPU (np.add(a, 1, out=t)).
 def _ndarray_outs(ufunc, method, inputs, kwargs):
     out = kwargs["out"]
     outs = out if isinstance(out, tuple) else (out,)
@@ -84,6 +88,12 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     out = kwargs.get("out")
     if out is not None and any(type(o) is np.ndarray for o in (out if isinstance(out, tuple) else (out,))):
         return _ndarray_outs(ufunc, method, inputs, kwargs)  # Note [NumPy arrays as out=]
+    if out is not None and not any(isinstance(i, _C.TensorBase) for i in inputs):  # np.add(a, 1, out=t)
+        target = next(o for o in (out if isinstance(out, tuple) else (out,)) if isinstance(o, _C.TensorBase))
+        if target.device.type != "cpu":
+            raise TypeError(f"{ufunc.__name__}: the inputs are in host memory and out= is on {target.device}; "
+                            f"move them there first (devtensor.asarray(a, device=...))")
+        inputs = tuple(_C.asarray(i) if type(i) is np.ndarray else i for i in inputs)
     name = ufunc.__name__
     if name in _GUFUNCS and method == "__call__" and len(inputs) == 2:
         if set(kwargs) - _GUFUNCS[name]:
@@ -307,12 +317,37 @@ def _contains(obj, target):
 # device tensor the error stands (no host copy behind the caller's back).
 
 
+def _host_memory_views(what, arrays, args, kwargs):
+    """Zero-copy CPU tensors of the NumPy arrays that a NumPy function is to
+    write into (out=, copyto's dst), after checking that every tensor is on
+    the CPU (Note [NumPy arrays as out=])."""
+    elsewhere = sorted(str(d) for d in _devices((args, kwargs), set()) if d.type != "cpu")
+    if elsewhere:
+        raise TypeError(f"{what}: the destination is a NumPy array in host memory and a tensor is on "
+                        f"{elsewhere[0]}; pass a tensor on {elsewhere[0]}, or move the tensors with .cpu()")
+    views = []
+    for a in arrays:
+        try:
+            views.append(_C.asarray(a, copy=False))
+        except ValueError:
+            raise TypeError(f"{what}: devtensor cannot write into a NumPy array of dtype {a.dtype} in "
+                            f"place") from None
+    return views
+
+
 def array_function(func, types, args, kwargs, like=None):
     import numpy as np
     for t in types:
         if not issubclass(t, (_C.TensorBase, np.ndarray)):
             return NotImplemented
     impl = _implementation_of(func)
+    if impl is not None and type(kwargs.get("out")) is np.ndarray:  # np.sum(t, out=array)
+        (view,) = _host_memory_views(f"{func.__name__}(out=)", [kwargs["out"]], args, kwargs)
+        impl(*args, **dict(kwargs, out=view))
+        return kwargs["out"]
+    if impl is not None and func is np.copyto and args and type(args[0]) is np.ndarray:  # np.copyto(array, t)
+        (view,) = _host_memory_views("copyto", [args[0]], args[1:], kwargs)
+        return impl(view, *args[1:], **kwargs)
     if impl is not None:
         if (like is not None and func.__module__ == "numpy" and func.__name__ in _LIKE_CREATORS
                 and kwargs.get("device") is None and not _contains((args, kwargs), like)):
