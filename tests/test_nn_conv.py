@@ -11,6 +11,7 @@ import devtensor as dt
 import devtensor.nn as nn
 import devtensor.nn.functional as F
 from helpers import to_np
+from devtensor.nn._conv_functions import _tuple
 
 RNG = np.random.default_rng(21)
 
@@ -508,3 +509,87 @@ def test_fold_and_unpool_argument_refusals():
         F.max_unpool2d(dt.ones((1, 1, 2, 2)), dt.zeros((1, 1, 2, 2), dtype=dt.int64), 2, output_size=[5])
     with pytest.raises(ValueError, match="ConvTranspose2D: for 4D input, output_size must have 2 or 4 elements"):
         nn.ConvTranspose2d(1, 1, 2)(dt.ones((1, 1, 2, 2), dtype=dt.float32), output_size=[3])
+
+
+# ---- fractional max pooling, channel shuffle ----
+def _fractional_reference(x, kernel, out, samples):
+    """Loops over each plane and window, the starts from PyTorch's formula in
+    the input's dtype (sample 0 for W and 1 for H in 2-D; D, H, W in 3-D)."""
+    n = len(kernel)
+    order = (1, 0) if n == 2 else (0, 1, 2)
+    dtype = x.dtype.type
+    values = np.empty(x.shape[:2] + out, x.dtype)
+    indices = np.empty(x.shape[:2] + out, np.int64)
+    for b, c in np.ndindex(*x.shape[:2]):
+        starts = []
+        for d in range(n):
+            u, length, k, o = dtype(samples[b, c, order[d]]), x.shape[2 + d], kernel[d], out[d]
+            seq = [length - k] * o
+            if o > 1:
+                alpha = dtype(length - k) / dtype(o - 1)
+                for i in range(o - 1):
+                    seq[i] = int((dtype(i) + u) * alpha) - int(u * alpha)
+            starts.append(seq)
+        for pos in np.ndindex(*out):
+            lo = [starts[d][pos[d]] for d in range(n)]
+            window = x[(b, c) + tuple(slice(s, s + k) for s, k in zip(lo, kernel))]
+            a = int(np.argmax(window))
+            local = np.unravel_index(a, kernel)
+            values[(b, c) + pos] = window[local]
+            indices[(b, c) + pos] = np.ravel_multi_index(tuple(s + l for s, l in zip(lo, local)), x.shape[2:])
+    return values, indices
+
+
+@pytest.mark.parametrize("n, shape, kernel, out", [(2, (2, 3, 10, 9), (3, 2), (4, 5)), (2, (1, 2, 5, 5), 2, (4, 4)),
+                                                   (2, (1, 1, 6, 7), 3, (1, 2)),
+                                                   (3, (1, 2, 7, 6, 8), 2, (3, 4, 2))])
+def test_fractional_max_pool_against_loops(n, shape, kernel, out, device):
+    rng = np.random.default_rng(21)
+    for dtype in (np.float64, np.float32):
+        x = rng.standard_normal(shape).astype(dtype)
+        samples = rng.random(shape[:2] + (n,)).astype(dtype)
+        samples[0, 0] = [0.0] * n if n == 2 else [0.999, 0.0, 0.5]
+        want_v, want_i = _fractional_reference(x, _tuple(kernel, n, "kernel_size"), out, samples)
+        f = getattr(F, f"fractional_max_pool{n}d")
+        got_v, got_i = f(dt.asarray(x, device=device), kernel, output_size=out, return_indices=True,
+                         _random_samples=dt.asarray(samples, device=device))
+        np.testing.assert_array_equal(to_np(got_v), want_v)
+        np.testing.assert_array_equal(to_np(got_i), want_i)
+        assert got_i.dtype == dt.int64 and got_v.device == dt.device(device)
+        unbatched = f(dt.asarray(x[0], device=device), kernel, output_size=out,
+                      _random_samples=dt.asarray(samples[:1], device=device))
+        np.testing.assert_array_equal(to_np(unbatched), want_v[0])
+    m = getattr(nn, f"FractionalMaxPool{n}d")(kernel, output_ratio=0.5)
+    drawn = m(dt.asarray(rng.standard_normal(shape), device=device))
+    assert drawn.shape == shape[:2] + tuple(int(s * 0.5) for s in shape[2:])
+
+
+def test_fractional_max_pool_errors_and_draws(device):
+    x = dt.asarray(np.random.default_rng(3).standard_normal((4, 5, 9, 9)), device=device)
+    a, b = F.fractional_max_pool2d(x, 2, output_size=5), F.fractional_max_pool2d(x, 2, output_size=5)
+    assert a.shape == (4, 5, 5, 5) and not np.array_equal(to_np(a), to_np(b))  # fresh draws a call
+    with pytest.raises(ValueError, match="requires specifying either an output size, or a pooling ratio"):
+        nn.FractionalMaxPool2d(2)
+    with pytest.raises(ValueError, match=r"output_ratio must be between 0 and 1 \(got 1.5\)"):
+        nn.FractionalMaxPool2d(2, output_ratio=1.5)
+    with pytest.raises(RuntimeError, match="need an input of at least 10 along spatial dim 0, got 9"):
+        F.fractional_max_pool2d(x, 2, output_size=9)
+    with pytest.raises(RuntimeError, match=r"expected _random_samples of shape \[4, 5, 2\]"):
+        F.fractional_max_pool2d(x, 2, output_size=4, _random_samples=dt.zeros((4, 5, 3), device=device))
+    with pytest.raises(RuntimeError, match="\"fractional_max_pool2d\" not implemented for 'int64'"):
+        F.fractional_max_pool2d(dt.ones((1, 1, 4, 4), dtype=dt.int64, device=device), 2, output_size=2)
+
+
+def test_channel_shuffle(device):
+    x = np.arange(2 * 12 * 3).reshape(2, 12, 3)
+    got = F.channel_shuffle(dt.asarray(x, device=device), 3)
+    np.testing.assert_array_equal(to_np(got), x.reshape(2, 3, 4, 3).transpose(0, 2, 1, 3).reshape(2, 12, 3))
+    m = nn.ChannelShuffle(4)
+    assert repr(m) == "ChannelShuffle(groups=4)"
+    np.testing.assert_array_equal(to_np(m(dt.asarray(x, device=device))),
+                                  x.reshape(2, 4, 3, 3).transpose(0, 2, 1, 3).reshape(2, 12, 3))
+    with pytest.raises(RuntimeError,
+                       match="Number of channels must be divisible by groups. Got 12 channels and 5 groups."):
+        F.channel_shuffle(dt.asarray(x, device=device), 5)
+    with pytest.raises(RuntimeError, match="at least 3 dimensions"):
+        F.channel_shuffle(dt.ones((2, 4), device=device), 2)

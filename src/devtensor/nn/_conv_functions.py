@@ -418,6 +418,111 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
     return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
 
 
+# Note [Fractional max pooling]
+# Graham's (2014) pooling: each (sample, channel) plane draws u in [0, 1)
+# per spatial dim (_random_samples (N, C, n): u[0] for W and u[1] for H in
+# 2-D, u[0] for D, u[1] for H, u[2] for W in 3-D, as PyTorch's kernels read
+# them), and window i along a dim of length L starts at int((i + u) alpha)
+# - int(u alpha), alpha = (L - k) / (o - 1) in the input's dtype, the last
+# at L - k.  The windows are gathered one dim at a time (take_along_axis
+# with each plane's starts) and reduced with argmax; indices are flat
+# positions in the plane, as max_pool's.
+def _fractional_max_pool(n, input, kernel_size, output_size, output_ratio, return_indices, _random_samples):
+    dt = _dt()
+    name = f"fractional_max_pool{n}d"
+    x, batched = _batched(name, input, n)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"\"{name}\" not implemented for '{x.dtype}'")
+    kernel = _tuple(kernel_size, n, "kernel_size")
+    spatial = x.shape[2:]
+    if output_size is None:
+        if output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (output_ratio,) * n
+        if len(ratio) != n or not all(0 < r < 1 for r in ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+        out = tuple(int(length * r) for length, r in zip(spatial, ratio))
+    else:
+        out = _tuple(output_size, n, "output_size")
+    for d in range(n):
+        if kernel[d] <= 0 or out[d] <= 0 or out[d] + kernel[d] - 1 > spatial[d]:
+            raise RuntimeError(f"{name}(): a pool size of {kernel[d]} and an output size of {out[d]} need an "
+                               f"input of at least {out[d] + kernel[d] - 1} along spatial dim {d}, got "
+                               f"{spatial[d]}")
+    batch, channels = x.shape[:2]
+    if _random_samples is None:
+        from .functional import _random
+        samples = _random().uniform(size=(batch, channels, n), dtype=x.dtype, device=x.device)
+    else:
+        _tensor(_random_samples, "_random_samples")
+        if tuple(_random_samples.shape) != (batch, channels, n):
+            raise RuntimeError(f"{name}(): expected _random_samples of shape {[batch, channels, n]}, got "
+                               f"{list(_random_samples.shape)}")
+        samples = _random_samples.to(x.device).astype(x.dtype, copy=False)
+    order = (1, 0) if n == 2 else (0, 1, 2)  # the sample of each spatial dim (the Note)
+    y, flat = x, None
+    starts_of = []
+    for d in range(n):
+        length, k, o = spatial[d], kernel[d], out[d]
+        u = samples[..., order[d]][..., None]  # (N, C, 1)
+        if o > 1:
+            alpha = dt.asarray(length - k, dtype=x.dtype) / dt.asarray(o - 1, dtype=x.dtype)
+            i = dt.arange(o, dtype=x.dtype, device=x.device)
+            starts = ((i + u) * alpha).astype(_C.int64) - (u * alpha).astype(_C.int64)
+            starts[..., -1] = length - k
+        else:
+            starts = dt.full((batch, channels, 1), length - k, dtype=_C.int64, device=x.device)
+        starts_of.append(starts)
+        rows = (starts[..., None] + dt.arange(k, device=x.device)).reshape((batch, channels, o * k))
+        y = dt.take_along_axis(y, rows.reshape((batch, channels) + (1,) * d + (o * k,) + (1,) * (n - 1 - d)),
+                               axis=2 + d)
+    # y: (N, C, o0 k0, o1 k1, ...) -> (N, C, o0, o1, ..., k0 k1 ...)
+    y = y.reshape((batch, channels) + tuple(v for d in range(n) for v in (out[d], kernel[d])))
+    y = dt.moveaxis(y, [3 + 2 * d for d in range(n)], [2 + n + d for d in range(n)])
+    windows = y.reshape((batch, channels) + out + (math.prod(kernel),))
+    local = dt.argmax(windows, axis=-1)
+    values = dt.take_along_axis(windows, local[..., None], axis=-1)[..., 0]
+    if not return_indices:
+        return values if batched else values[0]
+    for d in range(n):  # the flat position in the plane of each window's maximum
+        inner = math.prod(kernel[d + 1:])
+        offset = (local // inner) % kernel[d]
+        start = starts_of[d].reshape((batch, channels) + tuple(out[e] if e == d else 1 for e in range(n)))
+        position = start + offset
+        flat = position if flat is None else flat * spatial[d] + position
+    return (values, flat) if batched else (values[0], flat[0])
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """The maximum of each pseudo-random window (Note [Fractional max pooling])."""
+    return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
+
+def channel_shuffle(input, groups):
+    """(N, C, *) with its channels regrouped: channel g * (C / groups) + j
+    moves to j * groups + g (ShuffleNet's)."""
+    _tensor(input)
+    groups = operator.index(groups)
+    if input.ndim < 3:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    channels = input.shape[1]
+    if channels % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {channels} channels and "
+                           f"{groups} groups.")
+    lead, rest = input.shape[:1], input.shape[2:]
+    x = input.reshape(lead + (groups, channels // groups) + rest)
+    return _dt().ascontiguousarray(_dt().swapaxes(x, 1, 2)).reshape(input.shape)
+
+
 def _avg_pool(n, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     name = f"avg_pool{n}d"
     dt = _dt()

@@ -721,7 +721,7 @@ from ._conv_functions import (  # noqa: E402
     adaptive_max_pool3d, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d, conv_transpose1d,
     conv_transpose2d, conv_transpose3d, fold, interpolate, max_pool1d, max_pool2d, max_pool3d, max_unpool1d,
     max_unpool2d, max_unpool3d, pixel_shuffle, pixel_unshuffle, unfold, lp_pool1d, lp_pool2d, lp_pool3d,
-    upsample, upsample_bilinear, upsample_nearest,
+    upsample, upsample_bilinear, upsample_nearest, fractional_max_pool2d, fractional_max_pool3d, channel_shuffle,
 )
 
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
@@ -729,7 +729,8 @@ __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
             "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "interpolate",
             "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
             "pixel_shuffle", "pixel_unshuffle", "unfold", "prelu", "lp_pool1d", "lp_pool2d", "lp_pool3d",
-            "upsample", "upsample_bilinear", "upsample_nearest",
+            "upsample", "upsample_bilinear", "upsample_nearest", "fractional_max_pool2d", "fractional_max_pool3d",
+            "channel_shuffle",
             "dropout1d", "dropout2d", "dropout3d"]
 
 

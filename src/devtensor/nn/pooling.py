@@ -195,6 +195,41 @@ class Upsample(Module):
         return info + f", mode='{self.mode}'"
 
 
+class _FractionalMaxPoolNd(Module):
+    """Max pooling over pseudo-random windows (F.fractional_max_pool2d/3d,
+    Note [Fractional max pooling]); _random_samples fixes the draws."""
+    _n = 0
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        name = type(self).__name__
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if output_ratio is not None:
+            ratios = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (output_ratio,) * self._n
+            if not all(0 < r < 1 for r in ratios):
+                raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+        self.kernel_size, self.output_size, self.output_ratio = kernel_size, output_size, output_ratio
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+
+    def forward(self, input):
+        return getattr(F, f"fractional_max_pool{self._n}d")(input, self.kernel_size, self.output_size,
+                                                             self.output_ratio, self.return_indices,
+                                                             self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    _n = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _n = 3
+
+
 class UpsamplingNearest2d(Upsample):
     """Upsample(mode='nearest') of 4-D inputs (PyTorch's older name)."""
 
@@ -212,4 +247,5 @@ class UpsamplingBilinear2d(Upsample):
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "AvgPool1d",
            "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
-           "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "LPPool1d", "LPPool2d", "LPPool3d"]
+           "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "LPPool1d", "LPPool2d", "LPPool3d",
+           "FractionalMaxPool2d", "FractionalMaxPool3d"]

@@ -85,6 +85,20 @@ class FeatureAlphaDropout(Dropout):
         return F.feature_alpha_dropout(input, self.p, self.training, self.inplace)
 
 
+class ChannelShuffle(Module):
+    """The channels regrouped (F.channel_shuffle), ShuffleNet's."""
+
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
+
+
 class PixelShuffle(Module):
     def __init__(self, upscale_factor):
         super().__init__()
@@ -110,4 +124,4 @@ class PixelUnshuffle(Module):
 
 
 __all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
-           "FeatureAlphaDropout", "PixelShuffle", "PixelUnshuffle"]
+           "FeatureAlphaDropout", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle"]
