@@ -310,3 +310,40 @@ def test_ctc_loss_errors(device):
         F.ctc_loss(lp[0, 0], tg, [4, 4], [2, 2])
     with pytest.raises(ValueError, match="is not a valid value for reduction"):
         nn.CTCLoss(reduction="avg")
+
+
+# ---- AdaptiveLogSoftmaxWithLoss ----
+def _log_softmax(z):
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def test_adaptive_log_softmax_against_numpy(device):
+    m = nn.AdaptiveLogSoftmaxWithLoss(8, 20, [5, 12], div_value=2.0, head_bias=True, dtype=dt.float64).to(device)
+    assert [tuple(p.shape) for p in m.parameters()] == [(7, 8), (7,), (4, 8), (7, 4), (2, 8), (8, 2)]
+    assert m.cutoffs == [5, 12, 20] and m.shortlist_size == 5 and m.head_size == 7
+    x = RNG.standard_normal((7, 8))
+    y = np.array([0, 4, 5, 11, 12, 19, 7])
+    w = {k: to_np(v) for k, v in m.state_dict().items()}
+    head = _log_softmax(x @ w["head.weight"].T + w["head.bias"])
+    full = [head[:, :5]]
+    for i in range(2):
+        tail = _log_softmax(x @ w[f"tail.{i}.0.weight"].T @ w[f"tail.{i}.1.weight"].T)
+        full.append(tail + head[:, 5 + i:6 + i])
+    full = np.concatenate(full, axis=1)
+    out, loss = m(dt.asarray(x, device=device), dt.asarray(y, device=device))
+    close(out, full[np.arange(7), y], device)
+    close(loss, -full[np.arange(7), y].mean(), device)
+    close(m.log_prob(dt.asarray(x, device=device)), full, device)
+    np.testing.assert_array_equal(to_np(m.predict(dt.asarray(x, device=device))), full.argmax(axis=1))
+    single = m(dt.asarray(x[3], device=device), dt.asarray(y[3], device=device))
+    assert single.output.shape == () and math.isclose(float(single.output), full[3, y[3]], rel_tol=1e-12)
+    with pytest.raises(RuntimeError, match=r"Target values should be in \[0, 19\], but values in range \[0, 20\]"):
+        m(dt.asarray(x, device=device), dt.asarray([0, 1, 2, 3, 4, 5, 20], device=device))
+    with pytest.raises(RuntimeError, match="Input and target should have the same size in the batch dimension"):
+        m(dt.asarray(x, device=device), dt.asarray(y[:3], device=device))
+    with pytest.raises(RuntimeError, match="Input should be 1D or 2D with 8 features"):
+        m.log_prob(dt.ones((2, 3), device=device))
+    for bad in ([5, 5], [12, 5], [0, 5], [5, 20]):
+        with pytest.raises(ValueError, match="cutoffs should be a sequence of unique, positive integers"):
+            nn.AdaptiveLogSoftmaxWithLoss(8, 20, bad)

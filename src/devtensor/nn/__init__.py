@@ -5,8 +5,9 @@ devtensor has no autograd yet: modules compute forward passes, parameters
 carry a requires_grad flag, and zero_grad() does nothing (see Module).
 """
 from . import functional, init, utils  # noqa: F401
-from . import activation, attention, container, conv, distance, linear, loss, normalization, padding, pooling, rnn, shape, sparse, transformer
+from . import activation, adaptive, attention, container, conv, distance, linear, loss, normalization, padding, pooling, rnn, shape, sparse, transformer
 from .activation import *  # noqa: F401,F403
+from .adaptive import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
@@ -24,6 +25,6 @@ from .shape import *  # noqa: F401,F403
 from .sparse import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 
-__all__ = (["Module", "Parameter", "UninitializedParameter", "UninitializedBuffer", "LazyModuleMixin", "functional", "init", "utils"] + activation.__all__ + attention.__all__ +
+__all__ = (["Module", "Parameter", "UninitializedParameter", "UninitializedBuffer", "LazyModuleMixin", "functional", "init", "utils"] + activation.__all__ + adaptive.__all__ + attention.__all__ +
            container.__all__ + conv.__all__ + distance.__all__ + linear.__all__ + loss.__all__ + normalization.__all__ +
            padding.__all__ + pooling.__all__ + rnn.__all__ + shape.__all__ + sparse.__all__ + transformer.__all__)
