@@ -828,6 +828,7 @@ def bench_nn(table, device, reps, dsync, torch, tsync, side=1024, batch=64, quic
                                              inner=inner, sync_a=dsync, sync_b=tsync)
             table.add(section, case, "-", t_dt, "torch (no_grad)", t_torch)
     _bench_lstm(table, section, device, reps, dsync, torch, tsync)
+    _bench_grid_sample(table, section, device, reps, dsync, torch, tsync)
     rows = _exercises.exercise3(dt.device(device), quick, d2l)
     host, kept = rows[0][3] / 1e3, rows[1][3] / 1e3
     steps = 100 if quick else 1000
@@ -876,6 +877,52 @@ def _bench_lstm(table, section, device, reps, dsync, torch, tsync, steps=32, bat
         with torch.no_grad():
             t_dt, t_torch = paired_times(lambda: lstm(x), lambda: tlstm(tx), reps, warmup=2, sync_a=dsync,
                                          sync_b=tsync)
+        table.add(section, case, "-", t_dt, "torch (no_grad)", t_torch, "no target")
+
+
+def _numpy_grid_sample(x, grid):
+    """Bilinear grid sampling (zeros padding, align_corners=False) as a plain
+    vectorized NumPy program: the baseline for F.grid_sample on the CPU."""
+    n, c, h, w = x.shape
+    ix = ((grid[..., 0] + 1) * w - 1) / 2
+    iy = ((grid[..., 1] + 1) * h - 1) / 2
+    x0, y0 = np.floor(ix).astype(np.int64), np.floor(iy).astype(np.int64)
+    out = np.zeros((n, c) + grid.shape[1:3], x.dtype)
+    b = np.arange(n)[:, None, None]
+    for dy in (0, 1):
+        for dx in (0, 1):
+            xs, ys = x0 + dx, y0 + dy
+            wgt = (1 - np.abs(ix - xs)) * (1 - np.abs(iy - ys))
+            inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+            vals = x[b, :, np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]  # (n, H, W, c)
+            out += np.moveaxis(np.where(inside[..., None], vals, 0) * wgt[..., None], -1, 1).astype(x.dtype)
+    return out
+
+
+def _bench_grid_sample(table, section, device, reps, dsync, torch, tsync, batch=32, channels=3, side=64):
+    """F.grid_sample (bilinear) of an affine grid against the same sampling
+    written in NumPy, and against PyTorch's where installed."""
+    from devtensor.nn import functional as F
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((batch, channels, side, side)).astype(np.float32)
+    theta = np.tile(np.array([[0.9, 0.1, 0.05], [-0.1, 0.9, 0.0]], np.float32), (batch, 1, 1))
+    x = dt.asarray(x_np, device=device)
+    grid = F.affine_grid(dt.asarray(theta, device=device), (batch, channels, side, side), align_corners=False)
+    case = f"F.grid_sample bilinear ({batch}, {channels}, {side}, {side}) float32"
+    if device == "cpu":
+        g_np = grid.numpy()
+        assert np.allclose(F.grid_sample(x, grid, align_corners=False).numpy(), _numpy_grid_sample(x_np, g_np),
+                           atol=1e-5), "grid_sample differs from its NumPy program"
+        t_dt, t_np = paired_times(lambda: F.grid_sample(x, grid, align_corners=False),
+                                  lambda: _numpy_grid_sample(x_np, g_np), reps, warmup=1)
+        table.add(section, case, "-", t_dt, "numpy program", t_np, "no target")
+    if torch is not None:
+        tdev = "cuda" if device != "cpu" else "cpu"
+        tx, tg = torch.from_numpy(x_np).to(tdev), torch.from_numpy(grid.cpu().numpy()).to(tdev)
+        with torch.no_grad():
+            t_dt, t_torch = paired_times(lambda: F.grid_sample(x, grid, align_corners=False),
+                                         lambda: torch.nn.functional.grid_sample(tx, tg, align_corners=False),
+                                         reps, warmup=1, sync_a=dsync, sync_b=tsync)
         table.add(section, case, "-", t_dt, "torch (no_grad)", t_torch, "no target")
 
 

@@ -15,10 +15,11 @@ bilinear or trilinear (2 taps a dim) or bicubic (4 taps a dim, Keys' a =
 that is not finite (or not an int32) after padding samples nothing
 (PyTorch's -100), and so does NaN in every padding mode (border clamps
 it to the last pixel in PyTorch's scalar CPU code, to the first in its
-CUDA code).  Each tap is one take_along_axis of the input (N, C, flat
-position) with positions (N, 1, P), so the weights (N, 1, P) broadcast
-over the channels with the points innermost (the channels-last layout's
-inner dim of C made each product 10 times slower); the arithmetic is
+CUDA code).  Every tap of every point is read by one take_along_axis of
+the input (N, C, flat position) with positions (N, 1, taps * P), so the
+weights (N, 1, taps, P) broadcast over the channels with the points
+innermost (the channels-last layout's inner dim of C made each product 10
+times slower; a gather per tap cost twice the time); the arithmetic is
 in the input's dtype, float32 for float16 and bfloat16, as PyTorch's.
 """
 import operator
@@ -175,22 +176,25 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         x = _unnormalised(g[..., n - 1 - d], length, align_corners)
         coords.append(x if mode == "bicubic" else _source(x, length, padding_mode, align_corners))
 
-    def tap(indices):
-        """input (N, C, P) at the integer positions indices (one (N, 1, P)
-        per dim), 0 outside (never read: a NaN there stays out)."""
+    def bounded(i, length):
+        """The integer positions i clamped to the input, and whether they lie inside it."""
+        return dt.clip(i, 0, length - 1), (i >= 0) & (i < length)
+
+    def position(indices):
+        """The flat position of the integer positions indices (one (N, 1, P)
+        per dim), clamped, and whether it lies inside the input."""
         flat, inside = None, None
         for d, i in enumerate(indices):
-            ok = (i >= 0) & (i < spatial[d])
+            i, ok = bounded(i, spatial[d])
             inside = ok if inside is None else inside & ok
-            i = dt.clip(i, 0, spatial[d] - 1)
             flat = i if flat is None else flat * spatial[d] + i
-        return dt.where(inside, dt.take_along_axis(flat_input, flat, axis=2), 0)
+        return flat, inside
 
+    where, weights = [], []  # each tap's (flat position, inside) and weight: all read by one gather
     if mode == "nearest":
-        result = tap([dt.rint(x).astype(_C.int64) for x in coords])
+        where.append(position([dt.rint(x).astype(_C.int64) for x in coords]))
     elif mode == "bilinear":
         lows = [dt.floor(x) for x in coords]
-        result = None
         for corner in range(2 ** n):
             indices, weight = [], None
             for d in range(n):
@@ -198,20 +202,27 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
                 w = coords[d] - lows[d] if high else lows[d] + 1 - coords[d]
                 weight = w if weight is None else weight * w
                 indices.append(lows[d].astype(_C.int64) + high)
-            term = tap(indices) * weight
-            result = term if result is None else result + term
-    else:  # bicubic: the padding mode applies to each tap's coordinate
+            where.append(position(indices))
+            weights.append(weight)
+    else:  # bicubic: the padding mode applies to each tap's coordinate (4 a dim, then paired)
         lows = [dt.floor(x) for x in coords]
-        weights = [_cubic_weights(x - low) for x, low in zip(coords, lows)]
-        result = None
+        cubic = [_cubic_weights(x - low) for x, low in zip(coords, lows)]
+        along = [[bounded(_source(lows[d] + (k - 1), spatial[d], padding_mode, align_corners).astype(_C.int64),
+                          spatial[d]) for k in range(4)] for d in range(2)]
         for j in range(4):
             for i in range(4):
-                indices = []
-                for d, k in ((0, j), (1, i)):
-                    c = _source(lows[d] + (k - 1), spatial[d], padding_mode, align_corners)
-                    indices.append(c.astype(_C.int64))
-                term = tap(indices) * (weights[0][j] * weights[1][i])
-                result = term if result is None else result + term
+                (row, row_ok), (col, col_ok) = along[0][j], along[1][i]
+                where.append((row * spatial[1] + col, row_ok & col_ok))
+                weights.append(cubic[0][j] * cubic[1][i])
+    flat = dt.concatenate([f for f, _ in where], axis=2)  # (N, 1, taps * P)
+    inside = dt.concatenate([i for _, i in where], axis=2)
+    values = dt.where(inside, dt.take_along_axis(flat_input, flat, axis=2), 0)  # outside: never read
+    result = values if mode == "nearest" else None
+    if mode != "nearest":
+        values = values.reshape((batch, channels, len(weights), points))
+        for k, weight in enumerate(weights):  # added in turn: a sum over the taps' axis took 3 times as long
+            term = values[:, :, k] * weight
+            result = term if result is None else result + term
     return result.reshape((batch, channels) + tuple(out)).astype(input.dtype, copy=False)
 
 
