@@ -14,7 +14,7 @@ from ._conv_functions import _batched, _tuple
 from .linear import default_init
 from .module import Module
 from .lazy import LazyModuleMixin
-from .parameter import Parameter, UninitializedParameter
+from .parameter import Parameter
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -170,9 +170,7 @@ class _LazyConvNd(LazyModuleMixin):
 
     def __init__(self, out_channels, kernel_size, *args, **kwargs):
         self.cls_to_become.__init__(self, 0, out_channels, kernel_size, *args, **kwargs)
-        for name, p in list(self._parameters.items()):
-            if p is not None:
-                setattr(self, name, UninitializedParameter(device=p.device, dtype=p.dtype))
+        self._uninitialize()
 
     def _lazy_size(self, input):
         n = self._n

@@ -27,6 +27,17 @@ class LazyModuleMixin:
     _lazy_attr = ""  # the attribute the first input sets
     _lazy_per_group = False  # the template's None is the size // groups (a convolution's weight)
 
+    def _uninitialize(self, buffers=()):
+        """Replace the (empty) parameters the eager __init__ made, and the
+        named buffers, by uninitialised ones of the same device and dtype."""
+        for name, p in list(self._parameters.items()):
+            if p is not None:
+                setattr(self, name, UninitializedParameter(device=p.device, dtype=p.dtype))
+        for name in buffers:
+            b = self._buffers[name]
+            if b is not None:
+                self._buffers[name] = UninitializedBuffer(device=b.device, dtype=b.dtype)
+
     def has_uninitialized_params(self):
         return any(is_uninitialized(t) for t in (*self._parameters.values(), *self._buffers.values()))
 

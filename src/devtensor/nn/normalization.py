@@ -7,7 +7,7 @@ from . import functional as F
 from ._layer_functions import _shape
 from .module import Module
 from .lazy import LazyModuleMixin
-from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .parameter import Parameter
 
 
 def _dtype(dtype):
@@ -197,13 +197,7 @@ class _LazyNorm(LazyModuleMixin):
     def __init__(self, eps=1e-5, momentum=0.1, affine=None, track_running_stats=None, device=None, dtype=None):
         flags = {k: v for k, v in (("affine", affine), ("track_running_stats", track_running_stats)) if v is not None}
         self.cls_to_become.__init__(self, 0, eps, momentum, device=device, dtype=dtype, **flags)
-        for name, p in list(self._parameters.items()):
-            if p is not None:
-                setattr(self, name, UninitializedParameter(device=p.device, dtype=p.dtype))
-        for name in ("running_mean", "running_var"):
-            b = self._buffers[name]
-            if b is not None:
-                self._buffers[name] = UninitializedBuffer(device=b.device, dtype=b.dtype)
+        self._uninitialize(buffers=("running_mean", "running_var"))
 
     def _lazy_size(self, input):
         return input.shape[self._check_input_dim(input)]
