@@ -740,3 +740,19 @@ def test_masks_over_mergeable_and_other_axes(device, layout):
         copy_t[dkey] = dt.asarray(values, device=device)
         copy_a[key] = values
         np.testing.assert_array_equal(to_np(copy_t), copy_a)
+
+
+def test_range_objects_index_as_sequences(device):
+    """NumPy and PyTorch take a range as an integer sequence (D2L's
+    y_hat[range(len(y_hat)), y] and weight[range(i), range(o), :, :] = k)."""
+    a = np.arange(24.0).reshape(4, 6)
+    t = dt.asarray(a, device=device)
+    for key in (range(3), (range(3), range(3)), (slice(None), range(0, 6, 2)), (range(2), 1), range(0),
+                (range(4), dt.asarray([5, 0, 2, 1], device=device))):
+        np_key = tuple(k.cpu().numpy() if isinstance(k, dt.Tensor) else k for k in key) \
+            if isinstance(key, tuple) else key
+        np.testing.assert_array_equal(to_np(t[key]), a[np_key])
+    b = a.copy()
+    b[range(3), range(3)] = -1
+    t[range(3), range(3)] = -1
+    np.testing.assert_array_equal(to_np(t), b)

@@ -67,7 +67,7 @@ def _classify(k, device):
         if k.dtype.kind not in "iu":
             raise IndexError(_NOT_INTEGER)
         return _Adv("array", k, 1)
-    if isinstance(k, (list, tuple, np.ndarray)):
+    if isinstance(k, (list, tuple, range, np.ndarray)):
         a = np.asarray(k)
         if a.size == 0 and a.dtype.kind == "f" and not isinstance(k, np.ndarray):
             a = a.astype(np.intp)  # NumPy reads an empty list as an integer index

@@ -91,7 +91,7 @@ def _as_int(k):
 
 
 def _is_advanced(k):
-    return isinstance(k, (list, TensorBase, np.ndarray, bool, np.bool_))
+    return isinstance(k, (list, range, TensorBase, np.ndarray, bool, np.bool_))  # range: a sequence, as NumPy's
 
 
 def _split_key(key):
