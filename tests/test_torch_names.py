@@ -26,7 +26,48 @@ def test_autograd_switches_change_nothing():
     def step(t):
         return t - 1
 
-    assert step(y).tolist() == [2.0, 2.0] and not dt.is_grad_enabled()
+    assert step(y).tolist() == [2.0, 2.0] and dt.is_grad_enabled()
+
+
+def test_grad_mode_is_pytorchs():
+    """Note [Grad mode without autograd]: is_grad_enabled() as PyTorch's,
+    so code branching on it (D2L's batch_norm) takes PyTorch's branch."""
+    import threading
+    assert dt.is_grad_enabled()
+    with dt.no_grad():
+        assert not dt.is_grad_enabled()
+        with dt.enable_grad():
+            assert dt.is_grad_enabled()
+        assert not dt.is_grad_enabled()
+        seen = []
+        worker = threading.Thread(target=lambda: seen.append(dt.is_grad_enabled()))
+        worker.start()
+        worker.join()
+        assert seen == [True]  # a new thread starts with grad mode on, as PyTorch's
+    assert dt.is_grad_enabled()
+    with dt.inference_mode():
+        assert not dt.is_grad_enabled()
+    with dt.inference_mode(False):
+        assert dt.is_grad_enabled()
+
+    @dt.no_grad()
+    def inner(n):
+        return dt.is_grad_enabled() if n == 0 else inner(n - 1)  # re-entered: a block a call
+    assert inner(3) is False and dt.is_grad_enabled()
+    dt.set_grad_enabled(False)  # a call sets the mode at once
+    assert not dt.is_grad_enabled()
+    dt.set_grad_enabled(True)
+    with dt.set_grad_enabled(False):
+        assert not dt.is_grad_enabled()
+    assert dt.is_grad_enabled()
+
+    @dt.set_grad_enabled(False)
+    def off():
+        return dt.is_grad_enabled()
+    assert dt.is_grad_enabled() and off() is False and dt.is_grad_enabled()
+    with pytest.raises(KeyError), dt.no_grad():
+        raise KeyError
+    assert dt.is_grad_enabled()
 
 
 @pytest.mark.parametrize("name", ["no_grad", "enable_grad", "inference_mode"])

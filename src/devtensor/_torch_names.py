@@ -1,6 +1,6 @@
 """PyTorch's top-level names that code written for torch calls first and
 that NumPy has no function of the same name for: seeding, the autograd
-switches (no-ops: devtensor has no autograd), is_tensor, as_tensor,
+switches (the grad mode only: devtensor has no autograd), is_tensor, as_tensor,
 randperm, cat, the functional forms of PyTorch's methods (clamp,
 sigmoid, relu, softmax, unsqueeze, flatten, eq, div, rand_like, clone,
 t, swapdims, ...), PyTorch's random draws (normal, bernoulli, poisson,
@@ -9,6 +9,7 @@ cholesky, logdet, pinverse).  Each keeps PyTorch's signature and meaning.
 """
 import collections
 import contextlib
+import contextvars
 
 from . import _C
 from ._torch_selection import _input_tensor
@@ -22,38 +23,101 @@ def manual_seed(seed):
     random.manual_seed(seed)
 
 
-class _NoAutograd(contextlib.ContextDecorator):
-    """A context manager and decorator that changes nothing: devtensor has
-    no autograd, so there are no gradients to switch off (PyTorch's
-    no_grad, enable_grad, inference_mode and set_grad_enabled run as they
-    are written)."""
+# Note [Grad mode without autograd]
+# devtensor computes no gradients, but code branches on PyTorch's grad mode
+# (D2L's batch_norm from scratch uses the moving statistics when
+# `not torch.is_grad_enabled()`), so the mode is kept as PyTorch keeps it:
+# True by default, False inside no_grad() and inference_mode(), as
+# set_grad_enabled(mode) says (at once when called, until its block ends
+# when used as one), per thread and task; is_grad_enabled() reports it.
+_grad_mode = contextvars.ContextVar("devtensor_grad_mode", default=True)
 
-    def __new__(cls, mode=True):
-        if callable(mode):  # bare @no_grad (PyTorch 2 accepts it): decorate the function
-            return super().__new__(cls)(mode)
+
+class _GradMode(contextlib.ContextDecorator):
+    """A context manager and decorator that sets the grad mode for its block
+    (Note [Grad mode without autograd]); nothing else changes."""
+
+    def __new__(cls, *args, **kwargs):
+        if len(args) == 1 and callable(args[0]) and not kwargs:  # bare @no_grad (PyTorch 2 accepts it)
+            cm = super().__new__(cls)
+            cm.__init__()
+            return cm(args[0])
         return super().__new__(cls)
+
+    def _mode(self):
+        raise NotImplementedError
+
+    def _recreate_cm(self):  # a decorated function's calls each get their own block
+        return type(self).__new__(type(self)).__init_from(self)
+
+    def __init_from(self, other):
+        self.__dict__.update(other.__dict__)
+        return self
+
+    def __enter__(self):
+        self._tokens = getattr(self, "_tokens", []) + [_grad_mode.set(self._mode())]
+        return self
+
+    def __exit__(self, *exc):
+        _grad_mode.reset(self._tokens.pop())
+        return False
+
+
+class no_grad(_GradMode):
+    """PyTorch's no_grad: is_grad_enabled() is False within."""
+
+    def _mode(self):
+        return False
+
+
+class enable_grad(_GradMode):
+    """PyTorch's enable_grad: is_grad_enabled() is True within."""
+
+    def _mode(self):
+        return True
+
+
+class inference_mode(_GradMode):
+    """PyTorch's inference_mode(mode=True): grad mode off within when mode."""
 
     def __init__(self, mode=True):
         self.mode = mode
 
-    def __enter__(self):
-        return self
+    def _mode(self):
+        return not self.mode if self.mode is not None else _grad_mode.get()
+
+
+class set_grad_enabled(_GradMode):
+    """PyTorch's set_grad_enabled(mode): sets the grad mode when called; as
+    a context manager (or decorator), until its block ends."""
+
+    def __init__(self, mode):
+        self.mode, self._previous = bool(mode), _grad_mode.get()
+        _grad_mode.set(self.mode)
+
+    def _mode(self):
+        return self.mode
+
+    def _recreate_cm(self):  # a decorated function's call: its block only
+        cm = super()._recreate_cm()
+        cm._previous = None
+        return cm
 
     def __exit__(self, *exc):
+        super().__exit__(*exc)
+        if self._previous is not None:  # the mode before the call, as PyTorch's
+            _grad_mode.set(self._previous)
         return False
 
-
-no_grad = enable_grad = inference_mode = _NoAutograd
-
-
-def set_grad_enabled(mode):
-    """PyTorch's set_grad_enabled(mode): a no-op context manager (no autograd)."""
-    return _NoAutograd(mode)
+    def __call__(self, func):  # a decorator: the call set the mode, which PyTorch undoes here
+        _grad_mode.set(self._previous)
+        return super().__call__(func)
 
 
 def is_grad_enabled():
-    """False: devtensor computes no gradients."""
-    return False
+    """PyTorch's grad mode (Note [Grad mode without autograd]); devtensor
+    computes no gradients either way."""
+    return _grad_mode.get()
 
 
 def is_tensor(obj):
