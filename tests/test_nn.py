@@ -1069,3 +1069,116 @@ def test_to_empty_and_type(device):
     assert m.type(dt.float64) is m
     assert m[0].weight.dtype == dt.float64 and m[1].num_batches_tracked.dtype == dt.float64  # all, as PyTorch's
     assert m[0].weight is weight
+
+
+# ---- a user round's finds (D2L's later chapters) ----
+def test_tensors_read_as_outside_autograd():
+    """Note [No autograd]: plain tensors read as PyTorch's outside autograd;
+    asking for gradients is a clear NotImplementedError."""
+    t = dt.ones(2)
+    assert t.requires_grad is False and t.grad is None and t.grad_fn is None and t.is_leaf is True
+    assert t.requires_grad_(False) is t and dt.tensor([1.0], requires_grad=False).tolist() == [1.0]
+    for call in (lambda: t.requires_grad_(), lambda: t.backward(), lambda: dt.tensor([1.0], requires_grad=True)):
+        with pytest.raises(NotImplementedError, match="devtensor has no autograd"):
+            call()
+    p = nn.Parameter(dt.ones(2))
+    assert p.requires_grad is True and p.requires_grad_(False) is p and p.requires_grad is False and p.grad is None
+
+
+def test_uninitialized_parameters_have_no_size():
+    lazy = nn.Sequential(nn.LazyLinear(3), nn.LazyBatchNorm1d())
+    for call in (lambda: lazy[0].weight.numel(), lambda: lazy[0].weight.shape, lambda: len(lazy[1].running_mean),
+                 lambda: sum(p.numel() for p in lazy.parameters()), lambda: lazy[1].running_var.size):
+        with pytest.raises(ValueError, match="Attempted to use an uninitialized parameter or buffer"):
+            call()
+    lazy(dt.ones((2, 5)))
+    assert sum(p.numel() for p in lazy.parameters()) == 15 + 3 + 3 + 3
+
+
+def test_dirac_and_sparse_init(device):
+    w = dt.empty((4, 2, 3, 3), device=device)
+    assert nn.init.dirac_(w) is w
+    x = dt.asarray(np.random.default_rng(4).standard_normal((1, 2, 5, 5)), device=device)
+    y = to_np(F.conv2d(x, w, padding=1))
+    np.testing.assert_allclose(y[:, :2], to_np(x), rtol=1e-12)  # the identity on the first channels
+    assert not y[:, 2:].any()
+    g = dt.empty((6, 2, 3), device=device)
+    nn.init.dirac_(g, groups=2)  # each group of 3 outputs keeps the 2 inputs
+    want = np.zeros((6, 2, 3))
+    for d in range(2):
+        want[d, d, 1] = want[3 + d, d, 1] = 1
+    np.testing.assert_array_equal(to_np(g), want)
+    with pytest.raises(ValueError, match="Only tensors with 3, 4, or 5 dimensions are supported"):
+        nn.init.dirac_(dt.empty((2, 2), device=device))
+    with pytest.raises(ValueError, match="dim 0 must be divisible by groups"):
+        nn.init.dirac_(dt.empty((3, 2, 3), device=device), groups=2)
+    s = dt.empty((10, 400), device=device)
+    nn.init.sparse_(s, 0.3, std=0.5)
+    zeros = (to_np(s) == 0).sum(axis=0)
+    assert (zeros == 3).all()  # ceil(0.3 * 10) a column
+    values = to_np(s)[to_np(s) != 0]
+    assert abs(values.std() - 0.5) < 0.05 and abs(values.mean()) < 0.05
+    with pytest.raises(ValueError, match="Only tensors with 2 dimensions are supported"):
+        nn.init.sparse_(dt.empty(3, device=device), 0.5)
+
+
+def test_get_parameter_and_buffer():
+    m = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    assert m.get_parameter("0.weight") is m[0].weight and m.get_buffer("1.running_mean") is m[1].running_mean
+    with pytest.raises(AttributeError, match="`running_mean` is not an nn.Parameter"):
+        m.get_parameter("1.running_mean")
+    with pytest.raises(AttributeError, match="`weight` is not a buffer"):
+        m.get_buffer("0.weight")
+    with pytest.raises(AttributeError, match="Linear has no attribute `nope`"):
+        m.get_parameter("0.nope")
+    with pytest.raises(AttributeError, match="Sequential has no attribute `7`"):
+        m.get_buffer("7.running_mean")
+
+
+def test_integer_input_to_layers_is_refused(device):
+    for layer, shape in ((nn.Linear(3, 4), (2, 3)), (nn.Conv2d(3, 4, 3), (1, 3, 5, 5)),
+                         (nn.ConvTranspose1d(3, 2, 2), (1, 3, 4))):
+        layer.to(device)
+        with pytest.raises(RuntimeError, match="input of int64 with parameters of float32: an integer or bool input "
+                                               "is not converted"):
+            layer(dt.ones(shape, dtype=dt.int64, device=device))
+    assert nn.Linear(3, 4).to(device)(dt.ones((2, 3), dtype=dt.float64, device=device)).dtype == dt.float64
+
+
+def test_reprs_as_pytorchs(device):
+    assert repr(nn.ModuleList([nn.Linear(2, 2)] * 3 + [nn.ReLU(), nn.ReLU(), nn.Tanh()])) == (
+        "ModuleList(\n  (0-2): 3 x Linear(in_features=2, out_features=2, bias=True)\n  (3-4): 2 x ReLU()\n"
+        "  (5): Tanh()\n)")
+    assert repr(nn.ModuleList()) == "ModuleList()"
+    assert "(out_proj): NonDynamicallyQuantizableLinear(in_features=4, out_features=4, bias=True)" in \
+        repr(nn.MultiheadAttention(4, 2))
+    params = nn.ParameterList([nn.Parameter(dt.ones(2, dtype=dt.float32)),
+                               nn.Parameter(dt.ones((2, 3), device=device))])
+    where = f" ({device})" if device != "cpu" else ""
+    assert repr(params) == ("ParameterList(\n    (0): Parameter containing: [devtensor.float32 of size 2]\n"
+                            f"    (1): Parameter containing: [devtensor.float64 of size 2x3{where}]\n)")
+    assert repr(nn.ParameterDict({"a": nn.Parameter(dt.ones(2))})) == \
+        "ParameterDict(  (a): Parameter containing: [devtensor.float64 of size 2])"
+    assert repr(nn.Embedding(10, 3, sparse=True, scale_grad_by_freq=True, norm_type=1.0)) == \
+        "Embedding(10, 3, norm_type=1.0, scale_grad_by_freq=True, sparse=True)"
+    assert repr(nn.EmbeddingBag(10, 3, scale_grad_by_freq=True)) == \
+        "EmbeddingBag(10, 3, scale_grad_by_freq=True, mode='mean')"
+    assert repr(nn.Conv1d(2, 4, 3, padding="same", padding_mode="circular")) == \
+        "Conv1d(2, 4, kernel_size=(3,), stride=(1,), padding=same, padding_mode=circular)"
+
+
+@pytest.mark.skipif(len(CUDA_DEVICES) < 1, reason="needs a CUDA device (emulated ones do)")
+def test_device_error_names_tensor_attributes():
+    """Note [Which device a failing module was on]: a tensor kept as a plain
+    attribute, which Module.to() leaves behind, is named."""
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rw = dt.ones((4, 4))
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.lin(x) @ self.rw
+    model = Model().to("cuda:0")
+    with pytest.raises(RuntimeError, match=r"tensor attributes rw on cpu, which Module.to\(\) does not move"):
+        model(dt.ones((1, 4), device="cuda:0"))

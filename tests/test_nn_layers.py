@@ -728,3 +728,23 @@ def test_embedding_bag_errors(device):
         F.embedding_bag(dt.ones(3, device=device), w, dt.asarray([0], device=device))
     with pytest.raises(ValueError, match="padding_idx must be within the number of embeddings"):
         F.embedding_bag(i, w, dt.asarray([0], device=device), padding_idx=5)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_empty_bags_at_the_end(mode, device):
+    """Bags starting at the input's end (one reduceat row appended), an empty
+    input, rows of length 0: zeros, as PyTorch's."""
+    w = RNG.standard_normal((4, 3))
+    wt = dt.asarray(w, device=device)
+    got = F.embedding_bag(dt.asarray([1, 2], device=device), wt, dt.asarray([0, 2, 2], device=device), mode=mode)
+    np.testing.assert_allclose(to_np(got), _bags_reference(w, [1, 2], [0, 2, 2], 2, mode), rtol=1e-12)
+    got = F.embedding_bag(dt.asarray([1, 2, 3], device=device), wt, dt.asarray([0, 1, 2, 2], device=device),
+                          mode=mode, include_last_offset=True)
+    np.testing.assert_allclose(to_np(got), _bags_reference(w, [1, 2, 3], [0, 1, 2], 2, mode), rtol=1e-12)
+    empty = F.embedding_bag(dt.asarray([], dtype=dt.int64, device=device), wt, dt.asarray([0, 0], device=device),
+                            mode=mode)
+    assert to_np(empty).tolist() == [[0.0] * 3] * 2
+    assert to_np(F.embedding_bag(dt.zeros((2, 0), dtype=dt.int64, device=device), wt, mode=mode)).tolist() == \
+        [[0.0] * 3] * 2
+    assert F.embedding_bag(dt.asarray([1], device=device), wt, dt.asarray([], dtype=dt.int64, device=device),
+                           mode=mode).shape == (0, 3)

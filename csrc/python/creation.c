@@ -200,12 +200,14 @@ static PyObject *factory_fast(int fill, PyObject *const *args, Py_ssize_t nargs,
 }
 
 /* NumPy's error for a call without a shape (the general function would
- * name itself) */
+ * name itself); shape= (NumPy's, the array API's) or size= (PyTorch's)
+ * go to the general function */
 static int has_shape(const char *name, Py_ssize_t nargs, PyObject *kwnames)
 {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw && nargs == 0; k++)
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "shape") == 0)
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "shape") == 0 ||
+            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "size") == 0)
             return 1;
     if (nargs == 0)
         PyErr_Format(PyExc_TypeError, "%s() missing required argument 'shape' (pos 1)", name);

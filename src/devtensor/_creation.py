@@ -107,30 +107,47 @@ def _new(shape, dtype, device, order="C"):
     return _C._empty(tuple(shape), dtype, device)
 
 
-def _empty_general(shape, *more, dtype=None, order="C", device=None, like=None, pin_memory=False):
+_NO_SHAPE = object()
+
+
+def _with_size(shape, more, size, name):
+    """The positional arguments of a factory, with PyTorch's size= keyword
+    (zeros(size=(2, 3))) standing for the shape."""
+    args = () if shape is _NO_SHAPE else (shape,) + more
+    if size is None:
+        return args
+    if args:
+        raise TypeError(f"{name}() got multiple values for argument 'size' (the shape)")
+    return (size,)
+
+
+def _empty_general(shape=_NO_SHAPE, *more, dtype=None, order="C", device=None, like=None, pin_memory=False,
+                   size=None):
     """empty(shape, dtype=None, order='C', *, device=None, pin_memory=False) or empty(*shape):
     uninitialised values (float64 by default)."""
     device = _like_device(like, device)
-    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "empty")
+    shape, dtype, order = _factory_args(_with_size(shape, more, size, "empty"), dtype, order, "empty")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
     return _pinned(t, pin_memory, "empty")
 
 
-def _zeros_general(shape, *more, dtype=None, order="C", device=None, like=None, pin_memory=False):
+def _zeros_general(shape=_NO_SHAPE, *more, dtype=None, order="C", device=None, like=None, pin_memory=False,
+                   size=None):
     """zeros(shape, dtype=None, order='C', *, device=None, pin_memory=False) or zeros(*shape):
     a new tensor of zeros (float64 by default)."""
     device = _like_device(like, device)
-    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "zeros")
+    shape, dtype, order = _factory_args(_with_size(shape, more, size, "zeros"), dtype, order, "zeros")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "zeros"))
     t._fill_(0)
     return _pinned(t, pin_memory, "zeros")
 
 
-def _ones_general(shape, *more, dtype=None, order="C", device=None, like=None, pin_memory=False):
+def _ones_general(shape=_NO_SHAPE, *more, dtype=None, order="C", device=None, like=None, pin_memory=False,
+                  size=None):
     """ones(shape, dtype=None, order='C', *, device=None, pin_memory=False) or ones(*shape):
     a new tensor of ones (float64 by default)."""
     device = _like_device(like, device)
-    shape, dtype, order = _factory_args((shape,) + more, dtype, order, "ones")
+    shape, dtype, order = _factory_args(_with_size(shape, more, size, "ones"), dtype, order, "ones")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "ones"))
     t._fill_(1)
     return _pinned(t, pin_memory, "ones")
@@ -156,7 +173,8 @@ _SCALAR_DTYPES = {float: _C.float64, bool: _C.bool, complex: _C.complex128}  # f
 _SCALAR_TYPES = (float, bool, complex, int)
 
 
-def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None, pin_memory=False):
+def full(shape=_NO_SHAPE, fill_value=_NO_SHAPE, dtype=None, order="C", *, device=None, like=None, pin_memory=False,
+         size=None):
     """A new tensor filled with fill_value; the dtype follows fill_value as in NumPy
     (pin_memory=True: in page-locked memory, as PyTorch's keyword).
 
@@ -164,6 +182,12 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None, pi
         As NumPy's, fill_value may be an array broadcast to the shape.  A
         tensor fill_value is copied on the device (no .item() through the
         host), and with device=None the result is on the tensor's device."""
+    if size is not None or shape is _NO_SHAPE:  # PyTorch's full(size=, fill_value=)
+        (shape,) = _with_size(shape, (), size, "full") or (None,)
+        if shape is None:
+            raise TypeError("full() missing required argument 'shape' (pos 1)")
+    if fill_value is _NO_SHAPE:
+        raise TypeError("full() missing required argument 'fill_value' (pos 2)")
     device = _like_device(like, device)
     if (type(shape) is int or type(shape) is tuple) and (order == "C" or order is None):
         kind = type(fill_value)  # the per-call path: a Python scalar, no dtype to infer through NumPy
@@ -502,8 +526,15 @@ def _from_cuda_array_interface(owner, cai):
                                  dtype, bool(data[1]), stream)
 
 
-def _tensor_general(data, dtype=None, device=None):
-    """A new tensor holding a copy of data (nested lists, scalars, arrays, tensors)."""
+def _tensor_general(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor holding a copy of data (nested lists, scalars, arrays,
+    tensors); requires_grad=True is refused (Note [No autograd] in
+    _torch_methods.py), pin_memory=True gives page-locked CPU memory."""
+    if requires_grad:
+        from ._torch_methods import NO_AUTOGRAD
+        raise NotImplementedError(NO_AUTOGRAD)
+    if pin_memory:
+        return _pinned(_tensor_general(data, dtype, device), True, "tensor")
     if isinstance(data, TensorBase):
         dtype = data.dtype if dtype is None else dtype
         device = _tensor_device(data) if device is None else device

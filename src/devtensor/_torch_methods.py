@@ -148,6 +148,17 @@ def _divide(a, b, rounding_mode, out=None):
     return out
 
 
+# Note [No autograd]
+# devtensor computes no gradients.  A tensor reads as PyTorch's do outside
+# autograd (requires_grad False, grad and grad_fn None, is_leaf True), so
+# code that only looks at them runs; asking a tensor to require gradients
+# (requires_grad_(), tensor(..., requires_grad=True)) or to run backward()
+# is a NotImplementedError saying so.  nn.Parameter keeps a requires_grad
+# flag for modules (Note [Parameters are tensors whose data can move]).
+NO_AUTOGRAD = ("devtensor has no autograd: tensors cannot require gradients or run backward() "
+               "(nn.Parameter keeps a requires_grad flag for modules, and nothing else)")
+
+
 class _TorchMethods:
     """Methods installed on devtensor.Tensor (Note [PyTorch's methods])."""
 
@@ -195,6 +206,21 @@ class _TorchMethods:
     def detach(self):
         """A view of the same memory (no autograd in devtensor: nothing to detach from)."""
         return self[...]
+
+    # ---- autograd's attributes, as PyTorch's for a tensor outside autograd (Note [No autograd]) ----
+    requires_grad = False
+    grad = None
+    grad_fn = None
+    is_leaf = True
+
+    def requires_grad_(self, requires_grad=True):
+        """PyTorch's requires_grad_: False is this tensor; True is refused (no autograd)."""
+        if requires_grad:
+            raise NotImplementedError(NO_AUTOGRAD)
+        return self
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        raise NotImplementedError(NO_AUTOGRAD)
 
     @property
     def data(self):

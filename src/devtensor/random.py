@@ -154,18 +154,29 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, device=None):
     return (mu + sigma * _draw(_C.GEN_NORMAL, shape, _C.float64, device, 0.0, 1.0)).astype(dtype, copy=False)
 
 
-def rand(*shape, dtype=None, device=None, generator=None):
-    """Uniform samples in [0, 1): rand(2, 3) or rand((2, 3)); from a
-    Generator's stream with generator= (PyTorch's keyword)."""
+def _sized(shape, size, name):
+    """rand's and randn's shape: positional, or PyTorch's size= keyword."""
+    if size is None:
+        return shape
+    if shape:
+        raise TypeError(f"{name}() got multiple values for argument 'size' (the shape)")
+    return (size,)
+
+
+def rand(*shape, dtype=None, device=None, generator=None, size=None):
+    """Uniform samples in [0, 1): rand(2, 3), rand((2, 3)) or rand(size=(2, 3));
+    from a Generator's stream with generator= (PyTorch's keyword)."""
+    shape = _sized(shape, size, "rand")
     dtype = _floating(dtype, "rand")
     if generator is not None:
         return _generator(generator).random(_varargs_shape(shape), device=_placed(device)).astype(dtype, copy=False)
     return _draw(_C.GEN_UNIFORM, _varargs_shape(shape), dtype, device, 0.0, 1.0)
 
 
-def randn(*shape, dtype=None, device=None, generator=None):
-    """Standard normal samples: randn(2, 3) or randn((2, 3)); from a
-    Generator's stream with generator= (PyTorch's keyword)."""
+def randn(*shape, dtype=None, device=None, generator=None, size=None):
+    """Standard normal samples: randn(2, 3), randn((2, 3)) or randn(size=(2, 3));
+    from a Generator's stream with generator= (PyTorch's keyword)."""
+    shape = _sized(shape, size, "randn")
     dtype = _floating(dtype, "randn")
     if generator is not None:
         return _generator(generator).standard_normal(_varargs_shape(shape), device=_placed(device)).astype(

@@ -96,6 +96,9 @@ def _operands(name, n, input, weight, bias):
     _same_device(x, weight, bias)
     if weight.ndim != n + 2:
         raise RuntimeError(f"weight of {name} must be {n + 2}-dimensional, got {list(weight.shape)}")
+    if x.dtype.kind in "biu" and weight.dtype.kind in "fc":
+        from .functional import _integer_input
+        raise _integer_input(name, x, weight)
     common = _dt().result_type(*(t for t in (x, weight, bias) if t is not None))
     bias = None if bias is None else bias.astype(common, copy=False)
     return x.astype(common, copy=False), batched, weight.astype(common, copy=False), bias, common
@@ -315,13 +318,12 @@ def _pool_geometry(n, name, x, kernel_size, stride, padding, dilation, ceil_mode
         o = (-(-span // stride[d]) if ceil_mode else span // stride[d]) + 1
         if ceil_mode and (o - 1) * stride[d] >= length + pad[d]:
             o -= 1  # the last window must start inside the input or the left padding
-        if o <= 0:
-            raise RuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[1:]))}). Calculated output size: "
-                               f"({'x'.join(str(v) for v in (x.shape[1],) + tuple(out) + (o,))}). Output size is "
-                               f"too small")
         after = max((o - 1) * stride[d] + effective - length - pad[d], pad[d])
         pads.append((pad[d], after))
         out.append(o)
+    if min(out, default=1) <= 0:  # every dim's size in the message, as PyTorch's
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[1:]))}). Calculated output size: "
+                           f"({'x'.join(str(v) for v in (x.shape[1],) + tuple(out))}). Output size is too small")
     return kernel, stride, dilation, tuple(pads), tuple(out)
 
 

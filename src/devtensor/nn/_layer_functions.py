@@ -226,14 +226,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 
 def _bag_offsets(input, offsets, include_last_offset):
-    """(flat indices, bag starts (B,), end): a 2-D input is one bag a row."""
+    """(flat indices, bag starts (B,), end, whether a bag starts at the end
+    of the input): a 2-D input is one bag a row."""
     dt = _dt()
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
                              "fixed length sequences")
         bags, length = input.shape
-        return input.reshape(-1), dt.arange(bags, device=input.device) * length, input.size
+        return input.reshape(-1), dt.arange(bags, device=input.device) * length, input.size, length == 0
     if input.ndim != 1:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
     if offsets is None:
@@ -247,18 +248,20 @@ def _bag_offsets(input, offsets, include_last_offset):
     offsets = offsets.astype(_C.int64, copy=False)
     if include_last_offset and offsets.size == 0:
         raise RuntimeError("include_last_offset: number of offsets should be at least 1")
-    if offsets.size:
-        first, last = (int(v) for v in dt.stack([offsets[0], offsets[-1]]).tolist())
-        if first != 0:
-            raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
-                               f"from position 0. However, got {first}")
-        if last > input.size:
-            raise RuntimeError(f"offsets[-1] can not be greater than input's length {input.size}, but got {last}")
-        if offsets.size > 1 and bool((offsets[1:] < offsets[:-1]).any()):
-            raise RuntimeError("offsets must be non-decreasing")
+    if not offsets.size:
+        return input, offsets, input.size, False
+    # the first, the last and the next to last offsets, in one read
+    first, before_last, last = dt.stack([offsets[0], offsets[max(offsets.size - 2, 0)], offsets[-1]]).tolist()
+    if first != 0:
+        raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                           f"from position 0. However, got {first}")
+    if last > input.size:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {input.size}, but got {last}")
+    if offsets.size > 1 and bool((offsets[1:] < offsets[:-1]).any()):
+        raise RuntimeError("offsets must be non-decreasing")
     if include_last_offset:
-        return input, offsets[:-1], int(offsets[-1])
-    return input, offsets, input.size
+        return input, offsets[:-1], last, offsets.size > 1 and before_last == input.size
+    return input, offsets, input.size, last == input.size
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
@@ -294,26 +297,28 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             raise ValueError(f"padding_idx must be within the number of embeddings ({weight.shape[0]}), got "
                              f"{padding_idx}")
         padding_idx %= weight.shape[0]
-    flat, starts, end = _bag_offsets(input, offsets, include_last_offset)
+    flat, starts, end, starts_at_end = _bag_offsets(input, offsets, include_last_offset)
     rows = embedding(flat, weight, None, max_norm, norm_type)  # (M, D), out-of-range indices refused
-    bags, positions = starts.size, dt.arange(flat.size, device=input.device)
-    bag = dt.searchsorted(starts, positions, side="right") - 1
-    keep = positions < end
+    bags, size = starts.size, flat.size
+    keep = dt.arange(size, device=input.device) < end  # past include_last_offset's end: in no bag
     if padding_idx is not None:
         keep = keep & (flat != padding_idx)
-    bag = dt.where(keep, bag, bags)  # left-out entries go to a bag past the last, dropped below
     if per_sample_weights is not None:
         rows = rows * per_sample_weights.reshape((-1, 1))
-    counts = dt.zeros(bags + 1, dtype=_C.int64, device=input.device)
-    dt.add.at(counts, bag, 1)
-    counts = counts[:bags]
-    if mode == "max":
-        result = dt.full((bags + 1, weight.shape[1]), -dt.inf, dtype=rows.dtype, device=input.device)
-        dt.maximum.at(result, bag, rows)
-        return dt.where(counts[:, None] > 0, result[:bags], 0).astype(rows.dtype, copy=False)
-    result = dt.zeros((bags + 1, weight.shape[1]), dtype=rows.dtype, device=input.device)
-    dt.add.at(result, bag, rows)
-    result = result[:bags]
+    # each bag's count of kept entries, from their running count at the bags' bounds
+    running = dt.concatenate([dt.zeros(1, dtype=_C.int64, device=input.device), dt.cumsum(keep, dtype=_C.int64)])
+    bounds = dt.concatenate([starts, dt.asarray([end], dtype=_C.int64, device=input.device)])
+    counts = running[bounds[1:]] - running[bounds[:-1]]
+    if bags == 0:
+        return dt.zeros((0, weight.shape[1]), dtype=rows.dtype, device=input.device)
+    # one reduction a segment (ufunc.reduceat); a row appended makes a start at the end valid
+    ufunc, fill = (dt.maximum, -dt.inf) if mode == "max" else (dt.add, 0)
+    if padding_idx is not None or end < size:
+        rows = dt.where(keep[:, None], rows, fill).astype(rows.dtype, copy=False)
+    if starts_at_end or size == 0:
+        rows = dt.concatenate([rows, dt.full((1, weight.shape[1]), fill, dtype=rows.dtype, device=input.device)])
+    result = ufunc.reduceat(rows, starts, axis=0)
+    result = dt.where(counts[:, None] > 0, result, 0).astype(rows.dtype, copy=False)  # an empty bag: zeros
     if mode == "mean":
         result = (result / dt.maximum(counts, 1)[:, None]).astype(rows.dtype, copy=False)
     return result

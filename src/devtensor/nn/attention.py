@@ -10,7 +10,7 @@ from .. import _C
 from .._C import Tensor
 from .._creation import empty, zeros
 from . import functional as F, init
-from .linear import Linear
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 from .parameter import Parameter
 
@@ -58,7 +58,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Parameter(zeros(3 * embed_dim, dtype=dtype, device=device))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
         self._reset_parameters()
 
     def _reset_parameters(self):

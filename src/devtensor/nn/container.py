@@ -2,7 +2,7 @@
 import collections
 import operator
 
-from .module import Module
+from .module import Module, _addindent
 
 
 def _index(idx, n, what):
@@ -113,6 +113,32 @@ class ModuleList(_ModuleSequence):
             return type(self)(list(self._modules.values())[idx])
         return self._modules[self._key(idx)]
 
+    def __repr__(self):
+        """PyTorch's: a run of identical modules is one line, '(0-2): 3 x Linear(...)'."""
+        runs = []  # [first, last, text]
+        for i, module in enumerate(self._modules.values()):
+            text = repr(module)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        if not runs:
+            return self._get_name() + "()"
+        lines = [_addindent(f"({a}): {text}" if a == b else f"({a}-{b}): {b - a + 1} x {text}", 2)
+                 for a, b, text in runs]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+def _parameter_lines(pairs):
+    """PyTorch's ParameterList/ParameterDict lines: '(0): Parameter containing:
+    [devtensor.float32 of size 2x3 (cuda:0)]'."""
+    lines = []
+    for key, p in pairs:
+        size = "x".join(str(n) for n in p.shape)
+        where = f" ({p.device})" if p.device.type != "cpu" else ""
+        lines.append(f"  ({key}): Parameter containing: [{p.dtype!r} of size {size}{where}]")
+    return "\n".join(lines)
+
 
 class _Registry(Module):
     """What ModuleDict and ParameterDict share: a dict view of one of the
@@ -208,11 +234,17 @@ class ParameterList(Module):
             self.append(value)
         return self
 
+    def extra_repr(self):
+        return _parameter_lines(enumerate(self))
+
 
 class ParameterDict(_Registry):
     """An ordered dict of parameters, registered under their keys; tensors
     given are made Parameters."""
     _registry = "_parameters"
+
+    def extra_repr(self):
+        return _parameter_lines(self.items())
 
     def __setitem__(self, key, value):
         self.register_parameter(key, _as_parameter(value))

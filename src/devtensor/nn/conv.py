@@ -81,7 +81,7 @@ class _ConvNd(Module):
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         if self.padding != (0,) * self._n:
-            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+            s += f", padding={self.padding}"  # 'same' unquoted, as PyTorch's (and padding_mode)
         if self.dilation != (1,) * self._n:
             s += f", dilation={self.dilation}"
         if self._transposed and self.output_padding != (0,) * self._n:

@@ -195,6 +195,13 @@ def _half_dtype(input, dtype):
 
 
 # ---- layers ----
+def _integer_input(name, input, weight):
+    """PyTorch's layers refuse integer input to floating parameters (devtensor
+    promotes floating dtypes only: README)."""
+    return RuntimeError(f"{name}: input of {input.dtype} with parameters of {weight.dtype}: an integer or bool "
+                        f"input is not converted (PyTorch refuses it too); pass input.to({weight.dtype})")
+
+
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, PyTorch's y = x A^T + b."""
     if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
@@ -210,6 +217,8 @@ def linear(input, weight, bias=None):
                            f"and {w_shape[-1]}x{w_shape[0] if len(w_shape) == 2 else 1})")
     if bias is not None and not isinstance(bias, Tensor):
         _tensor(bias, "bias")
+    if input.dtype is not weight.dtype and input.dtype.kind in "biu" and weight.dtype.kind in "fc":
+        raise _integer_input("linear", input, weight)
     # the @ operator and .mT are C (the per-call path); matmul() parses in Python
     out = input @ (weight.mT if len(w_shape) == 2 else weight)
     if bias is None:

@@ -3,6 +3,7 @@ tensor's own device from devtensor.random, or from the Generator passed as
 generator= (Note [Reproducible on every device]: one seed gives the same
 values on every device)."""
 import math
+import operator
 import warnings
 
 from .. import random as _random
@@ -195,6 +196,47 @@ def orthogonal_(tensor, gain=1, generator=None):
     return _fill_with(tensor, (q * gain).reshape(tensor.shape))
 
 
+def dirac_(tensor, groups=1):
+    """The identity of a convolution: tensor (out, in, *kernel) zero but for
+    a 1 at the kernel's centre of each channel d < min(out / groups, in),
+    in each of the groups, so a convolution with it keeps its input."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"dirac_() expects a devtensor.Tensor, got {type(tensor).__name__}")
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    groups = operator.index(groups)
+    if groups <= 0 or tensor.shape[0] % groups:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    channels = min(per_group, tensor.shape[1])
+    from .._creation import zeros
+    values = zeros(tensor.shape, dtype=tensor.dtype, device=tensor.device)
+    centre = tuple(k // 2 for k in tensor.shape[2:])
+    for g in range(groups):
+        for d in range(channels):
+            values[(g * per_group + d, d) + centre] = 1
+    return _fill_with(tensor, values)
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """A 2-d tensor from N(0, std^2) with ceil(sparsity * rows) zeros placed
+    at random in each column (Martens, 2010)."""
+    _floating(tensor, "sparse_")
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros_per_column = int(math.ceil(sparsity * rows))
+    draws = _draws(generator)
+    values = draws.normal(0.0, std, size=(rows, cols), dtype=_draw_dtype(tensor), device=tensor.device)
+    if zeros_per_column and rows and cols:
+        from .._index_functions import put_along_axis
+        from .._sorting import argsort
+        order = argsort(draws.uniform(0.0, 1.0, size=(rows, cols), dtype=_draw_dtype(tensor),
+                                      device=tensor.device), axis=0)  # a random permutation of each column
+        put_along_axis(values, order[:zeros_per_column], 0, axis=0)
+    return _fill_with(tensor, values)
+
+
 class _FromGenerator:
     """A devtensor.random.Generator's draws with devtensor.random's signature
     (dtype=): the initialisers' generator= argument, as PyTorch's."""
@@ -221,4 +263,4 @@ def _draws(generator):
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
            "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_", "xavier_normal_", "eye_",
-           "orthogonal_", "trunc_normal_"]
+           "orthogonal_", "trunc_normal_", "dirac_", "sparse_"]

@@ -106,6 +106,11 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """Linear under the name PyTorch gives MultiheadAttention's out_proj (its
+    repr shows it)."""
+
+
 class LazyLinear(LazyModuleMixin, Linear):
     """A Linear whose in_features is taken from its first input: its weight
     and bias are made then, on the input's device (with the dtype and

@@ -15,8 +15,9 @@ Note [Which device a failing module was on]
 An operation on tensors of two devices raises PyTorch's "Expected all
 tensors to be on the same device" RuntimeError.  A module call that fails
 that way adds which of its parameters are on which device, and where its
-tensor inputs are, so that `net(X)` says which layer was left behind.  The
-innermost failing module adds that line; an enclosing module whose own
+tensor inputs are, so that `net(X)` says which layer was left behind, and
+the tensors it holds as plain attributes (which Module.to() does not move,
+the commonest cause).  The innermost failing module adds that line; an enclosing module whose own
 parameters span devices adds its summary too.
 """
 import collections
@@ -246,6 +247,26 @@ class Module:
                 raise AttributeError(f"{module._get_name()} has no attribute `{part}`")
             module = module._modules[part]
         return module
+
+    def get_parameter(self, target):
+        """The parameter at a dotted path such as '0.weight'."""
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        if name not in module._parameters or module._parameters[name] is None:
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return module._parameters[name]
+
+    def get_buffer(self, target):
+        """The buffer at a dotted path such as '1.running_mean'."""
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        if name not in module._buffers or module._buffers[name] is None:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return module._buffers[name]
 
     # ---- iteration ----
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
@@ -538,6 +559,17 @@ def _devices_of(module):
     return where
 
 
+def _tensor_attributes(module):
+    """'name on device' of the tensors that module and its submodules hold as
+    plain attributes (neither parameters nor buffers: Module.to() leaves them)."""
+    found = []
+    for prefix, m in module.named_modules():
+        for key, value in vars(m).items():
+            if isinstance(value, Tensor) and not key.startswith("_"):
+                found.append(f"{prefix + '.' if prefix else ''}{key} on {value.device}")
+    return found
+
+
 def _with_devices(module, error, args):
     """Note [Which device a failing module was on]."""
     where = _devices_of(module)
@@ -546,6 +578,10 @@ def _with_devices(module, error, args):
     if not getattr(error, "_devtensor_devices_added", False):
         inputs = [f"input {i} on {a.device}" for i, a in enumerate(args) if isinstance(a, Tensor)]
         parts = ([f"its parameters: {summary}"] if summary else ["it has no parameters"]) + inputs
+        attributes = _tensor_attributes(module)
+        if attributes:
+            parts.append(f"tensor attributes {', '.join(attributes)}, which Module.to() does not move "
+                         f"(register_buffer() them)")
         lines.append(f"(in {module._get_name()}: " + "; ".join(parts) + ")")
     elif len(where) > 1:
         lines.append(f"({module._get_name()}'s parameters span devices: {summary})")

@@ -83,7 +83,40 @@ def _rebuild_parameter(cls, values, dtype_name, device, requires_grad):
     return cls(_rebuild_tensor(values, dtype_name, device), requires_grad)
 
 
-class UninitializedParameter(Parameter):
+def _uninitialized_use(what):
+    return ValueError(f"Attempted to use an uninitialized parameter or buffer ({what}). This happens with a lazy "
+                      f"module before its first call: call it once with a batch to make its parameters")
+
+
+class _UninitializedSizes:
+    """A lazy module's parameter or buffer has no size yet: reading it is
+    PyTorch's ValueError (counting parameters would otherwise see 0)."""
+
+    @property
+    def shape(self):
+        raise _uninitialized_use("shape")
+
+    @property
+    def size(self):
+        raise _uninitialized_use("size")
+
+    @property
+    def ndim(self):
+        raise _uninitialized_use("ndim")
+
+    def numel(self):
+        raise _uninitialized_use("numel")
+
+    nelement = numel
+
+    def dim(self):
+        raise _uninitialized_use("dim")
+
+    def __len__(self):
+        raise _uninitialized_use("len")
+
+
+class UninitializedParameter(_UninitializedSizes, Parameter):
     """The parameter of a lazy module before its first call: no data yet, but
     a device and dtype (which Module.to() changes) and requires_grad."""
     _uninitialized = True
@@ -116,7 +149,7 @@ class UninitializedParameter(Parameter):
         return result
 
 
-class UninitializedBuffer(Tensor):
+class UninitializedBuffer(_UninitializedSizes, Tensor):
     """A lazy module's buffer before its first call (Note [Lazy modules] in
     lazy.py): no data yet, but a device and dtype, which Module.to()
     changes.  materialize() returns the buffer to register in its place (a
