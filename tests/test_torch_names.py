@@ -156,3 +156,27 @@ def test_transpose_swaps_two_dims_as_pytorchs(device):
     np.testing.assert_array_equal(to_np(dt.transpose(m, 0, 1)), a[0, 0].T)  # the function: PyTorch's swap
     with pytest.raises(TypeError, match="dim0= and dim1= together"):
         x.transpose(1, dim0=2)
+
+
+def test_factories_take_pytorchs_size_keyword(device):
+    """D2L writes torch.rand(size=(2, 4)): PyTorch's size= for the shape."""
+    for name in ("zeros", "ones", "empty"):
+        t = getattr(dt, name)(size=(2, 4), device=device)
+        assert t.shape == (2, 4) and t.device == dt.device(device) and t.dtype == dt.float64
+        assert getattr(dt, name)(size=3, dtype=dt.int32, device=device).shape == (3,)
+        with pytest.raises(TypeError, match=f"{name}\\(\\) got multiple values for argument 'size'"):
+            getattr(dt, name)(2, size=(2, 4))
+        with pytest.raises(TypeError, match=f"{name}\\(\\) missing required argument 'shape'"):
+            getattr(dt, name)(device=device)
+    assert dt.zeros(size=(2, 2), device=device).tolist() == [[0, 0], [0, 0]]
+    assert dt.ones(size=(2,), device=device).tolist() == [1, 1]
+    for name in ("rand", "randn"):
+        t = getattr(dt, name)(size=(2, 4), device=device)
+        assert t.shape == (2, 4) and t.device == dt.device(device)
+        with pytest.raises(TypeError, match=f"{name}\\(\\) got multiple values for argument 'size'"):
+            getattr(dt, name)(2, size=(3,))
+    full = dt.full(size=(2,), fill_value=1.5, device=device)
+    assert full.tolist() == [1.5, 1.5] and full.device == dt.device(device)
+    assert dt.full(shape=(2,), fill_value=7).tolist() == [7, 7]
+    with pytest.raises(TypeError, match="full\\(\\) missing required argument 'fill_value'"):
+        dt.full(size=(2,))

@@ -416,7 +416,8 @@ class Module:
         device = _C._resolve_device(device if isinstance(device, _C.device) else _C.device(device))
         if not recurse:
             raise NotImplementedError("to_empty(recurse=False) is not implemented in devtensor")
-        return self._convert(lambda t: _C.empty(t.shape, dtype=t.dtype, device=device))
+        return self._convert(lambda t: t.to(device) if is_uninitialized(t) else
+                             _C.empty(t.shape, dtype=t.dtype, device=device))
 
     def type(self, dst_type):
         """Every parameter and buffer cast to dst_type (all of them, as

@@ -115,6 +115,18 @@ class _UninitializedSizes:
     def __len__(self):
         raise _uninitialized_use("len")
 
+    def to(self, *args, **kwargs):
+        """Where the values will be made: an empty tensor (to become a
+        parameter's data) or buffer on the device and dtype asked for."""
+        from .._creation import empty
+        from .._tensor import _parse_to_args
+        device, dtype, _, _ = _parse_to_args(args, kwargs)
+        device = self.device if device is None else device
+        dtype = self.dtype if dtype is None else dtype
+        if isinstance(self, Parameter):
+            return empty(0, dtype=dtype, device=device)
+        return UninitializedBuffer(device=device, dtype=dtype)
+
 
 class UninitializedParameter(_UninitializedSizes, Parameter):
     """The parameter of a lazy module before its first call: no data yet, but
@@ -165,10 +177,6 @@ class UninitializedBuffer(_UninitializedSizes, Tensor):
         (default: this one's) with `dtype` (default: this one's)."""
         from .._creation import empty
         return empty(tuple(shape), dtype=dtype or self.dtype, device=self.device if device is None else device)
-
-    def to(self, *args, **kwargs):
-        moved = Tensor.to(self, *args, **kwargs)
-        return self if moved is self else UninitializedBuffer(device=moved.device, dtype=moved.dtype)
 
     def __repr__(self):
         return "<UninitializedBuffer>"
