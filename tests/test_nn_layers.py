@@ -748,3 +748,21 @@ def test_embedding_bag_empty_bags_at_the_end(mode, device):
         [[0.0] * 3] * 2
     assert F.embedding_bag(dt.asarray([1], device=device), wt, dt.asarray([], dtype=dt.int64, device=device),
                            mode=mode).shape == (0, 3)
+
+
+def test_regression_losses_and_cat_raise_pytorchs_shape_errors(device):
+    """PyTorch's warning, then its RuntimeError (not NumPy's ValueError) for
+    shapes that do not broadcast; torch.cat's own words."""
+    for loss in (F.mse_loss, F.l1_loss, F.huber_loss, F.smooth_l1_loss):
+        with pytest.warns(UserWarning, match=r"Using a target size \(\(4,\)\) that is different to the input size"):
+            with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of tensor b "
+                                                   r"\(4\) at non-singleton dimension 1"):
+                loss(dt.ones((2, 3), device=device), dt.ones(4, device=device))
+        with pytest.warns(UserWarning, match="that is different to the input size"):
+            assert loss(dt.ones((2, 3), device=device), dt.ones((2, 1), device=device)).shape == ()
+    with pytest.raises(RuntimeError, match="Sizes of tensors must match except in dimension 1. Expected size 2 but "
+                                           "got size 3 for tensor number 1 in the list."):
+        dt.cat((dt.ones((2, 3), device=device), dt.ones((3, 3), device=device)), dim=1)
+    with pytest.raises(RuntimeError, match="Tensors must have same number of dimensions: got 2 and 3"):
+        dt.cat([dt.ones((2, 3), device=device), dt.ones((2, 3, 1), device=device)])
+    assert dt.cat([dt.ones((2, 3), device=device), dt.ones((2, 1), device=device)], dim=-1).shape == (2, 4)

@@ -119,8 +119,10 @@ def test_cat_is_concatenate_along_dim(device):
     np.testing.assert_array_equal(to_np(dt.cat((a, a))), np.concatenate([to_np(a)] * 2))
     out = dt.empty((2, 4), device=device)
     assert dt.cat([a, b], 1, out=out) is out
-    with pytest.raises(ValueError):
-        dt.cat([a, b])  # shapes that do not join on dim 0: NumPy's error
+    with pytest.raises(RuntimeError, match="Sizes of tensors must match except in dimension 0"):
+        dt.cat([a, b])  # shapes that do not join on dim 0: PyTorch's error (concatenate's is NumPy's)
+    with pytest.raises(ValueError, match="all the input array dimensions except for the concatenation axis"):
+        dt.concatenate([a, b])
     for other in CUDA_DEVICES:
         if other != device:
             with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):

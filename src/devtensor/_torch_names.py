@@ -8,6 +8,7 @@ randint_like) and its top-level linear algebra (det, inverse, svd,
 cholesky, logdet, pinverse).  Each keeps PyTorch's signature and meaning.
 """
 import collections
+import operator
 import contextlib
 import contextvars
 
@@ -150,7 +151,30 @@ def cat(tensors, dim=0, *, out=None):
     """PyTorch's cat: the tensors joined along dim (NumPy's concatenate, axis
     named dim); they must share a device, as PyTorch's must."""
     from ._manipulation import concatenate
+    if isinstance(tensors, (list, tuple)) and tensors and all(isinstance(t, _C.TensorBase) for t in tensors):
+        _check_cat_shapes(tensors, dim)  # PyTorch's RuntimeError and words, not NumPy's ValueError
     return concatenate(tensors, axis=dim, out=out)
+
+
+def _check_cat_shapes(tensors, dim):
+    first = tensors[0].shape
+    for i, t in enumerate(tensors[1:], 1):
+        if t.ndim != len(first):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} and {t.ndim}")
+    if not first:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    try:
+        axis = operator.index(dim)
+    except TypeError:
+        return  # concatenate's own error
+    if not -len(first) <= axis < len(first):
+        return
+    axis %= len(first)
+    for i, t in enumerate(tensors[1:], 1):
+        for d, (a, b) in enumerate(zip(first, t.shape)):
+            if d != axis and a != b:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {axis}. Expected size {a} but "
+                                   f"got size {b} for tensor number {i} in the list.")
 
 
 # ---- functional forms of PyTorch's methods (torch.clamp(x, 0) is x.clamp(0)) ----

@@ -366,6 +366,7 @@ def l1_loss(input, target, reduction="mean"):
     _tensor(input)
     target = _tensor(target, "target")
     _same_device(input, target)
+    _same_size("l1_loss", input, target)
     return _reduce(_ufuncs.abs(input - target), reduction)
 
 
@@ -395,11 +396,7 @@ def mse_loss(input, target, reduction="mean"):
     _tensor(input)
     target = _tensor(target, "target")
     _same_device(input, target)
-    if tuple(target.shape) != tuple(input.shape):
-        warnings.warn(f"Using a target size ({tuple(target.shape)}) that is different to the "
-                      f"input size ({tuple(input.shape)}). This will likely lead to incorrect "
-                      f"results due to broadcasting. Please ensure they have the same size.",
-                      UserWarning, stacklevel=2)
+    _same_size("mse_loss", input, target)
     diff = input - target
     return _reduce(diff * diff, reduction)
 
@@ -634,11 +631,20 @@ def glu(input, dim=-1):
 
 
 def _same_size(name, input, target):
-    if tuple(target.shape) != tuple(input.shape):
-        warnings.warn(f"Using a target size ({tuple(target.shape)}) that is different to the "
-                      f"input size ({tuple(input.shape)}). This will likely lead to incorrect "
-                      f"results due to broadcasting. Please ensure they have the same size.",
-                      UserWarning, stacklevel=3)
+    """PyTorch's warning when target's shape is not input's, and its
+    RuntimeError when they do not broadcast (not NumPy's ValueError)."""
+    a, b = tuple(input.shape), tuple(target.shape)
+    if a == b:
+        return
+    warnings.warn(f"Using a target size ({b}) that is different to the input size ({a}). This will likely lead "
+                  f"to incorrect results due to broadcasting. Please ensure they have the same size.",
+                  UserWarning, stacklevel=3)
+    ndim = max(len(a), len(b))
+    a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
+    for d in reversed(range(ndim)):
+        if a[d] != b[d] and 1 not in (a[d], b[d]):
+            raise RuntimeError(f"The size of tensor a ({a[d]}) must match the size of tensor b ({b[d]}) at "
+                               f"non-singleton dimension {d}")
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
