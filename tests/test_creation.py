@@ -1082,3 +1082,10 @@ def test_range_factories_take_the_device_of_0d_tensor_bounds():
         with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
             make(g[0], dt.asarray(3.0, device="cuda:1"))
     np.testing.assert_allclose(to_np(dt.geomspace(c[1], g[2], 3)), np.geomspace(1.0, 3.5, 3), rtol=1e-15)
+    dt.set_default_device("cuda:0")
+    try:  # 0-d CPU bounds count as numbers: the default device; CPU arrays keep theirs
+        assert dt.arange(dt.asarray(5, device="cpu")).device == dt.device("cuda:0")
+        assert dt.linspace(dt.asarray(0.0, device="cpu"), 1, 3).device == dt.device("cuda:0")
+        assert dt.linspace(dt.zeros(2, device="cpu"), 1, 3).device == dt.device("cpu")
+    finally:
+        dt.set_default_device("cpu")

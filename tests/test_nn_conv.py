@@ -576,6 +576,9 @@ def test_fractional_max_pool_errors_and_draws(device):
         F.fractional_max_pool2d(x, 2, output_size=9)
     with pytest.raises(RuntimeError, match=r"expected _random_samples of shape \[4, 5, 2\]"):
         F.fractional_max_pool2d(x, 2, output_size=4, _random_samples=dt.zeros((4, 5, 3), device=device))
+    if device != "cpu":  # the samples on another device: PyTorch's error, no copy behind the caller's back
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            F.fractional_max_pool2d(x, 2, output_size=4, _random_samples=dt.zeros((4, 5, 2)))
     with pytest.raises(RuntimeError, match="\"fractional_max_pool2d\" not implemented for 'int64'"):
         F.fractional_max_pool2d(dt.ones((1, 1, 4, 4), dtype=dt.int64, device=device), 2, output_size=2)
 

@@ -724,6 +724,9 @@ def test_embedding_bag_errors(device):
         F.embedding_bag(i, w, dt.asarray([0], device=device), mode="sum", per_sample_weights=dt.ones(2, device=device))
     with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
         F.embedding_bag(dt.asarray([0, 7], device=device), w, dt.asarray([0], device=device))
+    with pytest.raises(RuntimeError, match=r"per_sample_weights \(float32\) must have weight's dtype \(float64\)"):
+        F.embedding_bag(i, w, dt.asarray([0], device=device), mode="sum",
+                        per_sample_weights=dt.ones(3, dtype=dt.float32, device=device))
     with pytest.raises(RuntimeError, match="'indices' to have one of the following scalar types: Long, Int"):
         F.embedding_bag(dt.ones(3, device=device), w, dt.asarray([0], device=device))
     with pytest.raises(ValueError, match="padding_idx must be within the number of embeddings"):
@@ -766,3 +769,7 @@ def test_regression_losses_and_cat_raise_pytorchs_shape_errors(device):
     with pytest.raises(RuntimeError, match="Tensors must have same number of dimensions: got 2 and 3"):
         dt.cat([dt.ones((2, 3), device=device), dt.ones((2, 3, 1), device=device)])
     assert dt.cat([dt.ones((2, 3), device=device), dt.ones((2, 1), device=device)], dim=-1).shape == (2, 4)
+    legacy = dt.cat([dt.zeros(0, dtype=dt.float32, device=device), dt.ones((2, 3), dtype=dt.float32, device=device)])
+    assert legacy.shape == (2, 3) and legacy.dtype == dt.float32  # PyTorch skips 1-d empty tensors
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        dt.cat([dt.ones((2, 3), device=device)], dim=2)

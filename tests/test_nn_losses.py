@@ -274,6 +274,18 @@ def test_ctc_loss_against_every_path(device):
           rtol=1e-10)
 
 
+def test_ctc_loss_takes_cpu_targets_beside_device_log_probs(device):
+    """PyTorch copies CPU targets (cuDNN's int32 form) to the log_probs' device."""
+    x = RNG.standard_normal((5, 2, 3))
+    lp = x - np.log(np.exp(x).sum(-1, keepdims=True))
+    targets = np.array([1, 2, 1])
+    got = F.ctc_loss(dt.asarray(lp, device=device), dt.asarray(targets, dtype=dt.int32), [5, 5], [2, 1],
+                     reduction="none")
+    assert got.device == dt.device(device)
+    want = [_ctc_brute_force(lp[:, 0], 5, [1, 2], 0), _ctc_brute_force(lp[:, 1], 5, [1], 0)]
+    np.testing.assert_allclose(to_np(got), want, rtol=1e-10)
+
+
 def test_ctc_loss_long_sequences_stay_finite(device):
     """Log-space recursion: 400 frames of near-uniform probabilities."""
     frames, classes = 400, 30

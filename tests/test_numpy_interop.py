@@ -284,9 +284,11 @@ def test_numpy_functions_write_numpy_arrays_and_take_them_beside_out_tensors(dev
             with pytest.raises(TypeError, match=f"the destination is a NumPy array in host memory and a tensor "
                                                 f"is on {device}"):
                 call()
-        with pytest.raises(TypeError, match=f"add: the inputs are in host memory and out= is on {device}"):
+        with pytest.raises(TypeError, match=f"add: a NumPy array input is in host memory and out= is on {device}"):
             np.add(np.ones(3), 1, out=t)
         assert not buf.any() and not s.any() and t.tolist() == [1, 2, 3]
+        assert np.add([1.0, 2.0, 3.0], 1, out=t) is t and t.tolist() == [2, 3, 4]  # a list goes to out's device
+        assert float(np.add(1.0, 2.0, out=dt.zeros((), device=device))) == 3.0
         return
     assert np.copyto(buf, t) is None and buf.tolist() == [1, 2, 3]
     assert np.sum(t, out=s) is s and float(s) == 6.0
@@ -299,6 +301,8 @@ def test_numpy_functions_write_numpy_arrays_and_take_them_beside_out_tensors(dev
         np.copyto(np.zeros(3, dtype=np.int64), t)
     assert np.add(np.ones(3), 1, out=t) is t and t.tolist() == [2, 2, 2]
     assert np.multiply(np.ones(3), np.arange(3.0), out=(t,)) is t and t.tolist() == [0, 1, 2]
+    assert np.add([1.0, 2.0, 3.0], 1, out=t) is t and t.tolist() == [2, 3, 4]
+    assert float(np.add(1.0, 2.0, out=dt.zeros(()))) == 3.0
 
 
 def test_host_copy_of_a_device_view_keeps_its_neighbours(device):

@@ -70,6 +70,37 @@ def test_grad_mode_is_pytorchs():
     assert dt.is_grad_enabled()
 
 
+def test_grad_mode_instances_shared_across_threads_and_generators():
+    """One no_grad() entered in two threads at once (the restore stack is per
+    thread and task); a decorated generator runs each step under the mode."""
+    import threading
+    shared = dt.no_grad()
+    entered, leave, seen = threading.Event(), threading.Event(), []
+
+    def worker():
+        with shared:
+            entered.set()
+            leave.wait()
+            seen.append(dt.is_grad_enabled())
+        seen.append(dt.is_grad_enabled())
+    with shared:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        entered.wait()
+    assert dt.is_grad_enabled()  # left before the thread's block did
+    leave.set()
+    thread.join()
+    assert seen == [False, True]
+
+    @dt.no_grad()
+    def steps():
+        sent = yield dt.is_grad_enabled()
+        yield sent, dt.is_grad_enabled()
+    g = steps()
+    assert next(g) is False and dt.is_grad_enabled()
+    assert g.send(7) == (7, False) and dt.is_grad_enabled()
+
+
 @pytest.mark.parametrize("name", ["no_grad", "enable_grad", "inference_mode"])
 def test_autograd_switches_as_bare_decorators(name):
     """@dt.no_grad without parentheses, as PyTorch 2 accepts: the function

@@ -98,6 +98,20 @@ def test_devtensor_own_scalar_reads_pass_the_guard(call):
 
 
 @requires_devices(1)
+def test_user_level_reads_in_devtensor_code_stay_guarded():
+    """Tensor's Python protocol methods and the factories read the user's
+    tensors: guarded, though their code is devtensor's (_USER_LEVEL)."""
+    import math
+    f = dt.asarray(2.5, device="cuda:0")
+    v = dt.asarray([1, 2, 3], device="cuda:0")
+    with dt.transfer_guard("disallow"):
+        for call in (lambda: round(f), lambda: math.trunc(f), lambda: math.floor(f), lambda: 2 in v,
+                     lambda: dt.zeros(dt.asarray(2, device="cuda:0"))):
+            with pytest.raises(dt.TransferGuardError):
+                call()
+
+
+@requires_devices(1)
 @pytest.mark.parametrize("call", EXPLICIT, ids=range(len(EXPLICIT)))
 def test_explicit_transfers_always_work(call):
     t = dt.ones(3, device="cuda:0")

@@ -110,10 +110,23 @@ def _new(shape, dtype, device, order="C"):
 _NO_SHAPE = object()
 
 
-def _with_size(shape, more, size, name):
-    """The positional arguments of a factory, with PyTorch's size= keyword
-    (zeros(size=(2, 3))) standing for the shape."""
-    args = () if shape is _NO_SHAPE else (shape,) + more
+def _bounds_device(*values):
+    """The device of the tensors among a factory's bounds; the default
+    device when they are 0-d CPU tensors only, which count as numbers, or
+    when there are none."""
+    device = operands_device(*values)
+    if device is None or (device.type == "cpu" and all(v.ndim == 0 for v in values if isinstance(v, TensorBase))):
+        return _C._default_device()
+    return device
+
+
+def _positional(shape, more):
+    return () if shape is _NO_SHAPE else (shape,) + more
+
+
+def _with_size(args, size, name):
+    """The positional arguments args of a factory, with PyTorch's size=
+    keyword (zeros(size=(2, 3))) standing for the shape."""
     if size is None:
         return args
     if args:
@@ -126,7 +139,7 @@ def _empty_general(shape=_NO_SHAPE, *more, dtype=None, order="C", device=None, l
     """empty(shape, dtype=None, order='C', *, device=None, pin_memory=False) or empty(*shape):
     uninitialised values (float64 by default)."""
     device = _like_device(like, device)
-    shape, dtype, order = _factory_args(_with_size(shape, more, size, "empty"), dtype, order, "empty")
+    shape, dtype, order = _factory_args(_with_size(_positional(shape, more), size, "empty"), dtype, order, "empty")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "empty"))
     return _pinned(t, pin_memory, "empty")
 
@@ -136,7 +149,7 @@ def _zeros_general(shape=_NO_SHAPE, *more, dtype=None, order="C", device=None, l
     """zeros(shape, dtype=None, order='C', *, device=None, pin_memory=False) or zeros(*shape):
     a new tensor of zeros (float64 by default)."""
     device = _like_device(like, device)
-    shape, dtype, order = _factory_args(_with_size(shape, more, size, "zeros"), dtype, order, "zeros")
+    shape, dtype, order = _factory_args(_with_size(_positional(shape, more), size, "zeros"), dtype, order, "zeros")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "zeros"))
     t._fill_(0)
     return _pinned(t, pin_memory, "zeros")
@@ -147,7 +160,7 @@ def _ones_general(shape=_NO_SHAPE, *more, dtype=None, order="C", device=None, li
     """ones(shape, dtype=None, order='C', *, device=None, pin_memory=False) or ones(*shape):
     a new tensor of ones (float64 by default)."""
     device = _like_device(like, device)
-    shape, dtype, order = _factory_args(_with_size(shape, more, size, "ones"), dtype, order, "ones")
+    shape, dtype, order = _factory_args(_with_size(_positional(shape, more), size, "ones"), dtype, order, "ones")
     t = _new(shape, _dtype_or(dtype, _C.float64), device, _order(order, "ones"))
     t._fill_(1)
     return _pinned(t, pin_memory, "ones")
@@ -183,7 +196,7 @@ def full(shape=_NO_SHAPE, fill_value=_NO_SHAPE, dtype=None, order="C", *, device
         tensor fill_value is copied on the device (no .item() through the
         host), and with device=None the result is on the tensor's device."""
     if size is not None or shape is _NO_SHAPE:  # PyTorch's full(size=, fill_value=)
-        (shape,) = _with_size(shape, (), size, "full") or (None,)
+        (shape,) = _with_size(_positional(shape, ()), size, "full") or (None,)
         if shape is None:
             raise TypeError("full() missing required argument 'shape' (pos 1)")
     if fill_value is _NO_SHAPE:
@@ -805,7 +818,7 @@ def _arange_general(*args, like=None, **kwargs):
     if step is None:
         step = 1
     if device is None:  # bounds that are 0-d tensors: their device, as linspace's
-        device = operands_device(start, stop, step)
+        device = _bounds_device(start, stop, step)
     start, stop, step = (int(v) if isinstance(v, (bool, np.bool_)) else
                          v.item() if isinstance(v, TensorBase) and v.ndim == 0 and v.dtype.kind in "biuf" else v
                          for v in (start, stop, step))
@@ -893,7 +906,7 @@ def _linspace_general(start, stop, num, div, endpoint, retstep, dtype, axis, dev
     from ._reductions import any as any_
     from ._ufuncs import floor
     if device is None:
-        device = operands_device(start, stop)
+        device = _bounds_device(start, stop)
     from ._dtype_api import result_type
     # NumPy's float type of the bounds: Python numbers are weak (float32
     # bounds and a float stop stay float32), integers give float64
@@ -1015,7 +1028,7 @@ def _bounds_as_tensors(values, device):
     tensors', a 0-d CPU one going with the others; or device=), each with
     the broadcast number of dimensions, as NumPy's ndmin."""
     if device is None:
-        device = operands_device(*values)
+        device = _bounds_device(*values)
     values = [asarray(v, device=device) for v in values]
     ndim = builtins.max(v.ndim for v in values)
     return [v.reshape((1,) * (ndim - v.ndim) + v.shape) for v in values]

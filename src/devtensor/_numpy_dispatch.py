@@ -90,10 +90,14 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return _ndarray_outs(ufunc, method, inputs, kwargs)  # Note [NumPy arrays as out=]
     if out is not None and not any(isinstance(i, _C.TensorBase) for i in inputs):  # np.add(a, 1, out=t)
         target = next(o for o in (out if isinstance(out, tuple) else (out,)) if isinstance(o, _C.TensorBase))
-        if target.device.type != "cpu":
-            raise TypeError(f"{ufunc.__name__}: the inputs are in host memory and out= is on {target.device}; "
-                            f"move them there first (devtensor.asarray(a, device=...))")
-        inputs = tuple(_C.asarray(i) if type(i) is np.ndarray else i for i in inputs)
+        if target.device.type != "cpu" and any(type(i) is np.ndarray for i in inputs):
+            raise TypeError(f"{ufunc.__name__}: a NumPy array input is in host memory and out= is on "
+                            f"{target.device}; move it there first (devtensor.asarray(a, device=...))")
+        # arrays (zero-copy on the CPU) and lists as tensors on out's device; numbers stay numbers
+        inputs = tuple(_C.asarray(i, device=target.device) if isinstance(i, (np.ndarray, list, tuple)) else i
+                       for i in inputs)
+        if not any(isinstance(i, _C.TensorBase) for i in inputs):  # numbers only: the first one
+            inputs = (_C.asarray(inputs[0], device=target.device),) + inputs[1:]
     name = ufunc.__name__
     if name in _GUFUNCS and method == "__call__" and len(inputs) == 2:
         if set(kwargs) - _GUFUNCS[name]:

@@ -8,9 +8,11 @@ randint_like) and its top-level linear algebra (det, inverse, svd,
 cholesky, logdet, pinverse).  Each keeps PyTorch's signature and meaning.
 """
 import collections
-import operator
 import contextlib
 import contextvars
+import functools
+import inspect
+import operator
 
 from . import _C
 from ._torch_selection import _input_tensor
@@ -32,11 +34,15 @@ def manual_seed(seed):
 # set_grad_enabled(mode) says (at once when called, until its block ends
 # when used as one), per thread and task; is_grad_enabled() reports it.
 _grad_mode = contextvars.ContextVar("devtensor_grad_mode", default=True)
+# the modes to restore, innermost last: per thread and task, so one instance
+# may be entered in several at once (no state on the instance)
+_restore = contextvars.ContextVar("devtensor_grad_mode_restore", default=())
 
 
 class _GradMode(contextlib.ContextDecorator):
     """A context manager and decorator that sets the grad mode for its block
-    (Note [Grad mode without autograd]); nothing else changes."""
+    (Note [Grad mode without autograd]); nothing else changes.  A decorated
+    generator function runs each of its steps under the mode, as PyTorch's."""
 
     def __new__(cls, *args, **kwargs):
         if len(args) == 1 and callable(args[0]) and not kwargs:  # bare @no_grad (PyTorch 2 accepts it)
@@ -48,20 +54,47 @@ class _GradMode(contextlib.ContextDecorator):
     def _mode(self):
         raise NotImplementedError
 
-    def _recreate_cm(self):  # a decorated function's calls each get their own block
-        return type(self).__new__(type(self)).__init_from(self)
-
-    def __init_from(self, other):
-        self.__dict__.update(other.__dict__)
-        return self
+    def _before(self):
+        """The mode this block's exit restores."""
+        return _grad_mode.get()
 
     def __enter__(self):
-        self._tokens = getattr(self, "_tokens", []) + [_grad_mode.set(self._mode())]
+        _restore.set(_restore.get() + (self._before(),))
+        _grad_mode.set(self._mode())
         return self
 
     def __exit__(self, *exc):
-        _grad_mode.reset(self._tokens.pop())
+        stack = _restore.get()
+        _grad_mode.set(stack[-1])
+        _restore.set(stack[:-1])
         return False
+
+    def __call__(self, func):
+        if not inspect.isgeneratorfunction(func):
+            return super().__call__(func)
+
+        @functools.wraps(func)
+        def steps(*args, **kwargs):  # each resumption of the generator inside a block of its own
+            gen = func(*args, **kwargs)
+            try:
+                with self._recreate_cm():
+                    value = gen.send(None)
+                while True:
+                    try:
+                        sent = yield value
+                    except GeneratorExit:
+                        with self._recreate_cm():
+                            gen.close()
+                        raise
+                    except BaseException as e:
+                        with self._recreate_cm():
+                            value = gen.throw(e)
+                    else:
+                        with self._recreate_cm():
+                            value = gen.send(sent)
+            except StopIteration as stop:
+                return stop.value
+        return steps
 
 
 class no_grad(_GradMode):
@@ -99,19 +132,19 @@ class set_grad_enabled(_GradMode):
     def _mode(self):
         return self.mode
 
-    def _recreate_cm(self):  # a decorated function's call: its block only
-        cm = super()._recreate_cm()
-        cm._previous = None
-        return cm
+    def _before(self):  # the call set the mode already: its block restores the one before the call
+        return _grad_mode.get() if self._previous is None else self._previous
 
-    def __exit__(self, *exc):
-        super().__exit__(*exc)
-        if self._previous is not None:  # the mode before the call, as PyTorch's
-            _grad_mode.set(self._previous)
-        return False
+    def _recreate_cm(self):  # a decorated function's call: its block only
+        cm = type(self).__new__(type(self))
+        cm.mode, cm._previous = self.mode, None
+        return cm
 
     def __call__(self, func):  # a decorator: the call set the mode, which PyTorch undoes here
         _grad_mode.set(self._previous)
+        return self._recreate_cm()._decorate(func)
+
+    def _decorate(self, func):
         return super().__call__(func)
 
 
@@ -152,6 +185,10 @@ def cat(tensors, dim=0, *, out=None):
     named dim); they must share a device, as PyTorch's must."""
     from ._manipulation import concatenate
     if isinstance(tensors, (list, tuple)) and tensors and all(isinstance(t, _C.TensorBase) for t in tensors):
+        kept = [t for t in tensors if t.shape != (0,)]  # PyTorch's legacy: 1-d empty tensors are skipped
+        if kept and len(kept) < len(tensors) and any(t.ndim != 1 for t in kept):
+            from ._dtype_api import result_type
+            return concatenate(kept, axis=dim, out=out, dtype=None if out is not None else result_type(*tensors))
         _check_cat_shapes(tensors, dim)  # PyTorch's RuntimeError and words, not NumPy's ValueError
     return concatenate(tensors, axis=dim, out=out)
 
@@ -168,7 +205,8 @@ def _check_cat_shapes(tensors, dim):
     except TypeError:
         return  # concatenate's own error
     if not -len(first) <= axis < len(first):
-        return
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(first)}, {len(first) - 1}], "
+                         f"but got {axis})")
     axis %= len(first)
     for i, t in enumerate(tensors[1:], 1):
         for d, (a, b) in enumerate(zip(first, t.shape)):

@@ -15,7 +15,9 @@ that every thread starts from.  The scalar reads of devtensor's own code
 (bool(), int(), float() of a count or a NaN check inside nanmean, svd,
 isin, ...) are its functions' synchronisations, as the counts inside unique
 and boolean indexing are, and pass; a whole tensor that devtensor itself
-sends to NumPy (np.asarray, as vectorize does) is still guarded.
+sends to NumPy (np.asarray, as vectorize does) is still guarded, and so
+are the reads that Tensor's Python methods (round(), `in`) and the
+factories (zeros(t)) make of the user's tensors (_USER_LEVEL).
 """
 import contextlib
 import contextvars
@@ -64,6 +66,12 @@ def transfer_guard(mode):
         _mode.reset(token)
 
 
+# devtensor's modules whose scalar reads are the user's: Tensor's Python
+# protocol methods (round(), math.trunc(), `in`) and the factories' reading
+# of their arguments (zeros(t), arange(t))
+_USER_LEVEL = frozenset({"devtensor._tensor", "devtensor._creation"})
+
+
 def check(tensor, what, stacklevel=1):
     """Called before an implicit transfer of `tensor` (a device tensor) by `what`;
     stacklevel: the Python frames between this call and the user's code (1
@@ -71,8 +79,10 @@ def check(tensor, what, stacklevel=1):
     mode = get_transfer_guard()
     if mode == "allow":
         return
-    if stacklevel == 1 and sys._getframe(1).f_globals.get("__name__", "").startswith("devtensor."):
-        return  # a scalar read by devtensor's own code (the Note)
+    if stacklevel == 1:
+        module = sys._getframe(1).f_globals.get("__name__", "")
+        if module.startswith("devtensor.") and module not in _USER_LEVEL:
+            return  # a scalar read by devtensor's own code (the Note)
     text = (f"implicit transfer of a tensor on {tensor.device} to the host by {what}; make it "
             f"explicit with .cpu(), .item() or .numpy(force=True)")
     if mode == "log":

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _C
 from ._C import dtype as _dtype_type
+from ._creation import _with_size
 from ._random_params import _count, _device_of, _float_param, _is_array, _result_shape
 
 
@@ -154,19 +155,10 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, device=None):
     return (mu + sigma * _draw(_C.GEN_NORMAL, shape, _C.float64, device, 0.0, 1.0)).astype(dtype, copy=False)
 
 
-def _sized(shape, size, name):
-    """rand's and randn's shape: positional, or PyTorch's size= keyword."""
-    if size is None:
-        return shape
-    if shape:
-        raise TypeError(f"{name}() got multiple values for argument 'size' (the shape)")
-    return (size,)
-
-
 def rand(*shape, dtype=None, device=None, generator=None, size=None):
     """Uniform samples in [0, 1): rand(2, 3), rand((2, 3)) or rand(size=(2, 3));
     from a Generator's stream with generator= (PyTorch's keyword)."""
-    shape = _sized(shape, size, "rand")
+    shape = _with_size(shape, size, "rand")
     dtype = _floating(dtype, "rand")
     if generator is not None:
         return _generator(generator).random(_varargs_shape(shape), device=_placed(device)).astype(dtype, copy=False)
@@ -176,7 +168,7 @@ def rand(*shape, dtype=None, device=None, generator=None, size=None):
 def randn(*shape, dtype=None, device=None, generator=None, size=None):
     """Standard normal samples: randn(2, 3), randn((2, 3)) or randn(size=(2, 3));
     from a Generator's stream with generator= (PyTorch's keyword)."""
-    shape = _sized(shape, size, "randn")
+    shape = _with_size(shape, size, "randn")
     dtype = _floating(dtype, "randn")
     if generator is not None:
         return _generator(generator).standard_normal(_varargs_shape(shape), device=_placed(device)).astype(

@@ -460,7 +460,8 @@ def _fractional_max_pool(n, input, kernel_size, output_size, output_ratio, retur
         if tuple(_random_samples.shape) != (batch, channels, n):
             raise RuntimeError(f"{name}(): expected _random_samples of shape {[batch, channels, n]}, got "
                                f"{list(_random_samples.shape)}")
-        samples = _random_samples.to(x.device).astype(x.dtype, copy=False)
+        _same_device(x, _random_samples)
+        samples = _random_samples.astype(x.dtype, copy=False)
     order = (1, 0) if n == 2 else (0, 1, 2)  # the sample of each spatial dim (the Note)
     y, flat = x, None
     starts_of = []

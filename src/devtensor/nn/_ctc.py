@@ -15,7 +15,9 @@ advances together, one step per frame (T steps, each a few operations on
 then on.  The log-probabilities of the extended targets are gathered for
 all frames at once.  Lengths and the target bounds are read on the host
 (the shapes need them, as PyTorch's CUDA kernel reads them), and targets
-outside [0, C) are refused, not read.
+outside [0, C) are refused, not read.  Targets on the CPU with
+log_probs on a device (what cuDNN's path wants) are copied there, as
+PyTorch does.
 """
 import operator
 
@@ -69,6 +71,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     _check_reduction(reduction)
     _tensor(log_probs, "log_probs")
     _tensor(targets, "targets")
+    if targets.device != log_probs.device and targets.device.type == "cpu":
+        targets = targets.to(log_probs.device)  # CPU targets (cuDNN's form) go to the device, as PyTorch's
     _same_device(log_probs, targets)
     if log_probs.ndim not in (2, 3):
         raise RuntimeError(f"ctc_loss: log_probs must be (T, N, C) or unbatched (T, C), got "

@@ -283,6 +283,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if mode != "sum":
             raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                       f"supported for mode='sum' (got mode='{mode}')")
+        if per_sample_weights.dtype != weight.dtype:
+            raise RuntimeError(f"embedding_bag: per_sample_weights ({per_sample_weights.dtype}) must have "
+                               f"weight's dtype ({weight.dtype})")
         if per_sample_weights.shape != input.shape:
             raise ValueError(f"embedding_bag: If per_sample_weights ({list(per_sample_weights.shape)}) is not None, "
                              f"then it must have the same shape as the input ({list(input.shape)})")
