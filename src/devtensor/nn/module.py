@@ -250,23 +250,21 @@ class Module:
 
     def get_parameter(self, target):
         """The parameter at a dotted path such as '0.weight'."""
-        path, _, name = target.rpartition(".")
-        module = self.get_submodule(path)
-        if not hasattr(module, name):
-            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
-        if name not in module._parameters or module._parameters[name] is None:
-            raise AttributeError(f"`{name}` is not an nn.Parameter")
-        return module._parameters[name]
+        return self._registered_at(target, "_parameters", "an nn.Parameter")
 
     def get_buffer(self, target):
         """The buffer at a dotted path such as '1.running_mean'."""
+        return self._registered_at(target, "_buffers", "a buffer")
+
+    def _registered_at(self, target, registry, what):
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
         if not hasattr(module, name):
             raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
-        if name not in module._buffers or module._buffers[name] is None:
-            raise AttributeError(f"`{name}` is not a buffer")
-        return module._buffers[name]
+        entries = getattr(module, registry)
+        if entries.get(name) is None:
+            raise AttributeError(f"`{name}` is not {what}")
+        return entries[name]
 
     # ---- iteration ----
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):

@@ -11,28 +11,39 @@ from .module import Module
 from .parameter import Parameter
 
 
+def _padding_index(padding_idx, rows):
+    """padding_idx checked and made non-negative (None stays None)."""
+    if padding_idx is None:
+        return None
+    padding_idx = operator.index(padding_idx)
+    if not -rows <= padding_idx < rows:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return padding_idx % rows
+
+
+def _make_weight(module, weight, device, dtype, requires_grad):
+    """module.weight: the given tensor (shared), or a new one initialised by reset_parameters()."""
+    if weight is None:
+        module.weight = Parameter(empty((module.num_embeddings, module.embedding_dim),
+                                        dtype=_C.float32 if dtype is None else dtype, device=device),
+                                  requires_grad=requires_grad)
+        module.reset_parameters()
+        return
+    if tuple(weight.shape) != (module.num_embeddings, module.embedding_dim):
+        raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+    module.weight = Parameter(weight, requires_grad=requires_grad)
+
+
 class Embedding(Module):
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
         super().__init__()
         self.num_embeddings = operator.index(num_embeddings)
         self.embedding_dim = operator.index(embedding_dim)
-        if padding_idx is not None:
-            padding_idx = operator.index(padding_idx)
-            if not -self.num_embeddings <= padding_idx < self.num_embeddings:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx %= self.num_embeddings
-        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.padding_idx = _padding_index(padding_idx, self.num_embeddings)
+        self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
-        if _weight is None:
-            self.weight = Parameter(empty((self.num_embeddings, self.embedding_dim),
-                                          dtype=_C.float32 if dtype is None else dtype, device=device),
-                                    requires_grad=not _freeze)
-            self.reset_parameters()
-        else:
-            if tuple(_weight.shape) != (self.num_embeddings, self.embedding_dim):
-                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
-            self.weight = Parameter(_weight, requires_grad=not _freeze)
+        _make_weight(self, _weight, device, dtype, not _freeze)
 
     def reset_parameters(self):
         init.normal_(self.weight)
@@ -80,22 +91,10 @@ class EmbeddingBag(Module):
         self.embedding_dim = operator.index(embedding_dim)
         if mode not in ("sum", "mean", "max"):
             raise ValueError(f"mode has to be one of sum, mean or max, got {mode!r}")
-        if padding_idx is not None:
-            padding_idx = operator.index(padding_idx)
-            if not -self.num_embeddings <= padding_idx < self.num_embeddings:
-                raise AssertionError("padding_idx must be within num_embeddings")
-            padding_idx %= self.num_embeddings
+        self.padding_idx = _padding_index(padding_idx, self.num_embeddings)
         self.max_norm, self.norm_type, self.scale_grad_by_freq = max_norm, norm_type, scale_grad_by_freq
-        self.mode, self.sparse, self.include_last_offset, self.padding_idx = mode, sparse, include_last_offset, \
-            padding_idx
-        if _weight is None:
-            self.weight = Parameter(empty((self.num_embeddings, self.embedding_dim),
-                                          dtype=_C.float32 if dtype is None else dtype, device=device))
-            self.reset_parameters()
-        else:
-            if tuple(_weight.shape) != (self.num_embeddings, self.embedding_dim):
-                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
-            self.weight = Parameter(_weight)
+        self.mode, self.sparse, self.include_last_offset = mode, sparse, include_last_offset
+        _make_weight(self, _weight, device, dtype, True)
 
     reset_parameters = Embedding.reset_parameters
 
