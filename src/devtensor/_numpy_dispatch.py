@@ -47,15 +47,7 @@ def _ndarray_outs(ufunc, method, inputs, kwargs):
         raise TypeError(f"{ufunc.__name__}{'' if method == '__call__' else '.' + method}: out= is a NumPy "
                         f"array in host memory and an operand is on {elsewhere[0]}; pass a tensor on "
                         f"{elsewhere[0]} as out=, or move the operands with .cpu()")
-    views = []
-    for o in outs:
-        if type(o) is np.ndarray:
-            try:
-                o = _C.asarray(o, copy=False)
-            except ValueError:
-                raise TypeError(f"{ufunc.__name__}: devtensor cannot write into a NumPy array of dtype "
-                                f"{o.dtype} in place") from None
-        views.append(o)
+    views = [_writable_view(o, ufunc.__name__) if type(o) is np.ndarray else o for o in outs]
     r = array_ufunc(ufunc, method, inputs, dict(kwargs, out=tuple(views) if isinstance(out, tuple) else views[0]))
     if r is NotImplemented or len(outs) == 1:
         return r if r is NotImplemented else outs[0]
@@ -329,14 +321,15 @@ def _host_memory_views(what, arrays, args, kwargs):
     if elsewhere:
         raise TypeError(f"{what}: the destination is a NumPy array in host memory and a tensor is on "
                         f"{elsewhere[0]}; pass a tensor on {elsewhere[0]}, or move the tensors with .cpu()")
-    views = []
-    for a in arrays:
-        try:
-            views.append(_C.asarray(a, copy=False))
-        except ValueError:
-            raise TypeError(f"{what}: devtensor cannot write into a NumPy array of dtype {a.dtype} in "
-                            f"place") from None
-    return views
+    return [_writable_view(a, what) for a in arrays]
+
+
+def _writable_view(a, what):
+    """A zero-copy CPU tensor of the NumPy array a, which devtensor is to write."""
+    try:
+        return _C.asarray(a, copy=False)
+    except ValueError:
+        raise TypeError(f"{what}: devtensor cannot write into a NumPy array of dtype {a.dtype} in place") from None
 
 
 def array_function(func, types, args, kwargs, like=None):
