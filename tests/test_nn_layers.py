@@ -773,3 +773,34 @@ def test_regression_losses_and_cat_raise_pytorchs_shape_errors(device):
     assert legacy.shape == (2, 3) and legacy.dtype == dt.float32  # PyTorch skips 1-d empty tensors
     with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
         dt.cat([dt.ones((2, 3), device=device)], dim=2)
+
+
+def test_remaining_error_paths_of_the_new_functions(device):
+    """The error paths of embedding_bag, ctc_loss, fractional pooling and the
+    adaptive softmax not met elsewhere: type and message."""
+    w = dt.ones((5, 2), device=device)
+    i = dt.asarray([0, 1, 2], device=device)
+    with pytest.raises(ValueError, match="offsets has to be a 1D Tensor$"):
+        F.embedding_bag(i, w, dt.zeros((1, 1), dtype=dt.int64, device=device))
+    with pytest.raises(RuntimeError, match="offsets must hold integers, got float64"):
+        F.embedding_bag(i, w, dt.zeros(1, device=device))
+    with pytest.raises(RuntimeError, match="include_last_offset: number of offsets should be at least 1"):
+        F.embedding_bag(i, w, dt.zeros(0, dtype=dt.int64, device=device), include_last_offset=True)
+    with pytest.raises(ValueError, match="input has to be 1D or 2D Tensor, but got Tensor of dimension 3"):
+        F.embedding_bag(dt.zeros((1, 1, 1), dtype=dt.int64, device=device), w)
+    lp = dt.zeros((4, 2, 3), device=device)
+    with pytest.raises(RuntimeError, match="ctc_loss: targets hold 3 sequences for a batch of 2"):
+        F.ctc_loss(lp, dt.ones((3, 2), dtype=dt.int64, device=device), [4, 4], [1, 1])
+    with pytest.raises(RuntimeError, match=r"unbatched log_probs take 1-D targets, got \[1, 2\]"):
+        F.ctc_loss(lp[:, 0], dt.ones((1, 2), dtype=dt.int64, device=device), 4, 2)
+    with pytest.raises(RuntimeError, match=r"targets must be 1-D \(concatenated\) or 2-D \(padded\)"):
+        F.ctc_loss(lp, dt.ones((2, 2, 1), dtype=dt.int64, device=device), [4, 4], [1, 1])
+    with pytest.raises(RuntimeError, match="ctc_loss: input_lengths must hold integers, got float64"):
+        F.ctc_loss(lp, dt.ones((2, 2), dtype=dt.int64, device=device), dt.ones(2, device=device), [1, 1])
+    with pytest.raises(ValueError, match="only one of output_size and output_ratio may be specified"):
+        nn.FractionalMaxPool2d(2, output_size=3, output_ratio=0.5)
+    m = nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2]).to(device)
+    with pytest.raises(TypeError, match="forward: target must be a tensor of integer class indices"):
+        m(dt.ones((2, 4), dtype=dt.float32, device=device), dt.ones(2, device=device))
+    with pytest.raises(TypeError, match="forward: input must be a devtensor.Tensor, got list"):
+        m([[1.0] * 4], dt.asarray([0], device=device))
