@@ -453,6 +453,11 @@ def bench_per_call(table, rng, quick):
              lambda: np.unravel_index(7, (4, 4))),
             ("outer(t, t)", lambda: dt.outer(x, x), lambda: np.outer(a, a)),
             ("repeat(t, 2)", lambda: dt.repeat(x, 2), lambda: np.repeat(a, 2)),
+            # ufuncs of Python numbers only (a 0-d tensor comes back; NumPy's a scalar)
+            ("sqrt(2.0)  (a Python float)", lambda: dt.sqrt(2.0), lambda: np.sqrt(2.0)),
+            ("maximum(1.0, 2.0)  (Python floats)", lambda: dt.maximum(1.0, 2.0), lambda: np.maximum(1.0, 2.0)),
+            ("t[range(2)]", lambda: x[range(2)], lambda: a[range(2)]),
+            ("zeros(size=(4, 4))  (PyTorch's keyword)", lambda: dt.zeros(size=(4, 4)), lambda: np.zeros((4, 4))),
             ("array([1., 2., 3.])", lambda: dt.array([1.0, 2.0, 3.0]), lambda: np.array([1.0, 2.0, 3.0])),
             # Note [Conversions in C]: the first line of most library functions
             ("asarray(ndarray, dtype=float)", lambda: dt.asarray(a, dtype=float),
