@@ -756,3 +756,13 @@ def test_range_objects_index_as_sequences(device):
     b[range(3), range(3)] = -1
     t[range(3), range(3)] = -1
     np.testing.assert_array_equal(to_np(t), b)
+    b[range(3, 0, -1)] = a[:3]
+    t[range(3, 0, -1)] = dt.asarray(a[:3], device=device)
+    np.testing.assert_array_equal(to_np(t), b)
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        t[range(2, 5)]
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        t[range(2, 5)] = 0
+    np.testing.assert_array_equal(to_np(t), b)  # nothing written
+    with pytest.raises(IndexError, match="only integers, slices"):  # too long for an index array, as NumPy's
+        t[range(10**20)]

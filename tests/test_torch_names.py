@@ -202,6 +202,14 @@ def test_factories_take_pytorchs_size_keyword(device):
         with pytest.raises(TypeError, match=f"{name}\\(\\) missing required argument 'shape'"):
             getattr(dt, name)(device=device)
     assert dt.zeros(size=(2, 2), device=device).tolist() == [[0, 0], [0, 0]]
+    assert dt.zeros(size=[2, 3], dtype=dt.int8, device=device).dtype == dt.int8
+    assert dt.empty(shape=(0, 2), device=device).shape == (0, 2)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        dt.zeros(size=(2, -1))
+    with pytest.raises(TypeError, match="got multiple values for argument 'size'"):
+        dt.zeros(size=(2,), shape=(2,))
+    with pytest.raises(TypeError, match="shape must be an int or a sequence of ints, got float"):
+        dt.ones(size=2.0)
     assert dt.ones(size=(2,), device=device).tolist() == [1, 1]
     for name in ("rand", "randn"):
         t = getattr(dt, name)(size=(2, 4), device=device)

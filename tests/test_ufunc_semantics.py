@@ -970,3 +970,31 @@ def test_scalar_only_calls_follow_nep50(name):
         got = dt.sqrt(a)
         assert np.dtype(str(got.dtype)) == want.dtype
         np.testing.assert_allclose(to_np(got), want, rtol=1e-3 if want.dtype == np.float16 else 1e-6)
+
+
+def test_scalar_only_calls_in_c_match_the_python_path():
+    """dt.sqrt(2.0) and dt.maximum(1.0, 2) are computed in the ufunc
+    object's C call (Note [ufunc objects]); what it declines -- ints beyond
+    int64, int subclasses, another default device -- goes to the Python
+    function with the same results."""
+    import enum
+
+    class Small(enum.IntEnum):
+        TWO = 2
+    for a, b in [(2.0, 3), (True, False), (1j, 2.0), (2**63 - 1, 1), (Small.TWO, 0.5), (0.5, Small.TWO)]:
+        want = np.asarray(np.add(a, b))
+        got = dt.add(a, b)
+        assert got.ndim == 0 and np.dtype(str(got.dtype)) == want.dtype and to_np(got) == want, (a, b)
+    assert dt.negative(Small.TWO).tolist() == -2 and dt.negative(Small.TWO).dtype == dt.int64
+    with pytest.raises(TypeError, match="Python integer 18446744073709551616 is out of bounds"):
+        dt.add(2**64, 1)
+    with pytest.raises(TypeError, match="Python integer 18446744073709551616 is out of bounds"):
+        dt.sqrt(2**64)
+    if CUDA_DEVICES:
+        dt.set_default_device(CUDA_DEVICES[0])
+        try:
+            r = dt.sqrt(4.0)
+            assert r.device == dt.device(CUDA_DEVICES[0]) and r.tolist() == 2.0
+            assert dt.maximum(1.0, 2).device == dt.device(CUDA_DEVICES[0])
+        finally:
+            dt.set_default_device("cpu")

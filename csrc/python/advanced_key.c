@@ -83,6 +83,17 @@ static void plan_clear(adv_plan *p)
     p->nidx = 0;
 }
 
+/* 1 when o is a range of at least one int (its length fits a Py_ssize_t). */
+static int nonempty_range(PyObject *o)
+{
+    if (!PyRange_Check(o))
+        return 0;
+    Py_ssize_t n = PyObject_Length(o);
+    if (n < 0)
+        PyErr_Clear();
+    return n > 0;
+}
+
 /* o as an integer index array: 1 with *arr a new reference to an int NumPy
  * array of at least one axis, *tensor borrowed for a tensor (x's device or
  * the cpu), 0 if the C path does not take it (no exception). */
@@ -102,8 +113,8 @@ static int integer_array(PyObject *o, dt_device dev, PyArrayObject **arr, PyDtTe
     PyObject *a;
     if (PyArray_Check(o))
         a = Py_NewRef(o);
-    else if (PyList_CheckExact(o) && PyList_GET_SIZE(o) > 0)
-        a = PyArray_FROM_O(o);
+    else if ((PyList_CheckExact(o) && PyList_GET_SIZE(o) > 0) || nonempty_range(o))
+        a = PyArray_FROM_O(o); /* t[range(3)] is t[[0, 1, 2]], as NumPy reads it */
     else
         return 0;
     if (a == NULL) {

@@ -154,7 +154,7 @@ static int is_dtype_object(PyObject *o) { return PyObject_TypeCheck(o, &dt_py_dt
  * not a fast form (the caller goes to the general function). */
 static PyObject *factory_fast(int fill, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PyObject *dtype_obj = NULL, *device_obj = Py_None;
+    PyObject *dtype_obj = NULL, *device_obj = Py_None, *shape_obj = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
@@ -163,13 +163,19 @@ static PyObject *factory_fast(int fill, PyObject *const *args, Py_ssize_t nargs,
             dtype_obj = value == Py_None ? NULL : value;
         else if (PyUnicode_CompareWithASCIIString(name, "device") == 0)
             device_obj = value;
+        else if (nargs == 0 && shape_obj == NULL && (PyUnicode_CompareWithASCIIString(name, "shape") == 0 ||
+                                                     PyUnicode_CompareWithASCIIString(name, "size") == 0))
+            shape_obj = value; /* zeros(shape=(2, 3)), PyTorch's zeros(size=(2, 3)) */
         else
             return NULL;
     }
-    if (nargs < 1)
-        return NULL;
     dt_py_shape shape;
-    if (nargs == 2 && !exact_int(args[1])) { /* zeros(shape, dtype) */
+    if (shape_obj != NULL) {
+        if (!dt_py_read_int_shape(&shape_obj, 1, &shape))
+            return NULL;
+    } else if (nargs < 1) {
+        return NULL;
+    } else if (nargs == 2 && !exact_int(args[1])) { /* zeros(shape, dtype) */
         if (!is_dtype_object(args[1]) || dtype_obj != NULL || !dt_py_read_int_shape(args, 1, &shape))
             return NULL;
         dtype_obj = args[1];
@@ -200,8 +206,8 @@ static PyObject *factory_fast(int fill, PyObject *const *args, Py_ssize_t nargs,
 }
 
 /* NumPy's error for a call without a shape (the general function would
- * name itself); shape= (NumPy's, the array API's) or size= (PyTorch's)
- * go to the general function */
+ * name itself); shape= (NumPy's, the array API's) and size= (PyTorch's)
+ * are shapes too (factory_fast reads the simple ones) */
 static int has_shape(const char *name, Py_ssize_t nargs, PyObject *kwnames)
 {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;

@@ -343,7 +343,7 @@ static int numpy_key_item(PyObject *o, int threaded, PyObject **out)
         PyArrayObject *a = (PyArrayObject *)o;
         if (PyArray_NDIM(a) == 0 || (threaded && PyArray_SIZE(a) >= cpu_kernels_from))
             return 0;
-    } else if (!(PyList_CheckExact(o) || PyBool_Check(o) || PyArray_IsScalar(o, Bool) || o == Py_None ||
+    } else if (!(PyList_CheckExact(o) || PyRange_Check(o) || PyBool_Check(o) || PyArray_IsScalar(o, Bool) || o == Py_None ||
                  o == Py_Ellipsis || PySlice_Check(o) || PyLong_CheckExact(o) || PyArray_IsScalar(o, Integer))) {
         return 0;
     }

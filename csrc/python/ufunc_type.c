@@ -8,7 +8,12 @@
  * arrays or Python numbers with at least one tensor.  Every other call --
  * out=, dtype=, casting=, lists, no tensor at all, the wrong number of
  * arguments -- goes to the Python function the object wraps
- * (devtensor._ufuncs), which has NumPy's signature and errors.  The object
+ * (devtensor._ufuncs), which has NumPy's signature and errors.  Calls on
+ * Python numbers alone (dt.sqrt(2.0), dt.maximum(1.0, x) in a scalar
+ * loop) stay here too when the default device is the CPU: the first
+ * becomes a 0-d tensor of its natural dtype (bool, int64, float64,
+ * complex128, as asarray makes it), the rest stay weak (NEP 50), as the
+ * Python function does; an int beyond int64 goes there for its error.  The object
  * has NumPy's attributes __name__, nin, nout and nargs and pickles by name;
  * devtensor/_ufunc_methods.py puts reduce, accumulate, reduceat, outer, at,
  * identity, types and ntypes in each object's __dict__.
@@ -27,6 +32,49 @@ typedef struct {
     PyObject *dict;   /* __doc__ and friends */
 } PyDtUfunc;
 
+/* The dtype asarray gives obj when it is exactly a Python bool, int,
+ * float or complex (subclasses take the Python path); 0 when it is not. */
+static int python_number_dtype(PyObject *obj, dt_dtype *dtype)
+{
+    if (PyFloat_CheckExact(obj))
+        *dtype = DT_FLOAT64;
+    else if (PyBool_Check(obj))
+        *dtype = DT_BOOL;
+    else if (PyLong_CheckExact(obj))
+        *dtype = DT_INT64;
+    else if (PyComplex_CheckExact(obj))
+        *dtype = DT_COMPLEX128;
+    else
+        return 0;
+    return 1;
+}
+
+/* op on Python numbers alone (Note [ufunc objects]); NULL with nothing
+ * raised when it is not such a call. */
+static PyObject *apply_to_numbers(PyDtUfunc *u, PyObject *const *args)
+{
+    dt_dtype dtype, ignored;
+    if (!python_number_dtype(args[0], &dtype) || (u->nin == 2 && !python_number_dtype(args[1], &ignored))
+        || !dt_py_default_device_is_cpu())
+        return NULL;
+    dt_tensor t;
+    dt_error err;
+    if (dt_tensor_init_new(&t, dt_device_cpu(), dtype, 0, NULL, &err) != DT_OK)
+        return dt_py_raise(&err);
+    if (dt_py_scalar_to_bytes(args[0], dtype, dt_tensor_data(&t)) < 0) {
+        PyErr_Clear(); /* an int beyond int64: the Python path says what NumPy says */
+        dt_tensor_clear(&t);
+        return NULL;
+    }
+    PyObject *first = dt_py_tensor_wrap(&t);
+    if (first == NULL)
+        return NULL;
+    PyObject *operands[2] = {first, u->nin == 2 ? args[1] : NULL};
+    PyObject *r = dt_py_ufunc_apply(u->op, operands);
+    Py_DECREF(first);
+    return r;
+}
+
 static PyObject *ufunc_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     PyDtUfunc *u = (PyDtUfunc *)callable;
@@ -40,6 +88,14 @@ static PyObject *ufunc_vectorcall(PyObject *callable, PyObject *const *args, siz
             if (r != Py_NotImplemented)
                 return r;
             Py_DECREF(r);
+        } else {
+            PyObject *r = apply_to_numbers(u, args);
+            if (r != NULL && r != Py_NotImplemented)
+                return r;
+            if (r != NULL)
+                Py_DECREF(r);
+            else if (PyErr_Occurred())
+                return NULL;
         }
     }
     return PyObject_Vectorcall(u->python, args, nargsf, kwnames);
