@@ -715,6 +715,10 @@ def reduction_cases(rng):
     for axis in (0, 1):
         cases.append((f"sum(axis={axis})  4000x2500 float32", lambda axis=axis: dt.sum(xm, axis=axis),
                       lambda axis=axis: np.sum(m, axis=axis), _against_float64(np.sum, m, axis)))
+    mask = rng.random(10 ** 7) > 0.5
+    xmask = dt.asarray(mask)
+    cases.append(("count_nonzero(mask)  10^7 bool", lambda: dt.count_nonzero(xmask),
+                  lambda: np.count_nonzero(mask), True))
     return cases + sort_cases(rng)
 
 

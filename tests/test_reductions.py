@@ -1272,3 +1272,30 @@ def test_reduction_methods_take_numpys_arguments(device, name):
             continue
         got = getattr(t, name)(*args, **dt_kwargs)
         assert_same(got, np.asarray(want), device)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8"])
+def test_sums_of_bytes(device, dtype):
+    """Sums of bool, int8 and uint8 (count_nonzero of a bool tensor is one):
+    on the CPU, contiguous runs go 64 bytes at a time (Note [Byte sums]);
+    lengths around that block, their tails, strided and row runs, and bool
+    bytes other than 0 and 1 (a view of raw bytes: any non-zero byte is
+    true) agree with NumPy."""
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 63, 64, 65, 127, 128, 1000, 100_003):
+        raw = rng.integers(0, 256, n, dtype=np.uint8)
+        a = (raw > 127) if dtype == "bool" else raw.view(dtype)
+        t = dt.asarray(a, device=device)
+        got = dt.sum(t)
+        assert got.dtype == (dt.uint64 if dtype == "uint8" else dt.int64) and int(got) == int(a.sum()), n
+        assert int(dt.count_nonzero(t)) == np.count_nonzero(a)
+        assert int(dt.sum(t[1::3])) == int(a[1::3].sum())
+        if n % 1000 == 0 and n:
+            assert_same(dt.sum(t.reshape(-1, 100), axis=1), a.reshape(-1, 100).sum(axis=1), device=device)
+    raw = np.frombuffer(bytes([0, 2, 255, 1, 0, 128] * 50), dtype=np.bool_)  # NumPy counts these bytes too
+    t = dt.asarray(raw, device=device)
+    assert int(dt.count_nonzero(t)) == np.count_nonzero(raw) == 200
+    assert int(dt.sum(t)) == 200
+    big = np.full(3 * 10**6, 255, dtype=np.uint8)  # 64-bit lanes: no overflow of a byte or a 16-bit count
+    assert int(dt.sum(dt.asarray(big, device=device))) == 255 * 3 * 10**6
+    assert int(dt.sum(dt.asarray(big.view(np.int8), device=device))) == -3 * 10**6

@@ -624,6 +624,22 @@ DT_FOR_EACH_DTYPE(REDUCERS)
 /* reducers[dtype][op], in the orders of dt_dtype and DT_REDUCE_LIST */
 static const reducer reducers[DT_NUM_DTYPES][DT_NUM_REDUCE_OPS] = {DT_FOR_EACH_DTYPE(ENTRIES)};
 
+/* SUM's runs of bool, int8 and uint8: contiguous ones by dt_avx2_sum_bytes
+ * (Note [Byte sums] in cpu_reduce_simd.c), the rest by the table's */
+#define BYTE_SUM_RUN(X, KIND)                                                                      \
+    static void byte_sum_run_##X(void *acc, const char *p, int64_t n, int64_t s, int64_t pos0)   \
+    {                                                                                            \
+        if (s != 1) {                                                                            \
+            sum_run_##X(acc, p, n, s, pos0);                                                     \
+            return;                                                                              \
+        }                                                                                        \
+        sum_acc_##X *a = (sum_acc_##X *)acc;                                                     \
+        *a = (sum_acc_##X)((uint64_t)*a + dt_avx2_sum_bytes((const unsigned char *)p, n, KIND)); \
+    }
+BYTE_SUM_RUN(b, DT_BYTES_BOOL)
+BYTE_SUM_RUN(i8, DT_BYTES_INT8)
+BYTE_SUM_RUN(u8, DT_BYTES_UINT8)
+
 /* float64 SUM's runs: NumPy's order (Note [float64 sums are NumPy's] in
  * cpu_pairwise.c), read as suits data in cache or not; the rest of their
  * reducers is the table's */
@@ -853,6 +869,13 @@ dt_status dt_cpu_run_reduce(const dt_reduce_loop *l, dt_error *err)
     job jb = {l, &reducers[l->in_dtype][l->op], 0, 0};
     if (l->op == DT_REDUCE_SUM && l->in_dtype == DT_FLOAT64) /* Note [float64 sums are NumPy's] */
         jb.r = l->n_red * l->n_out <= IN_CACHE_BYTES / 8 ? &numpy_sum_cached_f64 : &numpy_sum_f64;
+    reducer bytes; /* Note [Byte sums] in cpu_reduce_simd.c */
+    if (l->op == DT_REDUCE_SUM && dt_cpu_reduce_has_avx2() &&
+        (l->in_dtype == DT_BOOL || l->in_dtype == DT_INT8 || l->in_dtype == DT_UINT8)) {
+        bytes = *jb.r;
+        bytes.run = l->in_dtype == DT_BOOL ? byte_sum_run_b : l->in_dtype == DT_INT8 ? byte_sum_run_i8 : byte_sum_run_u8;
+        jb.r = &bytes;
+    }
     int nk = l->kept_ndim, nr = l->red_ndim;
     if (nk > 0 && l->n_red > 1 && abs64(l->kept_in_strides[nk - 1]) < abs64(l->red_strides[nr - 1])) {
         jb.tile = outer_tile(l, jb.r);

@@ -1,6 +1,7 @@
 /* cpu_reduce_simd.c - x86 vector folds for the float32 and float64
  * extremes (min, max, argmin, argmax; AVX2, and AVX-512 where the CPU has
- * it) and the sum leaves (AVX2) of cpu_reduce.c, chosen at run time.
+ * it), the sum leaves (AVX2) and the sums of bytes (AVX2: bool, int8,
+ * uint8) of cpu_reduce.c, chosen at run time.
  *
  * Note [AVX2 extremes]
  * GCC compiles a float select by comparison into integer-domain blends
@@ -226,6 +227,41 @@ ARGFOLD(avx512, AVX512, f32, float)
 SUM_LEAF(f64, double, LOAD4_F64)
 SUM_LEAF(f32, float, LOAD4_F32)
 
+/* Note [Byte sums]
+ * count_nonzero of a bool tensor is its int64 sum, and through the generic
+ * sixteen-lane leaf (each byte widened to 64 bits) 10^7 bools took 3.7 ms,
+ * ten times NumPy's count_nonzero (0.38).  Here 32 bytes at a time go
+ * through psadbw, which adds each 8 bytes into a 64-bit lane: a bool is
+ * first made 0 or 1 (min with 1, so any non-zero byte is true, as
+ * dt_load_b reads it), an int8 offset by 128 (then 128 n subtracted).  The
+ * sums are exact integers, so the order of adding does not matter. */
+AVX2 uint64_t dt_avx2_sum_bytes(const unsigned char *q, int64_t n, dt_byte_kind kind)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi8(1), flip = _mm256_set1_epi8((char)0x80);
+    __m256i a0 = zero, a1 = zero;
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(q + i));
+        __m256i x1 = _mm256_loadu_si256((const __m256i *)(q + i + 32));
+        if (kind == DT_BYTES_BOOL)
+            x0 = _mm256_min_epu8(x0, one), x1 = _mm256_min_epu8(x1, one);
+        else if (kind == DT_BYTES_INT8)
+            x0 = _mm256_xor_si256(x0, flip), x1 = _mm256_xor_si256(x1, flip);
+        a0 = _mm256_add_epi64(a0, _mm256_sad_epu8(x0, zero));
+        a1 = _mm256_add_epi64(a1, _mm256_sad_epu8(x1, zero));
+    }
+    a0 = _mm256_add_epi64(a0, a1);
+    uint64_t lanes[4], sum = 0;
+    _mm256_storeu_si256((__m256i *)lanes, a0);
+    sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    if (kind == DT_BYTES_INT8)
+        sum -= 128 * (uint64_t)i;
+    for (; i < n; i++)
+        sum += kind == DT_BYTES_BOOL ? (uint64_t)(q[i] != 0)
+             : kind == DT_BYTES_INT8 ? (uint64_t)(int64_t)(signed char)q[i] : (uint64_t)q[i];
+    return sum;
+}
+
 #else /* not GCC-compatible x86-64: the generic folds of cpu_reduce.c */
 
 double dt_avx2_sum_leaf_f64(const double *q, int64_t n)
@@ -237,6 +273,12 @@ double dt_avx2_sum_leaf_f32(const float *q, int64_t n)
 {
     (void)q, (void)n;
     return 0.0;
+}
+
+uint64_t dt_avx2_sum_bytes(const unsigned char *q, int64_t n, dt_byte_kind kind)
+{
+    (void)q, (void)n, (void)kind;
+    return 0;
 }
 
 int dt_cpu_reduce_has_avx2(void) { return 0; }
