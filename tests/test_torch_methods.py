@@ -271,7 +271,45 @@ def test_selection_functions(device):
     assert scalar.index_select(0, dt.asarray([0], device=device)).shape == ()
     wide = dt.arange(3.0, device=device).masked_fill(dt.ones((2, 3), dtype=dt.bool, device=device), 7.0)
     assert wide.tolist() == [[7.0] * 3] * 2  # self broadcast with the mask, as PyTorch's out-of-place form
-    assert x.gather(0, dt.asarray([-1], device=device)).tolist() == [2.0]  # NumPy's negative index (the Note)
+
+
+def test_negative_indices_refused_as_pytorch_refuses_them(device):
+    """gather, index_select, the scatters, index_add_, index_copy_ and
+    embedding refuse a negative index with PyTorch's error and write
+    nothing; index_fill_, take_along_dim and indexing count from the end,
+    as PyTorch's (Note [Negative indices in PyTorch's functions])."""
+    F = dt.nn.functional
+    x = dt.arange(6.0, device=device).reshape(2, 3)
+    neg = dt.asarray([[-1], [0]], device=device)
+    row = dt.asarray([-1], device=device)
+    ones = dt.ones((2, 1), device=device)
+    runtime = [lambda: x.gather(1, neg), lambda: dt.gather(x, 1, neg), lambda: x.index_select(1, row),
+               lambda: x.scatter(1, neg, 1.0), lambda: x.scatter_add(1, neg, ones),
+               lambda: x.scatter_reduce(1, neg, ones, "amax"), lambda: x.index_add(1, row, ones),
+               lambda: dt.scatter(x, 1, neg, ones), lambda: dt.index_add(x, 1, row, ones)]
+    for call in runtime:
+        with pytest.raises(RuntimeError, match="index -1 is out of bounds for dimension 1 with size 3"):
+            call()
+    with pytest.raises(IndexError, match=r"index_copy_\(\): index -1 is out of bounds for dimension 1 with size 3"):
+        x.index_copy(1, row, ones)
+    for call in (lambda: F.embedding(row, x), lambda: dt.nn.Embedding(3, 2).to(device)(row),
+                 lambda: F.embedding_bag(dt.asarray([[1, -2]], device=device), x)):
+        with pytest.raises(IndexError, match="index out of range in self"):
+            call()
+    y = x.clone()
+    with pytest.raises(RuntimeError):
+        y.scatter_(1, dt.asarray([[2], [-3]], device=device), 9.0)
+    assert y.tolist() == x.tolist()  # nothing written before the refusal
+    with pytest.raises(RuntimeError):
+        y.index_add_(0, dt.asarray([0, -1], device=device), dt.ones((2, 3), device=device))
+    assert y.tolist() == x.tolist()
+    # the forms that count from the end, as PyTorch's
+    assert x.index_fill(1, row, 5.0).tolist() == [[0.0, 1.0, 5.0], [3.0, 4.0, 5.0]]
+    assert dt.take_along_dim(x, neg, 1).tolist() == [[2.0], [3.0]]
+    assert x[row].tolist() == [[3.0, 4.0, 5.0]]
+    assert x.gather(1, dt.asarray([[2], [0]], device=device)).tolist() == [[2.0], [3.0]]
+    assert x.gather(1, dt.zeros((2, 0), dtype=dt.int64, device=device)).shape == (2, 0)
+    assert x.gather(1, dt.asarray([[2], [0]], dtype=dt.uint8, device=device)).tolist() == [[2.0], [3.0]]
 
 
 @pytest.mark.parametrize("shape, dim, k", [((300000,), 0, 5), ((700, 100), 0, 3), ((100, 700), 1, 30),

@@ -13,12 +13,21 @@ Note [PyTorch's selection functions]
     gather's index may be shorter than the input on the other dimensions
     (it does not broadcast), topk and kthvalue return (values, indices)
     named tuples and count NaN as the largest value, chunk may give fewer
-    pieces than asked.  What differs: indices are NumPy's, as devtensor's
-    indexing everywhere (a negative one counts from the end, one out of range
-    is an IndexError), where PyTorch refuses negative indices with a
-    RuntimeError; topk's choice among equal values at the k-th place may
-    differ from PyTorch's, and between devices (PyTorch leaves it unspecified
-    too).
+    pieces than asked.  Negative indices are PyTorch's too (Note [Negative
+    indices in PyTorch's functions]).  What differs: an index past the end is
+    NumPy's IndexError, where PyTorch's is a RuntimeError; topk's choice
+    among equal values at the k-th place may differ from PyTorch's, and
+    between devices (PyTorch leaves it unspecified too).
+
+Note [Negative indices in PyTorch's functions]
+    gather, index_select, scatter_, scatter_add_, scatter_reduce_,
+    index_add_, index_copy_ and nn's embedding refuse a negative index, as
+    PyTorch's do; taken as NumPy's (counting from the end), an embedding
+    lookup of a -1 sentinel or a gather of an ignore label read the last
+    row without a word.  The check is a min reduction and one scalar read
+    (a synchronisation on a device, as the bounds check's).  index_fill_,
+    take, take_along_dim, put_ and indexing count from the end, as
+    PyTorch's do.
 """
 import collections
 import math
@@ -73,6 +82,15 @@ def _integer_index(index, self, name):
     return index
 
 
+def _refuse_negative(index, dim, size, error=RuntimeError, prefix=""):
+    """PyTorch's error for a negative index (Note [Negative indices in
+    PyTorch's functions])."""
+    if index.size and index.dtype.kind == "i":
+        low = index.min()
+        if low < 0:
+            raise error(f"{prefix}index {int(low)} is out of bounds for dimension {dim} with size {size}")
+
+
 def _same_device(self, other):
     """PyTorch's rule for gather, index_select and scatter: the index and src
     tensors on self's device (indexing, t[idx], also takes CPU indices)."""
@@ -121,6 +139,7 @@ def gather(input, dim, index):
     _input_tensor("gather", input)
     dim = _dim(dim, input.ndim)
     index = _integer_index(index, input, "gather")
+    _refuse_negative(index, dim, input.shape[dim] if input.ndim else 1)
     if input.ndim == 0:
         return _dt().take(input.reshape(1), index)
     return _dt().take_along_axis(_along(input, dim, index, "gather"), index, axis=dim)
@@ -134,6 +153,7 @@ def index_select(input, dim, index):
     index = _integer_index(index, input, "index_select")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    _refuse_negative(index, dim, input.shape[dim] if input.ndim else 1)
     if input.ndim == 0:
         if index.size != 1:
             raise IndexError("index_select(): Index to scalar can have only 1 value, got "
@@ -418,6 +438,7 @@ class _SelectionMethods:
         if reduce not in (None, "add", "multiply"):
             raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
         _along(self, dim, index, "scatter")
+        _refuse_negative(index, dim, self.shape[dim] if self.ndim else 1)
         values = _source(src if value is None else value, index, self, "scatter")
         if reduce is None:
             self[_positions(index, dim)] = values
@@ -441,6 +462,7 @@ class _SelectionMethods:
         if not isinstance(src, TensorBase):
             raise TypeError(f"scatter_reduce(): argument 'src' must be Tensor, not {type(src).__name__}")
         _along(self, dim, index, "scatter_reduce")
+        _refuse_negative(index, dim, self.shape[dim] if self.ndim else 1)
         values = _source(src, index, self, "scatter_reduce")
         where = _positions(index, dim)
         if not include_self:
@@ -489,6 +511,7 @@ class _SelectionMethods:
         dim = _dim(dim, self.ndim)
         index = _integer_index(index, self, "scatter_add")
         _along(self, dim, index, "scatter_add")
+        _refuse_negative(index, dim, self.shape[dim] if self.ndim else 1)
         _dt().add.at(self, _positions(index, dim), _source(src, index, self, "scatter_add"))
         return self
 
@@ -565,6 +588,9 @@ def _index_slices(self, dim, index, source, name):
         raise IndexError(f"{name}(): Index is supposed to be a vector")
     index = index.reshape(-1)
     target = self if self.ndim else self.reshape(1)
+    if name != "index_fill_":  # Note [Negative indices in PyTorch's functions]
+        _refuse_negative(index, dim, target.shape[dim], IndexError if name == "index_copy_" else RuntimeError,
+                         f"{name}(): " if name == "index_copy_" else "")
     if source is not None:
         if not isinstance(source, TensorBase):
             raise TypeError(f"{name}(): argument 'source' must be Tensor, not {type(source).__name__}")

@@ -216,6 +216,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     _same_device(input, weight)
+    if input.size and input.dtype.kind == "i" and input.min() < 0:  # PyTorch's refusal, not the last rows
+        raise IndexError("index out of range in self")
     if max_norm is not None and input.size:
         from .. import linalg, unique
         rows = unique(input.reshape(-1))
