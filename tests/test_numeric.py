@@ -169,6 +169,21 @@ def test_convolve_and_correlate(device, dtype):
         dt.convolve(T(np.ones(3), device), T(np.ones(2), device), mode="bogus")
 
 
+def test_convolve_and_correlate_keep_nan_and_inf_where_numpy_does(device):
+    """A NaN or inf in either operand reaches only the outputs whose
+    products hold it (padding with zeros gave 0 * NaN everywhere on
+    devices); poly builds on convolve."""
+    for a, v in [([1.0, 2, 3, 4], [1.0, np.nan, 1.0]), ([1.0, np.inf, 3, 4, 5], [2.0, np.nan]),
+                 ([np.nan, 1.0, 2.0], [1.0, 2.0, 3.0, 4.0, 5.0]), ([1.0, 2.0], [np.inf, 0.0, -1.0])]:
+        for mode in ["full", "same", "valid"]:
+            for fn in ("convolve", "correlate"):
+                for x, y in ((a, v), (v, a)):
+                    got = to_np(getattr(dt, fn)(T(np.array(x), device), T(np.array(y), device), mode))
+                    np.testing.assert_array_equal(got, getattr(np, fn)(x, y, mode))
+    np.testing.assert_array_equal(to_np(dt.poly(T(np.array([3.0, np.inf, 2.0]), device))),
+                                  np.poly([3.0, np.inf, 2.0]))
+
+
 def test_ix_and_fill_diagonal(device):
     a = np.arange(20).reshape(4, 5)
     t = T(a, device)

@@ -15,12 +15,14 @@ Python function on the host, as it must.
 
 Note [Correlation by shifted products]
 correlate(a, v) and convolve(a, v) are the full correlation
-c[k] = sum_j a[k - (m - 1) + j] * w[j] (a padded with m - 1 zeros on each
-side; w = conj(v) for correlate, v reversed for convolve), one multiply-add
-over a shifted slice per element of the shorter operand, then NumPy's
-slice of it for 'valid' and 'same'.  That is NumPy's direct sum (the same
-products, in another order), not an FFT, so results agree to rounding;
-the cost is min(n, m) device calls.
+c[k] = sum_j a[k - (m - 1) + j] * w[j] over the j where a has an element
+(w = conj(v) for correlate, v reversed for convolve), one multiply-add of
+w[j] * a into the slice of c it reaches per element of the shorter
+operand, then NumPy's slice of it for 'valid' and 'same'.  That is NumPy's
+direct sum (the same products, in another order), not an FFT, so results
+agree to rounding, and a NaN or inf in w reaches only the outputs whose
+products hold it (padding a with zeros made 0 * NaN of every output on
+devices); the cost is min(n, m) device calls.
 """
 import math
 import warnings
@@ -385,12 +387,9 @@ def _full_correlation(a, w):
     n, m = a.shape[0], w.shape[0]
     dtype = dt.result_type(a, w)
     a, w = a.astype(dtype), w.astype(dtype)
-    padded = dt.zeros(n + 2 * (m - 1), dtype=dtype, device=a.device)
-    padded[m - 1:m - 1 + n] = a
-    length = n + m - 1
-    out = dt.zeros(length, dtype=dtype, device=a.device)
+    out = dt.zeros(n + m - 1, dtype=dtype, device=a.device)
     for j in range(m):
-        out += w[j] * padded[j:j + length]
+        out[m - 1 - j:m - 1 - j + n] += w[j] * a
     return out
 
 
