@@ -998,3 +998,26 @@ def test_scalar_only_calls_in_c_match_the_python_path():
             assert dt.maximum(1.0, 2).device == dt.device(CUDA_DEVICES[0])
         finally:
             dt.set_default_device("cpu")
+
+
+def test_power_with_a_scalar_exponent_is_numpys(device):
+    """np.power(x, 0.5) with a scalar exponent is NumPy's sqrt (nan at -inf,
+    -0.0 at -0.0, where pow gives inf and 0.0), as x ** 0.5 is (Note [Fast
+    scalar powers]); 2.0 and -1 square and invert exactly; float16 and
+    complex bases keep pow (power(-1+0j, 0.5) is 6e-17+1j; z ** 0.5 is 1j),
+    a bool base power's int64."""
+    a = np.array([-np.inf, -0.0, 0.0, 4.0, np.nan, -1.0, 1e300, 5e-324])
+    for dtype in ("float64", "float32", "float16"):
+        x = dt.asarray(a.astype(dtype), device=device)
+        with np.errstate(all="ignore"):
+            for e in (0.5, 2.0, 2, -1):
+                got, want = dt.power(x, e), np.power(a.astype(dtype), e)
+                assert got.dtype == want.dtype
+                np.testing.assert_array_equal(to_np(got), want)
+                np.testing.assert_array_equal(np.signbit(to_np(got).real), np.signbit(want.real))
+    b = np.array([True, False])
+    assert_same(dt.power(dt.asarray(b, device=device), 2), np.power(b, 2), device=device)
+    z = np.array([-1 + 0j, 4 + 0j])
+    np.testing.assert_allclose(to_np(dt.power(dt.asarray(z, device=device), 0.5)), np.power(z, 0.5), rtol=1e-15)
+    assert to_np(dt.power(dt.asarray(z, device=device), 0.5))[0].real != 0  # cpow's 6e-17, not sqrt's 0
+    np.testing.assert_array_equal(to_np(dt.asarray(z, device=device) ** 0.5), z ** 0.5)

@@ -455,8 +455,16 @@ done:
     return result;
 }
 
+static dt_op fast_scalar_power(PyObject *base, PyObject *exponent);
+
 PyObject *dt_py_ufunc_apply(dt_op op, PyObject *const *args)
 {
+    dt_dtype base = DtTensor_Check(args[0]) ? ((PyDtTensor *)args[0])->t.dtype : DT_BOOL;
+    if (op == DT_OP_POW && (base == DT_FLOAT32 || base == DT_FLOAT64)) {
+        dt_op fast = fast_scalar_power(args[0], args[1]); /* dt.power(x, 0.5) as NumPy's: Note [Fast scalar powers] */
+        if (fast != DT_OP_POW)
+            return apply(fast, args, NULL, -1, DT_CASTING_SAME_KIND, 1);
+    }
     return apply(op, args, NULL, -1, DT_CASTING_SAME_KIND, 1);
 }
 
@@ -544,7 +552,10 @@ static PyObject *nb_inplace_mul(PyObject *a, PyObject *b)
  * results in their corner cases ((-0.0) ** 0.5 is -0.0, (-inf) ** 0.5 is
  * nan).  Dask's variance squares every chunk this way.  A bool tensor
  * squared is NumPy's square too (int8, where power with a Python int
- * would give int64). */
+ * would give int64).  NumPy's power ufunc takes the same path for a
+ * scalar exponent in its float32 and float64 loops, so dt.power(x, 0.5)
+ * does too (not of float16 or a complex, where it is pow: power(-1+0j,
+ * 0.5) is 6e-17+1j, nor of a bool, whose power(b, 2) is int64). */
 static dt_op fast_scalar_power(PyObject *base, PyObject *exponent)
 {
     if (!DtTensor_Check(base))
