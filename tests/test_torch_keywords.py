@@ -172,3 +172,64 @@ def test_more_pytorch_keywords(device):
         dt.squeeze(x, 0, dim=0)
     with pytest.raises(ValueError, match="cannot select an axis to squeeze out"):
         x.squeeze(1)  # positional: NumPy's
+
+
+def test_a_bool_in_numpys_dtype_or_out_place_is_pytorchs_keepdim(device):
+    """x.sum(1, True), x.max(1, True), torch.max(x, -1, True), x.std(0, True,
+    True): NumPy refuses a bool as dtype or out, PyTorch reads it as keepdim
+    (var and std: unbiased, then keepdim)."""
+    a = np.arange(12.0).reshape(3, 4) ** 1.5
+    x = dt.asarray(a, device=device)
+    for name in ("sum", "prod", "mean", "nansum", "amax", "amin", "any", "all"):
+        for keep in (True, False):
+            got = getattr(x, name)(1, keep) if hasattr(x, name) else getattr(dt, name)(x, 1, keep)
+            want = getattr(np, name)(a, 1, keepdims=keep)
+            assert got.shape == want.shape, name
+            np.testing.assert_allclose(to_np(got), want, rtol=1e-12)
+            np.testing.assert_allclose(to_np(getattr(dt, name)(x, 1, keep)), want, rtol=1e-12)
+    for name in ("argmax", "argmin"):
+        got = getattr(x, name)(1, True)
+        assert got.shape == (3, 1) and to_np(got).ravel().tolist() == getattr(np, name)(a, 1).tolist()
+    for name in ("max", "min"):
+        for got in (getattr(x, name)(1, True), getattr(dt, name)(x, -1, True)):
+            assert got.values.shape == (3, 1) and got.indices.shape == (3, 1)
+            np.testing.assert_array_equal(to_np(got.values), getattr(np, name)(a, 1, keepdims=True))
+            assert to_np(got.indices).ravel().tolist() == getattr(np, "arg" + name)(a, 1).tolist()
+        got = getattr(x, name)(0, False)
+        assert got.values.shape == (4,) and got.indices.tolist() == [2 if name == "max" else 0] * 4
+    for name in ("std", "var"):
+        np.testing.assert_allclose(to_np(getattr(x, name)(0, True)), getattr(np, name)(a, 0, ddof=1), rtol=1e-12)
+        np.testing.assert_allclose(to_np(getattr(x, name)(0, False)), getattr(np, name)(a, 0), rtol=1e-12)
+        kept = getattr(dt, name)(x, 1, True, True)
+        assert kept.shape == (3, 1)
+        np.testing.assert_allclose(to_np(kept), getattr(np, name)(a, 1, ddof=1, keepdims=True), rtol=1e-12)
+    with pytest.raises(TypeError, match="got multiple values for argument 'keepdim'"):
+        x.sum(1, True, keepdim=False)
+    with pytest.raises(TypeError, match="got multiple values for argument 'unbiased'"):
+        x.std(0, True, unbiased=False)
+    assert x.sum(1, dt.float32).dtype == dt.float32  # a dtype stays NumPy's
+    assert x.sum(1, bool).dtype == dt.bool  # the type bool is a dtype, not PyTorch's keepdim
+
+
+def test_size_is_numpys_count_and_pytorchs_call(device):
+    """Note [A size that can be called]: t.size is the element count (an int
+    that compares, hashes, formats and pickles as one) and t.size(),
+    t.size(0) are PyTorch's shape and dimension (nanoGPT's B, T, C = x.size())."""
+    import copy
+    import json
+    import pickle
+    x = dt.zeros((2, 3, 4), device=device)
+    assert x.size == 24 and isinstance(x.size, int) and hash(x.size) == hash(24) and f"{x.size:03d}" == "024"
+    assert x.size() == (2, 3, 4) and x.size(0) == 2 and x.size(-1) == 4 and x.size(dim=1) == 3
+    B, T, C = x.size()
+    assert (B, T, C) == (2, 3, 4) and list(range(x.size)) == list(range(24)) and [0] * x.size == [0] * 24
+    for s in (pickle.loads(pickle.dumps(x.size)), copy.deepcopy(x.size), copy.copy(x.size)):
+        assert s == 24 and type(s) is int
+    assert json.dumps({"n": x.size}) == '{"n": 24}' and repr(x.size) == "24"
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-3, 2\], but got 3\)"):
+        x.size(3)
+    s = dt.asarray(5.0, device=device)
+    assert s.size == 1 and s.size() == () and s.size(0) == 1 and s.size(-1) == 1
+    e = dt.zeros((0, 5), device=device)
+    assert e.size == 0 and e.size(1) == 5 and not e.size
+    assert (dt.ones(3, dtype=dt.float32, device=device) / x.size).dtype == dt.float32  # weak, as an int

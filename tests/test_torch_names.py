@@ -176,7 +176,8 @@ def test_randint_takes_pytorchs_high_and_size(device):
 def test_transpose_swaps_two_dims_as_pytorchs(device):
     """Note [PyTorch's transpose]: two dims of a tensor of other than two
     dimensions, dim0=/dim1=, and the function form transpose(x, 1, 2) swap;
-    a matrix's transpose(0, 1) stays NumPy's."""
+    so do a matrix's transpose(0, 1) and transpose(-2, -1) (a causal mask's
+    (triu(ones) == 1).transpose(0, 1)); a permutation in a tuple is NumPy's."""
     a = np.arange(120.0).reshape(2, 3, 4, 5)
     x = dt.asarray(a, device=device)
     for got in (x.transpose(1, 2), x.transpose(dim0=1, dim1=2), dt.transpose(x, 1, 2),
@@ -185,7 +186,20 @@ def test_transpose_swaps_two_dims_as_pytorchs(device):
     assert x.transpose(1, 2)._same_storage(x)
     np.testing.assert_array_equal(to_np(dt.transpose(x, (3, 2, 1, 0))), np.transpose(a, (3, 2, 1, 0)))
     m = dt.asarray(a[0, 0], device=device)
-    np.testing.assert_array_equal(to_np(m.transpose(0, 1)), a[0, 0])  # the method: NumPy's permutation
+    for pair in [(0, 1), (1, 0), (-2, -1), (-1, 0), (0, -1)]:
+        got = m.transpose(*pair)
+        np.testing.assert_array_equal(to_np(got), a[0, 0].T)
+        assert got._same_storage(m)
+    np.testing.assert_array_equal(to_np(m.transpose(1, 1)), a[0, 0])  # PyTorch: the same dim, no change
+    np.testing.assert_array_equal(to_np(m.transpose((0, 1))), a[0, 0])  # a tuple: NumPy's permutation
+    np.testing.assert_array_equal(to_np(m.transpose([1, 0])), a[0, 0].T)
+    np.testing.assert_array_equal(to_np(m.transpose()), a[0, 0].T)
+    mask = (dt.triu(dt.ones((3, 3), device=device)) == 1).transpose(0, 1)
+    assert mask.tolist() == np.tril(np.ones((3, 3), dtype=bool)).tolist()
+    with pytest.raises(np.exceptions.AxisError):
+        m.transpose(0, 2)
+    with pytest.raises(np.exceptions.AxisError):
+        dt.arange(3.0, device=device).transpose(0, 1)
     np.testing.assert_array_equal(to_np(dt.transpose(m, 0, 1)), a[0, 0].T)  # the function: PyTorch's swap
     with pytest.raises(TypeError, match="dim0= and dim1= together"):
         x.transpose(1, dim0=2)

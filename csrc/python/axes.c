@@ -133,6 +133,11 @@ static PyObject *axes_view(PyDtTensor *self, PyObject *const *args, Py_ssize_t n
 PyObject *dt_py_tensor_transpose(PyDtTensor *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static PyObject *cache;
+    int a, b;
+    if (self->t.ndim == 2 && nargs == 2 && kwnames == NULL && axis_of(args[0], 2, &a) && axis_of(args[1], 2, &b)) {
+        int perm[2] = {a == b ? 0 : 1, a == b ? 1 : 0}; /* PyTorch's swap (Note [PyTorch's transpose]) */
+        return permuted(self, perm);
+    }
     PyObject *r = axes_view(self, args, nargs, kwnames, 1);
     return r != NULL || PyErr_Occurred() ? r : slow("transpose_method", &cache, self, args, nargs, kwnames);
 }

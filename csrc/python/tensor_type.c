@@ -145,7 +145,25 @@ static int set_shape(PyDtTensor *self, PyObject *value, void *c)
 }
 static PyObject *get_strides(PyDtTensor *self, void *c) { (void)c; return int64_tuple(self->t.ndim, self->t.strides); }
 static PyObject *get_ndim(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLong(self->t.ndim); }
-static PyObject *get_size(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLongLong(self->t.numel); }
+/* t.size: the element count as devtensor._element_count.ElementCount,
+ * which PyTorch code may call (Note [A size that can be called]) */
+static PyObject *get_size(PyDtTensor *self, void *c)
+{
+    (void)c;
+    static PyObject *count_type, *tensor_name;
+    if (dt_py_lazy_function("devtensor._element_count", "ElementCount", &count_type) == NULL)
+        return NULL;
+    if (tensor_name == NULL && (tensor_name = PyUnicode_InternFromString("_tensor")) == NULL)
+        return NULL;
+    PyObject *n = PyLong_FromLongLong(self->t.numel);
+    if (n == NULL)
+        return NULL;
+    PyObject *count = PyObject_CallOneArg(count_type, n);
+    Py_DECREF(n);
+    if (count != NULL && PyObject_SetAttr(count, tensor_name, (PyObject *)self) < 0)
+        Py_CLEAR(count);
+    return count;
+}
 static PyObject *get_itemsize(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLongLong(dt_tensor_itemsize(&self->t)); }
 static PyObject *get_nbytes(PyDtTensor *self, void *c)
 {

@@ -212,6 +212,8 @@ def _run(name, x, axis, keepdims=False, dtype=None, out=None, initial=None, wher
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
     """NumPy's sum: int64 for bool and small ints (uint64 for small unsigned);
     floats accumulate wide (Note [Accumulating wide] in csrc/core/reduce_ops.h)."""
+    if _tk.is_bool(dtype):  # x.sum(1, True): PyTorch's keepdim
+        dtype, keepdim = None, _tk.positional("sum", dtype, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("sum", axis, dim), _tk.keep("sum", keepdims, keepdim)
     if dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
@@ -223,6 +225,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True, dim=None,
          keepdim=None):
+    if _tk.is_bool(dtype):  # x.prod(1, True): PyTorch's keepdim
+        dtype, keepdim = None, _tk.positional("prod", dtype, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("prod", axis, dim), _tk.keep("prod", keepdims, keepdim)
     if dtype is None and out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
@@ -240,6 +244,8 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=No
     if _tk.is_other_tensor(axis):
         from ._ufuncs import maximum
         return maximum(a, axis, out=out)
+    if _tk.is_bool(out):  # x.max(1, True): PyTorch's keepdim, (values, indices)
+        out, keepdim = None, _tk.positional("max", out, keepdim)
     if dim is not None or keepdim is not None:
         axis, dim = _tk.axis_as_dim(axis, dim, keepdim)
         keepdims = _tk.keep("max", keepdims, keepdim)
@@ -261,6 +267,8 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=No
     if _tk.is_other_tensor(axis):
         from ._ufuncs import minimum
         return minimum(a, axis, out=out)
+    if _tk.is_bool(out):  # x.min(1, True): PyTorch's keepdim, (values, indices)
+        out, keepdim = None, _tk.positional("min", out, keepdim)
     if dim is not None or keepdim is not None:
         axis, dim = _tk.axis_as_dim(axis, dim, keepdim)
         keepdims = _tk.keep("min", keepdims, keepdim)
@@ -276,6 +284,8 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=No
 
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
     """NumPy's amax (max), PyTorch's amax with dim= and keepdim= (the values only)."""
+    if _tk.is_bool(out):  # x.amax(1, True): PyTorch's keepdim
+        out, keepdim = None, _tk.positional("amax", out, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("amax", axis, dim), _tk.keep("amax", keepdims, keepdim)
     if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
@@ -287,6 +297,8 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=N
 
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=None, keepdim=None):
     """NumPy's amin (min), PyTorch's amin with dim= and keepdim= (the values only)."""
+    if _tk.is_bool(out):  # x.amin(1, True): PyTorch's keepdim
+        out, keepdim = None, _tk.positional("amin", out, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("amin", axis, dim), _tk.keep("amin", keepdims, keepdim)
     if out is None and (keepdims is False or keepdims is True) and initial is None and where is True:
@@ -297,6 +309,8 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True, dim=N
 
 
 def any(a, axis=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
+    if _tk.is_bool(out):  # x.any(1, True): PyTorch's keepdim
+        out, keepdim = None, _tk.positional("any", out, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("any", axis, dim), _tk.keep("any", keepdims, keepdim)
     if out is None and (keepdims is False or keepdims is True) and where is True:
@@ -307,6 +321,8 @@ def any(a, axis=None, out=None, keepdims=False, dim=None, keepdim=None, *, where
 
 
 def all(a, axis=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
+    if _tk.is_bool(out):  # x.all(1, True): PyTorch's keepdim
+        out, keepdim = None, _tk.positional("all", out, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("all", axis, dim), _tk.keep("all", keepdims, keepdim)
     if out is None and (keepdims is False or keepdims is True) and where is True:
@@ -335,6 +351,8 @@ def _arg(name, a, axis, out, keepdims):
 
 def argmax(a, axis=None, out=None, dim=None, keepdim=None, *, keepdims=False):
     """NumPy's argmax: the first maximum (or first NaN), in C order when axis is None."""
+    if _tk.is_bool(out):  # x.argmax(1, True): PyTorch's keepdim
+        out, keepdim = None, _tk.positional("argmax", out, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("argmax", axis, dim), _tk.keep("argmax", keepdims, keepdim)
     if out is None and keepdims is False:
@@ -345,6 +363,8 @@ def argmax(a, axis=None, out=None, dim=None, keepdim=None, *, keepdims=False):
 
 
 def argmin(a, axis=None, out=None, dim=None, keepdim=None, *, keepdims=False):
+    if _tk.is_bool(out):  # x.argmin(1, True): PyTorch's keepdim
+        out, keepdim = None, _tk.positional("argmin", out, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("argmin", axis, dim), _tk.keep("argmin", keepdims, keepdim)
     if out is None and keepdims is False:
@@ -413,6 +433,8 @@ def _mean_dtype(d, dtype):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, dim=None, keepdim=None, *, where=True):
     """NumPy's mean: float64 for integers; float16 summed in float32."""
+    if _tk.is_bool(dtype):  # x.mean(1, True): PyTorch's keepdim
+        dtype, keepdim = None, _tk.positional("mean", dtype, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("mean", axis, dim), _tk.keep("mean", keepdims, keepdim)
     if (dtype is None and out is None and (keepdims is False or keepdims is True) and where is True
@@ -466,6 +488,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=N
     n - ddof <= 0. A dtype= is the result's, complex too, as NumPy's.
     PyTorch's dim=, keepdim= and unbiased= divide by n - 1 by default
     (Note [PyTorch's keywords])."""
+    if _tk.is_bool(dtype):  # x.var(0, True[, True]): PyTorch's unbiased (and keepdim)
+        dtype, unbiased = None, _tk.positional("var", dtype, unbiased, "unbiased")
+        if _tk.is_bool(out):
+            out, keepdim = None, _tk.positional("var", out, keepdim)
     if dim is not None or keepdim is not None or unbiased is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("var", axis, dim), _tk.keep("var", keepdims, keepdim)
         ddof, correction = _tk.variance("var", ddof, correction, unbiased), None
@@ -505,6 +531,10 @@ def std(a, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=N
         unbiased=None, *, where=True, mean=None, correction=None):
     """NumPy's std: the square root of var (PyTorch's keywords as var's)."""
     from ._ufuncs import sqrt
+    if _tk.is_bool(dtype):  # x.std(0, True[, True]): PyTorch's unbiased (and keepdim)
+        dtype, unbiased = None, _tk.positional("std", dtype, unbiased, "unbiased")
+        if _tk.is_bool(out):
+            out, keepdim = None, _tk.positional("std", out, keepdim)
     if dim is not None or keepdim is not None or unbiased is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("std", axis, dim), _tk.keep("std", keepdims, keepdim)
         ddof, correction = _tk.variance("std", ddof, correction, unbiased), None
@@ -523,14 +553,14 @@ class _ReductionMethods:
 
     def var(self, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=None, keepdim=None,
             unbiased=None, *, where=True, mean=None, correction=None):
-        if dim is None and keepdim is None and unbiased is None:  # NumPy's call: no keywords to pass on
+        if dim is None and keepdim is None and unbiased is None and not _tk.is_bool(dtype):  # NumPy's call
             return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
         return var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction,
                    dim=dim, keepdim=keepdim, unbiased=unbiased)
 
     def std(self, axis=None, dtype=None, out=None, ddof=_tk.DDOF, keepdims=False, dim=None, keepdim=None,
             unbiased=None, *, where=True, mean=None, correction=None):
-        if dim is None and keepdim is None and unbiased is None:
+        if dim is None and keepdim is None and unbiased is None and not _tk.is_bool(dtype):
             return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
         return std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction,
                    dim=dim, keepdim=keepdim, unbiased=unbiased)
@@ -556,6 +586,8 @@ def _warn(message, stacklevel=3):
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True, dim=None,
            keepdim=None):
+    if _tk.is_bool(dtype):  # x.nansum(1, True): PyTorch's keepdim
+        dtype, keepdim = None, _tk.positional("nansum", dtype, keepdim)
     if dim is not None or keepdim is not None:  # Note [PyTorch's keywords]
         axis, keepdims = _tk.axis("nansum", axis, dim), _tk.keep("nansum", keepdims, keepdim)
     x, _ = _nan_replaced(_tensor(a), 0)

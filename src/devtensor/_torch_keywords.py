@@ -13,7 +13,10 @@ Note [PyTorch's keywords]
     meaning (x.max(1) is the maxima, x.std() divides by n, x.sort() sorts in
     place): README lists these differences.  Before, PyTorch's keywords were
     refused ("unexpected keyword argument 'dim'") or, passed positionally,
-    silently meant NumPy's.
+    silently meant NumPy's.  One positional form is PyTorch's too: a bool
+    where NumPy takes dtype or out (x.sum(1, True), x.max(1, True),
+    x.std(0, True, True)), which NumPy refuses, is PyTorch's keepdim (for
+    var and std, unbiased then keepdim).
 """
 import collections
 
@@ -22,6 +25,20 @@ import numpy as np
 max_result = collections.namedtuple("max", ["values", "indices"])
 min_result = collections.namedtuple("min", ["values", "indices"])
 sort_result = collections.namedtuple("sort", ["values", "indices"])
+
+
+def is_bool(value):
+    """Whether a positional argument is a bool where NumPy takes dtype or
+    out: PyTorch's keepdim (or var's and std's unbiased)."""
+    return value is True or value is False
+
+
+def positional(name, value, keyword, keyword_name="keepdim"):
+    """A positional bool as PyTorch's keepdim (or unbiased), refused beside
+    the same keyword."""
+    if keyword is not None:
+        raise TypeError(f"{name}() got multiple values for argument '{keyword_name}'")
+    return value
 
 
 def axis(name, axis, dim):

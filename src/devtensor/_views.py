@@ -578,17 +578,21 @@ def transpose_method(x, *axes, dim0=None, dim1=None):
 
     Note [PyTorch's transpose]
         NumPy's transpose(1, 0) permutes every axis; PyTorch's transpose(dim0,
-        dim1) swaps two.  Two dims of a tensor that has other than two
-        dimensions (where NumPy's call is an error) and dim0=/dim1= are
-        PyTorch's swap: attention code's x.transpose(1, 2) of a 4-d tensor.
-        So is the function form transpose(x, 0, 1) (NumPy's takes no third
-        argument).  Of a matrix, the method t.transpose(0, 1) stays NumPy's
-        (t itself; README)."""
+        dim1) swaps two.  Two dims given apart and dim0=/dim1= are PyTorch's
+        swap: attention code's x.transpose(1, 2) of a 4-d tensor (where
+        NumPy's call is an error), and of a matrix too, where NumPy's
+        t.transpose(0, 1) or (-2, -1) would be t itself, a call no NumPy
+        program needs, while PyTorch's causal masks and unbatched attention
+        (q @ k.transpose(-2, -1)) came out silently wrong.  So a matrix's
+        t.transpose(0, 1) is t.T (transpose(0, 0) t itself), as PyTorch's;
+        a permutation in one tuple, t.transpose((0, 1)), is NumPy's.  The
+        function form transpose(x, 0, 1) swaps too (NumPy's takes no third
+        argument)."""
     if dim0 is not None or dim1 is not None:
         if axes or dim0 is None or dim1 is None:
             raise TypeError("transpose() takes dim0= and dim1= together, without positional dims")
         return _swapaxes(x, operator.index(dim0), operator.index(dim1))
-    if len(axes) == 2 and x.ndim != 2 and all(isinstance(a, int) for a in axes):
+    if len(axes) == 2 and all(isinstance(a, int) for a in axes):
         return _swapaxes(x, axes[0], axes[1])
     axes = axes_arg(axes)
     return _permute_dims(x, range(x.ndim)[::-1] if axes is None else axes)
