@@ -25,6 +25,15 @@
 #define CPU_HUGE_BLOCK (4u << 20)
 #define CPU_HUGE_PAGE (2u << 20)
 
+/* Note [Cached middle blocks]
+ * Blocks from 256 KiB up to the huge ones go through the cache of Note
+ * [Host block cache] too.  glibc maps such blocks afresh or trims the heap
+ * under them depending on what else is alive: u8 * float32(0.5) of 10^6
+ * elements took 1,800 page faults and 2.7 ms a call while an 8 MB tensor
+ * was alive (0.2 ms once it was freed; NumPy 0.19), its float32 cast and
+ * result mapped anew each time. */
+#define CPU_CACHED_BLOCK (256u << 10)
+
 static int cpu_device_count(void) { return 1; }
 
 static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, void **ctx,
@@ -41,8 +50,13 @@ static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, v
     void *p;
     if (rounded <= CPU_SMALL_BLOCK) {
         p = malloc(rounded);
-    } else if (rounded < CPU_HUGE_BLOCK) {
+    } else if (rounded < CPU_CACHED_BLOCK) {
         p = aligned_alloc(CPU_ALIGNMENT, rounded);
+    } else if (rounded < CPU_HUGE_BLOCK) {
+        p = dt_cpu_cache_take(rounded); /* Note [Cached middle blocks] */
+        if (p == NULL)
+            p = aligned_alloc(CPU_ALIGNMENT, rounded);
+        *ctx = (void *)(uintptr_t)rounded;
     } else {
         size_t huge = rounded + (CPU_HUGE_PAGE - rounded % CPU_HUGE_PAGE) % CPU_HUGE_PAGE;
         if (huge < rounded)
@@ -65,7 +79,7 @@ static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, v
         return dt_error_set(err, DT_ERR_NOMEM,
                             "out of host memory: failed to allocate %zu bytes on cpu", nbytes);
     *ptr = p;
-    if (rounded < CPU_HUGE_BLOCK)
+    if (rounded < CPU_CACHED_BLOCK)
         *ctx = NULL;
     return DT_OK;
 }
@@ -73,8 +87,8 @@ static dt_status cpu_alloc(int index, size_t nbytes, void *stream, void **ptr, v
 static void cpu_free(int index, void *ptr, void *ctx)
 {
     (void)index;
-    size_t huge = (size_t)(uintptr_t)ctx;
-    if (huge == 0 || !dt_cpu_cache_give(ptr, huge))
+    size_t cached = (size_t)(uintptr_t)ctx; /* the size of a block the cache may keep */
+    if (cached == 0 || !dt_cpu_cache_give(ptr, cached))
         free(ptr);
 }
 

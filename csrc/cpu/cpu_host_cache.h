@@ -4,7 +4,8 @@
  * Writing a fresh multi-megabyte output costs its page faults more than its
  * arithmetic, and glibc returns such blocks to the kernel at every free.
  * Loops over same-sized tensors (the common case) therefore reuse freed
- * blocks of 4 MiB and more, by exact size, up to a byte budget:
+ * blocks of 256 KiB and more (Note [Cached middle blocks] in
+ * cpu_backend.c), by exact size, up to a byte budget:
  * DEVTENSOR_CPU_CACHE_BYTES (default 512 MiB; 0 turns the cache off, as the
  * sanitizer run does so that use-after-free stays visible).
  */
