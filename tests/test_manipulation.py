@@ -422,6 +422,35 @@ def test_insert_delete_many_runs(device):
     np.testing.assert_array_equal(to_np(got), np.insert(m, slice(None), -1, axis=1))
 
 
+def test_insert_delete_of_one_index_or_a_slice(device):
+    """One integer (Python's or NumPy's) or a step-1 slice: the runs are
+    known without an index array; every position, both ends, negative
+    ones, axes, values broadcast and cast, and NumPy's IndexError."""
+    a = np.random.default_rng(2).standard_normal(70_001)  # past the small-CPU path on the CPU too
+    m = np.arange(70_000, dtype=np.int32).reshape(350, 200)
+    t, tm = on(a, device), on(m, device)
+    for i in (0, 1, 35_000, -1, 70_000, -70_001, np.int64(7), np.uint8(3)):
+        np.testing.assert_array_equal(to_np(dt.insert(t, i, -2.5)), np.insert(a, i, -2.5))
+        if i != 70_000:
+            np.testing.assert_array_equal(to_np(dt.delete(t, i)), np.delete(a, i))
+    for obj in (slice(5, 100), slice(None, 10), slice(-3, None), slice(10, 5), slice(0, None), slice(7, 7)):
+        np.testing.assert_array_equal(to_np(dt.delete(t, obj)), np.delete(a, obj))
+    np.testing.assert_array_equal(to_np(dt.insert(t, 3, [1, 2, 3])), np.insert(a, 3, [1, 2, 3]))
+    for axis, values in ((0, 7.9), (1, [[1], [2]] * 175), (0, np.arange(200)), (1, -1)):
+        got = dt.insert(tm, 5, values if np.isscalar(values) else on(np.asarray(values), device), axis=axis)
+        assert got.dtype == dt.int32
+        np.testing.assert_array_equal(to_np(got), np.insert(m, 5, values, axis=axis))
+        np.testing.assert_array_equal(to_np(dt.delete(tm, -2, axis=axis)), np.delete(m, -2, axis=axis))
+    for call, want in [(lambda x: dt.insert(x, 70_002, 0.0), "index 70002 is out of bounds for axis 0 with size 70001"),
+                       (lambda x: dt.insert(x, -70_002, 0.0), "index -70002 is out of bounds for axis 0"),
+                       (lambda x: dt.delete(x, 70_001), "index 70001 is out of bounds for axis 0 with size 70001"),
+                       (lambda x: dt.delete(x, -70_002), "index -70002 is out of bounds for axis 0")]:
+        with pytest.raises(IndexError, match=want):
+            call(t)
+    with pytest.raises(IndexError, match="index 350 is out of bounds for axis 0 with size 350"):
+        dt.delete(tm, 350, axis=0)
+
+
 def test_insert_delete_errors(device):
     a = make((3, 2))
     t = on(a, device)

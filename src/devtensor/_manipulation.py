@@ -748,6 +748,19 @@ def _runs(index, split_at=None):
 _FEW_RUNS = 16  # more runs than this: one gather (Note [insert and delete by host index arithmetic])
 
 
+def _one_index(obj, n, axis, top):
+    """obj as a position in [0, top] when it is one integer (Python's or
+    NumPy's, not a bool), checked as NumPy checks it (IndexError past
+    -n..top); None for any other obj (Note [insert and delete by host index
+    arithmetic])."""
+    if type(obj) is not int and not isinstance(obj, np.integer):
+        return None
+    i = int(obj)
+    if not -n <= i <= top:
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    return i + n if i < 0 else i
+
+
 def _host_index(n, ndim, axis):
     """np.arange(n) shaped to lie along axis of an ndim-d array (host, indices only)."""
     return np.arange(n).reshape((1,) * axis + (n,) + (1,) * (ndim - axis - 1))
@@ -772,23 +785,36 @@ def delete(arr, obj, axis=None):
         past _FEW_RUNS runs, by one gather (take) of them all: a run's copy
         per scattered index made delete of 10^5 values 35 times NumPy's time.
         A small CPU tensor is NumPy's own delete of its view (Note [Small CPU
-        work through NumPy's functions] in _operands.py)."""
+        work through NumPy's functions] in _operands.py).  One integer, or a
+        slice of step 1, leaves two runs known without the index array (its
+        n integers made delete of one element of 10^6 cost 30 times NumPy's
+        two copies)."""
     views = small_cpu_views(arr, obj)
     if views is not None:
         return numpy_call(np.delete, views, floats=False, axis=axis)
     arr, axis = _flat_axis(arr, axis)
     if isinstance(obj, TensorBase):
         obj = obj._host_view()
-    kept = np.delete(_host_index(arr.shape[axis], arr.ndim, axis), obj, axis=axis).ravel()
-    runs = _runs(kept)
-    if runs is None:
-        from ._index_functions import take
-        return take(arr, asarray(kept, device=arr.device), axis=axis)
+    n = arr.shape[axis]
+    i = _one_index(obj, n, axis, n - 1)
+    if i is None and isinstance(obj, slice) and obj.indices(n)[2] == 1:
+        start, stop, _ = obj.indices(n)
+        stop = max(start, stop)
+        runs, length = [(0, 0, start), (start, stop, n - stop)], n - (stop - start)
+    elif i is not None:
+        runs, length = [(0, 0, i), (i, i + 1, n - i - 1)], n - 1
+    else:
+        kept = np.delete(_host_index(n, arr.ndim, axis), obj, axis=axis).ravel()
+        runs, length = _runs(kept), len(kept)
+        if runs is None:
+            from ._index_functions import take
+            return take(arr, asarray(kept, device=arr.device), axis=axis)
     shape = list(arr.shape)
-    shape[axis] = len(kept)
+    shape[axis] = length
     out = empty(shape, dtype=arr.dtype, device=arr.device)
     for p, v, k in runs:
-        _along(out, axis, slice(p, p + k))._copy_from(_along(arr, axis, slice(v, v + k)))
+        if k:
+            _along(out, axis, slice(p, p + k))._copy_from(_along(arr, axis, slice(v, v + k)))
     return out
 
 
@@ -824,8 +850,10 @@ def insert(arr, obj, values, axis=None):
         numnew = len(indices) if indices.ndim else 1
         marker = (-1 - np.arange(numnew)).reshape((1,) * axis + (numnew,) +
                                                   (1,) * (ndim - axis - 1))
-    placed = np.insert(_host_index(n, ndim, axis), obj, marker, axis=axis).ravel()
-    numnew = len(placed) - n
+    at = _one_index(obj, n, axis, n) if indices.ndim == 0 else None
+    if at is None:
+        placed = np.insert(_host_index(n, ndim, axis), obj, marker, axis=axis).ravel()
+        numnew = len(placed) - n
     slot = list(arr.shape)
     slot[axis] = numnew
     try:
@@ -835,18 +863,22 @@ def insert(arr, obj, values, axis=None):
             raise
         raise ValueError(f"shape mismatch: value array of shape {_fmt(values.shape)} could not "
                          f"be broadcast to indexing result of shape {_fmt(slot)}") from None
-    source = np.where(placed >= 0, placed, n - 1 - placed)  # arr's indices, then values' from n on
-    runs = _runs(source, split_at=n)
-    if runs is None:
-        both = concatenate([arr, values.astype(arr.dtype, copy=False)], axis=axis)
-        from ._index_functions import take
-        return take(both, asarray(source, device=arr.device), axis=axis)
+    if at is not None:  # one integer: arr's part before it, the values, the rest (no index array)
+        runs = [(0, 0, at), (at, n, numnew), (at + numnew, at, n - at)]
+    else:
+        source = np.where(placed >= 0, placed, n - 1 - placed)  # arr's indices, then values' from n on
+        runs = _runs(source, split_at=n)
+        if runs is None:
+            both = concatenate([arr, values.astype(arr.dtype, copy=False)], axis=axis)
+            from ._index_functions import take
+            return take(both, asarray(source, device=arr.device), axis=axis)
     shape = list(arr.shape)
-    shape[axis] = len(placed)
+    shape[axis] = n + numnew
     out = empty(shape, dtype=arr.dtype, device=arr.device)
     for p, v, k in runs:
         src, v = (arr, v) if v < n else (values, v - n)
-        _along(out, axis, slice(p, p + k))._copy_from(_along(src, axis, slice(v, v + k)))
+        if k:
+            _along(out, axis, slice(p, p + k))._copy_from(_along(src, axis, slice(v, v + k)))
     return out
 
 
