@@ -215,3 +215,29 @@ def test_order_letters_in_either_case(device, name, order):
             assert creation((2, 3), order=order, device=device).strides == np.zeros((2, 3), order=order).strides
     with pytest.raises(ValueError, match=r"order must be one of 'C', 'F', 'A', or 'K' \(got 'Fortran'\)"):
         call(dt, T(F, device), "Fortran")
+
+
+@pytest.mark.parametrize("inner", [1, 2, 3, 8, 9])
+def test_short_last_axes_under_long_ones(device, inner):
+    """A last axis of a few elements under a long one changes places in
+    the CPU loops (Note [Short inner axes] in csrc/cpu/cpu_run.c): values,
+    broadcasting, zero strides (repeat), casts, in-place ops and out= are
+    NumPy's, whatever the order."""
+    rng = np.random.default_rng(inner)
+    n = 3000 if device == "cpu" else 300
+    a = rng.standard_normal((n, inner))
+    b = rng.standard_normal((1, inner))
+    x, y = dt.asarray(a, device=device), dt.asarray(b, device=device)
+    assert_same(x * y + 1.5, a * b + 1.5, device)
+    assert_same(x[::-2] - x[1::2], a[::-2] - a[1::2], device)
+    assert_same(dt.repeat(x[:, 0], inner), np.repeat(a[:, 0], inner), device)
+    assert_same(dt.broadcast_to(x[:, :1], (n, inner)).copy(), np.broadcast_to(a[:, :1], (n, inner)).copy(), device)
+    assert_same(x.astype(dt.float32), a.astype(np.float32), device)
+    z = x.copy()
+    z += z
+    assert_same(z, a + a, device)
+    o = dt.empty((inner, n), device=device).T
+    dt.multiply(x, 2.0, out=o)
+    assert_same(o, a * 2.0, device)
+    m = np.arange(2 * n * inner, dtype=np.int32).reshape(2, n, inner)
+    assert_same(dt.asarray(m, device=device) % 7, m % 7, device)

@@ -140,8 +140,32 @@ static void dt_cpu_loop_run_blocks(int64_t begin, int64_t end, void *ctx)
     dt_cpu_loop_run_range(job->loop, job->inner, b, e < job->numel ? e : job->numel);
 }
 
-dt_status dt_cpu_run_loop(const dt_loop *loop, dt_error *err)
+/* Note [Short inner axes]
+ * The inner loop runs along the last axis, one call per row, so an output
+ * of many short rows -- repeat(a, 2) is a copy of a view of shape (n, 2)
+ * with strides (8, 0) -- cost a call per two elements: 6.9 ms for 10^6
+ * rows, where two strided passes of 10^6 take 0.7.  A last axis of at
+ * most SHORT_INNER elements under one at least LONG_OUTER times longer
+ * changes places with it.  Every element is computed alone (Note [Loop
+ * axes in memory order] in elementwise.c), so no value changes. */
+#define SHORT_INNER 8
+#define LONG_OUTER 8
+static const dt_loop *long_rows(const dt_loop *loop, dt_loop *swapped)
 {
+    int nd = loop->ndim;
+    if (nd < 2 || loop->shape[nd - 1] > SHORT_INNER || loop->shape[nd - 2] < LONG_OUTER * loop->shape[nd - 1])
+        return loop;
+    *swapped = *loop;
+    swapped->shape[nd - 1] = loop->shape[nd - 2], swapped->shape[nd - 2] = loop->shape[nd - 1];
+    for (int k = 0; k < loop->nop; k++)
+        swapped->strides[k][nd - 1] = loop->strides[k][nd - 2], swapped->strides[k][nd - 2] = loop->strides[k][nd - 1];
+    return swapped;
+}
+
+dt_status dt_cpu_run_loop(const dt_loop *given, dt_error *err)
+{
+    dt_loop swapped;
+    const dt_loop *loop = long_rows(given, &swapped); /* Note [Short inner axes] */
     dt_dtype dtypes[3] = {loop->dtypes[0], loop->dtypes[1],
                           loop->nop > 2 ? loop->dtypes[2] : loop->dtypes[1]};
     dt_cpu_inner_loop inner = dt_cpu_find_loop(loop->op, dtypes);
