@@ -2,6 +2,7 @@
 kernels) against NumPy on every device: values, dtypes, shapes and errors,
 over dtypes x axes x keepdims x layouts (strided, negative strides,
 broadcast, empty, 0-d), and summation accuracy against math.fsum."""
+import itertools
 import math
 import re
 import warnings
@@ -534,14 +535,16 @@ NAN_FUNCS = ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nans
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex128", "int32", "bool"])
 def test_nan_functions(device, name, dtype):
     """NumPy's nanfunctions, all-NaN slices included (NaN with its warning,
-    or ValueError for nanargmax/nanargmin), against NumPy."""
+    or ValueError for nanargmax/nanargmin), and without NaN (nanmax's plain
+    max: Note [nanmax is fmax.reduce]), against NumPy."""
     rng = np.random.default_rng(12)
     a = values(rng, (4, 5), dtype)
+    clean = a.copy()
     if a.dtype.kind in "fc":
         a[rng.random((4, 5)) < 0.3] = np.nan
         a[1] = np.nan  # an all-NaN row
-    t = dt.asarray(a, device=device)
-    for axis in (None, 0, 1):
+    for a, axis in itertools.product((a, clean), (None, 0, 1)):
+        t = dt.asarray(a, device=device)
         for keepdims in ((False, True) if name not in ("nanargmax", "nanargmin") else (False,)):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)

@@ -606,9 +606,17 @@ def _nan_extreme(name, a, axis, out, keepdims, initial, where):
         when it is NaN, and a slice left with nothing (all NaN, masked out
         or empty) gives `initial`, or NaN with the "All-NaN slice" warning.
         Here NaN becomes -inf for max, the identity a NaN initial stands for.
+        First, without initial= or where=, the plain max, which keeps NaN:
+        where no slice held one it is the answer, one reduction where the
+        NaN-replaced one took three passes (10^6 float64: 0.82 ms, NumPy's
+        0.13).
     """
     from . import _ufuncs
     x = _tensor(a)
+    if initial is None and where is True and out is None and x.size and x.dtype.kind in "fc":
+        plain = _run(name, x, axis, keepdims, None, None, None, True)
+        if not bool(_ufuncs.isnan(plain).any()):
+            return plain
     fill = float("-inf") if name == "max" else float("inf")
     if initial is None:
         f = "fmax" if name == "max" else "fmin"
