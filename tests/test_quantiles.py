@@ -240,3 +240,46 @@ def test_weighted_errors(device):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             same_error(lambda: np.quantile(a, 0.5, **kwargs), lambda: dt.quantile(t, 0.5, **kwargs))
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint", "hazen",
+                                    "inverted_cdf", "closest_observation", "weibull"])
+def test_partitioned_order_statistics(device, method):
+    """Past the small-CPU path, median and quantiles partition at the places
+    they read and the last (Note [Quantiles by sorting]): odd and even
+    counts, ties, NaN slices, the NaN forms with and without NaN, axes,
+    several q and q beyond the places' limit, against NumPy."""
+    rng = np.random.default_rng(7)
+    n = 70_001 if device == "cpu" else 3_001
+    a = rng.standard_normal(n)
+    m = rng.integers(0, 50, (300 if device == "cpu" else 30, 251)).astype(np.float64)  # ties
+    q = [0.0, 0.1, 0.5, 0.77, 1.0]
+    for x in (a, a[:-1], m):
+        t = dt.asarray(x, device=device)
+        np.testing.assert_allclose(to_np(dt.quantile(t, q, method=method)), np.quantile(x, q, method=method),
+                                   rtol=1e-13)
+        np.testing.assert_allclose(to_np(dt.nanquantile(t, 0.3, method=method)),
+                                   np.nanquantile(x, 0.3, method=method), rtol=1e-13)
+    np.testing.assert_allclose(to_np(dt.quantile(dt.asarray(m, device=device), q, axis=1, method=method)),
+                               np.quantile(m, q, axis=1, method=method), rtol=1e-13)
+    many = np.linspace(0, 1, 101)
+    np.testing.assert_allclose(to_np(dt.quantile(dt.asarray(a, device=device), many, method=method)),
+                               np.quantile(a, many, method=method), rtol=1e-13)
+    if method != "linear":
+        return
+    for x in (a, a[:-1], m, m.astype(np.int32), m[:, :-1]):
+        t = dt.asarray(x, device=device)
+        for axis in (None, 0, -1):
+            assert_same(dt.median(t, axis=axis), np.median(x, axis=axis), device)
+            assert_same(dt.nanmedian(t, axis=axis), np.nanmedian(x, axis=axis), device)
+    b = m.copy()
+    b[3, 7] = np.nan
+    b[5] = np.nan
+    t = dt.asarray(b, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for axis in (None, 0, 1):
+            assert_same(dt.median(t, axis=axis), np.median(b, axis=axis), device)
+            assert_same(dt.nanmedian(t, axis=axis), np.nanmedian(b, axis=axis), device)
+            assert_same(dt.quantile(t, 0.25, axis=axis), np.quantile(b, 0.25, axis=axis), device)
+            assert_same(dt.nanquantile(t, 0.25, axis=axis), np.nanquantile(b, 0.25, axis=axis), device)
