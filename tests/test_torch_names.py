@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import CUDA_DEVICES, to_np
+from helpers import CUDA_DEVICES, assert_same, to_np
 
 
 def test_manual_seed_gives_the_same_numbers_on_every_device(device):
@@ -235,3 +235,54 @@ def test_factories_take_pytorchs_size_keyword(device):
     assert dt.full(shape=(2,), fill_value=7).tolist() == [7, 7]
     with pytest.raises(TypeError, match="full\\(\\) missing required argument 'fill_value'"):
         dt.full(size=(2,))
+
+
+def test_pytorch_forms_found_by_user_rounds(device):
+    """In-place methods (tril_, relu_, clip_, ...), methods of functions
+    (count_nonzero, rot90, take_along_dim, argwhere, bincount), concat(dim=),
+    manual_seed's generator, version.cuda, and PyTorch's keywords on linalg,
+    fft, cov and scatter, against NumPy's results."""
+    a = np.arange(12.0).reshape(3, 4) - 5.5
+    x = dt.asarray(a, device=device)
+    for name, args, want in [("tril_", (), np.tril(a)), ("triu_", (1,), np.triu(a, 1)),
+                             ("relu_", (), np.maximum(a, 0)), ("clip_", (-1, 2), np.clip(a, -1, 2)),
+                             ("sigmoid_", (), 1 / (1 + np.exp(-a))), ("round_", (), np.round(a)),
+                             ("fmod_", (2,), np.fmod(a, 2)), ("remainder_", (2,), np.remainder(a, 2)),
+                             ("log1p_", (), np.log1p(np.abs(a))), ("lerp_", (x * 0, 0.25), a * 0.75)]:
+        y = x.clone() if name != "log1p_" else dt.abs(x)
+        assert getattr(y, name)(*args) is y
+        np.testing.assert_allclose(to_np(y), want, rtol=1e-15, atol=1e-15)
+    with pytest.raises(TypeError, match="Cannot cast"):
+        dt.arange(3, device=device).sigmoid_()  # a float result into int64, refused as PyTorch's
+    i = dt.asarray([[0], [3], [1]], device=device)
+    assert int(x.count_nonzero()) == np.count_nonzero(a) and x.count_nonzero(dim=0).tolist() == [3, 3, 3, 3]
+    assert_same(x.rot90(), np.rot90(a), device)
+    assert_same(x.rot90(1, [1, 0]), np.rot90(a, 1, (1, 0)), device)
+    assert_same(dt.rot90(x, 2, dims=(0, 1)), np.rot90(a, 2), device)
+    assert_same(x.take_along_dim(i, 1), np.take_along_axis(a, i.cpu().numpy(), 1), device)
+    assert_same(x.argwhere(), np.argwhere(a), device)
+    assert_same(dt.asarray([1, 3, 3], device=device).bincount(minlength=5), np.bincount([1, 3, 3], minlength=5),
+                device)
+    assert_same(dt.concat([x, x], dim=1), np.concatenate([a, a], axis=1), device)
+    assert_same(dt.permute_dims(x), a.T, device)
+    g = dt.manual_seed(7)
+    assert g is dt.default_generator and g.initial_seed() == 7
+    assert dt.version.version == dt.__version__ and (dt.version.cuda is None or dt.version.cuda.count(".") == 1)
+    assert_same(dt.fft.fftshift(x, dim=1), np.fft.fftshift(a, axes=1), device)
+    assert_same(dt.fft.ifftshift(x, dim=(0, 1)), np.fft.ifftshift(a), device)
+    v = dt.asarray(np.arange(6.0).reshape(2, 3), device=device)
+    assert_same(dt.linalg.cross(dt.ones((2, 3), device=device), v, dim=1), np.cross(np.ones((2, 3)), v.cpu().numpy()),
+                device)
+    np.testing.assert_allclose(to_np(dt.linalg.vector_norm(x, 1)), np.abs(a).sum(), rtol=1e-15)
+    assert dt.linalg.vector_norm(x, 2, 1, True).shape == (3, 1)
+    np.testing.assert_allclose(to_np(dt.linalg.matrix_norm(x, "nuc")), np.linalg.norm(a, "nuc"), rtol=1e-12)
+    np.testing.assert_allclose(to_np(dt.cov(x, correction=0)), np.cov(a, ddof=0), rtol=1e-12)
+    with pytest.raises(TypeError, match="both ddof and correction"):
+        dt.cov(x, ddof=1, correction=0)
+    m = dt.asarray([[1.0, 0.0], [0.0, 1e-3]], device=device)
+    assert [int(dt.linalg.matrix_rank(m, atol=t)) for t in (1e-2, 1e-4)] == [1, 2]
+    assert int(dt.linalg.matrix_rank(m, atol=1e-4, rtol=0.5)) == 1
+    added = dt.scatter(x, 1, dt.asarray([[0], [1], [0]], device=device), dt.ones((3, 1), device=device), reduce="add")
+    want = a.copy()
+    want[[0, 1, 2], [0, 1, 0]] += 1
+    assert_same(added, want, device)

@@ -89,6 +89,11 @@ static int cuda_module_exec(PyObject *m)
     }
     if (PyModule_AddIntConstant(m, "ABI_VERSION", DT_BACKEND_ABI_VERSION) < 0)
         return -1;
+    /* the CUDA runtime built against, "13.0": devtensor.version.cuda */
+    char cuda_version[32];
+    snprintf(cuda_version, sizeof cuda_version, "%d.%d", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    if (PyModule_AddStringConstant(m, "CUDA_VERSION", cuda_version) < 0)
+        return -1;
     return 0;
 }
 

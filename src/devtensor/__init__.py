@@ -103,7 +103,8 @@ from . import _after_import  # noqa: E402
 _after_import.when_imported("dask.array", lambda: __import__("devtensor.dask"))
 _after_import.when_imported("distributed", lambda: __import__("devtensor._dask_distributed"))
 
-__version__ = "0.1.0"
+from . import version  # noqa: E402
+from .version import __version__  # noqa: E402,F401
 __array_api_version__ = "2025.12"  # the array API standard devtensor follows
 
 # NumPy's constants: plain Python floats, and None for newaxis

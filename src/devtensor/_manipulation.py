@@ -136,8 +136,10 @@ def concatenate(arrays, /, axis=0, out=None, dim=None, *, dtype=None, casting="s
     return result
 
 
-def concat(arrays, /, *, axis=0):
-    """Array API: concatenate (axis=None flattens)."""
+def concat(arrays, /, *, axis=0, dim=None):
+    """Array API: concatenate (axis=None flattens); PyTorch's concat(dim=)."""
+    if dim is not None:  # Note [PyTorch's keywords]
+        axis = _tk.axis_with_default("concat", axis, 0, dim)
     return concatenate(arrays, axis=axis)
 
 
@@ -426,8 +428,13 @@ def flipud(m):
     return flip(m, 0)
 
 
-def rot90(m, k=1, axes=(0, 1)):
-    """m rotated by 90 degrees k times in the plane of axes (a view)."""
+def rot90(m, k=1, axes=(0, 1), dims=None):
+    """m rotated by 90 degrees k times in the plane of axes (a view; dims=
+    is PyTorch's name for axes)."""
+    if dims is not None:  # Note [PyTorch's keywords]
+        if tuple(axes) != (0, 1):
+            raise TypeError("rot90() got both axes and dims (NumPy's and PyTorch's name for the same argument)")
+        axes = dims
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")

@@ -174,11 +174,17 @@ def _weights(X, fweights, aweights):
     return w
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None,
+        correction=None):
     """NumPy's cov: the covariance matrix of the variables in the rows of m
     (columns with rowvar=False), y's appended; bias, ddof, frequency and
-    reliability weights as NumPy's, with its warnings and errors."""
+    reliability weights as NumPy's, with its warnings and errors.
+    PyTorch's correction= is ddof."""
     dt = _dt()
+    if correction is not None:
+        if ddof is not None:
+            raise TypeError("cov() got both ddof and correction (NumPy's and PyTorch's name for the same argument)")
+        ddof = correction
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     device = _device_of(m, y)

@@ -759,6 +759,47 @@ for _name, _ufunc in (("abs_", "absolute"), ("neg_", "negative"), ("exp_", "exp"
     setattr(_TorchMethods, _name, _in_place(_name, _ufunc))
 del _name, _ufunc
 
+
+
+def _in_place_of(name, method):
+    """The method t.<name>(*args): t.<method>(*args) written into t, which
+    it returns (PyTorch's in-place form; a result t's dtype cannot hold
+    under same_kind casting is refused, as PyTorch refuses it)."""
+    def apply(self, *args, **kwargs):
+        _warn_if_element_copy(self, name)
+        _dt().copyto(self, getattr(self, method)(*args, **kwargs), casting="same_kind")
+        return self
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = f"self.{method}(...) written into self (PyTorch's Tensor.{name}); returns self"
+    return apply
+
+
+for _name in ("tril", "triu", "relu", "sigmoid", "clip", "round", "fmod", "remainder", "tan", "atan", "asin",
+              "acos", "sinh", "cosh", "log2", "log10", "log1p", "expm1", "exp2", "rsqrt", "frac", "logit",
+              "nan_to_num", "lerp", "addcmul", "addcdiv", "xlogy", "clamp_min", "clamp_max", "logical_not",
+              "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "atan2", "maximum", "minimum"):
+    if not hasattr(_TorchMethods, _name + "_"):
+        setattr(_TorchMethods, _name + "_", _in_place_of(_name + "_", _name))
+del _name
+
+
+def _function_method(name, call):
+    """The method t.<name>(...): the devtensor function of PyTorch's name on t."""
+    def apply(self, *args, **kwargs):
+        return call(_dt(), self, *args, **kwargs)
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = f"PyTorch's Tensor.{name}: devtensor.{name}(self, ...)"
+    return apply
+
+
+_TorchMethods.count_nonzero = _function_method("count_nonzero", lambda dt, t, dim=None: dt.count_nonzero(t, dim=dim))
+_TorchMethods.rot90 = _function_method("rot90", lambda dt, t, k=1, dims=(0, 1): dt.rot90(t, k, dims=dims))
+_TorchMethods.take_along_dim = _function_method("take_along_dim", lambda dt, t, indices, dim=None:
+                                                dt.take_along_dim(t, indices, dim))
+_TorchMethods.argwhere = _function_method("argwhere", lambda dt, t: dt.argwhere(t))
+_TorchMethods.bincount = _function_method("bincount", lambda dt, t, weights=None, minlength=0:
+                                          dt.bincount(t, weights, minlength))
+
 # the casts: float(), double(), half(), bfloat16(), long(), int(), ... (PackedSequence's too)
 CASTS = (("float", _C.float32), ("double", _C.float64), ("half", _C.float16), ("bfloat16", _C.bfloat16),
          ("long", _C.int64), ("int", _C.int32), ("short", _C.int16), ("char", _C.int8), ("byte", _C.uint8),

@@ -23,7 +23,9 @@ def manual_seed(seed):
     the streams are counter-based, so one seed gives the same numbers on
     the cpu and on each GPU (README)."""
     from . import random
+    from ._torch_setup import default_generator
     random.manual_seed(seed)
+    return default_generator  # PyTorch's return: random_split(..., generator=torch.manual_seed(42))
 
 
 # Note [Grad mode without autograd]

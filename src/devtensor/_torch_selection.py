@@ -617,8 +617,8 @@ def index_fill(input, dim, index, value):
     return _input_tensor("index_fill", input).index_fill(dim, index, value)
 
 
-def scatter(input, dim, index, src=None, *, value=None):
-    return _input_tensor("scatter", input).scatter(dim, index, src, value=value)
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    return _input_tensor("scatter", input).scatter(dim, index, src, value=value, reduce=reduce)
 
 
 def scatter_add(input, dim, index, src):

@@ -540,9 +540,12 @@ def _expand_dims(x, axis):
     return reshape(x, shape)
 
 
-def permute_dims(x, axes):
-    """x with its axes reordered (axes[i] is the old axis that becomes axis i)."""
+def permute_dims(x, axes=None):
+    """x with its axes reordered (axes[i] is the old axis that becomes axis
+    i); without axes, reversed (NumPy 2.4's default)."""
     x = _tensor(x)
+    if axes is None:
+        return x.transpose()
     return x.permute(axes) if isinstance(axes, (tuple, list)) else _permute_dims(x, axes)
 
 

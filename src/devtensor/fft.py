@@ -366,11 +366,17 @@ def _shift(x, axes, sign):
     return roll(x, shift, axes)
 
 
-def fftshift(x, axes=None):
-    """The zero frequency moved to the middle (NumPy's fftshift), on x's device."""
-    return _shift(x, axes, 1)
+def fftshift(x, axes=None, dim=None):
+    """The zero frequency moved to the middle (NumPy's fftshift), on x's
+    device; dim= is PyTorch's name for axes."""
+    return _shift(x, _shift_axes("fftshift", axes, dim), 1)
 
 
-def ifftshift(x, axes=None):
+def ifftshift(x, axes=None, dim=None):
     """The inverse of fftshift, on x's device."""
-    return _shift(x, axes, -1)
+    return _shift(x, _shift_axes("ifftshift", axes, dim), -1)
+
+
+def _shift_axes(name, axes, dim):
+    from . import _torch_keywords as _tk
+    return _tk.axis(name, axes, dim)

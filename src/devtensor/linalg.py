@@ -435,11 +435,24 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     return dt.matmul(_mH(vt) * inv_s[..., None, :], _mH(u))
 
 
-def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None, atol=None):
     """The number of singular values above tol (default: rtol, or max(m, n)
-    * eps, times the largest); a Python int for fewer than two axes."""
+    * eps, times the largest); a Python int for fewer than two axes.
+    PyTorch's atol=: the tolerance max(atol, rtol * largest), rtol 0 unless
+    given."""
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
+    if atol is not None:
+        if tol is not None:
+            raise ValueError("`tol` and `atol` can't be both set.")
+        A = _tensor(A)
+        if A.ndim >= 2:
+            dt = _dt()
+            S = svd(A, compute_uv=False, hermitian=hermitian)
+            largest = dt.max(S, axis=-1, keepdims=True, initial=0)
+            limit = dt.maximum(_tensor(atol, device=S.device)[..., None],
+                               largest * (0 if rtol is None else _tensor(rtol, device=S.device)[..., None]))
+            return dt.count_nonzero(S > limit, axis=-1)
     A = _tensor(A)
     dt = _dt()
     if A.ndim < 2:
@@ -536,9 +549,10 @@ def _abs2(x):
     return dt.real(x) ** 2 + dt.imag(x) ** 2 if _is_complex(x) else x * x
 
 
-def vector_norm(x, /, *, axis=None, keepdims=False, ord=2, dim=None, keepdim=None, dtype=None):
+def vector_norm(x, /, ord=2, dim=None, keepdim=None, *, axis=None, keepdims=False, dtype=None):
     """The array API's vector norm: over every axis (axis=None), one, or
-    several taken as one vector (PyTorch's dim=, keepdim= and dtype= too)."""
+    several taken as one vector (PyTorch's dim=, keepdim= and dtype= too,
+    and its positional ord, dim and keepdim)."""
     from . import _torch_keywords as _tk
     axis, keepdims = _tk.axis("vector_norm", axis, dim), _tk.keep("vector_norm", keepdims, keepdim)
     x = _as_norm_input(x if dtype is None else _dt().asarray(x).astype(dtype))
@@ -553,8 +567,9 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2, dim=None, keepdim=Non
     return out
 
 
-def matrix_norm(x, /, *, keepdims=False, ord="fro", dim=(-2, -1), keepdim=None):
-    """The array API's matrix norm of the last two axes (PyTorch's dim= the two others)."""
+def matrix_norm(x, /, ord="fro", dim=(-2, -1), keepdim=None, *, keepdims=False):
+    """The array API's matrix norm of the last two axes (PyTorch's dim= the
+    two others; its ord, dim and keepdim may come by position)."""
     from . import _torch_keywords as _tk
     return norm(x, ord=ord, axis=tuple(dim), keepdims=_tk.keep("matrix_norm", keepdims, keepdim))
 
@@ -793,9 +808,12 @@ def vecdot(x1, x2, /, *, axis=-1):
     return _dt().vecdot(x1, x2, axis=axis)
 
 
-def cross(x1, x2, /, *, axis=-1):
+def cross(x1, x2, /, *, axis=-1, dim=None):
     """The cross product of 3-element vectors along axis (the array API's:
-    2-element vectors are refused)."""
+    2-element vectors are refused; PyTorch's dim= for axis)."""
+    if dim is not None:
+        from . import _torch_keywords as _tk
+        axis = _tk.axis_with_default("cross", axis, -1, dim)
     x1, x2 = _tensor(x1), _tensor(x2)
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, but they "
