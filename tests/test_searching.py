@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import assert_same, given, settings, st
+from helpers import assert_same, given, settings, st, to_np
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
           "float32", "float64", "complex64", "complex128"]
@@ -101,7 +101,7 @@ def test_digitize(device):
 
 def test_bad_arguments(device):
     t = dt.asarray(np.arange(6.0).reshape(2, 3), device=device)
-    with pytest.raises(ValueError, match="object too deep"):
+    with pytest.raises(RuntimeError, match="first N-1 dimensions"):  # a batched search (PyTorch's) needs rows
         dt.searchsorted(t, 1.0)
     with pytest.raises(ValueError, match="side must be"):
         dt.searchsorted(t[0], 1.0, side="middle")
@@ -150,5 +150,40 @@ def test_searchsorted_per_call_forms(device):
     assert _C._search_fast(dt.asarray(np.ones((2, 2)), device=device), 1.0, False) is None
     with pytest.raises(ValueError, match="side must be 'left' or 'right'"):
         dt.searchsorted(ta, 1.0, side="middle")
-    with pytest.raises(ValueError, match="object too deep"):
+    with pytest.raises(RuntimeError, match="first N-1 dimensions"):
         dt.searchsorted(dt.asarray(np.ones((2, 2)), device=device), 1.0)
+
+
+def test_batched_searchsorted_is_pytorchs(device):
+    """A sorted sequence of more than one axis (PyTorch's batched search,
+    NeRF's sampling; NumPy refuses it): row i of v in row i of a, as NumPy's
+    1-d search of each row gives (Note [Batched searchsorted by one sort]),
+    ties on both sides, NaN, sorter=, int32 results, PyTorch's shape error."""
+    rng = np.random.default_rng(4)
+    for shape, m in [((3, 7), 5), ((2, 3, 10), 4), ((4, 1), 3), ((5, 6), 0), ((1, 50), 200), ((2, 0), 3)]:
+        a = np.sort(rng.integers(0, 10, shape).astype(np.float64), axis=-1)
+        v = rng.integers(-1, 11, shape[:-1] + (m,)).astype(np.float64)
+        if v.size:
+            v.flat[0] = np.nan
+        rows_a = a.reshape(int(np.prod(shape[:-1])), shape[-1])
+        rows_v = v.reshape(rows_a.shape[0], m)
+        for side in ("left", "right"):
+            want = np.stack([np.searchsorted(ra, rv, side) for ra, rv in zip(rows_a, rows_v)]).reshape(v.shape) \
+                if rows_a.shape[0] else np.zeros(v.shape, dtype=np.int64)
+            got = dt.searchsorted(dt.asarray(a, device=device), dt.asarray(v, device=device), side=side)
+            assert got.dtype == dt.int64 and got.device == dt.device(device)
+            np.testing.assert_array_equal(to_np(got), want)
+            got = dt.searchsorted(dt.asarray(a, device=device), dt.asarray(v, device=device),
+                                  right=side == "right", out_int32=True)
+            assert got.dtype == dt.int32
+            np.testing.assert_array_equal(to_np(got), want)
+    a = np.array([[5.0, 1.0, 3.0], [2.0, 9.0, 4.0]])
+    order = np.argsort(a, axis=-1)
+    got = dt.searchsorted(dt.asarray(a, device=device), dt.asarray([[3.0, 0.0], [4.5, 10.0]], device=device),
+                          sorter=dt.asarray(order, device=device))
+    assert got.tolist() == [[1, 0], [2, 3]]
+    x = dt.asarray([[1.0, 2.0], [3.0, 4.0]], device=device)
+    for bad in (dt.asarray([1.0, 2.0], device=device), dt.asarray([[1.0], [2.0], [3.0]], device=device)):
+        with pytest.raises(RuntimeError, match="first N-1 dimensions of boundaries tensor and input value tensor"):
+            dt.searchsorted(x, bad)
+    assert dt.searchsorted(dt.asarray([[1, 3, 5]], device=device), dt.asarray([[2.5]], device=device)).tolist() == [[1]]

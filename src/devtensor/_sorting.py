@@ -78,11 +78,12 @@ def searchsorted(a, v, side="left", sorter=None, *, right=None, out_int32=False)
     from ._dtype_api import result_type
     device = operands_device(a, v, sorter)
     a = _tensor(a, device)
-    if a.ndim != 1:
-        raise ValueError("object too deep for desired array" if a.ndim > 1 else
-                         "object of too small depth for desired array")
     if side not in ("left", "right"):
         raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
+    if a.ndim > 1:
+        return _batched_search(a, _tensor(v, a.device), side == "right", sorter)
+    if a.ndim != 1:
+        raise ValueError("object of too small depth for desired array")
     scalar_v = not isinstance(v, (TensorBase, np.ndarray, list, tuple))
     v = _tensor(v, a.device)
     if sorter is not None:
@@ -102,6 +103,49 @@ def searchsorted(a, v, side="left", sorter=None, *, right=None, out_int32=False)
     out = empty(v.shape, dtype=_C.int64, device=a.device)
     _C._search(a, v, side == "right", out)
     return out if not scalar_v else out.reshape(())
+
+
+def _batched_search(a, v, right, sorter):
+    """PyTorch's searchsorted of a sorted sequence of more than one axis
+    (NumPy's refuses it): row i of v searched in row i of a, their leading
+    axes equal.
+
+    Note [Batched searchsorted by one sort]
+        Each row of v is appended to its row of a (before it for side
+        'left', so a value sorts ahead of elements equal to it; after it for
+        'right') and the rows are stably argsorted at once; a value's answer
+        is its sorted place less the values sorted before it, which a
+        running count of the values gives.  So every row is searched by the
+        batched sort kernels of the device, not a call per row.  NaN sorts
+        last, as in the 1-d search."""
+    from . import _index_functions, _reductions, _ufuncs
+    from ._dtype_api import result_type
+    if v.ndim != a.ndim or v.shape[:-1] != a.shape[:-1]:
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           f"dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(a.shape)} and input value tensor {list(v.shape)}")
+    if sorter is not None:
+        a = _index_functions.take_along_axis(a, _tensor(sorter, a.device), axis=-1)
+    common = result_type(a.dtype, v.dtype)
+    a, v = a.astype(common, copy=False), v.astype(common, copy=False)
+    n, m = a.shape[-1], v.shape[-1]
+    from ._manipulation import concatenate
+    joined = concatenate([a, v] if right else [v, a], axis=-1)
+    is_value = concatenate([_C.zeros(a.shape, dtype=_C.bool, device=a.device),
+                            _C.ones(v.shape, dtype=_C.bool, device=a.device)] if right else
+                           [_C.ones(v.shape, dtype=_C.bool, device=a.device),
+                            _C.zeros(a.shape, dtype=_C.bool, device=a.device)], axis=-1)
+    order = argsort(joined, axis=-1, kind="stable")
+    sorted_is_value = _index_functions.take_along_axis(is_value, order, axis=-1)
+    values_before = _reductions.cumsum(sorted_is_value, axis=-1, dtype=_C.int64) - sorted_is_value
+    place = _C.arange(n + m, dtype=_C.int64, device=a.device)
+    found = _ufuncs.subtract(place, values_before)  # for a value: the elements of a sorted before it
+    out = _C.empty(v.shape, dtype=_C.int64, device=a.device)
+    if v.size:
+        column = order - n if right else order  # a value's column in its row of v
+        row = _C.arange(v.size // m, dtype=_C.int64, device=a.device).reshape(v.shape[:-1] + (1,))
+        out.reshape(-1)[(row * m + column)[sorted_is_value]] = found[sorted_is_value]
+    return out
 
 
 def digitize(x, bins, right=False):
