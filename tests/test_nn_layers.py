@@ -804,3 +804,28 @@ def test_remaining_error_paths_of_the_new_functions(device):
         m(dt.ones((2, 4), dtype=dt.float32, device=device), dt.ones(2, device=device))
     with pytest.raises(TypeError, match="forward: input must be a devtensor.Tensor, got list"):
         m([[1.0] * 4], dt.asarray([0], device=device))
+
+
+def test_lp_pool_of_infinite_norm_and_attention_to_masked_rows(device):
+    """lp_pool with norm_type inf is the window's largest |x| (-inf: minus
+    the smallest), 0 is PyTorch's ValueError; scaled_dot_product_attention
+    gives zeros for a query row whose every key is masked (PyTorch's safe
+    softmax), where MultiheadAttention's NaN stays."""
+    F = dt.nn.functional
+    x = np.array([[[-3.0, 1.0, 2.0, -0.5, 4.0]]])
+    t = dt.asarray(x, device=device)
+    windows = np.abs(x[..., :4]).reshape(1, 1, 2, 2)
+    assert F.lp_pool1d(t, float("inf"), 2).tolist() == windows.max(-1).tolist()
+    assert F.lp_pool1d(t, -float("inf"), 2).tolist() == windows.min(-1).tolist()
+    m = np.abs(np.arange(-8.0, 8.0)).reshape(1, 1, 4, 4)
+    assert F.lp_pool2d(dt.asarray(m, device=device), float("inf"), 2).tolist() == \
+        m.reshape(1, 1, 2, 2, 2, 2).max(axis=(3, 5)).tolist()
+    with pytest.raises(ValueError, match="norm_type must be a non-zero value, but got 0"):
+        F.lp_pool1d(t, 0, 2)
+    q = dt.ones((1, 1, 2, 3), device=device)
+    for mask in (dt.asarray([[True, True], [False, False]], device=device),
+                 dt.asarray([[0.0, 0.0], [-np.inf, -np.inf]], device=device)):
+        out = F.scaled_dot_product_attention(q, q, q, attn_mask=mask)
+        assert out[0, 0].tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
+    half = F.scaled_dot_product_attention(q, q, q, attn_mask=dt.asarray([[True, False], [False, True]], device=device))
+    assert half[0, 0].tolist() == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]

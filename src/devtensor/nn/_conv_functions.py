@@ -577,6 +577,14 @@ def _lp_pool(n, input, norm_type, kernel_size, stride, ceil_mode):
     _tensor(input)
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"\"lp_pool{n}d\" not implemented for '{input.dtype}'")
+    if isinstance(norm_type, (int, float)):
+        if norm_type == 0:
+            raise ValueError(f"norm_type must be a non-zero value, but got {norm_type}")
+        if math.isinf(norm_type):  # PyTorch's: the largest |x| of a window (its smallest for -inf)
+            pool = {1: max_pool1d, 2: max_pool2d, 3: max_pool3d}[n]
+            if norm_type > 0:
+                return pool(dt.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+            return -pool(-dt.abs(input), kernel_size, stride, 0, 1, ceil_mode)
     kernel = _tuple(kernel_size, n, "kernel_size")
     out = _avg_pool(n, dt.power(input, norm_type), kernel, stride, 0, ceil_mode, True, None)
     return (dt.sign(out) * dt.maximum(dt.abs(out), 0) * math.prod(kernel)) ** (1.0 / norm_type)

@@ -410,7 +410,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     (PyTorch's scaled_dot_product_attention): scale 1/sqrt(E) by default, a
     bool attn_mask keeps the True positions, a float one is added,
     is_causal masks the upper triangle, enable_gqa shares each key/value
-    head among query heads, dropout_p drops attention weights."""
+    head among query heads, dropout_p drops attention weights.  A query row
+    whose every key is masked gives zeros, as PyTorch's (its nn.Multihead-
+    Attention gives NaN there, and so does devtensor's)."""
     for t, what in ((query, "query"), (key, "key"), (value, "value")):
         _tensor(t, what)
         if t.ndim < 2:
@@ -444,6 +446,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         else:
             scores = scores + attn_mask
     weights = softmax(scores, -1)
+    if attn_mask is not None:  # PyTorch's safe softmax: a row masked whole attends to nothing (zeros), not NaN
+        from .. import all as all_of
+        dead = all_of(scores == -math.inf, axis=-1, keepdims=True)
+        weights = _ufuncs.where(dead, 0, weights).astype(weights.dtype, copy=False)
     if dropout_p > 0:
         weights = dropout(weights, dropout_p, True)
     return matmul(weights, value)
