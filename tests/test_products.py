@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import devtensor as dt
-from helpers import CUDA_DEVICES, assert_same, given, settings, st
+from helpers import CUDA_DEVICES, assert_same, given, settings, st, to_np
 
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64",
           "complex64", "complex128"]
@@ -755,8 +755,14 @@ def test_mm_bmm_mv_errors(device):
     torch_error(lambda: dt.mm(m23, v3), RuntimeError, "mat2 must be a matrix")
     torch_error(lambda: dt.mm(m23, m45), RuntimeError,
                 "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)")
-    torch_error(lambda: dt.mm(m23, f32), RuntimeError,
-                "expected m1 and m2 to have the same dtype, but got: double != float")
+    torch_error(lambda: dt.mm(m23, on(make((3, 2), "int32"), device)), RuntimeError,
+                "expected m1 and m2 to have the same dtype, but got: double != int")
+    got = dt.mm(m23, f32)  # two float dtypes promote (Note [PyTorch's dtype names])
+    assert got.dtype == dt.float64
+    np.testing.assert_allclose(to_np(got), to_np(m23) @ to_np(f32).astype(np.float64), rtol=1e-12)
+    got = dt.bmm(b234.astype(dt.float32), on(make((2, 4, 2)), device))
+    assert got.dtype == dt.float64 and got.shape == (2, 3, 2)
+    assert dt.mv(m23.astype(dt.complex64), on(make(3, "float32"), device)).dtype == dt.complex64
     torch_error(lambda: dt.mm(m23, [[1], [2], [3]]), TypeError,
                 "mm(): argument 'mat2' (position 2) must be Tensor, not list")
     torch_error(lambda: dt.bmm(m23, b234), RuntimeError, "batch1 must be a 3D tensor")
@@ -770,8 +776,8 @@ def test_mm_bmm_mv_errors(device):
                 "vector + matrix @ vector expected, got 1, 2, 2")
     torch_error(lambda: dt.mv(m23, on(make(4), device)), RuntimeError,
                 "size mismatch, got input (2), mat (2x3), vec (4)")
-    torch_error(lambda: dt.mv(m23, on(make(3, "float32"), device)), RuntimeError,
-                "addmv input tensors must have the same dtype, but got Float, Double, and Float")
+    torch_error(lambda: dt.mv(m23, on(make(3, "int64"), device)), RuntimeError,
+                "addmv input tensors must have the same dtype, but got Long, Double, and Long")
 
 
 # ---- devices ----

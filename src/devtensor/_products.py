@@ -649,6 +649,12 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None, *, dim=None):
 #     PyTorch's mm, bmm and mv take one dtype (no promotion) and name a
 #     mismatch in its C++ words: mm by the element type's C++ name, bmm and
 #     mv by the ScalarType's.  These tables give those names to our dtypes.
+#     Two float (or complex) dtypes are promoted instead, as matmul's are:
+#     devtensor's default float is float64 where PyTorch's is float32, so
+#     PyTorch code that mixes a default-dtype tensor with a float32 one
+#     (D2L's attention: torch.normal queries, arange(dtype=float32) values,
+#     then bmm) would fail here only.  Integers and bools beside floats are
+#     refused, as PyTorch refuses them.
 _TORCH_SCALAR_TYPE = {
     "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
     "int64": "Long", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
@@ -664,6 +670,16 @@ _TORCH_CPP_TYPE = {
 }
 
 
+def _inexact_pair(a, b):
+    """a and b in their promoted dtype when both are float or complex and
+    differ (Note [PyTorch's dtype names]); else as they are."""
+    if a.dtype == b.dtype or a.dtype.kind not in "fc" or b.dtype.kind not in "fc":
+        return a, b
+    from ._dtype_api import result_type
+    common = result_type(a.dtype, b.dtype)
+    return a.astype(common, copy=False), b.astype(common, copy=False)
+
+
 def _torch_operands(name, *args):
     """PyTorch's functions take tensors only, on one device."""
     for i, (arg_name, x) in enumerate(args, 1):
@@ -676,8 +692,9 @@ def _torch_operands(name, *args):
 
 
 def mm(input, mat2):
-    """PyTorch's mm: the product of two matrices of one dtype (no
-    broadcasting, no 1-D operands)."""
+    """PyTorch's mm: the product of two matrices of one dtype, or of two
+    float dtypes promoted (Note [PyTorch's dtype names]); no broadcasting,
+    no 1-D operands."""
     a, b = _torch_operands("mm", ("input", input), ("mat2", mat2))
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -686,6 +703,7 @@ def mm(input, mat2):
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} "
                            f"and {b.shape[0]}x{b.shape[1]})")
+    a, b = _inexact_pair(a, b)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{_TORCH_CPP_TYPE[a.dtype.name]} != {_TORCH_CPP_TYPE[b.dtype.name]}")
@@ -703,6 +721,7 @@ def bmm(input, mat2):
     if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    a, b = _inexact_pair(a, b)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_TORCH_SCALAR_TYPE[a.dtype.name]} but found "
                            f"{_TORCH_SCALAR_TYPE[b.dtype.name]}")
@@ -717,6 +736,7 @@ def mv(input, vec):
     if a.shape[1] != v.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x"
                            f"{a.shape[1]}), vec ({v.shape[0]})")
+    a, v = _inexact_pair(a, v)
     if a.dtype != v.dtype:
         names = [_TORCH_SCALAR_TYPE[d.name] for d in (v.dtype, a.dtype, v.dtype)]
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names[0]}, "
