@@ -483,6 +483,14 @@ def test_device_errors_say_which():
     with pytest.raises(RuntimeError, match="in Linear: its parameters: weight, bias on cuda:0; "
                                            "input 0 on cpu"):
         nn.Linear(3, 1).cuda()(dt.ones(3, dtype=dt.float32))
+    lstm = nn.LSTM(2, 3).cuda()  # an LSTM's (h0, c0) and an attention's keyword mask are named too
+    h = dt.zeros((1, 1, 3), dtype=dt.float32)
+    with pytest.raises(RuntimeError, match=r"input 0 on cuda:0; input 1\[0\] on cpu; input 1\[1\] on cpu\)"):
+        lstm(dt.zeros((4, 1, 2), dtype=dt.float32, device="cuda:0"), (h, h))
+    attention = nn.MultiheadAttention(4, 1).cuda()
+    q = dt.zeros((2, 1, 4), dtype=dt.float32, device="cuda:0")
+    with pytest.raises(RuntimeError, match="input 2 on cuda:0; key_padding_mask on cpu"):
+        attention(q, q, q, key_padding_mask=dt.zeros((1, 2), dtype=dt.bool))
 
 
 # ---- functional: activations ----

@@ -114,7 +114,7 @@ class Module:
         except RuntimeError as e:
             if not str(e).startswith(_DEVICE_ERROR):
                 raise
-            raise _with_devices(self, e, args) from None
+            raise _with_devices(self, e, args, kwargs) from None
 
     def _call_with_hooks(self, args, kwargs):
         for hook in list(self._forward_pre_hooks.values()):
@@ -569,13 +569,25 @@ def _tensor_attributes(module):
     return found
 
 
-def _with_devices(module, error, args):
+def _input_devices(args, kwargs):
+    """'input 0 on cuda:0', 'input 1[0] on cpu' (a tensor in a tuple or list,
+    as an LSTM's (h0, c0)), 'key_padding_mask on cpu' (a keyword)."""
+    found = []
+    for name, value in [(f"input {i}", a) for i, a in enumerate(args)] + list(kwargs.items()):
+        if isinstance(value, Tensor):
+            found.append(f"{name} on {value.device}")
+        elif isinstance(value, (tuple, list)):
+            found.extend(f"{name}[{j}] on {v.device}" for j, v in enumerate(value) if isinstance(v, Tensor))
+    return found
+
+
+def _with_devices(module, error, args, kwargs):
     """Note [Which device a failing module was on]."""
     where = _devices_of(module)
     summary = "; ".join(f"{', '.join(names)} on {dev}" for dev, names in where.items())
     lines = [str(error)]
     if not getattr(error, "_devtensor_devices_added", False):
-        inputs = [f"input {i} on {a.device}" for i, a in enumerate(args) if isinstance(a, Tensor)]
+        inputs = _input_devices(args, kwargs)
         parts = ([f"its parameters: {summary}"] if summary else ["it has no parameters"]) + inputs
         attributes = _tensor_attributes(module)
         if attributes:
