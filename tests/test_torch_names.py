@@ -286,3 +286,29 @@ def test_pytorch_forms_found_by_user_rounds(device):
     want = a.copy()
     want[[0, 1, 2], [0, 1, 0]] += 1
     assert_same(added, want, device)
+
+
+def test_stack_sizes_and_batched_vector_solve(device):
+    """A PyTorch stack (dim=, default_collate) of unequal shapes gives
+    PyTorch's RuntimeError naming the entries (NumPy's call keeps its
+    ValueError); solve of A (*, n, n) and B (*, n), which NumPy 2 refuses,
+    is PyTorch's batch of vectors, while B that NumPy reads as matrices
+    stays NumPy's."""
+    from devtensor.utils.data import default_collate
+    a, b = dt.zeros(2, device=device), dt.zeros(3, device=device)
+    for call in (lambda: dt.stack([a, a, b], dim=0), lambda: default_collate([a, a, b])):
+        with pytest.raises(RuntimeError, match=r"stack expects each tensor to be equal size, but got \[2\] at "
+                                               r"entry 0 and \[3\] at entry 2"):
+            call()
+    with pytest.raises(ValueError, match="all input arrays must have the same shape"):
+        dt.stack([a, b])
+    A = np.random.default_rng(1).standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    B = np.arange(6.0).reshape(2, 3)
+    got = dt.linalg.solve(dt.asarray(A, device=device), dt.asarray(B, device=device))
+    np.testing.assert_allclose(to_np(got), np.linalg.solve(A, B[..., None])[..., 0], rtol=1e-12)
+    A3 = np.random.default_rng(2).standard_normal((3, 3, 3)) + 3 * np.eye(3)
+    B3 = np.arange(9.0).reshape(3, 3)  # NumPy 2 reads it as one 3x3 matrix for every batch
+    np.testing.assert_allclose(to_np(dt.linalg.solve(dt.asarray(A3, device=device), dt.asarray(B3, device=device))),
+                               np.linalg.solve(A3, B3), rtol=1e-12)
+    with pytest.raises(ValueError):
+        dt.linalg.solve(dt.asarray(A, device=device), dt.ones((2, 4), device=device))

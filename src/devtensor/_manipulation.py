@@ -147,6 +147,7 @@ def stack(arrays, axis=0, out=None, dim=None, *, dtype=None, casting="same_kind"
     """Join tensors of one shape along a new axis."""
     if dim is not None:  # Note [PyTorch's keywords]
         axis = _tk.axis_with_default("stack", axis, 0, dim)
+        _tk.equal_sizes("stack", arrays)
     if out is None and dtype is None:  # Note [Joins in C] (csrc/python/join.c), or None
         r = _C._stack_fast(arrays, axis)
         if r is not None:

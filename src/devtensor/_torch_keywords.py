@@ -81,6 +81,16 @@ def axis_with_default(name, axis, default, dim):
     return dim
 
 
+def equal_sizes(name, arrays):
+    """PyTorch's error for a stack (dim=) of tensors of different shapes,
+    naming the first two that differ (NumPy's names none)."""
+    shapes = [getattr(a, "shape", None) for a in arrays] if isinstance(arrays, (list, tuple)) else []
+    for i, shape in enumerate(shapes[1:], 1):
+        if shape is not None and shapes[0] is not None and shape != shapes[0]:
+            raise RuntimeError(f"{name} expects each tensor to be equal size, but got {list(shapes[0])} at entry 0 "
+                               f"and {list(shape)} at entry {i}")
+
+
 def keep(name, keepdims, keepdim):
     """keepdims from PyTorch's keepdim= (None: not passed)."""
     if keepdim is None:

@@ -209,7 +209,9 @@ def _lu(a):
 
 def solve(a, b):
     """x with a @ x == b for square a: NumPy 2's rule, b a stack of vectors
-    only when 1-D, else of matrices; the batch axes broadcast."""
+    only when 1-D, else of matrices; the batch axes broadcast.  Where that
+    rule refuses b and b is a's shape less its last axis, PyTorch's batch of
+    vectors (solve(A (2, 3, 3), B (2, 3)))."""
     device = operands_device(a, b)
     a = _tensor(a, device)
     _stacked_square(a)
@@ -217,7 +219,12 @@ def solve(a, b):
     d = _float_dtype(a.dtype, b.dtype)
     a, b = _cast(a, d), _cast(b, d)
     vector = b.ndim == 1
-    _solve_shapes(a.shape, b.shape, vector)
+    try:
+        _solve_shapes(a.shape, b.shape, vector)
+    except ValueError:
+        if b.ndim < 2 or b.shape != a.shape[:-1]:
+            raise
+        return solve(a, b[..., None])[..., 0]
     if vector:
         b = b[:, None]
     a, b = _broadcast_batch(a, b)

@@ -327,9 +327,9 @@ def default_collate(batch):
     dt = _dt()
     first = batch[0]
     if isinstance(first, _C.TensorBase):
-        return dt.stack(list(batch))
+        return dt.stack(list(batch), dim=0)  # (dim=: PyTorch's error for unequal sizes)
     if isinstance(first, np.ndarray) and first.dtype.kind in "biufc":
-        return dt.stack([dt.asarray(b) for b in batch])
+        return dt.stack([dt.asarray(b) for b in batch], dim=0)
     if isinstance(first, np.generic) and first.dtype.kind in "biufc":  # NumPy scalars keep their dtype
         return dt.asarray(np.asarray(batch))
     if isinstance(first, bool):
