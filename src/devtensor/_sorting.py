@@ -130,13 +130,8 @@ def _batched_search(a, v, right, sorter):
     a, v = a.astype(common, copy=False), v.astype(common, copy=False)
     n, m = a.shape[-1], v.shape[-1]
     from ._manipulation import concatenate
-    joined = concatenate([a, v] if right else [v, a], axis=-1)
-    is_value = concatenate([_C.zeros(a.shape, dtype=_C.bool, device=a.device),
-                            _C.ones(v.shape, dtype=_C.bool, device=a.device)] if right else
-                           [_C.ones(v.shape, dtype=_C.bool, device=a.device),
-                            _C.zeros(a.shape, dtype=_C.bool, device=a.device)], axis=-1)
-    order = argsort(joined, axis=-1, kind="stable")
-    sorted_is_value = _index_functions.take_along_axis(is_value, order, axis=-1)
+    order = argsort(concatenate([a, v] if right else [v, a], axis=-1), axis=-1, kind="stable")
+    sorted_is_value = order >= n if right else order < m  # where the values went
     values_before = _reductions.cumsum(sorted_is_value, axis=-1, dtype=_C.int64) - sorted_is_value
     place = _C.arange(n + m, dtype=_C.int64, device=a.device)
     found = _ufuncs.subtract(place, values_before)  # for a value: the elements of a sorted before it
