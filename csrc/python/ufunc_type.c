@@ -36,16 +36,14 @@ typedef struct {
  * float or complex (subclasses take the Python path); 0 when it is not. */
 static int python_number_dtype(PyObject *obj, dt_dtype *dtype)
 {
-    if (PyFloat_CheckExact(obj))
-        *dtype = DT_FLOAT64;
-    else if (PyBool_Check(obj))
-        *dtype = DT_BOOL;
-    else if (PyLong_CheckExact(obj))
-        *dtype = DT_INT64;
-    else if (PyComplex_CheckExact(obj))
-        *dtype = DT_COMPLEX128;
-    else
+    static const dt_dtype of_kind[] = {[DT_WEAK_BOOL] = DT_BOOL, [DT_WEAK_INT] = DT_INT64,
+                                       [DT_WEAK_FLOAT] = DT_FLOAT64, [DT_WEAK_COMPLEX] = DT_COMPLEX128};
+    PyTypeObject *type = Py_TYPE(obj);
+    dt_weak_kind kind;
+    if ((type != &PyFloat_Type && type != &PyBool_Type && type != &PyLong_Type && type != &PyComplex_Type) ||
+        !dt_py_scalar_kind(obj, &kind))
         return 0;
+    *dtype = of_kind[kind];
     return 1;
 }
 
