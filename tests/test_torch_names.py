@@ -312,3 +312,26 @@ def test_stack_sizes_and_batched_vector_solve(device):
                                np.linalg.solve(A3, B3), rtol=1e-12)
     with pytest.raises(ValueError):
         dt.linalg.solve(dt.asarray(A, device=device), dt.ones((2, 4), device=device))
+
+
+def test_erfinv(device):
+    """erfinv (torch.erfinv, torch.special.erfinv, the method and erfinv_):
+    erf of it is the input to rounding across (-1, 1), the tails included
+    (Note [erfinv by Newton's method]); known values; +-1, |y| > 1, NaN,
+    -0.0; float32 stays float32, integers compute in float32."""
+    y = np.concatenate([np.linspace(-0.999999, 0.999999, 2001), [1 - 1e-15, -1 + 1e-12, 1e-300, -0.0]])
+    got = to_np(dt.erfinv(dt.asarray(y, device=device)))
+    import math
+    back = np.array([math.erf(v) for v in got[:-4]])
+    np.testing.assert_allclose(back, y[:-4], rtol=0, atol=4e-16)
+    tails = np.array([math.erfc(abs(v)) for v in got[-4:-2]])  # 1 - |y|, exact in float64, is erfc(|x|)
+    np.testing.assert_allclose(tails, 1 - np.abs(y[-4:-2]), rtol=1e-13)
+    assert got[-2] == 1e-300 * math.sqrt(math.pi) / 2 and np.signbit(got[-1])
+    known = to_np(dt.special.erfinv(dt.asarray([0.5, 0.99, -0.3], device=device)))
+    np.testing.assert_allclose(known, [0.4769362762044699, 1.8213863677184494, -0.2724627147267543], rtol=1e-15)
+    edges = dt.asarray([1.0, -1.0, 1.5, -2.0, np.nan], device=device).erfinv()
+    assert edges.tolist()[:2] == [np.inf, -np.inf] and np.isnan(to_np(edges)[2:]).all()
+    f = dt.asarray(np.float32([0.25, -0.75]), device=device)
+    assert f.erfinv().dtype == dt.float32 and f.clone().erfinv_().tolist() == f.erfinv().tolist()
+    np.testing.assert_allclose(to_np(f.erfinv()), np.float32([0.2253121, -0.8134198]), rtol=1e-6)
+    assert dt.erfinv(dt.asarray([0, 0], device=device)).dtype == dt.float32

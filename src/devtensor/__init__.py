@@ -79,6 +79,7 @@ from . import linalg  # noqa: F401  (numpy.linalg and the array API's linalg ext
 from . import fft  # noqa: F401  (numpy.fft and the array API's fft extension)
 from . import emath  # noqa: F401  (numpy.emath: sqrt, log, ... complex outside the real domain)
 from . import special  # noqa: F401  (torch.special's and scipy.special's shared names)
+from .special import erfinv  # noqa: F401,E402  (torch.erfinv)
 from ._dtype_api import can_cast, finfo, iinfo, isdtype, issubdtype, promote_types, result_type  # noqa: F401
 from ._overlap import may_share_memory, shares_memory  # noqa: F401
 from ._pickle import map_location  # noqa: F401
@@ -132,7 +133,7 @@ __all__ = [
     "triu_indices", "tril_indices_from", "triu_indices_from",
     "diagflat", "diag_indices", "diag_indices_from", "mask_indices", "fromfunction", "meshgrid", "indices", "flatiter", "e", "pi", "euler_gamma", "inf", "nan",
     "newaxis", "ufunc", "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero",
-    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "emath", "special", "nn", "save", "load", "savez", "savez_compressed", "savetxt",
+    "place", "put", "put_along_axis", "putmask", "select", "take", "take_along_axis", "linalg", "fft", "emath", "special", "erfinv", "nn", "save", "load", "savez", "savez_compressed", "savetxt",
     "array2string", "array_repr", "array_str", "astype", "transfer_guard",
     "set_transfer_guard", "get_transfer_guard", "TransferGuardError", "TransferWarning",
 ] + _ufuncs.__all__ + _manipulation.__all__ + _reductions.__all__ + _sorting.__all__ + _sets.__all__ + _quantiles.__all__ + _products.__all__ + _einsum.__all__ + _utilities.__all__ + _numeric.__all__ + _bits.__all__ + _polynomials.__all__ + _windows.__all__ + _torch_selection.__all__ + _torch_math.__all__ + _torch_shapes.__all__ + _torch_setup.__all__

@@ -797,6 +797,8 @@ _TorchMethods.rot90 = _function_method("rot90", lambda dt, t, k=1, dims=(0, 1): 
 _TorchMethods.take_along_dim = _function_method("take_along_dim", lambda dt, t, indices, dim=None:
                                                 dt.take_along_dim(t, indices, dim))
 _TorchMethods.argwhere = _function_method("argwhere", lambda dt, t: dt.argwhere(t))
+_TorchMethods.erfinv = _function_method("erfinv", lambda dt, t: dt.erfinv(t))
+_TorchMethods.erfinv_ = _in_place_of("erfinv_", "erfinv")
 _TorchMethods.bincount = _function_method("bincount", lambda dt, t, weights=None, minlength=0:
                                           dt.bincount(t, weights, minlength))
 
