@@ -547,8 +547,6 @@ def test_more_layer_refusals():
     with pytest.raises(RuntimeError, match="The shape of the 3D attn_mask is"):
         q = dt.ones((1, 2, 4), dtype=dt.float32)
         m(q, q, q, attn_mask=dt.zeros((3, 2, 2), dtype=dt.bool))
-    with pytest.raises(NotImplementedError, match="add_bias_kv=True or add_zero_attn=True"):
-        nn.MultiheadAttention(4, 2, add_bias_kv=True)
     with pytest.raises(ValueError, match="embed_dim and num_heads must be greater than 0"):
         nn.MultiheadAttention(0, 2)
     with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
@@ -829,3 +827,43 @@ def test_lp_pool_of_infinite_norm_and_attention_to_masked_rows(device):
         assert out[0, 0].tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
     half = F.scaled_dot_product_attention(q, q, q, attn_mask=dt.asarray([[True, False], [False, True]], device=device))
     assert half[0, 0].tolist() == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+@pytest.mark.parametrize("bias_kv, zero_attn", [(True, False), (False, True), (True, True)])
+def test_multihead_attention_extra_keys(device, bias_kv, zero_attn):
+    """add_bias_kv appends the learned key and value bias_k/bias_v (state-
+    dict keys after in_proj_bias, xavier-normal), add_zero_attn a zero one,
+    each never masked; against a NumPy computation from the module's own
+    parameters, with both masks (checked against PyTorch 2.15 when added)."""
+    rng = np.random.default_rng(3)
+    m = nn.MultiheadAttention(8, 2, add_bias_kv=bias_kv, add_zero_attn=zero_attn, batch_first=True,
+                              dtype=dt.float64).to(device)
+    keys = list(m.state_dict())
+    assert keys[:2] == ["in_proj_weight", "in_proj_bias"] and keys[-2:] == ["out_proj.weight", "out_proj.bias"]
+    assert ("bias_k" in keys and m.bias_k.shape == (1, 1, 8)) == bias_kv and m.add_zero_attn == zero_attn
+    N, L, S, H, d = 2, 3, 4, 2, 4
+    q, k, v = rng.standard_normal((N, L, 8)), rng.standard_normal((N, S, 8)), rng.standard_normal((N, S, 8))
+    am = rng.random((L, S)) < 0.3
+    kpm = rng.random((N, S)) < 0.3
+    am[:, 0] = kpm[:, 0] = False
+    out, w = m(*(dt.asarray(x, device=device) for x in (q, k, v)), attn_mask=dt.asarray(am, device=device),
+               key_padding_mask=dt.asarray(kpm, device=device))
+    W, b = to_np(m.in_proj_weight), to_np(m.in_proj_bias)
+    qp, kp, vp = q @ W[:8].T + b[:8], k @ W[8:16].T + b[8:16], v @ W[16:].T + b[16:]
+    extra = []
+    if bias_kv:
+        kp = np.concatenate([kp, np.broadcast_to(to_np(m.bias_k), (N, 1, 8))], axis=1)
+        vp = np.concatenate([vp, np.broadcast_to(to_np(m.bias_v), (N, 1, 8))], axis=1)
+        extra.append(0)
+    if zero_attn:
+        kp, vp = (np.concatenate([x, np.zeros((N, 1, 8))], axis=1) for x in (kp, vp))
+        extra.append(0)
+    mask = np.where(np.concatenate([am, np.zeros((L, len(extra)), bool)], 1)[None, None], -np.inf, 0.0) + \
+        np.where(np.concatenate([kpm, np.zeros((N, len(extra)), bool)], 1)[:, None, None, :], -np.inf, 0.0)
+    heads = lambda x: x.reshape(N, -1, H, d).transpose(0, 2, 1, 3)  # noqa: E731
+    scores = heads(qp) @ heads(kp).transpose(0, 1, 3, 2) / math.sqrt(d) + mask
+    p = np.exp(scores - scores.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    o = (p @ heads(vp)).transpose(0, 2, 1, 3).reshape(N, L, 8) @ to_np(m.out_proj.weight).T + to_np(m.out_proj.bias)
+    np.testing.assert_allclose(to_np(out), o, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(to_np(w), p.mean(1), rtol=1e-12, atol=1e-12)

@@ -3,7 +3,9 @@ in_proj_bias, out_proj; q/k/v_proj_weight when kdim or vdim differ) and
 state-dict keys, its initialisation, masks (attn_mask and
 key_padding_mask: True means "do not attend", the opposite of
 scaled_dot_product_attention's bool mask) and (output, averaged weights)
-result, batch_first or sequence-first."""
+result, batch_first or sequence-first; add_bias_kv appends a learned key
+and value (bias_k, bias_v), add_zero_attn a zero one, the masks padded
+with unmasked columns, as PyTorch's."""
 import math
 
 from .. import _C
@@ -27,6 +29,15 @@ def _mask_as_bias(mask, dtype, name):
     return mask.astype(dtype, copy=False)
 
 
+def _unmasked_extra(bias, extra):
+    """An additive mask bias with `extra` columns of 0 (the appended keys
+    are never masked, as PyTorch pads its masks)."""
+    if not extra:
+        return bias
+    from .. import concatenate
+    return concatenate([bias, zeros(bias.shape[:-1] + (extra,), dtype=bias.dtype, device=bias.device)], axis=-1)
+
+
 class MultiheadAttention(Module):
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
@@ -36,9 +47,6 @@ class MultiheadAttention(Module):
                              f"num_heads={num_heads} instead")
         if embed_dim % num_heads:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("MultiheadAttention(add_bias_kv=True or add_zero_attn=True) is not "
-                                      "implemented in devtensor")
         self.embed_dim, self.num_heads, self.dropout = embed_dim, num_heads, dropout
         self.kdim = embed_dim if kdim is None else kdim
         self.vdim = embed_dim if vdim is None else vdim
@@ -59,6 +67,12 @@ class MultiheadAttention(Module):
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        if add_bias_kv:  # one more key and value, learned (PyTorch's bias_k, bias_v)
+            self.bias_k = Parameter(empty((1, 1, embed_dim), dtype=dtype, device=device))
+            self.bias_v = Parameter(empty((1, 1, embed_dim), dtype=dtype, device=device))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn  # one more key and value of zeros
         self._reset_parameters()
 
     def _reset_parameters(self):
@@ -70,6 +84,9 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.zeros_(self.in_proj_bias)
             init.zeros_(self.out_proj.bias)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
     def _projections(self):
         E = self.embed_dim
@@ -81,6 +98,23 @@ class MultiheadAttention(Module):
         b = self.in_proj_bias
         biases = (None,) * 3 if b is None else (b[:E], b[E:2 * E], b[2 * E:])
         return weights, biases
+
+    def _extra_keys(self, k, v):
+        """The projected keys and values (N, S, E) with bias_k/bias_v and then
+        a zero key and value appended along the sequence (add_bias_kv,
+        add_zero_attn), and how many were appended."""
+        from .. import broadcast_to, concatenate
+        extra = 0
+        N, E = k.shape[0], self.embed_dim
+        if self.bias_k is not None:
+            k = concatenate([k, broadcast_to(self.bias_k.astype(k.dtype), (N, 1, E))], axis=1)
+            v = concatenate([v, broadcast_to(self.bias_v.astype(v.dtype), (N, 1, E))], axis=1)
+            extra += 1
+        if self.add_zero_attn:
+            k = concatenate([k, zeros((N, 1, E), dtype=k.dtype, device=k.device)], axis=1)
+            v = concatenate([v, zeros((N, 1, E), dtype=v.dtype, device=v.device)], axis=1)
+            extra += 1
+        return k, v, extra
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
@@ -108,8 +142,9 @@ class MultiheadAttention(Module):
                                  f"{tuple(value.shape)} (batch first)")
         (wq, wk, wv), (bq, bk, bv) = self._projections()
         q = F.linear(query, wq, bq).reshape(N, L, H, d).swapaxes(1, 2)
-        k = F.linear(key, wk, bk).reshape(N, S, H, d).swapaxes(1, 2)
-        v = F.linear(value, wv, bv).reshape(N, S, H, d).swapaxes(1, 2)
+        k, v, extra = self._extra_keys(F.linear(key, wk, bk), F.linear(value, wv, bv))
+        k = k.reshape(N, S + extra, H, d).swapaxes(1, 2)
+        v = v.reshape(N, S + extra, H, d).swapaxes(1, 2)
         scores = (q @ k.swapaxes(-1, -2)) * (1 / math.sqrt(d))  # (N, H, L, S)
         if attn_mask is not None:
             bias = _mask_as_bias(attn_mask, scores.dtype, "attn_mask")
@@ -120,12 +155,12 @@ class MultiheadAttention(Module):
                 bias = bias.reshape(N, H, L, S)
             elif bias.shape != (L, S):
                 raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(bias.shape)}, but should be {(L, S)}.")
-            scores = scores + bias
+            scores = scores + _unmasked_extra(bias, extra)
         if key_padding_mask is not None:
             pad = _mask_as_bias(key_padding_mask, scores.dtype, "key_padding_mask")
             if pad.shape != (N, S):
                 raise AssertionError(f"expecting key_padding_mask shape of {(N, S)}, but got {tuple(pad.shape)}")
-            scores = scores + pad[:, None, None, :]
+            scores = scores + _unmasked_extra(pad, extra)[:, None, None, :]
         weights = F.softmax(scores, -1)
         if self.dropout > 0 and self.training:
             weights = F.dropout(weights, self.dropout, True)
