@@ -14,7 +14,6 @@ Note [A size that can be called]
     int64 operand, so np.float32(1) / t.size is float64 where / 6 is float32
     (devtensor's own operators keep it weak).
 """
-import operator
 
 
 class ElementCount(int):
@@ -22,13 +21,11 @@ class ElementCount(int):
     size(): the shape, or the length of one dimension."""
 
     def __call__(self, dim=None):
+        from ._torch_selection import _dim  # PyTorch's check of a dimension and its words
         shape = self._shape
         if dim is None:
             return shape
-        dim = operator.index(dim)
-        n = max(len(shape), 1)
-        if not -n <= dim < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        dim = _dim(dim, len(shape))
         return shape[dim] if shape else 1
 
     def __reduce__(self):

@@ -160,10 +160,11 @@ _PARTITION_FROM = 1 << 12  # shorter slices sort (the sort's C path costs less t
 
 def _ordered(flat, places):
     """flat along its last axis with the elements at `places`, and the last
-    one, in their sorted places (Note [Quantiles by sorting])."""
+    one, in their sorted places (Note [Quantiles by sorting]); sorted whole
+    when places is None."""
     srt = _ops()[4]
     n = flat.shape[-1]
-    if n < _PARTITION_FROM:
+    if n < _PARTITION_FROM or places is None:
         return srt.sort(flat, axis=-1)
     kth = sorted({min(max(int(p), 0), n - 1) for p in places} | {n - 1})
     return srt.sort(flat, axis=-1) if len(kth) > _FEW_PLACES else srt.partition(flat, kth, axis=-1)
@@ -208,7 +209,7 @@ def _quantile(a, q, scale, name, axis, out, method, keepdims, skip_nan, weights=
         count = np.full(1, n, dtype=np.int64)
         virtual = np.floor(np.asarray(get_index(count.astype(qf.dtype) if qf.dtype.kind == "f" else count, qf),
                                       dtype=np.float64)).ravel()
-        s = _ordered(flat, np.concatenate([virtual, virtual + 1]) if np.isfinite(virtual).all() else [])
+        s = _ordered(flat, np.concatenate([virtual, virtual + 1]) if np.isfinite(virtual).all() else None)
         res = _by_method(s, qf, weak, method, False)
     if inexact and not skip_nan and n:
         res = uf.where(uf.isnan(s[..., -1:]), s[..., -1:], res)
@@ -365,16 +366,14 @@ def _median(a, axis, out, keepdims, skip_nan):
         return _finish(res, (), kept_shape, keep, keepdims, out, skip_nan)
     half = n // 2
     nan_slices = skip_nan and a.dtype.kind in "fc" and bool(red.any(uf.isnan(flat)))  # else median's places
-    if nan_slices:
-        s = srt.sort(flat, axis=-1)  # each slice's count of non-NaN elements picks its middle
-    else:
-        s = _ordered(flat, [half - 1, half] if n % 2 == 0 else [half])
-    if nan_slices:  # NaN in either part sorts last, as NumPy's
+    if nan_slices:  # each slice's count of non-NaN elements picks its middle; NaN sorts last, as NumPy's
+        s = srt.sort(flat, axis=-1)
         counts = _valid_counts(s)
         middle = np.stack([np.maximum(counts - 1, 0) // 2, counts // 2], axis=-1)[..., 0, :]
         pair = ix.take_along_axis(s, cr.asarray(middle, device=a.device), axis=-1)
         res = _mean_of_two(pair)
         return _finish(res, (), kept_shape, keep, keepdims, out, skip_nan)
+    s = _ordered(flat, [half - 1, half] if n % 2 == 0 else [half])
     if n % 2:
         res = s[..., half:half + 1]
         if a.dtype.kind in "biu":

@@ -777,7 +777,7 @@ def _in_place_of(name, method):
 for _name in ("tril", "triu", "relu", "sigmoid", "clip", "round", "fmod", "remainder", "tan", "atan", "asin",
               "acos", "sinh", "cosh", "log2", "log10", "log1p", "expm1", "exp2", "rsqrt", "frac", "logit",
               "nan_to_num", "lerp", "addcmul", "addcdiv", "xlogy", "clamp_min", "clamp_max", "logical_not",
-              "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "atan2", "maximum", "minimum"):
+              "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "atan2"):
     if not hasattr(_TorchMethods, _name + "_"):
         setattr(_TorchMethods, _name + "_", _in_place_of(_name + "_", _name))
 del _name

@@ -55,8 +55,8 @@ def erfinv(input):
     for c, t in zip(_ERFINV_CENTRAL[1:], _ERFINV_TAIL[1:]):
         pc, pt = c + pc * central, t + pt * tail
     x = uf.where(w < 5, pc, pt) * ys
-    upper = uf.abs(ys) > 0.5
     rest = 1 - uf.abs(ys)  # exact for |y| > 0.5
+    upper = rest < 0.5
     log_rest = uf.log(uf.where(upper, rest, 1.0))
     for _ in range(4):
         slope = (2 / math.sqrt(math.pi)) * uf.exp(-x * x)
