@@ -458,6 +458,12 @@ def bench_per_call(table, rng, quick):
             ("maximum(1.0, 2.0)  (Python floats)", lambda: dt.maximum(1.0, 2.0), lambda: np.maximum(1.0, 2.0)),
             ("t[range(2)]", lambda: x[range(2)], lambda: a[range(2)]),
             ("zeros(size=(4, 4))  (PyTorch's keyword)", lambda: dt.zeros(size=(4, 4)), lambda: np.zeros((4, 4))),
+            # Note [A size that can be called]: an int subclass, kept by shape
+            ("t.size", lambda: x.size, lambda: a.size),
+            ("t.size(0)  (PyTorch's call) vs a.shape[0]", lambda: x.size(0), lambda: a.shape[0]),
+            ("erfinv(t)  (PyTorch's; NumPy: none) vs sqrt", lambda: dt.erfinv(x * 0.5), lambda: np.sqrt(a * 0.5)),
+            ("t.relu_()  (PyTorch's in-place) vs maximum(a, 0, out=a)", lambda: x.relu_(),
+             lambda: np.maximum(a, 0, out=a)),
             ("array([1., 2., 3.])", lambda: dt.array([1.0, 2.0, 3.0]), lambda: np.array([1.0, 2.0, 3.0])),
             # Note [Conversions in C]: the first line of most library functions
             ("asarray(ndarray, dtype=float)", lambda: dt.asarray(a, dtype=float),

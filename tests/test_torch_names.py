@@ -282,6 +282,16 @@ def test_pytorch_forms_found_by_user_rounds(device):
     m = dt.asarray([[1.0, 0.0], [0.0, 1e-3]], device=device)
     assert [int(dt.linalg.matrix_rank(m, atol=t)) for t in (1e-2, 1e-4)] == [1, 2]
     assert int(dt.linalg.matrix_rank(m, atol=1e-4, rtol=0.5)) == 1
+    with pytest.raises(ValueError, match="`tol` and `atol` can't be both set."):
+        dt.linalg.matrix_rank(m, 1e-3, atol=1e-4)
+    with pytest.raises(TypeError, match=r"rot90\(\) got both axes and dims"):
+        dt.rot90(x, 1, (1, 0), dims=(0, 1))
+    with pytest.raises(TypeError, match=r"cross\(\) got both axis and dim"):
+        dt.linalg.cross(v, v, axis=0, dim=1)
+    with pytest.raises(TypeError, match=r"concat\(\) got both axis and dim"):
+        dt.concat([x, x], axis=1, dim=0)
+    with pytest.raises(TypeError, match=r"fftshift\(\) got both axis and dim"):
+        dt.fft.fftshift(x, axes=0, dim=1)
     added = dt.scatter(x, 1, dt.asarray([[0], [1], [0]], device=device), dt.ones((3, 1), device=device), reduce="add")
     want = a.copy()
     want[[0, 1, 2], [0, 1, 0]] += 1

@@ -14,6 +14,7 @@ Note [A size that can be called]
     int64 operand, so np.float32(1) / t.size is float64 where / 6 is float32
     (devtensor's own operators keep it weak).
 """
+from ._torch_selection import _dim  # PyTorch's check of a dimension and its words
 
 
 class ElementCount(int):
@@ -21,7 +22,6 @@ class ElementCount(int):
     size(): the shape, or the length of one dimension."""
 
     def __call__(self, dim=None):
-        from ._torch_selection import _dim  # PyTorch's check of a dimension and its words
         shape = self._shape
         if dim is None:
             return shape
